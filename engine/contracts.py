@@ -1,0 +1,197 @@
+"""The JSON a report saves: Plan, Claim, Report (see DESIGN.md, "Contracts").
+
+Field names may grow; the ones listed in DESIGN.md keep their meaning. Everything here is
+pure data: no I/O, no clocks except the explicit `utc_now` helper used as a default.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+EXCERPT_MIN_CHARS = 20
+EXCERPT_MAX_CHARS = 400
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Contract(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class ClaimStatus(StrEnum):
+    pending = "pending"
+    verified = "verified"
+    rejected = "rejected"
+
+
+class Support(StrEnum):
+    entails = "entails"
+    neutral = "neutral"
+    contradicts = "contradicts"
+
+
+class Locator(Contract):
+    page: int | None = Field(default=None, ge=1, description="1-based page, for paged sources")
+    char_start: int = Field(ge=0)
+    char_end: int = Field(ge=0)
+
+    @model_validator(mode="after")
+    def _span_is_ordered(self) -> Locator:
+        if self.char_end < self.char_start:
+            raise ValueError("char_end must not precede char_start")
+        return self
+
+
+class Claim(Contract):
+    """One statement with the source that supports it, as a subagent posts it to the board."""
+
+    id: str = Field(min_length=1)
+    statement: str = Field(min_length=1, max_length=2000)
+    url: str = Field(min_length=1)
+    title: str = ""
+    excerpt: str = Field(min_length=1, max_length=4000)
+    locator: Locator | None = None
+    accessed_at: datetime
+    source_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    subagent: str = Field(min_length=1)
+    subquestion: str = Field(min_length=1)
+    status: ClaimStatus = ClaimStatus.pending
+    reason: str | None = None
+    support: Support | None = None
+
+    @field_validator("accessed_at")
+    @classmethod
+    def _accessed_at_is_utc(cls, value: datetime) -> datetime:
+        if value.tzinfo is None:
+            raise ValueError("accessed_at must carry a timezone (UTC)")
+        return value.astimezone(UTC)
+
+    @field_validator("statement", "excerpt")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be blank")
+        return value
+
+
+def claim_id_for(url: str, excerpt_key: str) -> str:
+    """Stable id of a claim: the same excerpt of the same source always gets the same id.
+
+    `excerpt_key` is the normalised excerpt, so trivial whitespace or case differences
+    collapse into one claim (this is what makes board posts idempotent).
+    """
+    digest = hashlib.sha256(f"{url}\n{excerpt_key}".encode()).hexdigest()
+    return f"c{digest[:12]}"
+
+
+class Subquestion(Contract):
+    id: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+    title: str = Field(default="", description="section heading the answer goes under")
+
+
+class Plan(Contract):
+    question: str = Field(min_length=1)
+    template: str | None = None
+    sufficient_when: list[str] = Field(default_factory=list)
+    subquestions: list[Subquestion] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _ids_are_unique(self) -> Plan:
+        ids = [s.id for s in self.subquestions]
+        if len(ids) != len(set(ids)):
+            raise ValueError("subquestion ids must be unique")
+        return self
+
+
+class Sentence(Contract):
+    text: str = Field(min_length=1)
+    claim_ids: list[str] = Field(min_length=1)
+
+
+class Section(Contract):
+    title: str
+    sentences: list[Sentence] = Field(default_factory=list)
+
+
+class DroppedSentence(Contract):
+    """A sentence the writer proposed and the post-check refused, kept for the record."""
+
+    section: str
+    text: str
+    claim_ids: list[str]
+    reason: str
+
+
+class Spend(Contract):
+    steps: int = Field(default=0, ge=0)
+    seconds: float = Field(default=0.0, ge=0)
+    usd: float = Field(default=0.0, ge=0)
+
+
+class Limits(Contract):
+    steps: int = Field(default=60, ge=1)
+    seconds: float = Field(default=600.0, gt=0)
+    usd: float = Field(default=2.0, ge=0)
+
+
+Language = Literal["pt", "en"]
+
+
+class Report(Contract):
+    question: str
+    title: str = ""
+    language: Language = "en"
+    plan: Plan
+    created_at: datetime = Field(default_factory=utc_now)
+    partial: bool = False
+    gaps: list[str] = Field(default_factory=list)
+    sections: list[Section] = Field(default_factory=list)
+    claims: list[Claim] = Field(default_factory=list)
+    spend: Spend = Field(default_factory=Spend)
+    limits: Limits = Field(default_factory=Limits)
+    model: str = "offline"
+    architecture: Literal["final", "v1"] = "final"
+    notes: list[str] = Field(
+        default_factory=list, description="warnings a reader should see (skipped files, etc.)"
+    )
+    dropped_sentences: list[DroppedSentence] = Field(default_factory=list)
+    sources: list[str] = Field(
+        default_factory=list,
+        description='where the text came from, e.g. "library:/abs/folder"; lets verify re-read it',
+    )
+
+    @model_validator(mode="after")
+    def _sentences_cite_known_claims(self) -> Report:
+        known = {c.id for c in self.claims}
+        for section in self.sections:
+            for sentence in section.sentences:
+                missing = [cid for cid in sentence.claim_ids if cid not in known]
+                if missing:
+                    raise ValueError(f"sentence cites unknown claim ids: {missing}")
+        return self
+
+    def verified_claims(self) -> list[Claim]:
+        return [c for c in self.claims if c.status is ClaimStatus.verified]
+
+    def claim(self, claim_id: str) -> Claim:
+        for c in self.claims:
+            if c.id == claim_id:
+                return c
+        raise KeyError(claim_id)
+
+    def cited_claim_ids(self) -> list[str]:
+        """Claim ids in the order a reader meets them, each once."""
+        seen: dict[str, None] = {}
+        for section in self.sections:
+            for sentence in section.sentences:
+                for cid in sentence.claim_ids:
+                    seen.setdefault(cid, None)
+        return list(seen)

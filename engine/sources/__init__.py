@@ -1,0 +1,5 @@
+"""Where text comes from: search and read protocols and their implementations."""
+
+from engine.sources.protocols import Fetcher, FetchError, Search, SearchError, SearchHit
+
+__all__ = ["FetchError", "Fetcher", "Search", "SearchError", "SearchHit"]

@@ -1,0 +1,40 @@
+"""The I/O boundary for sources: one method to search, one to read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from engine.snapshots import Snapshot
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One ranked result. `passage` holds the matching text when the source has it locally
+    (the library); web providers only give a `snippet`."""
+
+    url: str
+    title: str
+    snippet: str
+    rank: int
+    provider: str
+    passage: str = ""
+    score: float = 0.0
+
+
+class SearchError(Exception):
+    """A provider could not answer (quota, 5xx, timeout, bad configuration)."""
+
+
+class FetchError(Exception):
+    """A source could not be read; the message says why in one line."""
+
+
+class Search(Protocol):
+    name: str
+
+    async def search(self, query: str, limit: int = 10) -> list[SearchHit]: ...
+
+
+class Fetcher(Protocol):
+    async def fetch(self, url: str) -> Snapshot: ...
