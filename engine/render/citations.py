@@ -1,0 +1,69 @@
+"""Citation numbers in reading order, and where a cited source points (URL, page, link)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from engine.contracts import Claim, Report
+from engine.render.text import one_line
+from engine.snapshots import split_page
+
+LINKABLE_SCHEMES = frozenset({"http", "https", "file"})
+
+
+class CitationIndex:
+    """Numbers the claims a report cites, 1..n, in the order a reader meets them.
+
+    Numbering is per claim, not per URL: two claims from the same page keep separate
+    numbers because each carries its own excerpt.
+    """
+
+    def __init__(self, report: Report) -> None:
+        self._claims = [report.claim(claim_id) for claim_id in report.cited_claim_ids()]
+        self._numbers = {claim.id: n for n, claim in enumerate(self._claims, start=1)}
+
+    def number_of(self, claim_id: str) -> int:
+        """The citation number of a cited claim; KeyError for a claim no sentence cites."""
+        return self._numbers[claim_id]
+
+    def cited(self) -> list[tuple[int, Claim]]:
+        """The bibliography: (number, claim) for every cited claim, in reading order."""
+        return list(enumerate(self._claims, start=1))
+
+    def __len__(self) -> int:
+        return len(self._claims)
+
+
+@dataclass(frozen=True)
+class SourceLocation:
+    """How to show a claim's source: the URL without its page fragment, and the page."""
+
+    base_url: str
+    page: int | None
+    href: str | None
+
+
+def source_location(claim: Claim) -> SourceLocation:
+    base_url, page = split_page(claim.url)
+    if page is None and claim.locator is not None:
+        page = claim.locator.page
+    return SourceLocation(base_url=base_url, page=page, href=safe_href(claim.url))
+
+
+def safe_href(url: str) -> str | None:
+    """The URL if a reader may follow it (http, https, file), else None (show it as text)."""
+    # Browsers drop tabs and newlines inside URLs ("java\tscript:"), so any whitespace or
+    # control character disqualifies the URL outright rather than being parsed around.
+    if any(char.isspace() or ord(char) < 0x20 or ord(char) == 0x7F for char in url):
+        return None
+    try:
+        scheme = urlsplit(url).scheme.lower()
+    except ValueError:
+        return None
+    return url if scheme in LINKABLE_SCHEMES else None
+
+
+def source_title(claim: Claim) -> str:
+    """The title to show for a source; the bare URL when the page had none."""
+    return one_line(claim.title) or split_page(claim.url)[0]

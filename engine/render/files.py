@@ -1,0 +1,68 @@
+"""Write a report to disk in the asked formats, each file atomically."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from engine.contracts import Report
+from engine.render.html import render_html
+from engine.render.markdown import render_markdown
+from engine.render.pdf import render_pdf
+
+FORMATS: tuple[str, ...] = ("json", "md", "html", "pdf")
+
+_RENDERERS: dict[str, Callable[[Report], bytes]] = {
+    "json": lambda report: report.model_dump_json(indent=2).encode("utf-8"),
+    "md": lambda report: render_markdown(report).encode("utf-8"),
+    "html": lambda report: render_html(report).encode("utf-8"),
+    "pdf": render_pdf,
+}
+
+
+def write_report(report: Report, out_dir: Path, formats: Iterable[str]) -> list[Path]:
+    """Write `report.<format>` for each format into `out_dir`; returns the paths written.
+
+    Formats are checked before anything is written, so a typo writes nothing.
+    """
+    wanted = list(dict.fromkeys(formats))
+    check_formats(wanted)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name in wanted:
+        path = out_dir / f"report.{name}"
+        write_atomically(path, _RENDERERS[name](report))
+        paths.append(path)
+    return paths
+
+
+def check_formats(formats: Iterable[str]) -> None:
+    unknown = [name for name in formats if name not in _RENDERERS]
+    if unknown:
+        raise ValueError(
+            f"unknown report format(s) {', '.join(map(repr, unknown))}; "
+            f"valid formats: {', '.join(FORMATS)}"
+        )
+
+
+def write_atomically(path: Path, content: bytes) -> None:
+    """Write to a temporary file beside `path`, then rename it over `path`.
+
+    A crash mid-write leaves either the old file or none, never half of the new one.
+    """
+    descriptor, temporary = tempfile.mkstemp(
+        dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
+    )
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            # mkstemp creates owner-only files; a report is an ordinary readable file.
+            os.fchmod(handle.fileno(), 0o644)
+            handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,137 @@
+"""The few words a rendered report shows around its content, in Portuguese and English."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from engine.contracts import Language, Report
+
+
+@dataclass(frozen=True)
+class Labels:
+    question: str
+    partial_report: str
+    partial_explanation: str
+    gaps: str
+    declared_gaps: str
+    sources: str
+    no_sources: str
+    accessed_on: str
+    page: str
+    excerpt: str
+    not_verified: str
+    rejected_claims: str
+    no_reason: str
+    dropped_sentences: str
+    spend_and_limits: str
+    steps: str
+    time: str
+    cost: str
+    of: str
+    model: str
+    architecture: str
+    created_at: str
+    notes: str
+    decimal_separator: str
+
+
+PORTUGUESE = Labels(
+    question="Pergunta",
+    partial_report="Relatório parcial",
+    partial_explanation="A pesquisa parou antes de cobrir tudo o que o plano pedia.",
+    gaps="Lacunas",
+    declared_gaps="Lacunas declaradas",
+    sources="Fontes",
+    no_sources="Nenhuma fonte citada.",
+    accessed_on="Acessado em",
+    page="página",
+    excerpt="Trecho",
+    not_verified="não verificada",
+    rejected_claims="Afirmações rejeitadas pelo verificador",
+    no_reason="sem motivo registrado",
+    dropped_sentences="Frases retiradas pela checagem do rascunho",
+    spend_and_limits="Gasto e limites",
+    steps="Passos",
+    time="Tempo",
+    cost="Custo",
+    of="de",
+    model="Modelo",
+    architecture="Arquitetura",
+    created_at="Criado em",
+    notes="Notas",
+    decimal_separator=",",
+)
+
+ENGLISH = Labels(
+    question="Question",
+    partial_report="Partial report",
+    partial_explanation="The research stopped before covering everything the plan asked for.",
+    gaps="Gaps",
+    declared_gaps="Declared gaps",
+    sources="Sources",
+    no_sources="No sources cited.",
+    accessed_on="Accessed on",
+    page="page",
+    excerpt="Excerpt",
+    not_verified="not verified",
+    rejected_claims="Claims rejected by the verifier",
+    no_reason="no reason recorded",
+    dropped_sentences="Sentences dropped by the draft check",
+    spend_and_limits="Spend and limits",
+    steps="Steps",
+    time="Time",
+    cost="Cost",
+    of="of",
+    model="Model",
+    architecture="Architecture",
+    created_at="Created on",
+    notes="Notes",
+    decimal_separator=".",
+)
+
+_BY_LANGUAGE: dict[Language, Labels] = {"pt": PORTUGUESE, "en": ENGLISH}
+
+
+def labels_for(language: Language) -> Labels:
+    return _BY_LANGUAGE[language]
+
+
+def format_utc(moment: datetime) -> str:
+    """`2025-05-01 14:03 UTC`; a naive datetime is taken to be UTC already."""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return f"{moment:%Y-%m-%d %H:%M} UTC"
+
+
+def page_text(labels: Labels, page: int) -> str:
+    return f"{labels.page} {page}"
+
+
+def accessed_text(labels: Labels, moment: datetime) -> str:
+    return f"{labels.accessed_on} {format_utc(moment)}"
+
+
+def format_decimal(labels: Labels, value: float, places: int) -> str:
+    return f"{value:.{places}f}".replace(".", labels.decimal_separator)
+
+
+def spend_rows(report: Report) -> list[tuple[str, str]]:
+    """(label, value) rows for the footer: spend against each limit, model, architecture."""
+    labels = labels_for(report.language)
+    spend, limits = report.spend, report.limits
+
+    def seconds(value: float) -> str:
+        return f"{format_decimal(labels, value, 1)} s"
+
+    def dollars(value: float) -> str:
+        return f"US$ {format_decimal(labels, value, 4)}"
+
+    return [
+        (labels.steps, f"{spend.steps} {labels.of} {limits.steps}"),
+        (labels.time, f"{seconds(spend.seconds)} {labels.of} {seconds(limits.seconds)}"),
+        (labels.cost, f"{dollars(spend.usd)} {labels.of} {dollars(limits.usd)}"),
+        (labels.model, report.model),
+        (labels.architecture, report.architecture),
+        (labels.created_at, format_utc(report.created_at)),
+    ]

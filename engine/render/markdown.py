@@ -1,0 +1,106 @@
+"""A report as Markdown: body with `[n]` markers, sources with excerpts, rejections, spend."""
+
+from __future__ import annotations
+
+from engine.contracts import Claim, ClaimStatus, Report, Section
+from engine.render.citations import CitationIndex, source_location, source_title
+from engine.render.labels import Labels, accessed_text, labels_for, page_text, spend_rows
+from engine.render.text import one_line, report_title
+
+
+def render_markdown(report: Report) -> str:
+    labels = labels_for(report.language)
+    index = CitationIndex(report)
+    blocks = [
+        f"# {report_title(report)}",
+        f"**{labels.question}:** {one_line(report.question)}",
+        *gap_blocks(report, labels),
+        *(section_block(section, index) for section in report.sections),
+        sources_block(index, labels),
+        rejected_block(report, labels),
+        *dropped_blocks(report, labels),
+        spend_block(report, labels),
+        *notes_blocks(report, labels),
+    ]
+    return "\n\n".join(blocks) + "\n"
+
+
+def gap_blocks(report: Report, labels: Labels) -> list[str]:
+    gap_list = bullet_list(report.gaps)
+    if report.partial:
+        banner = f"**{labels.partial_report}.** {labels.partial_explanation}"
+        if report.gaps:
+            banner += f"\n\n**{labels.gaps}:**\n\n{gap_list}"
+        return [blockquote(banner)]
+    if report.gaps:
+        return [f"**{labels.declared_gaps}:**\n\n{gap_list}"]
+    return []
+
+
+def section_block(section: Section, index: CitationIndex) -> str:
+    sentences = [
+        one_line(sentence.text) + citation_markers(sentence.claim_ids, index)
+        for sentence in section.sentences
+    ]
+    # One paragraph per sentence, as in the HTML: each sentence stands with its own sources.
+    return "\n\n".join([f"## {one_line(section.title)}", *sentences])
+
+
+def citation_markers(claim_ids: list[str], index: CitationIndex) -> str:
+    markers = "".join(f"[{index.number_of(claim_id)}]" for claim_id in dict.fromkeys(claim_ids))
+    return f" {markers}"
+
+
+def sources_block(index: CitationIndex, labels: Labels) -> str:
+    entries = [source_entry(number, claim, labels) for number, claim in index.cited()]
+    return "\n\n".join([f"## {labels.sources}", *(entries or [labels.no_sources])])
+
+
+def source_entry(number: int, claim: Claim, labels: Labels) -> str:
+    location = source_location(claim)
+    where = one_line(claim.url)
+    if location.page is not None:
+        where += f" ({page_text(labels, location.page)})"
+    line = (
+        f"[{number}] {source_title(claim)} — {where} — {accessed_text(labels, claim.accessed_at)}"
+    )
+    if claim.status is not ClaimStatus.verified:
+        line += f" — **{labels.not_verified}**"
+    return f"{line}\n\n{blockquote(claim.excerpt)}"
+
+
+def rejected_block(report: Report, labels: Labels) -> str:
+    rejected = [c for c in report.claims if c.status is ClaimStatus.rejected]
+    heading = f"## {labels.rejected_claims} ({len(rejected)})"
+    if not rejected:
+        return heading
+    lines = [f"{claim.url} — {one_line(claim.reason or labels.no_reason)}" for claim in rejected]
+    return f"{heading}\n\n{bullet_list(lines)}"
+
+
+def dropped_blocks(report: Report, labels: Labels) -> list[str]:
+    dropped = report.dropped_sentences
+    if not dropped:
+        return []
+    lines = [f"{one_line(d.section)}: {one_line(d.text)} — {one_line(d.reason)}" for d in dropped]
+    return [f"## {labels.dropped_sentences} ({len(dropped)})\n\n{bullet_list(lines)}"]
+
+
+def spend_block(report: Report, labels: Labels) -> str:
+    rows = bullet_list([f"{label}: {value}" for label, value in spend_rows(report)])
+    return f"## {labels.spend_and_limits}\n\n{rows}"
+
+
+def notes_blocks(report: Report, labels: Labels) -> list[str]:
+    if not report.notes:
+        return []
+    return [f"## {labels.notes}\n\n{bullet_list(report.notes)}"]
+
+
+def bullet_list(items: list[str]) -> str:
+    return "\n".join(f"- {one_line(item)}" for item in items)
+
+
+def blockquote(text: str) -> str:
+    """Quote every line, blank ones included, so a multi-line excerpt stays one quote."""
+    return "\n".join(f"> {line}".rstrip() for line in text.strip().splitlines())

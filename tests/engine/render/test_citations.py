@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+import pytest
+
+from engine.contracts import Locator, Report, Section
+from engine.render.citations import CitationIndex, safe_href, source_location, source_title
+from tests.engine.render.samples import build_claim, build_report, cite
+
+
+def test_claims_are_numbered_in_reading_order_not_board_order(portuguese_report: Report) -> None:
+    index = CitationIndex(portuguese_report)
+
+    assert [index.number_of(cid) for cid in ("cabsolar", "cpdf", "clei")] == [1, 2, 3]
+    assert [(n, claim.id) for n, claim in index.cited()] == [
+        (1, "cabsolar"),
+        (2, "cpdf"),
+        (3, "clei"),
+    ]
+
+
+def test_only_cited_claims_enter_the_bibliography(portuguese_report: Report) -> None:
+    index = CitationIndex(portuguese_report)
+
+    cited_ids = {claim.id for _, claim in index.cited()}
+    assert "cuncited" not in cited_ids
+    assert "crejected" not in cited_ids
+    assert len(index) == 3
+    with pytest.raises(KeyError):
+        index.number_of("cuncited")
+
+
+def test_two_claims_from_one_url_keep_separate_numbers() -> None:
+    url = "https://example.org/same-page"
+    report = build_report(
+        [build_claim("ca", url=url), build_claim("cb", url=url)],
+        [Section(title="S", sentences=[cite("One.", "cb"), cite("Two.", "ca", "cb")])],
+    )
+    index = CitationIndex(report)
+
+    assert index.number_of("cb") == 1
+    assert index.number_of("ca") == 2
+    assert [claim.id for _, claim in index.cited()] == ["cb", "ca"]
+
+
+def test_page_comes_from_the_url_fragment_and_is_dropped_from_the_shown_url() -> None:
+    location = source_location(build_claim("c1", url="https://x.org/doc.pdf#page=60"))
+
+    assert location.base_url == "https://x.org/doc.pdf"
+    assert location.page == 60
+    assert location.href == "https://x.org/doc.pdf#page=60"
+
+
+def test_page_falls_back_to_the_locator() -> None:
+    claim = build_claim(
+        "c1", url="https://x.org/doc.pdf", locator=Locator(page=7, char_start=0, char_end=5)
+    )
+
+    assert source_location(claim).page == 7
+
+
+def test_unpaged_source_has_no_page() -> None:
+    assert source_location(build_claim("c1", url="https://x.org/a#section")).page is None
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://example.org/a",
+        "https://example.org/a?b=c#page=2",
+        "HTTPS://EXAMPLE.ORG/",
+        "file:///srv/library/report.pdf",
+    ],
+)
+def test_web_and_file_urls_are_linkable(url: str) -> None:
+    assert safe_href(url) == url
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "javascript:alert(1)",
+        "JavaScript:alert(1)",
+        " javascript:alert(1)",
+        "java\tscript:alert(1)",
+        "data:text/html,<script>alert(1)</script>",
+        "vbscript:msgbox(1)",
+        "/relative/path",
+        "https://example.org/a b",
+        "http://[::1",
+    ],
+)
+def test_other_urls_are_not_linkable(url: str) -> None:
+    assert safe_href(url) is None
+
+
+def test_source_title_falls_back_to_the_url_without_page() -> None:
+    claim = build_claim("c1", title="  ", url="https://x.org/doc.pdf#page=3")
+
+    assert source_title(claim) == "https://x.org/doc.pdf"
+    assert source_title(build_claim("c2", title="A\nTitle")) == "A Title"

@@ -1,0 +1,113 @@
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from engine.contracts import Report
+from engine.render import files
+from engine.render.files import FORMATS, write_atomically, write_report
+from tests.engine.render.samples import build_report
+
+
+def test_writes_every_format_and_returns_the_paths(
+    portuguese_report: Report, tmp_path: Path
+) -> None:
+    out_dir = tmp_path / "runs" / "r1"
+
+    paths = write_report(portuguese_report, out_dir, FORMATS)
+
+    assert paths == [out_dir / f"report.{name}" for name in ("json", "md", "html", "pdf")]
+    assert sorted(p.name for p in out_dir.iterdir()) == sorted(p.name for p in paths)
+    assert (out_dir / "report.md").read_text("utf-8").startswith("# Energia solar")
+    assert '<details class="evidence">' in (out_dir / "report.html").read_text("utf-8")
+    assert (out_dir / "report.pdf").read_bytes().startswith(b"%PDF-")
+
+
+def test_a_report_with_nothing_found_still_renders_in_every_format(tmp_path: Path) -> None:
+    empty = build_report([], [], partial=True, gaps=["Everything"], language="pt")
+
+    paths = write_report(empty, tmp_path, FORMATS)
+
+    assert "Nenhuma fonte citada." in (tmp_path / "report.md").read_text("utf-8")
+    assert "Nenhuma fonte citada." in (tmp_path / "report.html").read_text("utf-8")
+    assert all(path.stat().st_size > 0 for path in paths)
+
+
+def test_json_round_trips(portuguese_report: Report, tmp_path: Path) -> None:
+    [path] = write_report(portuguese_report, tmp_path, ["json"])
+
+    assert Report.model_validate_json(path.read_text("utf-8")) == portuguese_report
+
+
+def test_only_the_asked_formats_are_written_once_each(
+    english_report: Report, tmp_path: Path
+) -> None:
+    paths = write_report(english_report, tmp_path, ["md", "json", "md"])
+
+    assert paths == [tmp_path / "report.md", tmp_path / "report.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json", "report.md"]
+
+
+def test_unknown_format_is_refused_before_anything_is_written(
+    english_report: Report, tmp_path: Path
+) -> None:
+    out_dir = tmp_path / "out"
+
+    with pytest.raises(ValueError, match="unknown report format") as raised:
+        write_report(english_report, out_dir, ["md", "docx"])
+
+    message = str(raised.value)
+    assert "\n" not in message
+    assert "'docx'" in message
+    assert "json, md, html, pdf" in message
+    assert not out_dir.exists()
+
+
+def test_rewriting_replaces_the_file_and_leaves_no_temporary_files(
+    english_report: Report, tmp_path: Path
+) -> None:
+    write_report(english_report, tmp_path, ["md"])
+    english_report.title = "Second version"
+
+    write_report(english_report, tmp_path, ["md", "html"])
+
+    assert sorted(os.listdir(tmp_path)) == ["report.html", "report.md"]
+    assert (tmp_path / "report.md").read_text("utf-8").startswith("# Second version")
+
+
+def test_written_files_are_readable_by_others(english_report: Report, tmp_path: Path) -> None:
+    [path] = write_report(english_report, tmp_path, ["md"])
+
+    assert path.stat().st_mode & 0o777 == 0o644
+
+
+def test_interrupted_write_keeps_the_old_file_and_leaves_no_temporary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "report.md"
+    target.write_text("old")
+
+    def crash(source: str, destination: str) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomically(target, b"new")
+
+    assert os.listdir(tmp_path) == ["report.md"]
+    assert target.read_text() == "old"
+
+
+def test_failing_renderer_leaves_no_file(
+    english_report: Report, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(report: Report) -> bytes:
+        raise RuntimeError("layout failed")
+
+    monkeypatch.setitem(files._RENDERERS, "pdf", broken)
+    with pytest.raises(RuntimeError):
+        write_report(english_report, tmp_path, ["pdf"])
+
+    assert os.listdir(tmp_path) == []

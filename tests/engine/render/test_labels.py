@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from engine.contracts import Report
+from engine.render.labels import (
+    ENGLISH,
+    PORTUGUESE,
+    accessed_text,
+    format_utc,
+    labels_for,
+    page_text,
+    spend_rows,
+)
+
+
+def test_labels_follow_the_language() -> None:
+    assert labels_for("pt") is PORTUGUESE
+    assert labels_for("en") is ENGLISH
+    assert (PORTUGUESE.sources, ENGLISH.sources) == ("Fontes", "Sources")
+    assert (PORTUGUESE.partial_report, ENGLISH.partial_report) == (
+        "Relatório parcial",
+        "Partial report",
+    )
+    assert PORTUGUESE.rejected_claims == "Afirmações rejeitadas pelo verificador"
+    assert ENGLISH.rejected_claims == "Claims rejected by the verifier"
+
+
+def test_every_label_is_translated() -> None:
+    assert all(value for value in vars(PORTUGUESE).values())
+    assert all(value for value in vars(ENGLISH).values())
+
+
+def test_dates_are_shown_as_iso_date_and_time_in_utc() -> None:
+    sao_paulo = timezone(timedelta(hours=-3))
+
+    assert format_utc(datetime(2025, 5, 1, 11, 3, 59, tzinfo=sao_paulo)) == "2025-05-01 14:03 UTC"
+    assert (
+        accessed_text(PORTUGUESE, datetime(2025, 1, 2, 3, 4)) == "Acessado em 2025-01-02 03:04 UTC"
+    )
+
+
+def test_page_text() -> None:
+    assert page_text(PORTUGUESE, 60) == "página 60"
+    assert page_text(ENGLISH, 60) == "page 60"
+
+
+def test_spend_rows_in_portuguese_use_decimal_commas(portuguese_report: Report) -> None:
+    rows = dict(spend_rows(portuguese_report))
+
+    assert rows["Passos"] == "60 de 60"
+    assert rows["Tempo"] == "412,5 s de 600,0 s"
+    assert rows["Custo"] == "US$ 1,2346 de US$ 2,0000"
+    assert rows["Modelo"] == "claude-sonnet"
+    assert rows["Arquitetura"] == "final"
+    assert rows["Criado em"] == "2025-05-01 14:20 UTC"
+
+
+def test_spend_rows_in_english(english_report: Report) -> None:
+    rows = dict(spend_rows(english_report))
+
+    assert rows["Steps"] == "0 of 60"
+    assert rows["Cost"] == "US$ 0.0000 of US$ 2.0000"

@@ -1,0 +1,154 @@
+from __future__ import annotations
+
+from engine.contracts import ClaimStatus, DroppedSentence, Report
+from engine.render.markdown import blockquote, render_markdown
+from tests.engine.render.samples import PDF_URL
+
+
+def lines_after(markdown: str, heading: str) -> list[str]:
+    """The lines of a `## heading` section, up to the next `## `."""
+    lines = markdown.split(f"\n{heading}\n", 1)[1].splitlines()
+    end = next((i for i, line in enumerate(lines) if line.startswith("## ")), len(lines))
+    return [line for line in lines[:end] if line]
+
+
+def test_title_heading_and_question(portuguese_report: Report) -> None:
+    markdown = render_markdown(portuguese_report)
+
+    assert markdown.startswith("# Energia solar residencial no Nordeste\n")
+    assert "**Pergunta:** Como está o mercado de energia solar no Nordeste?" in markdown
+
+
+def test_title_falls_back_to_the_question(english_report: Report) -> None:
+    english_report.title = ""
+
+    assert render_markdown(english_report).startswith(
+        "# How is the residential solar market doing worldwide?\n"
+    )
+
+
+def test_sentences_carry_markers_numbered_in_reading_order(portuguese_report: Report) -> None:
+    markdown = render_markdown(portuguese_report)
+
+    assert "## Mercado\n\nA capacidade instalada cresceu 40% em 2023. [1]\n\n" in markdown
+    assert "O Nordeste concentra 30% da potência. [2][1]" in markdown
+    assert (
+        "## Regulação\n\nA Lei 14.300 criou o marco legal da geração distribuída. [3]" in markdown
+    )
+
+
+def test_sources_list_cited_claims_in_order_with_url_page_and_date(
+    portuguese_report: Report,
+) -> None:
+    entries = lines_after(render_markdown(portuguese_report), "## Fontes")
+    numbered = [line for line in entries if line.startswith("[")]
+
+    assert [line[:3] for line in numbered] == ["[1]", "[2]", "[3]"]
+    assert numbered[1] == (
+        f"[2] Relatório de Geração Distribuída 2024 — {PDF_URL} (página 60)"
+        " — Acessado em 2025-05-01 14:03 UTC"
+    )
+    assert numbered[0].startswith("[1] ABSOLAR — Panorama — https://www.absolar.org.br/mercado — ")
+
+
+def test_uncited_claims_stay_out_of_the_sources(portuguese_report: Report) -> None:
+    sources = "\n".join(lines_after(render_markdown(portuguese_report), "## Fontes"))
+
+    assert "Página nunca citada" not in sources
+    assert "blog.example.com" not in sources
+
+
+def test_multi_line_excerpt_stays_in_one_blockquote(portuguese_report: Report) -> None:
+    markdown = render_markdown(portuguese_report)
+
+    assert (
+        "(página 60) — Acessado em 2025-05-01 14:03 UTC\n\n"
+        "> Tabela 12 — Geração distribuída por região\n"
+        "> O Nordeste concentra 30% da potência\n"
+    ) in markdown
+
+
+def test_blockquote_prefixes_every_line_blank_ones_included() -> None:
+    quoted = blockquote("first\r\n\nthird\n")
+
+    assert quoted == "> first\n>\n> third"
+
+
+def test_partial_banner_lists_the_gaps_at_the_top(portuguese_report: Report) -> None:
+    markdown = render_markdown(portuguese_report)
+    banner_at = markdown.index("> **Relatório parcial.**")
+
+    assert banner_at < markdown.index("## Mercado")
+    assert "> - Preços médios de instalação por estado\n> - Tarifas das distribuidoras" in markdown
+
+
+def test_complete_report_has_no_banner_but_declares_its_gaps(english_report: Report) -> None:
+    markdown = render_markdown(english_report)
+
+    assert "Partial report" not in markdown
+    assert "**Declared gaps:**\n\n- No data on Africa" in markdown
+    assert markdown.index("Declared gaps") < markdown.index("## Global context")
+
+
+def test_report_without_gaps_mentions_none(english_report: Report) -> None:
+    english_report.gaps = []
+
+    assert "gaps" not in render_markdown(english_report).lower()
+
+
+def test_rejected_claims_are_counted_with_url_and_reason(portuguese_report: Report) -> None:
+    markdown = render_markdown(portuguese_report)
+
+    assert lines_after(markdown, "## Afirmações rejeitadas pelo verificador (1)") == [
+        "- https://blog.example.com/solar — excerpt not found on page"
+    ]
+
+
+def test_spend_model_architecture_and_notes(portuguese_report: Report) -> None:
+    markdown = render_markdown(portuguese_report)
+
+    assert lines_after(markdown, "## Gasto e limites") == [
+        "- Passos: 60 de 60",
+        "- Tempo: 412,5 s de 600,0 s",
+        "- Custo: US$ 1,2346 de US$ 2,0000",
+        "- Modelo: claude-sonnet",
+        "- Arquitetura: final",
+        "- Criado em: 2025-05-01 14:20 UTC",
+    ]
+    assert lines_after(markdown, "## Notas") == ["- 2 arquivos ignorados na biblioteca"]
+
+
+def test_english_report_uses_english_labels(english_report: Report) -> None:
+    markdown = render_markdown(english_report)
+
+    assert "## Sources" in markdown
+    assert "## Claims rejected by the verifier (0)" in markdown
+    assert "Accessed on" in markdown
+    assert "Fontes" not in markdown
+    assert "Acessado" not in markdown
+
+
+def test_a_cited_claim_that_is_not_verified_is_flagged(portuguese_report: Report) -> None:
+    portuguese_report.claim("clei").status = ClaimStatus.pending
+
+    markdown = render_markdown(portuguese_report)
+    [entry] = [line for line in markdown.splitlines() if line.startswith("[3]")]
+    assert entry.endswith(" — **não verificada**")
+
+
+def test_dropped_sentences_are_recorded_only_when_present(portuguese_report: Report) -> None:
+    assert "## Frases retiradas" not in render_markdown(portuguese_report)
+
+    portuguese_report.dropped_sentences = [
+        DroppedSentence(
+            section="Mercado",
+            text="O preço caiu 12%.",
+            claim_ids=["cabsolar"],
+            reason="numbers in no cited excerpt: 12%",
+        )
+    ]
+    markdown = render_markdown(portuguese_report)
+
+    assert lines_after(markdown, "## Frases retiradas pela checagem do rascunho (1)") == [
+        "- Mercado: O preço caiu 12%. — numbers in no cited excerpt: 12%"
+    ]

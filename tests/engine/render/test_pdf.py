@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+import logging
+
+import pypdfium2
+import pytest
+
+from engine.contracts import Report
+from engine.render.pdf import NOISY_LOGGERS, render_pdf
+
+
+def pdf_text(pdf: bytes) -> str:
+    """All text of a PDF, whitespace collapsed, as a reader's copy-paste would give it."""
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        texts = []
+        for page in document:
+            text_page = page.get_textpage()
+            texts.append(text_page.get_text_range())
+            text_page.close()
+            page.close()
+    finally:
+        document.close()
+    return " ".join(" ".join(texts).split())
+
+
+@pytest.fixture
+def portuguese_pdf(portuguese_report: Report) -> bytes:
+    return render_pdf(portuguese_report)
+
+
+def test_pdf_is_valid_and_readable(portuguese_pdf: bytes) -> None:
+    assert portuguese_pdf.startswith(b"%PDF-")
+    assert portuguese_pdf.rstrip().endswith(b"%%EOF")
+    document = pypdfium2.PdfDocument(portuguese_pdf)
+    try:
+        assert len(document) >= 1
+    finally:
+        document.close()
+
+
+def test_pdf_contains_title_excerpts_and_sources(portuguese_pdf: bytes) -> None:
+    text = pdf_text(portuguese_pdf)
+
+    assert "Energia solar residencial no Nordeste" in text
+    assert "O Nordeste concentra 30% da potência" in text
+    assert "Relatório parcial." in text
+    assert "página 60" in text
+    assert "Fontes" in text
+
+
+def test_pdf_shows_excerpts_under_sentences_expanded(portuguese_pdf: bytes) -> None:
+    text = pdf_text(portuguese_pdf)
+
+    # Under the citing sentence (an opened <details>); the bibliography does not repeat it.
+    assert text.count("Institui o marco legal da microgeração") == 1
+    assert "excerpt not found on page" in text
+
+
+def test_hostile_text_is_printed_literally(hostile_report: Report) -> None:
+    text = pdf_text(render_pdf(hostile_report))
+
+    assert '<script>alert("x")</script>' in text
+    assert "javascript:alert(1)" in text
+
+
+def test_layout_logs_no_warnings(
+    portuguese_report: Report, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING):
+        render_pdf(portuguese_report)
+
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+def test_renderer_loggers_are_quiet_below_warning(portuguese_report: Report) -> None:
+    render_pdf(portuguese_report)
+
+    for name in NOISY_LOGGERS:
+        assert logging.getLogger(name).getEffectiveLevel() >= logging.WARNING
