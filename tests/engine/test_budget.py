@@ -1,0 +1,74 @@
+import asyncio
+
+import pytest
+
+from engine.budget import InMemoryBudget, Refusal, Reservation
+from engine.contracts import Limits
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_steps_are_reserved_until_the_limit_then_refused() -> None:
+    budget = InMemoryBudget(Limits(steps=2, seconds=60, usd=1))
+    assert isinstance(await budget.reserve(), Reservation)
+    assert isinstance(await budget.reserve(), Reservation)
+    refusal = await budget.reserve()
+    assert isinstance(refusal, Refusal)
+    assert refusal.limit == "steps"
+    assert (await budget.spend()).steps == 2
+    assert await budget.exhausted() == refusal
+
+
+async def test_concurrent_reservations_never_overshoot_money() -> None:
+    budget = InMemoryBudget(Limits(steps=1000, seconds=60, usd=1.0))
+
+    async def agent() -> int:
+        granted = 0
+        while True:
+            outcome = await budget.reserve(usd=0.07)
+            if isinstance(outcome, Refusal):
+                return granted
+            await asyncio.sleep(0)
+            await budget.settle(outcome, 0.07)
+            granted += 1
+
+    granted = await asyncio.gather(*(agent() for _ in range(8)))
+    assert sum(granted) == 14  # floor(1.0 / 0.07)
+    assert (await budget.spend()).usd <= 1.0
+
+
+async def test_settle_replaces_the_estimate_with_the_actual_cost_once() -> None:
+    budget = InMemoryBudget(Limits(steps=10, seconds=60, usd=1.0))
+    reservation = await budget.reserve(usd=0.5)
+    assert isinstance(reservation, Reservation)
+    assert (await budget.spend()).usd == pytest.approx(0.5)
+    await budget.settle(reservation, 0.1)
+    await budget.settle(reservation, 0.1)
+    assert (await budget.spend()).usd == pytest.approx(0.1)
+    assert isinstance(await budget.reserve(usd=0.9), Reservation)
+
+
+async def test_wall_time_limit_refuses_new_steps() -> None:
+    clock = FakeClock()
+    budget = InMemoryBudget(Limits(steps=10, seconds=30, usd=1), clock=clock)
+    assert isinstance(await budget.reserve(), Reservation)
+    clock.now += 31
+    refusal = await budget.reserve()
+    assert isinstance(refusal, Refusal)
+    assert refusal.limit == "seconds"
+    assert (await budget.spend()).seconds == pytest.approx(31)
+
+
+async def test_stop_refuses_everything_after() -> None:
+    budget = InMemoryBudget(Limits())
+    await budget.stop("cancelled by user")
+    refusal = await budget.reserve()
+    assert isinstance(refusal, Refusal)
+    assert refusal.limit == "stopped"
+    assert "cancelled" in refusal.detail
