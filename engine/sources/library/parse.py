@@ -1,0 +1,162 @@
+"""Reading one library file into text: PDF pages, HTML main text, Markdown and plain text.
+
+A file that cannot be read raises `UnreadableFile` with a short reason; the caller skips it
+with a warning. Markdown is kept verbatim (markers included): excerpts are verified against
+this very text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+import pypdfium2
+
+from engine.sources.library.html_text import html_main_text, html_title
+
+
+class DocumentKind(StrEnum):
+    pdf = "pdf"
+    html = "html"
+    markdown = "markdown"
+    text = "text"
+
+
+KIND_BY_SUFFIX = {
+    ".pdf": DocumentKind.pdf,
+    ".html": DocumentKind.html,
+    ".htm": DocumentKind.html,
+    ".md": DocumentKind.markdown,
+    ".txt": DocumentKind.text,
+}
+
+CONTENT_TYPE_BY_KIND = {
+    DocumentKind.pdf: "application/pdf",
+    DocumentKind.html: "text/html",
+    DocumentKind.markdown: "text/markdown",
+    DocumentKind.text: "text/plain",
+}
+
+# Bump when parsing output changes: cached texts from older parsers are then ignored.
+PARSER_VERSION = 1
+
+_PDF_SOFT_HYPHEN = "\ufffe"
+_CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_MARKDOWN_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+_MARKDOWN_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_TITLE_MAX_CHARS = 200
+
+
+class UnreadableFile(Exception):
+    """A library file yields no text; the message is the reason, in a few words."""
+
+
+@dataclass(frozen=True)
+class ParsedFile:
+    """The text of one file: one entry per page for PDFs, a single entry otherwise.
+
+    `title` is the title the file states itself ("" when it states none).
+    """
+
+    kind: DocumentKind
+    texts: tuple[str, ...]
+    title: str = ""
+
+    @property
+    def is_paged(self) -> bool:
+        return self.kind is DocumentKind.pdf
+
+
+def kind_of(path: Path) -> DocumentKind | None:
+    return KIND_BY_SUFFIX.get(path.suffix.lower())
+
+
+def parse_file(path: Path) -> ParsedFile:
+    """Read `path` (a supported suffix) into text, or raise `UnreadableFile`."""
+    kind = kind_of(path)
+    if kind is None:
+        raise UnreadableFile(f"unsupported file type {path.suffix!r}")
+    try:
+        if path.stat().st_size == 0:
+            raise UnreadableFile("empty file")
+        parsed = _parse_pdf(path) if kind is DocumentKind.pdf else _parse_text_file(path, kind)
+    except OSError as error:
+        raise UnreadableFile(f"cannot read ({error.strerror or error})") from error
+    if not any(text.strip() for text in parsed.texts):
+        raise UnreadableFile("no text in file" + (" (scanned PDF?)" if parsed.is_paged else ""))
+    return parsed
+
+
+def parse_file_or_reason(path: str) -> ParsedFile | str:
+    """`parse_file` for a process pool: failures come back as their reason, not raised."""
+    try:
+        return parse_file(Path(path))
+    except UnreadableFile as error:
+        return str(error)
+    # Any file may be thrown at a parser (trafilatura, lxml, pdfium); a bad one must not
+    # abort the whole library.
+    except Exception as error:
+        return f"parser error ({type(error).__name__}: {error})"
+
+
+def decode_text(data: bytes) -> str:
+    """UTF-8, else cp1252/latin-1 for legacy files; bytes with NULs are binary, not text."""
+    if b"\x00" in data:
+        raise UnreadableFile("binary content (NUL bytes), not text")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        try:
+            text = data.decode("cp1252")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def markdown_title(text: str) -> str:
+    """The first heading, else the first non-empty line, without markdown markers."""
+    heading = _MARKDOWN_HEADING.search(text)
+    line = heading.group(1) if heading else next((s for s in text.split("\n") if s.strip()), "")
+    cleaned = _MARKDOWN_LINK.sub(r"\1", line).replace("*", "").replace("#", "")
+    return " ".join(cleaned.split())[:_TITLE_MAX_CHARS]
+
+
+def _parse_text_file(path: Path, kind: DocumentKind) -> ParsedFile:
+    text = decode_text(path.read_bytes())
+    if kind is DocumentKind.html:
+        return ParsedFile(kind, (html_main_text(text),), html_title(text))
+    title = markdown_title(text) if kind is DocumentKind.markdown else ""
+    return ParsedFile(kind, (text,), title)
+
+
+def _parse_pdf(path: Path) -> ParsedFile:
+    try:
+        document = pypdfium2.PdfDocument(path)
+    except pypdfium2.PdfiumError as error:
+        raise UnreadableFile(f"not a readable PDF ({error})") from error
+    try:
+        pages = tuple(_clean_pdf_text(_page_text(document, i)) for i in range(len(document)))
+    except pypdfium2.PdfiumError as error:
+        raise UnreadableFile(f"PDF text extraction failed ({error})") from error
+    finally:
+        document.close()
+    return ParsedFile(DocumentKind.pdf, pages)
+
+
+def _page_text(document: pypdfium2.PdfDocument, index: int) -> str:
+    page = document[index]
+    try:
+        textpage = page.get_textpage()
+        try:
+            return str(textpage.get_text_range())
+        finally:
+            textpage.close()
+    finally:
+        page.close()
+
+
+def _clean_pdf_text(text: str) -> str:
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace(_PDF_SOFT_HYPHEN, "-")
+    return _CONTROL_CHARS.sub("", text)

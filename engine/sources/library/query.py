@@ -1,0 +1,22 @@
+"""The words a question is searched with: its own words, minus question scaffolding, plus
+the synonyms documents print instead (see `expand`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.terms import tokenize
+from engine.vocabulary import QUESTION_WORDS, expand_query_tokens
+
+
+@dataclass(frozen=True)
+class SearchTerms:
+    words: list[str]
+    """The question's own tokens: these are matched against titles too."""
+    expanded: list[str]
+    """`words` followed by synonym tokens: these are matched against passages."""
+
+
+def search_terms(query: str) -> SearchTerms:
+    words = [token for token in tokenize(query) if token not in QUESTION_WORDS]
+    return SearchTerms(words, expand_query_tokens(words))

@@ -1,0 +1,90 @@
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from engine.sources.library import cache as cache_module
+from engine.sources.library.cache import (
+    ParsedTextCache,
+    atomic_write_bytes,
+    default_cache_dir,
+    file_sha256,
+)
+from engine.sources.library.parse import DocumentKind, ParsedFile
+
+SHA = "a" * 64
+
+
+def test_file_sha256_matches_hashlib(tmp_path: Path) -> None:
+    path = tmp_path / "big.bin"
+    data = bytes(range(256)) * 10_000
+    path.write_bytes(data)
+    assert file_sha256(path) == hashlib.sha256(data).hexdigest()
+
+
+def test_default_cache_dir_honours_the_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("FONTE_CACHE_DIR", str(tmp_path / "c"))
+    assert default_cache_dir() == tmp_path / "c"
+    monkeypatch.delenv("FONTE_CACHE_DIR")
+    assert default_cache_dir() == Path.home() / ".cache" / "fonte"
+
+
+def test_atomic_write_replaces_and_leaves_no_temporary(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "entry.json"
+    atomic_write_bytes(path, b"one")
+    atomic_write_bytes(path, b"two")
+    assert path.read_bytes() == b"two"
+    assert [p.name for p in path.parent.iterdir()] == ["entry.json"]
+
+
+def test_interrupted_write_keeps_the_old_entry(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "entry.json"
+    atomic_write_bytes(path, b"old")
+
+    def interrupted(source: str, target: str) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cache_module.os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        atomic_write_bytes(path, b"new")
+    assert path.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["entry.json"]
+
+
+def test_parsed_text_round_trips(tmp_path: Path) -> None:
+    cache = ParsedTextCache(tmp_path)
+    parsed = ParsedFile(DocumentKind.pdf, ("page one", "página dois"), "")
+    assert cache.get(SHA, DocumentKind.pdf) is None
+    cache.put(SHA, DocumentKind.pdf, parsed)
+    assert cache.get(SHA, DocumentKind.pdf) == parsed
+    assert cache.get(SHA, DocumentKind.text) is None
+
+
+def test_unreadable_reason_round_trips(tmp_path: Path) -> None:
+    cache = ParsedTextCache(tmp_path)
+    cache.put(SHA, DocumentKind.text, "binary content")
+    assert cache.get(SHA, DocumentKind.text) == "binary content"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"{trunc",
+        b"[]",
+        b'{"title": "t"}',
+        b'{"title": "t", "texts": []}',
+        b'{"title": 1, "texts": ["x"]}',
+        b'{"title": "t", "texts": [1]}',
+    ],
+)
+def test_damaged_entry_is_a_miss(tmp_path: Path, content: bytes) -> None:
+    cache = ParsedTextCache(tmp_path)
+    cache.put(SHA, DocumentKind.markdown, ParsedFile(DocumentKind.markdown, ("x",), "t"))
+    (entry,) = tmp_path.iterdir()
+    entry.write_bytes(content)
+    assert cache.get(SHA, DocumentKind.markdown) is None
