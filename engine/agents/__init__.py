@@ -1,0 +1,1 @@
+"""Subagents and the tools they may use."""

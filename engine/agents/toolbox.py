@@ -1,0 +1,111 @@
+"""What a subagent may do: search, read, record a claim. Nothing else.
+
+Every search and read is a step reserved on the shared budget before it starts, and counted
+against the subagent's own step cap. Page text stays in the subagent: the only thing that
+leaves is a claim posted to the board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.board import Board
+from engine.budget import Budget, Refusal, Reservation
+from engine.contracts import Claim, Language, Subquestion
+from engine.normalise import collapse_whitespace
+from engine.snapshots import Snapshot, SnapshotStore, split_page
+from engine.sources.protocols import Fetcher, Search, SearchHit
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """One subagent's task: a subquestion of the brief, with its own step cap."""
+
+    subagent: str
+    subquestion: Subquestion
+    question: str
+    language: Language
+    max_steps: int = 8
+    gap: bool = False
+    avoid_urls: tuple[str, ...] = ()
+
+
+class StepRefused(Exception):
+    """No further step may start: the shared budget or the subagent's cap is reached."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(f"{refusal.limit}: {refusal.detail}")
+        self.refusal = refusal
+
+
+@dataclass
+class Toolbox:
+    assignment: Assignment
+    searcher: Search
+    fetcher: Fetcher
+    snapshots: SnapshotStore
+    board: Board
+    budget: Budget
+    steps_used: int = 0
+    posted: list[Claim] = field(default_factory=list)
+    read_urls: list[str] = field(default_factory=list)
+
+    async def _take_step(self, usd: float = 0.0) -> Reservation:
+        if self.steps_used >= self.assignment.max_steps:
+            raise StepRefused(
+                Refusal("subagent_steps", f"{self.assignment.max_steps} steps per subagent")
+            )
+        outcome = await self.budget.reserve(steps=1, usd=usd)
+        if isinstance(outcome, Refusal):
+            raise StepRefused(outcome)
+        self.steps_used += 1
+        return outcome
+
+    async def search(self, query: str, limit: int = 10) -> list[SearchHit]:
+        reservation = await self._take_step()
+        try:
+            return await self.searcher.search(query, limit=limit)
+        finally:
+            await self.budget.settle(reservation, 0.0)
+
+    async def read(self, url: str) -> Snapshot:
+        """The text of a source; a source already read in this report costs no step."""
+        cached = await self.snapshots.get(url)
+        if cached is not None:
+            self._remember(url)
+            return cached
+        reservation = await self._take_step()
+        try:
+            snapshot = await self.fetcher.fetch(url)
+        finally:
+            await self.budget.settle(reservation, 0.0)
+        await self.snapshots.put(snapshot)
+        self._remember(url)
+        return snapshot
+
+    def _remember(self, url: str) -> None:
+        document = split_page(url)[0]
+        if document not in self.read_urls:
+            self.read_urls.append(document)
+
+    async def record_claim(self, statement: str, url: str, excerpt: str) -> Claim | None:
+        """Post a claim about a source this subagent has read. Returns None for a duplicate."""
+        snapshot = await self.snapshots.get(url)
+        if snapshot is None or split_page(url)[0] not in self.read_urls:
+            raise ValueError(f"read {url} before citing it")
+        posted = await self.board.post(
+            {
+                "id": "pending",
+                "statement": collapse_whitespace(statement),
+                "url": url,
+                "title": snapshot.title,
+                "excerpt": excerpt,
+                "accessed_at": snapshot.fetched_at,
+                "source_sha256": snapshot.sha256,
+                "subagent": self.assignment.subagent,
+                "subquestion": self.assignment.subquestion.id,
+            }
+        )
+        if posted is not None:
+            self.posted.append(posted)
+        return posted

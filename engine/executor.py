@@ -1,0 +1,111 @@
+"""How subagents and verifications run: the Executor protocol and its in-process version.
+
+The orchestrator only says what to run; an executor decides where. In-process runs them as
+asyncio tasks; the arq executor (bot/) runs the same work as jobs on workers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from engine.agents.toolbox import Assignment
+from engine.contracts import Claim
+
+GRACE_SECONDS = 2.0
+
+
+@dataclass(frozen=True)
+class SubagentOutcome:
+    subagent: str
+    subquestion: str
+    claims: list[Claim] = field(default_factory=list)
+    stopped_by_budget: bool = False
+    error: str | None = None
+    read_urls: tuple[str, ...] = ()
+
+
+SubagentRunner = Callable[[Assignment], Awaitable[SubagentOutcome]]
+ClaimCheck = Callable[[Claim], Awaitable[Claim]]
+OutcomeCallback = Callable[[SubagentOutcome], Awaitable[None]]
+
+
+class Executor(Protocol):
+    async def run_subagents(
+        self, assignments: Sequence[Assignment], on_outcome: OutcomeCallback
+    ) -> list[SubagentOutcome]:
+        """Run the assignments concurrently; call `on_outcome` as each one finishes."""
+        ...
+
+    async def verify_claims(self, claims: Sequence[Claim]) -> list[Claim]: ...
+
+    def cancel(self) -> None:
+        """Stop waiting: running work is cancelled and reported as stopped."""
+        ...
+
+
+class InProcessExecutor:
+    def __init__(
+        self,
+        run_subagent: SubagentRunner,
+        check_claim: ClaimCheck,
+        seconds_left: Callable[[], Awaitable[float]],
+    ) -> None:
+        self._run_subagent = run_subagent
+        self._check_claim = check_claim
+        self._seconds_left = seconds_left
+        self._cancelled = asyncio.Event()
+
+    async def _run_and_report(
+        self, assignment: Assignment, on_outcome: OutcomeCallback
+    ) -> SubagentOutcome:
+        outcome = await self._run_subagent(assignment)
+        await on_outcome(outcome)
+        return outcome
+
+    async def run_subagents(
+        self, assignments: Sequence[Assignment], on_outcome: OutcomeCallback
+    ) -> list[SubagentOutcome]:
+        tasks = [asyncio.create_task(self._run_and_report(a, on_outcome)) for a in assignments]
+        if not tasks:
+            return []
+        await self._wait(tasks)
+        outcomes: list[SubagentOutcome] = []
+        for assignment, task in zip(assignments, tasks, strict=True):
+            if not task.done():
+                task.cancel()
+                outcome = SubagentOutcome(
+                    assignment.subagent, assignment.subquestion.id, stopped_by_budget=True
+                )
+                await on_outcome(outcome)
+                outcomes.append(outcome)
+            else:
+                outcomes.append(task.result())
+        return outcomes
+
+    async def _wait(self, tasks: list[asyncio.Task[SubagentOutcome]]) -> None:
+        """Until every task is done, the executor is cancelled, or the time cap (plus a grace)
+        passes: a subagent stuck in one long step must not hold the report past its cap."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + max(0.0, await self._seconds_left()) + GRACE_SECONDS
+        cancelled = asyncio.create_task(self._cancelled.wait())
+        pending: set[asyncio.Task[object]] = set(tasks)
+        try:
+            while pending and not self._cancelled.is_set():
+                remaining = deadline - loop.time()
+                if remaining <= 0:
+                    break
+                _, pending = await asyncio.wait(
+                    pending | {cancelled}, timeout=remaining, return_when=asyncio.FIRST_COMPLETED
+                )
+                pending.discard(cancelled)
+        finally:
+            cancelled.cancel()
+
+    async def verify_claims(self, claims: Sequence[Claim]) -> list[Claim]:
+        return list(await asyncio.gather(*(self._check_claim(c) for c in claims)))
+
+    def cancel(self) -> None:
+        self._cancelled.set()

@@ -1,0 +1,84 @@
+"""The offline planner: fixed sections from a template, or a free plan from the question."""
+
+from __future__ import annotations
+
+import re
+
+from engine.contracts import Language, Plan, Subquestion
+from engine.models.protocol import Brief
+from engine.templates import Template, find_template, topic_of
+from engine.terms import fold_accents
+
+# A second question joined to the first: "..., e até quando ...", "... and how ...".
+_JOINED_QUESTION = re.compile(
+    r",?\s+(?:e|and)\s+(?=(?:até quando|ate quando|o que|por que|quanto|quantos|quantas|quando|"
+    r"como|qual|quais|onde|quem|what|how|which|when|where|why|who)\b)",
+    re.IGNORECASE,
+)
+_MARKET_WORDS = re.compile(r"\b(mercado|market)\b", re.IGNORECASE)
+_BROAD_OPENING = re.compile(
+    r"^\s*(como est[aá]|como anda|qual o panorama|panorama|how is|what is the state|overview)",
+    re.IGNORECASE,
+)
+
+
+def criterion_for(subquestion: Subquestion, language: Language) -> str:
+    if language == "pt":
+        return f"Ao menos uma afirmação verificada responde: {subquestion.text}"
+    return f"At least one verified claim answers: {subquestion.text}"
+
+
+def _question_parts(question: str) -> list[str]:
+    parts = [p.strip(" ,;") for p in _JOINED_QUESTION.split(question.strip())]
+    parts = [p for p in parts if len(p.split()) >= 3]
+    if len(parts) <= 1:
+        return [question.strip()]
+    # Later parts lean on the first for their subject ("até quando vale o direito?").
+    subject = topic_of(parts[0])
+    return [parts[0], *(f"{p.rstrip('?')} ({subject})?" for p in parts[1:])]
+
+
+def _template_subquestions(
+    template: Template, question: str, language: Language
+) -> list[Subquestion]:
+    topic = topic_of(question)
+    return [
+        Subquestion(
+            id=f"s{i}", title=aspect.title(language), text=f"{aspect.title(language)}: {topic}"
+        )
+        for i, aspect in enumerate(template.aspects, start=1)
+    ]
+
+
+def _chosen_template(brief: Brief) -> Template | None:
+    if brief.template:
+        template = find_template(brief.template)
+        return template if template.aspects else None
+    # A broad question about a market is a market study: use its fixed sections.
+    if _MARKET_WORDS.search(brief.question) and _BROAD_OPENING.search(brief.question):
+        return find_template("mercado")
+    return None
+
+
+def plan_offline(brief: Brief) -> Plan:
+    template = _chosen_template(brief)
+    if template is not None:
+        subquestions = _template_subquestions(template, brief.question, brief.language)
+    else:
+        subquestions = [
+            Subquestion(id=f"s{i}", title=part.rstrip("?"), text=part)
+            for i, part in enumerate(_question_parts(brief.question), start=1)
+        ]
+    context = " ".join(brief.answers).strip()
+    if context:
+        subquestions = [
+            s.model_copy(update={"text": f"{s.text} ({context})"}) for s in subquestions
+        ]
+    return Plan(
+        question=brief.question,
+        template=template.id
+        if template is not None
+        else (fold_accents(brief.template or "") or None),
+        sufficient_when=[criterion_for(s, brief.language) for s in subquestions],
+        subquestions=subquestions,
+    )

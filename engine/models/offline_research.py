@@ -1,0 +1,142 @@
+"""The offline subagent: search, read the best sources, quote the sentences that answer.
+
+Each claim is a verbatim unit of the page: the excerpt is an exact substring of the text read
+and the statement is that excerpt as prose, so nothing is said that the page does not say.
+Units are ranked by how much of the subquestion they cover; below a threshold nothing is
+quoted and the subquestion stays a gap, which is the honest outcome.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.agents.toolbox import Assignment, StepRefused, Toolbox
+from engine.normalise import collapse_whitespace, excerpt_key
+from engine.relevance import QueryTerms, query_terms
+from engine.sentences import Span, best_window, clean_statement, sentence_spans
+from engine.snapshots import Snapshot, split_page
+from engine.sources.protocols import SearchHit
+from engine.terms import term_set
+
+QUOTE_THRESHOLD = 0.4
+MAX_CLAIMS = 6
+MAX_READS = 4
+MAX_CLAIMS_PER_SOURCE = 4
+HEADER_CHARS = 240
+
+
+@dataclass(frozen=True)
+class Candidate:
+    url: str
+    page_text: str
+    span: Span
+    terms: frozenset[str]
+    context: frozenset[str]
+    hit_rank: int
+
+
+@dataclass(frozen=True)
+class Quote:
+    url: str
+    excerpt: str
+    statement: str
+
+
+def _page_of(snapshot: Snapshot, url: str) -> str:
+    page = split_page(url)[1]
+    pages = snapshot.page_texts()
+    if page is not None and snapshot.is_paged and 1 <= page <= len(pages):
+        return pages[page - 1]
+    return snapshot.text
+
+
+def _candidates(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate]:
+    page_text = _page_of(snapshot, url)
+    header = page_text[:HEADER_CHARS] if snapshot.is_paged else ""
+    context = term_set(f"{snapshot.title} {header}")
+    return [
+        Candidate(url, page_text, span, term_set(span.text(page_text)), context, hit_rank)
+        for span in sentence_spans(page_text)
+    ]
+
+
+def _distinct_hits(hits: list[SearchHit], avoid: tuple[str, ...]) -> list[SearchHit]:
+    seen: set[str] = set()
+    kept: list[SearchHit] = []
+    for hit in hits:
+        if hit.url in seen or split_page(hit.url)[0] in avoid:
+            continue
+        seen.add(hit.url)
+        kept.append(hit)
+    return kept
+
+
+async def _read_candidates(
+    assignment: Assignment, tools: Toolbox
+) -> tuple[list[Candidate], StepRefused | None]:
+    """Search and read; returns the candidates gathered and the refusal that stopped it."""
+    query = assignment.subquestion.text
+    if assignment.gap:
+        query = f"{assignment.subquestion.text} {assignment.question}"
+    candidates: list[Candidate] = []
+    try:
+        hits = _distinct_hits(await tools.search(query, limit=12), assignment.avoid_urls)
+        for hit in hits[:MAX_READS]:
+            snapshot = await tools.read(hit.url)
+            candidates.extend(_candidates(hit.url, snapshot, hit.rank))
+    except StepRefused as refusal:
+        return candidates, refusal
+    return candidates, None
+
+
+def _ranked(candidates: list[Candidate], terms: QueryTerms) -> list[tuple[float, Candidate]]:
+    scored = [
+        (terms.coverage(c.terms, c.context) + 0.01 / c.hit_rank, c)
+        for c in candidates
+        if terms.coverage(c.terms, c.context) >= QUOTE_THRESHOLD
+    ]
+    scored.sort(key=lambda pair: pair[0], reverse=True)
+    return scored
+
+
+def choose_quotes(candidates: list[Candidate], subquestion: str) -> list[Quote]:
+    """What to record, best first."""
+    terms = query_terms(subquestion, [c.terms for c in candidates])
+
+    def window_score(text: str) -> float:
+        return terms.coverage(term_set(text))
+
+    chosen: list[Quote] = []
+    per_source: dict[str, int] = {}
+    seen: set[str] = set()
+    for _, candidate in _ranked(candidates, terms):
+        if len(chosen) >= MAX_CLAIMS:
+            break
+        document = split_page(candidate.url)[0]
+        if per_source.get(document, 0) >= MAX_CLAIMS_PER_SOURCE:
+            continue
+        window = best_window(candidate.page_text, candidate.span, window_score)
+        excerpt = window.text(candidate.page_text)
+        key = excerpt_key(excerpt)
+        if key in seen or not 20 <= len(collapse_whitespace(excerpt)) <= 400:
+            continue
+        seen.add(key)
+        per_source[document] = per_source.get(document, 0) + 1
+        chosen.append(Quote(candidate.url, excerpt, _statement(excerpt, candidate.span, window)))
+    return chosen
+
+
+def _statement(excerpt: str, unit: Span, window: Span) -> str:
+    """The excerpt as prose; where a long unit was narrowed, an ellipsis marks the cut so the
+    statement does not read as if the sentence ended there."""
+    before = "…" if window.start > unit.start else ""
+    after = "…" if window.end < unit.end else ""
+    return f"{before}{clean_statement(excerpt)}{after}"
+
+
+async def research_offline(assignment: Assignment, tools: Toolbox) -> None:
+    candidates, refused = await _read_candidates(assignment, tools)
+    for quote in choose_quotes(candidates, assignment.subquestion.text):
+        await tools.record_claim(quote.statement, quote.url, quote.excerpt)
+    if refused is not None:
+        raise refused  # after quoting what was read: a stopped subagent returns what it has

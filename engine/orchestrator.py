@@ -1,0 +1,275 @@
+"""The orchestrator: plan, run subagents in parallel, verify, fill gaps, write. Always a report.
+
+Plan -> subagents for independent subquestions (through an Executor) -> verify each claim as
+its subagent finishes -> check `sufficient_when` -> gap subagents while budget remains ->
+write from verified claims only -> post-check every sentence. When the budget ends, or the
+user cancels, the report comes out partial with its gaps; an exception never replaces it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine.agents.toolbox import Assignment, StepRefused, Toolbox
+from engine.board import Board, InMemoryBoard
+from engine.budget import Budget, InMemoryBudget, Refusal
+from engine.contracts import Claim, ClaimStatus, Limits, Plan, Report, Subquestion
+from engine.draft_check import check_sections
+from engine.events import (
+    ClaimRejected,
+    ClaimVerified,
+    EventSink,
+    GapsUpdated,
+    Notice,
+    PlanReady,
+    SpendUpdated,
+    SubagentFinished,
+    SubagentStarted,
+    ignore_events,
+)
+from engine.executor import Executor, InProcessExecutor, SubagentOutcome
+from engine.gaps import declared_gaps, gap_targets
+from engine.models.offline_plan import criterion_for
+from engine.models.offline_write import write_offline
+from engine.models.protocol import Brief, Draft, Model
+from engine.snapshots import InMemorySnapshotStore, SnapshotStore
+from engine.sources.protocols import Fetcher, Search
+from engine.verification import ClaimVerifier
+
+ExecutorFactory = Callable[["Orchestrator"], Executor]
+
+
+@dataclass
+class RunState:
+    outcomes: dict[str, SubagentOutcome] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    verifications: list[asyncio.Task[None]] = field(default_factory=list)
+
+
+class Orchestrator:
+    def __init__(
+        self,
+        model: Model,
+        searcher: Search,
+        fetcher: Fetcher,
+        *,
+        limits: Limits | None = None,
+        board: Board | None = None,
+        budget: Budget | None = None,
+        snapshots: SnapshotStore | None = None,
+        executor: ExecutorFactory | None = None,
+        events: EventSink = ignore_events,
+        gap_rounds: int = 1,
+        subagent_max_steps: int = 8,
+        source_labels: tuple[str, ...] = (),
+    ) -> None:
+        self.model = model
+        self.searcher = searcher
+        self.fetcher = fetcher
+        self.budget = budget or InMemoryBudget(limits or Limits())
+        self.board = board or InMemoryBoard()
+        self.snapshots = snapshots or InMemorySnapshotStore()
+        self.verifier = ClaimVerifier(self.snapshots, fetcher)
+        self.events = events
+        self.gap_rounds = gap_rounds
+        self.subagent_max_steps = subagent_max_steps
+        self.source_labels = source_labels
+        self.executor = (executor or _in_process)(self)
+        self._state = RunState()
+
+    # -- the work one subagent does; executors call this -------------------------------
+
+    async def run_subagent(self, assignment: Assignment) -> SubagentOutcome:
+        self.events(
+            SubagentStarted(assignment.subagent, assignment.subquestion.id, gap=assignment.gap)
+        )
+        tools = Toolbox(
+            assignment, self.searcher, self.fetcher, self.snapshots, self.board, self.budget
+        )
+        stopped, error = False, None
+        try:
+            await self.model.research(assignment, tools)
+        except StepRefused:
+            stopped = True
+        except Exception as failure:  # a broken subagent must not sink the report
+            error = f"{type(failure).__name__}: {failure}"
+        self.events(
+            SubagentFinished(
+                assignment.subagent, assignment.subquestion.id, len(tools.posted), stopped, error
+            )
+        )
+        return SubagentOutcome(
+            assignment.subagent,
+            assignment.subquestion.id,
+            claims=list(tools.posted),
+            stopped_by_budget=stopped,
+            error=error,
+            read_urls=tuple(tools.read_urls),
+        )
+
+    async def check_claim(self, claim: Claim) -> Claim:
+        checked = await self.verifier.verify(claim)
+        await self.board.update(checked)
+        if checked.status is ClaimStatus.verified:
+            self.events(ClaimVerified(checked))
+        else:
+            self.events(ClaimRejected(checked))
+        return checked
+
+    async def seconds_left(self) -> float:
+        spent = await self.budget.spend()
+        return self.budget.limits.seconds - spent.seconds
+
+    # -- the report ---------------------------------------------------------------------
+
+    def cancel(self, why: str) -> None:
+        """Stop new steps now and stop waiting for running subagents; the report still comes."""
+        asyncio.get_running_loop().create_task(self.budget.stop(why))
+        self.executor.cancel()
+
+    async def run(self, brief: Brief) -> Report:
+        self._state = RunState()
+        writer_step = await self.budget.reserve(steps=1)
+        plan = await self._plan(brief)
+        self.events(PlanReady(plan))
+        assignments = [self._assignment(brief, s) for s in plan.subquestions]
+        await self._research_round(assignments)
+        for round_number in range(1, self.gap_rounds + 1):
+            unmet = await self._unmet(plan)
+            if not unmet or await self.budget.exhausted() is not None:
+                break
+            self.events(GapsUpdated(unmet))
+            await self._research_round(
+                [self._gap_assignment(brief, s, round_number) for s in gap_targets(plan, unmet)]
+            )
+        await self._verify_pending()
+        draft = await self._write(brief, plan, can_use_model=not isinstance(writer_step, Refusal))
+        return await self._report(brief, plan, draft)
+
+    async def _plan(self, brief: Brief) -> Plan:
+        step = await self.budget.reserve(steps=1)
+        if isinstance(step, Refusal):
+            self._note(f"no budget to plan ({step.detail}); the question is the plan")
+            return _single_question_plan(brief)
+        try:
+            return await self.model.plan(brief)
+        except Exception as failure:
+            self._note(f"planner failed ({failure}); the question is the plan")
+            return _single_question_plan(brief)
+
+    def _assignment(self, brief: Brief, subquestion: Subquestion) -> Assignment:
+        return Assignment(
+            subagent=subquestion.id,
+            subquestion=subquestion,
+            question=brief.question,
+            language=brief.language,
+            max_steps=self.subagent_max_steps,
+        )
+
+    def _gap_assignment(
+        self, brief: Brief, subquestion: Subquestion, round_number: int
+    ) -> Assignment:
+        """Another subagent on the same subquestion, told to look beyond what was read."""
+        first = self._state.outcomes.get(subquestion.id)
+        return Assignment(
+            subagent=f"{subquestion.id}-gap{round_number}",
+            subquestion=subquestion,
+            question=brief.question,
+            language=brief.language,
+            max_steps=self.subagent_max_steps,
+            gap=True,
+            avoid_urls=first.read_urls if first is not None else (),
+        )
+
+    async def _research_round(self, assignments: list[Assignment]) -> None:
+        await self.executor.run_subagents(assignments, self._on_outcome)
+        await asyncio.gather(*self._state.verifications)
+        self._state.verifications.clear()
+        self.events(SpendUpdated(await self.budget.spend()))
+
+    async def _on_outcome(self, outcome: SubagentOutcome) -> None:
+        self._state.outcomes[outcome.subagent] = outcome
+        if outcome.error:
+            self._note(f"subagent {outcome.subagent} failed: {outcome.error}")
+        pending = [c for c in outcome.claims if c.status is ClaimStatus.pending]
+        self._state.verifications.append(asyncio.create_task(self._verify(pending)))
+        self.events(SpendUpdated(await self.budget.spend()))
+
+    async def _verify(self, claims: list[Claim]) -> None:
+        await self.executor.verify_claims(claims)
+
+    async def _verify_pending(self) -> None:
+        """Claims posted by subagents that were cancelled mid-way still get their verdict."""
+        pending = [c for c in await self.board.claims() if c.status is ClaimStatus.pending]
+        if pending:
+            await self.executor.verify_claims(pending)
+
+    async def _verified(self) -> list[Claim]:
+        return [c for c in await self.board.claims() if c.status is ClaimStatus.verified]
+
+    async def _unmet(self, plan: Plan) -> list[str]:
+        try:
+            return await self.model.unmet_criteria(plan, await self._verified())
+        except Exception as failure:
+            self._note(f"criteria check failed ({failure}); all criteria treated as unmet")
+            return list(plan.sufficient_when)
+
+    async def _write(self, brief: Brief, plan: Plan, can_use_model: bool) -> Draft:
+        verified = await self._verified()
+        if can_use_model:
+            try:
+                return await self.model.write(brief, plan, verified)
+            except Exception as failure:
+                self._note(f"writer failed ({failure}); report composed from claims verbatim")
+        return write_offline(brief, plan, verified)
+
+    async def _report(self, brief: Brief, plan: Plan, draft: Draft) -> Report:
+        claims = await self.board.claims()
+        sections, dropped = check_sections(draft.sections, claims)
+        unmet = await self._unmet(plan)
+        stopped = {o.subquestion for o in self._state.outcomes.values() if o.stopped_by_budget}
+        gaps = declared_gaps(plan, unmet, stopped, brief.language)
+        exhausted = await self.budget.exhausted()
+        if exhausted is not None:
+            self._note(f"budget reached: {exhausted.limit} ({exhausted.detail})")
+        self.events(GapsUpdated(gaps))
+        spend = await self.budget.spend()
+        self.events(SpendUpdated(spend))
+        return Report(
+            question=brief.question,
+            title=draft.title,
+            language=brief.language,
+            plan=plan,
+            partial=exhausted is not None,
+            gaps=gaps,
+            sections=sections,
+            claims=claims,
+            spend=spend,
+            limits=self.budget.limits,
+            model=self.model.name,
+            architecture="final",
+            notes=self._state.notes,
+            dropped_sentences=dropped,
+            sources=list(self.source_labels),
+        )
+
+    def _note(self, message: str) -> None:
+        self._state.notes.append(message)
+        self.events(Notice(message))
+
+
+def _in_process(orchestrator: Orchestrator) -> Executor:
+    return InProcessExecutor(
+        orchestrator.run_subagent, orchestrator.check_claim, orchestrator.seconds_left
+    )
+
+
+def _single_question_plan(brief: Brief) -> Plan:
+    subquestion = Subquestion(id="s1", text=brief.question, title=brief.question)
+    return Plan(
+        question=brief.question,
+        sufficient_when=[criterion_for(subquestion, brief.language)],
+        subquestions=[subquestion],
+    )

@@ -1,0 +1,106 @@
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, main
+
+LAW = """# Lei 14.300
+
+XI - microgeração distribuída: central geradora de energia elétrica, com potência instalada menor ou igual a 75 kW (setenta e cinco quilowatts), conectada na rede de distribuição;
+
+XIII - minigeração distribuída: central geradora com potência instalada maior que 75 kW e menor ou igual a 5 MW para as fontes despacháveis;
+"""
+QUESTION = "Quais são os limites de potência instalada da microgeração distribuída?"
+
+
+@pytest.fixture
+def library(tmp_path: Path) -> Path:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "lei_14300.md").write_text(LAW, encoding="utf-8")
+    (folder / "notas.txt").write_text(
+        "Notas soltas sobre outro assunto: café e chá.", encoding="utf-8"
+    )
+    return folder
+
+
+def ask(library: Path, out: Path, *extra: str) -> int:
+    return main(
+        [
+            "ask",
+            QUESTION,
+            "--library",
+            str(library),
+            "--out",
+            str(out),
+            "--cache-dir",
+            str(out.parent / "cache"),
+            *extra,
+        ]
+    )
+
+
+def test_ask_writes_every_format_and_verify_passes(library: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert ask(library, out) == EXIT_OK
+    assert sorted(p.name for p in out.iterdir()) == [
+        "report.html",
+        "report.json",
+        "report.md",
+        "report.pdf",
+    ]
+    report = json.loads((out / "report.json").read_text())
+    assert any("75 kW" in c["excerpt"] and c["status"] == "verified" for c in report["claims"])
+    assert (
+        main(["verify", str(out / "report.json"), "--cache-dir", str(tmp_path / "cache")])
+        == EXIT_OK
+    )
+
+
+def test_verify_fails_when_the_source_changed(
+    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    assert ask(library, out, "--format", "json") == EXIT_OK
+    (library / "lei_14300.md").write_text("# Lei 14.300\n\nTexto revogado.\n", encoding="utf-8")
+    code = main(["verify", str(out / "report.json"), "--cache-dir", str(tmp_path / "cache")])
+    assert code == EXIT_FAILED
+    assert "FAIL" in capsys.readouterr().out
+
+
+def test_max_steps_three_exits_zero_with_a_partial_report(library: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert ask(library, out, "--max-steps", "3", "--format", "json,md") == EXIT_OK
+    report = json.loads((out / "report.json").read_text())
+    assert report["partial"] is True
+    assert report["gaps"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["ask", "   ", "--library", "."], "question is empty"),
+        (["ask", "x" * 100_000, "--library", "."], "limit is 2,000"),
+        (["ask", "pergunta válida?", "--library", "/nonexistent/folder"], "not found"),
+        (["ask", "pergunta válida?"], "no source"),
+        (["ask", "pergunta válida?", "--library", ".", "--format", "docx"], "unknown format"),
+        (["verify", "/nonexistent/report.json"], "no such report"),
+    ],
+)
+def test_bad_input_is_one_clear_line(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == EXIT_BAD_INPUT
+    err = capsys.readouterr().err.strip()
+    assert message in err
+    assert len(err.splitlines()) == 1
+
+
+def test_folder_without_readable_files_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "binary.txt").write_bytes(b"\x00\x01\x02" * 100)
+    code = main(["ask", QUESTION, "--library", str(tmp_path), "--cache-dir", str(tmp_path / "c")])
+    assert code == EXIT_BAD_INPUT
+    assert "no readable" in capsys.readouterr().err

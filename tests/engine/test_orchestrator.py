@@ -1,0 +1,187 @@
+import asyncio
+from dataclasses import dataclass
+
+from engine.agents.toolbox import Assignment, Toolbox
+from engine.briefs import make_brief
+from engine.contracts import Claim, ClaimStatus, Limits, Plan, Section, Sentence, Subquestion
+from engine.events import Event, SubagentStarted
+from engine.models.offline import OfflineModel
+from engine.models.protocol import Brief, Draft
+from engine.orchestrator import Orchestrator
+from tests.engine.conftest import PagesSource
+
+LIMITS_QUESTION = "Quais são os limites de potência instalada da microgeração distribuída?"
+
+
+def run(orchestrator: Orchestrator, question: str, template: str | None = None):  # type: ignore[no-untyped-def]
+    return orchestrator.run(make_brief(question, template=template))
+
+
+async def test_offline_run_publishes_only_verified_cited_sentences(source: PagesSource) -> None:
+    events: list[Event] = []
+    orchestrator = Orchestrator(OfflineModel(), source, source, events=events.append)
+    report = await run(orchestrator, LIMITS_QUESTION)
+    assert report.language == "pt"
+    assert report.title.startswith("Relatório")
+    verified = {c.id: c for c in report.verified_claims()}
+    assert any("75 kW" in c.excerpt for c in verified.values())
+    cited = [cid for s in report.sections for sentence in s.sentences for cid in sentence.claim_ids]
+    assert cited
+    assert all(cid in verified for cid in cited)
+    assert not report.partial
+    assert report.gaps == []
+    assert report.spend.steps <= report.limits.steps
+    assert any(isinstance(e, SubagentStarted) for e in events)
+
+
+async def test_step_limit_gives_a_partial_report_with_gaps(source: PagesSource) -> None:
+    orchestrator = Orchestrator(OfflineModel(), source, source, limits=Limits(steps=3))
+    report = await run(orchestrator, LIMITS_QUESTION)
+    assert report.partial
+    assert report.gaps
+    assert report.spend.steps == 3
+    assert any("budget reached" in note for note in report.notes)
+
+
+class SlowSource(PagesSource):
+    in_flight: int = 0
+    most_in_flight: int = 0
+
+    async def fetch(self, url: str):  # type: ignore[no-untyped-def]
+        SlowSource.in_flight += 1
+        SlowSource.most_in_flight = max(SlowSource.most_in_flight, SlowSource.in_flight)
+        try:
+            await asyncio.sleep(0.05)
+            return await super().fetch(url)
+        finally:
+            SlowSource.in_flight -= 1
+
+
+async def test_independent_subquestions_run_at_the_same_time(source: PagesSource) -> None:
+    slow = SlowSource(documents=source.documents)
+    orchestrator = Orchestrator(OfflineModel(), slow, slow)
+    report = await run(orchestrator, "energia elétrica microgeração", template="regulacao")
+    assert len(report.plan.subquestions) == 3
+    assert SlowSource.most_in_flight >= 2
+
+
+@dataclass
+class ScriptedModel:
+    """A model whose subagents post what the test says, and whose writer can misbehave."""
+
+    posts: list[tuple[str, str, str]]
+    sentences: list[Sentence] | None = None
+    fail_research: bool = False
+    name: str = "scripted"
+
+    async def plan(self, brief: Brief) -> Plan:
+        return Plan(
+            question=brief.question,
+            sufficient_when=["one verified claim"],
+            subquestions=[Subquestion(id="s1", text=brief.question)],
+        )
+
+    async def research(self, assignment: Assignment, tools: Toolbox) -> None:
+        if self.fail_research:
+            raise RuntimeError("model exploded")
+        await tools.search(assignment.subquestion.text)
+        for statement, url, excerpt in self.posts:
+            await tools.read(url)
+            await tools.record_claim(statement, url, excerpt)
+
+    async def unmet_criteria(self, plan: Plan, verified: list[Claim]) -> list[str]:
+        return [] if verified else list(plan.sufficient_when)
+
+    async def write(self, brief: Brief, plan: Plan, verified: list[Claim]) -> Draft:
+        sentences = self.sentences or [
+            Sentence(text=c.statement, claim_ids=[c.id]) for c in verified
+        ]
+        return Draft(title="t", sections=[Section(title="s", sentences=sentences)])
+
+
+LAW = "https://example.org/lei-14300"
+
+
+async def test_fabricated_excerpt_is_rejected_and_never_written(source: PagesSource) -> None:
+    model = ScriptedModel(
+        posts=[
+            ("Microgeração vai até 75 kW.", LAW, "potência instalada menor ou igual a 75 kW"),
+            ("Microgeração vai até 100 kW.", LAW, "potência instalada menor ou igual a 100 kW"),
+        ]
+    )
+    report = await run(Orchestrator(model, source, source), "limites")
+    by_status = {c.statement: c.status for c in report.claims}
+    assert by_status["Microgeração vai até 75 kW."] is ClaimStatus.verified
+    assert by_status["Microgeração vai até 100 kW."] is ClaimStatus.rejected
+    written = " ".join(s.text for section in report.sections for s in section.sentences)
+    assert "100 kW" not in written
+
+
+async def test_writer_sentences_without_valid_ids_or_with_unsourced_numbers_are_dropped(
+    source: PagesSource,
+) -> None:
+    model = ScriptedModel(
+        posts=[("Microgeração vai até 75 kW.", LAW, "potência instalada menor ou igual a 75 kW")]
+    )
+    orchestrator = Orchestrator(model, source, source)
+    first = await run(orchestrator, "limites")
+    claim_id = first.verified_claims()[0].id
+    model.sentences = [
+        Sentence(text="Microgeração vai até 75 kW.", claim_ids=[claim_id]),
+        Sentence(text="O mercado cresceu 40% em 2024.", claim_ids=[claim_id]),
+        Sentence(text="Uma frase sem fonte válida.", claim_ids=["cnope"]),
+    ]
+    report = await run(Orchestrator(model, source, source), "limites")
+    written = [s.text for section in report.sections for s in section.sentences]
+    assert written == ["Microgeração vai até 75 kW."]
+    reasons = [d.reason for d in report.dropped_sentences]
+    assert any("40" in r and "2024" in r for r in reasons)
+    assert any("cnope" in r for r in reasons)
+
+
+async def test_a_failing_subagent_becomes_a_note_and_a_gap_not_an_exception(
+    source: PagesSource,
+) -> None:
+    report = await run(
+        Orchestrator(ScriptedModel(posts=[], fail_research=True), source, source), "x y z"
+    )
+    assert any("model exploded" in note for note in report.notes)
+    assert report.gaps == ["one verified claim"]
+
+
+async def test_unmet_criteria_dispatch_a_gap_subagent_while_budget_remains(
+    source: PagesSource,
+) -> None:
+    events: list[Event] = []
+    orchestrator = Orchestrator(OfflineModel(), source, source, events=events.append)
+    report = await run(orchestrator, "Qual é o preço médio do café arábica exportado?")
+    assert any(isinstance(e, SubagentStarted) and e.gap for e in events)
+    assert report.gaps
+    assert "café" in report.gaps[0]
+    assert not report.partial
+
+
+class HangingSource(PagesSource):
+    async def fetch(self, url: str):  # type: ignore[no-untyped-def]
+        await asyncio.sleep(30)
+        return await super().fetch(url)
+
+
+async def test_cancel_returns_a_partial_report_promptly(source: PagesSource) -> None:
+    hanging = HangingSource(documents=source.documents)
+    orchestrator = Orchestrator(OfflineModel(), hanging, hanging)
+    task = asyncio.create_task(run(orchestrator, LIMITS_QUESTION))
+    await asyncio.sleep(0.1)
+    orchestrator.cancel("interrupted by the user")
+    report = await asyncio.wait_for(task, timeout=5)
+    assert report.partial
+    assert any("interrupted" in note for note in report.notes)
+    assert report.gaps
+
+
+async def test_time_cap_stops_a_stuck_subagent(source: PagesSource) -> None:
+    hanging = HangingSource(documents=source.documents)
+    orchestrator = Orchestrator(OfflineModel(), hanging, hanging, limits=Limits(seconds=0.2))
+    report = await asyncio.wait_for(run(orchestrator, LIMITS_QUESTION), timeout=10)
+    assert report.partial
+    assert report.gaps
