@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from engine.contracts import Limits, Spend
+from engine.contracts import Limits, Spend, Usage
 
 
 @dataclass(frozen=True)
@@ -32,12 +32,24 @@ class Refusal:
     detail: str
 
 
+class StepRefused(Exception):
+    """No further step may start: the shared budget (or an agent's own cap) is reached."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(f"{refusal.limit}: {refusal.detail}")
+        self.refusal = refusal
+
+
 class Budget(Protocol):
     limits: Limits
 
     async def reserve(self, steps: int = 1, usd: float = 0.0) -> Reservation | Refusal: ...
 
-    async def settle(self, reservation: Reservation, usd: float) -> None: ...
+    async def settle(
+        self, reservation: Reservation, usd: float, usage: Usage | None = None
+    ) -> None:
+        """Replace the reservation's estimate with the actual cost (idempotent)."""
+        ...
 
     async def spend(self) -> Spend: ...
 
@@ -62,6 +74,7 @@ class InMemoryBudget:
         self._steps = 0
         self._usd_settled = 0.0
         self._usd_reserved: dict[int, float] = {}
+        self._usage = Usage()
         self._stopped: str | None = None
         self._first_refusal: Refusal | None = None
 
@@ -92,16 +105,21 @@ class InMemoryBudget:
             self._usd_reserved[reservation.id] = usd
             return reservation
 
-    async def settle(self, reservation: Reservation, usd: float) -> None:
+    async def settle(
+        self, reservation: Reservation, usd: float, usage: Usage | None = None
+    ) -> None:
         async with self._lock:
             if self._usd_reserved.pop(reservation.id, None) is None:
                 return  # settled already: settling is idempotent
             self._usd_settled += usd
+            if usage is not None:
+                self._usage = self._usage + usage
 
     async def spend(self) -> Spend:
         async with self._lock:
             usd = self._usd_settled + sum(self._usd_reserved.values())
-            return Spend(steps=self._steps, seconds=round(self._seconds(), 3), usd=usd)
+            seconds = round(self._seconds(), 3)
+            return Spend(steps=self._steps, seconds=seconds, usd=usd, usage=self._usage)
 
     async def stop(self, why: str) -> None:
         async with self._lock:
@@ -115,3 +133,39 @@ class InMemoryBudget:
             if refusal is not None:
                 self._first_refusal = refusal
             return refusal
+
+
+class Meter:
+    """A model's access to the budget for its own calls: reserve before, settle after.
+
+    `prepaid` is a reservation made earlier on the model's behalf (the orchestrator reserves
+    the writer's call at the start, so research cannot spend the money the report needs).
+    """
+
+    def __init__(self, budget: Budget, prepaid: Reservation | None = None) -> None:
+        self.budget = budget
+        self._prepaid = prepaid
+
+    async def model_step(self, usd_estimate: float) -> Reservation:
+        prepaid, self._prepaid = self._prepaid, None
+        if prepaid is not None and usd_estimate <= prepaid.usd + 1e-12:
+            return prepaid
+        steps = 1
+        if prepaid is not None:  # the step is paid for; only the money needs topping up
+            await self.budget.settle(prepaid, 0.0)
+            steps = 0
+        outcome = await self.budget.reserve(steps=steps, usd=usd_estimate)
+        if isinstance(outcome, Refusal):
+            raise StepRefused(outcome)
+        return outcome
+
+    async def settle(
+        self, reservation: Reservation, usd: float, usage: Usage | None = None
+    ) -> None:
+        await self.budget.settle(reservation, usd, usage)
+
+    async def release(self) -> None:
+        """Give back a prepaid reservation that was not used."""
+        prepaid, self._prepaid = self._prepaid, None
+        if prepaid is not None:
+            await self.budget.settle(prepaid, 0.0)

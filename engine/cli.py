@@ -166,7 +166,7 @@ def _summarise(report: Report, paths: Sequence[Path]) -> None:
         f"${spend.usd:.4f}/${limits.usd:.2f}"
     )
     for gap in report.gaps:
-        console.print(f"  gap: {gap}")
+        console.print(f"  gap: {gap}", soft_wrap=True, markup=False)
     for path in paths:
         print(path)
 

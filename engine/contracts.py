@@ -111,6 +111,13 @@ class Plan(Contract):
         return self
 
 
+class ClarifyingQuestion(Contract):
+    """A question the planner asks before planning, with likely answers to offer as buttons."""
+
+    question: str = Field(min_length=1)
+    options: list[str] = Field(default_factory=list, max_length=5)
+
+
 class Sentence(Contract):
     text: str = Field(min_length=1)
     claim_ids: list[str] = Field(min_length=1)
@@ -130,10 +137,27 @@ class DroppedSentence(Contract):
     reason: str
 
 
+class Usage(Contract):
+    """Model usage behind the money: what a provider's `usage` fields report, summed."""
+
+    model_calls: int = Field(default=0, ge=0)
+    input_tokens: int = Field(default=0, ge=0)
+    output_tokens: int = Field(default=0, ge=0)
+    cache_write_tokens: int = Field(default=0, ge=0)
+    cache_read_tokens: int = Field(default=0, ge=0)
+    web_searches: int = Field(default=0, ge=0)
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            **{name: getattr(self, name) + getattr(other, name) for name in Usage.model_fields}
+        )
+
+
 class Spend(Contract):
     steps: int = Field(default=0, ge=0)
     seconds: float = Field(default=0.0, ge=0)
     usd: float = Field(default=0.0, ge=0)
+    usage: Usage = Field(default_factory=Usage)
 
 
 class Limits(Contract):

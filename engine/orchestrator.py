@@ -12,10 +12,10 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.agents.toolbox import Assignment, StepRefused, Toolbox
+from engine.agents.toolbox import Assignment, Toolbox
 from engine.board import Board, InMemoryBoard
-from engine.budget import Budget, InMemoryBudget, Refusal
-from engine.contracts import Claim, ClaimStatus, Limits, Plan, Report, Subquestion
+from engine.budget import Budget, InMemoryBudget, Meter, Refusal, StepRefused
+from engine.contracts import Claim, ClaimStatus, Limits, Plan, Report, Subquestion, Support
 from engine.draft_check import check_sections
 from engine.events import (
     ClaimRejected,
@@ -131,7 +131,7 @@ class Orchestrator:
 
     async def run(self, brief: Brief) -> Report:
         self._state = RunState()
-        writer_step = await self.budget.reserve(steps=1)
+        writer_meter = await self._writer_meter()
         plan = await self._plan(brief)
         self.events(PlanReady(plan))
         assignments = [self._assignment(brief, s) for s in plan.subquestions]
@@ -145,19 +145,36 @@ class Orchestrator:
                 [self._gap_assignment(brief, s, round_number) for s in gap_targets(plan, unmet)]
             )
         await self._verify_pending()
-        draft = await self._write(brief, plan, can_use_model=not isinstance(writer_step, Refusal))
+        await self._judge()
+        draft = await self._write(brief, plan, writer_meter)
         return await self._report(brief, plan, draft)
 
+    async def _writer_meter(self) -> Meter | None:
+        """Reserve the writing step before research starts, so research cannot spend what
+        the report needs. None when even that does not fit: the report is then composed from
+        claims verbatim, which costs nothing."""
+        reservation = await self.budget.reserve(steps=1, usd=self.model.write_cost_estimate_usd)
+        if isinstance(reservation, Refusal):
+            self._note(f"no budget for the writer ({reservation.detail})")
+            return None
+        return Meter(self.budget, prepaid=reservation)
+
     async def _plan(self, brief: Brief) -> Plan:
+        """Planning is one step of the tree, whoever plans."""
         step = await self.budget.reserve(steps=1)
         if isinstance(step, Refusal):
             self._note(f"no budget to plan ({step.detail}); the question is the plan")
             return _single_question_plan(brief)
+        meter = Meter(self.budget, prepaid=step)
         try:
-            return await self.model.plan(brief)
+            return await self.model.plan(brief, meter)
+        except StepRefused as refused:
+            self._note(f"no budget to plan ({refused}); the question is the plan")
         except Exception as failure:
             self._note(f"planner failed ({failure}); the question is the plan")
-            return _single_question_plan(brief)
+        finally:
+            await meter.release()
+        return _single_question_plan(brief)
 
     def _assignment(self, brief: Brief, subquestion: Subquestion) -> Assignment:
         return Assignment(
@@ -211,18 +228,45 @@ class Orchestrator:
 
     async def _unmet(self, plan: Plan) -> list[str]:
         try:
-            return await self.model.unmet_criteria(plan, await self._verified())
+            return await self.model.unmet_criteria(plan, await self._verified(), Meter(self.budget))
         except Exception as failure:
             self._note(f"criteria check failed ({failure}); all criteria treated as unmet")
             return list(plan.sufficient_when)
 
-    async def _write(self, brief: Brief, plan: Plan, can_use_model: bool) -> Draft:
+    async def _judge(self) -> None:
+        """A second opinion on support: contradicted claims are rejected, neutral ones kept
+        and flagged in the report. Models that do not judge say so in the notes."""
         verified = await self._verified()
-        if can_use_model:
+        if not verified:
+            return
+        try:
+            judged = await self.model.judge(verified, Meter(self.budget))
+        except Exception as failure:  # StepRefused included: the claims stay as verified
+            self._note(f"support judge did not run ({failure})")
+            return
+        if judged is None:
+            self._note(f"support judge skipped: the {self.model.name} model does not judge")
+            return
+        for claim in judged:
+            if claim.support is Support.contradicts:
+                claim = claim.model_copy(
+                    update={
+                        "status": ClaimStatus.rejected,
+                        "reason": "support judge: the excerpt contradicts the statement",
+                    }
+                )
+                self.events(ClaimRejected(claim))
+            await self.board.update(claim)
+
+    async def _write(self, brief: Brief, plan: Plan, meter: Meter | None) -> Draft:
+        verified = await self._verified()
+        if meter is not None:
             try:
-                return await self.model.write(brief, plan, verified)
+                return await self.model.write(brief, plan, verified, meter)
             except Exception as failure:
                 self._note(f"writer failed ({failure}); report composed from claims verbatim")
+            finally:
+                await meter.release()
         return write_offline(brief, plan, verified)
 
     async def _report(self, brief: Brief, plan: Plan, draft: Draft) -> Report:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.board import Board
-from engine.budget import Budget, Refusal, Reservation
-from engine.contracts import Claim, Language, Subquestion
+from engine.budget import Budget, Refusal, Reservation, StepRefused
+from engine.contracts import Claim, Language, Subquestion, Usage
 from engine.normalise import collapse_whitespace
 from engine.snapshots import Snapshot, SnapshotStore, split_page
 from engine.sources.protocols import Fetcher, Search, SearchHit
@@ -30,14 +30,6 @@ class Assignment:
     avoid_urls: tuple[str, ...] = ()
 
 
-class StepRefused(Exception):
-    """No further step may start: the shared budget or the subagent's cap is reached."""
-
-    def __init__(self, refusal: Refusal) -> None:
-        super().__init__(f"{refusal.limit}: {refusal.detail}")
-        self.refusal = refusal
-
-
 @dataclass
 class Toolbox:
     assignment: Assignment
@@ -49,6 +41,13 @@ class Toolbox:
     steps_used: int = 0
     posted: list[Claim] = field(default_factory=list)
     read_urls: list[str] = field(default_factory=list)
+
+    async def model_step(self, usd_estimate: float) -> Reservation:
+        """Reserve one model call at its worst-case cost; settle it with `settle` after."""
+        return await self._take_step(usd_estimate)
+
+    async def settle(self, reservation: Reservation, usd: float, usage: Usage) -> None:
+        await self.budget.settle(reservation, usd, usage)
 
     async def _take_step(self, usd: float = 0.0) -> Reservation:
         if self.steps_used >= self.assignment.max_steps:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from engine.agents.toolbox import Assignment, Toolbox
-from engine.contracts import Claim, Plan
+from engine.budget import Meter
+from engine.contracts import Claim, ClarifyingQuestion, Plan
 from engine.models.offline_plan import plan_offline
 from engine.models.offline_research import research_offline
 from engine.models.offline_write import write_offline
@@ -12,14 +13,18 @@ from engine.models.protocol import Brief, Draft
 
 class OfflineModel:
     name = "offline"
+    write_cost_estimate_usd = 0.0
 
-    async def plan(self, brief: Brief) -> Plan:
+    async def clarify(self, brief: Brief, meter: Meter) -> list[ClarifyingQuestion]:
+        return []  # it cannot tell a clear brief from an ambiguous one: it asks nothing
+
+    async def plan(self, brief: Brief, meter: Meter) -> Plan:
         return plan_offline(brief)
 
     async def research(self, assignment: Assignment, tools: Toolbox) -> None:
         await research_offline(assignment, tools)
 
-    async def unmet_criteria(self, plan: Plan, verified: list[Claim]) -> list[str]:
+    async def unmet_criteria(self, plan: Plan, verified: list[Claim], meter: Meter) -> list[str]:
         # Criterion i belongs to subquestion i (the offline planner builds them in pairs); a
         # claim is only quoted when it covers its subquestion, so one verified claim meets it.
         answered = {c.subquestion for c in verified}
@@ -29,5 +34,8 @@ class OfflineModel:
             if subquestion.id not in answered
         ]
 
-    async def write(self, brief: Brief, plan: Plan, verified: list[Claim]) -> Draft:
+    async def judge(self, claims: list[Claim], meter: Meter) -> list[Claim] | None:
+        return None  # extractive statements are their excerpts: nothing to judge
+
+    async def write(self, brief: Brief, plan: Plan, verified: list[Claim], meter: Meter) -> Draft:
         return write_offline(brief, plan, verified)

@@ -24,8 +24,8 @@ _BROAD_OPENING = re.compile(
 
 def criterion_for(subquestion: Subquestion, language: Language) -> str:
     if language == "pt":
-        return f"Ao menos uma afirmação verificada responde: {subquestion.text}"
-    return f"At least one verified claim answers: {subquestion.text}"
+        return f"Fonte verificada que responda: {subquestion.text}"
+    return f"A verified source that answers: {subquestion.text}"
 
 
 def _question_parts(question: str) -> list[str]:
@@ -65,9 +65,12 @@ def plan_offline(brief: Brief) -> Plan:
     if template is not None:
         subquestions = _template_subquestions(template, brief.question, brief.language)
     else:
+        parts = _question_parts(brief.question)
+        # One part is the question itself: its section needs no heading repeating it.
+        answer = "Resposta" if brief.language == "pt" else "Answer"
         subquestions = [
-            Subquestion(id=f"s{i}", title=part.rstrip("?"), text=part)
-            for i, part in enumerate(_question_parts(brief.question), start=1)
+            Subquestion(id=f"s{i}", title=part.rstrip("?") if len(parts) > 1 else answer, text=part)
+            for i, part in enumerate(parts, start=1)
         ]
     context = " ".join(brief.answers).strip()
     if context:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.agents.toolbox import Assignment, StepRefused, Toolbox
+from engine.agents.toolbox import Assignment, Toolbox
+from engine.budget import StepRefused
 from engine.normalise import collapse_whitespace, excerpt_key
 from engine.relevance import QueryTerms, query_terms
 from engine.sentences import Span, best_window, clean_statement, sentence_spans

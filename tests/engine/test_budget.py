@@ -72,3 +72,31 @@ async def test_stop_refuses_everything_after() -> None:
     assert isinstance(refusal, Refusal)
     assert refusal.limit == "stopped"
     assert "cancelled" in refusal.detail
+
+
+async def test_usage_is_summed_once_per_settled_reservation() -> None:
+    from engine.contracts import Usage
+
+    budget = InMemoryBudget(Limits())
+    reservation = await budget.reserve(usd=0.2)
+    assert isinstance(reservation, Reservation)
+    usage = Usage(model_calls=1, input_tokens=100, output_tokens=20, web_searches=2)
+    await budget.settle(reservation, 0.05, usage)
+    await budget.settle(reservation, 0.05, usage)
+    assert (await budget.spend()).usage == usage
+
+
+async def test_meter_uses_a_prepaid_step_and_tops_up_only_the_money() -> None:
+    from engine.budget import Meter, StepRefused
+
+    budget = InMemoryBudget(Limits(steps=2, seconds=60, usd=1.0))
+    prepaid = await budget.reserve(steps=1, usd=0.1)
+    assert isinstance(prepaid, Reservation)
+    meter = Meter(budget, prepaid=prepaid)
+    assert await meter.model_step(0.05) is prepaid
+    topped = Meter(budget, prepaid=await budget.reserve(steps=1, usd=0.1))  # type: ignore[arg-type]
+    reservation = await topped.model_step(0.3)
+    assert reservation.steps == 0
+    assert (await budget.spend()).steps == 2
+    with pytest.raises(StepRefused):
+        await Meter(budget).model_step(0.0)

@@ -3,7 +3,18 @@ from dataclasses import dataclass
 
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.briefs import make_brief
-from engine.contracts import Claim, ClaimStatus, Limits, Plan, Section, Sentence, Subquestion
+from engine.budget import Meter
+from engine.contracts import (
+    Claim,
+    ClaimStatus,
+    ClarifyingQuestion,
+    Limits,
+    Plan,
+    Section,
+    Sentence,
+    Subquestion,
+    Support,
+)
 from engine.events import Event, SubagentStarted
 from engine.models.offline import OfflineModel
 from engine.models.protocol import Brief, Draft
@@ -72,9 +83,15 @@ class ScriptedModel:
     posts: list[tuple[str, str, str]]
     sentences: list[Sentence] | None = None
     fail_research: bool = False
+    verdicts: dict[str, Support] | None = None
     name: str = "scripted"
+    write_cost_estimate_usd: float = 0.0
+    write_calls: int = 0
 
-    async def plan(self, brief: Brief) -> Plan:
+    async def clarify(self, brief: Brief, meter: Meter) -> list[ClarifyingQuestion]:
+        return []
+
+    async def plan(self, brief: Brief, meter: Meter) -> Plan:
         return Plan(
             question=brief.question,
             sufficient_when=["one verified claim"],
@@ -89,10 +106,18 @@ class ScriptedModel:
             await tools.read(url)
             await tools.record_claim(statement, url, excerpt)
 
-    async def unmet_criteria(self, plan: Plan, verified: list[Claim]) -> list[str]:
+    async def unmet_criteria(self, plan: Plan, verified: list[Claim], meter: Meter) -> list[str]:
         return [] if verified else list(plan.sufficient_when)
 
-    async def write(self, brief: Brief, plan: Plan, verified: list[Claim]) -> Draft:
+    async def judge(self, claims: list[Claim], meter: Meter) -> list[Claim] | None:
+        if self.verdicts is None:
+            return None
+        return [c.model_copy(update={"support": self.verdicts[c.statement]}) for c in claims]
+
+    async def write(self, brief: Brief, plan: Plan, verified: list[Claim], meter: Meter) -> Draft:
+        reservation = await meter.model_step(self.write_cost_estimate_usd)
+        await meter.settle(reservation, self.write_cost_estimate_usd / 2)
+        self.write_calls += 1
         sentences = self.sentences or [
             Sentence(text=c.statement, claim_ids=[c.id]) for c in verified
         ]
@@ -185,3 +210,49 @@ async def test_time_cap_stops_a_stuck_subagent(source: PagesSource) -> None:
     report = await asyncio.wait_for(run(orchestrator, LIMITS_QUESTION), timeout=10)
     assert report.partial
     assert report.gaps
+
+
+async def test_support_judge_rejects_contradicted_claims_and_flags_neutral_ones(
+    source: PagesSource,
+) -> None:
+    model = ScriptedModel(
+        posts=[
+            ("Microgeração vai até 75 kW.", LAW, "potência instalada menor ou igual a 75 kW"),
+            ("Minigeração começa acima de 75 kW.", LAW, "potência instalada maior que 75 kW"),
+        ],
+        verdicts={
+            "Microgeração vai até 75 kW.": Support.neutral,
+            "Minigeração começa acima de 75 kW.": Support.contradicts,
+        },
+    )
+    report = await run(Orchestrator(model, source, source), "limites")
+    by_statement = {c.statement: c for c in report.claims}
+    neutral = by_statement["Microgeração vai até 75 kW."]
+    contradicted = by_statement["Minigeração começa acima de 75 kW."]
+    assert neutral.status is ClaimStatus.verified
+    assert neutral.support is Support.neutral
+    assert contradicted.status is ClaimStatus.rejected
+    assert "contradicts" in (contradicted.reason or "")
+
+
+async def test_offline_model_says_it_skipped_the_judge(source: PagesSource) -> None:
+    report = await run(Orchestrator(OfflineModel(), source, source), LIMITS_QUESTION)
+    assert any("judge skipped" in note for note in report.notes)
+
+
+async def test_the_writer_call_is_reserved_before_research_can_spend_it(
+    source: PagesSource,
+) -> None:
+    model = ScriptedModel(
+        posts=[("Microgeração vai até 75 kW.", LAW, "potência instalada menor ou igual a 75 kW")],
+        write_cost_estimate_usd=0.5,
+    )
+    orchestrator = Orchestrator(model, source, source, limits=Limits(usd=0.5))
+    report = await run(orchestrator, "limites")
+    assert model.write_calls == 1
+    assert report.spend.usd == 0.25
+    too_poor = ScriptedModel(posts=model.posts, write_cost_estimate_usd=0.5)
+    report = await run(Orchestrator(too_poor, source, source, limits=Limits(usd=0.1)), "limites")
+    assert too_poor.write_calls == 0
+    assert report.sections  # composed from the verified claims verbatim
+    assert any("no budget for the writer" in note for note in report.notes)
