@@ -57,6 +57,11 @@ class Budget(Protocol):
         """Refuse every further reservation (user cancel, Ctrl-C)."""
         ...
 
+    async def extend(self, top_up: Limits) -> None:
+        """Raise every limit by `top_up` (a follow-up deepening a report) and clear a
+        refusal that the new room resolves; a stop stays a stop."""
+        ...
+
     async def exhausted(self) -> Refusal | None:
         """The reason no new step may start, or None while the budget has room."""
         ...
@@ -124,6 +129,15 @@ class InMemoryBudget:
     async def stop(self, why: str) -> None:
         async with self._lock:
             self._stopped = self._stopped or why
+
+    async def extend(self, top_up: Limits) -> None:
+        async with self._lock:
+            self.limits = Limits(
+                steps=self.limits.steps + top_up.steps,
+                seconds=self.limits.seconds + top_up.seconds,
+                usd=self.limits.usd + top_up.usd,
+            )
+            self._first_refusal = None
 
     async def exhausted(self) -> Refusal | None:
         async with self._lock:

@@ -129,12 +129,21 @@ class Orchestrator:
         asyncio.get_running_loop().create_task(self.budget.stop(why))
         self.executor.cancel()
 
-    async def run(self, brief: Brief) -> Report:
+    async def run(
+        self, brief: Brief, plan: Plan | None = None, research: set[str] | None = None
+    ) -> Report:
+        """Research and write. `plan` skips planning (a plan the user approved or edited);
+        `research` limits the first round to those subquestion ids (a follow-up deepening one
+        gap of a report whose board already holds the rest)."""
         self._state = RunState()
         writer_meter = await self._writer_meter()
-        plan = await self._plan(brief)
+        plan = plan or await self._plan(brief)
         self.events(PlanReady(plan))
-        assignments = [self._assignment(brief, s) for s in plan.subquestions]
+        assignments = [
+            self._assignment(brief, s)
+            for s in plan.subquestions
+            if research is None or s.id in research
+        ]
         await self._research_round(assignments)
         for round_number in range(1, self.gap_rounds + 1):
             unmet = await self._unmet(plan)

@@ -100,3 +100,13 @@ async def test_meter_uses_a_prepaid_step_and_tops_up_only_the_money() -> None:
     assert (await budget.spend()).steps == 2
     with pytest.raises(StepRefused):
         await Meter(budget).model_step(0.0)
+
+
+async def test_extend_adds_room_after_a_refusal() -> None:
+    budget = InMemoryBudget(Limits(steps=1, seconds=60, usd=0))
+    assert isinstance(await budget.reserve(), Reservation)
+    assert isinstance(await budget.reserve(), Refusal)
+    await budget.extend(Limits(steps=2, seconds=1, usd=0))
+    assert budget.limits.steps == 3
+    assert await budget.exhausted() is None
+    assert isinstance(await budget.reserve(), Reservation)

@@ -256,3 +256,27 @@ async def test_the_writer_call_is_reserved_before_research_can_spend_it(
     assert too_poor.write_calls == 0
     assert report.sections  # composed from the verified claims verbatim
     assert any("no budget for the writer" in note for note in report.notes)
+
+
+async def test_a_follow_up_researches_one_subquestion_on_the_same_board(
+    source: PagesSource,
+) -> None:
+    orchestrator = Orchestrator(OfflineModel(), source, source)
+    first = await run(orchestrator, LIMITS_QUESTION)
+    first_ids = {c.id for c in first.claims}
+    deeper = first.plan.model_copy(
+        update={
+            "subquestions": [
+                *first.plan.subquestions,
+                Subquestion(id="d1", text="Por quanto tempo valem os créditos de energia?"),
+            ],
+            "sufficient_when": [*first.plan.sufficient_when, "créditos"],
+        }
+    )
+    await orchestrator.budget.extend(Limits(steps=10, seconds=60, usd=0))
+    second = await orchestrator.run(make_brief(LIMITS_QUESTION), plan=deeper, research={"d1"})
+    new = [c for c in second.claims if c.id not in first_ids]
+    assert new
+    assert all(c.subquestion == "d1" for c in new)
+    assert first_ids <= {c.id for c in second.claims}
+    assert len({c.id for c in second.claims}) == len(second.claims)
