@@ -12,7 +12,8 @@ import asyncio
 import re
 import signal
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from importlib.metadata import entry_points
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -32,6 +33,7 @@ from engine.sources.library import Library, LibraryError
 from engine.templates import TEMPLATES
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+PLUGIN_GROUP = "fonte.commands"
 
 console = Console(stderr=True, highlight=False)
 
@@ -55,7 +57,20 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("report", type=Path)
     verify.add_argument("--library", type=Path, help="library folder (default: as recorded)")
     verify.add_argument("--cache-dir", type=Path)
+    ask.set_defaults(handler=_ask)
+    verify.set_defaults(handler=_verify)
+    _add_plugin_commands(commands)
     return parser
+
+
+def _add_plugin_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Commands of packages built on the engine (`fonte bot`, `fonte eval`): the engine does
+    not import them; they register through the `fonte.commands` entry point group, each a
+    callable that adds its subparser with `set_defaults(handler=...)`."""
+    for entry in entry_points(group=PLUGIN_GROUP):
+        register: Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]
+        register = entry.load()
+        register(commands)
 
 
 def _formats(raw: str) -> list[str]:
@@ -198,8 +213,9 @@ def _recorded_library(report: Report) -> Path | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    handler: Callable[[argparse.Namespace], int] = args.handler
     try:
-        return _ask(args) if args.command == "ask" else _verify(args)
+        return handler(args)
     except (BadRequest, LibraryError) as error:
         console.print(f"[bold red]error:[/] {error}", soft_wrap=True)
         return EXIT_BAD_INPUT

@@ -1,0 +1,1 @@
+"""Loopback servers standing in for the web, Slack and Anthropic in tests."""
