@@ -32,7 +32,7 @@ from engine.render.files import FORMATS, write_report
 from engine.sources.library import Library, LibraryError
 from engine.templates import TEMPLATES
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 PLUGIN_GROUP = "fonte.commands"
 
 console = Console(stderr=True, highlight=False)
@@ -219,6 +219,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (BadRequest, LibraryError) as error:
         console.print(f"[bold red]error:[/] {error}", soft_wrap=True)
         return EXIT_BAD_INPUT
+    except KeyboardInterrupt:  # before research started (e.g. while indexing): nothing to save
+        console.print("interrupted")
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

@@ -78,6 +78,7 @@ class Orchestrator:
         self.source_labels = source_labels
         self.executor = (executor or _in_process)(self)
         self._state = RunState()
+        self._stopping: asyncio.Task[None] | None = None
 
     # -- the work one subagent does; executors call this -------------------------------
 
@@ -126,7 +127,7 @@ class Orchestrator:
 
     def cancel(self, why: str) -> None:
         """Stop new steps now and stop waiting for running subagents; the report still comes."""
-        asyncio.get_running_loop().create_task(self.budget.stop(why))
+        self._stopping = asyncio.get_running_loop().create_task(self.budget.stop(why))
         self.executor.cancel()
 
     async def run(

@@ -104,3 +104,42 @@ def test_folder_without_readable_files_is_a_clear_error(
     code = main(["ask", QUESTION, "--library", str(tmp_path), "--cache-dir", str(tmp_path / "c")])
     assert code == EXIT_BAD_INPUT
     assert "no readable" in capsys.readouterr().err
+
+
+def test_ctrl_c_during_research_still_returns_the_partial_report() -> None:
+    import asyncio
+    import os
+    import signal
+
+    from engine.cli import _research
+    from engine.models.offline import OfflineModel
+    from engine.orchestrator import Orchestrator
+    from tests.engine.conftest import LAW_TEXT
+    from tests.engine.test_orchestrator import HangingSource
+
+    source = HangingSource()
+    source.add("https://example.org/lei", LAW_TEXT, title="Lei")
+    orchestrator = Orchestrator(OfflineModel(), source, source)
+
+    async def interrupted_research():  # type: ignore[no-untyped-def]
+        asyncio.get_running_loop().call_later(0.2, os.kill, os.getpid(), signal.SIGINT)
+        return await _research(orchestrator, QUESTION, None)
+
+    report = asyncio.run(interrupted_research())
+    assert report.partial
+    assert any("interrupted" in note for note in report.notes)
+
+
+def test_bad_files_are_skipped_with_a_warning_and_the_rest_is_used(
+    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (library / "corrupt.pdf").write_bytes(b"%PDF-1.4 this is not a pdf")
+    (library / "image.txt").write_bytes(b"\x89PNG\x00\x00\x01binary")
+    out = tmp_path / "out"
+    assert ask(library, out, "--format", "json") == EXIT_OK
+    err = capsys.readouterr().err
+    assert "corrupt.pdf" in err
+    assert "image.txt" in err
+    report = json.loads((out / "report.json").read_text())
+    assert any("corrupt.pdf" in note for note in report["notes"])
+    assert any(c["status"] == "verified" for c in report["claims"])
