@@ -13,9 +13,9 @@ import re
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from importlib.metadata import entry_points
 from contextlib import contextmanager
 from datetime import datetime
+from importlib.metadata import entry_points
 from pathlib import Path
 
 from rich.console import Console
