@@ -28,6 +28,7 @@ class Assignment:
     max_steps: int = 8
     gap: bool = False
     avoid_urls: tuple[str, ...] = ()
+    """Pages (URL with #page=N where paged) another subagent already read for this subquestion."""
 
 
 @dataclass
@@ -83,14 +84,19 @@ class Toolbox:
         return snapshot
 
     def _remember(self, url: str) -> None:
+        """Read URLs as asked, page included: a gap subagent skips the pages already read,
+        not the whole 200-page filing they belong to."""
+        if url not in self.read_urls:
+            self.read_urls.append(url)
+
+    def has_read(self, url: str) -> bool:
         document = split_page(url)[0]
-        if document not in self.read_urls:
-            self.read_urls.append(document)
+        return any(split_page(read)[0] == document for read in self.read_urls)
 
     async def record_claim(self, statement: str, url: str, excerpt: str) -> Claim | None:
         """Post a claim about a source this subagent has read. Returns None for a duplicate."""
         snapshot = await self.snapshots.get(url)
-        if snapshot is None or split_page(url)[0] not in self.read_urls:
+        if snapshot is None or not self.has_read(url):
             raise ValueError(f"read {url} before citing it")
         posted = await self.board.post(
             {

@@ -21,7 +21,7 @@ from engine.terms import term_set
 
 QUOTE_THRESHOLD = 0.4
 MAX_CLAIMS = 6
-MAX_READS = 4
+MAX_READS = 6
 MAX_CLAIMS_PER_SOURCE = 4
 HEADER_CHARS = 240
 
@@ -65,7 +65,7 @@ def _distinct_hits(hits: list[SearchHit], avoid: tuple[str, ...]) -> list[Search
     seen: set[str] = set()
     kept: list[SearchHit] = []
     for hit in hits:
-        if hit.url in seen or split_page(hit.url)[0] in avoid:
+        if hit.url in seen or hit.url in avoid:
             continue
         seen.add(hit.url)
         kept.append(hit)
