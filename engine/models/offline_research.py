@@ -51,7 +51,7 @@ def _page_of(snapshot: Snapshot, url: str) -> str:
     return snapshot.text
 
 
-def _candidates(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate]:
+def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate]:
     page_text = _page_of(snapshot, url)
     header = page_text[:HEADER_CHARS] if snapshot.is_paged else ""
     context = term_set(f"{snapshot.title} {header}")
@@ -61,7 +61,7 @@ def _candidates(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate]:
     ]
 
 
-def _distinct_hits(hits: list[SearchHit], avoid: tuple[str, ...]) -> list[SearchHit]:
+def distinct_hits(hits: list[SearchHit], avoid: tuple[str, ...]) -> list[SearchHit]:
     seen: set[str] = set()
     kept: list[SearchHit] = []
     for hit in hits:
@@ -81,10 +81,10 @@ async def _read_candidates(
         query = f"{assignment.subquestion.text} {assignment.question}"
     candidates: list[Candidate] = []
     try:
-        hits = _distinct_hits(await tools.search(query, limit=12), assignment.avoid_urls)
+        hits = distinct_hits(await tools.search(query, limit=12), assignment.avoid_urls)
         for hit in hits[:MAX_READS]:
             snapshot = await tools.read(hit.url)
-            candidates.extend(_candidates(hit.url, snapshot, hit.rank))
+            candidates.extend(candidates_of(hit.url, snapshot, hit.rank))
     except StepRefused as refusal:
         return candidates, refusal
     return candidates, None

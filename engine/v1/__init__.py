@@ -1,0 +1,21 @@
+"""The v1 baseline: five roles in sequence (researcher, analyst, writer, reviewer, editor),
+kept as an architecture to compare the final one with (`architecture="v1"` in the report)."""
+
+from engine.v1.extract import Extraction, extract_report
+from engine.v1.notes import V1_RESEARCHER, ResearchNotes, SourceEntry
+from engine.v1.offline_roles import OfflineV1Roles
+from engine.v1.pipeline import V1Pipeline
+from engine.v1.roles import V1Roles
+from engine.v1.tools import ResearchTools
+
+__all__ = [
+    "V1_RESEARCHER",
+    "Extraction",
+    "OfflineV1Roles",
+    "ResearchNotes",
+    "ResearchTools",
+    "SourceEntry",
+    "V1Pipeline",
+    "V1Roles",
+    "extract_report",
+]

@@ -1,0 +1,116 @@
+from engine.briefs import make_brief
+from engine.budget import InMemoryBudget, Meter
+from engine.contracts import Limits, Plan, Subquestion
+from engine.models.offline_plan import plan_offline
+from engine.v1.metering import estimated_tokens, estimated_usage
+from engine.v1.notes import ResearchNotes, SourceEntry
+from engine.v1.offline_roles import OfflineV1Roles
+from engine.v1.prose import guess_source, tidy_punctuation, tidy_whitespace, without_duplicates
+from engine.v1.tools import ResearchTools
+from tests.engine.conftest import PagesSource
+from tests.engine.v1.conftest import MARKET, PLAYERS, PRICES, RULES, SOLAR_QUESTION
+
+BRIEF = make_brief(SOLAR_QUESTION)
+
+
+def meter() -> Meter:
+    return Meter(InMemoryBudget(Limits(steps=1000)))
+
+
+async def test_research_pools_every_page_into_one_summary_and_a_source_list(
+    solar: PagesSource,
+) -> None:
+    tools = ResearchTools(solar, solar, InMemoryBudget(Limits(steps=1000)))
+    calls = meter()
+    notes = await OfflineV1Roles().research(BRIEF, plan_offline(BRIEF), tools, calls)
+    lines = notes.summary.splitlines()
+    assert "Under the rules, energy credits expire 60 months after billing." in lines
+    assert "The residential solar market in Brazil grew 35% in 2023 as tariffs rose." in lines
+    assert all("http" not in line and "[" not in line for line in lines)  # no provenance
+    assert [s.number for s in notes.sources] == list(range(1, len(notes.sources) + 1))
+    assert {s.url for s in notes.sources} == {MARKET, PRICES, RULES, PLAYERS}
+    usage = (await calls.budget.spend()).usage
+    assert usage.model_calls == 1
+    pages = sum(len(solar.documents[s.url].text) for s in notes.sources)
+    assert usage.input_tokens >= pages // 4  # its one context held every page it read
+
+
+async def test_analyst_merges_sentences_one_contains() -> None:
+    notes = ResearchNotes(
+        "Credits expire after 60 months.\nSolar capacity reached 20 GW in 2023.\n"
+        "Under the rules, credits expire after 60 months.\nSolar capacity reached 20 GW in 2023."
+    )
+    analysis = await OfflineV1Roles().analyse(make_brief("When do credits expire?"), notes, meter())
+    assert sorted(analysis.splitlines()) == [
+        "Solar capacity reached 20 GW in 2023.",
+        "Under the rules, credits expire after 60 months.",
+    ]
+    assert analysis.splitlines()[0] == "Under the rules, credits expire after 60 months."
+
+
+def test_without_duplicates_keeps_the_fuller_wording_in_the_first_place() -> None:
+    assert without_duplicates(["Prices fell.", "Credits expire.", "Panel prices fell."]) == [
+        "Panel prices fell.",
+        "Credits expire.",
+    ]
+
+
+SOURCES = [
+    SourceEntry(1, "https://a", "Panel prices in Brazil", "Prices of panels fell."),
+    SourceEntry(2, "https://b", "Net metering credits", "Credits expire after billing."),
+    SourceEntry(3, "https://c", "Net metering credits", "Credits expire after billing."),
+]
+
+
+def test_the_writer_guesses_the_source_sharing_most_words_lowest_number_on_a_tie() -> None:
+    assert guess_source("Energy credits expire 60 months after billing.", SOURCES) == 2
+    assert guess_source("Panel prices fell 30% in Brazil.", SOURCES) == 1
+    assert guess_source("Nothing in common whatsoever.", SOURCES) == 1
+    assert guess_source("Anything.", []) is None
+
+
+async def test_writer_makes_plan_sections_whose_sentences_end_with_markers() -> None:
+    plan = Plan(
+        question="q",
+        subquestions=[
+            Subquestion(id="s1", text="panel prices Brazil", title="Prices"),
+            Subquestion(id="s2", text="net metering credits expire", title="Credits"),
+            Subquestion(id="s3", text="wind auctions", title="Wind"),
+        ],
+    )
+    analysis = "Energy credits expire 60 months after billing.\nPanel prices fell 30% in Brazil."
+    draft = await OfflineV1Roles().write(make_brief("q and r"), plan, analysis, SOURCES, meter())
+    assert draft == (
+        "# Report: q and r\n\n## Prices\nPanel prices fell 30% in Brazil. [1]\n\n"
+        "## Credits\nEnergy credits expire 60 months after billing. [2]\n"
+    )
+
+
+async def test_without_sources_the_writer_cites_nothing() -> None:
+    plan = Plan(question="q", subquestions=[Subquestion(id="s1", text="credits")])
+    draft = await OfflineV1Roles().write(
+        BRIEF, plan, "Credits expire after 60 months.", [], meter()
+    )
+    assert "[" not in draft
+
+
+async def test_reviewer_and_editor_only_tidy_the_prose() -> None:
+    draft = "#  Title\n\n\n\n## Credits\nCredits   expire after 60 months . [2]\n"
+    roles, calls = OfflineV1Roles(), meter()
+    reviewed = await roles.review(BRIEF, draft, calls)
+    assert reviewed == "# Title\n\n## Credits\nCredits expire after 60 months . [2]\n"
+    edited = await roles.edit(BRIEF, reviewed, calls)
+    assert edited == "# Title\n\n## Credits\nCredits expire after 60 months. [2]\n"
+    assert (await calls.budget.spend()).usage.model_calls == 2
+
+
+def test_tidying_keeps_numbers_and_markers_intact() -> None:
+    text = "Capex (1,577) vs (1,373) , up 3.5 % [1][2]\n"
+    assert tidy_punctuation(tidy_whitespace(text)) == "Capex (1,577) vs (1,373), up 3.5 % [1][2]\n"
+
+
+def test_usage_is_one_call_at_four_characters_a_token() -> None:
+    assert estimated_tokens("") == 0
+    assert estimated_tokens("abcde") == 2
+    usage = estimated_usage("x" * 40, "y" * 8)
+    assert (usage.model_calls, usage.input_tokens, usage.output_tokens) == (1, 10, 2)
