@@ -31,6 +31,7 @@ from engine.recheck import recheck_report
 from engine.render.files import FORMATS, write_report
 from engine.sources.library import Library, LibraryError
 from engine.templates import TEMPLATES
+from engine.v1 import OfflineV1Roles, V1Pipeline
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 PLUGIN_GROUP = "fonte.commands"
@@ -52,6 +53,12 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("--out", type=Path, help="output folder (default reports/<time>-<slug>)")
     ask.add_argument("--format", default="md,html,json,pdf", help="comma list of md,html,json,pdf")
     ask.add_argument("--cache-dir", type=Path, help="parse/index cache (default ~/.cache/fonte)")
+    ask.add_argument(
+        "--arch",
+        choices=["final", "v1"],
+        default="final",
+        help="final (default) or the five-role v1 baseline, kept for comparison",
+    )
 
     verify = commands.add_parser("verify", help="re-check a report's claims against the sources")
     verify.add_argument("report", type=Path)
@@ -132,16 +139,20 @@ def _ask(args: argparse.Namespace) -> int:
     if args.library is None:
         raise BadRequest("no source: pass --library DIR (a folder of documents)")
     library, warnings = _open_library(args.library, args.cache_dir)
+    labels = (f"library:{args.library.resolve()}",)
     with _progress_display(limits) as show:
-        orchestrator = Orchestrator(
-            OfflineModel(),
-            library,
-            library,
-            limits=limits,
-            events=show,
-            source_labels=(f"library:{args.library.resolve()}",),
-        )
-        report = asyncio.run(_research(orchestrator, args.question, args.template))
+        if args.arch == "v1":
+            # v1 ran to completion or not at all: no partial report on Ctrl-C, as it was.
+            pipeline = V1Pipeline(
+                OfflineV1Roles(), library, library, limits=limits, events=show, source_labels=labels
+            )
+            brief = make_brief(args.question, template=args.template)
+            report = asyncio.run(pipeline.run(brief))
+        else:
+            orchestrator = Orchestrator(
+                OfflineModel(), library, library, limits=limits, events=show, source_labels=labels
+            )
+            report = asyncio.run(_research(orchestrator, args.question, args.template))
     report.notes.extend(warnings)
     out = args.out or _default_out(args.question)
     paths = write_report(report, out, formats)
@@ -174,7 +185,10 @@ def _summarise(report: Report, paths: Sequence[Path]) -> None:
     verified = len(report.verified_claims())
     rejected = len(report.claims) - verified
     status = "[bold yellow]partial report[/]" if report.partial else "[bold green]report[/]"
-    console.print(f"{status}: {verified} verified claims, {rejected} rejected or unverified")
+    if report.architecture == "v1":
+        console.print(f"{status} (v1): {len(report.claims)} claims, unverified: v1 has no verifier")
+    else:
+        console.print(f"{status}: {verified} verified claims, {rejected} rejected or unverified")
     spend, limits = report.spend, report.limits
     console.print(
         f"spent {spend.steps}/{limits.steps} steps, {spend.seconds:.1f}/{limits.seconds:.0f} s, "

@@ -143,3 +143,12 @@ def test_bad_files_are_skipped_with_a_warning_and_the_rest_is_used(
     report = json.loads((out / "report.json").read_text())
     assert any("corrupt.pdf" in note for note in report["notes"])
     assert any(c["status"] == "verified" for c in report["claims"])
+
+
+def test_arch_v1_writes_a_v1_report_of_the_same_shape(library: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert ask(library, out, "--arch", "v1", "--format", "json,md") == EXIT_OK
+    report = json.loads((out / "report.json").read_text())
+    assert report["architecture"] == "v1"
+    assert report["claims"]
+    assert {c["status"] for c in report["claims"]} == {"pending"}
