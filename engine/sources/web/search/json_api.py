@@ -1,0 +1,114 @@
+"""One call to a search provider's JSON API, every failure turned into a one-line SearchError.
+
+The pure parts (status reasons, JSON parsing, one-line messages) are separate from the call so
+that provider modules and tests can use them without a network.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import httpx
+
+from engine.sources.protocols import SearchError
+
+DEFAULT_TIMEOUT = 10.0
+REASON_CHARS = 160
+
+# Tavily answers 432/433 when the plan's or the pay-as-you-go credits are spent.
+_QUOTA_STATUSES = {
+    429: "rate limit or quota reached",
+    432: "plan quota reached",
+    433: "spending limit reached",
+}
+_KEY_STATUSES = {401: "key rejected", 403: "access forbidden"}
+
+
+@dataclass(frozen=True)
+class ApiCall:
+    method: str
+    url: str
+    params: Mapping[str, str] | None = None
+    headers: Mapping[str, str] | None = None
+    json_body: Mapping[str, object] | None = None
+
+
+def one_line(text: str, limit: int = REASON_CHARS) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def error_detail(body: bytes) -> str:
+    """The message an API put in its error body, if any (Brave: error.detail; Tavily:
+    detail.error; others: error or message or detail as a string)."""
+    try:
+        payload = json.loads(body)
+    except ValueError:
+        return ""
+    for container, key in (("error", "detail"), ("detail", "error"), ("error", "message")):
+        inner = payload.get(container) if isinstance(payload, dict) else None
+        if isinstance(inner, dict) and isinstance(inner.get(key), str):
+            return one_line(inner[key])
+    if isinstance(payload, dict):
+        for key in ("error", "message", "detail"):
+            if isinstance(payload.get(key), str):
+                return one_line(payload[key])
+    return ""
+
+
+def status_reason(status: int, body: bytes = b"") -> str:
+    """Why a non-2xx answer failed, in one line: 'HTTP 429 (rate limit or quota reached)'."""
+    if status in _QUOTA_STATUSES:
+        kind = _QUOTA_STATUSES[status]
+    elif status in _KEY_STATUSES:
+        kind = _KEY_STATUSES[status]
+    elif status >= 500:
+        kind = "server error"
+    else:
+        kind = "unexpected status"
+    detail = error_detail(body)
+    return one_line(f"HTTP {status} ({kind}{': ' + detail if detail else ''})")
+
+
+def parse_json(body: bytes) -> object:
+    try:
+        payload: object = json.loads(body)
+    except ValueError as error:
+        raise SearchError(one_line(f"malformed JSON: {error}")) from None
+    return payload
+
+
+async def call_json_api(
+    call: ApiCall, *, client: httpx.AsyncClient | None = None, seconds: float = DEFAULT_TIMEOUT
+) -> object:
+    """The decoded JSON of a 2xx answer. `seconds` bounds the whole call, not each phase.
+
+    Without `client` a short-lived one is opened and closed: providers then hold no
+    connection across event loops (the CLI and the bot worker each run their own)."""
+    try:
+        async with asyncio.timeout(seconds):
+            if client is not None:
+                response = await _send(client, call)
+            else:
+                async with httpx.AsyncClient(timeout=seconds) as owned:
+                    response = await _send(owned, call)
+    except (TimeoutError, httpx.TimeoutException):
+        raise SearchError(f"timed out after {seconds:g} s") from None
+    except httpx.HTTPError as error:
+        raise SearchError(one_line(f"request failed: {type(error).__name__}: {error}")) from None
+    if not response.is_success:
+        raise SearchError(status_reason(response.status_code, response.content))
+    return parse_json(response.content)
+
+
+async def _send(client: httpx.AsyncClient, call: ApiCall) -> httpx.Response:
+    return await client.request(
+        call.method,
+        call.url,
+        params=dict(call.params) if call.params else None,
+        headers=dict(call.headers) if call.headers else None,
+        json=dict(call.json_body) if call.json_body is not None else None,
+    )

@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+import pytest
+
+from engine.sources.protocols import SearchError
+from engine.sources.web.search.json_api import error_detail, one_line, parse_json, status_reason
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "reason"),
+    [
+        (429, b"", "HTTP 429 (rate limit or quota reached)"),
+        (433, b"", "HTTP 433 (spending limit reached)"),
+        (403, b"", "HTTP 403 (access forbidden)"),
+        (502, b"Bad gateway", "HTTP 502 (server error)"),
+        (
+            422,
+            b'{"type": "ErrorResponse", "error": {"detail": "Unable to validate request parameter(s)."}}',
+            "HTTP 422 (unexpected status: Unable to validate request parameter(s).)",
+        ),
+    ],
+)
+def test_status_reasons(status: int, body: bytes, reason: str) -> None:
+    assert status_reason(status, body) == reason
+
+
+@pytest.mark.parametrize(
+    ("body", "detail"),
+    [
+        (b'{"error": {"detail": "brave says"}}', "brave says"),
+        (b'{"detail": {"error": "tavily says"}}', "tavily says"),
+        (b'{"error": {"message": "nested message"}}', "nested message"),
+        (b'{"message": "flat message"}', "flat message"),
+        (b'{"error": 3}', ""),
+        (b"[1, 2]", ""),
+        (b"not json", ""),
+    ],
+)
+def test_error_detail_finds_the_message_of_common_error_bodies(body: bytes, detail: str) -> None:
+    assert error_detail(body) == detail
+
+
+def test_reasons_are_one_short_line() -> None:
+    long_detail = b'{"message": "line one\\nline two ' + b"x" * 400 + b'"}'
+    reason = status_reason(500, long_detail)
+    assert "\n" not in reason
+    assert len(reason) <= 160
+    assert one_line("a\n  b\tc") == "a b c"
+
+
+def test_parse_json() -> None:
+    assert parse_json(b'{"results": []}') == {"results": []}
+    with pytest.raises(SearchError, match=r"^malformed JSON: Expecting value: line 1 column 1"):
+        parse_json(b"<html>")
