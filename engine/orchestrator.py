@@ -96,6 +96,8 @@ class Orchestrator:
             stopped = True
         except Exception as failure:  # a broken subagent must not sink the report
             error = f"{type(failure).__name__}: {failure}"
+        for note in tools.notes:
+            self._note(f"{assignment.subagent}: {note}")
         self.events(
             SubagentFinished(
                 assignment.subagent, assignment.subquestion.id, len(tools.posted), stopped, error

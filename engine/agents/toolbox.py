@@ -42,6 +42,8 @@ class Toolbox:
     steps_used: int = 0
     posted: list[Claim] = field(default_factory=list)
     read_urls: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """What went wrong along the way (a page that could not be read), for the report."""
 
     async def model_step(self, usd_estimate: float) -> Reservation:
         """Reserve one model call at its worst-case cost; settle it with `settle` after."""

@@ -16,7 +16,7 @@ from engine.normalise import collapse_whitespace, excerpt_key
 from engine.relevance import QueryTerms, query_terms
 from engine.sentences import Span, best_window, clean_statement, sentence_spans
 from engine.snapshots import Snapshot, split_page
-from engine.sources.protocols import SearchHit
+from engine.sources.protocols import FetchError, SearchHit
 from engine.terms import term_set
 
 QUOTE_THRESHOLD = 0.4
@@ -83,7 +83,11 @@ async def _read_candidates(
     try:
         hits = distinct_hits(await tools.search(query, limit=12), assignment.avoid_urls)
         for hit in hits[:MAX_READS]:
-            snapshot = await tools.read(hit.url)
+            try:
+                snapshot = await tools.read(hit.url)
+            except FetchError as error:  # one unreadable page must not end the subagent
+                tools.notes.append(f"could not read {hit.url}: {error}")
+                continue
             candidates.extend(candidates_of(hit.url, snapshot, hit.rank))
     except StepRefused as refusal:
         return candidates, refusal

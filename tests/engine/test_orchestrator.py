@@ -280,3 +280,19 @@ async def test_a_follow_up_researches_one_subquestion_on_the_same_board(
     assert all(c.subquestion == "d1" for c in new)
     assert first_ids <= {c.id for c in second.claims}
     assert len({c.id for c in second.claims}) == len(second.claims)
+
+
+class FlakySource(PagesSource):
+    async def fetch(self, url: str):  # type: ignore[no-untyped-def]
+        if "acme" in url:
+            from engine.sources.protocols import FetchError
+
+            raise FetchError("HTTP 503")
+        return await super().fetch(url)
+
+
+async def test_an_unreadable_page_is_skipped_and_noted(source: PagesSource) -> None:
+    flaky = FlakySource(documents=source.documents)
+    report = await run(Orchestrator(OfflineModel(), flaky, flaky), "potência instalada 2018")
+    assert any("could not read" in note and "503" in note for note in report.notes)
+    assert report.verified_claims()
