@@ -51,6 +51,8 @@ class Snapshot:
     content_type: str = "text/plain"
     pages: tuple[str, ...] | None = None
     sha256: str = ""
+    published: str = ""
+    """The source's own publication date (ISO 8601) when it states one, else ""."""
 
     def __post_init__(self) -> None:
         if not self.final_url:

@@ -81,7 +81,7 @@ def parse_file(path: Path) -> ParsedFile:
     try:
         if path.stat().st_size == 0:
             raise UnreadableFile("empty file")
-        parsed = _parse_pdf(path) if kind is DocumentKind.pdf else _parse_text_file(path, kind)
+        parsed = parse_pdf(path) if kind is DocumentKind.pdf else _parse_text_file(path, kind)
     except OSError as error:
         raise UnreadableFile(f"cannot read ({error.strerror or error})") from error
     if not any(text.strip() for text in parsed.texts):
@@ -131,9 +131,10 @@ def _parse_text_file(path: Path, kind: DocumentKind) -> ParsedFile:
     return ParsedFile(kind, (text,), title)
 
 
-def _parse_pdf(path: Path) -> ParsedFile:
+def parse_pdf(source: Path | bytes) -> ParsedFile:
+    """Text per page of a PDF file or of PDF bytes (a fetched document)."""
     try:
-        document = pypdfium2.PdfDocument(path)
+        document = pypdfium2.PdfDocument(source)
     except pypdfium2.PdfiumError as error:
         raise UnreadableFile(f"not a readable PDF ({error})") from error
     try:

@@ -1,0 +1,191 @@
+"""`WebFetcher`: one http(s) page into a Snapshot, within limits of time, size and manners.
+
+Every hop (the first request and each redirect) is checked for scheme and robots.txt here and
+for its address in the network backend (`ssrf.py`), and waits its turn at the host.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from types import TracebackType
+
+import httpx
+
+from engine.contracts import utc_now
+from engine.snapshots import Snapshot, split_page
+from engine.sources.protocols import FetchError
+from engine.sources.web.body import ACCEPT_ENCODING, content_decoder, megabytes, read_capped
+from engine.sources.web.config import FetchConfig
+from engine.sources.web.extract import ContentType, extract, type_refusal
+from engine.sources.web.page import check_page
+from engine.sources.web.politeness import HostGate
+from engine.sources.web.robots import ROBOTS_MAX_BYTES, RobotsCache, RobotsRules
+from engine.sources.web.ssrf import AddressRefused, GuardedTransport
+
+ACCEPT = (
+    "text/html,application/xhtml+xml,application/pdf;q=0.9,"
+    "text/plain;q=0.8,text/markdown;q=0.8,*/*;q=0.1"
+)
+_SCHEMES = frozenset({"http", "https"})
+
+
+class WebFetcher:
+    """Reads web pages; close it with `aclose()` or use it as `async with WebFetcher(…)`."""
+
+    def __init__(self, config: FetchConfig | None = None) -> None:
+        self.config = config if config is not None else FetchConfig()
+        self._client = httpx.AsyncClient(
+            transport=GuardedTransport(self.config.allowlist),
+            timeout=httpx.Timeout(self.config.read_timeout, connect=self.config.connect_timeout),
+            headers={
+                "User-Agent": self.config.user_agent,
+                "Accept": ACCEPT,
+                "Accept-Encoding": ACCEPT_ENCODING,
+            },
+            follow_redirects=False,
+            max_redirects=self.config.max_redirects,
+            trust_env=False,
+        )
+        self._gate = HostGate(self.config.per_host, self.config.delay)
+        self._robots = RobotsCache(self._load_robots)
+
+    async def __aenter__(self) -> WebFetcher:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+    async def fetch(self, url: str) -> Snapshot:
+        """The text of `url` as it is now. A `#page=N` fragment is accepted and must name a
+        page of a PDF; the snapshot's url is `url` without it."""
+        requested, page = split_page(url.strip())
+        target = _http_url(requested)
+        try:
+            async with asyncio.timeout(self.config.timeout):
+                final_url, status, content_type, body = await self._follow(target)
+        except TimeoutError:
+            raise FetchError(
+                f"timed out: no complete answer within {self.config.timeout:g} s"
+            ) from None
+        except AddressRefused as error:
+            raise FetchError(str(error)) from None
+        except httpx.HTTPError as error:
+            raise FetchError(self._describe(error)) from None
+        fetched_at = utc_now()
+        extracted = await asyncio.to_thread(extract, body, content_type, final_url)
+        snapshot = Snapshot(
+            url=requested,
+            text=extracted.text,
+            title=extracted.title,
+            final_url=final_url,
+            fetched_at=fetched_at,
+            status=status,
+            content_type=extracted.content_type,
+            pages=extracted.pages,
+            published=extracted.published,
+        )
+        check_page(snapshot, page)
+        return snapshot
+
+    async def _follow(self, url: httpx.URL) -> tuple[str, int, ContentType, bytes]:
+        for _ in range(self.config.max_redirects + 1):
+            await self._check_robots(url)
+            async with self._gate.turn(url.host), self._client.stream("GET", url) as response:
+                if response.is_redirect:
+                    url = _redirect_target(url, response.headers["location"])
+                    continue
+                content_type, body = await self._read(response)
+                return str(url), response.status_code, content_type, body
+        raise FetchError(f"too many redirects (more than {self.config.max_redirects})")
+
+    async def _read(self, response: httpx.Response) -> tuple[ContentType, bytes]:
+        status = response.status_code
+        if status >= 400:
+            raise FetchError(f"HTTP {status} {response.reason_phrase}".rstrip())
+        if not 200 <= status < 300:
+            raise FetchError(f"HTTP {status}: no page to read")
+        content_type = ContentType.parse(response.headers.get("content-type"))
+        refusal = type_refusal(content_type)
+        if refusal is not None:
+            raise FetchError(refusal)
+        limit = self.config.max_bytes
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > limit:
+            raise FetchError(f"body over {megabytes(limit)} (Content-Length {declared})")
+        decoder = content_decoder(response.headers.get("content-encoding"))
+        return content_type, await read_capped(response.aiter_raw(), decoder, limit)
+
+    async def _check_robots(self, url: httpx.URL) -> None:
+        if not self.config.robots or url.path == "/robots.txt":
+            return
+        rules = await self._robots.rules_for(str(url))
+        agent = self.config.user_agent
+        delay = rules.crawl_delay(agent)
+        if delay is not None:
+            self._gate.ask_for_delay(url.host, delay)
+        refusal = rules.refusal(str(url), agent)
+        if refusal is not None:
+            raise FetchError(refusal)
+
+    async def _load_robots(self, origin: str) -> RobotsRules:
+        url = httpx.URL(origin).copy_with(path="/robots.txt")
+        try:
+            async with (
+                self._gate.turn(url.host),
+                self._client.stream("GET", url, follow_redirects=True) as response,
+            ):
+                if not 200 <= response.status_code < 300:
+                    return RobotsRules.from_status(response.status_code)
+                decoder = content_decoder(response.headers.get("content-encoding"))
+                body = await read_capped(response.aiter_raw(), decoder, ROBOTS_MAX_BYTES, cut=True)
+                return RobotsRules.from_status(
+                    response.status_code, body.decode("utf-8", "replace")
+                )
+        except httpx.HTTPError as error:
+            return RobotsRules(unreachable=self._describe(error))
+        except FetchError as error:
+            return RobotsRules(unreachable=str(error))
+
+    def _describe(self, error: httpx.HTTPError) -> str:
+        if isinstance(error, httpx.ConnectTimeout):
+            return f"connect timeout: no connection within {self.config.connect_timeout:g} s"
+        if isinstance(error, httpx.ReadTimeout):
+            return f"read timeout: no data for {self.config.read_timeout:g} s"
+        if isinstance(error, httpx.TimeoutException):
+            return f"timeout ({type(error).__name__})"
+        if isinstance(error, httpx.TooManyRedirects):
+            return f"too many redirects (more than {self.config.max_redirects})"
+        detail = str(error) or type(error).__name__
+        if isinstance(error, httpx.ConnectError):
+            return f"cannot connect: {detail}"
+        return f"network error: {detail}"
+
+
+def _http_url(url: str) -> httpx.URL:
+    try:
+        parsed = httpx.URL(url)
+    except httpx.InvalidURL as error:
+        raise FetchError(f"bad URL {url!r}: {error}") from None
+    if parsed.scheme not in _SCHEMES:
+        raise FetchError(f"refused: only http and https URLs are fetched, not {url!r}")
+    if not parsed.host:
+        raise FetchError(f"bad URL {url!r}: no host")
+    return parsed.copy_with(fragment=None)
+
+
+def _redirect_target(current: httpx.URL, location: str) -> httpx.URL:
+    try:
+        target = current.join(location)
+    except httpx.InvalidURL as error:
+        raise FetchError(f"bad redirect to {location!r}: {error}") from None
+    if target.scheme not in _SCHEMES:
+        raise FetchError(f"refused: redirect to a non-http(s) URL {location!r}")
+    return target.copy_with(fragment=None)

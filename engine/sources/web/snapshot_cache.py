@@ -1,0 +1,124 @@
+"""Snapshots kept on disk, one JSON file per URL, and a fetcher that reads them first.
+
+Files are written to a temporary name and renamed into place, so a reader sees the old
+snapshot or the new one, never half of one; a file that cannot be read back is a miss.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from engine.contracts import utc_now
+from engine.snapshots import Snapshot, SnapshotStore, split_page
+from engine.sources.library.cache import atomic_write_bytes, default_cache_dir
+from engine.sources.protocols import Fetcher
+from engine.sources.web.page import check_page
+
+_FORMAT = 1
+
+
+def default_snapshot_dir() -> Path:
+    """`$FONTE_CACHE_DIR/snapshots`, else `~/.cache/fonte/snapshots`."""
+    return default_cache_dir() / "snapshots"
+
+
+class DiskSnapshotStore:
+    """A SnapshotStore in `folder` (default `default_snapshot_dir()`), keyed by URL sans `#page`."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = folder if folder is not None else default_snapshot_dir()
+
+    def path_for(self, url: str) -> Path:
+        digest = hashlib.sha256(split_page(url)[0].encode("utf-8")).hexdigest()
+        return self.folder / f"{digest}.json"
+
+    async def get(self, url: str) -> Snapshot | None:
+        return await asyncio.to_thread(self._read, split_page(url)[0])
+
+    async def put(self, snapshot: Snapshot) -> None:
+        record = snapshot_record(snapshot)
+        data = json.dumps(record, ensure_ascii=False).encode("utf-8")
+        await asyncio.to_thread(atomic_write_bytes, self.path_for(snapshot.url), data)
+
+    def _read(self, url: str) -> Snapshot | None:
+        try:
+            record = json.loads(self.path_for(url).read_bytes())
+            snapshot = snapshot_from_record(record)
+        except (OSError, ValueError, TypeError, KeyError):
+            return None
+        return snapshot if split_page(snapshot.url)[0] == url else None
+
+
+def snapshot_record(snapshot: Snapshot) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "format": _FORMAT,
+        "url": snapshot.url,
+        "final_url": snapshot.final_url,
+        "fetched_at": snapshot.fetched_at.isoformat(),
+        "status": snapshot.status,
+        "content_type": snapshot.content_type,
+        "title": snapshot.title,
+        "sha256": snapshot.sha256,
+        "text": snapshot.text,
+        "pages": None if snapshot.pages is None else list(snapshot.pages),
+        "published": snapshot.published,
+    }
+    return record
+
+
+def snapshot_from_record(record: object) -> Snapshot:
+    """The snapshot a record holds; ValueError/TypeError/KeyError when it is not one."""
+    if not isinstance(record, dict) or record.get("format") != _FORMAT:
+        raise ValueError("unknown snapshot format")
+    fetched_at = datetime.fromisoformat(record["fetched_at"])
+    if fetched_at.tzinfo is None:
+        raise ValueError("fetched_at without a timezone")
+    pages = record["pages"]
+    fields: dict[str, Any] = {
+        "url": _string(record["url"]),
+        "final_url": _string(record["final_url"]),
+        "fetched_at": fetched_at,
+        "status": int(record["status"]),
+        "content_type": _string(record["content_type"]),
+        "title": _string(record["title"]),
+        "sha256": _string(record["sha256"]),
+        "text": _string(record["text"]),
+        "pages": None if pages is None else tuple(_string(p) for p in pages),
+        "published": _string(record.get("published", "")),
+    }
+    return Snapshot(**fields)
+
+
+def _string(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"expected a string, got {type(value).__name__}")
+    return value
+
+
+class CachingFetcher:
+    """A fetcher that answers from `store` when it holds the URL (younger than `max_age`)."""
+
+    def __init__(
+        self, fetcher: Fetcher, store: SnapshotStore, max_age: timedelta | None = None
+    ) -> None:
+        self.fetcher = fetcher
+        self.store = store
+        self.max_age = max_age
+
+    async def fetch(self, url: str, *, fresh: bool = False) -> Snapshot:
+        """The stored snapshot of `url`, else (or with `fresh`) a live read, which is stored."""
+        if not fresh:
+            stored = await self.store.get(url)
+            if stored is not None and (
+                self.max_age is None or utc_now() - stored.fetched_at <= self.max_age
+            ):
+                check_page(stored, split_page(url)[1])
+                return stored
+        snapshot = await self.fetcher.fetch(url)
+        await self.store.put(snapshot)
+        return snapshot
