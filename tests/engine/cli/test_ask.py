@@ -111,7 +111,8 @@ def test_ctrl_c_during_research_still_returns_the_partial_report() -> None:
     import os
     import signal
 
-    from engine.cli import _research
+    from engine.briefs import make_brief
+    from engine.cli.ask import research_until_interrupted
     from engine.models.offline import OfflineModel
     from engine.orchestrator import Orchestrator
     from tests.engine.conftest import LAW_TEXT
@@ -123,7 +124,7 @@ def test_ctrl_c_during_research_still_returns_the_partial_report() -> None:
 
     async def interrupted_research():  # type: ignore[no-untyped-def]
         asyncio.get_running_loop().call_later(0.2, os.kill, os.getpid(), signal.SIGINT)
-        return await _research(orchestrator, QUESTION, None)
+        return await research_until_interrupted(orchestrator, make_brief(QUESTION))
 
     report = asyncio.run(interrupted_research())
     assert report.partial

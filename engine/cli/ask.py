@@ -1,0 +1,157 @@
+"""`fonte ask`: research a question and write a cited report."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import signal
+from datetime import datetime
+from pathlib import Path
+
+from engine.assembly import Sources, library_sources, web_sources
+from engine.briefs import BadRequest, make_brief
+from engine.cli.console import console, progress_display, say, summarise
+from engine.contracts import Limits, Report
+from engine.events import EventSink
+from engine.models.offline import OfflineModel
+from engine.models.protocol import Brief
+from engine.orchestrator import Orchestrator
+from engine.render.files import FORMATS, write_report
+from engine.sources.library import Library
+from engine.templates import TEMPLATES
+from engine.v1 import OfflineV1Roles, V1Pipeline
+
+
+def add_ask_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    ask = commands.add_parser("ask", help="research a question and write a cited report")
+    ask.add_argument("question")
+    where = ask.add_mutually_exclusive_group()
+    where.add_argument("--library", type=Path, help="folder of PDF/HTML/Markdown/text documents")
+    where.add_argument("--web", action="store_true", help="search and read the web (FONTE_SEARCH)")
+    ask.add_argument("--template", choices=[t.id for t in TEMPLATES], help="fixed report sections")
+    ask.add_argument("--max-steps", type=int, default=60, help="steps for the whole tree (60)")
+    ask.add_argument("--max-minutes", type=float, default=10.0, help="wall time cap (10)")
+    ask.add_argument("--max-usd", type=float, default=2.0, help="money cap in USD (2.00)")
+    ask.add_argument("--out", type=Path, help="output folder (default reports/<time>-<slug>)")
+    ask.add_argument("--format", default="md,html,json,pdf", help="comma list of md,html,json,pdf")
+    ask.add_argument(
+        "--cache-dir", type=Path, help="caches (default $FONTE_CACHE_DIR or ~/.cache/fonte)"
+    )
+    ask.add_argument(
+        "--arch",
+        choices=["final", "v1"],
+        default="final",
+        help="final (default) or the five-role v1 baseline, kept for comparison",
+    )
+    ask.set_defaults(handler=run_ask)
+
+
+def run_ask(args: argparse.Namespace) -> int:
+    brief = make_brief(args.question, template=args.template)  # fail fast, before opening anything
+    formats = _formats(args.format)
+    limits = _limits(args)
+    if args.library is None and not args.web:
+        raise BadRequest("no source: pass --library DIR (a folder of documents) or --web")
+    library = open_library(args.library, args.cache_dir) if args.library is not None else None
+    with progress_display(limits) as show:
+        report = asyncio.run(_research(args, brief, limits, show, library))
+    paths = write_report(report, args.out or _default_out(brief.question), formats)
+    summarise(report, paths)
+    return 0
+
+
+def open_library(folder: Path, cache_dir: Path | None) -> tuple[Library, list[str]]:
+    warnings: list[str] = []
+
+    def warn(message: str) -> None:
+        warnings.append(message)
+        say(f"warning: {message}")
+
+    with console.status(f"opening library {folder} …") as status:
+        library = Library.open(
+            folder,
+            cache_dir=cache_dir,
+            on_warning=warn,
+            on_progress=lambda message: status.update(f"library: {message}"),
+        )
+    return library, warnings
+
+
+async def _research(
+    args: argparse.Namespace,
+    brief: Brief,
+    limits: Limits,
+    show: EventSink,
+    library: tuple[Library, list[str]] | None,
+) -> Report:
+    if library is not None:
+        sources = library_sources(*library)
+        return await _run_architecture(args.arch, brief, limits, show, sources)
+    async with web_sources(args.cache_dir, on_note=lambda note: say(f"search: {note}")) as web:
+        report = await _run_architecture(args.arch, brief, limits, show, web)
+    report.notes.extend(web.notes)
+    return report
+
+
+async def _run_architecture(
+    arch: str, brief: Brief, limits: Limits, show: EventSink, sources: Sources
+) -> Report:
+    if arch == "v1":
+        # v1 ran to completion or not at all: no partial report on Ctrl-C, as it was.
+        pipeline = V1Pipeline(
+            OfflineV1Roles(),
+            sources.searcher,
+            sources.fetcher,
+            limits=limits,
+            events=show,
+            source_labels=sources.labels,
+        )
+        report = await pipeline.run(brief)
+    else:
+        orchestrator = Orchestrator(
+            OfflineModel(),
+            sources.searcher,
+            sources.fetcher,
+            limits=limits,
+            events=show,
+            source_labels=sources.labels,
+        )
+        report = await research_until_interrupted(orchestrator, brief)
+    report.notes.extend(sources.notes)
+    return report
+
+
+async def research_until_interrupted(orchestrator: Orchestrator, brief: Brief) -> Report:
+    """Ctrl-C stops new steps and writes the partial report; a second Ctrl-C quits."""
+    loop = asyncio.get_running_loop()
+
+    def interrupt() -> None:
+        say("interrupted: writing the partial report (Ctrl-C again to quit)")
+        loop.remove_signal_handler(signal.SIGINT)
+        orchestrator.cancel("interrupted by the user")
+
+    loop.add_signal_handler(signal.SIGINT, interrupt)
+    try:
+        return await orchestrator.run(brief)
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
+
+
+def _formats(raw: str) -> list[str]:
+    formats = [f.strip().lower() for f in raw.split(",") if f.strip()]
+    unknown = sorted(set(formats) - set(FORMATS))
+    if unknown or not formats:
+        raise BadRequest(f"unknown format {', '.join(unknown) or raw!r}; use {','.join(FORMATS)}")
+    return formats
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    if args.max_steps < 1 or args.max_minutes <= 0 or args.max_usd < 0:
+        raise BadRequest("--max-steps must be ≥ 1, --max-minutes > 0 and --max-usd ≥ 0")
+    return Limits(steps=args.max_steps, seconds=args.max_minutes * 60, usd=args.max_usd)
+
+
+def _default_out(question: str) -> Path:
+    slug = re.sub(r"[^a-z0-9]+", "-", question.lower())[:40].strip("-") or "report"
+    return Path("reports") / f"{datetime.now():%Y%m%d-%H%M%S}-{slug}"
