@@ -8,6 +8,7 @@ quoted and the subquestion stays a gap, which is the honest outcome.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 from engine.agents.toolbox import Assignment, Toolbox
@@ -79,19 +80,26 @@ async def _read_candidates(
     query = assignment.subquestion.text
     if assignment.gap:
         query = f"{assignment.subquestion.text} {assignment.question}"
-    candidates: list[Candidate] = []
     try:
         hits = distinct_hits(await tools.search(query, limit=12), assignment.avoid_urls)
-        for hit in hits[:MAX_READS]:
-            try:
-                snapshot = await tools.read(hit.url)
-            except FetchError as error:  # one unreadable page must not end the subagent
-                tools.notes.append(f"could not read {hit.url}: {error}")
-                continue
-            candidates.extend(candidates_of(hit.url, snapshot, hit.rank))
     except StepRefused as refusal:
-        return candidates, refusal
-    return candidates, None
+        return [], refusal
+    # The pages are independent: read them at the same time, each read its own budget step.
+    reads = await asyncio.gather(
+        *(tools.read(hit.url) for hit in hits[:MAX_READS]), return_exceptions=True
+    )
+    candidates: list[Candidate] = []
+    refused: StepRefused | None = None
+    for hit, read in zip(hits, reads, strict=False):
+        if isinstance(read, StepRefused):
+            refused = refused or read
+        elif isinstance(read, FetchError):  # one unreadable page must not end the subagent
+            tools.notes.append(f"could not read {hit.url}: {read}")
+        elif isinstance(read, BaseException):
+            raise read
+        else:
+            candidates.extend(candidates_of(hit.url, read, hit.rank))
+    return candidates, refused
 
 
 def _ranked(candidates: list[Candidate], terms: QueryTerms) -> list[tuple[float, Candidate]]:
