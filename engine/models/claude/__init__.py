@@ -1,0 +1,65 @@
+"""Claude as Fonte's model: planner, research subagents, writer and support judge.
+
+    config = ClaudeConfig.from_env(os.environ)        # ANTHROPIC_API_KEY, FONTE_MODEL, …
+    async with claude_model_from_config(config) as model:
+        report = await Orchestrator(model, searcher, fetcher, limits=limits).run(brief)
+
+See docs/claude.md for the environment variables, the price table and retries.
+"""
+
+from engine.models.claude.ask import ask_json, complete_text
+from engine.models.claude.client import ClaudeClient, ClaudeReply, Payer, usage_of
+from engine.models.claude.config import (
+    DEFAULT_JUDGE_MODEL,
+    DEFAULT_MODEL,
+    ClaudeConfig,
+    ConfigurationError,
+    wants_claude,
+)
+from engine.models.claude.errors import (
+    ClaudeAPIError,
+    ClaudeFailure,
+    ClaudeRefused,
+    ClaudeTruncated,
+    ClaudeUnavailable,
+    InvalidAnswer,
+)
+from engine.models.claude.model import ClaudeModel, claude_model_from_config
+from engine.models.claude.prices import (
+    PRICES_AS_OF,
+    ModelPrice,
+    PriceTable,
+    TokenRates,
+    UnknownModel,
+    default_price_table,
+)
+from engine.models.claude.request import ClaudeRequest
+
+__all__ = [
+    "DEFAULT_JUDGE_MODEL",
+    "DEFAULT_MODEL",
+    "PRICES_AS_OF",
+    "ClaudeAPIError",
+    "ClaudeClient",
+    "ClaudeConfig",
+    "ClaudeFailure",
+    "ClaudeModel",
+    "ClaudeRefused",
+    "ClaudeReply",
+    "ClaudeRequest",
+    "ClaudeTruncated",
+    "ClaudeUnavailable",
+    "ConfigurationError",
+    "InvalidAnswer",
+    "ModelPrice",
+    "Payer",
+    "PriceTable",
+    "TokenRates",
+    "UnknownModel",
+    "ask_json",
+    "claude_model_from_config",
+    "complete_text",
+    "default_price_table",
+    "usage_of",
+    "wants_claude",
+]

@@ -1,0 +1,65 @@
+"""Single-turn questions to Claude: plain text, or JSON validated with one repair retry.
+
+These are the helpers any pipeline reuses (the planner, writer, judge here; a v1 baseline
+later): each call is reserved and settled through the payer, and a refusal or a cut-off
+answer raises a ClaudeFailure with the reason instead of returning half an answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from anthropic.types import MessageParam
+
+from engine.models.claude.client import ClaudeClient, ClaudeReply, Payer
+from engine.models.claude.errors import InvalidAnswer
+from engine.models.claude.request import ClaudeRequest
+from engine.models.claude.structured import InvalidJson
+
+T = TypeVar("T")
+
+
+def user_turn(text: str) -> MessageParam:
+    return {"role": "user", "content": [{"type": "text", "text": text}]}
+
+
+def repair_turn(problem: str) -> MessageParam:
+    return user_turn(
+        "Your answer could not be used: "
+        f"{problem}\nAnswer again with only the corrected JSON, nothing else."
+    )
+
+
+async def complete_text(
+    client: ClaudeClient,
+    payer: Payer,
+    *,
+    role: str,
+    model: str,
+    system: str,
+    prompt: str,
+    max_tokens: int,
+) -> ClaudeReply:
+    """One question, one finished answer (`.text`), paid by `payer`."""
+    request = ClaudeRequest(role, model, system, [user_turn(prompt)], max_tokens)
+    return (await client.call(request, payer)).finished(role)
+
+
+async def ask_json(
+    client: ClaudeClient, payer: Payer, request: ClaudeRequest, parse: Callable[[str], T]
+) -> T:
+    """The answer to `request` as `parse` reads it. `parse` raises InvalidJson with what is
+    wrong; Claude then gets that message once to correct its answer. Never a guess."""
+    reply = (await client.call(request, payer)).finished(request.role)
+    try:
+        return parse(reply.text)
+    except InvalidJson as problem:
+        repair = request.followed_by(reply.message.to_param(), repair_turn(str(problem)))
+    reply = (await client.call(repair, payer)).finished(request.role)
+    try:
+        return parse(reply.text)
+    except InvalidJson as problem:
+        raise InvalidAnswer(
+            f"{request.role}: the answer was still invalid after one repair: {problem}"
+        ) from None

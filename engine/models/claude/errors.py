@@ -1,0 +1,36 @@
+"""Why a Claude step produced nothing usable. Each message is one line, fit for a report note.
+
+The orchestrator catches these per subagent (the subagent stops, its claims stay) and around
+plan and write (it falls back to a single-question plan or a verbatim report).
+"""
+
+from __future__ import annotations
+
+
+class ClaudeFailure(Exception):
+    """A model step that ended without a usable answer."""
+
+
+class ClaudeRefused(ClaudeFailure):
+    """Claude declined to answer (stop_reason "refusal")."""
+
+
+class ClaudeTruncated(ClaudeFailure):
+    """The answer hit max_tokens (or the context window) before it was complete."""
+
+
+class ClaudeAPIError(ClaudeFailure):
+    """The API refused the request for a reason retrying cannot fix (400, 401, 403 …)."""
+
+
+class ClaudeUnavailable(ClaudeFailure):
+    """Rate limits, overload or the network outlasted the retries or the time budget."""
+
+    def __init__(self, message: str, *, maybe_billed: bool = False) -> None:
+        super().__init__(message)
+        self.maybe_billed = maybe_billed
+        """True when the request may have been processed (a timeout): its cost is unknown."""
+
+
+class InvalidAnswer(ClaudeFailure):
+    """Claude's JSON did not validate, even after one repair with the validation error."""

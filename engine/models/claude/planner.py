@@ -1,0 +1,118 @@
+"""The planner: clarifying questions for an ambiguous brief, then the plan as validated JSON.
+
+A template's fixed sections are the skeleton of the plan: Claude writes one subquestion and
+one criterion per section and the section titles stay ours. An invalid plan gets one repair;
+after that the planner fails with the reason and the orchestrator plans the question as is.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+
+from engine.budget import Meter
+from engine.contracts import ClarifyingQuestion, Plan, Subquestion
+from engine.models.claude.ask import ask_json, user_turn
+from engine.models.claude.client import ClaudeClient
+from engine.models.claude.config import ClaudeConfig
+from engine.models.claude.prompts import (
+    CLARIFIER_SYSTEM,
+    PLANNER_SYSTEM,
+    clarify_prompt,
+    plan_prompt,
+)
+from engine.models.claude.request import ClaudeRequest
+from engine.models.claude.structured import InvalidJson, describe_validation_error, validated
+from engine.models.protocol import Brief
+from engine.templates import find_template
+
+MAX_QUESTIONS = 3
+MAX_SUBQUESTIONS = 6
+
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+
+
+class ClarifyAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    questions: list[ClarifyingQuestion] = Field(default_factory=list, max_length=MAX_QUESTIONS)
+
+
+class PlanAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    sufficient_when: list[Text] = Field(min_length=1, max_length=MAX_SUBQUESTIONS)
+    subquestions: list[Subquestion] = Field(min_length=1, max_length=MAX_SUBQUESTIONS)
+
+
+def fixed_sections(brief: Brief) -> tuple[str | None, list[str]]:
+    """The template id and its section titles in the brief's language ([] for a free plan)."""
+    if not brief.template:
+        return None, []
+    template = find_template(brief.template)
+    return template.id, [aspect.title(brief.language) for aspect in template.aspects]
+
+
+def parse_plan(text: str, brief: Brief) -> Plan:
+    template, sections = fixed_sections(brief)
+    answer = validated(PlanAnswer, text)
+    subquestions = answer.subquestions
+    problems = []
+    if len(answer.sufficient_when) != len(subquestions):
+        problems.append(
+            f"sufficient_when has {len(answer.sufficient_when)} criteria for "
+            f"{len(subquestions)} subquestions: give exactly one per subquestion, in order"
+        )
+    if sections and len(subquestions) != len(sections):
+        problems.append(
+            f"{len(subquestions)} subquestions for {len(sections)} fixed sections: give "
+            "exactly one per section, in order"
+        )
+    if problems:
+        raise InvalidJson("; ".join(problems))
+    if sections:
+        subquestions = [
+            s.model_copy(update={"title": title})
+            for s, title in zip(subquestions, sections, strict=True)
+        ]
+    try:
+        return Plan(
+            question=brief.question,
+            template=template,
+            sufficient_when=answer.sufficient_when,
+            subquestions=subquestions,
+        )
+    except ValidationError as error:
+        raise InvalidJson(describe_validation_error(error)) from None
+
+
+def parse_questions(text: str) -> list[ClarifyingQuestion]:
+    return validated(ClarifyAnswer, text).questions
+
+
+class Planner:
+    def __init__(self, config: ClaudeConfig, client: ClaudeClient) -> None:
+        self._config = config
+        self._client = client
+
+    async def clarify(self, brief: Brief, meter: Meter) -> list[ClarifyingQuestion]:
+        """Up to 3 questions; none once the user has answered some (no second round)."""
+        if brief.answers:
+            return []
+        request = self._request("clarifier", CLARIFIER_SYSTEM, clarify_prompt(brief))
+        return await ask_json(self._client, meter, request, parse_questions)
+
+    async def plan(self, brief: Brief, meter: Meter) -> Plan:
+        _, sections = fixed_sections(brief)
+        request = self._request("planner", PLANNER_SYSTEM, plan_prompt(brief, sections))
+        return await ask_json(self._client, meter, request, lambda text: parse_plan(text, brief))
+
+    def _request(self, role: str, system: str, prompt: str) -> ClaudeRequest:
+        return ClaudeRequest(
+            role=role,
+            model=self._config.model,
+            system=system,
+            messages=[user_turn(prompt)],
+            max_tokens=self._config.planner_max_tokens,
+        )

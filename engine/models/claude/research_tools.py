@@ -1,0 +1,187 @@
+"""The subagent's tools as Claude sees them, their inputs checked, their results built. Pure.
+
+Search results go back as JSON text; a page goes back as a `document` block with citations
+on, so where Claude cites it the cited text is the exact page text. Page text is untrusted
+data: it only ever sits inside tool results.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from anthropic.types import (
+    DocumentBlockParam,
+    TextBlockParam,
+    ToolParam,
+    ToolResultBlockParam,
+    ToolUnionParam,
+    WebSearchTool20250305Param,
+)
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.snapshots import Snapshot, split_page
+from engine.sources.protocols import SearchHit
+
+SEARCH_LIBRARY = "search_library"
+READ_DOCUMENT = "read_document"
+WEB_SEARCH = "web_search"
+FETCH_PAGE = "fetch_page"
+RECORD_CLAIM = "record_claim"
+SEARCH_TOOLS = frozenset({SEARCH_LIBRARY, WEB_SEARCH})
+READ_TOOLS = frozenset({READ_DOCUMENT, FETCH_PAGE})
+
+SEARCH_LIMIT = 8
+MAX_SNIPPET_CHARS = 300
+MAX_PASSAGE_CHARS = 1200
+MAX_DOCUMENT_CHARS = 60_000
+
+
+class _Input(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class SearchInput(_Input):
+    query: str = Field(min_length=1, max_length=400)
+
+
+class ReadInput(_Input):
+    url: str = Field(min_length=1, max_length=2000)
+
+
+class RecordClaimInput(_Input):
+    statement: str = Field(min_length=1, max_length=2000)
+    url: str = Field(min_length=1, max_length=2000)
+    excerpt: str = Field(min_length=1, max_length=4000)
+
+
+def _tool(name: str, description: str, properties: dict[str, str]) -> ToolParam:
+    return {
+        "name": name,
+        "description": description,
+        "input_schema": {
+            "type": "object",
+            "properties": {k: {"type": "string", "description": v} for k, v in properties.items()},
+            "required": list(properties),
+        },
+    }
+
+
+def tool_definitions(*, library: bool, server_searches: int = 0) -> list[ToolUnionParam]:
+    """The tools of one subagent. `server_searches` > 0 swaps our web search for Anthropic's
+    server-side one (never for a library). The last tool carries the cache breakpoint."""
+    if library:
+        search: ToolUnionParam = _tool(
+            SEARCH_LIBRARY,
+            "Search the user's document library. Returns ranked hits: url (with #page=N for "
+            "a page of a paged document), title, and the matching passage.",
+            {"query": "words to search for; names, terms and figures as documents print them"},
+        )
+        read = _tool(
+            READ_DOCUMENT,
+            "Read a library document, or one page of it when the url ends in #page=N. Returns "
+            "the text as a document you can cite.",
+            {"url": "a url exactly as a search hit gave it"},
+        )
+    else:
+        if server_searches > 0:
+            server: WebSearchTool20250305Param = {
+                "type": "web_search_20250305",
+                "name": "web_search",
+                "max_uses": server_searches,
+            }
+            search = server
+        else:
+            search = _tool(
+                WEB_SEARCH,
+                "Search the web. Returns ranked hits: url, title and a snippet.",
+                {"query": "a search engine query"},
+            )
+        read = _tool(
+            FETCH_PAGE,
+            "Fetch a web page or PDF and return its text as a document you can cite.",
+            {"url": "an http(s) url, e.g. from a search hit"},
+        )
+    record = _tool(
+        RECORD_CLAIM,
+        "Record one claim for the report: a statement, the url of a page you read, and an "
+        "excerpt copied exactly from that page (20-400 characters) that contains every "
+        "number of the statement. Code verifies the excerpt against the page.",
+        {
+            "statement": "one self-contained sentence in the brief's language",
+            "url": "the url as you read it (keep #page=N)",
+            "excerpt": "text copied character for character from the page",
+        },
+    )
+    record["cache_control"] = {"type": "ephemeral"}
+    return [search, read, record]
+
+
+def search_results_json(hits: Sequence[SearchHit]) -> str:
+    if not hits:
+        return "No results. Try other words: synonyms, the terms documents use, fewer words."
+    rows = []
+    for hit in hits:
+        row = {"url": hit.url, "title": hit.title, "snippet": hit.snippet[:MAX_SNIPPET_CHARS]}
+        if hit.passage:
+            row["passage"] = hit.passage[:MAX_PASSAGE_CHARS]
+        rows.append(row)
+    return json.dumps(rows, ensure_ascii=False, indent=1)
+
+
+@dataclass(frozen=True)
+class PageText:
+    """What a read returns to Claude: the text to cite, and a note when it is not all."""
+
+    text: str
+    note: str = ""
+
+
+def page_text(snapshot: Snapshot, url: str, max_chars: int = MAX_DOCUMENT_CHARS) -> PageText:
+    """The page a url names (#page=N of a paged document), else the whole text, cut to
+    `max_chars` with a note saying so."""
+    page = split_page(url)[1]
+    if snapshot.pages is not None and page is not None:
+        if not 1 <= page <= len(snapshot.pages):
+            raise ValueError(
+                f"page {page} is out of range: the document has {len(snapshot.pages)} pages"
+            )
+        text, total = snapshot.pages[page - 1], None
+    else:
+        text = snapshot.text
+        total = len(snapshot.pages) if snapshot.pages is not None else None
+    notes = []
+    if len(text) > max_chars:
+        notes.append(f"Only the first {max_chars:,} of {len(text):,} characters are shown.")
+        text = text[:max_chars]
+    if total is not None:
+        notes.append(
+            f"The document has {total} pages; read {split_page(url)[0]}#page=N for one page."
+        )
+    return PageText(text, " ".join(notes))
+
+
+def document_result(tool_use_id: str, url: str, title: str, page: PageText) -> ToolResultBlockParam:
+    document: DocumentBlockParam = {
+        "type": "document",
+        "source": {"type": "text", "media_type": "text/plain", "data": page.text},
+        "title": title or url,
+        "context": f"url: {url}",
+        "citations": {"enabled": True},
+    }
+    content: list[DocumentBlockParam | TextBlockParam] = [document]
+    if page.note:
+        content.append({"type": "text", "text": page.note})
+    return {"type": "tool_result", "tool_use_id": tool_use_id, "content": content}
+
+
+def text_result(tool_use_id: str, text: str, *, is_error: bool = False) -> ToolResultBlockParam:
+    result: ToolResultBlockParam = {
+        "type": "tool_result",
+        "tool_use_id": tool_use_id,
+        "content": [{"type": "text", "text": text}],
+    }
+    if is_error:
+        result["is_error"] = True
+    return result

@@ -1,0 +1,136 @@
+"""Claude against the scripted Anthropic server: a started server, a config pointing at it,
+models that record their retry waits instead of sleeping, and a request router by role."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
+
+import pytest
+
+from engine.agents.toolbox import Assignment, Toolbox
+from engine.board import InMemoryBoard
+from engine.budget import InMemoryBudget, Meter
+from engine.contracts import Limits, Subquestion
+from engine.models.claude import ClaudeConfig, ClaudeModel, claude_model_from_config
+from engine.models.claude.prompts import (
+    CLARIFIER_SYSTEM,
+    CRITERIA_SYSTEM,
+    JUDGE_SYSTEM,
+    PLANNER_SYSTEM,
+    SUBAGENT_SYSTEM,
+    WRITER_SYSTEM,
+)
+from engine.snapshots import InMemorySnapshotStore
+from tests.engine.conftest import PagesSource
+from tests.support.anthropic_server import ApiError, Body, Reply, ScriptedAnthropic, system_text
+
+MODEL = "claude-sonnet-5-5"
+JUDGE_MODEL = "claude-haiku-5-5"
+API_KEY = "sk-ant-test-0000"
+
+ROLES = {
+    "clarifier": CLARIFIER_SYSTEM,
+    "planner": PLANNER_SYSTEM,
+    "subagent": SUBAGENT_SYSTEM,
+    "writer": WRITER_SYSTEM,
+    "judge": JUDGE_SYSTEM,
+    "criteria": CRITERIA_SYSTEM,
+}
+
+
+def role_of(body: Body) -> str:
+    system = system_text(body)
+    for role, prompt in ROLES.items():
+        if system == prompt:
+            return role
+    raise AssertionError(f"unknown system prompt: {system[:60]!r}")
+
+
+def by_role(**routes: Callable[[Body], Reply] | Reply) -> Callable[[Body], Reply]:
+    """A script that answers each role with a fixed reply or a function of the request."""
+
+    def reply(body: Body) -> Reply:
+        route = routes.get(role_of(body))
+        if route is None:
+            return ApiError(400, "invalid_request_error", f"no route for {role_of(body)}")
+        return route(body) if callable(route) else route
+
+    return reply
+
+
+@pytest.fixture
+def anthropic() -> Iterator[ScriptedAnthropic]:
+    server = ScriptedAnthropic().start()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def config(anthropic: ScriptedAnthropic) -> ClaudeConfig:
+    return ClaudeConfig(
+        api_key=API_KEY,
+        base_url=anthropic.base_url,
+        model=MODEL,
+        subagent_model=MODEL,
+        judge_model=JUDGE_MODEL,
+    )
+
+
+@pytest.fixture
+def sleeps() -> list[float]:
+    return []
+
+
+@pytest.fixture
+async def make_model(
+    config: ClaudeConfig, sleeps: list[float]
+) -> AsyncIterator[Callable[..., ClaudeModel]]:
+    """Models on the scripted server; `make_model(judge=False, …)` changes config fields."""
+    models: list[ClaudeModel] = []
+
+    async def record_sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+
+    def make(**changes: Any) -> ClaudeModel:
+        model = claude_model_from_config(dataclasses.replace(config, **changes), sleep=record_sleep)
+        models.append(model)
+        return model
+
+    yield make
+    for model in models:
+        await model.aclose()
+
+
+@pytest.fixture
+def model(make_model: Callable[..., ClaudeModel]) -> ClaudeModel:
+    return make_model()
+
+
+def meter(limits: Limits | None = None) -> Meter:
+    return Meter(InMemoryBudget(limits or Limits()))
+
+
+def toolbox(
+    source: PagesSource,
+    *,
+    subquestion: str = "Até quando valem os créditos de energia?",
+    max_steps: int = 8,
+    limits: Limits | None = None,
+) -> Toolbox:
+    assignment = Assignment(
+        subagent="s1",
+        subquestion=Subquestion(id="s1", text=subquestion, title="Créditos"),
+        question=subquestion,
+        language="pt",
+        max_steps=max_steps,
+    )
+    return Toolbox(
+        assignment,
+        source,
+        source,
+        InMemorySnapshotStore(),
+        InMemoryBoard(),
+        InMemoryBudget(limits or Limits()),
+    )

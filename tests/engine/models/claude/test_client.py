@@ -1,0 +1,191 @@
+"""The call boundary: reserve, send through the real SDK, retry, settle from `usage`."""
+
+import time
+from collections.abc import Callable
+
+import pytest
+
+from engine.budget import StepRefused
+from engine.contracts import Limits, Usage
+from engine.models.claude import (
+    ClaudeAPIError,
+    ClaudeModel,
+    ClaudeRefused,
+    ClaudeTruncated,
+    ClaudeUnavailable,
+    complete_text,
+    default_price_table,
+)
+from tests.engine.models.claude.conftest import API_KEY, MODEL, meter
+from tests.support.anthropic_server import (
+    ApiError,
+    ScriptedAnthropic,
+    message,
+    overloaded,
+    rate_limited,
+    text,
+    usage,
+)
+
+PRICES = default_price_table()
+
+
+async def ask(model: ClaudeModel, limits: Limits | None = None) -> tuple[str, float, Usage]:
+    payer = meter(limits)
+    reply = await complete_text(
+        model.client,
+        payer,
+        role="test",
+        model=MODEL,
+        system="You answer tests.",
+        prompt="Say hello.",
+        max_tokens=100,
+    )
+    spend = await payer.budget.spend()
+    assert spend.usd == pytest.approx(reply.usd)
+    return reply.text, spend.usd, spend.usage
+
+
+async def test_a_call_is_paid_from_its_usage_at_list_price(
+    anthropic: ScriptedAnthropic, model: ClaudeModel
+) -> None:
+    tokens = usage(1200, 80, cache_write=900, cache_read=3000)
+    anthropic.script([message(text("hello"), tokens=tokens)])
+    answer, usd, spent = await ask(model)
+    assert answer == "hello"
+    expected = Usage(
+        model_calls=1,
+        input_tokens=1200,
+        output_tokens=80,
+        cache_write_tokens=900,
+        cache_read_tokens=3000,
+    )
+    assert spent == expected
+    assert usd == pytest.approx((1200 * 2.0 + 80 * 10.0 + 900 * 2.5 + 3000 * 0.10) / 1e6)
+    assert usd == pytest.approx(PRICES.cost_usd(MODEL, expected))
+    sent = anthropic.requests[0]
+    # The SDK sends the key as `x-api-key` or, in recent versions, as a bearer token.
+    auth = sent.headers.get("x-api-key") or sent.headers.get("authorization", "")
+    assert auth in (API_KEY, f"Bearer {API_KEY}")
+    assert sent.body["model"] == MODEL
+    assert sent.body["max_tokens"] == 100
+    assert sent.body["system"] == [
+        {"type": "text", "text": "You answer tests.", "cache_control": {"type": "ephemeral"}}
+    ]
+
+
+async def test_429_is_retried_after_the_time_the_server_asked(
+    anthropic: ScriptedAnthropic, model: ClaudeModel, sleeps: list[float]
+) -> None:
+    anthropic.script([rate_limited(retry_after="3"), message(text("hello"))])
+    answer, usd, spent = await ask(model)
+    assert answer == "hello"
+    assert sleeps == [3.0]
+    assert len(anthropic.requests) == 2
+    assert spent.model_calls == 1  # the refused attempt is not billed
+    assert usd == pytest.approx(PRICES.cost_usd(MODEL, spent))
+
+
+async def test_the_wait_is_real_with_the_default_sleep(
+    anthropic: ScriptedAnthropic, make_model: Callable[..., ClaudeModel]
+) -> None:
+    from engine.models.claude import claude_model_from_config
+
+    model = make_model()
+    real = claude_model_from_config(model.config)  # asyncio.sleep between attempts
+    try:
+        anthropic.script([rate_limited(retry_after="0.4"), message(text("hello"))])
+        started = time.monotonic()
+        answer, _, _ = await ask(real)
+    finally:
+        await real.aclose()
+    assert answer == "hello"
+    first, second = anthropic.requests
+    assert second.received_at - first.received_at >= 0.4
+    assert time.monotonic() - started < 5
+
+
+async def test_overloaded_529_is_retried_with_backoff(
+    anthropic: ScriptedAnthropic, model: ClaudeModel, sleeps: list[float]
+) -> None:
+    anthropic.script([overloaded(), overloaded(), message(text("hello"))])
+    answer, _, spent = await ask(model)
+    assert answer == "hello"
+    assert len(sleeps) == 2
+    assert 0.5 <= sleeps[0] <= 1.0  # first backoff: 1 s with jitter
+    assert 1.0 <= sleeps[1] <= 2.0
+    assert spent.model_calls == 1
+
+
+async def test_an_overloaded_error_under_another_status_is_retried(
+    anthropic: ScriptedAnthropic, model: ClaudeModel, sleeps: list[float]
+) -> None:
+    anthropic.script([ApiError(503, "overloaded_error", "Overloaded", "2"), message(text("hi"))])
+    answer, _, _ = await ask(model)
+    assert answer == "hi"
+    assert sleeps == [2.0]
+
+
+async def test_no_wait_past_the_time_budget(
+    anthropic: ScriptedAnthropic, model: ClaudeModel, sleeps: list[float]
+) -> None:
+    anthropic.script([rate_limited(retry_after="120")])
+    with pytest.raises(ClaudeUnavailable, match=r"429 rate_limit_error.*would pass the .* left"):
+        await ask(model, Limits(seconds=60))
+    assert sleeps == []
+    assert len(anthropic.requests) == 1
+
+
+async def test_retries_end(
+    anthropic: ScriptedAnthropic, make_model: Callable[..., ClaudeModel], sleeps: list[float]
+) -> None:
+    model = make_model(max_retries=2)
+    anthropic.script([rate_limited("1")] * 3)
+    payer = meter()
+    with pytest.raises(ClaudeUnavailable, match="gave up after 3 attempts"):
+        await complete_text(
+            model.client, payer, role="test", model=MODEL, system="s", prompt="p", max_tokens=10
+        )
+    assert sleeps == [1.0, 1.0]
+    spend = await payer.budget.spend()
+    assert spend.usd == 0.0  # the reservation is released: nothing was billed
+    assert spend.steps == 1
+
+
+async def test_a_bad_request_fails_at_once_without_the_key(
+    anthropic: ScriptedAnthropic, model: ClaudeModel, sleeps: list[float]
+) -> None:
+    anthropic.script([ApiError(401, "authentication_error", "invalid x-api-key")])
+    with pytest.raises(ClaudeAPIError, match="401 authentication_error: invalid x-api-key") as info:
+        await ask(model)
+    assert API_KEY not in str(info.value)
+    assert sleeps == []
+
+
+async def test_a_refusal_is_a_failure_and_still_paid(
+    anthropic: ScriptedAnthropic, model: ClaudeModel
+) -> None:
+    anthropic.script([message(text(""), stop_reason="refusal", tokens=usage(500, 5))])
+    payer = meter()
+    with pytest.raises(ClaudeRefused, match="test: Claude declined to answer"):
+        await complete_text(
+            model.client, payer, role="test", model=MODEL, system="s", prompt="p", max_tokens=10
+        )
+    spend = await payer.budget.spend()
+    assert spend.usd == pytest.approx((500 * 2.0 + 5 * 10.0) / 1e6)
+
+
+async def test_a_truncated_answer_is_a_failure(
+    anthropic: ScriptedAnthropic, model: ClaudeModel
+) -> None:
+    anthropic.script([message(text('{"title": "cut'), stop_reason="max_tokens")])
+    with pytest.raises(ClaudeTruncated, match=r"cut off \(max_tokens\)"):
+        await ask(model)
+
+
+async def test_no_room_in_the_budget_means_no_request(
+    anthropic: ScriptedAnthropic, model: ClaudeModel
+) -> None:
+    with pytest.raises(StepRefused, match="usd"):
+        await ask(model, Limits(usd=0.0001))
+    assert anthropic.requests == []

@@ -1,0 +1,100 @@
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.models.claude import ClaudeConfig, ConfigurationError, wants_claude
+from engine.models.claude.config import DEFAULT_JUDGE_MODEL, DEFAULT_MODEL
+
+KEY = {"ANTHROPIC_API_KEY": "sk-ant-secret-value"}
+
+
+def test_defaults_from_a_key_alone() -> None:
+    config = ClaudeConfig.from_env(KEY)
+    assert (config.model, config.subagent_model, config.judge_model) == (
+        DEFAULT_MODEL,
+        DEFAULT_MODEL,
+        DEFAULT_JUDGE_MODEL,
+    )
+    assert config.judge
+    assert not config.server_web_search
+    assert config.base_url is None
+
+
+def test_every_variable() -> None:
+    config = ClaudeConfig.from_env(
+        {
+            **KEY,
+            "ANTHROPIC_BASE_URL": "http://127.0.0.1:9",
+            "FONTE_MODEL": "claude-opus-4-1",
+            "FONTE_SUBAGENT_MODEL": "claude-sonnet-4-6",
+            "FONTE_JUDGE_MODEL": "claude-3-5-haiku",
+            "FONTE_JUDGE": "off",
+            "FONTE_SEARCH": "searxng, Anthropic",
+        }
+    )
+    assert config.base_url == "http://127.0.0.1:9"
+    assert (config.model, config.subagent_model, config.judge_model) == (
+        "claude-opus-4-1",
+        "claude-sonnet-4-6",
+        "claude-3-5-haiku",
+    )
+    assert not config.judge
+    assert config.server_web_search
+
+
+def test_a_model_flag_wins_and_runs_the_subagents_too() -> None:
+    config = ClaudeConfig.from_env(
+        {**KEY, "FONTE_MODEL": "claude-opus-4"}, model="claude-haiku-4-5"
+    )
+    assert config.model == config.subagent_model == "claude-haiku-4-5"
+
+
+def test_the_key_is_required_and_never_shown() -> None:
+    with pytest.raises(ConfigurationError, match="ANTHROPIC_API_KEY"):
+        ClaudeConfig.from_env({})
+    config = ClaudeConfig.from_env(KEY)
+    assert "sk-ant-secret-value" not in repr(config)
+    assert "sk-ant-secret-value" not in str(config)
+
+
+def test_an_unknown_model_fails_at_configuration_naming_the_variable() -> None:
+    with pytest.raises(ConfigurationError, match=r"FONTE_JUDGE_MODEL: no price for model 'gpt-4'"):
+        ClaudeConfig.from_env({**KEY, "FONTE_JUDGE_MODEL": "gpt-4"})
+
+
+def test_prices_from_a_file_or_inline(tmp_path: Path) -> None:
+    prices = {"claude-custom": {"input": 1, "output": 2}}
+    path = tmp_path / "prices.json"
+    path.write_text(json.dumps(prices))
+    for setting in (str(path), json.dumps(prices)):
+        config = ClaudeConfig.from_env(
+            {**KEY, "FONTE_PRICES": setting, "FONTE_MODEL": "claude-custom"}
+        )
+        assert config.prices.price("claude-custom").rates.output == 2
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"FONTE_PRICES": "/nonexistent/prices.json"}, "cannot read"),
+        ({"FONTE_PRICES": "{bad"}, "not valid JSON"),
+        ({"FONTE_JUDGE": "maybe"}, "FONTE_JUDGE"),
+    ],
+)
+def test_bad_settings_say_which_variable(env: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigurationError, match=message):
+        ClaudeConfig.from_env({**KEY, **env})
+
+
+@pytest.mark.parametrize(
+    ("env", "flag", "expected"),
+    [
+        ({}, None, False),
+        (KEY, None, True),
+        ({}, "claude-sonnet-4-5", True),
+        (KEY, "offline", False),
+    ],
+)
+def test_when_claude_is_wanted(env: dict[str, str], flag: str | None, expected: bool) -> None:
+    assert wants_claude(env, flag) is expected

@@ -1,0 +1,145 @@
+import json
+
+import pytest
+
+from engine.briefs import make_brief
+from engine.contracts import ClarifyingQuestion
+from engine.models.claude import ClaudeModel, ClaudeTruncated, InvalidAnswer
+from engine.models.claude.prompts import CLARIFIER_SYSTEM, PLANNER_SYSTEM
+from tests.engine.models.claude.conftest import meter
+from tests.support.anthropic_server import (
+    ScriptedAnthropic,
+    first_user_text,
+    json_message,
+    message,
+    system_text,
+    text,
+)
+
+SOLAR = "Como está o mercado de energia solar residencial no Nordeste?"
+CRITERIA = [
+    "Fonte que informe a potência instalada de geração distribuída solar no Nordeste",
+    "Fonte que informe as regras de compensação de créditos da Lei 14.300",
+]
+SUBQUESTIONS = [
+    {"id": "s1", "title": "Potência instalada", "text": "Qual a potência instalada solar?"},
+    {"id": "s2", "title": "Regras", "text": "Quais as regras da Lei 14.300?"},
+]
+FREE_PLAN = {"sufficient_when": CRITERIA, "subquestions": SUBQUESTIONS}
+
+
+async def test_an_ambiguous_brief_gets_questions_with_options(
+    anthropic: ScriptedAnthropic, model: ClaudeModel
+) -> None:
+    questions = [
+        {"question": "Qual período?", "options": ["2023", "2024", "últimos 5 anos"]},
+        {"question": "Qual segmento?", "options": ["residencial", "comercial"]},
+    ]
+    anthropic.script([json_message({"questions": questions})])
+    asked = await model.clarify(make_brief(SOLAR), meter())
+    assert asked == [ClarifyingQuestion.model_validate(q) for q in questions]
+    body = anthropic.requests[0].body
+    assert system_text(body) == CLARIFIER_SYSTEM
+    assert SOLAR in first_user_text(body)
+    assert "Brazilian Portuguese" in first_user_text(body)
+
+
+async def test_a_clear_brief_gets_none_and_answers_end_the_asking(
+    anthropic: ScriptedAnthropic, model: ClaudeModel
+) -> None:
+    anthropic.script([json_message({"questions": []})])
+    assert await model.clarify(make_brief(SOLAR), meter()) == []
+    assert await model.clarify(make_brief(SOLAR, answers=("2024",)), meter()) == []
+    assert len(anthropic.requests) == 1
+
+
+async def test_more_than_three_questions_are_repaired(
+    anthropic: ScriptedAnthropic, model: ClaudeModel
+) -> None:
+    four = [{"question": f"Q{i}?", "options": ["a", "b"]} for i in range(4)]
+    anthropic.script([json_message({"questions": four}), json_message({"questions": four[:3]})])
+    assert len(await model.clarify(make_brief(SOLAR), meter())) == 3
+    repair = anthropic.requests[1].body["messages"][-1]["content"][0]["text"]
+    assert "questions: List should have at most 3 items" in repair
+
+
+async def test_a_free_plan(anthropic: ScriptedAnthropic, model: ClaudeModel) -> None:
+    anthropic.script([json_message(FREE_PLAN)])
+    plan = await model.plan(make_brief(SOLAR, answers=("2024",)), meter())
+    assert plan.question == SOLAR
+    assert plan.template is None
+    assert [s.id for s in plan.subquestions] == ["s1", "s2"]
+    assert plan.sufficient_when == CRITERIA
+    body = anthropic.requests[0].body
+    assert system_text(body) == PLANNER_SYSTEM
+    prompt = first_user_text(body)
+    assert "- 2024" in prompt
+    assert "Fixed sections" not in prompt
+
+
+async def test_a_template_is_the_skeleton_and_keeps_its_titles(
+    anthropic: ScriptedAnthropic, model: ClaudeModel
+) -> None:
+    answer = {
+        "sufficient_when": [f"critério {i}" for i in range(1, 5)],
+        "subquestions": [
+            {"id": f"s{i}", "title": f"título livre {i}", "text": f"Pergunta {i}?"}
+            for i in range(1, 5)
+        ],
+    }
+    anthropic.script([json_message(answer)])
+    plan = await model.plan(make_brief(SOLAR, template="market"), meter())
+    assert plan.template == "mercado"
+    assert [s.title for s in plan.subquestions] == [
+        "Tamanho e crescimento do mercado",
+        "Principais empresas e concorrência",
+        "Regulação e marco legal",
+        "Tendências e riscos",
+    ]
+    prompt = first_user_text(anthropic.requests[0].body)
+    assert "1. Tamanho e crescimento do mercado" in prompt
+    assert "4. Tendências e riscos" in prompt
+
+
+async def test_english_briefs_are_planned_in_english(
+    anthropic: ScriptedAnthropic, model: ClaudeModel
+) -> None:
+    anthropic.script([json_message(FREE_PLAN)])
+    await model.plan(make_brief("What is the residential solar market size in Brazil?"), meter())
+    assert "Write every text field in English." in first_user_text(anthropic.requests[0].body)
+
+
+async def test_an_invalid_plan_gets_one_repair_with_the_error(
+    anthropic: ScriptedAnthropic, model: ClaudeModel
+) -> None:
+    duplicate = {**FREE_PLAN, "subquestions": [SUBQUESTIONS[0]] * 2}
+    anthropic.script(
+        [json_message(duplicate), message(text(f"```json\n{json.dumps(FREE_PLAN)}\n```"))]
+    )
+    payer = meter()
+    plan = await model.plan(make_brief(SOLAR), payer)
+    assert len(plan.subquestions) == 2
+    repair = anthropic.requests[1].body["messages"]
+    assert [m["role"] for m in repair] == ["user", "assistant", "user"]
+    assert "subquestion ids must be unique" in repair[2]["content"][0]["text"]
+    assert (await payer.budget.spend()).usage.model_calls == 2
+
+
+async def test_a_plan_still_invalid_after_repair_fails_clearly(
+    anthropic: ScriptedAnthropic, model: ClaudeModel
+) -> None:
+    one_criterion = {**FREE_PLAN, "sufficient_when": CRITERIA[:1]}
+    anthropic.script([json_message(one_criterion), message(text("Here is a plan: s1, s2."))])
+    with pytest.raises(InvalidAnswer, match=r"planner: .*invalid after one repair.*no JSON object"):
+        await model.plan(make_brief(SOLAR), meter())
+    first_repair = anthropic.requests[1].body["messages"][2]["content"][0]["text"]
+    assert "1 criteria for 2 subquestions" in first_repair
+
+
+async def test_a_truncated_plan_is_not_repaired(
+    anthropic: ScriptedAnthropic, model: ClaudeModel
+) -> None:
+    anthropic.script([message(text('{"sufficient_when": ["a'), stop_reason="max_tokens")])
+    with pytest.raises(ClaudeTruncated, match="planner"):
+        await model.plan(make_brief(SOLAR), meter())
+    assert len(anthropic.requests) == 1
