@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import re
 import signal
+from contextlib import AsyncExitStack
 from datetime import datetime
 from pathlib import Path
 
@@ -14,13 +16,19 @@ from engine.briefs import BadRequest, make_brief
 from engine.cli.console import console, progress_display, say, summarise
 from engine.contracts import Limits, Report
 from engine.events import EventSink
+from engine.models.claude import (
+    ClaudeConfig,
+    ConfigurationError,
+    claude_model_from_config,
+    wants_claude,
+)
 from engine.models.offline import OfflineModel
-from engine.models.protocol import Brief
+from engine.models.protocol import Brief, Model
 from engine.orchestrator import Orchestrator
 from engine.render.files import FORMATS, write_report
 from engine.sources.library import Library
 from engine.templates import TEMPLATES
-from engine.v1 import OfflineV1Roles, V1Pipeline
+from engine.v1 import V1Pipeline, v1_roles_for
 
 
 def add_ask_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -39,6 +47,10 @@ def add_ask_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
         "--cache-dir", type=Path, help="caches (default $FONTE_CACHE_DIR or ~/.cache/fonte)"
     )
     ask.add_argument(
+        "--model",
+        help="offline, or a Claude model id (default: Claude when ANTHROPIC_API_KEY is set)",
+    )
+    ask.add_argument(
         "--arch",
         choices=["final", "v1"],
         default="final",
@@ -51,6 +63,7 @@ def run_ask(args: argparse.Namespace) -> int:
     brief = make_brief(args.question, template=args.template)  # fail fast, before opening anything
     formats = _formats(args.format)
     limits = _limits(args)
+    choose_model(args.model)  # a missing key or unknown model fails before any work
     if args.library is None and not args.web:
         raise BadRequest("no source: pass --library DIR (a folder of documents) or --web")
     library = open_library(args.library, args.cache_dir) if args.library is not None else None
@@ -78,6 +91,16 @@ def open_library(folder: Path, cache_dir: Path | None) -> tuple[Library, list[st
     return library, warnings
 
 
+def choose_model(flag: str | None) -> ClaudeConfig | None:
+    """The Claude configuration to run with, or None for the offline model."""
+    if flag == "offline" or not wants_claude(os.environ, flag):
+        return None
+    try:
+        return ClaudeConfig.from_env(os.environ, model=flag)
+    except ConfigurationError as error:
+        raise BadRequest(str(error)) from None
+
+
 async def _research(
     args: argparse.Namespace,
     brief: Brief,
@@ -85,22 +108,29 @@ async def _research(
     show: EventSink,
     library: tuple[Library, list[str]] | None,
 ) -> Report:
-    if library is not None:
-        sources = library_sources(*library)
-        return await _run_architecture(args.arch, brief, limits, show, sources)
-    async with web_sources(args.cache_dir, on_note=lambda note: say(f"search: {note}")) as web:
-        report = await _run_architecture(args.arch, brief, limits, show, web)
-    report.notes.extend(web.notes)
-    return report
+    claude = choose_model(args.model)
+    async with AsyncExitStack() as stack:
+        model: Model = OfflineModel()
+        if claude is not None:
+            model = await stack.enter_async_context(claude_model_from_config(claude))
+        if library is not None:
+            return await _run_architecture(
+                args.arch, brief, limits, show, model, library_sources(*library)
+            )
+        web = await stack.enter_async_context(
+            web_sources(args.cache_dir, on_note=lambda note: say(f"search: {note}"))
+        )
+        return await _run_architecture(args.arch, brief, limits, show, model, web)
+    raise AssertionError("unreachable: the stack returns or raises")
 
 
 async def _run_architecture(
-    arch: str, brief: Brief, limits: Limits, show: EventSink, sources: Sources
+    arch: str, brief: Brief, limits: Limits, show: EventSink, model: Model, sources: Sources
 ) -> Report:
     if arch == "v1":
         # v1 ran to completion or not at all: no partial report on Ctrl-C, as it was.
         pipeline = V1Pipeline(
-            OfflineV1Roles(),
+            v1_roles_for(model),
             sources.searcher,
             sources.fetcher,
             limits=limits,
@@ -110,7 +140,7 @@ async def _run_architecture(
         report = await pipeline.run(brief)
     else:
         orchestrator = Orchestrator(
-            OfflineModel(),
+            model,
             sources.searcher,
             sources.fetcher,
             limits=limits,

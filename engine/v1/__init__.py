@@ -1,6 +1,8 @@
 """The v1 baseline: five roles in sequence (researcher, analyst, writer, reviewer, editor),
 kept as an architecture to compare the final one with (`architecture="v1"` in the report)."""
 
+from engine.v1.choice import v1_roles_for
+from engine.v1.claude_roles import ClaudeV1Roles
 from engine.v1.extract import Extraction, extract_report
 from engine.v1.notes import V1_RESEARCHER, ResearchNotes, SourceEntry
 from engine.v1.offline_roles import OfflineV1Roles
@@ -10,6 +12,7 @@ from engine.v1.tools import ResearchTools
 
 __all__ = [
     "V1_RESEARCHER",
+    "ClaudeV1Roles",
     "Extraction",
     "OfflineV1Roles",
     "ResearchNotes",
@@ -18,4 +21,5 @@ __all__ = [
     "V1Pipeline",
     "V1Roles",
     "extract_report",
+    "v1_roles_for",
 ]

@@ -1,0 +1,84 @@
+"""`fonte ask --model claude-…` wiring: the key, the base URL, the report's model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.cli import EXIT_BAD_INPUT, EXIT_OK, main
+from tests.engine.cli.test_ask import LAW, QUESTION
+from tests.engine.models.claude.conftest import API_KEY, MODEL, by_role
+from tests.engine.models.claude.test_orchestration import PLAN
+from tests.support.anthropic_server import ScriptedAnthropic, json_message, message, text
+
+
+def test_claude_without_a_key_is_a_one_line_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    code = main(["ask", QUESTION, "--library", str(tmp_path), "--model", MODEL])
+    assert code == EXIT_BAD_INPUT
+    err = capsys.readouterr().err.strip()
+    assert "ANTHROPIC_API_KEY" in err
+    assert len(err.splitlines()) == 1
+
+
+def test_a_key_in_the_environment_selects_claude(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    server = ScriptedAnthropic().start()
+    try:
+        server.script(
+            by_role(
+                planner=json_message(PLAN),
+                subagent=message(text("Nada a registrar.")),
+                criteria=json_message({"unmet": []}),
+            )
+        )
+        monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        monkeypatch.setenv("FONTE_MODEL", MODEL)
+        library = tmp_path / "docs"
+        library.mkdir()
+        (library / "lei.md").write_text(LAW, encoding="utf-8")
+        out = tmp_path / "out"
+        args = ["ask", QUESTION, "--library", str(library), "--out", str(out), "--format", "json"]
+        assert main([*args, "--cache-dir", str(tmp_path / "cache")]) == EXIT_OK
+        report = json.loads((out / "report.json").read_text())
+        assert report["model"] == MODEL
+        assert [s["id"] for s in report["plan"]["subquestions"]] == ["s1", "s2"]
+        assert report["spend"]["usage"]["model_calls"] >= 3
+        assert all(
+            r.headers.get("authorization") or r.headers.get("x-api-key") for r in server.requests
+        )
+    finally:
+        server.close()
+
+
+def test_model_offline_ignores_a_key(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")  # nothing listens
+    library = tmp_path / "docs"
+    library.mkdir()
+    (library / "lei.md").write_text(LAW, encoding="utf-8")
+    out = tmp_path / "out"
+    code = main(
+        [
+            "ask",
+            QUESTION,
+            "--library",
+            str(library),
+            "--model",
+            "offline",
+            "--out",
+            str(out),
+            "--format",
+            "json",
+            "--cache-dir",
+            str(tmp_path / "c"),
+        ]
+    )
+    assert code == EXIT_OK
+    assert json.loads((out / "report.json").read_text())["model"] == "offline"
