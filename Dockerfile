@@ -1,0 +1,30 @@
+# One image for the Slack bot and its workers: `fonte bot` or `fonte worker`.
+FROM python:3.11-slim
+
+# WeasyPrint (PDF reports) needs Pango; curl is not needed: health checks use Python.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libpango-1.0-0 libpangoft2-1.0-0 \
+    && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY engine ./engine
+COPY bot ./bot
+COPY evals ./evals
+RUN pip install --no-cache-dir ".[slack]"
+
+RUN useradd --create-home --uid 10001 fonte \
+    && mkdir -p /library /cache \
+    && chown fonte:fonte /cache
+USER fonte
+
+ENV PYTHONUNBUFFERED=1 \
+    FONTE_CACHE_DIR=/cache \
+    FONTE_LIBRARY=/library \
+    FONTE_ROLE=bot
+
+# The bot answers on /healthz; a worker checks that its arq heartbeat is fresh in Redis.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+    CMD fonte "$FONTE_ROLE" --check || exit 1
+
+CMD ["fonte", "bot"]

@@ -1,0 +1,201 @@
+"""How many concurrent reports two arq workers sustain on this machine (offline model).
+
+    python -m bot.bench_concurrency [--library DIR] [--loads 1,2,4,8,16] [--redis URL]
+
+Starts a Slack Web API stand-in on 127.0.0.1 and two `fonte worker` processes, then for each
+load N starts N reports at once (through the same flows a Start button runs) and waits until
+all are delivered. Prints per-load wall time, throughput and report latency (median, p95).
+Not a test: figures, not assertions. Needs Redis; sends traffic to loopback only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import os
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from aiohttp import web
+
+from bot.config import Settings
+from bot.flows import handle_step
+from bot.jobs import open_runtime
+from bot.redis_io import connect
+from bot.requests import Ask, Start
+from bot.runtime import Runtime
+from engine.contracts import Limits
+
+DEFAULT_LIBRARY = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "br-laws" / "docs"
+WORKER_COMMAND = "import sys; from engine.cli import main; sys.exit(main(['worker']))"
+QUESTIONS = [
+    "Quais são as competências da Anatel?",
+    "Quais são as atribuições da Anvisa?",
+    "Como funciona a aposentadoria da pessoa com deficiência?",
+    "Quais são as competências da ANTT?",
+]
+
+
+@contextlib.asynccontextmanager
+async def slack_stand_in() -> AsyncIterator[str]:
+    """Answers every Web API method with ok (and a fresh ts); uploads are accepted."""
+    numbers = itertools.count(1)
+    base = ""
+
+    async def api(request: web.Request) -> web.Response:
+        await request.read()
+        n = next(numbers)
+        method = request.match_info["method"]
+        body: dict[str, object] = {"ok": True, "ts": f"{1_700_000_000 + n}.0001", "user_id": "UB"}
+        if method == "files.getUploadURLExternal":
+            body.update(upload_url=f"{base}/upload/F{n}", file_id=f"F{n}")
+        if method == "files.completeUploadExternal":
+            body["files"] = [{"id": f"F{n}"}]
+        return web.json_response(body)
+
+    async def upload(request: web.Request) -> web.Response:
+        await request.read()
+        return web.Response(text="OK")
+
+    app = web.Application()
+    app.router.add_post("/api/{method}", api)
+    app.router.add_post("/upload/{file}", upload)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    base = f"http://127.0.0.1:{port}"
+    try:
+        yield f"{base}/api/"
+    finally:
+        await runner.cleanup()
+
+
+def worker_environment(api_url: str, redis_url: str, prefix: str, library: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "SLACK_BOT_TOKEN": "xoxb-bench",
+        "SLACK_API_URL": api_url,
+        "REDIS_URL": redis_url,
+        "FONTE_REDIS_PREFIX": prefix,
+        "FONTE_LIBRARY": str(library),
+        "FONTE_POLL_SECONDS": "0.05",
+        "FONTE_PROGRESS_SECONDS": "3",
+        "FONTE_REPORTS_PER_WORKER": "32",
+        "FONTE_TASKS_PER_WORKER": "64",
+    }
+
+
+def start_workers(env: dict[str, str], count: int) -> list[subprocess.Popen[bytes]]:
+    return [subprocess.Popen([sys.executable, "-c", WORKER_COMMAND], env=env) for _ in range(count)]
+
+
+def stop_workers(processes: list[subprocess.Popen[bytes]]) -> None:
+    for process in processes:
+        process.terminate()  # SIGTERM: a worker stops its jobs and closes its connections
+    for process in processes:
+        process.wait(timeout=30)
+
+
+async def run_load(rt: Runtime, load: int, round_number: int) -> tuple[float, list[float]]:
+    """Start `load` reports at once; returns the wall time and each report's latency."""
+    report_ids = []
+    for n in range(load):
+        origin = f"bench-{round_number}-{n}"
+        thread = f"{round_number}.{n}"
+        question = QUESTIONS[n % len(QUESTIONS)]
+        await handle_step(
+            rt, Ask(origin=origin, channel="CBENCH", thread_ts=thread, user="U", text=question)
+        )
+        report_id = await rt.states.by_thread("CBENCH", thread)
+        assert report_id is not None
+        report_ids.append(report_id)
+    started = time.monotonic()
+    await asyncio.gather(*(handle_step(rt, Start(report_id=r, user="U")) for r in report_ids))
+    done: dict[str, float] = {}
+    while len(done) < load:
+        for report_id in report_ids:
+            if report_id in done:
+                continue
+            state = await rt.states.get(report_id)
+            if state is not None and state.delivered >= 1:
+                done[report_id] = time.monotonic() - started
+        await asyncio.sleep(0.05)
+    return time.monotonic() - started, list(done.values())
+
+
+async def bench(library: Path, loads: list[int], redis_url: str, workers: int) -> None:
+    prefix = f"fonte-bench-{uuid.uuid4().hex[:8]}"
+    async with slack_stand_in() as api_url:
+        env = worker_environment(api_url, redis_url, prefix, library)
+        processes = start_workers(env, workers)
+        settings = Settings(
+            slack_bot_token="xoxb-bench",
+            slack_api_url=api_url,
+            redis_url=redis_url,
+            redis_prefix=prefix,
+            library=library,
+            limits=Limits(steps=60, seconds=300, usd=2.0),
+            poll_interval=0.05,
+        )
+        rt = await open_runtime(settings)
+        try:
+            await asyncio.sleep(3)  # workers open and index the library
+            await run_load(rt, 2, 0)  # warm-up: first jobs pay for imports and caches
+            print(f"{workers} workers, offline model, library {library}")
+            print(f"{'reports':>8} {'wall s':>8} {'reports/min':>12} {'median s':>9} {'p95 s':>7}")
+            single = None
+            sustained = 0
+            for round_number, load in enumerate(loads, start=1):
+                wall, latencies = await run_load(rt, load, round_number)
+                latencies.sort()
+                median = statistics.median(latencies)
+                p95 = latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))]
+                single = single or median
+                print(
+                    f"{load:>8} {wall:>8.2f} {60 * load / wall:>12.1f} {median:>9.2f} {p95:>7.2f}"
+                )
+                if p95 <= 3 * single:
+                    sustained = load
+            print(
+                f"sustained: {sustained} concurrent reports with p95 latency within 3x of a "
+                f"single report ({single:.2f} s)"
+            )
+        finally:
+            await rt.aclose()
+            stop_workers(processes)
+            await _clean(redis_url, prefix)
+
+
+async def _clean(redis_url: str, prefix: str) -> None:
+    client = await connect(redis_url)
+    try:
+        for pattern in (f"{prefix}*", f"arq:*{prefix}*"):
+            keys = [key async for key in client.scan_iter(match=pattern, count=1000)]
+            if keys:
+                await client.delete(*keys)
+    finally:
+        await client.aclose(close_connection_pool=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--library", type=Path, default=DEFAULT_LIBRARY)
+    parser.add_argument("--loads", default="1,2,4,8,16,32,64")
+    parser.add_argument("--redis", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    loads = [int(n) for n in args.loads.split(",") if n.strip()]
+    asyncio.run(bench(args.library, loads, args.redis, args.workers))
+
+
+if __name__ == "__main__":
+    main()

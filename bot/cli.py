@@ -1,0 +1,81 @@
+"""`fonte bot` and `fonte worker`, registered through the `fonte.commands` entry point.
+
+Every `fonte` command loads this module, so it imports nothing of Slack, arq or Redis until
+one of its own commands runs (the engine works without the `slack` extra installed).
+
+fonte bot      [--check]            the Slack app; embedded (no REDIS_URL) or enqueueing
+fonte worker   [--burst] [--check]  arq workers (REDIS_URL); scale by running more
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import urllib.error
+import urllib.request
+
+from bot.config import ConfigError, load_settings
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_CONFIG = 0, 1, 2
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    bot = commands.add_parser("bot", help="run the Slack bot (Socket Mode by default)")
+    bot.add_argument("--check", action="store_true", help="health check of a running bot")
+    bot.set_defaults(handler=bot_command)
+    worker = commands.add_parser("worker", help="run the bot's arq workers (needs REDIS_URL)")
+    worker.add_argument("--burst", action="store_true", help="exit once the queues are empty")
+    worker.add_argument("--check", action="store_true", help="health check of this host's worker")
+    worker.set_defaults(handler=worker_command)
+
+
+def _fail(error: Exception) -> int:
+    lines = str(error).splitlines() or [type(error).__name__]
+    print(f"error: {lines[0]}", file=sys.stderr)
+    return EXIT_BAD_CONFIG
+
+
+def bot_command(args: argparse.Namespace) -> int:
+    from bot.serve import serve_bot
+
+    try:
+        settings = load_settings(role="bot")
+        if args.check:
+            port = settings.http_port if settings.slack_mode == "http" else settings.health_port
+            return _http_ok(f"http://127.0.0.1:{port}/healthz")
+        asyncio.run(serve_bot(settings))
+    except ConfigError as error:
+        return _fail(error)
+    return EXIT_OK
+
+
+def worker_command(args: argparse.Namespace) -> int:
+    from bot.jobs import open_runtime
+    from bot.serve import serve_workers
+    from bot.worker import workers_alive
+
+    try:
+        settings = load_settings(role="worker")
+        if args.check:
+
+            async def check() -> bool:
+                rt = await open_runtime(settings)
+                try:
+                    return await workers_alive(rt)
+                finally:
+                    await rt.aclose()
+
+            return EXIT_OK if asyncio.run(check()) else EXIT_FAILED
+        asyncio.run(serve_workers(settings, burst=args.burst))
+    except ConfigError as error:
+        return _fail(error)
+    return EXIT_OK
+
+
+def _http_ok(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=3) as response:
+            return EXIT_OK if response.status == 200 else EXIT_FAILED
+    except (urllib.error.URLError, OSError):
+        return EXIT_FAILED

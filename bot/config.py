@@ -1,0 +1,152 @@
+"""Settings from the environment, with a one-line error for anything missing or wrong.
+
+Tokens are read here and nowhere else, and never printed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from engine.contracts import Limits
+
+Role = Literal["bot", "worker"]
+SlackMode = Literal["socket", "http"]
+
+
+class ConfigError(ValueError):
+    """A setting a user must fix; the message is one line, fit to print as is."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    slack_bot_token: str
+    slack_app_token: str | None = None
+    slack_signing_secret: str | None = None
+    slack_mode: SlackMode = "socket"
+    slack_api_url: str | None = None
+    http_host: str = "0.0.0.0"
+    http_port: int = 3000
+    health_port: int = 8080
+    redis_url: str | None = None
+    redis_prefix: str = "fonte"
+    source: str = "library"
+    library: Path | None = None
+    cache_dir: Path | None = None
+    model: str = "offline"
+    limits: Limits = field(default_factory=lambda: Limits(steps=60, seconds=600.0, usd=2.0))
+    top_up: Limits = field(default_factory=lambda: Limits(steps=20, seconds=300.0, usd=0.5))
+    subagent_max_steps: int = 8
+    seconds_per_step: float = 5.0
+    progress_interval: float = 3.0
+    poll_interval: float = 0.5
+    reports_per_worker: int = 4
+    tasks_per_worker: int = 16
+    max_report_seconds: float = 3600.0
+    retention_seconds: int = 30 * 24 * 3600
+
+    @property
+    def embedded(self) -> bool:
+        """No Redis: the bot runs every job in its own process."""
+        return self.redis_url is None
+
+
+def _text(env: Mapping[str, str], name: str) -> str | None:
+    value = env.get(name, "").strip()
+    return value or None
+
+
+def _number(env: Mapping[str, str], name: str, default: float, *, minimum: float) -> float:
+    raw = _text(env, name)
+    if raw is None:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r} is not a number") from None
+    if value < minimum:
+        raise ConfigError(f"{name}={raw} must be at least {minimum:g}")
+    return value
+
+
+def _token(env: Mapping[str, str], name: str, prefix: str, where: str) -> str:
+    value = _text(env, name)
+    if value is None:
+        raise ConfigError(f"{name} is not set: copy the {prefix}… token from {where}")
+    if not value.startswith(prefix):
+        raise ConfigError(f"{name} does not look like a {prefix}… token: check {where}")
+    return value
+
+
+BOT_TOKEN_WHERE = "your Slack app's OAuth & Permissions page (Bot User OAuth Token)"
+APP_TOKEN_WHERE = "your Slack app's Basic Information page (App-Level Tokens, connections:write)"
+
+
+def load_settings(env: Mapping[str, str] | None = None, *, role: Role = "bot") -> Settings:
+    env = os.environ if env is None else env
+    bot_token = _token(env, "SLACK_BOT_TOKEN", "xoxb-", BOT_TOKEN_WHERE)
+    mode = (_text(env, "FONTE_SLACK_MODE") or "socket").lower()
+    if mode not in ("socket", "http"):
+        raise ConfigError(f"FONTE_SLACK_MODE={mode!r}: use socket or http")
+    app_token = signing_secret = None
+    if role == "bot" and mode == "socket":
+        app_token = _token(env, "SLACK_APP_TOKEN", "xapp-", APP_TOKEN_WHERE)
+    if role == "bot" and mode == "http":
+        signing_secret = _text(env, "SLACK_SIGNING_SECRET")
+        if signing_secret is None:
+            raise ConfigError(
+                "SLACK_SIGNING_SECRET is not set: copy the Signing Secret from your Slack app's "
+                "Basic Information page (needed with FONTE_SLACK_MODE=http)"
+            )
+    redis_url = _text(env, "REDIS_URL")
+    if role == "worker" and redis_url is None:
+        raise ConfigError(
+            "REDIS_URL is not set: workers share reports through Redis "
+            "(e.g. REDIS_URL=redis://localhost:6379/0); without Redis run `fonte bot` alone"
+        )
+    if redis_url is not None and not redis_url.startswith(("redis://", "rediss://", "unix://")):
+        raise ConfigError(f"REDIS_URL={redis_url!r} is not a redis:// URL")
+    source = (_text(env, "FONTE_SOURCE") or "library").strip()
+    library = _text(env, "FONTE_LIBRARY")
+    if source == "library" and library is None:
+        raise ConfigError(
+            "FONTE_LIBRARY is not set: point it at the folder of documents the bot researches "
+            "(or set FONTE_SOURCE=module:function)"
+        )
+    cache_dir = _text(env, "FONTE_CACHE_DIR")
+    return Settings(
+        slack_bot_token=bot_token,
+        slack_app_token=app_token,
+        slack_signing_secret=signing_secret,
+        slack_mode="http" if mode == "http" else "socket",
+        slack_api_url=_text(env, "SLACK_API_URL"),
+        http_host=_text(env, "FONTE_HTTP_HOST") or "0.0.0.0",
+        http_port=int(_number(env, "PORT", 3000, minimum=1)),
+        health_port=int(_number(env, "FONTE_HEALTH_PORT", 8080, minimum=0)),
+        redis_url=redis_url,
+        redis_prefix=_text(env, "FONTE_REDIS_PREFIX") or "fonte",
+        source=source,
+        library=Path(library).expanduser() if library else None,
+        cache_dir=Path(cache_dir).expanduser() if cache_dir else None,
+        model=_text(env, "FONTE_MODEL") or "offline",
+        limits=Limits(
+            steps=int(_number(env, "FONTE_MAX_STEPS", 60, minimum=1)),
+            seconds=_number(env, "FONTE_MAX_MINUTES", 10, minimum=0.01) * 60,
+            usd=_number(env, "FONTE_MAX_USD", 2.0, minimum=0),
+        ),
+        top_up=Limits(
+            steps=int(_number(env, "FONTE_TOPUP_STEPS", 20, minimum=1)),
+            seconds=_number(env, "FONTE_TOPUP_MINUTES", 5, minimum=0.01) * 60,
+            usd=_number(env, "FONTE_TOPUP_USD", 0.5, minimum=0),
+        ),
+        subagent_max_steps=int(_number(env, "FONTE_SUBAGENT_STEPS", 8, minimum=1)),
+        seconds_per_step=_number(env, "FONTE_SECONDS_PER_STEP", 5.0, minimum=0),
+        progress_interval=_number(env, "FONTE_PROGRESS_SECONDS", 3.0, minimum=0),
+        poll_interval=_number(env, "FONTE_POLL_SECONDS", 0.5, minimum=0.01),
+        reports_per_worker=int(_number(env, "FONTE_REPORTS_PER_WORKER", 4, minimum=1)),
+        tasks_per_worker=int(_number(env, "FONTE_TASKS_PER_WORKER", 16, minimum=1)),
+        max_report_seconds=_number(env, "FONTE_MAX_REPORT_MINUTES", 60, minimum=0.01) * 60,
+    )

@@ -1,0 +1,101 @@
+"""How a listener hands work on: arq jobs in Redis, or tasks in the bot's own process.
+
+Listeners acknowledge Slack and call `step`; flows call `run_report`. The arq queue names
+each job after its origin (the Slack event or action), so a request Slack delivers twice
+runs once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from arq.connections import ArqRedis
+
+from bot.keys import Keys
+from bot.requests import Step, encode_step
+
+log = logging.getLogger(__name__)
+
+StepHandler = Callable[[Step], Awaitable[None]]
+RunHandler = Callable[[str, int], Awaitable[None]]
+
+
+class JobQueue(Protocol):
+    async def step(self, step: Step, origin: str) -> None:
+        """Enqueue a conversation step; `origin` identifies the Slack request behind it."""
+        ...
+
+    async def run_report(self, report_id: str, version: int) -> None: ...
+
+
+class ArqQueue:
+    def __init__(self, redis: ArqRedis, keys: Keys) -> None:
+        self._redis = redis
+        self._keys = keys
+
+    async def step(self, step: Step, origin: str) -> None:
+        await self._redis.enqueue_job(
+            "converse",
+            encode_step(step),
+            _job_id=self._keys.step_job(origin),
+            _queue_name=self._keys.tasks_queue,
+        )
+
+    async def run_report(self, report_id: str, version: int) -> None:
+        await self._redis.enqueue_job(
+            "run_report",
+            report_id,
+            version,
+            _job_id=self._keys.run_job(report_id, version),
+            _queue_name=self._keys.reports_queue,
+        )
+
+
+class InProcessQueue:
+    """The embedded bot's queue: each job is an asyncio task of this process."""
+
+    def __init__(self) -> None:
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._seen: set[str] = set()
+        self._on_step: StepHandler | None = None
+        self._on_run: RunHandler | None = None
+
+    def bind(self, on_step: StepHandler, on_run: RunHandler) -> None:
+        self._on_step, self._on_run = on_step, on_run
+
+    def _spawn(self, work: Awaitable[None], name: str) -> None:
+        async def run() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("job %s failed", name)
+
+        task = asyncio.get_running_loop().create_task(run(), name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def step(self, step: Step, origin: str) -> None:
+        if origin in self._seen or self._on_step is None:
+            return
+        self._seen.add(origin)
+        self._spawn(self._on_step(step), f"step {step.kind}")
+
+    async def run_report(self, report_id: str, version: int) -> None:
+        key = f"run:{report_id}:{version}"
+        if key in self._seen or self._on_run is None:
+            return
+        self._seen.add(key)
+        self._spawn(self._on_run(report_id, version), key)
+
+    async def drain(self) -> None:
+        """Wait until no job is left, including jobs the jobs enqueue."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks))
+
+    async def aclose(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*list(self._tasks), return_exceptions=True)

@@ -1,0 +1,167 @@
+"""Running a report: the orchestrator job, and the research context a worker rebuilds for
+one subagent or one verification of a report (model, source, board, budget, snapshots)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import replace
+
+from bot.arq_executor import ArqExecutor
+from bot.blockkit import Message
+from bot.delivery import deliver
+from bot.flows import brief_of
+from bot.progress import ProgressReporter
+from bot.runtime import Runtime
+from bot.state import ReportState
+from bot.texts import texts_for
+from engine.agents.toolbox import Assignment
+from engine.contracts import Claim, ClaimStatus
+from engine.executor import GRACE_SECONDS, SubagentOutcome
+from engine.orchestrator import Orchestrator
+
+log = logging.getLogger(__name__)
+
+
+async def run_report(rt: Runtime, report_id: str, version: int) -> None:
+    """Research, write and deliver one version of a report. Safe to run again after a crash:
+    the board, budget and jobs it finds in Redis are the ones it left."""
+    state = await rt.states.get(report_id)
+    if state is None or state.plan is None or state.version != version:
+        return
+    if state.delivered >= version or state.status != "running":
+        return
+    context = await rt.stores.open(report_id, state.limits, f"v{version}:orchestrator")
+    await rt.stores.begin_run(report_id, version)
+    sources = await rt.sources()
+    progress_ts = await _progress_message(rt, state, version)
+    budget = context.budget
+    reporter = ProgressReporter(
+        rt.slack,
+        state.channel,
+        progress_ts,
+        state.language,
+        lambda: budget.limits,
+        interval=rt.settings.progress_interval,
+        spend=budget.spend,
+    )
+    orchestrator = Orchestrator(
+        rt.model,
+        sources.searcher,
+        sources.fetcher,
+        board=context.board,
+        budget=budget,
+        snapshots=context.snapshots,
+        executor=rt.executor_for(report_id, version),
+        events=reporter.sink,
+        subagent_max_steps=rt.settings.subagent_max_steps,
+        source_labels=sources.labels,
+    )
+    reporter.start()
+    watcher = asyncio.create_task(_watch(rt, report_id, orchestrator))
+    try:
+        research = set(state.research) if state.research else None
+        report = await orchestrator.run(brief_of(state), plan=state.plan, research=research)
+    except BaseException:
+        # The job is being cancelled (its worker stops) or broke: arq will run it again, so
+        # stop everything it started and leave the progress message as it is.
+        watcher.cancel()
+        if isinstance(orchestrator.executor, ArqExecutor):
+            orchestrator.executor.shutdown()
+        await reporter.close(final=False)
+        raise
+    watcher.cancel()
+    await reporter.close()
+    await rt.stores.end_run(report_id, version)
+    await rt.states.save_report(report_id, version, report)
+    await deliver(rt.slack, state.channel, state.thread_ts, report, report_id, version)
+
+    def delivered(current: ReportState) -> ReportState:
+        status = "cancelled" if current.cancel_reason else "done"
+        return current.model_copy(
+            update={"status": status, "delivered": version, "gaps": report.gaps}
+        )
+
+    await rt.states.update(report_id, delivered)
+
+
+async def _progress_message(rt: Runtime, state: ReportState, version: int) -> str:
+    """The run's progress message: the one a previous attempt of this job posted, if any."""
+    if state.progress_version == version and state.progress_ts is not None:
+        return state.progress_ts
+    text = texts_for(state.language).researching
+    ts = await rt.slack.post(state.channel, Message(text), state.thread_ts)
+    await rt.states.update(
+        state.report_id,
+        lambda s: s.model_copy(update={"progress_ts": ts, "progress_version": version}),
+    )
+    return ts
+
+
+async def _watch(rt: Runtime, report_id: str, orchestrator: Orchestrator) -> None:
+    """Cancel the run when the user asks, or when it outlives its time cap (plus grace)."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    while True:
+        await asyncio.sleep(rt.settings.poll_interval)
+        state = await rt.states.get(report_id)
+        if state is not None and state.cancel_reason:
+            orchestrator.cancel(state.cancel_reason)
+            return
+        if loop.time() - started > orchestrator.budget.limits.seconds + 4 * GRACE_SECONDS:
+            orchestrator.cancel("time cap reached")
+            return
+
+
+# -- worker side ---------------------------------------------------------------------------
+
+
+async def worker_orchestrator(rt: Runtime, report_id: str, scope: str) -> Orchestrator:
+    """An orchestrator over the report's shared board, budget and snapshots, for one job;
+    `scope` (the job id) keys its budget reservations so a replay is not charged twice."""
+    state = await rt.states.get(report_id)
+    if state is None:
+        raise LookupError(f"report {report_id} has no state (expired?)")
+    context = await rt.stores.open(report_id, state.limits, scope)
+    sources = await rt.sources()
+    return Orchestrator(
+        rt.model,
+        sources.searcher,
+        sources.fetcher,
+        board=context.board,
+        budget=context.budget,
+        snapshots=context.snapshots,
+        subagent_max_steps=rt.settings.subagent_max_steps,
+        source_labels=sources.labels,
+    )
+
+
+async def run_subagent(
+    rt: Runtime, report_id: str, assignment: Assignment, scope: str
+) -> SubagentOutcome:
+    orchestrator = await worker_orchestrator(rt, report_id, scope)
+    left = max(0.0, await orchestrator.seconds_left())
+    try:
+        outcome = await asyncio.wait_for(
+            orchestrator.run_subagent(assignment), timeout=left + GRACE_SECONDS
+        )
+    except TimeoutError:
+        outcome = SubagentOutcome(
+            assignment.subagent, assignment.subquestion.id, stopped_by_budget=True
+        )
+    # Claims an earlier attempt of this job posted are duplicates now, so the subagent did
+    # not report them; hand them over too, so they are verified with the rest.
+    reported = {c.id for c in outcome.claims}
+    earlier = [
+        claim
+        for claim in await orchestrator.board.claims()
+        if claim.subagent == assignment.subagent
+        and claim.status is ClaimStatus.pending
+        and claim.id not in reported
+    ]
+    return replace(outcome, claims=[*outcome.claims, *earlier]) if earlier else outcome
+
+
+async def verify_claim(rt: Runtime, report_id: str, claim: Claim, scope: str) -> Claim:
+    orchestrator = await worker_orchestrator(rt, report_id, scope)
+    return await orchestrator.check_claim(claim)

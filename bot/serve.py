@@ -1,0 +1,85 @@
+"""Long-running processes: the bot (Socket Mode or HTTP) and the workers, until a signal."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import AsyncIterator
+
+from aiohttp import web
+from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
+
+from bot.app import build_app, healthz, http_app
+from bot.config import Settings
+from bot.jobs import open_runtime
+from bot.worker import build_workers, run_workers
+
+log = logging.getLogger(__name__)
+
+
+@contextlib.asynccontextmanager
+async def _site(application: web.Application, host: str, port: int) -> AsyncIterator[None]:
+    runner = web.AppRunner(application)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, host, port).start()
+        yield
+    finally:
+        await runner.cleanup()
+
+
+def _stop_on_signals(stop: asyncio.Event) -> None:
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+
+
+async def serve_bot(settings: Settings, stop: asyncio.Event | None = None) -> None:
+    stop = stop or asyncio.Event()
+    _stop_on_signals(stop)
+    rt = await open_runtime(settings)
+    try:
+        assert rt.web_client is not None
+        if settings.embedded:
+            await rt.sources()  # research runs here: open (and index) the source now
+        if settings.slack_mode == "http":
+            app = build_app(rt, rt.web_client, signing_secret=settings.slack_signing_secret)
+            async with _site(http_app(app), settings.http_host, settings.http_port):
+                log.info("bot: HTTP on %s:%d", settings.http_host, settings.http_port)
+                await stop.wait()
+            return
+        app = build_app(rt, rt.web_client)
+        health = web.Application()
+        health.router.add_get("/healthz", healthz)
+        handler = AsyncSocketModeHandler(app, settings.slack_app_token, web_client=rt.web_client)
+        try:
+            async with _site(health, "0.0.0.0", settings.health_port):
+                await handler.connect_async()  # type: ignore[no-untyped-call]
+                log.info("bot: connected in Socket Mode")
+                await stop.wait()
+        finally:
+            await handler.close_async()  # type: ignore[no-untyped-call]
+    finally:
+        await rt.aclose()
+
+
+async def serve_workers(settings: Settings, *, burst: bool = False) -> None:
+    rt = await open_runtime(settings)
+    try:
+        await rt.sources()  # open (and index) the source now, not in the first job
+        workers = build_workers(rt, burst=burst)
+        main = asyncio.ensure_future(run_workers(workers))
+        stop = asyncio.Event()
+        _stop_on_signals(stop)
+        stopping = asyncio.ensure_future(stop.wait())
+        await asyncio.wait({main, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if not main.done():
+            main.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await main
+    finally:
+        await rt.aclose()

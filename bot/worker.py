@@ -1,0 +1,126 @@
+"""The arq workers of one `fonte worker` process: one on the reports queue (orchestrators,
+which wait on other jobs) and one on the tasks queue (conversation steps, subagents,
+verifications, which never wait). Two queues, so orchestrators holding every slot can never
+starve the jobs they wait for. Scale by running more processes (`--scale worker=N`)."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import socket
+from dataclasses import dataclass
+
+from arq.connections import RedisSettings
+from arq.worker import Worker, func
+
+from bot import jobs
+from bot.redis_io import awaited
+from bot.runtime import Runtime
+
+HEALTH_INTERVAL_SECONDS = 30
+STEP_TIMEOUT_SECONDS = 300
+VERIFY_TIMEOUT_SECONDS = 300
+MAX_TRIES = 3
+
+
+class FonteWorker(Worker):
+    async def close(self) -> None:
+        """arq's `Worker.close` with redis-py 5's `aclose` (its `close` is deprecated)."""
+        if not self._handle_signals:
+            self.handle_sig(signal.SIGUSR1)
+        if not self._pool:
+            return
+        await asyncio.gather(*self.tasks.values())
+        await self.pool.delete(self.health_check_key)
+        if self.on_shutdown:
+            await self.on_shutdown(self.ctx)
+        await self.pool.aclose(close_connection_pool=True)
+        self._pool = None
+
+
+@dataclass(frozen=True)
+class WorkerSettings:
+    """What the two arq workers are given; from the bot's Settings by `for_runtime`."""
+
+    redis_url: str
+    reports_queue: str
+    tasks_queue: str
+    reports_jobs: int
+    tasks_jobs: int
+    poll_delay: float
+    report_timeout: float
+    subagent_timeout: float
+    host: str
+
+    @classmethod
+    def for_runtime(cls, rt: Runtime, host: str | None = None) -> WorkerSettings:
+        settings = rt.settings
+        if settings.redis_url is None:
+            raise ValueError("workers need REDIS_URL")
+        return cls(
+            redis_url=settings.redis_url,
+            reports_queue=rt.keys.reports_queue,
+            tasks_queue=rt.keys.tasks_queue,
+            reports_jobs=settings.reports_per_worker,
+            tasks_jobs=settings.tasks_per_worker,
+            poll_delay=settings.poll_interval,
+            # A report may be deepened, so allow twice the cap; the run cancels itself at its
+            # own cap, this only catches a job that hangs.
+            report_timeout=settings.max_report_seconds * 2 + 120,
+            subagent_timeout=settings.max_report_seconds + 60,
+            host=host or socket.gethostname(),
+        )
+
+
+def build_workers(rt: Runtime, *, burst: bool = False, host: str | None = None) -> list[Worker]:
+    config = WorkerSettings.for_runtime(rt, host)
+    redis = RedisSettings.from_dsn(config.redis_url)
+    common = {
+        "redis_settings": redis,
+        "burst": burst,
+        "handle_signals": False,
+        "poll_delay": config.poll_delay,
+        "health_check_interval": HEALTH_INTERVAL_SECONDS,
+        "max_tries": MAX_TRIES,
+    }
+    reports = FonteWorker(
+        functions=[func(jobs.run_report, name="run_report", timeout=config.report_timeout)],
+        queue_name=config.reports_queue,
+        max_jobs=config.reports_jobs,
+        health_check_key=rt.keys.health(config.reports_queue, config.host),
+        ctx={jobs.RUNTIME: rt},
+        **common,  # type: ignore[arg-type]
+    )
+    tasks = FonteWorker(
+        functions=[
+            func(jobs.converse, name="converse", timeout=STEP_TIMEOUT_SECONDS),
+            func(jobs.run_subagent, name="run_subagent", timeout=config.subagent_timeout),
+            func(jobs.verify_claim, name="verify_claim", timeout=VERIFY_TIMEOUT_SECONDS),
+        ],
+        queue_name=config.tasks_queue,
+        max_jobs=config.tasks_jobs,
+        allow_abort_jobs=True,
+        health_check_key=rt.keys.health(config.tasks_queue, config.host),
+        ctx={jobs.RUNTIME: rt},
+        **common,  # type: ignore[arg-type]
+    )
+    return [reports, tasks]
+
+
+async def run_workers(workers: list[Worker]) -> None:
+    """Run until cancelled (or, in burst mode, until the queues are empty). Jobs running at
+    the end are cancelled, and arq runs them again on another worker."""
+    try:
+        await asyncio.gather(*(worker.async_run() for worker in workers))
+    finally:
+        for worker in workers:
+            await worker.close()
+
+
+async def workers_alive(rt: Runtime, host: str | None = None) -> bool:
+    """Both workers of `host` wrote their health key within the last interval."""
+    if rt.redis is None:
+        return False
+    host = host or socket.gethostname()
+    names = [rt.keys.health(q, host) for q in (rt.keys.reports_queue, rt.keys.tasks_queue)]
+    return int(await awaited(rt.redis.exists(*names))) == len(names)

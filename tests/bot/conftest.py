@@ -1,0 +1,406 @@
+"""Shared fixtures for the bot: a Slack Web API stub on loopback, real Redis under a key
+prefix of the test's own (deleted afterwards), a library the test writes, runtimes, arq
+workers running as tasks, and helpers to send signed requests and Socket Mode envelopes."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import httpx
+import pytest
+import redis.asyncio as aioredis
+from aiohttp import web
+from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
+from slack_bolt.async_app import AsyncApp
+from slack_sdk.socket_mode.request import SocketModeRequest
+from slack_sdk.socket_mode.response import SocketModeResponse
+
+from bot.app import build_app, http_app
+from bot.config import Settings
+from bot.jobs import open_runtime
+from bot.runtime import Runtime
+from bot.slack_api import build_web_client
+from bot.sources import ResearchSources, open_library
+from bot.state import ReportState
+from bot.worker import build_workers, run_workers
+from engine.budget import Meter
+from engine.contracts import ClarifyingQuestion, Limits
+from engine.models.offline import OfflineModel
+from engine.models.protocol import Brief
+from engine.snapshots import Snapshot
+from engine.sources.protocols import SearchHit
+from tests.support.slack_stub import SlackStub
+
+REDIS_URL = "redis://127.0.0.1:6379/0"
+SIGNING_SECRET = "test-signing-secret"
+BOT_TOKEN = "xoxb-test-token"
+
+LAW = """# Lei 14.300 de 2022
+
+Art. 1º Para fins e efeitos desta Lei, são adotadas as seguintes definições:
+
+XI - microgeração distribuída: central geradora de energia elétrica, com potência instalada menor ou igual a 75 kW (setenta e cinco quilowatts), conectada na rede de distribuição;
+
+XIII - minigeração distribuída: central geradora com potência instalada maior que 75 kW e menor ou igual a 5 MW para as fontes despacháveis e 3 MW para as não despacháveis;
+
+Art. 26. Os créditos de energia elétrica expiram em 60 (sessenta) meses após a data do faturamento em que foram gerados.
+"""
+
+MARKET = """# Mercado de energia solar
+
+A potência instalada de geração distribuída solar no Brasil chegou a 26 GW em 2024, segundo a associação do setor.
+
+As principais empresas integradoras disputam o mercado residencial com financiamento e preços em queda.
+"""
+
+LIMITS_QUESTION = "Quais são os limites de potência instalada da microgeração distribuída?"
+
+
+@pytest.fixture
+async def slack() -> AsyncIterator[SlackStub]:
+    stub = await SlackStub().start()
+    try:
+        yield stub
+    finally:
+        await stub.stop()
+
+
+@pytest.fixture
+def library(tmp_path: Path) -> Path:
+    folder = tmp_path / "library"
+    folder.mkdir()
+    (folder / "lei-14300.md").write_text(LAW, encoding="utf-8")
+    (folder / "mercado-solar.md").write_text(MARKET, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+async def redis_prefix() -> AsyncIterator[str]:
+    prefix = f"fonte-test-{uuid.uuid4().hex[:10]}"
+    yield prefix
+    client = aioredis.from_url(REDIS_URL)
+    try:
+        for pattern in (f"{prefix}*", f"arq:*{prefix}*"):
+            keys = [key async for key in client.scan_iter(match=pattern, count=500)]
+            if keys:
+                await client.delete(*keys)
+        aborted = [m for m in await client.zrange("arq:abort", 0, -1) if prefix.encode() in m]
+        if aborted:
+            await client.zrem("arq:abort", *aborted)
+    finally:
+        await client.aclose()
+
+
+@pytest.fixture
+def make_settings(
+    slack: SlackStub, library: Path, tmp_path: Path, redis_prefix: str
+) -> Callable[..., Settings]:
+    def make(*, redis: bool = True, **overrides: Any) -> Settings:
+        settings = Settings(
+            slack_bot_token=BOT_TOKEN,
+            slack_signing_secret=SIGNING_SECRET,
+            slack_mode="http",
+            slack_api_url=slack.api_url,
+            redis_url=REDIS_URL if redis else None,
+            redis_prefix=redis_prefix,
+            library=library,
+            cache_dir=tmp_path / "cache",
+            limits=Limits(steps=60, seconds=60.0, usd=1.0),
+            top_up=Limits(steps=20, seconds=30.0, usd=0.5),
+            progress_interval=0.05,
+            poll_interval=0.05,
+            seconds_per_step=0.5,
+            max_report_seconds=120.0,
+        )
+        return replace(settings, **overrides)
+
+    return make
+
+
+class AskingModel(OfflineModel):
+    """The offline model, but it asks one clarifying question with two options."""
+
+    async def clarify(self, brief: Brief, meter: Meter) -> list[ClarifyingQuestion]:
+        return [ClarifyingQuestion(question="Qual país?", options=["Brasil", "Portugal"])]
+
+
+@dataclass
+class SlowSources:
+    """The library, with every search taking `delay` seconds; counts searches in flight."""
+
+    inner: ResearchSources
+    delay: float
+    in_flight: int = 0
+    searches: int = 0
+    started: asyncio.Event = field(default_factory=asyncio.Event)
+    name: str = "slow-library"
+
+    async def search(self, query: str, limit: int = 10) -> list[SearchHit]:
+        self.in_flight += 1
+        self.searches += 1
+        self.started.set()
+        try:
+            await asyncio.sleep(self.delay)
+            return await self.inner.searcher.search(query, limit)
+        finally:
+            self.in_flight -= 1
+
+    async def fetch(self, url: str) -> Snapshot:
+        return await self.inner.fetcher.fetch(url)
+
+    def opener(self) -> Callable[[Settings], ResearchSources]:
+        return lambda settings: ResearchSources(self, self, self.inner.labels)
+
+
+@pytest.fixture
+async def runtimes() -> AsyncIterator[Callable[..., Awaitable[Runtime]]]:
+    """Opens runtimes for a test (Slack client on the stub) and closes them after it."""
+    opened: list[Runtime] = []
+
+    async def make(settings: Settings, **overrides: Any) -> Runtime:
+        overrides.setdefault("web_client", build_web_client(BOT_TOKEN, settings.slack_api_url))
+        runtime = await open_runtime(settings, **overrides)
+        opened.append(runtime)
+        return runtime
+
+    try:
+        yield make
+    finally:
+        for runtime in opened:
+            await runtime.aclose()
+
+
+@contextlib.asynccontextmanager
+async def running_workers(
+    rt: Runtime, host: str | None = None
+) -> AsyncIterator[asyncio.Task[None]]:
+    """Both arq workers of one `fonte worker` process, as a task of this loop."""
+    workers = build_workers(rt, host=host or f"test-{uuid.uuid4().hex[:6]}")
+    task = asyncio.create_task(run_workers(workers))
+    try:
+        yield task
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+async def wait_state(
+    rt: Runtime, report_id: str | None, check: Callable[[ReportState], bool], within: float = 20
+) -> ReportState:
+    assert report_id is not None, "no report for that thread"
+    deadline = time.monotonic() + within
+    while True:
+        state = await rt.states.get(report_id)
+        if state is not None and check(state):
+            return state
+        if time.monotonic() > deadline:
+            raise AssertionError(f"state never reached the condition: {state}")
+        await asyncio.sleep(0.05)
+
+
+# -- requests into the Bolt app ----------------------------------------------------------------
+
+
+def signature(secret: str, timestamp: str, body: bytes) -> str:
+    base = f"v0:{timestamp}:".encode() + body
+    return "v0=" + hmac.new(secret.encode(), base, hashlib.sha256).hexdigest()
+
+
+@dataclass
+class SignedSlack:
+    """Sends Slack's HTTP requests, signed, to the bot's Bolt server on loopback."""
+
+    url: str
+    http: httpx.AsyncClient
+    secret: str = SIGNING_SECRET
+    events: int = 0
+
+    async def send(
+        self, body: bytes, content_type: str, secret: str | None = None
+    ) -> httpx.Response:
+        timestamp = str(int(time.time()))
+        headers = {
+            "Content-Type": content_type,
+            "X-Slack-Request-Timestamp": timestamp,
+            "X-Slack-Signature": signature(secret or self.secret, timestamp, body),
+        }
+        return await self.http.post(self.url, content=body, headers=headers)
+
+    async def event(self, event: dict[str, Any]) -> httpx.Response:
+        self.events += 1
+        body = {
+            "type": "event_callback",
+            "team_id": "T1",
+            "api_app_id": "A1",
+            "event_id": f"Ev{uuid.uuid4().hex[:8]}",
+            "event_time": int(time.time()),
+            "authorizations": [{"team_id": "T1", "user_id": "UBOT", "is_bot": True}],
+            "event": event,
+        }
+        return await self.send(json.dumps(body).encode(), "application/json")
+
+    async def action(
+        self, user: str, channel: str, action_id: str, value: str, message_ts: str = "1.1"
+    ) -> httpx.Response:
+        payload = block_actions(user, channel, action_id, value, message_ts)
+        body = urlencode({"payload": json.dumps(payload)}).encode()
+        return await self.send(body, "application/x-www-form-urlencoded")
+
+    async def command(self, user: str, channel: str, text: str) -> httpx.Response:
+        fields = command_fields(user, channel, text)
+        return await self.send(urlencode(fields).encode(), "application/x-www-form-urlencoded")
+
+
+def block_actions(
+    user: str, channel: str, action_id: str, value: str, message_ts: str = "1.1"
+) -> dict[str, Any]:
+    return {
+        "type": "block_actions",
+        "team": {"id": "T1"},
+        "user": {"id": user},
+        "api_app_id": "A1",
+        "token": "legacy",
+        "trigger_id": f"trig-{uuid.uuid4().hex[:8]}",
+        "container": {"type": "message", "channel_id": channel, "message_ts": message_ts},
+        "channel": {"id": channel},
+        "message": {"ts": message_ts, "text": ""},
+        "actions": [
+            {
+                "type": "button",
+                "action_id": action_id,
+                "block_id": "b",
+                "value": value,
+                "action_ts": f"{time.time():.6f}",
+            }
+        ],
+    }
+
+
+def command_fields(user: str, channel: str, text: str) -> dict[str, str]:
+    return {
+        "command": "/research",
+        "text": text,
+        "user_id": user,
+        "channel_id": channel,
+        "channel_name": "directmessage" if channel.startswith("D") else "general",
+        "team_id": "T1",
+        "trigger_id": f"trig-{uuid.uuid4().hex[:8]}",
+        "response_url": "http://127.0.0.1:9/response",
+        "api_app_id": "A1",
+        "token": "legacy",
+    }
+
+
+@pytest.fixture
+async def bolt_http(
+    runtimes: Any,
+) -> AsyncIterator[Callable[[Runtime], Awaitable[SignedSlack]]]:
+    """Serve a runtime's Bolt app over HTTP on loopback; returns a signed sender."""
+    runners: list[web.AppRunner] = []
+    clients: list[httpx.AsyncClient] = []
+
+    async def serve(rt: Runtime) -> SignedSlack:
+        assert rt.web_client is not None
+        app = build_app(rt, rt.web_client, signing_secret=SIGNING_SECRET)
+        runner = web.AppRunner(http_app(app))
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        runners.append(runner)
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        http = httpx.AsyncClient(timeout=10)
+        clients.append(http)
+        return SignedSlack(f"http://127.0.0.1:{port}/slack/events", http)
+
+    try:
+        yield serve
+    finally:
+        for client in clients:
+            await client.aclose()
+        for runner in runners:
+            await runner.cleanup()
+
+
+@dataclass
+class RecordingSocketClient:
+    """Stands in for the Socket Mode websocket: keeps the acknowledgements sent back."""
+
+    responses: list[SocketModeResponse] = field(default_factory=list)
+    logger: Any = None
+
+    async def send_socket_mode_response(self, response: SocketModeResponse) -> None:
+        self.responses.append(response)
+
+
+@dataclass
+class SocketSlack:
+    handler: AsyncSocketModeHandler
+    client: RecordingSocketClient
+    numbers: int = 0
+
+    async def envelope(self, kind: str, payload: dict[str, Any]) -> SocketModeResponse:
+        self.numbers += 1
+        envelope_id = f"env-{self.numbers}-{uuid.uuid4().hex[:6]}"
+        request = SocketModeRequest.from_dict(
+            {"type": kind, "envelope_id": envelope_id, "payload": payload}
+        )
+        assert request is not None
+        before = len(self.client.responses)
+        await self.handler.handle(self.client, request)  # type: ignore[arg-type]
+        assert len(self.client.responses) == before + 1, "envelope not acknowledged"
+        response = self.client.responses[-1]
+        assert response.envelope_id == envelope_id
+        return response
+
+    async def event(self, event: dict[str, Any]) -> SocketModeResponse:
+        return await self.envelope(
+            "events_api",
+            {
+                "type": "event_callback",
+                "team_id": "T1",
+                "api_app_id": "A1",
+                "event_id": f"Ev{uuid.uuid4().hex[:8]}",
+                "event": event,
+            },
+        )
+
+    async def action(
+        self, user: str, channel: str, action_id: str, value: str
+    ) -> SocketModeResponse:
+        return await self.envelope("interactive", block_actions(user, channel, action_id, value))
+
+    async def command(self, user: str, channel: str, text: str) -> SocketModeResponse:
+        return await self.envelope("slash_commands", command_fields(user, channel, text))
+
+
+@pytest.fixture
+async def socket_mode() -> AsyncIterator[Callable[[Runtime], SocketSlack]]:
+    handlers: list[AsyncSocketModeHandler] = []
+
+    def connect(rt: Runtime) -> SocketSlack:
+        assert rt.web_client is not None
+        app: AsyncApp = build_app(rt, rt.web_client)
+        handler = AsyncSocketModeHandler(app, "xapp-test", web_client=rt.web_client)
+        handlers.append(handler)
+        return SocketSlack(handler, RecordingSocketClient(logger=handler.client.logger))
+
+    try:
+        yield connect
+    finally:
+        for handler in handlers:
+            await handler.close_async()  # type: ignore[no-untyped-call]
+
+
+__all__ = ["LIMITS_QUESTION", "AskingModel", "SlowSources", "open_library", "running_workers"]

@@ -1,0 +1,235 @@
+"""The whole path with real parts: signed HTTP requests into Bolt, Redis, arq workers, the
+offline model on a library the test writes, and the Slack stub recording every call."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from bot.blocks import ANSWER, CANCEL, DEEPEN, EXCERPT, START
+from bot.flows import brief_of
+from bot.sources import open_library
+from engine.models.offline import OfflineModel
+from engine.orchestrator import Orchestrator
+from tests.bot.conftest import (
+    LIMITS_QUESTION,
+    AskingModel,
+    SlowSources,
+    running_workers,
+    wait_state,
+)
+from tests.support.slack_stub import Call, SlackStub
+
+CHANNEL, USER = "C100", "U1"
+
+
+def posted_with(slack: SlackStub, marker: str) -> list[Call]:
+    return [c for c in slack.calls_to("chat.postMessage") if marker in c.text_of_blocks()]
+
+
+def button_value(call: Call, action_prefix: str) -> str:
+    for block in call.blocks():
+        for element in [*block.get("elements", []), block.get("accessory") or {}]:
+            if str(element.get("action_id", "")).startswith(action_prefix):
+                return str(element["value"])
+    raise AssertionError(f"no {action_prefix} button")
+
+
+def button_action(call: Call, action_prefix: str) -> tuple[str, str]:
+    for block in call.blocks():
+        for element in [*block.get("elements", []), block.get("accessory") or {}]:
+            if str(element.get("action_id", "")).startswith(action_prefix):
+                return str(element["action_id"]), str(element["value"])
+    raise AssertionError(f"no {action_prefix} button")
+
+
+async def test_mention_clarify_plan_start_progress_report(
+    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(), model=AskingModel())
+    sender = await bolt_http(rt)
+    async with running_workers(rt):
+        response = await sender.event(
+            {
+                "type": "app_mention",
+                "channel": CHANNEL,
+                "user": USER,
+                "text": f"<@UBOT> {LIMITS_QUESTION}",
+                "ts": "500.1",
+            }
+        )
+        assert response.status_code == 200
+        questions = await slack.wait_for(lambda: posted_with(slack, ANSWER), what="questions")
+        assert questions[0].params["thread_ts"] == "500.1"
+        assert "Qual país?" in questions[0].text_of_blocks()
+        action_id, value = button_action(questions[0], ANSWER)
+        assert (await sender.action(USER, CHANNEL, action_id, value)).status_code == 200
+
+        plans = await slack.wait_for(lambda: posted_with(slack, START), what="plan")
+        plan_text = plans[0].text_of_blocks()
+        assert "Subperguntas" in plan_text
+        assert "Suficiente quando" in plan_text
+        assert "Brasil" in plan_text  # the answer reached the planner
+        await sender.action(USER, CHANNEL, START, button_value(plans[0], START))
+
+        uploads = await slack.wait_for(
+            lambda: slack.calls_to("files.completeUploadExternal"), what="files", within=30
+        )
+        report_id = await rt.states.by_thread(CHANNEL, "500.1")
+        state = await wait_state(rt, report_id, lambda s: s.status == "done")
+    reports = posted_with(slack, EXCERPT)
+    assert reports, "no report message with excerpt buttons"
+    report_text = reports[0].text_of_blocks()
+    assert "75 kW" in report_text
+    assert all(c.params.get("thread_ts") == "500.1" for c in slack.calls_to("chat.postMessage"))
+    assert uploads[0].params["channel_id"] == CHANNEL
+    assert uploads[0].params["thread_ts"] == "500.1"
+    assert len(slack.uploads) == 2
+    assert any(b"75 kW" in content for content in slack.uploads.values())
+    progress = [
+        c for c in slack.calls_to("chat.update") if "Afirmações" in c.params.get("text", "")
+    ]
+    assert progress
+    assert "concluída" in progress[-1].params["text"]
+
+    assert state.delivered == 1
+    report = await rt.states.load_report(report_id, 1)
+    assert report is not None
+    assert report.verified_claims()
+
+    await sender.action("U2", CHANNEL, EXCERPT, button_value(reports[0], EXCERPT))
+    opened = await slack.wait_for(lambda: slack.calls_to("views.open"), what="excerpt modal")
+    view = opened[0].params["view"]
+    view = json.loads(view) if isinstance(view, str) else view
+    assert "75 kW" in json.dumps(view, ensure_ascii=False)
+
+
+async def report_in_thread(
+    rt: Any, sender: Any, slack: SlackStub, question: str, thread: str, user: str = USER
+) -> str:
+    """Mention -> plan -> Start; returns the report id (the run goes on)."""
+    await sender.event(
+        {
+            "type": "app_mention",
+            "channel": CHANNEL,
+            "user": user,
+            "text": f"<@UBOT> {question}",
+            "ts": thread,
+        }
+    )
+    plans = await slack.wait_for(
+        lambda: [c for c in posted_with(slack, START) if c.params.get("thread_ts") == thread],
+        what="plan",
+    )
+    await sender.action(user, CHANNEL, START, button_value(plans[0], START))
+    report_id = await rt.states.by_thread(CHANNEL, thread)
+    assert report_id is not None
+    return report_id
+
+
+async def test_deepen_follow_up_posts_version_two_without_duplicate_claims(
+    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings())
+    sender = await bolt_http(rt)
+    async with running_workers(rt):
+        report_id = await report_in_thread(rt, sender, slack, LIMITS_QUESTION, "600.1")
+        await wait_state(rt, report_id, lambda s: s.status == "done")
+        first = await rt.states.load_report(report_id, 1)
+        assert first is not None
+        await sender.event(
+            {
+                "type": "message",
+                "channel": CHANNEL,
+                "channel_type": "channel",
+                "user": USER,
+                "text": "aprofunde: quando expiram os créditos de energia elétrica?",
+                "ts": "600.9",
+                "thread_ts": "600.1",
+            }
+        )
+        state = await wait_state(rt, report_id, lambda s: s.delivered == 2)
+    second = await rt.states.load_report(report_id, 2)
+    assert second is not None
+    assert state.version == 2
+    assert [s.id for s in second.plan.subquestions][-1] == "d2"
+    ids = [c.id for c in second.claims]
+    assert len(ids) == len(set(ids)), "duplicate claims on the board"
+    assert {c.id for c in first.claims} <= set(ids)
+    assert any("60 (sessenta) meses" in c.excerpt for c in second.verified_claims())
+    assert second.limits.steps == first.limits.steps + 20  # the top-up
+    notices = [
+        c for c in slack.calls_to("chat.postMessage") if "versão 2" in c.params.get("text", "")
+    ]
+    assert notices, "version 2 not announced"
+    assert all(c.params.get("thread_ts") == "600.1" for c in slack.calls_to("chat.postMessage"))
+    assert len(slack.calls_to("files.completeUploadExternal")) == 2
+
+
+async def test_cancel_aborts_jobs_and_posts_the_partial_report(
+    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub, library: Any
+) -> None:
+    slow = SlowSources(open_library(make_settings()), delay=30.0)
+    rt = await runtimes(make_settings(), open_sources=slow.opener())
+    sender = await bolt_http(rt)
+    async with running_workers(rt):
+        report_id = await report_in_thread(
+            rt, sender, slack, "Como está o mercado de energia solar residencial?", "700.1"
+        )
+        await asyncio.wait_for(slow.started.wait(), 10)
+        state = await rt.states.get(report_id)
+        assert state is not None
+        assert state.status == "running"
+        await sender.action(USER, CHANNEL, CANCEL, json.dumps({"r": report_id}))
+        state = await wait_state(rt, report_id, lambda s: s.delivered == 1, within=15)
+    assert state.status == "cancelled"
+    report = await rt.states.load_report(report_id, 1)
+    assert report is not None
+    assert report.partial
+    assert report.gaps
+    messages = [
+        c for c in slack.calls_to("chat.postMessage") if "Relatório parcial" in c.text_of_blocks()
+    ]
+    assert messages, "the partial report does not say so"
+    assert DEEPEN in messages[0].text_of_blocks()
+    assert slow.in_flight == 0, "a subagent job kept running after the cancel"
+
+
+async def test_worker_killed_mid_run_and_replaced_loses_and_duplicates_nothing(
+    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
+) -> None:
+    # One subquestion, so one subagent: with no concurrent readers racing for the snapshot
+    # cache, the run is deterministic and comparable step for step with a baseline.
+    slow = SlowSources(open_library(make_settings()), delay=0.6)
+    rt = await runtimes(make_settings(), open_sources=slow.opener())
+    sender = await bolt_http(rt)
+    async with running_workers(rt, host="first"):
+        await sender.command(USER, CHANNEL, LIMITS_QUESTION)
+        plans = await slack.wait_for(lambda: posted_with(slack, START), what="plan")
+        report_id = json.loads(button_value(plans[0], START))["r"]
+        await sender.action(USER, CHANNEL, START, button_value(plans[0], START))
+        await asyncio.wait_for(slow.started.wait(), 10)
+    # The worker is gone mid-search; nothing was delivered.
+    state = await rt.states.get(report_id)
+    assert state is not None
+    assert state.status == "running"
+    assert state.delivered == 0
+    searches_before = slow.searches
+    async with running_workers(rt, host="second"):
+        state = await wait_state(rt, report_id, lambda s: s.delivered == 1, within=30)
+    assert slow.searches > searches_before, "the new worker did not pick the jobs up"
+    report = await rt.states.load_report(report_id, 1)
+    assert report is not None
+    assert state.plan is not None
+
+    library = open_library(make_settings())
+    baseline = await Orchestrator(OfflineModel(), library.searcher, library.fetcher).run(
+        brief_of(state), plan=state.plan
+    )
+    ids = [c.id for c in report.claims]
+    assert len(ids) == len(set(ids))
+    assert {c.id for c in report.verified_claims()} == {c.id for c in baseline.verified_claims()}
+    assert {c.id for c in report.claims} == {c.id for c in baseline.claims}
+    assert report.spend.steps == baseline.spend.steps, "a replayed job was charged twice"
+    assert len(slack.calls_to("files.completeUploadExternal")) == 1

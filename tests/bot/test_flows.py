@@ -1,0 +1,87 @@
+"""Conversation rules that need no Slack: gaps to questions, when to clarify, estimates,
+and transitions that make a replayed step harmless."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.flows import estimate_run, gap_question, handle_step, needs_clarifying
+from bot.requests import Ask, Deepen, Start
+from engine.briefs import make_brief
+from engine.contracts import Limits, Plan, Subquestion
+from tests.bot.conftest import AskingModel, wait_state
+from tests.support.slack_stub import SlackStub
+
+
+def test_gap_wording_is_stripped_to_its_question() -> None:
+    assert (
+        gap_question("Fonte verificada que responda: Quais são os preços?")
+        == "Quais são os preços?"
+    )
+    assert (
+        gap_question("A verified source that answers: Market size (interrupted by the budget)")
+        == "Market size"
+    )
+    assert gap_question("Subquestão incompleta (interrompida pelo orçamento): Custos") == "Custos"
+    assert gap_question("prazo dos créditos") == "prazo dos créditos"
+
+
+def test_fixed_templates_skip_clarifying_unless_the_subject_is_vague() -> None:
+    assert not needs_clarifying(
+        make_brief("energia solar residencial no Nordeste", template="mercado")
+    )
+    assert needs_clarifying(make_brief("solar", template="mercado"))
+    assert needs_clarifying(make_brief("energia solar residencial", template="livre"))
+    assert needs_clarifying(make_brief("energia solar residencial"))
+
+
+async def test_estimate_stays_within_the_caps(make_settings: Any, runtimes: Any) -> None:
+    rt = await runtimes(make_settings(redis=False, seconds_per_step=60.0))
+    plan = Plan(question="Q", subquestions=[Subquestion(id="s1", text="Q")])
+    estimate = estimate_run(plan, Limits(seconds=120, usd=0.0), rt)
+    assert estimate.minutes == 2
+    assert estimate.usd == 0
+
+
+async def test_template_brief_goes_straight_to_the_plan_and_replays_do_nothing(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False), model=AskingModel())
+    ask = Ask(
+        origin="e1",
+        channel="C1",
+        thread_ts="5.5",
+        user="U1",
+        text="energia solar residencial no Nordeste",
+        template="mercado",
+    )
+    await handle_step(rt, ask)
+    await handle_step(rt, ask)
+    report_id = await rt.states.by_thread("C1", "5.5")
+    state = await rt.states.get(report_id)  # type: ignore[arg-type]
+    assert state is not None
+    assert state.status == "planned"
+    assert not state.questions
+    assert state.plan is not None
+    assert len(state.plan.subquestions) == 4
+    assert len(slack.calls_to("chat.postMessage")) == 1
+    await handle_step(rt, Deepen(report_id=state.report_id, user="U1", gap="preços"))
+    assert (await rt.states.get(state.report_id)).version == 1  # type: ignore[union-attr]
+    await handle_step(rt, Start(report_id=state.report_id, user="U1"))
+    await handle_step(rt, Start(report_id=state.report_id, user="U1"))
+    await rt.queue.drain()  # type: ignore[attr-defined]
+    done = await wait_state(rt, state.report_id, lambda s: s.status == "done")
+    assert done.delivered == 1
+    assert len(slack.calls_to("files.completeUploadExternal")) == 1
+
+
+async def test_an_empty_question_is_answered_privately(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False))
+    await handle_step(rt, Ask(origin="e2", channel="C1", thread_ts="6.6", user="U1", text="   "))
+    refusal = slack.calls_to("chat.postEphemeral")
+    assert refusal
+    assert refusal[0].params["user"] == "U1"
+    assert "empty" in refusal[0].params["text"]
+    assert await rt.states.by_thread("C1", "6.6") is None

@@ -1,0 +1,58 @@
+"""manifest.yml is a complete app manifest, valid against Slack's published schema."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+
+from bot.blocks import EXCERPT
+
+REPO = Path(__file__).resolve().parents[2]
+SCHEMAS = REPO.parent / "shared" / "slack"
+
+
+def manifest() -> dict[str, Any]:
+    loaded = yaml.safe_load((REPO / "manifest.yml").read_text(encoding="utf-8"))
+    assert isinstance(loaded, dict)
+    return loaded
+
+
+def test_manifest_validates_against_the_slack_schema() -> None:
+    candidates = [SCHEMAS / "manifest.schema.2.0.0.json", SCHEMAS / "manifest.schema.1.0.0.json"]
+    schema_path = next((p for p in candidates if p.exists()), None)
+    if schema_path is None:
+        reason = f"no Slack manifest schema under {SCHEMAS} (expected manifest.schema.2.0.0.json)"
+        print(f"SKIPPED: {reason}")
+        pytest.skip(reason)
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    jsonschema.validate(manifest(), schema)
+
+
+def test_manifest_asks_for_what_the_bot_uses_and_no_more() -> None:
+    app = manifest()
+    settings = app["settings"]
+    assert settings["socket_mode_enabled"] is True
+    assert settings["interactivity"]["is_enabled"] is True
+    assert set(settings["event_subscriptions"]["bot_events"]) == {
+        "app_mention",
+        "message.channels",
+        "message.groups",
+        "message.im",
+    }
+    assert [c["command"] for c in app["features"]["slash_commands"]] == ["/research"]
+    assert set(app["oauth_config"]["scopes"]["bot"]) == {
+        "app_mentions:read",
+        "channels:history",
+        "groups:history",
+        "im:history",
+        "chat:write",
+        "commands",
+        "files:write",
+    }
+    assert app["features"]["app_home"]["messages_tab_enabled"] is True
+    assert EXCERPT.startswith("fonte_")
