@@ -23,7 +23,9 @@ def make_brief(
 ) -> Brief:
     text = " ".join(question.split())
     if not text:
-        raise BadRequest('the question is empty: ask something, e.g. fonte ask "Qual é ...?"')
+        raise BadRequest(
+            'the question is empty: ask something, e.g. "Qual é o tamanho do mercado?"'
+        )
     if len(text) > MAX_QUESTION_CHARS:
         raise BadRequest(
             f"the question has {len(text):,} characters; the limit is {MAX_QUESTION_CHARS:,}: "

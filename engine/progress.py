@@ -1,12 +1,9 @@
-"""The terminal's live view of a run: subagents, verdicts, budget, gaps."""
+"""What a run's progress looks like, folded from its events: pure, for any display (the
+terminal panel, Slack's progress message, log lines)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-from rich.console import Group, RenderableType
-from rich.table import Table
-from rich.text import Text
 
 from engine.contracts import Limits, Spend
 from engine.events import (
@@ -58,27 +55,6 @@ class ProgressState:
                 self.gaps = list(gaps)
             case Notice(message=message):
                 self.notices = [*self.notices[-2:], message]
-
-
-def render_progress(state: ProgressState) -> RenderableType:
-    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    table.add_column("subagent")
-    table.add_column("subquestion", overflow="ellipsis", max_width=60, no_wrap=True)
-    table.add_column("state")
-    for name, status in state.subagents.items():
-        base = name.split("-gap")[0]
-        table.add_row(name, state.subquestions.get(base, ""), status)
-    limits, spend = state.limits, state.spend
-    budget = Text(
-        f"claims: {state.verified} verified, {state.rejected} rejected   "
-        f"budget: {spend.steps}/{limits.steps} steps, {spend.seconds:.0f}/{limits.seconds:.0f} s, "
-        f"${spend.usd:.4f}/${limits.usd:.2f}"
-    )
-    parts: list[RenderableType] = [table, budget]
-    parts += [Text(f"rejected: {reason}", style="yellow") for reason in state.last_rejections]
-    parts += [Text(f"gap: {gap}", style="magenta") for gap in state.gaps]
-    parts += [Text(f"note: {notice}", style="dim") for notice in state.notices]
-    return Group(*parts)
 
 
 def describe_event(event: Event) -> str | None:

@@ -9,9 +9,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.live import Live
 
+from engine.cli.panel import render_progress
 from engine.contracts import Limits, Report
 from engine.events import Event, EventSink
-from engine.progress import ProgressState, describe_event, render_progress
+from engine.progress import ProgressState, describe_event
 
 console = Console(stderr=True, highlight=False)
 
