@@ -131,7 +131,9 @@ def load_settings(env: Mapping[str, str] | None = None, *, role: Role = "bot") -
         source=source,
         library=Path(library).expanduser() if library else None,
         cache_dir=Path(cache_dir).expanduser() if cache_dir else None,
-        model=_text(env, "FONTE_MODEL") or "offline",
+        # As `fonte ask`: Claude when a key is set, unless FONTE_MODEL says otherwise.
+        model=_text(env, "FONTE_MODEL")
+        or ("claude" if _text(env, "ANTHROPIC_API_KEY") else "offline"),
         limits=Limits(
             steps=int(_number(env, "FONTE_MAX_STEPS", 60, minimum=1)),
             seconds=_number(env, "FONTE_MAX_MINUTES", 10, minimum=0.01) * 60,

@@ -1,22 +1,28 @@
 """Which model and which source the bot researches with, chosen by configuration.
 
-`FONTE_SOURCE=library` (with `FONTE_LIBRARY`) and `FONTE_MODEL=offline` are built in; any
-other value is `module:function`, a factory taking the Settings (web search or Claude come
-this way, without the bot knowing them).
+Built in: `FONTE_SOURCE=library` (with `FONTE_LIBRARY`) or `web` (the search chain and the
+guarded fetcher, configured as for `fonte ask --web`); `FONTE_MODEL=offline`, `claude` (the
+models of docs/claude.md) or a Claude model id. Any other value is `module:function`, a
+factory taking the Settings.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
 
 from bot.config import ConfigError, Settings
+from engine.assembly import SNAPSHOT_MAX_AGE, WEB_LABEL, snapshot_store
+from engine.models.claude import ClaudeConfig, ConfigurationError, claude_model_from_config
 from engine.models.offline import OfflineModel
 from engine.models.protocol import Model
 from engine.sources.library import Library, LibraryError
-from engine.sources.protocols import Fetcher, Search
+from engine.sources.protocols import Fetcher, Search, SearchError
+from engine.sources.web import CachingFetcher, FetchConfig, FetchConfigError, WebFetcher
+from engine.sources.web.search import search_from_env
 
 
 @dataclass(frozen=True)
@@ -42,8 +48,35 @@ def open_library(settings: Settings) -> ResearchSources:
     return ResearchSources(library, library, (f"library:{library.folder}",))
 
 
+def open_web(settings: Settings) -> ResearchSources:
+    """The configured search chain and a guarded fetcher whose reads are kept on disk."""
+    try:
+        searcher = search_from_env(os.environ)
+        fetcher = WebFetcher(FetchConfig.from_env(os.environ))
+    except (SearchError, FetchConfigError) as error:
+        raise ConfigError(str(error)) from None
+    store = snapshot_store(settings.cache_dir)
+    return ResearchSources(
+        searcher,
+        CachingFetcher(fetcher, store, max_age=SNAPSHOT_MAX_AGE),
+        (f"{WEB_LABEL}{searcher.name}",),
+    )
+
+
 def offline_model(settings: Settings) -> Model:
     return OfflineModel()
+
+
+def claude_model(settings: Settings) -> Model:
+    env = dict(os.environ)
+    chosen: str | None = settings.model
+    if chosen == "claude":  # "claude" picks Claude; the default models of docs/claude.md run
+        env.pop("FONTE_MODEL", None)
+        chosen = None
+    try:
+        return claude_model_from_config(ClaudeConfig.from_env(env, model=chosen))
+    except ConfigurationError as error:
+        raise ConfigError(str(error)) from None
 
 
 def _imported(spec: str, variable: str) -> object:
@@ -59,10 +92,14 @@ def _imported(spec: str, variable: str) -> object:
 def source_factory(spec: str) -> SourceFactory:
     if spec == "library":
         return open_library
+    if spec == "web":
+        return open_web
     return cast(SourceFactory, _imported(spec, "FONTE_SOURCE"))
 
 
 def model_factory(spec: str) -> ModelFactory:
     if spec == "offline":
         return offline_model
+    if spec.startswith("claude"):
+        return claude_model
     return cast(ModelFactory, _imported(spec, "FONTE_MODEL"))

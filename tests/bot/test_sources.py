@@ -9,7 +9,10 @@ import pytest
 
 from bot.config import ConfigError, Settings
 from bot.sources import ResearchSources, model_factory, open_library, source_factory
+from engine.models.claude import ClaudeModel
 from engine.models.offline import OfflineModel
+from engine.sources.web import CachingFetcher
+from engine.sources.web.search import FallbackSearch
 
 
 def custom_sources(settings: Settings) -> ResearchSources:
@@ -27,9 +30,39 @@ def test_built_in_and_imported_factories(make_settings: Any) -> None:
 
 def test_bad_specs_and_missing_library_are_config_errors(make_settings: Any, tmp_path: Any) -> None:
     with pytest.raises(ConfigError, match="module:function"):
-        source_factory("web")
+        source_factory("gopher")
     with pytest.raises(ConfigError, match="cannot be loaded"):
         model_factory("nowhere.at_all:Model")
     settings: Settings = make_settings(redis=False)
     with pytest.raises(ConfigError, match="FONTE_LIBRARY"):
         open_library(replace(settings, library=tmp_path / "missing"))
+
+
+async def test_web_source_is_the_configured_chain_and_a_caching_fetcher(
+    make_settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FONTE_SEARCH", "searxng,ddgs")
+    monkeypatch.setenv("SEARXNG_URL", "http://127.0.0.2:9")
+    sources = source_factory("web")(make_settings(redis=False))
+    assert isinstance(sources.searcher, FallbackSearch)
+    assert isinstance(sources.fetcher, CachingFetcher)
+    assert sources.labels == ("web:searxng,ddgs",)
+    await sources.fetcher.fetcher.aclose()  # type: ignore[attr-defined]
+    monkeypatch.setenv("FONTE_SEARCH", "brave")
+    monkeypatch.delenv("BRAVE_API_KEY", raising=False)
+    with pytest.raises(ConfigError, match="BRAVE_API_KEY"):
+        source_factory("web")(make_settings(redis=False))
+
+
+async def test_claude_is_chosen_by_name_and_needs_its_key(
+    make_settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = replace(make_settings(redis=False), model="claude")
+    monkeypatch.setenv("FONTE_MODEL", "claude")
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    with pytest.raises(ConfigError, match="ANTHROPIC_API_KEY"):
+        model_factory("claude")(settings)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+    model = model_factory("claude")(settings)
+    assert isinstance(model, ClaudeModel)
+    await model.aclose()
