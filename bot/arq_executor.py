@@ -26,7 +26,7 @@ from engine.events import (
     SubagentFinished,
     SubagentStarted,
 )
-from engine.executor import GRACE_SECONDS, OutcomeCallback, SubagentOutcome
+from engine.executor import OutcomeCallback, SubagentOutcome, wait_within_cap
 
 VERIFY_TIMEOUT_SECONDS = 120.0
 
@@ -136,23 +136,7 @@ class ArqExecutor:
         )
 
     async def _wait(self, tasks: list[asyncio.Task[SubagentOutcome]]) -> None:
-        """Until every job is done, the executor is cancelled, or the report's time cap (plus
-        a grace) passes: a stuck worker must not hold the report past its cap."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + max(0.0, await self._seconds_left()) + GRACE_SECONDS
-        cancelled = asyncio.create_task(self._cancelled.wait())
-        pending: set[asyncio.Task[object]] = set(tasks)
-        try:
-            while pending and not self._cancelled.is_set():
-                remaining = deadline - loop.time()
-                if remaining <= 0:
-                    break
-                _, pending = await asyncio.wait(
-                    pending | {cancelled}, timeout=remaining, return_when=asyncio.FIRST_COMPLETED
-                )
-                pending.discard(cancelled)
-        finally:
-            cancelled.cancel()
+        await wait_within_cap(tasks, await self._seconds_left(), self._cancelled)
 
     # -- verification -------------------------------------------------------------------------
 

@@ -86,26 +86,33 @@ class InProcessExecutor:
         return outcomes
 
     async def _wait(self, tasks: list[asyncio.Task[SubagentOutcome]]) -> None:
-        """Until every task is done, the executor is cancelled, or the time cap (plus a grace)
-        passes: a subagent stuck in one long step must not hold the report past its cap."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + max(0.0, await self._seconds_left()) + GRACE_SECONDS
-        cancelled = asyncio.create_task(self._cancelled.wait())
-        pending: set[asyncio.Task[object]] = set(tasks)
-        try:
-            while pending and not self._cancelled.is_set():
-                remaining = deadline - loop.time()
-                if remaining <= 0:
-                    break
-                _, pending = await asyncio.wait(
-                    pending | {cancelled}, timeout=remaining, return_when=asyncio.FIRST_COMPLETED
-                )
-                pending.discard(cancelled)
-        finally:
-            cancelled.cancel()
+        await wait_within_cap(tasks, await self._seconds_left(), self._cancelled)
 
     async def verify_claims(self, claims: Sequence[Claim]) -> list[Claim]:
         return list(await asyncio.gather(*(self._check_claim(c) for c in claims)))
 
     def cancel(self) -> None:
         self._cancelled.set()
+
+
+async def wait_within_cap(
+    tasks: Sequence[asyncio.Task[SubagentOutcome]], seconds_left: float, cancelled: asyncio.Event
+) -> None:
+    """Until every task is done, `cancelled` is set, or the time cap (plus a grace) passes:
+    a subagent stuck in one long step must not hold the report past its cap. Tasks still
+    running are left to the caller, which reports them as stopped."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + max(0.0, seconds_left) + GRACE_SECONDS
+    cancel_watch = asyncio.create_task(cancelled.wait())
+    pending: set[asyncio.Task[object]] = set(tasks)
+    try:
+        while pending and not cancelled.is_set():
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                break
+            _, pending = await asyncio.wait(
+                pending | {cancel_watch}, timeout=remaining, return_when=asyncio.FIRST_COMPLETED
+            )
+            pending.discard(cancel_watch)
+    finally:
+        cancel_watch.cancel()
