@@ -1,0 +1,314 @@
+"""What one report scores on one case. Pure: the caller re-checks claims and passes the ids
+that held, so nothing here trusts a claim's `status` (v1 reports leave every claim pending).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Set
+from dataclasses import dataclass
+from decimal import Decimal
+from urllib.parse import unquote, urlparse
+
+from engine.contracts import Claim, DroppedSentence, Report, Sentence
+from engine.numbers import numbers_in
+from engine.snapshots import split_page
+from engine.terms import term_set
+from evals.cases import Case, RequiredItem
+
+GAP_TERM_SHARE = 0.5
+_EMPHASIS = str.maketrans("", "", "*_`")
+
+
+@dataclass(frozen=True)
+class ReportMetrics:
+    published_claims: int
+    """Distinct claims the report's sentences cite."""
+    verified_claims: int
+    """Published claims that passed the independent re-check."""
+    required_found: int
+    """Required items found in published claims that passed the re-check."""
+    required_on_board: int
+    """Required items found in any claim of the board that passed the re-check (tells a
+    retrieval miss from a writer that left the evidence out)."""
+    required_total: int
+    unsupported_numbers: int
+    """Published sentences stating a number that no re-checked claim they cite holds in its
+    excerpt (a sentence citing nothing holds none)."""
+    numeric_sentences: int
+    uncited_sentences: int
+    """Sentences published with no source at all (v1 has no post-check to hold them back)."""
+    gaps_declared: int
+    """Expected gaps that a declared gap of the report matches."""
+    gaps_expected: int
+    partial: bool
+    usd: float
+    model_calls: int
+    input_tokens: int
+    output_tokens: int
+    missing_required: tuple[str, ...] = ()
+    missing_gaps: tuple[str, ...] = ()
+
+
+def measure(report: Report, case: Case, passing: Set[str]) -> ReportMetrics:
+    """Score `report` on `case`; `passing` holds the ids of claims that passed a re-check."""
+    by_id = {claim.id: claim for claim in report.claims}
+    published = [by_id[cid] for cid in report.cited_claim_ids()]
+    held = [claim for claim in published if claim.id in passing]
+    on_board = [claim for claim in report.claims if claim.id in passing]
+    cited = [s for section in report.sections for s in section.sentences]
+    uncited = [s.text for s in published_uncited(report)]
+    numeric_uncited = sum(1 for text in uncited if numbers_in(text))
+    missing = tuple(item.topic for item in case.required if not item_found(item, held))
+    unmatched = tuple(gap for gap in case.expected_gaps if not gap_declared(gap, report.gaps))
+    usage = report.spend.usage
+    return ReportMetrics(
+        published_claims=len(published),
+        verified_claims=len(held),
+        required_found=len(case.required) - len(missing),
+        required_on_board=sum(1 for item in case.required if item_found(item, on_board)),
+        required_total=len(case.required),
+        unsupported_numbers=numeric_uncited
+        + sum(1 for s in cited if unsupported_number(s, by_id, passing)),
+        numeric_sentences=numeric_uncited + sum(1 for s in cited if numbers_in(s.text)),
+        uncited_sentences=len(uncited),
+        gaps_declared=len(case.expected_gaps) - len(unmatched),
+        gaps_expected=len(case.expected_gaps),
+        partial=report.partial,
+        usd=report.spend.usd,
+        model_calls=usage.model_calls,
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        missing_required=missing,
+        missing_gaps=unmatched,
+    )
+
+
+# -- required items ---------------------------------------------------------------------
+
+
+def item_found(item: RequiredItem, claims: Iterable[Claim]) -> bool:
+    return any(cites(item, claim.url) and has_terms(claim.excerpt, item.terms) for claim in claims)
+
+
+def cites(item: RequiredItem, url: str) -> bool:
+    """Whether `url` names the item's document (and page, within the slack)."""
+    document, page = split_page(url)
+    if item.path is not None:
+        if _wiki_form(urlparse(document).path) != _wiki_form(item.path):
+            return False
+    elif document not in item.urls:
+        return False
+    if item.page is None:
+        return True
+    return page is not None and abs(page - item.page) <= item.page_slack
+
+
+def has_terms(excerpt: str, terms: Iterable[str]) -> bool:
+    """Every term in the excerpt, case and whitespace aside, markdown emphasis ignored."""
+    text = _loose(excerpt)
+    return all(_loose(term) in text for term in terms)
+
+
+def _loose(text: str) -> str:
+    return " ".join(text.translate(_EMPHASIS).casefold().split())
+
+
+def _wiki_form(path: str) -> str:
+    return unquote(path).replace(" ", "_")
+
+
+# -- numbers and gaps ------------------------------------------------------------------
+
+
+def published_uncited(report: Report) -> list[DroppedSentence]:
+    """Sentences a reader saw with no citation. The final architecture's post-check keeps
+    what it drops out of the report; v1 had none, so its uncited prose was published."""
+    return list(report.dropped_sentences) if report.architecture == "v1" else []
+
+
+def unsupported_number(sentence: Sentence, claims: dict[str, Claim], passing: Set[str]) -> bool:
+    """Whether the sentence states a number none of its re-checked cited claims holds."""
+    backed: set[Decimal] = set()
+    for cid in sentence.claim_ids:
+        claim = claims.get(cid)
+        if claim is not None and cid in passing:
+            for token in numbers_in(claim.excerpt):
+                backed |= token.values
+    return any(not token.values & backed for token in numbers_in(sentence.text))
+
+
+def gap_declared(expected: str, declared: Iterable[str]) -> bool:
+    """Whether some declared gap shares at least half of the expected gap's content terms."""
+    wanted = term_set(expected)
+    if not wanted:
+        return False
+    return any(
+        len(wanted & term_set(gap)) / len(wanted) >= GAP_TERM_SHARE - 1e-9 for gap in declared
+    )
+
+
+# -- rows and totals -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Row:
+    """One case under one architecture: the line `results.json` keeps."""
+
+    case_id: str
+    arch: str
+    group: str
+    required_found: int
+    required_on_board: int
+    required_total: int
+    published_claims: int
+    verified_claims: int
+    unsupported_numbers: int
+    numeric_sentences: int
+    uncited_sentences: int
+    gaps_declared: int
+    gaps_expected: int
+    partial: bool
+    seconds: float
+    usd: float
+    model_calls: int
+    input_tokens: int
+    output_tokens: int
+    simulated_latency: bool
+    missing_required: tuple[str, ...] = ()
+    missing_gaps: tuple[str, ...] = ()
+    error: str | None = None
+
+    @classmethod
+    def of(
+        cls,
+        case: Case,
+        arch: str,
+        metrics: ReportMetrics,
+        seconds: float,
+        simulated_latency: bool,
+    ) -> Row:
+        return cls(
+            case_id=case.id,
+            arch=arch,
+            group=case.group,
+            required_found=metrics.required_found,
+            required_on_board=metrics.required_on_board,
+            required_total=metrics.required_total,
+            published_claims=metrics.published_claims,
+            verified_claims=metrics.verified_claims,
+            unsupported_numbers=metrics.unsupported_numbers,
+            numeric_sentences=metrics.numeric_sentences,
+            uncited_sentences=metrics.uncited_sentences,
+            gaps_declared=metrics.gaps_declared,
+            gaps_expected=metrics.gaps_expected,
+            partial=metrics.partial,
+            seconds=round(seconds, 3),
+            usd=metrics.usd,
+            model_calls=metrics.model_calls,
+            input_tokens=metrics.input_tokens,
+            output_tokens=metrics.output_tokens,
+            simulated_latency=simulated_latency,
+            missing_required=metrics.missing_required,
+            missing_gaps=metrics.missing_gaps,
+        )
+
+    @classmethod
+    def failed(
+        cls, case: Case, arch: str, error: str, seconds: float, simulated_latency: bool
+    ) -> Row:
+        """A run that raised instead of reporting: it scores nothing and says why."""
+        return cls(
+            case_id=case.id,
+            arch=arch,
+            group=case.group,
+            required_found=0,
+            required_on_board=0,
+            required_total=len(case.required),
+            published_claims=0,
+            verified_claims=0,
+            unsupported_numbers=0,
+            numeric_sentences=0,
+            uncited_sentences=0,
+            gaps_declared=0,
+            gaps_expected=len(case.expected_gaps),
+            partial=True,
+            seconds=round(seconds, 3),
+            usd=0.0,
+            model_calls=0,
+            input_tokens=0,
+            output_tokens=0,
+            simulated_latency=simulated_latency,
+            missing_required=tuple(item.topic for item in case.required),
+            missing_gaps=case.expected_gaps,
+            error=error,
+        )
+
+
+@dataclass(frozen=True)
+class Totals:
+    """One architecture over a set of rows."""
+
+    arch: str
+    cases: int
+    required_found: int
+    required_on_board: int
+    required_total: int
+    cases_complete: int
+    """Cases whose every required item was found."""
+    published_claims: int
+    verified_claims: int
+    unsupported_numbers: int
+    uncited_sentences: int
+    gaps_declared: int
+    gaps_expected: int
+    partial: int
+    errors: int
+    seconds_mean: float
+    seconds_max: float
+    usd_total: float
+    model_calls: int
+    input_tokens: int
+    output_tokens: int
+
+    @property
+    def recall(self) -> float | None:
+        return _share(self.required_found, self.required_total)
+
+    @property
+    def pass_rate(self) -> float | None:
+        return _share(self.verified_claims, self.published_claims)
+
+    @property
+    def usd_mean(self) -> float:
+        return self.usd_total / self.cases if self.cases else 0.0
+
+
+def totals(rows: Iterable[Row], arch: str) -> Totals:
+    own = [row for row in rows if row.arch == arch]
+    seconds = [row.seconds for row in own]
+    return Totals(
+        arch=arch,
+        cases=len(own),
+        required_found=sum(r.required_found for r in own),
+        required_on_board=sum(r.required_on_board for r in own),
+        required_total=sum(r.required_total for r in own),
+        cases_complete=sum(1 for r in own if r.required_found == r.required_total),
+        published_claims=sum(r.published_claims for r in own),
+        verified_claims=sum(r.verified_claims for r in own),
+        unsupported_numbers=sum(r.unsupported_numbers for r in own),
+        uncited_sentences=sum(r.uncited_sentences for r in own),
+        gaps_declared=sum(r.gaps_declared for r in own),
+        gaps_expected=sum(r.gaps_expected for r in own),
+        partial=sum(1 for r in own if r.partial),
+        errors=sum(1 for r in own if r.error is not None),
+        seconds_mean=sum(seconds) / len(seconds) if seconds else 0.0,
+        seconds_max=max(seconds, default=0.0),
+        usd_total=sum(r.usd for r in own),
+        model_calls=sum(r.model_calls for r in own),
+        input_tokens=sum(r.input_tokens for r in own),
+        output_tokens=sum(r.output_tokens for r in own),
+    )
+
+
+def _share(part: int, whole: int) -> float | None:
+    return part / whole if whole else None
