@@ -16,7 +16,7 @@ from engine.contracts import EXCERPT_MAX_CHARS, EXCERPT_MIN_CHARS
 _BOUNDARY = re.compile(r"(?<=[.!?;])\s+(?=[\"'“(\[]?[A-ZÀ-ÖØ-Þ0-9§])")
 _ABBREVIATION = re.compile(
     r"(?:\b(?:art|arts|inc|n|nº|no|nos|sr|sra|dr|dra|etc|vs|co|corp|ltd|fig|p|pp|cap|par|al)"
-    r"|\b[A-Za-z])\.$",
+    r"|\b[A-Za-z]|\bart\.?\s*\d+[º°o]?)\.$",  # "Art 26." opens an article, it ends nothing
     re.IGNORECASE,
 )
 _WORD = re.compile(r"\S+")
@@ -61,7 +61,7 @@ def _split_sentences(page: str, line: Span) -> Iterator[Span]:
     text = line.text(page)
     for match in _BOUNDARY.finditer(text):
         before = text[: match.start()]
-        if _ABBREVIATION.search(before[-8:]):
+        if _ABBREVIATION.search(before[-12:]):
             continue
         yield Span(start, line.start + match.start())
         start = line.start + match.end()

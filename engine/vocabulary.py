@@ -48,6 +48,15 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         ("limite", "limites", "teto", "limit", "limits", "threshold"),
         ("menor ou igual", "less than or equal", "not exceeding"),
     ),
+    # Rooftop solar is regulated as distributed generation (micro/minigeração) in Brazil.
+    (
+        ("energia solar", "solar residencial", "residential solar"),
+        ("fotovoltaica", "microgeração distribuída", "geração distribuída"),
+    ),
+    # Statutes grant an acquired right by saying a new rule does not apply until a date.
+    (("direito adquirido", "grandfathering"), ("não se aplicam até", "não se aplica até")),
+    # Brazilian tariff jargon: "Fio B" is the distribution-network component of the tariff.
+    (("fio b",), ("componentes tarifárias", "remuneração dos ativos do serviço de distribuição")),
     # A question for a duration ("por quanto tempo") is answered in these words.
     (("quanto tempo",), ("prazo", "meses", "anos")),
     (("faturamento",), ("receita",)),

@@ -28,7 +28,44 @@ def criterion_for(subquestion: Subquestion, language: Language) -> str:
     return f"A verified source that answers: {subquestion.text}"
 
 
+# Sentences that tell how to answer, not what to find ("Answer in USD millions.", "Assume
+# that you are an analyst.", "Responda em tópicos."): searching for them only adds noise.
+_INSTRUCTION = re.compile(
+    r"^(?:answer|give|please|round|approach|base|assume|use|using|utilize|respond|provide|"
+    r"express|show|state|if .{0,80}\bthen\b|responda|use|considere|apresente|explique)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
+_STATEMENT = re.compile(
+    r"\b(?:balance sheet|cash flow statement|statement of cash flows|income statement|"
+    r"statement of income|p&l|statement of operations)\b",
+    re.IGNORECASE,
+)
+
+
+def focus_of(question: str) -> str:
+    """The question without its answering instructions; the question itself if that would
+    leave nothing. An instruction that leads into the question ("Answer … using the balance
+    sheet: what is …?") keeps what follows its colon, and a statement it names stays as a
+    hint of where to look."""
+    kept: list[str] = []
+    hints: list[str] = []
+    for sentence in (s.strip() for s in _SENTENCE_END.split(question.strip()) if s.strip()):
+        if not _INSTRUCTION.match(sentence):
+            kept.append(sentence)
+            continue
+        hints += [m.group(0) for m in _STATEMENT.finditer(sentence)]
+        _, colon, rest = sentence.partition(":")
+        if colon and "?" in rest:
+            kept.append(rest.strip())
+    if not kept:
+        return question.strip()
+    hint = f" ({', '.join(dict.fromkeys(h.lower() for h in hints))})" if hints else ""
+    return " ".join(kept) + hint
+
+
 def _question_parts(question: str) -> list[str]:
+    question = focus_of(question)
     parts = [p.strip(" ,;") for p in _JOINED_QUESTION.split(question.strip())]
     parts = [p for p in parts if len(p.split()) >= 3]
     if len(parts) <= 1:

@@ -9,6 +9,7 @@ quoted and the subquestion stays a gap, which is the honest outcome.
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass
 
 from engine.agents.toolbox import Assignment, Toolbox
@@ -22,9 +23,24 @@ from engine.terms import term_set
 
 QUOTE_THRESHOLD = 0.4
 MAX_CLAIMS = 6
-MAX_READS = 6
-MAX_CLAIMS_PER_SOURCE = 4
+MAX_READS = 8
+MAX_CLAIMS_PER_SOURCE = 5
 HEADER_CHARS = 240
+ANNOTATION_WEIGHT = 0.5
+QUANTITY_BONUS = 0.1
+
+_NUMBER = re.compile(r"\d")
+_QUANTITY_QUESTION = re.compile(
+    r"\b(quanto|quantos|quantas|até quando|ate quando|quando|qual (?:o|a) (?:valor|prazo|limite)|"
+    r"limites?|prazo|how (?:much|many|long)|when|what (?:is|was) the (?:amount|value|total)|"
+    r"amount|percent|rate|ratio)\b",
+    re.IGNORECASE,
+)
+
+# An enumerated item of a statute (I -, II –, a), § 1º, Parágrafo único) and an article.
+_LIST_ITEM = re.compile(r"^\W*(?:[IVXLC]+\s*[-–—]|[a-z]\)|§|par[aá]grafo [uú]nico)", re.I)
+_ARTICLE = re.compile(r"^\W*art\.?\s*\d", re.I)
+_ANNOTATION = re.compile(r"(?:^|\s)#\w")
 
 
 @dataclass(frozen=True)
@@ -56,10 +72,19 @@ def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate
     page_text = _page_of(snapshot, url)
     header = page_text[:HEADER_CHARS] if snapshot.is_paged else ""
     context = term_set(f"{snapshot.title} {header}")
-    return [
-        Candidate(url, page_text, span, term_set(span.text(page_text)), context, hit_rank)
-        for span in sentence_spans(page_text)
-    ]
+    candidates: list[Candidate] = []
+    lead = frozenset[str]()
+    for span in sentence_spans(page_text):
+        text = span.text(page_text)
+        terms = term_set(text)
+        if _LIST_ITEM.match(text):
+            # "I - 15% a partir de 2023": an item means what its article's opening says.
+            candidates.append(Candidate(url, page_text, span, terms, context | lead, hit_rank))
+            continue
+        if _ARTICLE.match(text):
+            lead = terms
+        candidates.append(Candidate(url, page_text, span, terms, context, hit_rank))
+    return candidates
 
 
 def distinct_hits(hits: list[SearchHit], avoid: tuple[str, ...]) -> list[SearchHit]:
@@ -102,14 +127,23 @@ async def _read_candidates(
     return candidates, refused
 
 
-def _ranked(candidates: list[Candidate], terms: QueryTerms) -> list[tuple[float, Candidate]]:
-    scored = [
-        (terms.coverage(c.terms, c.context) + 0.01 / c.hit_rank, c)
-        for c in candidates
-        if terms.coverage(c.terms, c.context) >= QUOTE_THRESHOLD
-    ]
+def _ranked(
+    candidates: list[Candidate], terms: QueryTerms, asks_quantity: bool
+) -> list[tuple[float, Candidate]]:
+    scores = [(_score(terms, c, asks_quantity), c) for c in candidates]
+    scored = [(score, c) for score, c in scores if score >= QUOTE_THRESHOLD]
     scored.sort(key=lambda pair: pair[0], reverse=True)
     return scored
+
+
+def _score(terms: QueryTerms, candidate: Candidate, asks_quantity: bool = False) -> float:
+    coverage = terms.coverage(candidate.terms, candidate.context)
+    text = candidate.span.text(candidate.page_text)
+    if _ANNOTATION.search(text):  # study notes tagged "#Atenção #STJ", not the statute's words
+        coverage *= ANNOTATION_WEIGHT
+    if asks_quantity and _NUMBER.search(text):  # the answer to "how much" holds a number
+        coverage += QUANTITY_BONUS
+    return coverage + 0.01 / candidate.hit_rank
 
 
 def choose_quotes(candidates: list[Candidate], subquestion: str) -> list[Quote]:
@@ -122,7 +156,8 @@ def choose_quotes(candidates: list[Candidate], subquestion: str) -> list[Quote]:
     chosen: list[Quote] = []
     per_source: dict[str, int] = {}
     seen: set[str] = set()
-    for _, candidate in _ranked(candidates, terms):
+    asks_quantity = bool(_QUANTITY_QUESTION.search(subquestion))
+    for _, candidate in _ranked(candidates, terms, asks_quantity):
         if len(chosen) >= MAX_CLAIMS:
             break
         document = split_page(candidate.url)[0]

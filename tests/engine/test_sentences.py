@@ -47,3 +47,8 @@ def test_best_window_keeps_short_units_and_narrows_long_ones_to_the_best_terms()
     assert page[window.start : window.end] == excerpt
     short = Span(0, 20)
     assert best_window(page, short, lambda text: 0.0) == short
+
+
+def test_an_article_number_does_not_end_a_sentence() -> None:
+    page = "Art 26. As disposições do art. 17 não se aplicam até 31 de dezembro de 2045."
+    assert texts(page) == [page]

@@ -1,0 +1,54 @@
+import pytest
+
+from engine.briefs import make_brief
+from engine.models.offline_plan import focus_of, plan_offline
+
+
+@pytest.mark.parametrize(
+    ("question", "focus"),
+    [
+        (
+            "What is the FY2018 capex for 3M? Give a response relying on the cash flow statement.",
+            "What is the FY2018 capex for 3M? (cash flow statement)",
+        ),
+        (
+            "Assume that you are an analyst. Answer the following question using the balance "
+            "sheet: what is the FY2018 net PPNE for 3M? Answer in USD billions.",
+            "what is the FY2018 net PPNE for 3M? (balance sheet)",
+        ),
+        ("Quais são os limites de potência?", "Quais são os limites de potência?"),
+        ("Answer in USD.", "Answer in USD."),  # nothing but an instruction: kept as asked
+    ],
+)
+def test_focus_drops_answering_instructions(question: str, focus: str) -> None:
+    assert focus_of(question) == focus
+
+
+def test_a_joined_second_question_becomes_its_own_subquestion_with_the_subject() -> None:
+    plan = plan_offline(
+        make_brief("Como funciona a transição tarifária da geração distribuída e até quando vale?")
+    )
+    texts = [s.text for s in plan.subquestions]
+    assert texts[0] == "Como funciona a transição tarifária da geração distribuída"
+    assert texts[1].startswith("até quando vale")
+    assert "transição tarifária" in texts[1]
+    assert len(plan.sufficient_when) == 2
+
+
+def test_a_single_question_plan_has_a_section_named_for_the_answer() -> None:
+    english = plan_offline(make_brief("What is the FY2018 capex for 3M?"))
+    portuguese = plan_offline(make_brief("Qual é o limite da microgeração?"))
+    assert english.subquestions[0].title == "Answer"
+    assert portuguese.subquestions[0].title == "Resposta"
+
+
+def test_templates_give_fixed_sections_in_the_language_of_the_question() -> None:
+    plan = plan_offline(make_brief("energia solar no Nordeste", template="regulacao"))
+    assert plan.template == "regulacao"
+    assert plan.subquestions[0].title == "Leis e normas aplicáveis"
+    assert all("energia solar no Nordeste" in s.text for s in plan.subquestions)
+    broad = plan_offline(
+        make_brief("Como está o mercado de energia solar residencial no Nordeste?")
+    )
+    assert broad.template == "mercado"
+    assert len(broad.subquestions) == 4
