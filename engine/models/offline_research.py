@@ -19,7 +19,7 @@ from engine.relevance import QueryTerms, query_terms
 from engine.sentences import Span, best_window, clean_statement, sentence_spans
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import FetchError, SearchHit
-from engine.terms import term_set
+from engine.terms import term_set, tokenize
 
 QUOTE_THRESHOLD = 0.4
 MAX_CLAIMS = 6
@@ -28,6 +28,7 @@ MAX_CLAIMS_PER_SOURCE = 5
 HEADER_CHARS = 240
 ANNOTATION_WEIGHT = 0.5
 QUANTITY_BONUS = 0.1
+ASPECT_SHARE = 0.5
 
 _NUMBER = re.compile(r"\d")
 _QUANTITY_QUESTION = re.compile(
@@ -146,9 +147,14 @@ def _score(terms: QueryTerms, candidate: Candidate, asks_quantity: bool = False)
     return coverage + 0.01 / candidate.hit_rank
 
 
-def choose_quotes(candidates: list[Candidate], subquestion: str) -> list[Quote]:
-    """What to record, best first."""
+def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "") -> list[Quote]:
+    """What to record, best first. With an `aspect` (a template section such as "Tamanho e
+    crescimento do mercado"), a unit must also speak of the aspect itself, not only of the
+    topic every section shares: a law about solar energy says nothing of market size."""
     terms = query_terms(subquestion, [c.terms for c in candidates])
+    aspect_terms = _aspect_terms(aspect, subquestion, candidates)
+    if aspect_terms is not None:
+        candidates = [c for c in candidates if aspect_terms.coverage(c.terms) >= ASPECT_SHARE]
 
     def window_score(text: str) -> float:
         return terms.coverage(term_set(text))
@@ -174,6 +180,15 @@ def choose_quotes(candidates: list[Candidate], subquestion: str) -> list[Quote]:
     return chosen
 
 
+def _aspect_terms(aspect: str, subquestion: str, candidates: list[Candidate]) -> QueryTerms | None:
+    """The aspect's own terms (those the topic does not also use), or None without one."""
+    topic = term_set(subquestion.removeprefix(aspect))
+    own = " ".join(t for t in tokenize(aspect) if t not in topic)
+    if not aspect or not own:
+        return None
+    return query_terms(own, [c.terms for c in candidates])
+
+
 def _statement(excerpt: str, unit: Span, window: Span) -> str:
     """The excerpt as prose; where a long unit was narrowed, an ellipsis marks the cut so the
     statement does not read as if the sentence ended there."""
@@ -184,7 +199,9 @@ def _statement(excerpt: str, unit: Span, window: Span) -> str:
 
 async def research_offline(assignment: Assignment, tools: Toolbox) -> None:
     candidates, refused = await _read_candidates(assignment, tools)
-    for quote in choose_quotes(candidates, assignment.subquestion.text):
+    subquestion = assignment.subquestion
+    aspect = subquestion.title if subquestion.text.startswith(f"{subquestion.title}:") else ""
+    for quote in choose_quotes(candidates, subquestion.text, aspect):
         await tools.record_claim(quote.statement, quote.url, quote.excerpt)
     if refused is not None:
         raise refused  # after quoting what was read: a stopped subagent returns what it has

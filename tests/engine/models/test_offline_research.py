@@ -32,3 +32,19 @@ def test_nothing_is_quoted_when_nothing_covers_the_question() -> None:
 
 def test_every_quote_is_an_exact_substring_of_the_page() -> None:
     assert all(e in STATUTE for e in quotes("regras de transição das componentes tarifárias"))
+
+
+def test_a_template_section_quotes_only_units_about_its_aspect() -> None:
+    page = (
+        "A energia solar residencial no Nordeste é regulada como microgeração distribuída.\n"
+        "O mercado de energia solar residencial no Nordeste teve crescimento de 40% em 2023.\n"
+    )
+    snapshot = Snapshot(url="https://example.org/solar", text=page, title="Solar")
+    candidates = candidates_of(snapshot.url, snapshot, hit_rank=1)
+    aspect = "Tamanho e crescimento do mercado"
+    question = f"{aspect}: mercado de energia solar residencial no Nordeste"
+    found = [q.excerpt for q in choose_quotes(candidates, question, aspect)]
+    assert found == [
+        "O mercado de energia solar residencial no Nordeste teve crescimento de 40% em 2023."
+    ]
+    assert len(choose_quotes(candidates, question)) == 2  # without the aspect rule, both
