@@ -1,0 +1,21 @@
+"""Every test starts from a clean environment: a developer's real keys or provider settings
+must never send a test's traffic beyond loopback, nor change which model or source runs."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+_ISOLATED_PREFIXES = ("FONTE_", "ANTHROPIC_", "SLACK_", "SEARXNG_", "BRAVE_", "TAVILY_")
+_ISOLATED_NAMES = {"REDIS_URL", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"}
+
+
+@pytest.fixture(autouse=True)
+def isolated_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    for name in list(os.environ):
+        if name.startswith(_ISOLATED_PREFIXES) or name.upper() in _ISOLATED_NAMES:
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("FONTE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "fonte-cache"))
