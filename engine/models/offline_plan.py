@@ -64,7 +64,20 @@ def focus_of(question: str) -> str:
     return " ".join(kept) + hint
 
 
+_NUMBERED_ITEM = re.compile(r"(?:^|\s)\((\d{1,2})\)\s+")
+
+
+def _numbered_items(question: str) -> list[str]:
+    """ "(1) … (2) …": a brief that lists its questions; [] when it lists fewer than two."""
+    pieces = _NUMBERED_ITEM.split(question)
+    items = [pieces[i + 1].strip() for i in range(1, len(pieces) - 1, 2)]
+    return items if len(items) >= 2 else []
+
+
 def _question_parts(question: str) -> list[str]:
+    items = _numbered_items(question)
+    if items:
+        return [focus_of(item) for item in items]
     question = focus_of(question)
     parts = [p.strip(" ,;") for p in _JOINED_QUESTION.split(question.strip())]
     parts = [p for p in parts if len(p.split()) >= 3]

@@ -52,3 +52,16 @@ def test_templates_give_fixed_sections_in_the_language_of_the_question() -> None
     )
     assert broad.template == "mercado"
     assert len(broad.subquestions) == 4
+
+
+def test_a_brief_that_lists_its_questions_gets_one_subquestion_each() -> None:
+    plan = plan_offline(
+        make_brief(
+            "3M: answer these questions from its SEC filings. (1) What is the FY2018 capex "
+            "for 3M? Answer in USD millions. (2) Is 3M a capital-intensive business?"
+        )
+    )
+    assert [s.text for s in plan.subquestions] == [
+        "What is the FY2018 capex for 3M?",
+        "Is 3M a capital-intensive business?",
+    ]
