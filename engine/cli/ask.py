@@ -7,14 +7,16 @@ import asyncio
 import os
 import re
 import signal
+import sys
 from contextlib import AsyncExitStack
 from datetime import datetime
 from pathlib import Path
 
 from engine.assembly import Sources, library_sources, web_sources
 from engine.briefs import BadRequest, make_brief
+from engine.cli.clarify import carry_spend, clarify_at_terminal
 from engine.cli.console import console, progress_display, say, summarise
-from engine.contracts import Limits, Report
+from engine.contracts import Limits, Report, Spend
 from engine.events import EventSink
 from engine.models.claude import (
     ClaudeConfig,
@@ -51,6 +53,11 @@ def add_ask_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
         help="offline, or a Claude model id (default: Claude when ANTHROPIC_API_KEY is set)",
     )
     ask.add_argument(
+        "--no-clarify",
+        action="store_true",
+        help="do not ask clarifying questions (they are only asked at a terminal)",
+    )
+    ask.add_argument(
         "--arch",
         choices=["final", "v1"],
         default="final",
@@ -67,8 +74,7 @@ def run_ask(args: argparse.Namespace) -> int:
     if args.library is None and not args.web:
         raise BadRequest("no source: pass --library DIR (a folder of documents) or --web")
     library = open_library(args.library, args.cache_dir) if args.library is not None else None
-    with progress_display(limits) as show:
-        report = asyncio.run(_research(args, brief, limits, show, library))
+    report = asyncio.run(_research(args, brief, limits, library))
     paths = write_report(report, args.out or _default_out(brief.question), formats)
     summarise(report, paths)
     return 0
@@ -105,7 +111,6 @@ async def _research(
     args: argparse.Namespace,
     brief: Brief,
     limits: Limits,
-    show: EventSink,
     library: tuple[Library, list[str]] | None,
 ) -> Report:
     claude = choose_model(args.model)
@@ -113,19 +118,29 @@ async def _research(
         model: Model = OfflineModel()
         if claude is not None:
             model = await stack.enter_async_context(claude_model_from_config(claude))
+        asked = Spend()
+        # v1 asked nothing: it went straight from the brief to its researcher.
+        if args.arch == "final" and not args.no_clarify and sys.stdin.isatty():
+            brief, asked = await clarify_at_terminal(model, brief, limits)
         if library is not None:
-            return await _run_architecture(
-                args.arch, brief, limits, show, model, library_sources(*library)
+            sources = library_sources(*library)
+        else:
+            sources = await stack.enter_async_context(
+                web_sources(args.cache_dir, on_note=lambda note: say(f"search: {note}"))
             )
-        web = await stack.enter_async_context(
-            web_sources(args.cache_dir, on_note=lambda note: say(f"search: {note}"))
-        )
-        return await _run_architecture(args.arch, brief, limits, show, model, web)
+        with progress_display(limits) as show:
+            return await _run_architecture(args.arch, brief, limits, show, model, sources, asked)
     raise AssertionError("unreachable: the stack returns or raises")
 
 
 async def _run_architecture(
-    arch: str, brief: Brief, limits: Limits, show: EventSink, model: Model, sources: Sources
+    arch: str,
+    brief: Brief,
+    limits: Limits,
+    show: EventSink,
+    model: Model,
+    sources: Sources,
+    asked: Spend,
 ) -> Report:
     if arch == "v1":
         # v1 ran to completion or not at all: no partial report on Ctrl-C, as it was.
@@ -147,6 +162,7 @@ async def _run_architecture(
             events=show,
             source_labels=sources.labels,
         )
+        await carry_spend(orchestrator.budget, asked)
         report = await research_until_interrupted(orchestrator, brief)
     report.notes.extend(sources.notes)
     return report

@@ -82,3 +82,45 @@ def test_model_offline_ignores_a_key(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     )
     assert code == EXIT_OK
     assert json.loads((out / "report.json").read_text())["model"] == "offline"
+
+
+def test_clarifying_questions_are_asked_at_a_terminal_and_their_cost_is_counted(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    server = ScriptedAnthropic().start()
+    try:
+        questions = [{"question": "Qual período?", "options": ["2023", "2024"]}]
+        planned: list[str] = []
+
+        def planner(body: dict[str, object]) -> object:
+            planned.append(json.dumps(body, ensure_ascii=False))
+            return json_message(PLAN)
+
+        server.script(
+            by_role(
+                clarifier=json_message({"questions": questions}),
+                planner=planner,
+                subagent=message(text("Nada a registrar.")),
+                criteria=json_message({"unmet": []}),
+            )
+        )
+        monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        monkeypatch.setenv("FONTE_MODEL", MODEL)
+        monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+        monkeypatch.setattr("builtins.input", lambda prompt="": "2")
+        library = tmp_path / "docs"
+        library.mkdir()
+        (library / "lei.md").write_text(LAW, encoding="utf-8")
+        out = tmp_path / "out"
+        args = ["ask", QUESTION, "--library", str(library), "--out", str(out), "--format", "json"]
+        assert main([*args, "--cache-dir", str(tmp_path / "cache")]) == EXIT_OK
+        assert "Qual período? 2024" in planned[0]
+        report = json.loads((out / "report.json").read_text())
+        calls = report["spend"]["usage"]["model_calls"]
+        assert calls == len(server.requests)  # the clarifier's call is in the report's spend
+        assert main([*args, "--no-clarify", "--cache-dir", str(tmp_path / "cache")]) == EXIT_OK
+        assert len(planned) == 2
+        assert "Qual período?" not in planned[1]
+    finally:
+        server.close()
