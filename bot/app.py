@@ -177,6 +177,7 @@ class Listeners:
             text=parsed.question,
             is_dm=channel.startswith("D") or command.get("channel_name") == "directmessage",
             template=parsed.template,
+            response_url=command.get("response_url"),
         )
         await self._enqueue(ask, ask.origin)
 

@@ -8,6 +8,8 @@ import hashlib
 import logging
 import re
 
+from slack_sdk.errors import SlackApiError
+
 from bot.blockkit import Message
 from bot.blocks import Estimate, answered_questions, clarifying_questions, plan_message
 from bot.requests import Answer, Ask, Cancel, Deepen, EditPlan, Start, Step
@@ -95,7 +97,13 @@ async def ask(rt: Runtime, step: Ask) -> None:
     thread_ts = step.thread_ts
     if thread_ts is None:  # a slash command has no message to thread under: post one
         asked = texts_for(brief.language).asked_by.format(user=step.user, question=brief.question)
-        thread_ts = await rt.slack.post(step.channel, Message(asked))
+        try:
+            thread_ts = await rt.slack.post(step.channel, Message(asked))
+        except SlackApiError as error:
+            if error.response.get("error") not in _NOT_A_MEMBER or not step.response_url:
+                raise
+            await rt.slack.respond(step.response_url, texts_for(brief.language).not_in_channel)
+            return
     state = ReportState(
         report_id=report_id,
         channel=step.channel,
@@ -309,6 +317,9 @@ async def edit_plan(rt: Runtime, step: EditPlan) -> None:
         )
         await rt.slack.update(updated.channel, updated.plan_ts, message)
 
+
+# What chat.postMessage answers in a channel the bot was not invited to.
+_NOT_A_MEMBER = {"not_in_channel", "channel_not_found"}
 
 _GAP_PREFIX = re.compile(
     r"^(?:Fonte verificada que responda|A verified source that answers|"

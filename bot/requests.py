@@ -28,6 +28,8 @@ class Ask(_Step):
     text: str
     is_dm: bool = False
     template: str | None = None
+    response_url: str | None = None
+    """A slash command's: where to answer when the bot cannot post in the channel."""
 
 
 class Answer(_Step):

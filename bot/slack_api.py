@@ -17,6 +17,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
     AsyncServerErrorRetryHandler,
 )
 from slack_sdk.web.async_client import AsyncWebClient
+from slack_sdk.webhook.async_client import AsyncWebhookClient
 
 from bot.blockkit import Block, Message
 
@@ -43,6 +44,11 @@ class SlackApi(Protocol):
     ) -> None: ...
 
     async def open_view(self, trigger_id: str, view: Block) -> None: ...
+
+    async def respond(self, response_url: str, text: str) -> None:
+        """An ephemeral answer through a slash command's response_url (works where the bot
+        is not a member of the channel)."""
+        ...
 
     async def upload(
         self, channel: str, thread_ts: str, files: Sequence[Upload], comment: str
@@ -91,6 +97,9 @@ class SlackWebApi:
 
     async def open_view(self, trigger_id: str, view: Block) -> None:
         await self.client.views_open(trigger_id=trigger_id, view=view)
+
+    async def respond(self, response_url: str, text: str) -> None:
+        await AsyncWebhookClient(response_url).send(text=text, response_type="ephemeral")
 
     async def upload(
         self, channel: str, thread_ts: str, files: Sequence[Upload], comment: str

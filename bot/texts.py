@@ -54,6 +54,7 @@ class Texts:
     edit_invalid: str
     continued: str
     asked_by: str
+    not_in_channel: str
 
 
 PT = Texts(
@@ -104,6 +105,10 @@ PT = Texts(
     edit_invalid="Use um número positivo.",
     continued="(continuação {page}/{pages})",
     asked_by="<@{user}> perguntou: {question}",
+    not_in_channel=(
+        ":warning: Não estou neste canal: convide-me com `/invite @Fonte`, ou mande a pergunta "
+        "por mensagem direta."
+    ),
 )
 
 EN = Texts(
@@ -154,6 +159,10 @@ EN = Texts(
     edit_invalid="Use a positive number.",
     continued="(continued {page}/{pages})",
     asked_by="<@{user}> asked: {question}",
+    not_in_channel=(
+        ":warning: I am not in this channel: invite me with `/invite @Fonte`, or send the "
+        "question as a direct message."
+    ),
 )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.flows import estimate_run, gap_question, handle_step, needs_clarifying
+from bot.flows import estimate_run, gap_question, handle_step, needs_clarifying, report_id_for
 from bot.requests import Ask, Deepen, Start
 from engine.briefs import make_brief
 from engine.contracts import Limits, Plan, Subquestion
@@ -85,3 +85,23 @@ async def test_an_empty_question_is_answered_privately(
     assert refusal[0].params["user"] == "U1"
     assert "empty" in refusal[0].params["text"]
     assert await rt.states.by_thread("C1", "6.6") is None
+
+
+async def test_research_in_a_channel_without_the_bot_answers_through_the_response_url(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False), model=AskingModel())
+    slack.channels_without_bot.add("C9")
+    ask = Ask(
+        origin="command:t9",
+        channel="C9",
+        thread_ts=None,
+        user="U1",
+        text="Quais são os limites da microgeração distribuída?",
+        response_url=slack.response_url("t9"),
+    )
+    await handle_step(rt, ask)
+    (answer,) = slack.calls_to("response_url")
+    assert "/invite @Fonte" in answer.params["text"]
+    assert answer.params["response_type"] == "ephemeral"
+    assert await rt.states.get(report_id_for("command:t9")) is None  # nothing half-started

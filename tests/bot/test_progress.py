@@ -37,6 +37,9 @@ class RecordingSlack:
     async def open_view(self, trigger_id: str, view: Block) -> None:
         return None
 
+    async def respond(self, response_url: str, text: str) -> None:
+        return None
+
     async def upload(
         self, channel: str, thread_ts: str, files: Sequence[Upload], comment: str
     ) -> None:

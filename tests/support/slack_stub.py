@@ -49,6 +49,8 @@ class SlackStub:
         self.calls: list[Call] = []
         self.uploads: dict[str, bytes] = {}
         self._failures: dict[str, list[Failure]] = {}
+        self.channels_without_bot: set[str] = set()
+        """chat.postMessage to these answers not_in_channel, as Slack does."""
         self._numbers = count(1)
         self._runner: web.AppRunner | None = None
         self.base_url = ""
@@ -62,6 +64,7 @@ class SlackStub:
         app = web.Application()
         app.router.add_post("/api/{method}", self._api)
         app.router.add_post("/upload/{file_id}", self._upload)
+        app.router.add_post("/respond/{command}", self._respond)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -129,8 +132,18 @@ class SlackStub:
         self._record(Call(method, params))
         return web.json_response(self._answer(method, params))
 
+    def response_url(self, command: str = "c1") -> str:
+        """A slash command's response_url, answered (and recorded as "response_url") here."""
+        return f"{self.base_url}/respond/{command}"
+
+    async def _respond(self, request: web.Request) -> web.Response:
+        self._record(Call("response_url", await self._params(request)))
+        return web.Response(text="ok")
+
     def _answer(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         number = next(self._numbers)
+        if method == "chat.postMessage" and params.get("channel") in self.channels_without_bot:
+            return {"ok": False, "error": "not_in_channel"}
         if method == "auth.test":
             return {
                 "ok": True,
