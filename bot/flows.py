@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import re
 
 from slack_sdk.errors import SlackApiError
 
@@ -19,9 +18,12 @@ from bot.texts import texts_for
 from engine.briefs import BadRequest, make_brief
 from engine.budget import Meter
 from engine.contracts import ClarifyingQuestion, Limits, Plan, Subquestion
-from engine.models.offline_plan import criterion_for
+from engine.gaps import criterion_for, gap_question
 from engine.models.protocol import Brief
 from engine.templates import find_template, topic_of
+
+# What chat.postMessage answers in a channel the bot was not invited to.
+_NOT_A_MEMBER = {"not_in_channel", "channel_not_found"}
 
 log = logging.getLogger(__name__)
 
@@ -316,22 +318,6 @@ async def edit_plan(rt: Runtime, step: EditPlan) -> None:
             state.language,
         )
         await rt.slack.update(updated.channel, updated.plan_ts, message)
-
-
-# What chat.postMessage answers in a channel the bot was not invited to.
-_NOT_A_MEMBER = {"not_in_channel", "channel_not_found"}
-
-_GAP_PREFIX = re.compile(
-    r"^(?:Fonte verificada que responda|A verified source that answers|"
-    r"Subquestão incompleta \([^)]*\)|Unfinished subquestion \([^)]*\))\s*:\s*",
-    re.IGNORECASE,
-)
-_GAP_SUFFIX = re.compile(r"\s*\((?:interrompida pelo orçamento|interrupted by the budget)\)\s*$")
-
-
-def gap_question(gap: str) -> str:
-    """The question a declared gap asks, without the report's wording around it."""
-    return _GAP_SUFFIX.sub("", _GAP_PREFIX.sub("", " ".join(gap.split()))).strip() or gap
 
 
 async def deepen(rt: Runtime, step: Deepen) -> None:

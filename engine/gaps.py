@@ -1,9 +1,46 @@
-"""Gaps: which subquestions a gap subagent should retry, and what the report declares."""
+"""Gaps: which subquestions a gap subagent should retry, and what the report declares.
+
+The wording of criteria and gaps lives here with its inverse (`gap_question`), so a follow-up
+("aprofunde: <gap>") recovers the question a gap asks without a second copy of the phrasing.
+"""
 
 from __future__ import annotations
 
+import re
+
 from engine.contracts import Language, Plan, Subquestion
 from engine.terms import term_set
+
+CRITERION_LEAD: dict[Language, str] = {
+    "pt": "Fonte verificada que responda",
+    "en": "A verified source that answers",
+}
+UNFINISHED_LEAD: dict[Language, str] = {
+    "pt": "Subquestão incompleta",
+    "en": "Unfinished subquestion",
+}
+INTERRUPTED: dict[Language, str] = {
+    "pt": "interrompida pelo orçamento",
+    "en": "interrupted by the budget",
+}
+
+_LEADS = "|".join(
+    [re.escape(lead) for lead in CRITERION_LEAD.values()]
+    + [rf"{re.escape(lead)} \([^)]*\)" for lead in UNFINISHED_LEAD.values()]
+)
+_GAP_PREFIX = re.compile(rf"^(?:{_LEADS})\s*:\s*", re.IGNORECASE)
+_GAP_SUFFIX = re.compile(
+    rf"\s*\((?:{'|'.join(re.escape(words) for words in INTERRUPTED.values())})\)\s*$"
+)
+
+
+def criterion_for(subquestion: Subquestion, language: Language) -> str:
+    return f"{CRITERION_LEAD[language]}: {subquestion.text}"
+
+
+def gap_question(gap: str) -> str:
+    """The question a declared gap asks, without the report's wording around it."""
+    return _GAP_SUFFIX.sub("", _GAP_PREFIX.sub("", " ".join(gap.split()))).strip() or gap
 
 
 def subquestion_for(plan: Plan, criterion: str) -> Subquestion:
@@ -27,7 +64,7 @@ def gap_targets(plan: Plan, unmet: list[str]) -> list[Subquestion]:
 
 def declared_gaps(plan: Plan, unmet: list[str], stopped: set[str], language: Language) -> list[str]:
     """Unmet criteria, then subquestions the budget interrupted; each said once."""
-    interrupted = "interrompida pelo orçamento" if language == "pt" else "interrupted by the budget"
+    interrupted = INTERRUPTED[language]
     gaps: list[str] = []
     reported: set[str] = set()
     for criterion in unmet:
@@ -35,7 +72,7 @@ def declared_gaps(plan: Plan, unmet: list[str], stopped: set[str], language: Lan
         suffix = f" ({interrupted})" if subquestion.id in stopped else ""
         gaps.append(f"{criterion}{suffix}")
         reported.add(subquestion.id)
-    label = "Subquestão incompleta" if language == "pt" else "Unfinished subquestion"
+    label = UNFINISHED_LEAD[language]
     for subquestion in plan.subquestions:
         if subquestion.id in stopped and subquestion.id not in reported:
             gaps.append(f"{label} ({interrupted}): {subquestion.text}")

@@ -30,8 +30,7 @@ from engine.events import (
     ignore_events,
 )
 from engine.executor import Executor, InProcessExecutor, SubagentOutcome
-from engine.gaps import declared_gaps, gap_targets
-from engine.models.offline_plan import criterion_for
+from engine.gaps import criterion_for, declared_gaps, gap_targets
 from engine.models.offline_write import write_offline
 from engine.models.protocol import Brief, Draft, Model
 from engine.snapshots import InMemorySnapshotStore, SnapshotStore

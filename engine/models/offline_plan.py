@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from engine.contracts import Language, Plan, Subquestion
+from engine.gaps import criterion_for
 from engine.models.protocol import Brief
 from engine.templates import Template, find_template, topic_of
 from engine.terms import fold_accents
@@ -20,12 +21,6 @@ _BROAD_OPENING = re.compile(
     r"^\s*(como est[aá]|como anda|qual o panorama|panorama|how is|what is the state|overview)",
     re.IGNORECASE,
 )
-
-
-def criterion_for(subquestion: Subquestion, language: Language) -> str:
-    if language == "pt":
-        return f"Fonte verificada que responda: {subquestion.text}"
-    return f"A verified source that answers: {subquestion.text}"
 
 
 # Sentences that tell how to answer, not what to find ("Answer in USD millions.", "Assume

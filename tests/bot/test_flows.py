@@ -1,29 +1,16 @@
-"""Conversation rules that need no Slack: gaps to questions, when to clarify, estimates,
+"""Conversation rules that need no Slack: when to clarify, estimates,
 and transitions that make a replayed step harmless."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.flows import estimate_run, gap_question, handle_step, needs_clarifying, report_id_for
+from bot.flows import estimate_run, handle_step, needs_clarifying, report_id_for
 from bot.requests import Ask, Deepen, Start
 from engine.briefs import make_brief
 from engine.contracts import Limits, Plan, Subquestion
 from tests.bot.conftest import AskingModel, wait_state
 from tests.support.slack_stub import SlackStub
-
-
-def test_gap_wording_is_stripped_to_its_question() -> None:
-    assert (
-        gap_question("Fonte verificada que responda: Quais são os preços?")
-        == "Quais são os preços?"
-    )
-    assert (
-        gap_question("A verified source that answers: Market size (interrupted by the budget)")
-        == "Market size"
-    )
-    assert gap_question("Subquestão incompleta (interrompida pelo orçamento): Custos") == "Custos"
-    assert gap_question("prazo dos créditos") == "prazo dos créditos"
 
 
 def test_fixed_templates_skip_clarifying_unless_the_subject_is_vague() -> None:
