@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Callable
 
 from slack_sdk.errors import SlackApiError
 
@@ -79,6 +80,23 @@ def estimate_run(plan: Plan, limits: Limits, rt: Runtime) -> Estimate:
 async def _meter(rt: Runtime, state: ReportState, scope: str) -> Meter:
     context = await rt.stores.open(state.report_id, state.limits, scope)
     return Meter(context.budget)
+
+
+async def _state_to_act_on(
+    rt: Runtime,
+    report_id: str,
+    user: str,
+    relevant: Callable[[ReportState], bool] = lambda state: True,
+) -> ReportState | None:
+    """The report a button or follow-up acts on: None when it is gone or the step no longer
+    applies, and None (after telling them) when `user` may not act on it."""
+    state = await rt.states.get(report_id)
+    if state is None or not relevant(state):
+        return None
+    if not state.may_act(user):
+        await _refuse(rt, state, user, texts_for(state.language).not_yours)
+        return None
+    return state
 
 
 async def _refuse(rt: Runtime, state: ReportState, user: str, text: str) -> None:
@@ -179,11 +197,10 @@ def single_question_plan(brief: Brief) -> Plan:
 
 
 async def answer(rt: Runtime, step: Answer) -> None:
-    state = await rt.states.get(step.report_id)
-    if state is None or state.status != "clarifying":
-        return
-    if not state.may_act(step.user):
-        await _refuse(rt, state, step.user, texts_for(state.language).not_yours)
+    state = await _state_to_act_on(
+        rt, step.report_id, step.user, lambda s: s.status == "clarifying"
+    )
+    if state is None:
         return
     completed = False
 
@@ -235,11 +252,8 @@ def _transition(expected: tuple[str, ...], **changes: object) -> tuple[list[Repo
 
 
 async def start(rt: Runtime, step: Start) -> None:
-    state = await rt.states.get(step.report_id)
-    if state is None or state.plan is None:
-        return
-    if not state.may_act(step.user):
-        await _refuse(rt, state, step.user, texts_for(state.language).not_yours)
+    state = await _state_to_act_on(rt, step.report_id, step.user, lambda s: s.plan is not None)
+    if state is None:
         return
     happened, change = _transition(("planned",), status="running", cancel_reason=None)
     await rt.states.update(step.report_id, change)
@@ -265,13 +279,10 @@ async def _close_plan(rt: Runtime, state: ReportState, footer: str) -> None:
 
 
 async def cancel(rt: Runtime, step: Cancel) -> None:
-    state = await rt.states.get(step.report_id)
+    state = await _state_to_act_on(rt, step.report_id, step.user)
     if state is None:
         return
     t = texts_for(state.language)
-    if not state.may_act(step.user):
-        await _refuse(rt, state, step.user, t.not_yours)
-        return
     why = t.cancelled_by.format(user=step.user)
     happened, change = _transition(("clarifying", "planned"), status="cancelled")
     await rt.states.update(step.report_id, change)
@@ -287,11 +298,10 @@ async def cancel(rt: Runtime, step: Cancel) -> None:
 
 
 async def edit_plan(rt: Runtime, step: EditPlan) -> None:
-    state = await rt.states.get(step.report_id)
-    if state is None or state.plan is None or state.status != "planned":
-        return
-    if not state.may_act(step.user):
-        await _refuse(rt, state, step.user, texts_for(state.language).not_yours)
+    state = await _state_to_act_on(
+        rt, step.report_id, step.user, lambda s: s.plan is not None and s.status == "planned"
+    )
+    if state is None or state.plan is None:
         return
     titles = {s.text: s.title for s in state.plan.subquestions}
     subquestions = [
@@ -321,13 +331,10 @@ async def edit_plan(rt: Runtime, step: EditPlan) -> None:
 
 
 async def deepen(rt: Runtime, step: Deepen) -> None:
-    state = await rt.states.get(step.report_id)
+    state = await _state_to_act_on(rt, step.report_id, step.user)
     if state is None:
         return
     t = texts_for(state.language)
-    if not state.may_act(step.user):
-        await _refuse(rt, state, step.user, t.not_yours)
-        return
     if state.status != "done" or state.plan is None:
         if state.status == "running":
             await _refuse(rt, state, step.user, t.busy)
