@@ -73,14 +73,129 @@ REPORTED_UNDER: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     ),
 )
 
+# On which primary statement a filing prints a figure (or the inputs of a ratio), as an
+# analyst knows it: "balance_sheet", "income_statement", "cash_flow_statement". A question
+# asking for one of these is read against the rows of that statement too.
+PRINTED_ON: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (
+        (
+            "capital expenditure",
+            "capex",
+            "capital spending",
+            "free cash flow",
+            "operating cash flow",
+            "cash from operations",
+            "cash flow from operating",
+            "depreciation and amortization",
+            "dividends paid",
+            "buyback",
+            "share repurchase",
+            "investing activities",
+            "financing activities",
+        ),
+        ("cash_flow_statement",),
+    ),
+    (
+        (
+            "revenue",
+            "net sales",
+            "sales",
+            "top line",
+            "topline",
+            "gross margin",
+            "gross profit",
+            "operating margin",
+            "operating income",
+            "operating profit",
+            "net income",
+            "net earnings",
+            "net profit",
+            "ebit",
+            "ebitda",
+            "eps",
+            "earnings per share",
+            "cost of goods sold",
+            "cogs",
+            "cost of sales",
+            "interest expense",
+            "sg&a",
+            "effective tax rate",
+            "restructuring",
+        ),
+        ("income_statement",),
+    ),
+    (
+        (
+            "total assets",
+            "total liabilities",
+            "inventory",
+            "inventories",
+            "accounts payable",
+            "accounts receivable",
+            "receivables",
+            "working capital",
+            "current ratio",
+            "quick ratio",
+            "cash and cash equivalents",
+            "pp&e",
+            "ppne",
+            "property plant and equipment",
+            "fixed assets",
+            "total debt",
+            "long-term debt",
+            "shareholders equity",
+            "stockholders equity",
+            "goodwill",
+        ),
+        ("balance_sheet",),
+    ),
+    # Ratios whose inputs sit on two statements.
+    (
+        (
+            "inventory turnover",
+            "days payable outstanding",
+            "dpo",
+            "fixed asset turnover",
+            "asset turnover",
+            "return on assets",
+            "roa",
+            "return on equity",
+            "roe",
+            "capital intensive",
+            "capital intensity",
+            "interest coverage",
+        ),
+        ("balance_sheet", "income_statement"),
+    ),
+    (("capital intensive", "capital intensity"), ("cash_flow_statement",)),
+)
+
+
+def statements_printing(question: str) -> list[str]:
+    """The primary statements that print what `question` asks for, in first-mention order."""
+    tokens = tokenize(question)
+    found: list[str] = []
+    for triggers, statements in PRINTED_ON:
+        if any(_contains_phrase(tokens, trigger) for trigger in triggers):
+            found += [key for key in statements if key not in found]
+    return found
+
+
 # Words of how a question is asked, not of what it asks ("What is the amount, in USD, ...?
-# Give a response relying on the details shown ..."; "FY" of "FY2018"): matching them only
-# adds noise.
+# Give a response relying on the details shown ..."; "FY" of "FY2018"; "roughly how much";
+# "Has it reported any materially important ..."; "which region performed worst"): a source
+# states the figure or the fact, not these words, so matching them only adds noise. Rare in
+# the candidates, they would otherwise outweigh the words that name the subject.
 QUESTION_WORDS = frozenset(
     tokenize(
         "amount amounts usd figure give response question details shown show relying rely "
         "based using according please provide answer calculate round decimal fy "
-        "resposta pergunta favor"
+        "much many roughly approximately able done major key primarily data information "
+        "provided within need metric utilizing utilize clearly asked units place define "
+        "defined definition formerly known respect reported materially important "
+        "conventional meaningful reasonably profile compare comparison performed "
+        "changed highest lowest largest smallest biggest worst "
+        "resposta pergunta favor aproximadamente dados informacoes"
     )
 )
 
@@ -101,6 +216,12 @@ def _tokenized_synonyms() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]
         extra = tuple(token for phrase in printed for token in tokenize(phrase))
         pairs.extend((tuple(tokenize(trigger)), extra) for trigger in triggers)
     return tuple(pair for pair in pairs if pair[0])
+
+
+def _contains_phrase(tokens: list[str], phrase: str) -> bool:
+    """Whether `tokens` hold `phrase`'s tokens in a row; a phrase of no token holds nowhere."""
+    sequence = tuple(tokenize(phrase))
+    return bool(sequence) and _contains_sequence(tokens, sequence)
 
 
 def _contains_sequence(tokens: list[str], sequence: tuple[str, ...]) -> bool:

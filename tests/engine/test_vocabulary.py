@@ -1,5 +1,11 @@
 from engine.terms import tokenize
-from engine.vocabulary import SYNONYMS, expand_query_tokens, expansions_for
+from engine.vocabulary import (
+    PRINTED_ON,
+    SYNONYMS,
+    expand_query_tokens,
+    expansions_for,
+    statements_printing,
+)
 
 
 def test_a_trigger_phrase_adds_the_printed_synonyms() -> None:
@@ -34,3 +40,19 @@ def test_expansions_pair_the_asked_phrase_with_each_printed_phrase() -> None:
     pairs = expansions_for("What is the FY2018 capital expenditure for 3M?")
     assert ("capital expenditure", "purchases of property plant and equipment") in pairs
     assert expansions_for("Quem preside a agência?") == []
+
+
+def test_every_printed_on_trigger_has_words_and_names_a_known_statement() -> None:
+    for triggers, statements in PRINTED_ON:
+        assert all(tokenize(trigger) for trigger in triggers)
+        assert set(statements) <= {"balance_sheet", "income_statement", "cash_flow_statement"}
+
+
+def test_a_question_without_a_statement_figure_asks_for_no_statement() -> None:
+    assert statements_printing("Who are the primary customers of Boeing as of FY2022?") == []
+    assert statements_printing("Quais são os limites da microgeração?") == []
+    assert statements_printing("Is 3M capital intensive?") == [
+        "balance_sheet",
+        "income_statement",
+        "cash_flow_statement",
+    ]
