@@ -1,0 +1,137 @@
+"""What a table row means beyond its own words: the statement it belongs to and its columns.
+
+A row of a filing's statement reads "Merchandise inventories 5,409 5,209". Its subject is in
+the page's caption ("Consolidated Balance Sheets") and its periods in the column header
+("February 2, 2019 February 3, 2018"), not in the row. A reader takes both as part of the
+row; so does relevance scoring, through the terms this module adds to a row:
+
+- the years of the nearest column header above it, and
+- a marker for the financial statement the page's caption names, which a question naming
+  that statement ("… (balance sheet)") matches through `statement_alternatives`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+from engine.terms import term_set
+from engine.vocabulary import statements_printing
+
+CAPTION_LINES = 8
+"""A statement's caption is among the first lines of its page (after "Table of Contents",
+the company name, "Index")."""
+
+MAX_CAPTION_CHARS = 120
+
+# The statements, each with the captions filings print and the names questions use.
+_STATEMENTS: dict[str, tuple[str, ...]] = {
+    "balance_sheet": (
+        r"balance sheets?",
+        r"statements? of financial (?:position|condition)",
+    ),
+    "income_statement": (
+        r"income statements?",
+        r"statements? of (?:consolidated )?(?:income|operations|earnings)",
+        r"p&l",
+        r"profit and loss",
+    ),
+    "cash_flow_statement": (
+        r"cash flows? statements?",
+        r"statements? of (?:consolidated )?cash flows?",
+    ),
+}
+_STATEMENT_PATTERNS = {
+    key: re.compile(r"\b(?:" + "|".join(names) + r")\b", re.IGNORECASE)
+    for key, names in _STATEMENTS.items()
+}
+# "Consolidated Statements of Comprehensive Income" is not the income statement.
+_NOT_A_CAPTION = re.compile(r"comprehensive|notes? to|see accompanying|audit", re.IGNORECASE)
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+# Two periods side by side: "2018 2017", "2019 February 3, 2018", "2023 vs. 2022".
+_YEAR_RUN = re.compile(
+    r"\b(?:19|20)\d\d\b[\s,]+(?:vs\.?\s+|[^\W\d_]+\.?\s+\d{1,2},?\s+)?(?:19|20)\d\d\b"
+)
+_DAY = re.compile(r"\b\d{1,2}\b")
+MAX_HEADER_WORDS = 10
+_DIGIT = re.compile(r"\d")
+_LETTER = re.compile(r"[^\W\d_]")
+_FIGURE = re.compile(r"\(?-?\$?\d[\d,.]*\)?%?")
+_CELL_FILLERS = frozenset({"$", "—", "–", "-", "%", "€", "£", "R$"})
+MAX_LABEL_WORDS = 10
+
+
+def statement_marker(key: str) -> str:
+    """A term no text tokenizes to, standing for "this row is part of statement `key`"."""
+    return f"statement:{key}"
+
+
+def page_statement(page_text: str) -> str | None:
+    """The financial statement the page's caption names, or None."""
+    lines = [line.strip() for line in page_text.splitlines() if line.strip()]
+    for line in lines[:CAPTION_LINES]:
+        if len(line) > MAX_CAPTION_CHARS or line.endswith(".") or _NOT_A_CAPTION.search(line):
+            continue
+        for key, pattern in _STATEMENT_PATTERNS.items():
+            match = pattern.search(line)
+            if match and match.group(0)[0].isupper():  # a title, not "the balance sheet is"
+                return key
+    return None
+
+
+def asked_statements(question: str) -> list[str]:
+    """The statements a question names, then those that print the figures it asks for."""
+    named = [key for key, pattern in _STATEMENT_PATTERNS.items() if pattern.search(question)]
+    return list(dict.fromkeys([*named, *statements_printing(question)]))
+
+
+def statement_pages(pages: Sequence[str]) -> dict[str, list[int]]:
+    """The 1-based pages whose caption names each statement."""
+    found: dict[str, list[int]] = {}
+    for number, text in enumerate(pages, start=1):
+        key = page_statement(text)
+        if key is not None:
+            found.setdefault(key, []).append(number)
+    return found
+
+
+def statement_alternatives(question: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """(the words of a statement the question names, that statement's marker) pairs."""
+    pairs: list[tuple[frozenset[str], frozenset[str]]] = []
+    for key, pattern in _STATEMENT_PATTERNS.items():
+        for match in pattern.finditer(question):
+            pairs.append((term_set(match.group(0)), frozenset({statement_marker(key)})))
+    return tuple(pairs)
+
+
+def is_column_header(line: str) -> bool:
+    """A line naming two periods or more and little else: "(Millions) 2018 2017 2016",
+    "February 2, 2019 February 3, 2018", "For the years ended June 30, 2023 2022 2021"."""
+    if not _YEAR_RUN.search(line):
+        return False
+    rest = _DAY.sub(" ", _YEAR.sub(" ", line))  # what is left besides dates
+    return not _DIGIT.search(rest) and len(rest.split()) <= MAX_HEADER_WORDS
+
+
+def is_table_row(text: str) -> bool:
+    """A label followed by figures: "Gross profit 2,725 2,820 2,732", "Capital spending
+    (4,625) (4,240)", "Effective tax rate 22.9%"; not prose that mentions a number."""
+    if text.rstrip().endswith((".", ";")):  # a sentence that ends on a number
+        return False
+    words = text.split()
+    figures = 0
+    while words and (words[-1] in _CELL_FILLERS or _FIGURE.fullmatch(words[-1])):
+        figures += words.pop() not in _CELL_FILLERS
+    label = " ".join(words)
+    if not _LETTER.search(label) or figures == 0 or is_column_header(text):
+        return False
+    return figures >= 2 or (len(words) <= MAX_LABEL_WORDS and not label.endswith((".", ":")))
+
+
+def column_years(page_text: str) -> Iterator[tuple[int, frozenset[str]]]:
+    """(offset, years) for each column-header line of the page, in order."""
+    offset = 0
+    for line in page_text.split("\n"):
+        if is_column_header(line):
+            yield offset, term_set(" ".join(_YEAR.findall(line)))
+        offset += len(line) + 1

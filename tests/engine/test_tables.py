@@ -1,0 +1,135 @@
+import pytest
+
+from engine.tables import (
+    asked_statements,
+    column_years,
+    is_column_header,
+    is_table_row,
+    page_statement,
+    statement_alternatives,
+    statement_marker,
+    statement_pages,
+)
+
+CASH_FLOW_PAGE = """Table of Contents
+3M Company and Subsidiaries
+Consolidated Statement of Cash Flows
+Years ended December 31
+(Millions) 2018 2017 2016
+Net income including noncontrolling interest $ 5,363 $ 4,869 $ 5,058
+Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)
+"""
+
+
+def test_the_caption_under_the_table_of_contents_names_the_statement() -> None:
+    assert page_statement(CASH_FLOW_PAGE) == "cash_flow_statement"
+    assert page_statement("Index\nConsolidated Balance Sheets Corning Inc\n") == "balance_sheet"
+    income = "Amcor plc and Subsidiaries\nConsolidated Statements of Income\n"
+    assert page_statement(income) == "income_statement"
+    assert page_statement("CONSOLIDATED STATEMENTS OF OPERATIONS\n") == "income_statement"
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "Consolidated Statements of Comprehensive Income\nNet income 10 20\n",
+        "Notes to Consolidated Financial Statements\nThe balance sheet is ...\n",
+        "Report of Independent Registered Public Accounting Firm\n"
+        "We have audited the accompanying consolidated balance sheets\n",
+        "Item 7. Management's Discussion\nRevenue grew in 2022.\n",
+    ],
+)
+def test_pages_that_are_not_a_primary_statement_have_none(page: str) -> None:
+    assert page_statement(page) is None
+
+
+def test_a_caption_far_down_the_page_is_a_mention_not_a_caption() -> None:
+    lines = [f"Line {n} of the discussion" for n in range(12)]
+    assert page_statement("\n".join([*lines, "Consolidated Balance Sheets"])) is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "(Millions) 2018 2017 2016",
+        "February 2, 2019 February 3, 2018",
+        "For the years ended June 30, 2023 2022 2021",
+        "2021 2020 2019",
+        "Three Months Ended July 29, 2023 July 30, 2022",
+    ],
+)
+def test_column_headers(line: str) -> None:
+    assert is_column_header(line)
+    assert not is_table_row(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "In 2021 and 2022, sales rose.",
+        "Net sales 14,694 14,544 12,861",
+        "The 2023 plan replaced the 2019 plan",
+    ],
+)
+def test_not_column_headers(line: str) -> None:
+    assert not is_column_header(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Gross profit 2,725 2,820 2,732",
+        "Capital spending (4,625) (4,240) (4,232)",
+        "Effective tax rate 22.9% 20.2% 17.5%",
+        "Net income $ 7,679 $ 7,175 $ 7,353",
+        "Short-term investments — 2,032",
+        "Merchandise inventories 5,409",
+    ],
+)
+def test_table_rows(line: str) -> None:
+    assert is_table_row(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "We had capital expenditures of $1.5 billion in 2018.",
+        "In 2021 and 2022, sales rose.",
+        "Total current assets",
+        "2,725 2,820",
+        "The following table shows the results of our five segments for the year ended 2022",
+    ],
+)
+def test_prose_and_labels_are_not_rows(line: str) -> None:
+    assert not is_table_row(line)
+
+
+def test_column_years_are_found_with_their_offsets() -> None:
+    found = list(column_years(CASH_FLOW_PAGE))
+    assert len(found) == 1
+    offset, years = found[0]
+    assert CASH_FLOW_PAGE[offset:].startswith("(Millions) 2018")
+    assert years == {"2018", "2017", "2016"}
+
+
+def test_a_question_asks_for_the_statements_it_names_then_those_printing_its_figures() -> None:
+    assert asked_statements("What is the inventory? (balance sheet)") == ["balance_sheet"]
+    assert asked_statements("FY2018 capital expenditure for 3M") == ["cash_flow_statement"]
+    assert asked_statements("Does AMCOR have an improving gross margin?") == ["income_statement"]
+    assert asked_statements("Inventory turnover, using the statement of cash flows") == [
+        "cash_flow_statement",
+        "balance_sheet",
+        "income_statement",
+    ]
+    assert asked_statements("Who are the primary customers of Boeing?") == []
+
+
+def test_statement_pages_are_numbered_from_one() -> None:
+    pages = ["Cover page", CASH_FLOW_PAGE, "Consolidated Balance Sheets\nAssets 1 2"]
+    assert statement_pages(pages) == {"cash_flow_statement": [2], "balance_sheet": [3]}
+
+
+def test_a_named_statement_is_matched_by_its_marker() -> None:
+    pairs = statement_alternatives("… relying on the statement of cash flows")
+    marker = frozenset({statement_marker("cash_flow_statement")})
+    assert pairs == ((frozenset({"statement", "cash", "flow"}), marker),)
