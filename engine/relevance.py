@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.tables import asked_statements, statement_alternatives, statement_marker
 from engine.terms import term_set, tokenize
 from engine.vocabulary import QUESTION_WORDS, expansions_for
 
@@ -48,7 +49,8 @@ class QueryTerms:
 def query_terms(question: str, pool: Sequence[frozenset[str]] = ()) -> QueryTerms:
     """Weights are inverse document frequencies over `pool` (the candidate units), so terms
     every unit shares (the law's subject, the company name) weigh less than the specific ones."""
-    terms = _asked_terms(question)
+    # A question for a figure a statement prints is also about that statement's rows.
+    terms = _asked_terms(question) + [statement_marker(key) for key in asked_statements(question)]
     size = len(pool)
     weights: dict[str, float] = {}
     for term in terms:
@@ -57,7 +59,7 @@ def query_terms(question: str, pool: Sequence[frozenset[str]] = ()) -> QueryTerm
         weights[term] = math.log(1.0 + size / frequency) if frequency else 1.0
     alternatives = tuple(
         (term_set(phrase), term_set(equivalent)) for phrase, equivalent in expansions_for(question)
-    )
+    ) + statement_alternatives(question)
     return QueryTerms(weights, alternatives)
 
 

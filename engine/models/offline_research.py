@@ -17,20 +17,41 @@ from engine.budget import StepRefused
 from engine.normalise import collapse_whitespace, excerpt_key
 from engine.relevance import QueryTerms, query_terms
 from engine.sentences import Span, best_window, clean_statement, sentence_spans
-from engine.snapshots import Snapshot, split_page
+from engine.snapshots import Snapshot, split_page, with_page
 from engine.sources.protocols import FetchError, SearchHit
+from engine.tables import (
+    asked_statements,
+    column_years,
+    is_table_row,
+    page_statement,
+    statement_marker,
+    statement_pages,
+)
 from engine.terms import term_set, tokenize
 
 QUOTE_THRESHOLD = 0.4
+QUOTE_FLOOR = 0.3
+NEAR_BEST = 0.85
 MAX_CLAIMS = 6
 MAX_READS = 8
+SEARCH_LIMIT = 48
+DOCUMENT_HITS = 12
+STATEMENT_DOCUMENTS = 2
+STATEMENT_PAGES = 3
 MAX_CLAIMS_PER_SOURCE = 5
+MAX_CLAIMS_PER_PAGE = 2
 HEADER_CHARS = 240
 ANNOTATION_WEIGHT = 0.5
 QUANTITY_BONUS = 0.1
 ASPECT_SHARE = 0.5
 
 _NUMBER = re.compile(r"\d")
+# Dates are not amounts: "February 2, 2019", "2018", "June 30".
+_DATE = re.compile(
+    r"\b(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s*)?"
+    r"(?:19|20)\d\d\b|\b(?:19|20)\d\d\b",
+    re.IGNORECASE,
+)
 _QUANTITY_QUESTION = re.compile(
     r"\b(quanto|quantos|quantas|até quando|ate quando|quando|qual (?:o|a) (?:valor|prazo|limite)|"
     r"limites?|prazo|how (?:much|many|long)|when|what (?:is|was) the (?:amount|value|total)|"
@@ -52,6 +73,8 @@ class Candidate:
     terms: frozenset[str]
     context: frozenset[str]
     hit_rank: int
+    words: frozenset[str]
+    """The unit's own terms; `terms` adds what its table says of it (statement, columns)."""
 
 
 @dataclass(frozen=True)
@@ -73,18 +96,27 @@ def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate
     page_text = _page_of(snapshot, url)
     header = page_text[:HEADER_CHARS] if snapshot.is_paged else ""
     context = term_set(f"{snapshot.title} {header}")
+    statement = page_statement(page_text) if snapshot.is_paged else None
+    row_subject = frozenset({statement_marker(statement)}) if statement else frozenset[str]()
+    headers = list(column_years(page_text))
     candidates: list[Candidate] = []
     lead = frozenset[str]()
     for span in sentence_spans(page_text):
         text = span.text(page_text)
-        terms = term_set(text)
+        words = terms = term_set(text)
+        if is_table_row(text):
+            # A row means what its statement and its column header say it means.
+            columns = [years for offset, years in headers if offset < span.start]
+            terms = terms | row_subject | (columns[-1] if columns else frozenset())
         if _LIST_ITEM.match(text):
             # "I - 15% a partir de 2023": an item means what its article's opening says.
-            candidates.append(Candidate(url, page_text, span, terms, context | lead, hit_rank))
+            candidates.append(
+                Candidate(url, page_text, span, terms, context | lead, hit_rank, words | lead)
+            )
             continue
         if _ARTICLE.match(text):
             lead = terms
-        candidates.append(Candidate(url, page_text, span, terms, context, hit_rank))
+        candidates.append(Candidate(url, page_text, span, terms, context, hit_rank, words))
     return candidates
 
 
@@ -102,29 +134,53 @@ def distinct_hits(hits: list[SearchHit], avoid: tuple[str, ...]) -> list[SearchH
 async def _read_candidates(
     assignment: Assignment, tools: Toolbox
 ) -> tuple[list[Candidate], StepRefused | None]:
-    """Search and read; returns the candidates gathered and the refusal that stopped it."""
+    """Search and read; returns the candidates gathered and the refusal that stopped it.
+
+    The documents are chosen from the first `DOCUMENT_HITS` hits (at most `MAX_READS` of
+    them); a further page of a document already opened costs nothing, so every page of those
+    documents among the first `SEARCH_LIMIT` hits is read too."""
     query = assignment.subquestion.text
     if assignment.gap:
         query = f"{assignment.subquestion.text} {assignment.question}"
     try:
-        hits = distinct_hits(await tools.search(query, limit=12), assignment.avoid_urls)
+        found = await tools.search(query, limit=SEARCH_LIMIT)
     except StepRefused as refusal:
         return [], refusal
-    # The pages are independent: read them at the same time, each read its own budget step.
-    reads = await asyncio.gather(
-        *(tools.read(hit.url) for hit in hits[:MAX_READS]), return_exceptions=True
-    )
-    candidates: list[Candidate] = []
+    first_hit: dict[str, str] = {}
+    for hit in distinct_hits(found[:DOCUMENT_HITS], assignment.avoid_urls):
+        first_hit.setdefault(split_page(hit.url)[0], hit.url)
+    hits = distinct_hits(found, assignment.avoid_urls)
+    opened = list(first_hit.values())[:MAX_READS]
+    # The documents are independent: open them at the same time, each read its own step.
+    reads = await asyncio.gather(*(tools.read(url) for url in opened), return_exceptions=True)
     refused: StepRefused | None = None
-    for hit, read in zip(hits, reads, strict=False):
+    readable: set[str] = set()
+    for url, read in zip(opened, reads, strict=True):
         if isinstance(read, StepRefused):
             refused = refused or read
         elif isinstance(read, FetchError):  # one unreadable page must not end the subagent
-            tools.notes.append(f"could not read {hit.url}: {read}")
+            tools.notes.append(f"could not read {url}: {read}")
         elif isinstance(read, BaseException):
             raise read
         else:
-            candidates.extend(candidates_of(hit.url, read, hit.rank))
+            readable.add(split_page(url)[0])
+    candidates: list[Candidate] = []
+    for hit in hits:
+        if split_page(hit.url)[0] in readable:
+            snapshot = await tools.read(hit.url)  # already open: no step
+            candidates.extend(candidates_of(hit.url, snapshot, hit.rank))
+    wanted = asked_statements(query)
+    searched = {hit.url for hit in hits}
+    for document in [url for url in opened if split_page(url)[0] in readable][:STATEMENT_DOCUMENTS]:
+        # Open the filing at the statements that print what is asked, as an analyst would.
+        snapshot = await tools.read(document)
+        pages = statement_pages(snapshot.page_texts()) if snapshot.is_paged else {}
+        for key in wanted:
+            for page in pages.get(key, [])[:STATEMENT_PAGES]:
+                url = with_page(snapshot.url, page)
+                if url not in searched and url not in assignment.avoid_urls:
+                    searched.add(url)
+                    candidates.extend(candidates_of(url, await tools.read(url), len(hits) + 1))
     return candidates, refused
 
 
@@ -132,19 +188,30 @@ def _ranked(
     candidates: list[Candidate], terms: QueryTerms, asks_quantity: bool
 ) -> list[tuple[float, Candidate]]:
     scores = [(_score(terms, c, asks_quantity), c) for c in candidates]
-    scored = [(score, c) for score, c in scores if score >= QUOTE_THRESHOLD]
+    best = max((score for score, _ in scores), default=0.0)
+    # A long question (a definition, several periods) is covered by no single unit as much
+    # as a short one is: near the best, a unit still answers, down to a floor.
+    threshold = min(QUOTE_THRESHOLD, max(QUOTE_FLOOR, NEAR_BEST * best))
+    scored = [(score, c) for score, c in scores if score >= threshold]
     scored.sort(key=lambda pair: pair[0], reverse=True)
     return scored
 
 
 def _score(terms: QueryTerms, candidate: Candidate, asks_quantity: bool = False) -> float:
+    if not _says_something_asked(terms, candidate.words):
+        return 0.0  # only its statement, columns or title match: it states nothing asked
     coverage = terms.coverage(candidate.terms, candidate.context)
     text = candidate.span.text(candidate.page_text)
     if _ANNOTATION.search(text):  # study notes tagged "#Atenção #STJ", not the statute's words
         coverage *= ANNOTATION_WEIGHT
-    if asks_quantity and _NUMBER.search(text):  # the answer to "how much" holds a number
+    if asks_quantity and _NUMBER.search(_DATE.sub(" ", text)):  # "how much" wants an amount
         coverage += QUANTITY_BONUS
     return coverage + 0.01 / candidate.hit_rank
+
+
+def _says_something_asked(terms: QueryTerms, words: frozenset[str]) -> bool:
+    """Whether the unit's own words hold a term of the question other than a number."""
+    return any(not term.isdigit() for term in terms.covered(words))
 
 
 def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "") -> list[Quote]:
@@ -161,6 +228,7 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
 
     chosen: list[Quote] = []
     per_source: dict[str, int] = {}
+    per_page: dict[str, int] = {}
     seen: set[str] = set()
     asks_quantity = bool(_QUANTITY_QUESTION.search(subquestion))
     for _, candidate in _ranked(candidates, terms, asks_quantity):
@@ -169,6 +237,9 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
         document = split_page(candidate.url)[0]
         if per_source.get(document, 0) >= MAX_CLAIMS_PER_SOURCE:
             continue
+        paged = split_page(candidate.url)[1] is not None
+        if paged and per_page.get(candidate.url, 0) >= MAX_CLAIMS_PER_PAGE:
+            continue
         window = best_window(candidate.page_text, candidate.span, window_score)
         excerpt = window.text(candidate.page_text)
         key = excerpt_key(excerpt)
@@ -176,6 +247,7 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
             continue
         seen.add(key)
         per_source[document] = per_source.get(document, 0) + 1
+        per_page[candidate.url] = per_page.get(candidate.url, 0) + 1
         chosen.append(Quote(candidate.url, excerpt, _statement(excerpt, candidate.span, window)))
     return chosen
 
