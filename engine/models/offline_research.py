@@ -16,6 +16,7 @@ from engine.agents.toolbox import Assignment, Toolbox
 from engine.budget import StepRefused
 from engine.normalise import collapse_whitespace, excerpt_key
 from engine.relevance import QueryTerms, query_terms
+from engine.scope import scope_factors
 from engine.sentences import Span, best_window, clean_statement, sentence_spans
 from engine.snapshots import Snapshot, split_page, with_page
 from engine.sources.protocols import FetchError, SearchHit
@@ -75,6 +76,8 @@ class Candidate:
     hit_rank: int
     words: frozenset[str]
     """The unit's own terms; `terms` adds what its table says of it (statement, columns)."""
+    title: str
+    """The title of the document the unit is in."""
 
 
 @dataclass(frozen=True)
@@ -95,7 +98,8 @@ def _page_of(snapshot: Snapshot, url: str) -> str:
 def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate]:
     page_text = _page_of(snapshot, url)
     header = page_text[:HEADER_CHARS] if snapshot.is_paged else ""
-    context = term_set(f"{snapshot.title} {header}")
+    title = snapshot.title
+    context = term_set(f"{title} {header}")
     statement = page_statement(page_text) if snapshot.is_paged else None
     row_subject = frozenset({statement_marker(statement)}) if statement else frozenset[str]()
     headers = list(column_years(page_text))
@@ -111,12 +115,14 @@ def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate
         if _LIST_ITEM.match(text):
             # "I - 15% a partir de 2023": an item means what its article's opening says.
             candidates.append(
-                Candidate(url, page_text, span, terms, context | lead, hit_rank, words | lead)
+                Candidate(
+                    url, page_text, span, terms, context | lead, hit_rank, words | lead, title
+                )
             )
             continue
         if _ARTICLE.match(text):
             lead = terms
-        candidates.append(Candidate(url, page_text, span, terms, context, hit_rank, words))
+        candidates.append(Candidate(url, page_text, span, terms, context, hit_rank, words, title))
     return candidates
 
 
@@ -185,9 +191,11 @@ async def _read_candidates(
 
 
 def _ranked(
-    candidates: list[Candidate], terms: QueryTerms, asks_quantity: bool
+    candidates: list[Candidate], terms: QueryTerms, question: str
 ) -> list[tuple[float, Candidate]]:
-    scores = [(_score(terms, c, asks_quantity), c) for c in candidates]
+    asks_quantity = bool(_QUANTITY_QUESTION.search(question))
+    factors = scope_factors(question, (c.title for c in candidates))
+    scores = [(_score(terms, c, asks_quantity) * factors[c.title], c) for c in candidates]
     best = max((score for score, _ in scores), default=0.0)
     # A long question (a definition, several periods) is covered by no single unit as much
     # as a short one is: near the best, a unit still answers, down to a floor.
@@ -230,8 +238,7 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
     per_source: dict[str, int] = {}
     per_page: dict[str, int] = {}
     seen: set[str] = set()
-    asks_quantity = bool(_QUANTITY_QUESTION.search(subquestion))
-    for _, candidate in _ranked(candidates, terms, asks_quantity):
+    for _, candidate in _ranked(candidates, terms, subquestion):
         if len(chosen) >= MAX_CLAIMS:
             break
         document = split_page(candidate.url)[0]
