@@ -26,11 +26,20 @@ _BROAD_OPENING = re.compile(
 # Sentences that tell how to answer, not what to find ("Answer in USD millions.", "Assume
 # that you are an analyst.", "Responda em tópicos."): searching for them only adds noise.
 _INSTRUCTION = re.compile(
-    r"^(?:answer|give|please|round|approach|base|assume|use|using|utilize|respond|provide|"
-    r"express|show|state|if .{0,80}\bthen\b|responda|use|considere|apresente|explique)\b",
+    r"^(?:answer|give|please|round|approach|base|based on|basing|assume|use|using|utilize|"
+    r"respond|provide|express|show|state|calculate|compute|considering|taking into account|"
+    r"in agreement with|by drawing|we need to|if .{0,80}\bthen\b|responda|use|considere|"
+    r"apresente|explique|calcule|com base)\b",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
+# Where a leading instruction gives way to the question: "…: what is", "…, what is".
+_QUESTION_AFTER = re.compile(
+    r"[:,.]\s*(?=(?:what|which|how|who|when|where|why|is|are|does|did|has|have|was|were|"
+    r"qual|quais|quanto|quantos|quantas|quando|como|onde|quem|o que)\b)",
+    re.IGNORECASE,
+)
+# A sentence ends at end punctuation followed by a word, whatever its case ("… sheet. what").
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Za-z])")
 _STATEMENT = re.compile(
     r"\b(?:balance sheet|cash flow statement|statement of cash flows|income statement|"
     r"statement of income|p&l|statement of operations)\b",
@@ -41,8 +50,8 @@ _STATEMENT = re.compile(
 def focus_of(question: str) -> str:
     """The question without its answering instructions; the question itself if that would
     leave nothing. An instruction that leads into the question ("Answer … using the balance
-    sheet: what is …?") keeps what follows its colon, and a statement it names stays as a
-    hint of where to look."""
+    sheet: what is …?", "Based on the income statement, what is …?") keeps the question that
+    follows, and a statement it names stays as a hint of where to look."""
     kept: list[str] = []
     hints: list[str] = []
     for sentence in (s.strip() for s in _SENTENCE_END.split(question.strip()) if s.strip()):
@@ -50,9 +59,9 @@ def focus_of(question: str) -> str:
             kept.append(sentence)
             continue
         hints += [m.group(0) for m in _STATEMENT.finditer(sentence)]
-        _, colon, rest = sentence.partition(":")
-        if colon and "?" in rest:
-            kept.append(rest.strip())
+        lead_in = _QUESTION_AFTER.search(sentence)
+        if lead_in and "?" in sentence[lead_in.end() :]:
+            kept.append(sentence[lead_in.end() :].strip())
     if not kept:
         return question.strip()
     hint = f" ({', '.join(dict.fromkeys(h.lower() for h in hints))})" if hints else ""

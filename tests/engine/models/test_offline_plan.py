@@ -16,6 +16,16 @@ from engine.models.offline_plan import focus_of, plan_offline
             "sheet: what is the FY2018 net PPNE for 3M? Answer in USD billions.",
             "what is the FY2018 net PPNE for 3M? (balance sheet)",
         ),
+        (
+            "We need to calculate a metric using only the balance sheet. what is Boeing's "
+            "FY2018 net PP&E?",
+            "what is Boeing's FY2018 net PP&E? (balance sheet)",
+        ),
+        (
+            "Based on the information in the statement of income, what is FY2020 DPO for "
+            "Corning? Calculate what was asked by utilizing the line items shown.",
+            "what is FY2020 DPO for Corning? (statement of income)",
+        ),
         ("Quais são os limites de potência?", "Quais são os limites de potência?"),
         ("Answer in USD.", "Answer in USD."),  # nothing but an instruction: kept as asked
     ],
