@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from itertools import product
 
 from engine.terms import term_set
 from engine.vocabulary import statements_printing
 
-CAPTION_LINES = 8
+CAPTION_LINES = 12
 """A statement's caption is among the first lines of its page (after "Table of Contents",
-the company name, "Index")."""
+the company name, "Index"), sometimes one word per line."""
 
 MAX_CAPTION_CHARS = 120
 
@@ -42,9 +43,15 @@ _STATEMENTS: dict[str, tuple[str, ...]] = {
     ),
 }
 _STATEMENT_PATTERNS = {
-    key: re.compile(r"\b(?:" + "|".join(names) + r")\b", re.IGNORECASE)
+    key: re.compile(r"\b(?:" + "|".join(names).replace(" ", r"\s+") + r")\b", re.IGNORECASE)
     for key, names in _STATEMENTS.items()
 }
+# The same names with no space at all, for captions a PDF spaced oddly ("Balance Shee t").
+_SQUEEZED_PATTERNS = {
+    key: re.compile("|".join(names).replace(" ", ""), re.IGNORECASE)
+    for key, names in _STATEMENTS.items()
+}
+_SPACE = re.compile(r"\s+")
 # "Consolidated Statements of Comprehensive Income" is not the income statement.
 _NOT_A_CAPTION = re.compile(r"comprehensive|notes? to|see accompanying|audit", re.IGNORECASE)
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
@@ -67,16 +74,24 @@ def statement_marker(key: str) -> str:
 
 
 def page_statement(page_text: str) -> str | None:
-    """The financial statement the page's caption names, or None."""
+    """The financial statement the page's caption names, or None. A caption may be broken
+    over lines ("CONSOLIDATED\nBALANCE\nSHEETS") or words ("Balance Shee t"); a page whose
+    top names two statements is a table of contents, not a statement."""
     lines = [line.strip() for line in page_text.splitlines() if line.strip()]
-    for line in lines[:CAPTION_LINES]:
-        if len(line) > MAX_CAPTION_CHARS or line.endswith(".") or _NOT_A_CAPTION.search(line):
-            continue
-        for key, pattern in _STATEMENT_PATTERNS.items():
-            match = pattern.search(line)
-            if match and match.group(0)[0].isupper():  # a title, not "the balance sheet is"
-                return key
-    return None
+    caption = "".join(
+        _SPACE.sub("", line)
+        for line in lines[:CAPTION_LINES]
+        if len(line) <= MAX_CAPTION_CHARS
+        and not line.endswith(".")
+        and not _NOT_A_CAPTION.search(line)
+    )
+    named = {
+        key
+        for key, pattern in _SQUEEZED_PATTERNS.items()
+        for match in pattern.finditer(caption)
+        if match.group(0)[0].isupper()  # a title, not "the balance sheet is"
+    }
+    return named.pop() if len(named) == 1 else None
 
 
 def asked_statements(question: str) -> list[str]:
@@ -86,13 +101,21 @@ def asked_statements(question: str) -> list[str]:
 
 
 def statement_pages(pages: Sequence[str]) -> dict[str, list[int]]:
-    """The 1-based pages whose caption names each statement."""
+    """The 1-based pages whose caption names each statement, those of the financial
+    statements section first: the primary statements sit together there, while a summary
+    in the discussion or a note repeats one caption far from the others."""
     found: dict[str, list[int]] = {}
     for number, text in enumerate(pages, start=1):
         key = page_statement(text)
         if key is not None:
             found.setdefault(key, []).append(number)
-    return found
+    if len(found) < 2:
+        return found
+    section = min(product(*found.values()), key=lambda pick: (max(pick) - min(pick), pick))
+    return {
+        key: [first, *(page for page in numbers if page != first)]
+        for (key, numbers), first in zip(found.items(), section, strict=True)
+    }
 
 
 def statement_alternatives(question: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:

@@ -133,3 +133,34 @@ def test_a_named_statement_is_matched_by_its_marker() -> None:
     pairs = statement_alternatives("… relying on the statement of cash flows")
     marker = frozenset({statement_marker("cash_flow_statement")})
     assert pairs == ((frozenset({"statement", "cash", "flow"}), marker),)
+
+
+def test_a_caption_broken_over_lines_or_spaced_with_nbsp_is_found() -> None:
+    broken = "MGM\nRESORTS\nINTERNATIONAL\nCONSOLIDATED\nBALANCE\nSHEETS\n(In thousands)\n"
+    assert page_statement(broken) == "balance_sheet"
+    assert page_statement("Consolidated\xa0Statements\xa0of\xa0Operations\n") == "income_statement"
+
+
+def test_a_table_of_contents_naming_several_statements_is_none() -> None:
+    index = "Index\nConsolidated Statements of Income 48\nConsolidated Balance Sheets 50\n"
+    assert page_statement(index) is None
+
+
+def test_a_caption_with_a_word_split_by_the_pdf_is_found() -> None:
+    page = "Table of Contents\n3M Company\nConsolidated Statement of Incom e\nNet sales 1 2\n"
+    assert page_statement(page) == "income_statement"
+    assert page_statement("Consolidated Balance Shee t\n") == "balance_sheet"
+    assert page_statement("Consolidated Statement of Comprehensive Incom e\n") is None
+
+
+def test_the_statements_that_sit_together_come_first() -> None:
+    pages = ["Filler"] * 12
+    pages[2] = "Consolidated Statements of Income\nSummary 1 2\n"  # a summary in the discussion
+    pages[8] = "Consolidated Statements of Income\nNet sales 1 2\n"
+    pages[9] = "Consolidated Balance Sheets\nAssets 1 2\n"
+    pages[10] = "Consolidated Statements of Cash Flows\nNet income 1 2\n"
+    assert statement_pages(pages) == {
+        "income_statement": [9, 3],
+        "balance_sheet": [10],
+        "cash_flow_statement": [11],
+    }
