@@ -22,7 +22,7 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             "additions to property and equipment",
         ),
     ),
-    (("revenue", "turnover", "top line"), ("net sales", "total revenues")),
+    (("revenue", "turnover", "top line", "topline"), ("net sales", "total revenues")),
     (("net sales",), ("revenue",)),
     (("net income", "net profit"), ("net earnings",)),
     (("net earnings",), ("net income",)),
@@ -43,6 +43,13 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("working capital",), ("current assets", "current liabilities")),
     (("inventory turnover",), ("inventories", "cost of sales")),
     (("headcount", "workforce"), ("employees",)),
+    # Filings name disputes and their sections in legal terms.
+    (
+        ("legal battles", "legal battle", "lawsuits", "lawsuit", "legal disputes"),
+        ("legal proceedings", "litigation"),
+    ),
+    (("spin off", "spin-off", "spinoff"), ("separation", "separating")),
+    (("retirees",), ("postretirement", "benefit payments")),
     # Statutes state a limit as a bound, rarely with the word "limit".
     (
         ("limite", "limites", "teto", "limit", "limits", "threshold"),

@@ -56,3 +56,8 @@ def test_a_question_without_a_statement_figure_asks_for_no_statement() -> None:
         "income_statement",
         "cash_flow_statement",
     ]
+
+
+def test_a_legal_battle_is_searched_as_the_filings_legal_proceedings() -> None:
+    pairs = expansions_for("Has Boeing reported any ongoing legal battles?")
+    assert ("legal battles", "legal proceedings") in pairs
