@@ -32,7 +32,7 @@ from engine.terms import term_set, tokenize
 
 QUOTE_THRESHOLD = 0.4
 QUOTE_FLOOR = 0.3
-NEAR_BEST = 0.85
+NEAR_BEST = 0.75
 MAX_CLAIMS = 6
 MAX_READS = 8
 SEARCH_LIMIT = 48
