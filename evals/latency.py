@@ -173,6 +173,7 @@ class TurnToolbox(Toolbox):
     _turn_in_flight: asyncio.Future[None] | None = field(
         default=None, init=False, repr=False, compare=False
     )
+    _shown: set[str] = field(default_factory=set, init=False, repr=False, compare=False)
 
     @classmethod
     def around(cls, tools: Toolbox, clock: CallClock) -> TurnToolbox:
@@ -188,13 +189,17 @@ class TurnToolbox(Toolbox):
         return hits
 
     async def read(self, url: str) -> Snapshot:
-        # A read served from the run's snapshots costs no step: no turn, and (as for v1,
-        # whose cached reads never reach its fetcher) no text counted.
+        # A read served from the run's snapshots costs no step and no turn (the pages of an
+        # open document come with the tool calls already made); a page not yet shown to
+        # this subagent still adds its text, as it does for v1's researcher.
         if await self.snapshots.get(url) is not None:
-            return await super().read(url)
-        await self._turn(url)
-        snapshot = await super().read(url)
-        self.context_tokens += _tokens(model_view(snapshot, url))
+            snapshot = await super().read(url)
+        else:
+            await self._turn(url)
+            snapshot = await super().read(url)
+        if url not in self._shown:
+            self._shown.add(url)
+            self.context_tokens += _tokens(model_view(snapshot, url))
         return snapshot
 
     async def _turn(self, request: str) -> None:
@@ -314,11 +319,13 @@ class SimulatedV1Roles:
     ) -> ResearchNotes:
         self.turns.budget = meter.budget
         self.turns.context_tokens = _tokens(brief.question, *(s.text for s in plan.subquestions))
+        tools.on_page_from_cache = lambda url, snapshot: self.turns.saw(model_view(snapshot, url))
         try:
             meter = SleepingMeter(meter, self.clock, lambda: self.turns.context_tokens)
             return await self.inner.research(brief, plan, tools, meter)
         finally:
             self.turns.budget = None
+            tools.on_page_from_cache = None
 
     async def analyse(self, brief: Brief, notes: ResearchNotes, meter: Meter) -> str:
         return await self.inner.analyse(brief, notes, self._meter(meter))

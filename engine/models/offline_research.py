@@ -14,31 +14,20 @@ from dataclasses import dataclass
 
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.budget import StepRefused
+from engine.models.offline_reading import SEARCH_LIMIT, documents_to_open, pages_to_read
 from engine.normalise import collapse_whitespace, excerpt_key
 from engine.relevance import QueryTerms, query_terms
 from engine.scope import scope_factors
 from engine.sentences import Span, best_window, clean_statement, sentence_spans
-from engine.snapshots import Snapshot, split_page, with_page
-from engine.sources.protocols import FetchError, SearchHit
-from engine.tables import (
-    asked_statements,
-    column_years,
-    is_table_row,
-    page_statement,
-    statement_marker,
-    statement_pages,
-)
+from engine.snapshots import Snapshot, split_page
+from engine.sources.protocols import FetchError
+from engine.tables import column_years, is_table_row, page_statement, statement_marker
 from engine.terms import term_set, tokenize
 
 QUOTE_THRESHOLD = 0.4
 QUOTE_FLOOR = 0.3
 NEAR_BEST = 0.75
 MAX_CLAIMS = 6
-MAX_READS = 8
-SEARCH_LIMIT = 48
-DOCUMENT_HITS = 12
-STATEMENT_DOCUMENTS = 2
-STATEMENT_PAGES = 3
 MAX_CLAIMS_PER_SOURCE = 5
 MAX_CLAIMS_PER_PAGE = 2
 HEADER_CHARS = 240
@@ -126,42 +115,25 @@ def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate
     return candidates
 
 
-def distinct_hits(hits: list[SearchHit], avoid: tuple[str, ...]) -> list[SearchHit]:
-    seen: set[str] = set()
-    kept: list[SearchHit] = []
-    for hit in hits:
-        if hit.url in seen or hit.url in avoid:
-            continue
-        seen.add(hit.url)
-        kept.append(hit)
-    return kept
-
-
 async def _read_candidates(
     assignment: Assignment, tools: Toolbox
 ) -> tuple[list[Candidate], StepRefused | None]:
-    """Search and read; returns the candidates gathered and the refusal that stopped it.
-
-    The documents are chosen from the first `DOCUMENT_HITS` hits (at most `MAX_READS` of
-    them); a further page of a document already opened costs nothing, so every page of those
-    documents among the first `SEARCH_LIMIT` hits is read too."""
+    """Search and read (see `engine.models.offline_reading`); returns the candidates
+    gathered and the refusal that stopped it."""
     query = assignment.subquestion.text
     if assignment.gap:
         query = f"{assignment.subquestion.text} {assignment.question}"
+    avoid = assignment.avoid_urls
     try:
         found = await tools.search(query, limit=SEARCH_LIMIT)
     except StepRefused as refusal:
         return [], refusal
-    first_hit: dict[str, str] = {}
-    for hit in distinct_hits(found[:DOCUMENT_HITS], assignment.avoid_urls):
-        first_hit.setdefault(split_page(hit.url)[0], hit.url)
-    hits = distinct_hits(found, assignment.avoid_urls)
-    opened = list(first_hit.values())[:MAX_READS]
+    to_open = documents_to_open(found, avoid)
     # The documents are independent: open them at the same time, each read its own step.
-    reads = await asyncio.gather(*(tools.read(url) for url in opened), return_exceptions=True)
+    reads = await asyncio.gather(*(tools.read(url) for url in to_open), return_exceptions=True)
     refused: StepRefused | None = None
-    readable: set[str] = set()
-    for url, read in zip(opened, reads, strict=True):
+    opened: dict[str, Snapshot] = {}
+    for url, read in zip(to_open, reads, strict=True):
         if isinstance(read, StepRefused):
             refused = refused or read
         elif isinstance(read, FetchError):  # one unreadable page must not end the subagent
@@ -169,24 +141,11 @@ async def _read_candidates(
         elif isinstance(read, BaseException):
             raise read
         else:
-            readable.add(split_page(url)[0])
+            opened[split_page(url)[0]] = read
     candidates: list[Candidate] = []
-    for hit in hits:
-        if split_page(hit.url)[0] in readable:
-            snapshot = await tools.read(hit.url)  # already open: no step
-            candidates.extend(candidates_of(hit.url, snapshot, hit.rank))
-    wanted = asked_statements(query)
-    searched = {hit.url for hit in hits}
-    for document in [url for url in opened if split_page(url)[0] in readable][:STATEMENT_DOCUMENTS]:
-        # Open the filing at the statements that print what is asked, as an analyst would.
-        snapshot = await tools.read(document)
-        pages = statement_pages(snapshot.page_texts()) if snapshot.is_paged else {}
-        for key in wanted:
-            for page in pages.get(key, [])[:STATEMENT_PAGES]:
-                url = with_page(snapshot.url, page)
-                if url not in searched and url not in assignment.avoid_urls:
-                    searched.add(url)
-                    candidates.extend(candidates_of(url, await tools.read(url), len(hits) + 1))
+    for page in pages_to_read(found, opened, query, avoid):
+        snapshot = await tools.read(page.url)  # its document is open: no step
+        candidates.extend(candidates_of(page.url, snapshot, page.rank))
     return candidates, refused
 
 

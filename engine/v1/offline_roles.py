@@ -11,16 +11,12 @@ from __future__ import annotations
 
 from engine.budget import Meter
 from engine.contracts import Plan
-from engine.models.offline_research import (
-    MAX_READS,
-    Candidate,
-    candidates_of,
-    choose_quotes,
-    distinct_hits,
-)
+from engine.models.offline_reading import SEARCH_LIMIT, documents_to_open, pages_to_read
+from engine.models.offline_research import Candidate, candidates_of, choose_quotes
 from engine.models.offline_write import MAX_SENTENCES_PER_SECTION, title_for
 from engine.models.protocol import Brief
 from engine.sentences import clean_statement
+from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import FetchError, SearchError
 from engine.v1.metering import record_free_call
 from engine.v1.notes import ResearchNotes, SourceEntry, notes_text, source_list_text
@@ -34,8 +30,6 @@ from engine.v1.prose import (
     without_duplicates,
 )
 from engine.v1.tools import ResearchTools
-
-SEARCH_LIMIT = 12
 
 
 class OfflineV1Roles:
@@ -88,19 +82,22 @@ class OfflineV1Roles:
 
 
 async def _read_for(query: str, tools: ResearchTools) -> list[Candidate]:
-    """Search, then read the best hits one after another; a page that cannot be read is
+    """Search, then open the documents one after another and look at their pages as the
+    final subagent does (`engine.models.offline_reading`); a document that cannot be read is
     skipped, as a researcher moves on from a broken link."""
     try:
-        hits = distinct_hits(await tools.search(query, limit=SEARCH_LIMIT), ())
+        found = await tools.search(query, limit=SEARCH_LIMIT)
     except SearchError:
         return []
-    candidates: list[Candidate] = []
-    for hit in hits[:MAX_READS]:
+    opened: dict[str, Snapshot] = {}
+    for url in documents_to_open(found):
         try:
-            snapshot = await tools.read(hit.url)
+            opened[split_page(url)[0]] = await tools.read(url)
         except FetchError:
             continue
-        candidates.extend(candidates_of(hit.url, snapshot, hit.rank))
+    candidates: list[Candidate] = []
+    for page in pages_to_read(found, opened, query):
+        candidates.extend(candidates_of(page.url, await tools.read(page.url), page.rank))
     return candidates
 
 

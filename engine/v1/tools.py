@@ -9,6 +9,7 @@ later point at, and everything the researcher saw, which is what its model call 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from engine.budget import Budget, Refusal, StepRefused
 from engine.contracts import Subquestion
@@ -37,6 +38,9 @@ class ResearchTools:
         self._snapshots: dict[str, Snapshot] = {}
         self._consulted: list[str] = []
         self._current: Subquestion | None = None
+        self.on_page_from_cache: Callable[[str, Snapshot], None] | None = None
+        """Told of each page served from an open document for the first time: it costs no
+        step, but its text is shown to the researcher all the same."""
 
     # -- progress: the one researcher turning from subquestion to subquestion ----------
 
@@ -72,6 +76,8 @@ class ResearchTools:
                 snapshot = await self.fetcher.fetch(url)
                 self._snapshots[document] = snapshot
                 self.seen.append(snapshot.text)
+            elif url not in self._consulted and self.on_page_from_cache is not None:
+                self.on_page_from_cache(url, snapshot)
         if url not in self._consulted:
             self._consulted.append(url)
         return snapshot

@@ -239,3 +239,56 @@ async def test_reads_started_together_share_one_turn() -> None:
     assert len(sleep.slept) == 2, "one turn for the two reads, one for the search"
     assert tools.steps_used == 3
     assert tools.context_tokens > 200
+
+
+@dataclass
+class Filing:
+    """One paged document; search names its pages in order."""
+
+    name: str = "filing"
+    url: str = "https://x.test/10k.pdf"
+    pages: tuple[str, ...] = ("cover " * 40, "balance sheet " * 80, "cash flows " * 120)
+
+    async def search(self, query: str, limit: int = 10) -> list[SearchHit]:
+        urls = [f"{self.url}#page={n}" for n in range(1, len(self.pages) + 1)]
+        return [SearchHit(url, "10-K", "", rank, self.name) for rank, url in enumerate(urls, 1)]
+
+    async def fetch(self, url: str) -> Snapshot:
+        return Snapshot.from_pages(self.url, list(self.pages), title="10-K")
+
+
+async def test_a_page_of_an_open_document_adds_its_text_but_no_turn() -> None:
+    filing = Filing()
+    original = Toolbox(
+        Assignment("s1", Subquestion(id="s1", text="q"), "q", "en"),
+        filing,
+        filing,
+        InMemorySnapshotStore(),
+        InMemoryBoard(),
+        InMemoryBudget(Limits()),
+    )
+    sleep = FakeSleep()
+    tools = TurnToolbox.around(original, CallClock(SimulatedLatency(1, 0, 1), sleep))
+    start = tools.context_tokens
+
+    await tools.read(f"{filing.url}#page=1")
+    await tools.read(f"{filing.url}#page=3")  # the document is open: no step, no turn
+    await tools.read(f"{filing.url}#page=3")  # already shown: nothing more
+
+    assert len(sleep.slept) == 1
+    assert tools.steps_used == 1
+    pages = estimated_tokens(filing.pages[0]) + estimated_tokens(filing.pages[2])
+    assert tools.context_tokens == start + pages
+
+
+async def test_v1_researcher_is_counted_for_the_pages_it_looks_at_in_an_open_document() -> None:
+    filing = Filing()
+    clock = CallClock(SimulatedLatency(1, 0, 1), FakeSleep())
+    turns = ResearcherTurns(clock)
+    roles = SimulatedV1Roles(OfflineV1Roles(), clock, turns)
+    pipeline = V1Pipeline(roles, turns.searcher(filing), turns.fetcher(filing))
+
+    await pipeline.run(make_brief("What are the cash flows in the balance sheet?"))
+
+    shown = sum(estimated_tokens(page) for page in filing.pages)
+    assert turns.context_tokens >= shown, "every page looked at is in the context"

@@ -2,6 +2,8 @@ from engine.briefs import make_brief
 from engine.budget import InMemoryBudget, Meter
 from engine.contracts import Limits, Plan, Subquestion
 from engine.models.offline_plan import plan_offline
+from engine.snapshots import Snapshot
+from engine.sources.protocols import SearchHit
 from engine.v1.metering import estimated_tokens, estimated_usage
 from engine.v1.notes import ResearchNotes, SourceEntry
 from engine.v1.offline_roles import OfflineV1Roles
@@ -114,3 +116,32 @@ def test_usage_is_one_call_at_four_characters_a_token() -> None:
     assert estimated_tokens("abcde") == 2
     usage = estimated_usage("x" * 40, "y" * 8)
     assert (usage.model_calls, usage.input_tokens, usage.output_tokens) == (1, 10, 2)
+
+
+class OneFiling:
+    """A paged filing whose search names only its cover page."""
+
+    name = "filing"
+    url = "file:///filings/bby-2019.pdf"
+    pages = (
+        "Best Buy annual report on Form 10-K for fiscal 2019",
+        "Consolidated Balance Sheets\nFebruary 2, 2019 February 3, 2018\n"
+        "Merchandise inventories 5,409 5,209\n",
+    )
+
+    async def search(self, query: str, limit: int = 10) -> list[SearchHit]:
+        return [SearchHit(f"{self.url}#page=1", "BESTBUY_2019_10K", "", 1, self.name)]
+
+    async def fetch(self, url: str) -> Snapshot:
+        return Snapshot.from_pages(self.url, list(self.pages), title="BESTBUY_2019_10K")
+
+
+async def test_v1_reads_a_filing_as_the_final_subagent_does() -> None:
+    source = OneFiling()
+    tools = ResearchTools(source, source, InMemoryBudget(Limits(steps=1000)))
+    brief = make_brief("What were Best Buy's FY2019 inventories?")
+    notes = await OfflineV1Roles().research(brief, plan_offline(brief), tools, meter())
+    # The balance sheet is looked at though no hit named it, and it costs no second step.
+    assert "Merchandise inventories 5,409 5,209" in notes.summary.splitlines()
+    assert f"{source.url}#page=2" in {entry.url for entry in notes.sources}
+    assert (await tools.budget.spend()).steps == 2  # one search, one read
