@@ -12,21 +12,33 @@ from pathlib import Path
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from evals.metrics import Row, Totals, totals
+from evals.metrics import Row, Totals, simulated_usd_mean, totals
+from evals.pricing import SimulatedPricing
 
 COLOURS = {"final": "#2b6cb0", "v1": "#c05621"}
 OTHER_COLOUR = "#718096"
 
 
 def write_chart(
-    rows: Sequence[Row], path: Path, *, suite: str, model: str, latency: str | None = None
+    rows: Sequence[Row],
+    path: Path,
+    *,
+    suite: str,
+    model: str,
+    latency: str | None = None,
+    pricing: SimulatedPricing | None = None,
 ) -> None:
     archs = list(dict.fromkeys(sorted({r.arch for r in rows}, key=_arch_order)))
     sums = [totals(rows, arch) for arch in archs]
     figure = Figure(figsize=(11, 4), layout="constrained")
     panels = figure.subplots(1, 3)
     _bars(panels[0], archs, [t.seconds_mean for t in sums], "time per report (s, mean)", "{:.2f}")
-    _bars(panels[1], archs, [t.usd_mean for t in sums], "cost per report (USD, mean)", "${:.4f}")
+    if pricing is None:
+        costs, cost_title = [t.usd_mean for t in sums], "cost per report (USD, mean)"
+    else:
+        costs = [simulated_usd_mean(t, pricing) for t in sums]
+        cost_title = f"simulated cost per report\n(USD, mean, {pricing.model} list prices)"
+    _bars(panels[1], archs, costs, cost_title, "${:.4f}")
     recall = [100 * (t.recall or 0.0) for t in sums]
     _bars(panels[2], archs, recall, "required-item recall (%)", "{:.0f}%")
     panels[2].set_ylim(0, 105)

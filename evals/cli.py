@@ -28,6 +28,7 @@ from engine.models.claude import (
 from engine.sources.library import LibraryError
 from engine.v1 import v1_roles_for
 from evals.latency import DEFAULT_OVERHEAD_SECONDS, SimulatedLatency
+from evals.pricing import SimulatedPricing
 from evals.runner import (
     ARCHS,
     OFFLINE,
@@ -80,7 +81,8 @@ def run_eval(args: argparse.Namespace) -> int:
     latency = _latency(args, models)
     suite = load_suite(args.suite, corpus=args.corpus, cache_dir=args.cache_dir)
     archs: tuple[Arch, ...] = ARCHS if args.arch == "both" else (args.arch,)
-    options = RunOptions(archs=archs, limit=args.limit, latency=latency)
+    pricing = SimulatedPricing.at_list_prices() if models.offline else None
+    options = RunOptions(archs=archs, limit=args.limit, latency=latency, pricing=pricing)
     out: Path = (
         args.out or Path("reports") / "evals" / f"{suite.name}-{datetime.now():%Y%m%d-%H%M%S}"
     )

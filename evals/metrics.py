@@ -14,6 +14,7 @@ from engine.numbers import numbers_in
 from engine.snapshots import split_page
 from engine.terms import term_set
 from evals.cases import Case, RequiredItem
+from evals.pricing import SimulatedPricing
 
 GAP_TERM_SHARE = 0.5
 _EMPHASIS = str.maketrans("", "", "*_`")
@@ -312,3 +313,10 @@ def totals(rows: Iterable[Row], arch: str) -> Totals:
 
 def _share(part: int, whole: int) -> float | None:
     return part / whole if whole else None
+
+
+def simulated_usd_mean(sums: Totals, pricing: SimulatedPricing) -> float:
+    """The mean report's notional tokens at `pricing`'s list prices."""
+    if not sums.cases:
+        return 0.0
+    return pricing.usd(sums.input_tokens / sums.cases, sums.output_tokens / sums.cases)

@@ -39,7 +39,8 @@ from evals.latency import (
     SimulatedV1Roles,
     Sleep,
 )
-from evals.metrics import Row, measure
+from evals.metrics import Row, measure, simulated_usd_mean, totals
+from evals.pricing import SimulatedPricing
 from evals.suites import Source, Suite
 from evals.tables import render_markdown
 
@@ -83,6 +84,8 @@ class RunOptions:
     archs: tuple[Arch, ...] = ARCHS
     limit: int | None = None
     latency: SimulatedLatency | None = None
+    pricing: SimulatedPricing | None = None
+    """For offline runs: the list prices their notional tokens are shown at."""
     limits: Limits = field(default_factory=Limits)
     sleep: Sleep = asyncio.sleep
 
@@ -241,6 +244,7 @@ def write_outputs(
         "model": model,
         "archs": list(options.archs),
         "simulated_latency": latency,
+        "simulated_cost": _simulated_cost(rows, options.pricing),
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "limits": options.limits.model_dump(),
         "rows": [asdict(row) for row in rows],
@@ -249,10 +253,25 @@ def write_outputs(
         json.dumps(document, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
     )
     outputs.results_md.write_text(
-        render_markdown(rows, suite=suite, model=model, latency=latency), encoding="utf-8"
+        render_markdown(rows, suite=suite, model=model, latency=latency, pricing=options.pricing),
+        encoding="utf-8",
     )
-    write_chart(rows, outputs.chart_png, suite=suite, model=model, latency=latency)
+    write_chart(
+        rows, outputs.chart_png, suite=suite, model=model, latency=latency, pricing=options.pricing
+    )
     return outputs
+
+
+def _simulated_cost(
+    rows: Sequence[Row], pricing: SimulatedPricing | None
+) -> dict[str, object] | None:
+    if pricing is None:
+        return None
+    archs = list(dict.fromkeys(row.arch for row in rows))
+    return {
+        "pricing": pricing.describe(),
+        "usd_per_report": {arch: simulated_usd_mean(totals(rows, arch), pricing) for arch in archs},
+    }
 
 
 def _save_report(report: Report, folder: Path, case_id: str, arch: str) -> None:

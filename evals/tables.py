@@ -4,25 +4,33 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from evals.metrics import Row, Totals, totals
+from evals.metrics import Row, Totals, simulated_usd_mean, totals
+from evals.pricing import SimulatedPricing
 
 ARCH_ORDER = ("final", "v1")
 
 
 def render_markdown(
-    rows: Sequence[Row], *, suite: str, model: str, latency: str | None = None
+    rows: Sequence[Row],
+    *,
+    suite: str,
+    model: str,
+    latency: str | None = None,
+    pricing: SimulatedPricing | None = None,
 ) -> str:
     archs = [a for a in ARCH_ORDER if any(r.arch == a for r in rows)]
     archs += sorted({r.arch for r in rows} - set(archs))
     cases = list(dict.fromkeys(r.case_id for r in rows))
     lines = [f"# Eval: {suite} — {' vs '.join(archs) or 'no runs'}", ""]
     lines += [f"Model: {model} · {len(cases)} cases · {latency_caption(latency)}", ""]
+    if pricing is not None:
+        lines += [f"Costs marked simulated: {pricing.describe()}.", ""]
     groups = list(dict.fromkeys(r.group for r in rows))
-    lines += _totals_table("Totals", rows, archs)
+    lines += _totals_table("Totals", rows, archs, pricing)
     if len(groups) > 1:
         for group in groups:
             own = [r for r in rows if r.group == group]
-            lines += _totals_table(f"Totals: {group} cases", own, archs)
+            lines += _totals_table(f"Totals: {group} cases", own, archs, pricing)
     lines += _cases_table(rows, archs, cases)
     lines += _misses(rows)
     return "\n".join(lines).rstrip() + "\n"
@@ -34,12 +42,17 @@ def latency_caption(latency: str | None) -> str:
     return f"times include {latency}, the same for every architecture"
 
 
-def _totals_table(title: str, rows: Sequence[Row], archs: list[str]) -> list[str]:
+def _totals_table(
+    title: str, rows: Sequence[Row], archs: list[str], pricing: SimulatedPricing | None = None
+) -> list[str]:
     sums = [totals(rows, arch) for arch in archs]
     lines = [f"## {title}", "", "| | " + " | ".join(archs) + " |"]
     lines.append("|---|" + "---|" * len(archs))
     for label, cell in _TOTAL_LINES:
         lines.append(f"| {label} | " + " | ".join(cell(t) for t in sums) + " |")
+    if pricing is not None:
+        cells = " | ".join(f"${simulated_usd_mean(t, pricing):.4f}" for t in sums)
+        lines.append(f"| simulated cost per report, mean ({pricing.model}) | {cells} |")
     return [*lines, ""]
 
 

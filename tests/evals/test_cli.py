@@ -51,8 +51,13 @@ def test_a_run_writes_results_table_and_chart(
     ]
     assert "[1/1] limites final:" in printed.err
     assert "[1/1] limites v1:" in printed.err
-    rows = json.loads((out / "results.json").read_text())["rows"]
+    results = json.loads((out / "results.json").read_text())
+    rows = results["rows"]
     assert [(r["arch"], r["simulated_latency"]) for r in rows] == [("final", True), ("v1", True)]
+    # Offline runs cost $0; their notional tokens are also priced, and labelled simulated.
+    assert results["simulated_cost"]["pricing"].startswith("simulated cost: notional tokens")
+    assert set(results["simulated_cost"]["usd_per_report"]) == {"final", "v1"}
+    assert all(cost > 0 for cost in results["simulated_cost"]["usd_per_report"].values())
     assert (out / "reports" / "limites.final.json").is_file()
 
 

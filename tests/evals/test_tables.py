@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from engine.models.claude.prices import ModelPrice, TokenRates
+from evals.pricing import SimulatedPricing
 from evals.tables import render_markdown
 from tests.evals.builders import row
 
@@ -58,3 +60,19 @@ def test_groups_get_their_own_totals() -> None:
 
     assert "## Totals: question cases" in text
     assert "## Totals: company cases" in text
+
+
+def test_offline_costs_are_shown_simulated_at_list_prices_and_said_so() -> None:
+    pricing = SimulatedPricing("claude-test", ModelPrice(TokenRates(2.0, 10.0, 2.5, 0.2)))
+    rows = [
+        row("final", "a", input_tokens=1_000_000, output_tokens=100_000),
+        row("final", "b", input_tokens=3_000_000, output_tokens=100_000),
+        row("v1", "a", input_tokens=500_000, output_tokens=0),
+    ]
+
+    text = render_markdown(rows, suite="s", model="offline", pricing=pricing)
+
+    # final: 2M input ($4) and 100k output ($1) per report on average; v1: 500k input ($1).
+    assert "| simulated cost per report, mean (claude-test) | $5.0000 | $1.0000 |" in text
+    assert "Costs marked simulated: simulated cost: notional tokens at claude-test" in text
+    assert "simulated cost" not in render_markdown(rows, suite="s", model="offline")
