@@ -2,8 +2,12 @@
 
 Each claim is a verbatim unit of the page: the excerpt is an exact substring of the text read
 and the statement is that excerpt as prose, so nothing is said that the page does not say.
-Units are ranked by how much of the subquestion they cover; below a threshold nothing is
-quoted and the subquestion stays a gap, which is the honest outcome.
+Which pages are read: `engine.models.offline_reading`. Units are ranked by how much of the
+subquestion they cover (`engine.relevance`); a table row is read with its statement and its
+column header (`engine.tables`), and a unit from a filing that names less of the question
+than a rival filing is discounted (`engine.scope`). A unit is quoted at `QUOTE_THRESHOLD`,
+or near the best unit (`NEAR_BEST`) down to `QUOTE_FLOOR`, at most two per page; below that
+nothing is quoted and the subquestion stays a gap, which is the honest outcome.
 """
 
 from __future__ import annotations
