@@ -77,7 +77,8 @@ def page_statement(page_text: str) -> str | None:
     """The financial statement the page's caption names, or None. A caption may be broken
     over lines ("CONSOLIDATED\nBALANCE\nSHEETS") or words ("Balance Shee t"); a page whose
     top names two statements is a table of contents, not a statement."""
-    lines = [line.strip() for line in page_text.splitlines() if line.strip()]
+    head = page_text[: CAPTION_LINES * MAX_CAPTION_CHARS]  # a statement's caption is on top
+    lines = [line.strip() for line in head.splitlines() if line.strip()]
     caption = "".join(
         _SPACE.sub("", line)
         for line in lines[:CAPTION_LINES]

@@ -169,9 +169,11 @@ def _ranked(
 
 
 def _score(terms: QueryTerms, candidate: Candidate, asks_quantity: bool = False) -> float:
+    coverage = terms.coverage(candidate.terms, candidate.context)
+    if coverage + QUANTITY_BONUS < QUOTE_FLOOR:
+        return coverage  # never quoted, whatever else holds: spare the rest
     if not _says_something_asked(terms, candidate.words):
         return 0.0  # only its statement, columns or title match: it states nothing asked
-    coverage = terms.coverage(candidate.terms, candidate.context)
     text = candidate.span.text(candidate.page_text)
     if _ANNOTATION.search(text):  # study notes tagged "#Atenção #STJ", not the statute's words
         coverage *= ANNOTATION_WEIGHT
