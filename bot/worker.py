@@ -6,6 +6,7 @@ starve the jobs they wait for. Scale by running more processes (`--scale worker=
 from __future__ import annotations
 
 import asyncio
+import logging
 import signal
 import socket
 from dataclasses import dataclass
@@ -17,6 +18,8 @@ from bot import jobs
 from bot.redis_io import awaited
 from bot.runtime import Runtime
 
+log = logging.getLogger(__name__)
+
 HEALTH_INTERVAL_SECONDS = 30
 STEP_TIMEOUT_SECONDS = 300
 VERIFY_TIMEOUT_SECONDS = 300
@@ -25,17 +28,21 @@ MAX_TRIES = 3
 
 class FonteWorker(Worker):
     async def close(self) -> None:
-        """arq's `Worker.close` with redis-py 5's `aclose` (its `close` is deprecated)."""
+        """arq's `Worker.close` with redis-py 5's `aclose` (its `close` is deprecated). The
+        pool is closed however the rest ends: jobs cancelled with the worker made the gather
+        raise, and the pool's connections were left open."""
         if not self._handle_signals:
             self.handle_sig(signal.SIGUSR1)
         if not self._pool:
             return
-        await asyncio.gather(*self.tasks.values())
-        await self.pool.delete(self.health_check_key)
-        if self.on_shutdown:
-            await self.on_shutdown(self.ctx)
-        await self.pool.aclose(close_connection_pool=True)
-        self._pool = None
+        try:
+            await asyncio.gather(*self.tasks.values(), return_exceptions=True)
+            await self.pool.delete(self.health_check_key)
+            if self.on_shutdown:
+                await self.on_shutdown(self.ctx)
+        finally:
+            await self.pool.aclose(close_connection_pool=True)
+            self._pool = None
 
 
 @dataclass(frozen=True)
@@ -113,8 +120,11 @@ async def run_workers(workers: list[Worker]) -> None:
     try:
         await asyncio.gather(*(worker.async_run() for worker in workers))
     finally:
-        for worker in workers:
-            await worker.close()
+        # Every worker is closed, even when closing another one fails.
+        closed = await asyncio.gather(*(w.close() for w in workers), return_exceptions=True)
+        for worker, outcome in zip(workers, closed, strict=True):
+            if isinstance(outcome, Exception):
+                log.warning("closing worker %s failed: %s", worker.queue_name, outcome)
 
 
 async def workers_alive(rt: Runtime, host: str | None = None) -> bool:
