@@ -2,34 +2,17 @@
 
 from __future__ import annotations
 
-import httpx
-
 from engine.sources.protocols import SearchHit
 from engine.sources.web.search.hits import RawResult, entries_at, ranked_hits
-from engine.sources.web.search.json_api import DEFAULT_TIMEOUT, ApiCall, call_json_api
+from engine.sources.web.search.json_api import ApiCall, KeyedJsonApi
 
 BRAVE_API_URL = "https://api.search.brave.com"
 MAX_COUNT = 20  # the API refuses a larger `count`
 
 
-class BraveSearch:
+class BraveSearch(KeyedJsonApi):
     name = "brave"
-
-    def __init__(
-        self,
-        api_key: str,
-        *,
-        base_url: str = BRAVE_API_URL,
-        timeout: float = DEFAULT_TIMEOUT,
-        client: httpx.AsyncClient | None = None,
-    ) -> None:
-        self._api_key = api_key
-        self.base_url = base_url.rstrip("/")
-        self.timeout = timeout
-        self._client = client
-
-    def __repr__(self) -> str:
-        return f"BraveSearch(base_url={self.base_url!r})"  # never the key
+    default_base_url = BRAVE_API_URL
 
     async def search(self, query: str, limit: int = 10) -> list[SearchHit]:
         if limit < 1:
@@ -40,7 +23,7 @@ class BraveSearch:
             params={"q": query, "count": str(min(limit, MAX_COUNT))},
             headers={"Accept": "application/json", "X-Subscription-Token": self._api_key},
         )
-        payload = await call_json_api(call, client=self._client, seconds=self.timeout)
+        payload = await self._call(call)
         return brave_hits(payload, limit)
 
 

@@ -112,3 +112,30 @@ async def _send(client: httpx.AsyncClient, call: ApiCall) -> httpx.Response:
         headers=dict(call.headers) if call.headers else None,
         json=dict(call.json_body) if call.json_body is not None else None,
     )
+
+
+class KeyedJsonApi:
+    """What a search provider called with a secret key holds: the key (never in its repr),
+    where its API is (`default_base_url` unless told), how long a call may take, and the
+    client to call with (one per call when None)."""
+
+    default_base_url: str
+
+    def __init__(
+        self,
+        api_key: str,
+        *,
+        base_url: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        client: httpx.AsyncClient | None = None,
+    ) -> None:
+        self._api_key = api_key
+        self.base_url = (base_url or self.default_base_url).rstrip("/")
+        self.timeout = timeout
+        self._client = client
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(base_url={self.base_url!r})"  # never the key
+
+    async def _call(self, call: ApiCall) -> object:
+        return await call_json_api(call, client=self._client, seconds=self.timeout)

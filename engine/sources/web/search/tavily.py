@@ -2,34 +2,17 @@
 
 from __future__ import annotations
 
-import httpx
-
 from engine.sources.protocols import SearchHit
 from engine.sources.web.search.hits import RawResult, entries_at, ranked_hits
-from engine.sources.web.search.json_api import DEFAULT_TIMEOUT, ApiCall, call_json_api
+from engine.sources.web.search.json_api import ApiCall, KeyedJsonApi
 
 TAVILY_API_URL = "https://api.tavily.com"
 MAX_RESULTS = 20  # the API's ceiling for `max_results`
 
 
-class TavilySearch:
+class TavilySearch(KeyedJsonApi):
     name = "tavily"
-
-    def __init__(
-        self,
-        api_key: str,
-        *,
-        base_url: str = TAVILY_API_URL,
-        timeout: float = DEFAULT_TIMEOUT,
-        client: httpx.AsyncClient | None = None,
-    ) -> None:
-        self._api_key = api_key
-        self.base_url = base_url.rstrip("/")
-        self.timeout = timeout
-        self._client = client
-
-    def __repr__(self) -> str:
-        return f"TavilySearch(base_url={self.base_url!r})"  # never the key
+    default_base_url = TAVILY_API_URL
 
     async def search(self, query: str, limit: int = 10) -> list[SearchHit]:
         if limit < 1:
@@ -45,7 +28,7 @@ class TavilySearch:
                 "include_answer": False,
             },
         )
-        payload = await call_json_api(call, client=self._client, seconds=self.timeout)
+        payload = await self._call(call)
         return tavily_hits(payload, limit)
 
 
