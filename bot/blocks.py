@@ -50,6 +50,18 @@ def minutes(seconds: float) -> str:
     return f"{seconds / 60:.1f}".rstrip("0").rstrip(".")
 
 
+def spend_text(t: Texts, spend: Spend, limits: Limits) -> str:
+    """ "Spent: US$ 0.12 of US$ 2.00 · 1.5 of 10 min · 9 of 60 steps", in the user's language."""
+    return t.spend_line.format(
+        usd=money(spend.usd),
+        usd_cap=money(limits.usd),
+        minutes=minutes(spend.seconds),
+        minutes_cap=minutes(limits.seconds),
+        steps=spend.steps,
+        steps_cap=limits.steps,
+    )
+
+
 def clarifying_questions(
     report_id: str, questions: Sequence[ClarifyingQuestion], language: Language
 ) -> Message:
@@ -209,14 +221,7 @@ def progress_message(
     spend: Spend = state.spend
     lines = [
         t.claims_line.format(verified=state.verified, rejected=state.rejected),
-        t.spend_line.format(
-            usd=money(spend.usd),
-            usd_cap=money(limits.usd),
-            minutes=minutes(spend.seconds),
-            minutes_cap=minutes(limits.seconds),
-            steps=spend.steps,
-            steps_cap=limits.steps,
-        ),
+        spend_text(t, spend, limits),
     ]
     blocks: list[Block] = [section(f"*{title}*\n" + "\n".join(lines))]
     if state.subagents:

@@ -23,7 +23,7 @@ from bot.blockkit import (
     sections,
     value,
 )
-from bot.blocks import DEEPEN, EXCERPT, EXCERPT_VIEW, minutes, money
+from bot.blocks import DEEPEN, EXCERPT, EXCERPT_VIEW, spend_text
 from bot.texts import texts_for
 from engine.contracts import Claim, Report
 from engine.render.citations import CitationIndex, source_location, source_title
@@ -72,20 +72,12 @@ def report_messages(report: Report, report_id: str, version: int) -> list[Messag
     t = texts_for(report.language)
     index = CitationIndex(report)
     title = report_title(report)
-    spend, limits = report.spend, report.limits
     blocks: list[Block] = [
         header(title),
         context(
             f"_{escape(report.question)}_",
             f"{t.version} {version}",
-            t.spend_line.format(
-                usd=money(spend.usd),
-                usd_cap=money(limits.usd),
-                minutes=minutes(spend.seconds),
-                minutes_cap=minutes(limits.seconds),
-                steps=spend.steps,
-                steps_cap=limits.steps,
-            ),
+            spend_text(t, report.spend, report.limits),
         ),
     ]
     if report.partial:
