@@ -15,8 +15,8 @@ from arq.constants import abort_jobs_ss
 from arq.jobs import Job, JobResult, JobStatus
 from arq.utils import timestamp_ms
 
-from bot.codec import decode_claim, decode_outcome, encode_assignment, encode_claim
-from bot.keys import Keys
+from bot.redis.codec import decode_claim, decode_outcome, encode_assignment, encode_claim
+from bot.redis.keys import Keys
 from engine.agents.toolbox import Assignment
 from engine.contracts import Claim, ClaimStatus
 from engine.events import (

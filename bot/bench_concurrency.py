@@ -28,9 +28,9 @@ from aiohttp import web
 from bot.config import Settings
 from bot.flows import handle_step
 from bot.jobs import open_runtime
-from bot.redis_io import connect
-from bot.requests import Ask, Start
+from bot.redis.connection import connect
 from bot.runtime import Runtime
+from bot.steps import Ask, Start
 from engine.contracts import Limits
 
 DEFAULT_LIBRARY = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "br-laws" / "docs"

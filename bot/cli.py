@@ -15,7 +15,8 @@ import sys
 import urllib.error
 import urllib.request
 
-from bot.config import ConfigError, load_settings
+from bot.config import load_settings
+from engine.settings import BadInput
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_CONFIG = 0, 1, 2
 
@@ -45,7 +46,7 @@ def bot_command(args: argparse.Namespace) -> int:
             port = settings.http_port if settings.slack_mode == "http" else settings.health_port
             return _http_ok(f"http://127.0.0.1:{port}/healthz")
         asyncio.run(serve_bot(settings))
-    except ConfigError as error:
+    except BadInput as error:
         return _fail(error)
     return EXIT_OK
 
@@ -68,7 +69,7 @@ def worker_command(args: argparse.Namespace) -> int:
 
             return EXIT_OK if asyncio.run(check()) else EXIT_FAILED
         asyncio.run(serve_workers(settings, burst=args.burst))
-    except ConfigError as error:
+    except BadInput as error:
         return _fail(error)
     return EXIT_OK
 

@@ -12,13 +12,10 @@ from pathlib import Path
 from typing import Literal
 
 from engine.contracts import Limits
+from engine.settings import BadInput
 
 Role = Literal["bot", "worker"]
 SlackMode = Literal["socket", "http"]
-
-
-class ConfigError(ValueError):
-    """A setting a user must fix; the message is one line, fit to print as is."""
 
 
 @dataclass(frozen=True)
@@ -66,18 +63,18 @@ def _number(env: Mapping[str, str], name: str, default: float, *, minimum: float
     try:
         value = float(raw)
     except ValueError:
-        raise ConfigError(f"{name}={raw!r} is not a number") from None
+        raise BadInput(f"{name}={raw!r} is not a number") from None
     if value < minimum:
-        raise ConfigError(f"{name}={raw} must be at least {minimum:g}")
+        raise BadInput(f"{name}={raw} must be at least {minimum:g}")
     return value
 
 
 def _token(env: Mapping[str, str], name: str, prefix: str, where: str) -> str:
     value = _text(env, name)
     if value is None:
-        raise ConfigError(f"{name} is not set: copy the {prefix}… token from {where}")
+        raise BadInput(f"{name} is not set: copy the {prefix}… token from {where}")
     if not value.startswith(prefix):
-        raise ConfigError(f"{name} does not look like a {prefix}… token: check {where}")
+        raise BadInput(f"{name} does not look like a {prefix}… token: check {where}")
     return value
 
 
@@ -90,29 +87,29 @@ def load_settings(env: Mapping[str, str] | None = None, *, role: Role = "bot") -
     bot_token = _token(env, "SLACK_BOT_TOKEN", "xoxb-", BOT_TOKEN_WHERE)
     mode = (_text(env, "FONTE_SLACK_MODE") or "socket").lower()
     if mode not in ("socket", "http"):
-        raise ConfigError(f"FONTE_SLACK_MODE={mode!r}: use socket or http")
+        raise BadInput(f"FONTE_SLACK_MODE={mode!r}: use socket or http")
     app_token = signing_secret = None
     if role == "bot" and mode == "socket":
         app_token = _token(env, "SLACK_APP_TOKEN", "xapp-", APP_TOKEN_WHERE)
     if role == "bot" and mode == "http":
         signing_secret = _text(env, "SLACK_SIGNING_SECRET")
         if signing_secret is None:
-            raise ConfigError(
+            raise BadInput(
                 "SLACK_SIGNING_SECRET is not set: copy the Signing Secret from your Slack app's "
                 "Basic Information page (needed with FONTE_SLACK_MODE=http)"
             )
     redis_url = _text(env, "REDIS_URL")
     if role == "worker" and redis_url is None:
-        raise ConfigError(
+        raise BadInput(
             "REDIS_URL is not set: workers share reports through Redis "
             "(e.g. REDIS_URL=redis://localhost:6379/0); without Redis run `fonte bot` alone"
         )
     if redis_url is not None and not redis_url.startswith(("redis://", "rediss://", "unix://")):
-        raise ConfigError(f"REDIS_URL={redis_url!r} is not a redis:// URL")
+        raise BadInput(f"REDIS_URL={redis_url!r} is not a redis:// URL")
     source = (_text(env, "FONTE_SOURCE") or "library").strip()
     library = _text(env, "FONTE_LIBRARY")
     if source == "library" and library is None:
-        raise ConfigError(
+        raise BadInput(
             "FONTE_LIBRARY is not set: point it at the folder of documents the bot researches "
             "(or set FONTE_SOURCE=module:function)"
         )

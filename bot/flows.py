@@ -10,18 +10,19 @@ from collections.abc import Callable
 
 from slack_sdk.errors import SlackApiError
 
-from bot.blockkit import Message
-from bot.blocks import Estimate, answered_questions, clarifying_questions, plan_message
-from bot.requests import Answer, Ask, Cancel, Deepen, EditPlan, Start, Step
+from bot.redis.state import Change, ReportState
 from bot.runtime import Runtime
-from bot.state import Change, ReportState
-from bot.texts import texts_for
-from engine.briefs import BadRequest, make_brief
+from bot.slack.blockkit import Message
+from bot.slack.blocks import Estimate, answered_questions, clarifying_questions, plan_message
+from bot.slack.texts import texts_for
+from bot.steps import Answer, Ask, Cancel, Deepen, EditPlan, Start, Step
 from engine.budget import Meter
 from engine.contracts import ClarifyingQuestion, Limits, Plan, Subquestion
-from engine.gaps import criterion_for, gap_question
 from engine.models.protocol import Brief
-from engine.templates import find_template, topic_of
+from engine.planning.briefs import make_brief, single_question_plan
+from engine.planning.gaps import criterion_for, gap_question
+from engine.planning.templates import find_template, topic_of
+from engine.settings import BadInput
 
 # What chat.postMessage answers in a channel the bot was not invited to.
 _NOT_A_MEMBER = {"not_in_channel", "channel_not_found"}
@@ -106,7 +107,7 @@ async def _refuse(rt: Runtime, state: ReportState, user: str, text: str) -> None
 async def ask(rt: Runtime, step: Ask) -> None:
     try:
         brief = make_brief(step.text, template=step.template)
-    except BadRequest as error:
+    except BadInput as error:
         await rt.slack.post_ephemeral(
             step.channel, step.user, f":warning: {error}", thread_ts=step.thread_ts
         )
@@ -184,16 +185,6 @@ async def post_plan(rt: Runtime, report_id: str) -> None:
     await rt.states.update(report_id, lambda s: s.model_copy(update={"plan_ts": ts}))
     if state.is_dm:
         await rt.states.set_dm_open(state.channel, None)
-
-
-def single_question_plan(brief: Brief) -> Plan:
-    subquestion = Subquestion(id="s1", text=brief.question, title=brief.question)
-    return Plan(
-        question=brief.question,
-        template=brief.template,
-        sufficient_when=[criterion_for(subquestion, brief.language)],
-        subquestions=[subquestion],
-    )
 
 
 async def answer(rt: Runtime, step: Answer) -> None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from bot import flows, research
-from bot.codec import decode_assignment, decode_claim, encode_claim, encode_outcome
 from bot.config import Settings
 from bot.queue import InProcessQueue
-from bot.requests import decode_step
+from bot.redis.codec import decode_assignment, decode_claim, encode_claim, encode_outcome
 from bot.runtime import Runtime, build_runtime
+from bot.steps import decode_step
 
 RUNTIME = "fonte_runtime"
 """The key of the Runtime in an arq worker's ctx."""

@@ -14,8 +14,8 @@ from typing import Protocol
 
 from arq.connections import ArqRedis
 
-from bot.keys import Keys
-from bot.requests import Step, encode_step
+from bot.redis.keys import Keys
+from bot.steps import Step, encode_step
 
 log = logging.getLogger(__name__)
 

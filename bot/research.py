@@ -8,13 +8,13 @@ import logging
 from dataclasses import replace
 
 from bot.arq_executor import ArqExecutor
-from bot.blockkit import Message
-from bot.delivery import deliver
 from bot.flows import brief_of
-from bot.progress import ProgressReporter
+from bot.redis.state import ReportState
 from bot.runtime import Runtime
-from bot.state import ReportState
-from bot.texts import texts_for
+from bot.slack.blockkit import Message
+from bot.slack.delivery import deliver
+from bot.slack.progress import ProgressReporter
+from bot.slack.texts import texts_for
 from engine.agents.toolbox import Assignment
 from engine.contracts import Claim, ClaimStatus
 from engine.executor import GRACE_SECONDS, SubagentOutcome

@@ -16,13 +16,13 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.arq_executor import ArqExecutor
 from bot.config import Settings
-from bot.keys import Keys
 from bot.queue import ArqQueue, InProcessQueue, JobQueue
-from bot.redis_io import connect
-from bot.slack_api import SlackApi, SlackWebApi, build_web_client
+from bot.redis.connection import connect
+from bot.redis.keys import Keys
+from bot.redis.state import InMemoryStateStore, RedisStateStore, StateStore
+from bot.redis.stores import InMemoryResearchStores, RedisResearchStores, ResearchStores
+from bot.slack.api import SlackApi, SlackWebApi, build_web_client
 from bot.sources import ResearchSources, SourceFactory, model_factory, source_factory
-from bot.state import InMemoryStateStore, RedisStateStore, StateStore
-from bot.stores import InMemoryResearchStores, RedisResearchStores, ResearchStores
 from engine.models.protocol import Model
 from engine.orchestrator import ExecutorFactory, Orchestrator
 
@@ -67,7 +67,7 @@ async def build_runtime(
     model: Model | None = None,
     open_sources: SourceFactory | None = None,
 ) -> Runtime:
-    """Raises ConfigError (one line) when Redis or a factory cannot be reached or loaded."""
+    """Raises BadInput (one line) when Redis or a factory cannot be reached or loaded."""
     keys = Keys(settings.redis_prefix)
     client = web_client or build_web_client(settings.slack_bot_token, settings.slack_api_url)
     chosen_model = model or model_factory(settings.model)(settings)

@@ -11,9 +11,9 @@ from collections.abc import AsyncIterator
 from aiohttp import web
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
-from bot.app import build_app, healthz, http_app
 from bot.config import Settings
 from bot.jobs import open_runtime
+from bot.slack.app import build_app, healthz, http_app
 from bot.worker import build_workers, run_workers
 
 log = logging.getLogger(__name__)

@@ -14,14 +14,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
 
-from bot.config import ConfigError, Settings
+from bot.config import Settings
 from engine.assembly import SNAPSHOT_MAX_AGE, WEB_LABEL, snapshot_store
-from engine.models.claude import ClaudeConfig, ConfigurationError, claude_model_from_config
+from engine.models.claude import ClaudeConfig, claude_model_from_config
 from engine.models.offline import OfflineModel
 from engine.models.protocol import Model
+from engine.settings import BadInput
 from engine.sources.library import Library, LibraryError
 from engine.sources.protocols import Fetcher, Search, SearchError
-from engine.sources.web import CachingFetcher, FetchConfig, FetchConfigError, WebFetcher
+from engine.sources.web import CachingFetcher, FetchConfig, WebFetcher
 from engine.sources.web.search import search_from_env
 
 
@@ -40,11 +41,11 @@ def open_library(settings: Settings) -> ResearchSources:
     """Open (and index, on first use) the library folder: seconds, so callers run it in a
     thread and keep the result for the life of the process."""
     if settings.library is None:
-        raise ConfigError("FONTE_LIBRARY is not set: point it at a folder of documents")
+        raise BadInput("FONTE_LIBRARY is not set: point it at a folder of documents")
     try:
         library = Library.open(settings.library, cache_dir=settings.cache_dir)
     except LibraryError as error:
-        raise ConfigError(f"FONTE_LIBRARY: {error}") from None
+        raise BadInput(f"FONTE_LIBRARY: {error}") from None
     return ResearchSources(library, library, (f"library:{library.folder}",))
 
 
@@ -53,8 +54,8 @@ def open_web(settings: Settings) -> ResearchSources:
     try:
         searcher = search_from_env(os.environ)
         fetcher = WebFetcher(FetchConfig.from_env(os.environ))
-    except (SearchError, FetchConfigError) as error:
-        raise ConfigError(str(error)) from None
+    except (SearchError, BadInput) as error:
+        raise BadInput(str(error)) from None
     store = snapshot_store(settings.cache_dir)
     return ResearchSources(
         searcher,
@@ -75,18 +76,18 @@ def claude_model(settings: Settings) -> Model:
         chosen = None
     try:
         return claude_model_from_config(ClaudeConfig.from_env(env, model=chosen))
-    except ConfigurationError as error:
-        raise ConfigError(str(error)) from None
+    except BadInput as error:
+        raise BadInput(str(error)) from None
 
 
 def _imported(spec: str, variable: str) -> object:
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
-        raise ConfigError(f"{variable}={spec!r}: use a built-in name or module:function")
+        raise BadInput(f"{variable}={spec!r}: use a built-in name or module:function")
     try:
         return getattr(importlib.import_module(module_name), attribute)
     except (ImportError, AttributeError) as error:
-        raise ConfigError(f"{variable}={spec!r} cannot be loaded: {error}") from None
+        raise BadInput(f"{variable}={spec!r} cannot be loaded: {error}") from None
 
 
 def source_factory(spec: str) -> SourceFactory:

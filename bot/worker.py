@@ -15,7 +15,7 @@ from arq.connections import RedisSettings
 from arq.worker import Worker, func
 
 from bot import jobs
-from bot.redis_io import awaited
+from bot.redis.connection import awaited
 from bot.runtime import Runtime
 
 log = logging.getLogger(__name__)

@@ -12,8 +12,8 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 
 from engine.contracts import Claim, ClaimStatus, claim_id_for
-from engine.normalise import excerpt_key
 from engine.snapshots import split_page
+from engine.text.normalise import excerpt_key
 
 
 class InvalidClaim(ValueError):

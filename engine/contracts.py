@@ -7,11 +7,14 @@ pure data: no I/O, no clocks except the explicit `utc_now` helper used as a defa
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from engine.text.language import Language as Language  # part of the contract: re-exported
 
 EXCERPT_MIN_CHARS = 20
 EXCERPT_MAX_CHARS = 400
@@ -166,9 +169,6 @@ class Limits(Contract):
     usd: float = Field(default=2.0, ge=0)
 
 
-Language = Literal["pt", "en"]
-
-
 class Report(Contract):
     question: str
     title: str = ""
@@ -219,3 +219,11 @@ class Report(Contract):
                 for cid in sentence.claim_ids:
                     seen.setdefault(cid, None)
         return list(seen)
+
+
+@dataclass(frozen=True)
+class Draft:
+    """What a writer returns: a title and sections whose sentences cite claim ids."""
+
+    title: str
+    sections: list[Section] = field(default_factory=list)

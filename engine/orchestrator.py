@@ -16,7 +16,6 @@ from engine.agents.toolbox import Assignment, Toolbox
 from engine.board import Board, InMemoryBoard
 from engine.budget import Budget, InMemoryBudget, Meter, Refusal, StepRefused
 from engine.contracts import Claim, ClaimStatus, Limits, Plan, Report, Subquestion, Support
-from engine.draft_check import check_sections
 from engine.events import (
     ClaimRejected,
     ClaimVerified,
@@ -30,12 +29,14 @@ from engine.events import (
     ignore_events,
 )
 from engine.executor import Executor, InProcessExecutor, SubagentOutcome
-from engine.gaps import criterion_for, declared_gaps, gap_targets
-from engine.models.offline_write import write_offline
 from engine.models.protocol import Brief, Draft, Model
+from engine.planning.briefs import single_question_plan
+from engine.planning.gaps import declared_gaps, gap_targets
+from engine.quoting import quote_verified
 from engine.snapshots import InMemorySnapshotStore, SnapshotStore
 from engine.sources.protocols import Fetcher, Search
-from engine.verification import ClaimVerifier
+from engine.verify.draft import check_sections
+from engine.verify.service import ClaimVerifier
 
 ExecutorFactory = Callable[["Orchestrator"], Executor]
 
@@ -175,7 +176,7 @@ class Orchestrator:
         step = await self.budget.reserve(steps=1)
         if isinstance(step, Refusal):
             self._note(f"no budget to plan ({step.detail}); the question is the plan")
-            return _single_question_plan(brief)
+            return single_question_plan(brief)
         meter = Meter(self.budget, prepaid=step)
         try:
             return await self.model.plan(brief, meter)
@@ -185,7 +186,7 @@ class Orchestrator:
             self._note(f"planner failed ({failure}); the question is the plan")
         finally:
             await meter.release()
-        return _single_question_plan(brief)
+        return single_question_plan(brief)
 
     def _assignment(self, brief: Brief, subquestion: Subquestion) -> Assignment:
         return Assignment(
@@ -278,7 +279,7 @@ class Orchestrator:
                 self._note(f"writer failed ({failure}); report composed from claims verbatim")
             finally:
                 await meter.release()
-        return write_offline(brief, plan, verified)
+        return quote_verified(brief, plan, verified)
 
     async def _report(self, brief: Brief, plan: Plan, draft: Draft) -> Report:
         claims = await self.board.claims()
@@ -318,13 +319,4 @@ class Orchestrator:
 def _in_process(orchestrator: Orchestrator) -> Executor:
     return InProcessExecutor(
         orchestrator.run_subagent, orchestrator.check_claim, orchestrator.seconds_left
-    )
-
-
-def _single_question_plan(brief: Brief) -> Plan:
-    subquestion = Subquestion(id="s1", text=brief.question, title=brief.question)
-    return Plan(
-        question=brief.question,
-        sufficient_when=[criterion_for(subquestion, brief.language)],
-        subquestions=[subquestion],
     )

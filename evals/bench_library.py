@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict
 
-from engine.briefs import make_brief
 from engine.models.offline import OfflineModel
 from engine.orchestrator import Orchestrator
+from engine.planning.briefs import make_brief
 from engine.snapshots import split_page
 from engine.sources.library import Library, LibraryDocument
 from engine.sources.protocols import SearchHit

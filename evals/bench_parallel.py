@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.assembly import web_sources
-from engine.briefs import make_brief
 from engine.contracts import Limits, Plan, Report, Subquestion
 from engine.events import Event, SubagentFinished, SubagentStarted
-from engine.gaps import criterion_for
 from engine.models.offline import OfflineModel
 from engine.orchestrator import Orchestrator
+from engine.planning.briefs import make_brief
+from engine.planning.gaps import criterion_for
 from engine.v1 import OfflineV1Roles, V1Pipeline
 from evals.offline_web import OfflineWeb, load_hotpotqa
 

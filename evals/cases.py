@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.briefs import BadRequest
+from engine.settings import BadInput
 from engine.snapshots import split_page
 from engine.sources.library.manifest import Manifest, load_manifest
 
@@ -25,7 +25,7 @@ DOCS_FOLDER = "docs"
 WIKI_PATH = "/wiki/"
 
 
-class CaseError(BadRequest):
+class CaseError(BadInput):
     """Cases that cannot be read; the message is one line naming the file (and line)."""
 
 

@@ -18,13 +18,8 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
 
-from engine.briefs import BadRequest
-from engine.models.claude import (
-    ClaudeConfig,
-    ConfigurationError,
-    claude_model_from_config,
-    wants_claude,
-)
+from engine.models.claude import ClaudeConfig, claude_model_from_config, wants_claude
+from engine.settings import BadInput
 from engine.sources.library import LibraryError
 from engine.v1 import v1_roles_for
 from evals.latency import DEFAULT_OVERHEAD_SECONDS, SimulatedLatency
@@ -76,7 +71,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 def run_eval(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
-        raise BadRequest("--limit must be 1 or more")
+        raise BadInput("--limit must be 1 or more")
     models = models_for(args.model, os.environ)
     latency = _latency(args, models)
     suite = load_suite(args.suite, corpus=args.corpus, cache_dir=args.cache_dir)
@@ -103,11 +98,11 @@ def _latency(args: argparse.Namespace, models: Models) -> SimulatedLatency | Non
     if args.latency_tps is None:
         return None
     if not models.offline:
-        raise BadRequest("--latency-tps simulates model time for the offline model only")
+        raise BadInput("--latency-tps simulates model time for the offline model only")
     try:
         return SimulatedLatency(args.latency_tps, args.latency_overhead)
     except ValueError as error:
-        raise BadRequest(f"--latency-tps/--latency-overhead: {error}") from None
+        raise BadInput(f"--latency-tps/--latency-overhead: {error}") from None
 
 
 def models_for(flag: str | None, env: Mapping[str, str]) -> Models:
@@ -115,12 +110,12 @@ def models_for(flag: str | None, env: Mapping[str, str]) -> Models:
     then Claude runs the final architecture and v1's roles alike."""
     if flag == "offline" or not wants_claude(env, flag):
         if flag not in (None, "offline"):
-            raise BadRequest(f"unknown model {flag!r}: use offline or claude-…")
+            raise BadInput(f"unknown model {flag!r}: use offline or claude-…")
         return OFFLINE
     try:
         config = ClaudeConfig.from_env(env, model=flag)
-    except ConfigurationError as error:
-        raise BadRequest(str(error)) from None
+    except BadInput as error:
+        raise BadInput(str(error)) from None
 
     @asynccontextmanager
     async def claude() -> AsyncIterator[ModelPair]:
@@ -137,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         handler: Callable[[argparse.Namespace], int] = args.handler
         return handler(args)
-    except (BadRequest, LibraryError) as error:
+    except (BadInput, LibraryError) as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
 

@@ -10,9 +10,9 @@ from decimal import Decimal
 from urllib.parse import unquote, urlparse
 
 from engine.contracts import Claim, DroppedSentence, Report, Sentence
-from engine.numbers import numbers_in
 from engine.snapshots import split_page
-from engine.terms import term_set
+from engine.text.numbers import numbers_in
+from engine.text.tokens import term_set
 from evals.cases import Case, RequiredItem
 from evals.pricing import SimulatedPricing
 

@@ -33,7 +33,7 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 import bm25s
 
-from engine.terms import tokenize
+from engine.text.tokens import tokenize
 
 DEFAULT_BIND = "127.0.0.2"
 DEFAULT_CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "hotpotqa"

@@ -19,16 +19,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from engine.briefs import BadRequest, make_brief
 from engine.budget import InMemoryBudget, Meter
 from engine.contracts import Claim, ClaimStatus, Limits, Plan, Report
 from engine.models.offline import OfflineModel
 from engine.models.protocol import Brief, Model
 from engine.orchestrator import Orchestrator
+from engine.planning.briefs import make_brief
+from engine.settings import BadInput
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import Fetcher, FetchError
 from engine.v1 import OfflineV1Roles, V1Pipeline, V1Roles
-from engine.verifier import verify_claim
+from engine.verify.excerpts import verify_claim
 from evals.cases import Case
 from evals.charts import write_chart
 from evals.latency import (
@@ -205,7 +206,7 @@ async def recheck(claims: Iterable[Claim], fetcher: Fetcher) -> frozenset[str]:
 def brief_for(case: Case) -> Brief:
     try:
         return make_brief(case.question)
-    except BadRequest:  # longer than a user may type (a company brief): asked as it is
+    except BadInput:  # longer than a user may type (a company brief): asked as it is
         return Brief(question=" ".join(case.question.split()), language="en")
 
 

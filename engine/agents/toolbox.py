@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from engine.board import Board
 from engine.budget import Budget, Refusal, Reservation, StepRefused
 from engine.contracts import Claim, Language, Subquestion, Usage
-from engine.normalise import collapse_whitespace
 from engine.snapshots import Snapshot, SnapshotStore, split_page
 from engine.sources.protocols import Fetcher, Search, SearchHit
+from engine.text.normalise import collapse_whitespace
 
 
 @dataclass(frozen=True)

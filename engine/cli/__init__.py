@@ -17,13 +17,12 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import EntryPoint, entry_points
 
-from engine.briefs import BadRequest
 from engine.cli.ask import add_ask_command
 from engine.cli.console import say
 from engine.cli.verify import add_verify_command
+from engine.settings import BadInput
 from engine.sources.library import LibraryError
 from engine.sources.protocols import SearchError
-from engine.sources.web import FetchConfigError
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 PLUGIN_GROUP = "fonte.commands"
@@ -95,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         return handler(args)
-    except (BadRequest, LibraryError, SearchError, FetchConfigError) as error:
+    except (BadInput, LibraryError, SearchError) as error:
         say(f"error: {error}")
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:  # before research started (e.g. while indexing): nothing to save

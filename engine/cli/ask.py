@@ -13,23 +13,19 @@ from datetime import datetime
 from pathlib import Path
 
 from engine.assembly import Sources, library_sources, web_sources
-from engine.briefs import BadRequest, make_brief
 from engine.cli.clarify import carry_spend, clarify_at_terminal
 from engine.cli.console import console, progress_display, say, summarise
 from engine.contracts import Limits, Report, Spend
 from engine.events import EventSink
-from engine.models.claude import (
-    ClaudeConfig,
-    ConfigurationError,
-    claude_model_from_config,
-    wants_claude,
-)
+from engine.models.claude import ClaudeConfig, claude_model_from_config, wants_claude
 from engine.models.offline import OfflineModel
 from engine.models.protocol import Brief, Model
 from engine.orchestrator import Orchestrator
+from engine.planning.briefs import make_brief
+from engine.planning.templates import TEMPLATES
 from engine.render.files import FORMATS, write_report
+from engine.settings import BadInput
 from engine.sources.library import Library
-from engine.templates import TEMPLATES
 from engine.v1 import V1Pipeline, v1_roles_for
 
 
@@ -72,7 +68,7 @@ def run_ask(args: argparse.Namespace) -> int:
     limits = _limits(args)
     choose_model(args.model)  # a missing key or unknown model fails before any work
     if args.library is None and not args.web:
-        raise BadRequest("no source: pass --library DIR (a folder of documents) or --web")
+        raise BadInput("no source: pass --library DIR (a folder of documents) or --web")
     library = open_library(args.library, args.cache_dir) if args.library is not None else None
     report = asyncio.run(_research(args, brief, limits, library))
     paths = write_report(report, args.out or _default_out(brief.question), formats)
@@ -103,8 +99,8 @@ def choose_model(flag: str | None) -> ClaudeConfig | None:
         return None
     try:
         return ClaudeConfig.from_env(os.environ, model=flag)
-    except ConfigurationError as error:
-        raise BadRequest(str(error)) from None
+    except BadInput as error:
+        raise BadInput(str(error)) from None
 
 
 async def _research(
@@ -188,13 +184,13 @@ def _formats(raw: str) -> list[str]:
     formats = [f.strip().lower() for f in raw.split(",") if f.strip()]
     unknown = sorted(set(formats) - set(FORMATS))
     if unknown or not formats:
-        raise BadRequest(f"unknown format {', '.join(unknown) or raw!r}; use {','.join(FORMATS)}")
+        raise BadInput(f"unknown format {', '.join(unknown) or raw!r}; use {','.join(FORMATS)}")
     return formats
 
 
 def _limits(args: argparse.Namespace) -> Limits:
     if args.max_steps < 1 or args.max_minutes <= 0 or args.max_usd < 0:
-        raise BadRequest("--max-steps must be ≥ 1, --max-minutes > 0 and --max-usd ≥ 0")
+        raise BadInput("--max-steps must be ≥ 1, --max-minutes > 0 and --max-usd ≥ 0")
     return Limits(steps=args.max_steps, seconds=args.max_minutes * 60, usd=args.max_usd)
 
 

@@ -7,12 +7,12 @@ import asyncio
 from pathlib import Path
 
 from engine.assembly import is_web_report, recorded_library, snapshot_store
-from engine.briefs import BadRequest
 from engine.cli.ask import open_library
 from engine.contracts import Report
-from engine.recheck import recheck_report
+from engine.settings import BadInput
 from engine.sources.protocols import Fetcher
-from engine.sources.web import CachingFetcher, FetchConfig, WebFetcher, refetch_claims
+from engine.sources.web import CachingFetcher, FetchConfig, WebFetcher
+from engine.verify import recheck_report, refetch_claims
 
 
 def add_verify_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,10 +32,10 @@ def load_report(path: Path) -> Report:
     try:
         return Report.model_validate_json(path.read_bytes())
     except FileNotFoundError:
-        raise BadRequest(f"no such report: {path}") from None
+        raise BadInput(f"no such report: {path}") from None
     except ValueError as error:
         first_line = str(error).splitlines()[0]
-        raise BadRequest(f"{path} is not a Fonte report.json: {first_line}") from None
+        raise BadInput(f"{path} is not a Fonte report.json: {first_line}") from None
 
 
 def run_verify(args: argparse.Namespace) -> int:
@@ -47,7 +47,7 @@ def run_verify(args: argparse.Namespace) -> int:
     elif is_web_report(report.sources):
         lines, ok = asyncio.run(_recheck_web(report, args.cache_dir, live=args.refetch))
     else:
-        raise BadRequest("the report records no source; pass --library DIR")
+        raise BadInput("the report records no source; pass --library DIR")
     for line in lines:
         print(line)
     return 0 if ok else 1
@@ -64,7 +64,7 @@ async def _recheck_web(
     """Against the snapshots the run read (a page missing from the cache is read live), or,
     with --refetch, against the live pages, saying which changed since access."""
     async with WebFetcher(FetchConfig.from_env()) as web:
-        if live:
-            result = await refetch_claims(report, web)
+        if live:  # straight from the web: the run's snapshots stay as they were read
+            result = await refetch_claims(report, web.fetch)
             return result.lines(), result.ok
         return await _recheck(report, CachingFetcher(web, snapshot_store(cache_dir)))

@@ -1,31 +1,15 @@
-"""The Model protocol: what the orchestrator asks of a model, Claude or offline."""
+"""The Model protocol: what the orchestrator asks of a model, Claude or offline.
+
+`Brief` and `Draft` are re-exported: what a model reads and what its writer returns."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Protocol
 
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.budget import Meter
-from engine.contracts import Claim, ClarifyingQuestion, Language, Plan, Section
-
-
-@dataclass(frozen=True)
-class Brief:
-    """The user's request as the orchestrator hands it to the model."""
-
-    question: str
-    language: Language
-    template: str | None = None
-    answers: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Draft:
-    """What a writer returns: a title and sections whose sentences cite claim ids."""
-
-    title: str
-    sections: list[Section] = field(default_factory=list)
+from engine.contracts import Claim, ClarifyingQuestion, Draft, Plan
+from engine.planning.briefs import Brief
 
 
 class Model(Protocol):
@@ -58,3 +42,6 @@ class Model(Protocol):
     async def write(self, brief: Brief, plan: Plan, verified: list[Claim], meter: Meter) -> Draft:
         """Compose the report from verified claims only; every sentence cites claim ids."""
         ...
+
+
+__all__ = ["Brief", "Draft", "Model"]

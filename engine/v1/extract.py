@@ -26,9 +26,9 @@ from engine.contracts import (
     Section,
     Sentence,
 )
-from engine.normalise import collapse_whitespace
 from engine.snapshots import Snapshot, sha256_text, split_page
-from engine.terms import fold_accents
+from engine.text.normalise import collapse_whitespace
+from engine.text.tokens import fold_accents
 from engine.v1.markdown_markers import MarkedSentence, parse_markdown
 from engine.v1.notes import V1_RESEARCHER, SourceEntry
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from engine.budget import Meter
 from engine.contracts import Plan
-from engine.models.offline_reading import SEARCH_LIMIT, documents_to_open, pages_to_read
-from engine.models.offline_research import Candidate, candidates_of, choose_quotes
-from engine.models.offline_write import MAX_SENTENCES_PER_SECTION, title_for
+from engine.models.offline.reading import SEARCH_LIMIT, documents_to_open, pages_to_read
+from engine.models.offline.research import Candidate, candidates_of, choose_quotes
+from engine.models.offline.sentences import clean_statement
 from engine.models.protocol import Brief
-from engine.sentences import clean_statement
+from engine.quoting import MAX_SENTENCES_PER_SECTION, title_for
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import FetchError, SearchError
 from engine.v1.metering import record_free_call
@@ -83,7 +83,7 @@ class OfflineV1Roles:
 
 async def _read_for(query: str, tools: ResearchTools) -> list[Candidate]:
     """Search, then open the documents one after another and look at their pages as the
-    final subagent does (`engine.models.offline_reading`); a document that cannot be read is
+    final subagent does (`engine.models.offline.reading`); a document that cannot be read is
     skipped, as a researcher moves on from a broken link."""
     try:
         found = await tools.search(query, limit=SEARCH_LIMIT)

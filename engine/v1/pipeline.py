@@ -15,9 +15,9 @@ from typing import TypeVar
 from engine.budget import InMemoryBudget, Meter
 from engine.contracts import Limits, Plan, Report, utc_now
 from engine.events import EventSink, Notice, PlanReady, SpendUpdated, ignore_events
-from engine.models.offline_plan import plan_offline
-from engine.models.offline_write import title_for
+from engine.models.offline.planner import plan_offline
 from engine.models.protocol import Brief
+from engine.quoting import title_for
 from engine.sources.protocols import Fetcher, Search
 from engine.v1.extract import Extraction, extract_report
 from engine.v1.notes import ResearchNotes

@@ -1,8 +1,8 @@
 """Pure text work of the offline v1 roles: split, rank, de-duplicate, tidy, guess sources.
 
 Nothing here knows where a sentence came from; that is the point of v1. Sentence units and
-relevance are the final architecture's (`engine.sentences`, `engine.relevance`), so the two
-architectures differ in structure, not in how they read a page.
+relevance are the final architecture's (`engine.models.offline.sentences` and `.relevance`),
+so the two architectures differ in structure, not in how they read a page.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 
 from engine.contracts import Plan, Subquestion
-from engine.normalise import collapse_whitespace, excerpt_key
-from engine.relevance import query_terms
-from engine.sentences import clean_statement, sentence_spans
-from engine.terms import term_set
+from engine.models.offline.relevance import query_terms
+from engine.models.offline.sentences import clean_statement, sentence_spans
+from engine.text.normalise import collapse_whitespace, excerpt_key
+from engine.text.tokens import term_set
 from engine.v1.notes import SourceEntry
 
 _SPACE_BEFORE_PUNCTUATION = re.compile(r"[ \t]+([.,;:!?])(?=\s|$)")

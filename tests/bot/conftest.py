@@ -26,13 +26,13 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.socket_mode.request import SocketModeRequest
 from slack_sdk.socket_mode.response import SocketModeResponse
 
-from bot.app import build_app, http_app
 from bot.config import Settings
 from bot.jobs import open_runtime
+from bot.redis.state import ReportState
 from bot.runtime import Runtime
-from bot.slack_api import build_web_client
+from bot.slack.api import build_web_client
+from bot.slack.app import build_app, http_app
 from bot.sources import ResearchSources, open_library
-from bot.state import ReportState
 from bot.worker import build_workers, run_workers
 from engine.budget import Meter
 from engine.contracts import ClarifyingQuestion, Limits

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.config import ConfigError, load_settings
+from bot.config import load_settings
+from engine.settings import BadInput
 
 ENV = {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1", "FONTE_LIBRARY": "/tmp"}
 
@@ -37,7 +38,7 @@ def test_settings_from_the_environment() -> None:
 def test_missing_or_wrong_settings_say_so_in_one_line(
     env: dict[str, str], role: str, fragment: str
 ) -> None:
-    with pytest.raises(ConfigError) as error:
+    with pytest.raises(BadInput) as error:
         load_settings(env, role=role)  # type: ignore[arg-type]
     assert fragment in str(error.value)
     assert "\n" not in str(error.value)

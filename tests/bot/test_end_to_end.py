@@ -7,8 +7,8 @@ import asyncio
 import json
 from typing import Any
 
-from bot.blocks import ANSWER, CANCEL, DEEPEN, EXCERPT, START
 from bot.flows import brief_of
+from bot.slack.blocks import ANSWER, CANCEL, DEEPEN, EXCERPT, START
 from bot.sources import open_library
 from engine.models.offline import OfflineModel
 from engine.orchestrator import Orchestrator

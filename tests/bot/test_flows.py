@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.flows import estimate_run, handle_step, needs_clarifying, report_id_for
-from bot.requests import Ask, Deepen, Start
-from engine.briefs import make_brief
+from bot.steps import Ask, Deepen, Start
 from engine.contracts import Limits, Plan, Subquestion
+from engine.planning.briefs import make_brief
 from tests.bot.conftest import AskingModel, wait_state
 from tests.support.slack_stub import SlackStub
 

@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 import yaml
 
-from bot.blocks import EXCERPT
+from bot.slack.blocks import EXCERPT
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMAS = REPO.parent / "shared" / "slack"

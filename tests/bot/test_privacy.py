@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.blocks import CANCEL, EXCERPT, START
+from bot.slack.blocks import CANCEL, EXCERPT, START
 from tests.bot.conftest import LIMITS_QUESTION, wait_state
 from tests.support.slack_stub import Call, SlackStub
 

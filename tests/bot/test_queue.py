@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.queue import InProcessQueue
-from bot.requests import Start, Step
+from bot.steps import Start, Step
 
 
 async def test_in_process_queue_runs_each_origin_once_and_drains() -> None:

@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 
-from bot.config import ConfigError, Settings
+from bot.config import Settings
 from bot.sources import ResearchSources, model_factory, open_library, source_factory
 from engine.models.claude import ClaudeModel
 from engine.models.offline import OfflineModel
+from engine.settings import BadInput
 from engine.sources.web import CachingFetcher
 from engine.sources.web.search import FallbackSearch
 
@@ -29,12 +30,12 @@ def test_built_in_and_imported_factories(make_settings: Any) -> None:
 
 
 def test_bad_specs_and_missing_library_are_config_errors(make_settings: Any, tmp_path: Any) -> None:
-    with pytest.raises(ConfigError, match="module:function"):
+    with pytest.raises(BadInput, match="module:function"):
         source_factory("gopher")
-    with pytest.raises(ConfigError, match="cannot be loaded"):
+    with pytest.raises(BadInput, match="cannot be loaded"):
         model_factory("nowhere.at_all:Model")
     settings: Settings = make_settings(redis=False)
-    with pytest.raises(ConfigError, match="FONTE_LIBRARY"):
+    with pytest.raises(BadInput, match="FONTE_LIBRARY"):
         open_library(replace(settings, library=tmp_path / "missing"))
 
 
@@ -50,7 +51,7 @@ async def test_web_source_is_the_configured_chain_and_a_caching_fetcher(
     await sources.fetcher.fetcher.aclose()  # type: ignore[attr-defined]
     monkeypatch.setenv("FONTE_SEARCH", "brave")
     monkeypatch.delenv("BRAVE_API_KEY", raising=False)
-    with pytest.raises(ConfigError, match="BRAVE_API_KEY"):
+    with pytest.raises(BadInput, match="BRAVE_API_KEY"):
         source_factory("web")(make_settings(redis=False))
 
 
@@ -60,7 +61,7 @@ async def test_claude_is_chosen_by_name_and_needs_its_key(
     settings = replace(make_settings(redis=False), model="claude")
     monkeypatch.setenv("FONTE_MODEL", "claude")
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    with pytest.raises(ConfigError, match="ANTHROPIC_API_KEY"):
+    with pytest.raises(BadInput, match="ANTHROPIC_API_KEY"):
         model_factory("claude")(settings)
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
     model = model_factory("claude")(settings)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -9,7 +10,7 @@ import pytest
 
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import FetchError, SearchHit
-from engine.terms import term_set
+from engine.text.tokens import term_set
 
 
 @dataclass
@@ -78,3 +79,9 @@ def source() -> PagesSource:
     pages.add("https://example.org/lei-14300", LAW_TEXT, title="Lei 14.300")
     pages.add("https://example.org/acme-2018.pdf", "", title="ACME 2018 10K", pages=FILING_PAGES)
     return pages
+
+
+class HangingSource(PagesSource):
+    async def fetch(self, url: str):  # type: ignore[no-untyped-def]
+        await asyncio.sleep(30)
+        return await super().fetch(url)

@@ -2,7 +2,6 @@ import asyncio
 from dataclasses import dataclass
 
 from engine.agents.toolbox import Assignment, Toolbox
-from engine.briefs import make_brief
 from engine.budget import Meter
 from engine.contracts import (
     Claim,
@@ -19,7 +18,8 @@ from engine.events import Event, SubagentStarted
 from engine.models.offline import OfflineModel
 from engine.models.protocol import Brief, Draft
 from engine.orchestrator import Orchestrator
-from tests.engine.conftest import PagesSource
+from engine.planning.briefs import make_brief
+from tests.engine.conftest import HangingSource, PagesSource
 
 LIMITS_QUESTION = "Quais são os limites de potência instalada da microgeração distribuída?"
 
@@ -184,12 +184,6 @@ async def test_unmet_criteria_dispatch_a_gap_subagent_while_budget_remains(
     assert report.gaps
     assert "café" in report.gaps[0]
     assert not report.partial
-
-
-class HangingSource(PagesSource):
-    async def fetch(self, url: str):  # type: ignore[no-untyped-def]
-        await asyncio.sleep(30)
-        return await super().fetch(url)
 
 
 async def test_cancel_returns_a_partial_report_promptly(source: PagesSource) -> None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from evals.charts import chart_title, write_chart
-from tests.evals.builders import row
+from tests.support.eval_builders import row
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

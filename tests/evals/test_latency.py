@@ -8,11 +8,11 @@ import pytest
 
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.board import InMemoryBoard
-from engine.briefs import make_brief
 from engine.budget import InMemoryBudget
 from engine.contracts import Limits, Subquestion
 from engine.models.offline import OfflineModel
 from engine.orchestrator import Orchestrator
+from engine.planning.briefs import make_brief
 from engine.snapshots import InMemorySnapshotStore, Snapshot
 from engine.sources.library import Library
 from engine.sources.protocols import SearchHit

@@ -11,7 +11,7 @@ from evals.metrics import (
     measure,
     totals,
 )
-from tests.evals.builders import claim, report, row
+from tests.support.eval_builders import claim, report, row
 
 LAW = "https://example.gov/l14300"
 FILING = "https://acme.test/10k.pdf"

@@ -13,7 +13,7 @@ import httpx
 import pytest
 import trafilatura
 
-from engine.terms import tokenize
+from engine.text.tokens import tokenize
 from evals.offline_web import (
     DEFAULT_BIND,
     OfflineWeb,

@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.briefs import make_brief
 from engine.budget import Meter
 from engine.contracts import Plan, Report
 from engine.models.offline import OfflineModel
 from engine.models.protocol import Brief
+from engine.planning.briefs import make_brief
 from engine.snapshots import Snapshot
 from engine.sources.protocols import FetchError
 from engine.v1 import OfflineV1Roles
@@ -17,7 +17,7 @@ from evals.latency import SimulatedLatency
 from evals.metrics import Row
 from evals.runner import RunOptions, fixed_models, recheck, run_suite, write_outputs
 from evals.suites import load_suite
-from tests.evals.builders import claim
+from tests.support.eval_builders import claim
 
 ROW_FIELDS = {
     "case_id",
@@ -122,7 +122,7 @@ async def test_the_recheck_reads_the_source_afresh() -> None:
 
 
 def test_outputs_are_written(tmp_path: Path) -> None:
-    from tests.evals.builders import row
+    from tests.support.eval_builders import row
 
     rows: list[Row] = [row("final", simulated_latency=True), row("v1", simulated_latency=True)]
     options = RunOptions(latency=TINY_LATENCY)

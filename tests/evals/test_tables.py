@@ -3,7 +3,7 @@ from __future__ import annotations
 from engine.models.claude.prices import ModelPrice, TokenRates
 from evals.pricing import SimulatedPricing
 from evals.tables import render_markdown
-from tests.evals.builders import row
+from tests.support.eval_builders import row
 
 
 def _rows() -> list:

@@ -13,7 +13,6 @@ from engine.models.claude.config import (
     DEFAULT_JUDGE_MODEL,
     DEFAULT_MODEL,
     ClaudeConfig,
-    ConfigurationError,
     wants_claude,
 )
 from engine.models.claude.errors import (
@@ -49,7 +48,6 @@ __all__ = [
     "ClaudeRequest",
     "ClaudeTruncated",
     "ClaudeUnavailable",
-    "ConfigurationError",
     "InvalidAnswer",
     "ModelPrice",
     "Payer",

@@ -16,16 +16,13 @@ from engine.models.claude.prices import (
     default_price_table,
     parse_price_overrides,
 )
+from engine.settings import BadInput
 
 DEFAULT_MODEL = "claude-sonnet-5-5"
 DEFAULT_JUDGE_MODEL = "claude-haiku-5-5"
 ANTHROPIC_SEARCH_PROVIDER = "anthropic"
 _FALSE_WORDS = frozenset({"0", "false", "no", "off"})
 _TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
-
-
-class ConfigurationError(ValueError):
-    """A setting Fonte cannot run with; the message names the variable to fix."""
 
 
 @dataclass(frozen=True)
@@ -58,7 +55,7 @@ class ClaudeConfig:
 
     def __post_init__(self) -> None:
         if not self.api_key.strip():
-            raise ConfigurationError("the Anthropic API key is empty: set ANTHROPIC_API_KEY")
+            raise BadInput("the Anthropic API key is empty: set ANTHROPIC_API_KEY")
         for variable, model in (
             ("FONTE_MODEL", self.model),
             ("FONTE_SUBAGENT_MODEL", self.subagent_model),
@@ -67,7 +64,7 @@ class ClaudeConfig:
             try:
                 self.prices.price(model)
             except UnknownModel as error:
-                raise ConfigurationError(f"{variable}: {error}") from None
+                raise BadInput(f"{variable}: {error}") from None
         counts = {
             "web_search_max_uses": self.web_search_max_uses,
             "planner_max_tokens": self.planner_max_tokens,
@@ -78,9 +75,9 @@ class ClaudeConfig:
         }
         for name, value in counts.items():
             if value < 1:
-                raise ConfigurationError(f"{name} must be at least 1, not {value}")
+                raise BadInput(f"{name} must be at least 1, not {value}")
         if self.max_retries < 0 or self.request_timeout_seconds <= 0:
-            raise ConfigurationError("max_retries must be ≥ 0 and request_timeout_seconds > 0")
+            raise BadInput("max_retries must be ≥ 0 and request_timeout_seconds > 0")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str], *, model: str | None = None) -> ClaudeConfig:
@@ -88,7 +85,7 @@ class ClaudeConfig:
         FONTE_MODEL and, unless FONTE_SUBAGENT_MODEL is set, also runs the subagents."""
         api_key = env.get("ANTHROPIC_API_KEY", "").strip()
         if not api_key:
-            raise ConfigurationError("ANTHROPIC_API_KEY is not set: Claude needs an API key")
+            raise BadInput("ANTHROPIC_API_KEY is not set: Claude needs an API key")
         main_model = model or env.get("FONTE_MODEL") or DEFAULT_MODEL
         return cls(
             api_key=api_key,
@@ -121,7 +118,7 @@ def _flag(env: Mapping[str, str], name: str, *, default: bool) -> bool:
         return False
     if raw in _TRUE_WORDS:
         return True
-    raise ConfigurationError(f"{name}={raw!r}: use one of on/off, true/false, 1/0")
+    raise BadInput(f"{name}={raw!r}: use one of on/off, true/false, 1/0")
 
 
 def _prices(setting: str) -> PriceTable:
@@ -136,8 +133,8 @@ def _prices(setting: str) -> PriceTable:
         try:
             text = Path(setting).expanduser().read_text(encoding="utf-8")
         except OSError as error:
-            raise ConfigurationError(f"FONTE_PRICES: cannot read {setting}: {error}") from None
+            raise BadInput(f"FONTE_PRICES: cannot read {setting}: {error}") from None
     try:
         return table.with_overrides(parse_price_overrides(text))
     except ValueError as error:
-        raise ConfigurationError(str(error)) from None
+        raise BadInput(str(error)) from None

@@ -25,7 +25,7 @@ from engine.models.claude.prompts import (
 from engine.models.claude.request import ClaudeRequest
 from engine.models.claude.structured import InvalidJson, describe_validation_error, validated
 from engine.models.protocol import Brief
-from engine.templates import find_template
+from engine.planning.templates import find_template
 
 MAX_QUESTIONS = 3
 MAX_SUBQUESTIONS = 6

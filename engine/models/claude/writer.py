@@ -19,8 +19,8 @@ from engine.models.claude.config import ClaudeConfig
 from engine.models.claude.prompts import WRITER_SYSTEM, writer_prompt
 from engine.models.claude.request import ClaudeRequest
 from engine.models.claude.structured import validated
-from engine.models.offline_write import title_for
 from engine.models.protocol import Brief, Draft
+from engine.quoting import title_for
 
 UNCITED = "uncited"
 """Stands in for the ids of a sentence Claude left uncited, so the post-check drops it and

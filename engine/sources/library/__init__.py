@@ -1,7 +1,7 @@
 """The library source: a local folder of documents, searchable (BM25) and fetchable offline."""
 
 from engine.sources.library.documents import LibraryDocument, LibraryError
-from engine.sources.library.library import Library
+from engine.sources.library.folder import Library
 from engine.sources.library.parse import DocumentKind
 
 __all__ = ["DocumentKind", "Library", "LibraryDocument", "LibraryError"]

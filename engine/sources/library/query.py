@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.terms import tokenize
-from engine.vocabulary import QUESTION_WORDS, expand_query_tokens
+from engine.text.tokens import tokenize
+from engine.text.vocabulary import QUESTION_WORDS, expand_query_tokens
 
 
 @dataclass(frozen=True)

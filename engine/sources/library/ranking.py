@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from engine.terms import tokenize
+from engine.text.tokens import tokenize
 
 TITLE_WEIGHT = 2.0
 

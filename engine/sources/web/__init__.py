@@ -4,9 +4,8 @@ Search providers live in `engine.sources.web.search`.
 """
 
 from engine.sources.web.address_policy import Allowlist
-from engine.sources.web.config import USER_AGENT, FetchConfig, FetchConfigError
+from engine.sources.web.config import USER_AGENT, FetchConfig
 from engine.sources.web.fetcher import WebFetcher
-from engine.sources.web.refetch import ClaimRefetch, RefetchOutcome, RefetchResult, refetch_claims
 from engine.sources.web.snapshot_cache import (
     CachingFetcher,
     DiskSnapshotStore,
@@ -17,13 +16,8 @@ __all__ = [
     "USER_AGENT",
     "Allowlist",
     "CachingFetcher",
-    "ClaimRefetch",
     "DiskSnapshotStore",
     "FetchConfig",
-    "FetchConfigError",
-    "RefetchOutcome",
-    "RefetchResult",
     "WebFetcher",
     "default_snapshot_dir",
-    "refetch_claims",
 ]

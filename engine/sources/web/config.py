@@ -8,15 +8,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from engine.settings import BadInput
 from engine.sources.web.address_policy import Allowlist
 
 USER_AGENT = "FonteBot/0.1 (+https://github.com/fonte)"
 
 _T = TypeVar("_T")
-
-
-class FetchConfigError(ValueError):
-    """A FONTE_FETCH_* variable has a bad value; the message names it, in one line."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +57,7 @@ def _read(env: Mapping[str, str], name: str, parse: Callable[[str], _T], default
     try:
         return parse(raw)
     except ValueError as error:
-        raise FetchConfigError(f"{name}={raw!r}: {error}") from None
+        raise BadInput(f"{name}={raw!r}: {error}") from None
 
 
 def _positive_float(raw: str) -> float:

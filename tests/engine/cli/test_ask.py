@@ -4,14 +4,7 @@ from pathlib import Path
 import pytest
 
 from engine.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, main
-
-LAW = """# Lei 14.300
-
-XI - microgeração distribuída: central geradora de energia elétrica, com potência instalada menor ou igual a 75 kW (setenta e cinco quilowatts), conectada na rede de distribuição;
-
-XIII - minigeração distribuída: central geradora com potência instalada maior que 75 kW e menor ou igual a 5 MW para as fontes despacháveis;
-"""
-QUESTION = "Quais são os limites de potência instalada da microgeração distribuída?"
+from tests.engine.cli.conftest import LAW, QUESTION
 
 
 @pytest.fixture
@@ -111,12 +104,11 @@ def test_ctrl_c_during_research_still_returns_the_partial_report() -> None:
     import os
     import signal
 
-    from engine.briefs import make_brief
     from engine.cli.ask import research_until_interrupted
     from engine.models.offline import OfflineModel
     from engine.orchestrator import Orchestrator
-    from tests.engine.conftest import LAW_TEXT
-    from tests.engine.test_orchestrator import HangingSource
+    from engine.planning.briefs import make_brief
+    from tests.engine.conftest import LAW_TEXT, HangingSource
 
     source = HangingSource()
     source.add("https://example.org/lei", LAW_TEXT, title="Lei")

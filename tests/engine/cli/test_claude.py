@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from engine.cli import EXIT_BAD_INPUT, EXIT_OK, main
-from tests.engine.cli.test_ask import LAW, QUESTION
+from tests.engine.cli.conftest import LAW, QUESTION
 from tests.engine.models.claude.conftest import API_KEY, MODEL, by_role
-from tests.engine.models.claude.test_orchestration import PLAN
 from tests.support.anthropic_server import ScriptedAnthropic, json_message, message, text
+from tests.support.claude_script import PLAN
 
 
 def test_claude_without_a_key_is_a_one_line_error(

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from engine.contracts import ClaimStatus, Limits, Locator, Report, Section, Spend
-from tests.engine.render.samples import PDF_EXCERPT, PDF_URL, build_claim, build_report, cite
+from tests.support.render_samples import PDF_EXCERPT, PDF_URL, build_claim, build_report, cite
 
 
 @pytest.fixture

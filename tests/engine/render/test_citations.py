@@ -4,7 +4,7 @@ import pytest
 
 from engine.contracts import Locator, Report, Section
 from engine.render.citations import CitationIndex, safe_href, source_location, source_title
-from tests.engine.render.samples import build_claim, build_report, cite
+from tests.support.render_samples import build_claim, build_report, cite
 
 
 def test_claims_are_numbered_in_reading_order_not_board_order(portuguese_report: Report) -> None:

@@ -8,7 +8,7 @@ import pytest
 from engine.contracts import Report
 from engine.render import files
 from engine.render.files import FORMATS, write_atomically, write_report
-from tests.engine.render.samples import build_report
+from tests.support.render_samples import build_report
 
 
 def test_writes_every_format_and_returns_the_paths(

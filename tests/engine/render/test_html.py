@@ -6,8 +6,8 @@ import pytest
 
 from engine.contracts import ClaimStatus, DroppedSentence, Report
 from engine.render.html import render_html
-from tests.engine.render.html_tree import Element, parse_html
-from tests.engine.render.samples import PDF_URL
+from tests.support.html_tree import Element, parse_html
+from tests.support.render_samples import PDF_URL
 
 
 def evidence_under_sentences(document: Element) -> list[tuple[str, list[Element]]]:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from engine.contracts import ClaimStatus, DroppedSentence, Report
 from engine.render.markdown import blockquote, render_markdown
-from tests.engine.render.samples import PDF_URL
+from tests.support.render_samples import PDF_URL
 
 
 def lines_after(markdown: str, heading: str) -> list[str]:

@@ -1,13 +1,13 @@
 """v1's wrong citations come from its structure: once the researcher's sentences are pooled
 into one summary, the writer can only guess a sentence's source from the source list."""
 
-from engine.briefs import make_brief
 from engine.contracts import ClaimStatus, Report
 from engine.models.offline import OfflineModel
 from engine.orchestrator import Orchestrator
+from engine.planning.briefs import make_brief
 from engine.snapshots import split_page
 from engine.v1 import OfflineV1Roles, V1Pipeline
-from engine.verifier import verify_claim
+from engine.verify.excerpts import verify_claim
 from tests.engine.conftest import PagesSource
 
 TARIFFS = "https://example.org/bahia-tariffs"

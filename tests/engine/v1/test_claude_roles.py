@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.briefs import make_brief
 from engine.contracts import ClaimStatus, Plan, Usage
 from engine.models.claude import ClaudeModel, default_price_table
 from engine.orchestrator import Orchestrator
+from engine.planning.briefs import make_brief
 from engine.v1 import ClaudeV1Roles, V1Pipeline, v1_roles_for
-from engine.verifier import verify_claim
+from engine.verify.excerpts import verify_claim
 from tests.engine.conftest import PagesSource
 from tests.engine.models.claude.conftest import (  # the Claude fixtures, shared
     anthropic,  # noqa: F401
@@ -21,17 +21,6 @@ from tests.engine.models.claude.conftest import (  # the Claude fixtures, shared
     role_of,
     sleeps,  # noqa: F401
 )
-from tests.engine.models.claude.test_orchestration import (
-    CRITERIA_TOKENS,
-    LAW,
-    PLAN,
-    PLANNER_TOKENS,
-    QUESTION,
-    judge,
-    subagent,
-    usage_in,
-    writer,
-)
 from tests.support.anthropic_server import (
     Body,
     Reply,
@@ -41,6 +30,17 @@ from tests.support.anthropic_server import (
     message,
     text,
     usage,
+)
+from tests.support.claude_script import (
+    CRITERIA_TOKENS,
+    LAW,
+    PLAN,
+    PLANNER_TOKENS,
+    QUESTION,
+    judge,
+    subagent,
+    usage_in,
+    writer,
 )
 
 PRICES = default_price_table()

@@ -1,7 +1,7 @@
-from engine.briefs import make_brief
 from engine.budget import InMemoryBudget, Meter
 from engine.contracts import Limits, Plan, Subquestion
-from engine.models.offline_plan import plan_offline
+from engine.models.offline.planner import plan_offline
+from engine.planning.briefs import make_brief
 from engine.snapshots import Snapshot
 from engine.sources.protocols import SearchHit
 from engine.v1.metering import estimated_tokens, estimated_usage

@@ -2,7 +2,6 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from engine.briefs import make_brief
 from engine.budget import Meter
 from engine.contracts import ClaimStatus, Limits, Plan, Report, Subquestion
 from engine.events import (
@@ -13,8 +12,9 @@ from engine.events import (
     SubagentFinished,
     SubagentStarted,
 )
-from engine.models.offline_plan import plan_offline
+from engine.models.offline.planner import plan_offline
 from engine.models.protocol import Brief
+from engine.planning.briefs import make_brief
 from engine.render import render_html, render_markdown
 from engine.snapshots import split_page
 from engine.v1 import V1_RESEARCHER, OfflineV1Roles, ResearchNotes, ResearchTools, V1Pipeline

@@ -7,7 +7,6 @@ from engine.sources.web.search.brave import BraveSearch
 from engine.sources.web.search.chain import FallbackSearch
 from engine.sources.web.search.config import (
     PROVIDER_NAMES,
-    SearchConfigError,
     SearchSettings,
     build_search,
     search_from_env,
@@ -22,7 +21,6 @@ __all__ = [
     "BraveSearch",
     "DuckDuckGoSearch",
     "FallbackSearch",
-    "SearchConfigError",
     "SearchSettings",
     "SearxngSearch",
     "TavilySearch",

@@ -17,7 +17,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from engine.sources.protocols import Search, SearchError
+from engine.settings import BadInput
+from engine.sources.protocols import Search
 from engine.sources.web.search.brave import BraveSearch
 from engine.sources.web.search.chain import FallbackSearch, NoteSink
 from engine.sources.web.search.duckduckgo import DuckDuckGoSearch
@@ -29,10 +30,6 @@ ANTHROPIC = "anthropic"
 PROVIDER_NAMES = ("searxng", "brave", "tavily", "ddgs", ANTHROPIC)
 _ALIASES = {"duckduckgo": "ddgs"}
 REQUIRED_VARIABLE = {"searxng": "SEARXNG_URL", "brave": "BRAVE_API_KEY", "tavily": "TAVILY_API_KEY"}
-
-
-class SearchConfigError(SearchError):
-    """The environment names a provider it cannot use; the message names the variable."""
 
 
 @dataclass(frozen=True)
@@ -52,10 +49,10 @@ def search_settings(env: Mapping[str, str]) -> SearchSettings:
     for provider in order:
         variable = REQUIRED_VARIABLE.get(provider)
         if variable is not None and not values[variable]:
-            raise SearchConfigError(f"FONTE_SEARCH names {provider} but {variable} is not set")
+            raise BadInput(f"FONTE_SEARCH names {provider} but {variable} is not set")
     searxng_url = values["SEARXNG_URL"]
     if "searxng" in order and not searxng_url.startswith(("http://", "https://")):
-        raise SearchConfigError(f"SEARXNG_URL must be an http(s) URL, got {searxng_url!r}")
+        raise BadInput(f"SEARXNG_URL must be an http(s) URL, got {searxng_url!r}")
     return SearchSettings(
         providers=tuple(p for p in order if p != ANTHROPIC),
         anthropic_web_search=ANTHROPIC in order,
@@ -74,11 +71,11 @@ def _parse_order(requested: str) -> tuple[str, ...]:
             continue
         if name not in PROVIDER_NAMES:
             known = ", ".join(PROVIDER_NAMES)
-            raise SearchConfigError(f"FONTE_SEARCH: unknown provider {raw.strip()!r}; use {known}")
+            raise BadInput(f"FONTE_SEARCH: unknown provider {raw.strip()!r}; use {known}")
         if name not in order:
             order.append(name)
     if not order:
-        raise SearchConfigError("FONTE_SEARCH is set but names no provider")
+        raise BadInput("FONTE_SEARCH is set but names no provider")
     return tuple(order)
 
 
@@ -110,6 +107,6 @@ def search_from_env(
     timeout: float = DEFAULT_TIMEOUT,
 ) -> FallbackSearch:
     """The configured providers as one Search that falls back in order (see module doc).
-    Raises SearchConfigError, in one line, when a named provider lacks its variable."""
+    Raises BadInput, in one line, when a named provider lacks its variable."""
     settings = search_settings(os.environ if env is None else env)
     return build_search(settings, on_note=on_note, timeout=timeout)

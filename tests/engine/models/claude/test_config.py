@@ -3,8 +3,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.models.claude import ClaudeConfig, ConfigurationError, wants_claude
+from engine.models.claude import ClaudeConfig, wants_claude
 from engine.models.claude.config import DEFAULT_JUDGE_MODEL, DEFAULT_MODEL
+from engine.settings import BadInput
 
 KEY = {"ANTHROPIC_API_KEY": "sk-ant-secret-value"}
 
@@ -51,7 +52,7 @@ def test_a_model_flag_wins_and_runs_the_subagents_too() -> None:
 
 
 def test_the_key_is_required_and_never_shown() -> None:
-    with pytest.raises(ConfigurationError, match="ANTHROPIC_API_KEY"):
+    with pytest.raises(BadInput, match="ANTHROPIC_API_KEY"):
         ClaudeConfig.from_env({})
     config = ClaudeConfig.from_env(KEY)
     assert "sk-ant-secret-value" not in repr(config)
@@ -59,7 +60,7 @@ def test_the_key_is_required_and_never_shown() -> None:
 
 
 def test_an_unknown_model_fails_at_configuration_naming_the_variable() -> None:
-    with pytest.raises(ConfigurationError, match=r"FONTE_JUDGE_MODEL: no price for model 'gpt-4'"):
+    with pytest.raises(BadInput, match=r"FONTE_JUDGE_MODEL: no price for model 'gpt-4'"):
         ClaudeConfig.from_env({**KEY, "FONTE_JUDGE_MODEL": "gpt-4"})
 
 
@@ -83,7 +84,7 @@ def test_prices_from_a_file_or_inline(tmp_path: Path) -> None:
     ],
 )
 def test_bad_settings_say_which_variable(env: dict[str, str], message: str) -> None:
-    with pytest.raises(ConfigurationError, match=message):
+    with pytest.raises(BadInput, match=message):
         ClaudeConfig.from_env({**KEY, **env})
 
 

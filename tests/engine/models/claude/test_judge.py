@@ -6,7 +6,6 @@ import pytest
 from engine.contracts import Plan, Subquestion, Support
 from engine.models.claude import ClaudeModel, InvalidAnswer
 from engine.models.claude.prompts import CRITERIA_SYSTEM, JUDGE_SYSTEM
-from tests.engine.models.claude.claims import CREDITS, MICRO, MINI
 from tests.engine.models.claude.conftest import JUDGE_MODEL, MODEL, meter
 from tests.support.anthropic_server import (
     Body,
@@ -16,6 +15,7 @@ from tests.support.anthropic_server import (
     json_message,
     system_text,
 )
+from tests.support.claude_claims import CREDITS, MICRO, MINI
 
 PLAN = Plan(
     question="Limites e créditos?",

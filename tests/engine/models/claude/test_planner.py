@@ -2,10 +2,10 @@ import json
 
 import pytest
 
-from engine.briefs import make_brief
 from engine.contracts import ClarifyingQuestion
 from engine.models.claude import ClaudeModel, ClaudeTruncated, InvalidAnswer
 from engine.models.claude.prompts import CLARIFIER_SYSTEM, PLANNER_SYSTEM
+from engine.planning.briefs import make_brief
 from tests.engine.models.claude.conftest import meter
 from tests.support.anthropic_server import (
     ScriptedAnthropic,

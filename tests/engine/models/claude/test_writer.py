@@ -2,12 +2,11 @@ import json
 
 import pytest
 
-from engine.briefs import make_brief
 from engine.contracts import Plan, Subquestion
 from engine.models.claude import ClaudeModel, InvalidAnswer
 from engine.models.claude.prompts import WRITER_SYSTEM
 from engine.models.claude.writer import UNCITED
-from tests.engine.models.claude.claims import CREDITS, MICRO
+from engine.planning.briefs import make_brief
 from tests.engine.models.claude.conftest import meter
 from tests.support.anthropic_server import (
     ScriptedAnthropic,
@@ -18,6 +17,7 @@ from tests.support.anthropic_server import (
     system_text,
     text,
 )
+from tests.support.claude_claims import CREDITS, MICRO
 
 QUESTION = "Quais os limites da microgeração e a validade dos créditos?"
 PLAN = Plan(

@@ -4,7 +4,8 @@ from ipaddress import ip_network
 
 import pytest
 
-from engine.sources.web.config import USER_AGENT, FetchConfig, FetchConfigError
+from engine.settings import BadInput
+from engine.sources.web.config import USER_AGENT, FetchConfig
 
 
 def test_defaults_without_variables() -> None:
@@ -60,7 +61,7 @@ def test_empty_values_keep_defaults() -> None:
     ],
 )
 def test_bad_values_give_one_line_naming_the_variable(name: str, value: str) -> None:
-    with pytest.raises(FetchConfigError) as raised:
+    with pytest.raises(BadInput) as raised:
         FetchConfig.from_env({name: value})
     message = str(raised.value)
     assert message.startswith(f"{name}=")

@@ -4,7 +4,7 @@ import pytest
 
 from engine.sources.protocols import FetchError
 from engine.sources.web.extract import ContentType, extract, type_refusal
-from tests.engine.sources.web.pdfs import pdf_bytes
+from tests.support.pdfs import pdf_bytes
 
 URL = "https://example.org/reports/solar%20outlook.pdf"
 

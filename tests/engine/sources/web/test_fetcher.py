@@ -15,7 +15,7 @@ import pytest
 from engine.snapshots import sha256_text
 from engine.sources.protocols import FetchError
 from engine.sources.web.fetcher import WebFetcher
-from tests.engine.sources.web.conftest import (
+from tests.support.page_server import (
     HOST,
     PageServer,
     Request,
@@ -25,7 +25,7 @@ from tests.engine.sources.web.conftest import (
     streamed,
     web_config,
 )
-from tests.engine.sources.web.pdfs import pdf_bytes
+from tests.support.pdfs import pdf_bytes
 
 ARTICLE = """<html><head><title>Geração distribuída</title>
 <meta property="article:published_time" content="2024-03-05T10:00:00Z"></head>

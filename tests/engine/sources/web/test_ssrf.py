@@ -15,7 +15,7 @@ from engine.sources.protocols import FetchError
 from engine.sources.web.address_policy import Allowlist
 from engine.sources.web.fetcher import WebFetcher
 from engine.sources.web.ssrf import AddressRefused, GuardedBackend
-from tests.engine.sources.web.conftest import PageServer, page, web_config
+from tests.support.page_server import PageServer, page, web_config
 
 AddrInfo = tuple[Any, ...]
 

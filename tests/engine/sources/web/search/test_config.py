@@ -2,11 +2,11 @@ from __future__ import annotations
 
 import pytest
 
+from engine.settings import BadInput
 from engine.sources.protocols import SearchError
 from engine.sources.web.search import (
     BraveSearch,
     DuckDuckGoSearch,
-    SearchConfigError,
     SearchSettings,
     SearxngSearch,
     TavilySearch,
@@ -75,7 +75,7 @@ async def test_anthropic_alone_gives_a_chain_without_providers() -> None:
 def test_configuration_errors_are_one_line_and_name_the_variable(
     env: dict[str, str], message: str
 ) -> None:
-    with pytest.raises(SearchConfigError) as failure:
+    with pytest.raises(BadInput) as failure:
         search_settings(env)
     assert str(failure.value) == message
 

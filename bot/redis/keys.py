@@ -1,0 +1,95 @@
+"""Every Redis key and arq queue/job name the bot uses, in one place.
+
+All names start with a prefix (`FONTE_REDIS_PREFIX`, default "fonte"), so several bots (or
+tests) share one Redis without touching each other's data. arq adds its own keys around job
+ids (`arq:job:<id>`, `arq:result:<id>`, `arq:in-progress:<id>`, the `arq:abort` set); our
+job ids carry the prefix too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+DEFAULT_PREFIX = "fonte"
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class Keys:
+    prefix: str = DEFAULT_PREFIX
+
+    # -- conversation state ---------------------------------------------------------------
+
+    def state(self, report_id: str) -> str:
+        """JSON of the report's conversation state (bot.redis.state.ReportState)."""
+        return f"{self.prefix}:report:{report_id}:state"
+
+    def report(self, report_id: str, version: int) -> str:
+        """JSON of one delivered version of the report (engine Report)."""
+        return f"{self.prefix}:report:{report_id}:v{version}"
+
+    def thread(self, channel: str, thread_ts: str) -> str:
+        """Which report a Slack thread belongs to."""
+        return f"{self.prefix}:thread:{channel}:{thread_ts}"
+
+    def dm_open(self, channel: str) -> str:
+        """The report of a DM conversation that waits for a top-level answer."""
+        return f"{self.prefix}:dm:{channel}"
+
+    # -- research context shared by workers -------------------------------------------------
+
+    def board(self, report_id: str) -> str:
+        """Hash: claim id -> claim JSON."""
+        return f"{self.prefix}:report:{report_id}:board"
+
+    def board_order(self, report_id: str) -> str:
+        """List of claim ids in posting order."""
+        return f"{self.prefix}:report:{report_id}:board:order"
+
+    def budget(self, report_id: str) -> str:
+        """Hash: limits, spend, run clock, stop and first refusal."""
+        return f"{self.prefix}:report:{report_id}:budget"
+
+    def reservations(self, report_id: str) -> str:
+        """Hash: reservation key (job id + step number) -> state|steps|usd."""
+        return f"{self.prefix}:report:{report_id}:budget:reservations"
+
+    def snapshot(self, report_id: str, document_url: str) -> str:
+        return f"{self.prefix}:report:{report_id}:snapshot:{_digest(document_url)}"
+
+    def report_pattern(self, report_id: str) -> str:
+        return f"{self.prefix}:report:{report_id}:*"
+
+    # -- arq queues and job ids -------------------------------------------------------------
+
+    @property
+    def reports_queue(self) -> str:
+        """Orchestrator jobs: long, they wait on other jobs."""
+        return f"{self.prefix}:queue:reports"
+
+    @property
+    def tasks_queue(self) -> str:
+        """Conversation steps, subagents and verifications: they never wait on other jobs, so
+        a full reports queue cannot starve the work the reports are waiting for."""
+        return f"{self.prefix}:queue:tasks"
+
+    def health(self, queue: str, host: str) -> str:
+        return f"{queue}:health-check:{host}"
+
+    def run_job(self, report_id: str, version: int) -> str:
+        return f"{self.prefix}:run:{report_id}:v{version}"
+
+    def subagent_job(self, report_id: str, version: int, subagent: str) -> str:
+        return f"{self.prefix}:subagent:{report_id}:v{version}:{subagent}"
+
+    def verify_job(self, report_id: str, version: int, claim_id: str) -> str:
+        return f"{self.prefix}:verify:{report_id}:v{version}:{claim_id}"
+
+    def step_job(self, origin: str) -> str:
+        """A conversation step, named after the Slack event or action that caused it, so a
+        request Slack delivers twice is enqueued once."""
+        return f"{self.prefix}:step:{_digest(origin)}"

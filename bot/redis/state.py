@@ -1,0 +1,204 @@
+"""Per-report conversation state: where the report lives in Slack, who asked, the plan, status
+and version; in Redis for workers, in memory for the embedded bot."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from datetime import datetime
+from typing import Literal, Protocol
+
+from arq.connections import ArqRedis
+from pydantic import BaseModel, ConfigDict, Field
+from redis.exceptions import WatchError
+
+from bot.redis.connection import awaited, text
+from bot.redis.keys import Keys
+from engine.contracts import ClarifyingQuestion, Language, Limits, Plan, Report, utc_now
+
+Status = Literal["clarifying", "planned", "running", "done", "cancelled"]
+
+
+class ReportState(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    report_id: str
+    channel: str
+    thread_ts: str
+    requester: str
+    is_dm: bool = False
+    question: str
+    language: Language
+    template: str | None = None
+    questions: list[ClarifyingQuestion] = Field(default_factory=list)
+    answers: list[str] = Field(default_factory=list)
+    questions_ts: str | None = None
+    plan: Plan | None = None
+    plan_ts: str | None = None
+    limits: Limits
+    status: Status = "clarifying"
+    version: int = 1
+    research: list[str] | None = None
+    progress_ts: str | None = None
+    progress_version: int = 0
+    delivered: int = 0
+    gaps: list[str] = Field(default_factory=list)
+    cancel_reason: str | None = None
+    created_at: datetime = Field(default_factory=utc_now)
+
+    def may_act(self, user: str) -> bool:
+        """A DM brief is its requester's alone; a channel brief is the channel's."""
+        return not self.is_dm or user == self.requester
+
+
+Change = Callable[[ReportState], ReportState | None]
+"""Returns the new state, or None to leave it as it is."""
+
+
+class StateStore(Protocol):
+    async def create(self, state: ReportState) -> bool:
+        """Store a new report's state; False when one with its id exists (a replayed job)."""
+        ...
+
+    async def get(self, report_id: str) -> ReportState | None: ...
+
+    async def update(self, report_id: str, change: Change) -> ReportState | None:
+        """Apply `change` atomically (no update is lost to a concurrent one); returns the
+        state after it, or None when the report is unknown."""
+        ...
+
+    async def link_thread(self, channel: str, thread_ts: str, report_id: str) -> None: ...
+
+    async def by_thread(self, channel: str, thread_ts: str) -> str | None: ...
+
+    async def set_dm_open(self, channel: str, report_id: str | None) -> None: ...
+
+    async def dm_open(self, channel: str) -> str | None: ...
+
+    async def save_report(self, report_id: str, version: int, report: Report) -> None: ...
+
+    async def load_report(self, report_id: str, version: int) -> Report | None: ...
+
+
+class RedisStateStore:
+    def __init__(self, redis: ArqRedis, keys: Keys, ttl_seconds: int) -> None:
+        self._redis = redis
+        self._keys = keys
+        self._ttl = ttl_seconds
+
+    async def create(self, state: ReportState) -> bool:
+        created = await awaited(
+            self._redis.set(
+                self._keys.state(state.report_id), state.model_dump_json(), nx=True, ex=self._ttl
+            )
+        )
+        return bool(created)
+
+    async def get(self, report_id: str) -> ReportState | None:
+        raw = await awaited(self._redis.get(self._keys.state(report_id)))
+        return None if raw is None else ReportState.model_validate_json(raw)
+
+    async def update(self, report_id: str, change: Change) -> ReportState | None:
+        key = self._keys.state(report_id)
+        async with self._redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    await pipe.watch(key)
+                    raw = await pipe.get(key)
+                    if raw is None:
+                        return None
+                    current = ReportState.model_validate_json(raw)
+                    changed = change(current)
+                    if changed is None:
+                        return current
+                    pipe.multi()  # type: ignore[no-untyped-call]
+                    pipe.set(key, changed.model_dump_json(), ex=self._ttl)
+                    await pipe.execute()
+                    return changed
+                except WatchError:
+                    continue
+
+    async def link_thread(self, channel: str, thread_ts: str, report_id: str) -> None:
+        await awaited(
+            self._redis.set(self._keys.thread(channel, thread_ts), report_id, ex=self._ttl)
+        )
+
+    async def by_thread(self, channel: str, thread_ts: str) -> str | None:
+        raw = await awaited(self._redis.get(self._keys.thread(channel, thread_ts)))
+        return None if raw is None else text(raw)
+
+    async def set_dm_open(self, channel: str, report_id: str | None) -> None:
+        key = self._keys.dm_open(channel)
+        if report_id is None:
+            await awaited(self._redis.delete(key))
+        else:
+            await awaited(self._redis.set(key, report_id, ex=self._ttl))
+
+    async def dm_open(self, channel: str) -> str | None:
+        raw = await awaited(self._redis.get(self._keys.dm_open(channel)))
+        return None if raw is None else text(raw)
+
+    async def save_report(self, report_id: str, version: int, report: Report) -> None:
+        await awaited(
+            self._redis.set(
+                self._keys.report(report_id, version), report.model_dump_json(), ex=self._ttl
+            )
+        )
+
+    async def load_report(self, report_id: str, version: int) -> Report | None:
+        raw = await awaited(self._redis.get(self._keys.report(report_id, version)))
+        return None if raw is None else Report.model_validate_json(raw)
+
+
+class InMemoryStateStore:
+    """The embedded bot's store: one process, so a lock is all the atomicity needed."""
+
+    def __init__(self) -> None:
+        self._states: dict[str, ReportState] = {}
+        self._threads: dict[tuple[str, str], str] = {}
+        self._dms: dict[str, str] = {}
+        self._reports: dict[tuple[str, int], Report] = {}
+        self._lock = asyncio.Lock()
+
+    async def create(self, state: ReportState) -> bool:
+        async with self._lock:
+            if state.report_id in self._states:
+                return False
+            self._states[state.report_id] = state.model_copy(deep=True)
+            return True
+
+    async def get(self, report_id: str) -> ReportState | None:
+        state = self._states.get(report_id)
+        return None if state is None else state.model_copy(deep=True)
+
+    async def update(self, report_id: str, change: Change) -> ReportState | None:
+        async with self._lock:
+            current = self._states.get(report_id)
+            if current is None:
+                return None
+            changed = change(current.model_copy(deep=True))
+            if changed is None:
+                return current.model_copy(deep=True)
+            self._states[report_id] = changed.model_copy(deep=True)
+            return changed
+
+    async def link_thread(self, channel: str, thread_ts: str, report_id: str) -> None:
+        self._threads[(channel, thread_ts)] = report_id
+
+    async def by_thread(self, channel: str, thread_ts: str) -> str | None:
+        return self._threads.get((channel, thread_ts))
+
+    async def set_dm_open(self, channel: str, report_id: str | None) -> None:
+        if report_id is None:
+            self._dms.pop(channel, None)
+        else:
+            self._dms[channel] = report_id
+
+    async def dm_open(self, channel: str) -> str | None:
+        return self._dms.get(channel)
+
+    async def save_report(self, report_id: str, version: int, report: Report) -> None:
+        self._reports[(report_id, version)] = report
+
+    async def load_report(self, report_id: str, version: int) -> Report | None:
+        return self._reports.get((report_id, version))

@@ -1,0 +1,268 @@
+"""The Bolt app: listeners acknowledge Slack at once and enqueue a step; nothing slow runs
+here. Two exceptions open a modal, because a trigger_id expires three seconds after the
+click: the plan editor and an excerpt (after one state read, and only for those allowed)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from typing import Any
+
+from aiohttp import web
+from slack_bolt.async_app import AsyncApp
+from slack_bolt.context.ack.async_ack import AsyncAck
+from slack_bolt.context.async_context import AsyncBoltContext
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.runtime import Runtime
+from bot.slack.blocks import (
+    ANSWER,
+    CANCEL,
+    DEEPEN,
+    EDIT,
+    EDIT_VIEW,
+    EXCERPT,
+    START,
+    edit_plan_view,
+    help_message,
+    read_edit_plan,
+)
+from bot.slack.report_blocks import excerpt_view
+from bot.slack.texts import texts_for
+from bot.steps import (
+    Answer,
+    Ask,
+    Cancel,
+    Deepen,
+    EditPlan,
+    Start,
+    Step,
+    deepen_request,
+    mentions,
+    parse_research_command,
+    strip_mentions,
+)
+from engine.render.citations import CitationIndex
+from engine.text.language import detect_language
+
+log = logging.getLogger(__name__)
+
+Payload = dict[str, Any]
+
+
+def build_app(
+    rt: Runtime, client: AsyncWebClient, *, signing_secret: str | None = None
+) -> AsyncApp:
+    app = AsyncApp(
+        client=client,
+        signing_secret=signing_secret or "",
+        request_verification_enabled=signing_secret is not None,
+    )
+    listeners = Listeners(rt)
+    app.event("app_mention")(listeners.on_mention)
+    app.event("message")(listeners.on_message)
+    app.command("/research")(listeners.on_research)
+    app.action(re.compile(f"^{ANSWER}_"))(listeners.on_answer)
+    app.action(START)(listeners.on_start)
+    app.action(CANCEL)(listeners.on_cancel)
+    app.action(EDIT)(listeners.on_edit)
+    app.action(EXCERPT)(listeners.on_excerpt)
+    app.action(re.compile(f"^{DEEPEN}_"))(listeners.on_deepen)
+    app.view(EDIT_VIEW)(listeners.on_edit_submitted)
+    return app
+
+
+def http_app(app: AsyncApp, path: str = "/slack/events") -> web.Application:
+    """Bolt's aiohttp application (signature checked on every request), plus /healthz."""
+    application = app.web_app(path=path)
+    application.router.add_get("/healthz", healthz)
+    return application
+
+
+async def healthz(request: web.Request) -> web.Response:
+    return web.Response(text="ok")
+
+
+def _value(body: Payload) -> Payload:
+    action = body["actions"][0]
+    raw = action.get("value") or "{}"
+    try:
+        decoded = json.loads(raw)
+    except ValueError:
+        return {}
+    return decoded if isinstance(decoded, dict) else {}
+
+
+def _channel(body: Payload) -> str:
+    channel = body.get("channel") or {}
+    return str(channel.get("id") or body.get("container", {}).get("channel_id", ""))
+
+
+def _origin(body: Payload) -> str:
+    action = (body.get("actions") or [{}])[0]
+    return f"action:{body['user']['id']}:{action.get('action_ts') or body.get('trigger_id')}"
+
+
+class Listeners:
+    def __init__(self, rt: Runtime) -> None:
+        self.rt = rt
+
+    async def _enqueue(self, step: Step, origin: str) -> None:
+        await self.rt.queue.step(step, origin)
+
+    # -- messages ---------------------------------------------------------------------------
+
+    async def on_mention(
+        self, ack: AsyncAck, body: Payload, event: Payload, context: AsyncBoltContext
+    ) -> None:
+        await ack()
+        await self._route(event, f"event:{body.get('event_id') or event.get('ts')}", True)
+
+    async def on_message(
+        self, ack: AsyncAck, body: Payload, event: Payload, context: AsyncBoltContext
+    ) -> None:
+        await ack()
+        if event.get("subtype") or event.get("bot_id") or not event.get("user"):
+            return
+        is_dm = event.get("channel_type") == "im"
+        if not is_dm and mentions(event.get("text", ""), context.bot_user_id):
+            return  # app_mention brings the same message
+        await self._route(event, f"event:{body.get('event_id') or event.get('ts')}", False)
+
+    async def _route(self, event: Payload, origin: str, mentioned: bool) -> None:
+        channel, user = str(event["channel"]), str(event.get("user", ""))
+        text = str(event.get("text", ""))
+        is_dm = event.get("channel_type") == "im" or channel.startswith("D")
+        thread_ts = event.get("thread_ts")
+        report_id = None
+        if thread_ts:
+            report_id = await self.rt.states.by_thread(channel, str(thread_ts))
+        elif is_dm:
+            report_id = await self.rt.states.dm_open(channel)
+        if report_id is not None:
+            gap = deepen_request(text)
+            if gap is not None:
+                await self._enqueue(Deepen(report_id=report_id, user=user, gap=gap), origin)
+            else:
+                answer = Answer(report_id=report_id, user=user, text=strip_mentions(text))
+                await self._enqueue(answer, origin)
+            return
+        if not (mentioned or is_dm) or not strip_mentions(text):
+            return
+        ask = Ask(
+            origin=origin,
+            channel=channel,
+            thread_ts=str(thread_ts or event["ts"]),
+            user=user,
+            text=strip_mentions(text),
+            is_dm=is_dm,
+        )
+        await self._enqueue(ask, origin)
+
+    async def on_research(self, ack: AsyncAck, command: Payload) -> None:
+        parsed = parse_research_command(str(command.get("text", "")))
+        language = detect_language(parsed.question) if parsed.question else "pt"
+        if parsed.help:
+            message = help_message(language)
+            await ack(text=message.text, blocks=message.blocks, response_type="ephemeral")
+            return
+        await ack(text=f"{texts_for(language).researching} {parsed.question}")
+        channel = str(command["channel_id"])
+        ask = Ask(
+            origin=f"command:{command.get('trigger_id')}",
+            channel=channel,
+            thread_ts=None,
+            user=str(command["user_id"]),
+            text=parsed.question,
+            is_dm=channel.startswith("D") or command.get("channel_name") == "directmessage",
+            template=parsed.template,
+            response_url=command.get("response_url"),
+        )
+        await self._enqueue(ask, ask.origin)
+
+    # -- buttons ----------------------------------------------------------------------------
+
+    async def on_answer(self, ack: AsyncAck, body: Payload) -> None:
+        await ack()
+        value = _value(body)
+        step = Answer(
+            report_id=str(value.get("r", "")),
+            user=body["user"]["id"],
+            question=int(value.get("q", 0)),
+            option=int(value.get("o", -1)),
+        )
+        await self._enqueue(step, _origin(body))
+
+    async def on_start(self, ack: AsyncAck, body: Payload) -> None:
+        await ack()
+        step = Start(report_id=str(_value(body).get("r", "")), user=body["user"]["id"])
+        await self._enqueue(step, _origin(body))
+
+    async def on_cancel(self, ack: AsyncAck, body: Payload) -> None:
+        await ack()
+        step = Cancel(report_id=str(_value(body).get("r", "")), user=body["user"]["id"])
+        await self._enqueue(step, _origin(body))
+
+    async def on_deepen(self, ack: AsyncAck, body: Payload) -> None:
+        await ack()
+        value = _value(body)
+        step = Deepen(
+            report_id=str(value.get("r", "")),
+            user=body["user"]["id"],
+            gap=str(value.get("gap", "")),
+        )
+        await self._enqueue(step, _origin(body))
+
+    async def on_edit(self, ack: AsyncAck, body: Payload) -> None:
+        await ack()
+        user = body["user"]["id"]
+        state = await self.rt.states.get(str(_value(body).get("r", "")))
+        if state is None or state.plan is None or state.status != "planned":
+            return
+        if not state.may_act(user):
+            await self.rt.slack.post_ephemeral(
+                _channel(body) or state.channel, user, texts_for(state.language).not_yours
+            )
+            return
+        view = edit_plan_view(state.report_id, state.plan, state.limits, state.language)
+        await self.rt.slack.open_view(body["trigger_id"], view)
+
+    async def on_excerpt(self, ack: AsyncAck, body: Payload) -> None:
+        await ack()
+        user, value = body["user"]["id"], _value(body)
+        channel = _channel(body)
+        state = await self.rt.states.get(str(value.get("r")))
+        if state is None:
+            await self.rt.slack.post_ephemeral(channel, user, texts_for("en").not_found)
+            return
+        t = texts_for(state.language)
+        if not state.may_act(user):
+            await self.rt.slack.post_ephemeral(channel or state.channel, user, t.not_yours)
+            return
+        report = await self.rt.states.load_report(state.report_id, int(value.get("v", 1)))
+        claim_id = str(value.get("c"))
+        if report is None or claim_id not in {c.id for c in report.claims}:
+            await self.rt.slack.post_ephemeral(channel or state.channel, user, t.not_found)
+            return
+        index = CitationIndex(report)
+        number = int(value.get("n") or index.number_of(claim_id))
+        view = excerpt_view(report.claim(claim_id), number, state.language)
+        await self.rt.slack.open_view(body["trigger_id"], view)
+
+    # -- modal ------------------------------------------------------------------------------
+
+    async def on_edit_submitted(self, ack: AsyncAck, body: Payload, view: Payload) -> None:
+        report_id = str(view.get("private_metadata", ""))
+        state = await self.rt.states.get(report_id)
+        language = state.language if state is not None else "en"
+        read = read_edit_plan(view, language)
+        if isinstance(read, dict):
+            await ack(response_action="errors", errors=read)
+            return
+        await ack()
+        subquestions, limits = read
+        step = EditPlan(
+            report_id=report_id, user=body["user"]["id"], subquestions=subquestions, limits=limits
+        )
+        await self._enqueue(step, f"view:{view.get('id')}:{view.get('hash')}")

@@ -1,0 +1,261 @@
+"""Block Kit for the conversation: clarifying questions, the plan, the edit modal, live
+progress and help. Pure functions: data in, JSON-ready dicts out."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.slack.blockkit import (
+    MAX_MODAL_TITLE,
+    Block,
+    Message,
+    actions,
+    button,
+    context,
+    escape,
+    header,
+    plain,
+    section,
+    sections,
+    value,
+)
+from bot.slack.texts import Texts, texts_for
+from engine.contracts import ClarifyingQuestion, Language, Limits, Plan, Spend
+from engine.planning.templates import TEMPLATES
+from engine.progress import ProgressState
+
+ANSWER = "fonte_answer"
+START = "fonte_start"
+EDIT = "fonte_edit"
+CANCEL = "fonte_cancel"
+EXCERPT = "fonte_excerpt"
+DEEPEN = "fonte_deepen"
+EDIT_VIEW = "fonte_edit_plan"
+EXCERPT_VIEW = "fonte_excerpt_view"
+
+
+@dataclass(frozen=True)
+class Estimate:
+    minutes: float
+    usd: float
+
+
+def money(usd: float) -> str:
+    return f"{usd:.2f}" if usd >= 0.1 or usd == 0 else f"{usd:.4f}"
+
+
+def minutes(seconds: float) -> str:
+    return f"{seconds / 60:.1f}".rstrip("0").rstrip(".")
+
+
+def spend_text(t: Texts, spend: Spend, limits: Limits) -> str:
+    """ "Spent: US$ 0.12 of US$ 2.00 · 1.5 of 10 min · 9 of 60 steps", in the user's language."""
+    return t.spend_line.format(
+        usd=money(spend.usd),
+        usd_cap=money(limits.usd),
+        minutes=minutes(spend.seconds),
+        minutes_cap=minutes(limits.seconds),
+        steps=spend.steps,
+        steps_cap=limits.steps,
+    )
+
+
+def clarifying_questions(
+    report_id: str, questions: Sequence[ClarifyingQuestion], language: Language
+) -> Message:
+    t = texts_for(language)
+    blocks: list[Block] = [section(f"*{t.clarify_intro}*")]
+    for number, question in enumerate(questions):
+        blocks.append(section(f"*{number + 1}.* {escape(question.question)}"))
+        options = [
+            button(option, f"{ANSWER}_{number}_{index}", value(r=report_id, q=number, o=index))
+            for index, option in enumerate(question.options)
+        ]
+        blocks += actions(options)
+    blocks.append(context(t.clarify_hint))
+    fallback = " ".join(f"{n + 1}. {q.question}" for n, q in enumerate(questions))
+    return Message(f"{t.clarify_intro} {fallback}", blocks)
+
+
+def answered_questions(
+    questions: Sequence[ClarifyingQuestion], answers: Sequence[str], language: Language
+) -> Message:
+    """The questions message once answered: buttons replaced by the answers given."""
+    t = texts_for(language)
+    lines = [
+        f"*{n + 1}.* {escape(q.question)}\n{t.answered}: _{escape(a)}_"
+        for n, (q, a) in enumerate(zip(questions, answers, strict=False))
+    ]
+    return Message(t.clarify_intro, sections(f"*{t.clarify_intro}*", lines))
+
+
+def plan_message(
+    report_id: str,
+    plan: Plan,
+    limits: Limits,
+    estimate: Estimate,
+    language: Language,
+    *,
+    footer: str | None = None,
+) -> Message:
+    """The plan with Start / Edit / Cancel; with a `footer` (started, cancelled) instead of
+    the buttons once the user has chosen."""
+    t = texts_for(language)
+    subquestions = [f"{n}. {escape(s.text)}" for n, s in enumerate(plan.subquestions, start=1)]
+    criteria = [f"• {escape(c)}" for c in plan.sufficient_when]
+    blocks: list[Block] = [header(t.plan_title), section(f"_{escape(plan.question)}_")]
+    blocks += sections(f"*{t.subquestions}*", subquestions)
+    if criteria:
+        blocks += sections(f"*{t.sufficient_when}*", criteria)
+    caps = t.caps_line.format(
+        steps=limits.steps, minutes=minutes(limits.seconds), usd=money(limits.usd)
+    )
+    guess = t.estimate_line.format(minutes=f"{estimate.minutes:.1f}", usd=money(estimate.usd))
+    blocks.append(
+        {
+            "type": "section",
+            "fields": [
+                {"type": "mrkdwn", "text": f"*{t.caps}*\n{caps}"},
+                {"type": "mrkdwn", "text": f"*{t.estimate}*\n{guess}"},
+            ],
+        }
+    )
+    if footer is None:
+        blocks += actions(
+            [
+                button(t.start, START, value(r=report_id), style="primary"),
+                button(t.edit, EDIT, value(r=report_id)),
+                button(t.cancel, CANCEL, value(r=report_id), style="danger"),
+            ],
+            block_id="plan",
+        )
+    else:
+        blocks.append(context(footer))
+    return Message(f"{t.plan_title}: {plan.question}", blocks)
+
+
+def edit_plan_view(report_id: str, plan: Plan, limits: Limits, language: Language) -> Block:
+    t = texts_for(language)
+
+    def number_input(block_id: str, label: str, initial: str, decimal: bool) -> Block:
+        return {
+            "type": "input",
+            "block_id": block_id,
+            "label": plain(label),
+            "element": {
+                "type": "number_input",
+                "action_id": block_id,
+                "is_decimal_allowed": decimal,
+                "initial_value": initial,
+                "min_value": "0",
+            },
+        }
+
+    lines = "\n".join(s.text for s in plan.subquestions)
+    return {
+        "type": "modal",
+        "callback_id": EDIT_VIEW,
+        "private_metadata": report_id,
+        "title": plain(t.edit_title, MAX_MODAL_TITLE),
+        "submit": plain(t.save, MAX_MODAL_TITLE),
+        "close": plain(t.cancel, MAX_MODAL_TITLE),
+        "blocks": [
+            {
+                "type": "input",
+                "block_id": "subquestions",
+                "label": plain(t.edit_subquestions),
+                "element": {
+                    "type": "plain_text_input",
+                    "action_id": "subquestions",
+                    "multiline": True,
+                    "initial_value": lines[:3000],
+                    "max_length": 3000,
+                },
+            },
+            number_input("steps", t.edit_steps, str(limits.steps), False),
+            number_input("minutes", t.edit_minutes, minutes(limits.seconds), True),
+            number_input("usd", t.edit_usd, f"{limits.usd:g}", True),
+        ],
+    }
+
+
+def read_edit_plan(
+    view: Mapping[str, Any], language: Language
+) -> tuple[list[str], Limits] | dict[str, str]:
+    """The subquestions and caps of a submitted edit modal, or {block_id: error} to show."""
+    t = texts_for(language)
+    values = view.get("state", {}).get("values", {})
+
+    def field(name: str) -> str:
+        return str(values.get(name, {}).get(name, {}).get("value") or "").strip()
+
+    subquestions = [line.strip(" -•\t") for line in field("subquestions").splitlines()]
+    subquestions = [line for line in subquestions if line]
+    errors: dict[str, str] = {}
+    if not subquestions:
+        errors["subquestions"] = t.edit_subquestions
+    numbers: dict[str, float] = {}
+    for name in ("steps", "minutes", "usd"):
+        try:
+            numbers[name] = float(field(name))
+        except ValueError:
+            errors[name] = t.edit_invalid
+            continue
+        if numbers[name] < 0 or (name != "usd" and numbers[name] <= 0):
+            errors[name] = t.edit_invalid
+    if errors:
+        return errors
+    limits = Limits(
+        steps=max(1, int(numbers["steps"])), seconds=numbers["minutes"] * 60, usd=numbers["usd"]
+    )
+    return subquestions, limits
+
+
+def progress_message(
+    state: ProgressState, limits: Limits, language: Language, *, finished: bool = False
+) -> Message:
+    t = texts_for(language)
+    title = t.research_done if finished else t.researching
+    spend: Spend = state.spend
+    lines = [
+        t.claims_line.format(verified=state.verified, rejected=state.rejected),
+        spend_text(t, spend, limits),
+    ]
+    blocks: list[Block] = [section(f"*{title}*\n" + "\n".join(lines))]
+    if state.subagents:
+        agents = [
+            f"• `{escape(name)}` {escape(status)}"
+            + (f" — {escape(state.subquestions[name])}" if name in state.subquestions else "")
+            for name, status in state.subagents.items()
+        ]
+        blocks += sections(f"*{t.subagents}*", agents)
+    if state.gaps:
+        blocks += sections(f"*{t.open_gaps}*", [f"• {escape(g)}" for g in state.gaps])
+    return Message(f"{title} {lines[0]}", blocks[:50])
+
+
+def help_message(language: Language) -> Message:
+    t: Texts = texts_for(language)
+    if language == "pt":
+        intro = (
+            "*Como pedir uma pesquisa*\n"
+            "• Mencione-me num canal: `@Fonte Como está o mercado de energia solar?`\n"
+            "• `/research [modelo] pergunta` — ou me mande uma DM (relatório privado).\n"
+            "• No fio de um relatório: `aprofunde: <lacuna>` para uma nova versão."
+        )
+        heading = "*Modelos*"
+    else:
+        intro = (
+            "*How to ask for research*\n"
+            "• Mention me in a channel: `@Fonte How is the residential solar market?`\n"
+            "• `/research [template] question` — or DM me (private report).\n"
+            "• In a report's thread: `deepen: <gap>` for a new version."
+        )
+        heading = "*Templates*"
+    lines = [
+        f"• `{tpl.id}` — {tpl.description_pt if language == 'pt' else tpl.description_en}"
+        for tpl in TEMPLATES
+    ]
+    return Message(t.plan_title, [section(intro), *sections(heading, lines)])

@@ -1,0 +1,129 @@
+"""What a Slack request asks the bot to do, as typed steps a job can carry, and the pure
+parsing of the text users type (mentions, `/research [template] question`, "aprofunde: …")."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from engine.contracts import Limits
+from engine.planning.templates import UnknownTemplate, find_template
+
+
+class _Step(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Ask(_Step):
+    """A new brief: a mention, a DM or `/research`. `thread_ts` is None for a slash command
+    (the bot opens the thread with a message of its own)."""
+
+    kind: Literal["ask"] = "ask"
+    origin: str
+    channel: str
+    thread_ts: str | None
+    user: str
+    text: str
+    is_dm: bool = False
+    template: str | None = None
+    response_url: str | None = None
+    """A slash command's: where to answer when the bot cannot post in the channel."""
+
+
+class Answer(_Step):
+    kind: Literal["answer"] = "answer"
+    report_id: str
+    user: str
+    text: str = ""
+    question: int | None = None
+    option: int | None = None
+
+
+class Start(_Step):
+    kind: Literal["start"] = "start"
+    report_id: str
+    user: str
+
+
+class Cancel(_Step):
+    kind: Literal["cancel"] = "cancel"
+    report_id: str
+    user: str
+
+
+class EditPlan(_Step):
+    kind: Literal["edit"] = "edit"
+    report_id: str
+    user: str
+    subquestions: list[str]
+    limits: Limits
+
+
+class Deepen(_Step):
+    kind: Literal["deepen"] = "deepen"
+    report_id: str
+    user: str
+    gap: str
+    channel: str | None = None
+
+
+Step = Annotated[Ask | Answer | Start | Cancel | EditPlan | Deepen, Field(discriminator="kind")]
+STEP = TypeAdapter(Step)
+
+
+def encode_step(step: Step) -> str:
+    return STEP.dump_json(step).decode()
+
+
+def decode_step(raw: str | bytes) -> Step:
+    return STEP.validate_json(raw)
+
+
+_MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
+_DEEPEN = re.compile(
+    r"^\s*(?:aprofund[ea]r?|deepen|dig deeper(?: into)?)\s*[:,-]\s*(?P<gap>.+)$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def strip_mentions(text: str) -> str:
+    return " ".join(_MENTION.sub(" ", text).split())
+
+
+def mentions(text: str, user_id: str | None) -> bool:
+    return bool(user_id) and f"<@{user_id}" in text
+
+
+def deepen_request(text: str) -> str | None:
+    """The gap of "aprofunde: <gap>" / "deepen: <gap>", else None."""
+    match = _DEEPEN.match(strip_mentions(text))
+    return " ".join(match.group("gap").split()) if match else None
+
+
+_CONNECTORS = frozenset("de do da dos das em no na nos nas of for in on".split())
+
+
+class Command(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    help: bool = False
+    template: str | None = None
+    question: str = ""
+
+
+def parse_research_command(text: str) -> Command:
+    """`/research [template] question` and `/research help`; a first word that names a
+    template is the template, otherwise it is part of the question."""
+    words = text.split()
+    if not words or words[0].lower() in ("help", "ajuda", "?"):
+        return Command(help=True)
+    try:
+        template = find_template(words[0]).id
+    except UnknownTemplate:
+        return Command(question=" ".join(words))
+    if len(words) > 1 and words[1].lower() in _CONNECTORS:
+        return Command(question=" ".join(words))  # "mercado de energia solar" is a question
+    question = " ".join(words[1:])
+    return Command(help=not question, template=template, question=question)

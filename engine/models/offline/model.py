@@ -1,0 +1,41 @@
+"""The offline extractive model: runs with no API key and never invents a sentence."""
+
+from __future__ import annotations
+
+from engine.agents.toolbox import Assignment, Toolbox
+from engine.budget import Meter
+from engine.contracts import Claim, ClarifyingQuestion, Plan
+from engine.models.offline.planner import plan_offline
+from engine.models.offline.research import research_offline
+from engine.models.protocol import Brief, Draft
+from engine.quoting import quote_verified
+
+
+class OfflineModel:
+    name = "offline"
+    write_cost_estimate_usd = 0.0
+
+    async def clarify(self, brief: Brief, meter: Meter) -> list[ClarifyingQuestion]:
+        return []  # it cannot tell a clear brief from an ambiguous one: it asks nothing
+
+    async def plan(self, brief: Brief, meter: Meter) -> Plan:
+        return plan_offline(brief)
+
+    async def research(self, assignment: Assignment, tools: Toolbox) -> None:
+        await research_offline(assignment, tools)
+
+    async def unmet_criteria(self, plan: Plan, verified: list[Claim], meter: Meter) -> list[str]:
+        # Criterion i belongs to subquestion i (the offline planner builds them in pairs); a
+        # claim is only quoted when it covers its subquestion, so one verified claim meets it.
+        answered = {c.subquestion for c in verified}
+        return [
+            criterion
+            for subquestion, criterion in zip(plan.subquestions, plan.sufficient_when, strict=False)
+            if subquestion.id not in answered
+        ]
+
+    async def judge(self, claims: list[Claim], meter: Meter) -> list[Claim] | None:
+        return None  # extractive statements are their excerpts: nothing to judge
+
+    async def write(self, brief: Brief, plan: Plan, verified: list[Claim], meter: Meter) -> Draft:
+        return quote_verified(brief, plan, verified)

@@ -1,0 +1,141 @@
+"""The offline planner: fixed sections from a template, or a free plan from the question."""
+
+from __future__ import annotations
+
+import re
+
+from engine.contracts import Language, Plan, Subquestion
+from engine.models.protocol import Brief
+from engine.planning.gaps import criterion_for
+from engine.planning.templates import Template, find_template, topic_of
+from engine.text.tokens import fold_accents
+
+# A second question joined to the first: "..., e até quando ...", "... and how ...".
+_JOINED_QUESTION = re.compile(
+    r",?\s+(?:e|and)\s+(?=(?:até quando|ate quando|o que|por que|quanto|quantos|quantas|quando|"
+    r"como|qual|quais|onde|quem|what|how|which|when|where|why|who)\b)",
+    re.IGNORECASE,
+)
+_MARKET_WORDS = re.compile(r"\b(mercado|market)\b", re.IGNORECASE)
+_BROAD_OPENING = re.compile(
+    r"^\s*(como est[aá]|como anda|qual o panorama|panorama|how is|what is the state|overview)",
+    re.IGNORECASE,
+)
+
+
+# Sentences that tell how to answer, not what to find ("Answer in USD millions.", "Assume
+# that you are an analyst.", "Responda em tópicos."): searching for them only adds noise.
+_INSTRUCTION = re.compile(
+    r"^(?:answer|give|please|round|approach|base|based on|basing|assume|use|using|utilize|"
+    r"respond|provide|express|show|state|calculate|compute|considering|taking into account|"
+    r"in agreement with|by drawing|we need to|if .{0,80}\bthen\b|responda|use|considere|"
+    r"apresente|explique|calcule|com base)\b",
+    re.IGNORECASE,
+)
+# Where a leading instruction gives way to the question: "…: what is", "…, what is".
+_QUESTION_AFTER = re.compile(
+    r"[:,.]\s*(?=(?:what|which|how|who|when|where|why|is|are|does|did|has|have|was|were|"
+    r"qual|quais|quanto|quantos|quantas|quando|como|onde|quem|o que)\b)",
+    re.IGNORECASE,
+)
+# A sentence ends at end punctuation followed by a word, whatever its case ("… sheet. what").
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Za-z])")
+_STATEMENT = re.compile(
+    r"\b(?:balance sheet|cash flow statement|statement of cash flows|income statement|"
+    r"statement of income|p&l|statement of operations)\b",
+    re.IGNORECASE,
+)
+
+
+def focus_of(question: str) -> str:
+    """The question without its answering instructions; the question itself if that would
+    leave nothing. An instruction that leads into the question ("Answer … using the balance
+    sheet: what is …?", "Based on the income statement, what is …?") keeps the question that
+    follows, and a statement it names stays as a hint of where to look."""
+    kept: list[str] = []
+    hints: list[str] = []
+    for sentence in (s.strip() for s in _SENTENCE_END.split(question.strip()) if s.strip()):
+        if not _INSTRUCTION.match(sentence):
+            kept.append(sentence)
+            continue
+        hints += [m.group(0) for m in _STATEMENT.finditer(sentence)]
+        lead_in = _QUESTION_AFTER.search(sentence)
+        if lead_in and "?" in sentence[lead_in.end() :]:
+            kept.append(sentence[lead_in.end() :].strip())
+    if not kept:
+        return question.strip()
+    hint = f" ({', '.join(dict.fromkeys(h.lower() for h in hints))})" if hints else ""
+    return " ".join(kept) + hint
+
+
+_NUMBERED_ITEM = re.compile(r"(?:^|\s)\((\d{1,2})\)\s+")
+
+
+def _numbered_items(question: str) -> list[str]:
+    """ "(1) … (2) …": a brief that lists its questions; [] when it lists fewer than two."""
+    pieces = _NUMBERED_ITEM.split(question)
+    items = [pieces[i + 1].strip() for i in range(1, len(pieces) - 1, 2)]
+    return items if len(items) >= 2 else []
+
+
+def _question_parts(question: str) -> list[str]:
+    items = _numbered_items(question)
+    if items:
+        return [focus_of(item) for item in items]
+    question = focus_of(question)
+    parts = [p.strip(" ,;") for p in _JOINED_QUESTION.split(question.strip())]
+    parts = [p for p in parts if len(p.split()) >= 3]
+    if len(parts) <= 1:
+        return [question.strip()]
+    # Later parts lean on the first for their subject ("até quando vale o direito?").
+    subject = topic_of(parts[0])
+    return [parts[0], *(f"{p.rstrip('?')} ({subject})?" for p in parts[1:])]
+
+
+def _template_subquestions(
+    template: Template, question: str, language: Language
+) -> list[Subquestion]:
+    topic = topic_of(question)
+    return [
+        Subquestion(
+            id=f"s{i}", title=aspect.title(language), text=f"{aspect.title(language)}: {topic}"
+        )
+        for i, aspect in enumerate(template.aspects, start=1)
+    ]
+
+
+def _chosen_template(brief: Brief) -> Template | None:
+    if brief.template:
+        template = find_template(brief.template)
+        return template if template.aspects else None
+    # A broad question about a market is a market study: use its fixed sections.
+    if _MARKET_WORDS.search(brief.question) and _BROAD_OPENING.search(brief.question):
+        return find_template("mercado")
+    return None
+
+
+def plan_offline(brief: Brief) -> Plan:
+    template = _chosen_template(brief)
+    if template is not None:
+        subquestions = _template_subquestions(template, brief.question, brief.language)
+    else:
+        parts = _question_parts(brief.question)
+        # One part is the question itself: its section needs no heading repeating it.
+        answer = "Resposta" if brief.language == "pt" else "Answer"
+        subquestions = [
+            Subquestion(id=f"s{i}", title=part.rstrip("?") if len(parts) > 1 else answer, text=part)
+            for i, part in enumerate(parts, start=1)
+        ]
+    context = " ".join(brief.answers).strip()
+    if context:
+        subquestions = [
+            s.model_copy(update={"text": f"{s.text} ({context})"}) for s in subquestions
+        ]
+    return Plan(
+        question=brief.question,
+        template=template.id
+        if template is not None
+        else (fold_accents(brief.template or "") or None),
+        sufficient_when=[criterion_for(s, brief.language) for s in subquestions],
+        subquestions=subquestions,
+    )

@@ -1,0 +1,256 @@
+"""The offline subagent: search, read the best sources, quote the sentences that answer.
+
+Each claim is a verbatim unit of the page: the excerpt is an exact substring of the text read
+and the statement is that excerpt as prose, so nothing is said that the page does not say.
+Which pages are read: `reading`. Units are ranked by how much of the subquestion they cover
+(`relevance`); a table row is read with its statement and its column header (`statements`),
+and a unit from a filing that names less of the question than a rival filing is discounted
+(`scope`). A unit is quoted at `QUOTE_THRESHOLD`,
+or near the best unit (`NEAR_BEST`) down to `QUOTE_FLOOR`, at most two per page; below that
+nothing is quoted and the subquestion stays a gap, which is the honest outcome.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass
+
+from engine.agents.toolbox import Assignment, Toolbox
+from engine.budget import StepRefused
+from engine.models.offline.reading import SEARCH_LIMIT, documents_to_open, pages_to_read
+from engine.models.offline.relevance import QueryTerms, query_terms
+from engine.models.offline.scope import scope_factors
+from engine.models.offline.sentences import Span, best_window, clean_statement, sentence_spans
+from engine.models.offline.statements import (
+    column_years,
+    is_table_row,
+    page_statement,
+    statement_marker,
+)
+from engine.snapshots import Snapshot, split_page
+from engine.sources.protocols import FetchError
+from engine.text.normalise import collapse_whitespace, excerpt_key
+from engine.text.tokens import term_set, tokenize
+
+QUOTE_THRESHOLD = 0.4
+QUOTE_FLOOR = 0.3
+NEAR_BEST = 0.75
+MAX_CLAIMS = 6
+MAX_CLAIMS_PER_SOURCE = 5
+MAX_CLAIMS_PER_PAGE = 2
+HEADER_CHARS = 240
+ANNOTATION_WEIGHT = 0.5
+QUANTITY_BONUS = 0.1
+ASPECT_SHARE = 0.5
+
+_NUMBER = re.compile(r"\d")
+# Dates are not amounts: "February 2, 2019", "2018", "June 30".
+_DATE = re.compile(
+    r"\b(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s*)?"
+    r"(?:19|20)\d\d\b|\b(?:19|20)\d\d\b",
+    re.IGNORECASE,
+)
+_QUANTITY_QUESTION = re.compile(
+    r"\b(quanto|quantos|quantas|até quando|ate quando|quando|qual (?:o|a) (?:valor|prazo|limite)|"
+    r"limites?|prazo|how (?:much|many|long)|when|what (?:is|was) the (?:amount|value|total)|"
+    r"amount|percent|rate|ratio)\b",
+    re.IGNORECASE,
+)
+
+# An enumerated item of a statute (I -, II –, a), § 1º, Parágrafo único) and an article.
+_LIST_ITEM = re.compile(r"^\W*(?:[IVXLC]+\s*[-–—]|[a-z]\)|§|par[aá]grafo [uú]nico)", re.I)
+_ARTICLE = re.compile(r"^\W*art\.?\s*\d", re.I)
+_ANNOTATION = re.compile(r"(?:^|\s)#\w")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    url: str
+    page_text: str
+    span: Span
+    terms: frozenset[str]
+    context: frozenset[str]
+    hit_rank: int
+    words: frozenset[str]
+    """The unit's own terms; `terms` adds what its table says of it (statement, columns)."""
+    title: str
+    """The title of the document the unit is in."""
+
+
+@dataclass(frozen=True)
+class Quote:
+    url: str
+    excerpt: str
+    statement: str
+
+
+def _page_of(snapshot: Snapshot, url: str) -> str:
+    page = split_page(url)[1]
+    pages = snapshot.page_texts()
+    if page is not None and snapshot.is_paged and 1 <= page <= len(pages):
+        return pages[page - 1]
+    return snapshot.text
+
+
+def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate]:
+    page_text = _page_of(snapshot, url)
+    header = page_text[:HEADER_CHARS] if snapshot.is_paged else ""
+    title = snapshot.title
+    context = term_set(f"{title} {header}")
+    statement = page_statement(page_text) if snapshot.is_paged else None
+    row_subject = frozenset({statement_marker(statement)}) if statement else frozenset[str]()
+    headers = list(column_years(page_text))
+    candidates: list[Candidate] = []
+    lead = frozenset[str]()
+    for span in sentence_spans(page_text):
+        text = span.text(page_text)
+        words = terms = term_set(text)
+        if is_table_row(text):
+            # A row means what its statement and its column header say it means.
+            columns = [years for offset, years in headers if offset < span.start]
+            terms = terms | row_subject | (columns[-1] if columns else frozenset())
+        if _LIST_ITEM.match(text):
+            # "I - 15% a partir de 2023": an item means what its article's opening says.
+            candidates.append(
+                Candidate(
+                    url, page_text, span, terms, context | lead, hit_rank, words | lead, title
+                )
+            )
+            continue
+        if _ARTICLE.match(text):
+            lead = terms
+        candidates.append(Candidate(url, page_text, span, terms, context, hit_rank, words, title))
+    return candidates
+
+
+async def _read_candidates(
+    assignment: Assignment, tools: Toolbox
+) -> tuple[list[Candidate], StepRefused | None]:
+    """Search and read (see `engine.models.offline.reading`); returns the candidates
+    gathered and the refusal that stopped it."""
+    query = assignment.subquestion.text
+    if assignment.gap:
+        query = f"{assignment.subquestion.text} {assignment.question}"
+    avoid = assignment.avoid_urls
+    try:
+        found = await tools.search(query, limit=SEARCH_LIMIT)
+    except StepRefused as refusal:
+        return [], refusal
+    to_open = documents_to_open(found, avoid)
+    # The documents are independent: open them at the same time, each read its own step.
+    reads = await asyncio.gather(*(tools.read(url) for url in to_open), return_exceptions=True)
+    refused: StepRefused | None = None
+    opened: dict[str, Snapshot] = {}
+    for url, read in zip(to_open, reads, strict=True):
+        if isinstance(read, StepRefused):
+            refused = refused or read
+        elif isinstance(read, FetchError):  # one unreadable page must not end the subagent
+            tools.notes.append(f"could not read {url}: {read}")
+        elif isinstance(read, BaseException):
+            raise read
+        else:
+            opened[split_page(url)[0]] = read
+    candidates: list[Candidate] = []
+    for page in pages_to_read(found, opened, query, avoid):
+        snapshot = await tools.read(page.url)  # its document is open: no step
+        candidates.extend(candidates_of(page.url, snapshot, page.rank))
+    return candidates, refused
+
+
+def _ranked(
+    candidates: list[Candidate], terms: QueryTerms, question: str
+) -> list[tuple[float, Candidate]]:
+    asks_quantity = bool(_QUANTITY_QUESTION.search(question))
+    factors = scope_factors(question, (c.title for c in candidates))
+    scores = [(_score(terms, c, asks_quantity) * factors[c.title], c) for c in candidates]
+    best = max((score for score, _ in scores), default=0.0)
+    # A long question (a definition, several periods) is covered by no single unit as much
+    # as a short one is: near the best, a unit still answers, down to a floor.
+    threshold = min(QUOTE_THRESHOLD, max(QUOTE_FLOOR, NEAR_BEST * best))
+    scored = [(score, c) for score, c in scores if score >= threshold]
+    scored.sort(key=lambda pair: pair[0], reverse=True)
+    return scored
+
+
+def _score(terms: QueryTerms, candidate: Candidate, asks_quantity: bool = False) -> float:
+    coverage = terms.coverage(candidate.terms, candidate.context)
+    if coverage + QUANTITY_BONUS < QUOTE_FLOOR:
+        return coverage  # never quoted, whatever else holds: spare the rest
+    if not _says_something_asked(terms, candidate.words):
+        return 0.0  # only its statement, columns or title match: it states nothing asked
+    text = candidate.span.text(candidate.page_text)
+    if _ANNOTATION.search(text):  # study notes tagged "#Atenção #STJ", not the statute's words
+        coverage *= ANNOTATION_WEIGHT
+    if asks_quantity and _NUMBER.search(_DATE.sub(" ", text)):  # "how much" wants an amount
+        coverage += QUANTITY_BONUS
+    return coverage + 0.01 / candidate.hit_rank
+
+
+def _says_something_asked(terms: QueryTerms, words: frozenset[str]) -> bool:
+    """Whether the unit's own words hold a term of the question other than a number."""
+    return any(not term.isdigit() for term in terms.covered(words))
+
+
+def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "") -> list[Quote]:
+    """What to record, best first. With an `aspect` (a template section such as "Tamanho e
+    crescimento do mercado"), a unit must also speak of the aspect itself, not only of the
+    topic every section shares: a law about solar energy says nothing of market size."""
+    terms = query_terms(subquestion, [c.terms for c in candidates])
+    aspect_terms = _aspect_terms(aspect, subquestion, candidates)
+    if aspect_terms is not None:
+        candidates = [c for c in candidates if aspect_terms.coverage(c.terms) >= ASPECT_SHARE]
+
+    def window_score(text: str) -> float:
+        return terms.coverage(term_set(text))
+
+    chosen: list[Quote] = []
+    per_source: dict[str, int] = {}
+    per_page: dict[str, int] = {}
+    seen: set[str] = set()
+    for _, candidate in _ranked(candidates, terms, subquestion):
+        if len(chosen) >= MAX_CLAIMS:
+            break
+        document = split_page(candidate.url)[0]
+        if per_source.get(document, 0) >= MAX_CLAIMS_PER_SOURCE:
+            continue
+        paged = split_page(candidate.url)[1] is not None
+        if paged and per_page.get(candidate.url, 0) >= MAX_CLAIMS_PER_PAGE:
+            continue
+        window = best_window(candidate.page_text, candidate.span, window_score)
+        excerpt = window.text(candidate.page_text)
+        key = excerpt_key(excerpt)
+        if key in seen or not 20 <= len(collapse_whitespace(excerpt)) <= 400:
+            continue
+        seen.add(key)
+        per_source[document] = per_source.get(document, 0) + 1
+        per_page[candidate.url] = per_page.get(candidate.url, 0) + 1
+        chosen.append(Quote(candidate.url, excerpt, _statement(excerpt, candidate.span, window)))
+    return chosen
+
+
+def _aspect_terms(aspect: str, subquestion: str, candidates: list[Candidate]) -> QueryTerms | None:
+    """The aspect's own terms (those the topic does not also use), or None without one."""
+    topic = term_set(subquestion.removeprefix(aspect))
+    own = " ".join(t for t in tokenize(aspect) if t not in topic)
+    if not aspect or not own:
+        return None
+    return query_terms(own, [c.terms for c in candidates])
+
+
+def _statement(excerpt: str, unit: Span, window: Span) -> str:
+    """The excerpt as prose; where a long unit was narrowed, an ellipsis marks the cut so the
+    statement does not read as if the sentence ended there."""
+    before = "…" if window.start > unit.start else ""
+    after = "…" if window.end < unit.end else ""
+    return f"{before}{clean_statement(excerpt)}{after}"
+
+
+async def research_offline(assignment: Assignment, tools: Toolbox) -> None:
+    candidates, refused = await _read_candidates(assignment, tools)
+    subquestion = assignment.subquestion
+    aspect = subquestion.title if subquestion.text.startswith(f"{subquestion.title}:") else ""
+    for quote in choose_quotes(candidates, subquestion.text, aspect):
+        await tools.record_claim(quote.statement, quote.url, quote.excerpt)
+    if refused is not None:
+        raise refused  # after quoting what was read: a stopped subagent returns what it has

@@ -1,0 +1,46 @@
+"""Which of the documents read a question names: the share of its words a title holds.
+
+A question about "3M's FY2022 capital intensity" names a company and a period. Of the filings
+a subagent opened, "3M_2022_10K" is the one it names; "3M_2018_10K" names half of it and
+"BOEING_2022_10K" the other half. A unit from a document that names less of the question than
+the best one is discounted (never dropped): the same sentence in the filing asked about is
+the better citation. Only documents naming some of the same words compete (see
+`scope_factors`). Titles glue words ("AMERICANEXPRESS", "BestBuy"), so two adjacent
+question words also match one title word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import pairwise
+
+from engine.text.tokens import tokenize
+from engine.text.vocabulary import QUESTION_WORDS
+
+SCOPE_FLOOR = 0.7
+"""The factor for a document whose title names none of what the best title names."""
+
+
+def named_words(question_tokens: list[str], title: str) -> set[str]:
+    """The question's words that `title` holds, alone or glued to the next word."""
+    title_words = set(tokenize(title.replace("_", " ")))
+    named = {token for token in question_tokens if token in title_words}
+    for first, second in pairwise(question_tokens):
+        if first + second in title_words:
+            named |= {first, second}
+    return named
+
+
+def scope_factors(question: str, titles: Iterable[str]) -> dict[str, float]:
+    """A factor in [SCOPE_FLOOR, 1] per title. A document is measured only against the
+    documents naming some of the same words (other filings of the same company, other
+    periods): "Sathish Kalathil" is not a lesser "Christopher Nolan", and a page the question
+    does not name at all (the second hop of a multi-hop question) is not discounted."""
+    tokens = [token for token in tokenize(question) if token not in QUESTION_WORDS]
+    named = {title: named_words(tokens, title) for title in set(titles)}
+    factors: dict[str, float] = {}
+    for title, words in named.items():
+        rivals = [len(other) for other in named.values() if other & words]
+        best = max(rivals, default=0)
+        factors[title] = 1.0 if best == 0 else SCOPE_FLOOR + (1 - SCOPE_FLOOR) * len(words) / best
+    return factors

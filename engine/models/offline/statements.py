@@ -1,0 +1,269 @@
+"""What a table row means beyond its own words: the statement it belongs to and its columns.
+
+A row of a filing's statement reads "Merchandise inventories 5,409 5,209". Its subject is in
+the page's caption ("Consolidated Balance Sheets") and its periods in the column header
+("February 2, 2019 February 3, 2018"), not in the row. A reader takes both as part of the
+row; so does relevance scoring, through the terms this module adds to a row:
+
+- the years of the nearest column header above it, and
+- a marker for the financial statement the page's caption names, which a question naming
+  that statement ("… (balance sheet)") matches through `statement_alternatives`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from itertools import product
+
+from engine.text.tokens import term_set, tokenize
+from engine.text.vocabulary import contains_phrase
+
+CAPTION_LINES = 12
+"""A statement's caption is among the first lines of its page (after "Table of Contents",
+the company name, "Index"), sometimes one word per line."""
+
+MAX_CAPTION_CHARS = 120
+
+# The statements, each with the captions filings print and the names questions use.
+_STATEMENTS: dict[str, tuple[str, ...]] = {
+    "balance_sheet": (
+        r"balance sheets?",
+        r"statements? of financial (?:position|condition)",
+    ),
+    "income_statement": (
+        r"income statements?",
+        r"statements? of (?:consolidated )?(?:income|operations|earnings)",
+        r"p&l",
+        r"profit and loss",
+    ),
+    "cash_flow_statement": (
+        r"cash flows? statements?",
+        r"statements? of (?:consolidated )?cash flows?",
+    ),
+}
+# On which primary statement a filing prints a figure (or the inputs of a ratio), as an
+# analyst knows it: "balance_sheet", "income_statement", "cash_flow_statement". A question
+# asking for one of these is read against the rows of that statement too.
+PRINTED_ON: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (
+        (
+            "capital expenditure",
+            "capex",
+            "capital spending",
+            "free cash flow",
+            "operating cash flow",
+            "cash from operations",
+            "cash flow from operating",
+            "depreciation and amortization",
+            "dividends paid",
+            "buyback",
+            "share repurchase",
+            "investing activities",
+            "financing activities",
+        ),
+        ("cash_flow_statement",),
+    ),
+    (
+        (
+            "revenue",
+            "net sales",
+            "sales",
+            "top line",
+            "topline",
+            "gross margin",
+            "gross profit",
+            "operating margin",
+            "operating income",
+            "operating profit",
+            "net income",
+            "net earnings",
+            "net profit",
+            "ebit",
+            "ebitda",
+            "eps",
+            "earnings per share",
+            "cost of goods sold",
+            "cogs",
+            "cost of sales",
+            "interest expense",
+            "sg&a",
+            "effective tax rate",
+            "restructuring",
+        ),
+        ("income_statement",),
+    ),
+    (
+        (
+            "total assets",
+            "total liabilities",
+            "inventory",
+            "inventories",
+            "accounts payable",
+            "accounts receivable",
+            "receivables",
+            "working capital",
+            "current ratio",
+            "quick ratio",
+            "cash and cash equivalents",
+            "pp&e",
+            "ppne",
+            "property plant and equipment",
+            "fixed assets",
+            "total debt",
+            "long-term debt",
+            "shareholders equity",
+            "stockholders equity",
+            "goodwill",
+        ),
+        ("balance_sheet",),
+    ),
+    # Ratios whose inputs sit on two statements.
+    (
+        (
+            "inventory turnover",
+            "days payable outstanding",
+            "dpo",
+            "fixed asset turnover",
+            "asset turnover",
+            "return on assets",
+            "roa",
+            "return on equity",
+            "roe",
+            "capital intensive",
+            "capital intensity",
+            "interest coverage",
+        ),
+        ("balance_sheet", "income_statement"),
+    ),
+    (("capital intensive", "capital intensity"), ("cash_flow_statement",)),
+)
+
+
+def statements_printing(question: str) -> list[str]:
+    """The primary statements that print what `question` asks for, in first-mention order."""
+    tokens = tokenize(question)
+    found: list[str] = []
+    for triggers, statements in PRINTED_ON:
+        if any(contains_phrase(tokens, trigger) for trigger in triggers):
+            found += [key for key in statements if key not in found]
+    return found
+
+
+_STATEMENT_PATTERNS = {
+    key: re.compile(r"\b(?:" + "|".join(names).replace(" ", r"\s+") + r")\b", re.IGNORECASE)
+    for key, names in _STATEMENTS.items()
+}
+# The same names with no space at all, for captions a PDF spaced oddly ("Balance Shee t").
+_SQUEEZED_PATTERNS = {
+    key: re.compile("|".join(names).replace(" ", ""), re.IGNORECASE)
+    for key, names in _STATEMENTS.items()
+}
+_SPACE = re.compile(r"\s+")
+# "Consolidated Statements of Comprehensive Income" is not the income statement.
+_NOT_A_CAPTION = re.compile(r"comprehensive|notes? to|see accompanying|audit", re.IGNORECASE)
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+# Two periods side by side: "2018 2017", "2019 February 3, 2018", "2023 vs. 2022".
+_YEAR_RUN = re.compile(
+    r"\b(?:19|20)\d\d\b[\s,]+(?:vs\.?\s+|[^\W\d_]+\.?\s+\d{1,2},?\s+)?(?:19|20)\d\d\b"
+)
+_DAY = re.compile(r"\b\d{1,2}\b")
+MAX_HEADER_WORDS = 10
+_DIGIT = re.compile(r"\d")
+_LETTER = re.compile(r"[^\W\d_]")
+_FIGURE = re.compile(r"\(?-?\$?\d[\d,.]*\)?%?")
+_CELL_FILLERS = frozenset({"$", "—", "–", "-", "%", "€", "£", "R$"})
+MAX_LABEL_WORDS = 10
+
+
+def statement_marker(key: str) -> str:
+    """A term no text tokenizes to, standing for "this row is part of statement `key`"."""
+    return f"statement:{key}"
+
+
+def page_statement(page_text: str) -> str | None:
+    """The financial statement the page's caption names, or None. A caption may be broken
+    over lines ("CONSOLIDATED\nBALANCE\nSHEETS") or words ("Balance Shee t"); a page whose
+    top names two statements is a table of contents, not a statement."""
+    head = page_text[: CAPTION_LINES * MAX_CAPTION_CHARS]  # a statement's caption is on top
+    lines = [line.strip() for line in head.splitlines() if line.strip()]
+    caption = "".join(
+        _SPACE.sub("", line)
+        for line in lines[:CAPTION_LINES]
+        if len(line) <= MAX_CAPTION_CHARS
+        and not line.endswith(".")
+        and not _NOT_A_CAPTION.search(line)
+    )
+    named = {
+        key
+        for key, pattern in _SQUEEZED_PATTERNS.items()
+        for match in pattern.finditer(caption)
+        if match.group(0)[0].isupper()  # a title, not "the balance sheet is"
+    }
+    return named.pop() if len(named) == 1 else None
+
+
+def asked_statements(question: str) -> list[str]:
+    """The statements a question names, then those that print the figures it asks for."""
+    named = [key for key, pattern in _STATEMENT_PATTERNS.items() if pattern.search(question)]
+    return list(dict.fromkeys([*named, *statements_printing(question)]))
+
+
+def statement_pages(pages: Sequence[str]) -> dict[str, list[int]]:
+    """The 1-based pages whose caption names each statement, those of the financial
+    statements section first: the primary statements sit together there, while a summary
+    in the discussion or a note repeats one caption far from the others."""
+    found: dict[str, list[int]] = {}
+    for number, text in enumerate(pages, start=1):
+        key = page_statement(text)
+        if key is not None:
+            found.setdefault(key, []).append(number)
+    if len(found) < 2:
+        return found
+    section = min(product(*found.values()), key=lambda pick: (max(pick) - min(pick), pick))
+    return {
+        key: [first, *(page for page in numbers if page != first)]
+        for (key, numbers), first in zip(found.items(), section, strict=True)
+    }
+
+
+def statement_alternatives(question: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """(the words of a statement the question names, that statement's marker) pairs."""
+    pairs: list[tuple[frozenset[str], frozenset[str]]] = []
+    for key, pattern in _STATEMENT_PATTERNS.items():
+        for match in pattern.finditer(question):
+            pairs.append((term_set(match.group(0)), frozenset({statement_marker(key)})))
+    return tuple(pairs)
+
+
+def is_column_header(line: str) -> bool:
+    """A line naming two periods or more and little else: "(Millions) 2018 2017 2016",
+    "February 2, 2019 February 3, 2018", "For the years ended June 30, 2023 2022 2021"."""
+    if not _YEAR_RUN.search(line):
+        return False
+    rest = _DAY.sub(" ", _YEAR.sub(" ", line))  # what is left besides dates
+    return not _DIGIT.search(rest) and len(rest.split()) <= MAX_HEADER_WORDS
+
+
+def is_table_row(text: str) -> bool:
+    """A label followed by figures: "Gross profit 2,725 2,820 2,732", "Capital spending
+    (4,625) (4,240)", "Effective tax rate 22.9%"; not prose that mentions a number."""
+    if text.rstrip().endswith((".", ";")):  # a sentence that ends on a number
+        return False
+    words = text.split()
+    figures = 0
+    while words and (words[-1] in _CELL_FILLERS or _FIGURE.fullmatch(words[-1])):
+        figures += words.pop() not in _CELL_FILLERS
+    label = " ".join(words)
+    if not _LETTER.search(label) or figures == 0 or is_column_header(text):
+        return False
+    return figures >= 2 or (len(words) <= MAX_LABEL_WORDS and not label.endswith((".", ":")))
+
+
+def column_years(page_text: str) -> Iterator[tuple[int, frozenset[str]]]:
+    """(offset, years) for each column-header line of the page, in order."""
+    offset = 0
+    for line in page_text.split("\n"):
+        if is_column_header(line):
+            yield offset, term_set(" ".join(_YEAR.findall(line)))
+        offset += len(line) + 1

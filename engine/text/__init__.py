@@ -1,0 +1,24 @@
+"""Text rules everything else shares: tokens, query vocabulary, normalisation for matching,
+numbers, and the language of a question. Pure functions; this package imports nothing else of
+the engine."""
+
+from engine.text.language import Language, detect_language
+from engine.text.normalise import MatchText, collapse_whitespace, excerpt_key, normalise_for_match
+from engine.text.numbers import NumberToken, missing_numbers, numbers_in
+from engine.text.tokens import STOPWORDS, fold_accents, term_set, tokenize
+
+__all__ = [
+    "STOPWORDS",
+    "Language",
+    "MatchText",
+    "NumberToken",
+    "collapse_whitespace",
+    "detect_language",
+    "excerpt_key",
+    "fold_accents",
+    "missing_numbers",
+    "normalise_for_match",
+    "numbers_in",
+    "term_set",
+    "tokenize",
+]

@@ -1,0 +1,153 @@
+"""The verifier: a claim is published only if its excerpt is on the cited page of the source
+it names and every number of its statement is in that excerpt (DESIGN.md, principle 4).
+
+Pure code: the caller hands over the Snapshot the claim's author read (or a fresh fetch).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.contracts import EXCERPT_MAX_CHARS, EXCERPT_MIN_CHARS, Claim, ClaimStatus, Locator
+from engine.snapshots import Snapshot, split_page
+from engine.text.normalise import MatchText, collapse_whitespace, normalise_for_match
+from engine.text.numbers import missing_numbers
+
+_NUMBER_SEPARATORS = ".,\u00a0\u2009\u202f"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether an excerpt is on the page, why (one line), and where it was found."""
+
+    verified: bool
+    reason: str
+    locator: Locator | None = None
+
+
+def verify_excerpt(excerpt: str, snapshot: Snapshot, cited_page: int | None = None) -> Verdict:
+    """Find `excerpt` on the (1-based) `cited_page` of `snapshot`, after normalisation.
+
+    Unpaged snapshots have one text; there a cited page is not checked (web pages have none).
+    """
+    length = len(collapse_whitespace(excerpt))
+    if length < EXCERPT_MIN_CHARS:
+        return Verdict(False, f"excerpt too short: {length} chars (minimum {EXCERPT_MIN_CHARS})")
+    if length > EXCERPT_MAX_CHARS:
+        return Verdict(False, f"excerpt too long: {length} chars (maximum {EXCERPT_MAX_CHARS})")
+    needle = normalise_for_match(excerpt).text
+    if not needle:
+        return Verdict(False, "excerpt has no text left after normalisation (only markup)")
+
+    if not snapshot.is_paged:
+        return _verify_unpaged(needle, snapshot.text)
+    pages = snapshot.page_texts()
+    if cited_page is None:
+        found = _find_on_pages(needle, pages, range(1, len(pages) + 1))
+        if found is not None:
+            return Verdict(True, f"excerpt found on page {found.page}", found)
+        return Verdict(False, _not_found_reason(needle, pages))
+
+    in_range = 1 <= cited_page <= len(pages)
+    if in_range:
+        found = _find_on_pages(needle, pages, [cited_page])
+        if found is not None:
+            return Verdict(True, f"excerpt found on cited page {cited_page}", found)
+    elsewhere = _find_on_pages(needle, pages, _by_distance(cited_page, len(pages)))
+    if not in_range:
+        reason = f"cited page {cited_page} is out of range: the document has {len(pages)} pages"
+        if elsewhere is not None:
+            reason += f"; the excerpt is on page {elsewhere.page}"
+        return Verdict(False, reason, elsewhere)
+    if elsewhere is not None:
+        return Verdict(
+            False, f"excerpt is on page {elsewhere.page}, not on cited page {cited_page}", elsewhere
+        )
+    return Verdict(False, _not_found_reason(needle, pages))
+
+
+def verify_claim(claim: Claim, snapshot: Snapshot) -> Claim:
+    """The claim marked verified or rejected (with reason and locator) against `snapshot`."""
+    _, cited_page = split_page(claim.url)
+    verdict = verify_excerpt(claim.excerpt, snapshot, cited_page)
+    status = ClaimStatus.verified if verdict.verified else ClaimStatus.rejected
+    reason = verdict.reason
+    if verdict.verified:
+        missing = missing_numbers(claim.statement, claim.excerpt)
+        if missing:
+            status = ClaimStatus.rejected
+            reason = f"numbers not in the excerpt: {', '.join(missing)}"
+        else:
+            reason += "; every number of the statement is in the excerpt"
+    return claim.model_copy(update={"status": status, "reason": reason, "locator": verdict.locator})
+
+
+@lru_cache(maxsize=64)
+def _normalised(text: str) -> MatchText:
+    """Pages are re-read for every claim that cites them; normalise each text once."""
+    return normalise_for_match(text)
+
+
+def _verify_unpaged(needle: str, text: str) -> Verdict:
+    span = _locate(needle, text)
+    if span is None:
+        return Verdict(False, _not_found_reason(needle, (text,)))
+    return Verdict(
+        True, "excerpt found in the source text", Locator(char_start=span[0], char_end=span[1])
+    )
+
+
+def _find_on_pages(needle: str, pages: tuple[str, ...], numbers: Iterable[int]) -> Locator | None:
+    for number in numbers:
+        span = _locate(needle, pages[number - 1])
+        if span is not None:
+            return Locator(page=number, char_start=span[0], char_end=span[1])
+    return None
+
+
+def _by_distance(cited_page: int, page_count: int) -> list[int]:
+    """Pages other than the cited one, nearest first (a wrong page number is usually close)."""
+    others = [p for p in range(1, page_count + 1) if p != cited_page]
+    return sorted(others, key=lambda p: (abs(p - cited_page), p))
+
+
+def _locate(needle: str, text: str) -> tuple[int, int] | None:
+    """Span of `text` whose normalisation is `needle`, skipping matches that cut a number."""
+    haystack = _normalised(text)
+    at = haystack.text.find(needle)
+    while at >= 0:
+        start, end = haystack.original_span(at, at + len(needle))
+        if not _cuts_number(text, start, end, needle):
+            return start, end
+        at = haystack.text.find(needle, at + 1)
+    return None
+
+
+def _cuts_number(text: str, start: int, end: int, needle: str) -> bool:
+    """Whether the span starts or ends inside a number ("75" taken from "750", "1,577.3")."""
+    if needle[-1].isdigit() and end < len(text):
+        after = text[end]
+        if after.isdigit() or (
+            after in _NUMBER_SEPARATORS and end + 1 < len(text) and text[end + 1].isdigit()
+        ):
+            return True
+    if needle[0].isdigit() and start > 0:
+        before = text[start - 1]
+        if before.isdigit() or (
+            before in _NUMBER_SEPARATORS and start > 1 and text[start - 2].isdigit()
+        ):
+            return True
+    return False
+
+
+def _not_found_reason(needle: str, pages: tuple[str, ...]) -> str:
+    """Say why nothing was found: a cut number, a page break inside the excerpt, or absence."""
+    normalised = [_normalised(page).text for page in pages]
+    if any(needle in text for text in normalised):
+        return "excerpt found only where it cuts a number in two; quote the whole number"
+    for number in range(1, len(pages)):
+        if needle in normalised[number - 1] + normalised[number]:
+            return f"excerpt runs across pages {number} and {number + 1}; quote within one page"
+    return "excerpt not found in the source text"

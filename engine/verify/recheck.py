@@ -1,0 +1,29 @@
+"""`fonte verify`: re-check a saved report's published claims against a fresh read."""
+
+from __future__ import annotations
+
+from engine.contracts import ClaimStatus, Report
+from engine.snapshots import InMemorySnapshotStore
+from engine.sources.protocols import Fetcher
+from engine.verify.draft import check_sections
+from engine.verify.result import CheckResult, ClaimCheck, Outcome
+from engine.verify.service import ClaimVerifier
+
+
+async def recheck_report(report: Report, fetcher: Fetcher) -> CheckResult:
+    # An empty store: every claim is judged against a fresh read, not the run's snapshot.
+    verifier = ClaimVerifier(InMemorySnapshotStore(), fetcher)
+    checked = [await verifier.verify(claim) for claim in report.verified_claims()]
+    others = [c for c in report.claims if c.status is not ClaimStatus.verified]
+    _, dropped = check_sections(report.sections, [*checked, *others])
+    return CheckResult(
+        claims=tuple(
+            ClaimCheck(
+                claim,
+                Outcome.holds if claim.status is ClaimStatus.verified else Outcome.fails,
+                claim.reason or "",
+            )
+            for claim in checked
+        ),
+        sentence_failures=tuple(f"{d.text[:80]!r}: {d.reason}" for d in dropped),
+    )

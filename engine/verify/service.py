@@ -1,0 +1,30 @@
+"""Verification as a service: find the text a claim cites, then judge it with the pure verifier."""
+
+from __future__ import annotations
+
+from engine.contracts import Claim, ClaimStatus
+from engine.snapshots import SnapshotStore
+from engine.sources.protocols import Fetcher, FetchError
+from engine.verify.excerpts import verify_claim
+
+
+class ClaimVerifier:
+    """Checks each claim against the snapshot its subagent read, or a fresh read of the source."""
+
+    def __init__(self, snapshots: SnapshotStore, fetcher: Fetcher) -> None:
+        self._snapshots = snapshots
+        self._fetcher = fetcher
+
+    async def verify(self, claim: Claim) -> Claim:
+        snapshot = await self._snapshots.get(claim.url)
+        if snapshot is None or snapshot.sha256 != claim.source_sha256:
+            try:
+                snapshot = await self._fetcher.fetch(claim.url)
+            except FetchError as error:
+                return claim.model_copy(
+                    update={
+                        "status": ClaimStatus.rejected,
+                        "reason": f"source could not be read: {error}",
+                    }
+                )
+        return verify_claim(claim, snapshot)

@@ -1,0 +1,127 @@
+"""The Redis budget: atomic across processes, idempotent per (job, step), with a run clock."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+from arq.connections import ArqRedis
+
+from bot.redis.budget import KeyedReservation, RedisBudget
+from bot.redis.connection import connect
+from bot.redis.keys import Keys
+from engine.budget import Refusal
+from engine.contracts import Limits, Usage
+from tests.bot.conftest import REDIS_URL
+
+TTL = 600
+
+
+@pytest.fixture
+async def redis(redis_prefix: str) -> AsyncIterator[ArqRedis]:
+    client = await connect(REDIS_URL)
+    try:
+        yield client
+    finally:
+        await client.aclose(close_connection_pool=True)
+
+
+async def budget(
+    redis: ArqRedis, prefix: str, scope: str, limits: Limits | None = None
+) -> RedisBudget:
+    return await RedisBudget.open(
+        redis, Keys(prefix), "r1", scope, limits or Limits(steps=10, usd=1.0), TTL
+    )
+
+
+async def test_parallel_reservations_from_many_workers_never_overshoot(
+    redis: ArqRedis, redis_prefix: str
+) -> None:
+    budgets = [
+        await budget(redis, redis_prefix, f"job{n}", Limits(steps=25, usd=1.0)) for n in range(8)
+    ]
+
+    async def grab(b: RedisBudget) -> int:
+        taken = 0
+        for _ in range(10):
+            if isinstance(await b.reserve(steps=1, usd=0.03), KeyedReservation):
+                taken += 1
+        return taken
+
+    taken = await asyncio.gather(*(grab(b) for b in budgets))
+    spend = await budgets[0].spend()
+    assert sum(taken) == spend.steps == 25
+    assert spend.usd == pytest.approx(0.75)
+
+
+async def test_money_is_reserved_then_settled_and_refused_past_the_cap(
+    redis: ArqRedis, redis_prefix: str
+) -> None:
+    b = await budget(redis, redis_prefix, "job", Limits(steps=10, usd=0.10))
+    first = await b.reserve(usd=0.08)
+    assert isinstance(first, KeyedReservation)
+    refused = await b.reserve(usd=0.05)
+    assert isinstance(refused, Refusal)
+    assert refused.limit == "usd"
+    await b.settle(first, 0.02, Usage(model_calls=1, input_tokens=100))
+    await b.settle(first, 0.02, Usage(model_calls=1, input_tokens=100))  # idempotent
+    assert isinstance(await b.reserve(usd=0.05), KeyedReservation)
+    spend = await b.spend()
+    assert spend.usd == pytest.approx(0.07)
+    assert spend.usage.model_calls == 1
+    assert spend.usage.input_tokens == 100
+
+
+async def test_a_replayed_job_gets_its_reservations_back_instead_of_new_ones(
+    redis: ArqRedis, redis_prefix: str
+) -> None:
+    attempt = await budget(redis, redis_prefix, "job-7")
+    first = [await attempt.reserve() for _ in range(3)]
+    replay = await budget(redis, redis_prefix, "job-7")
+    again = [await replay.reserve() for _ in range(4)]
+    assert [r.key for r in again[:3]] == [r.key for r in first]  # type: ignore[union-attr]
+    assert (await replay.spend()).steps == 4  # three reused, one new
+
+
+async def test_stop_refuses_everything_and_extend_does_not_lift_it(
+    redis: ArqRedis, redis_prefix: str
+) -> None:
+    b = await budget(redis, redis_prefix, "job", Limits(steps=1))
+    assert isinstance(await b.reserve(), KeyedReservation)
+    refused = await b.reserve()
+    assert isinstance(refused, Refusal)
+    assert refused.limit == "steps"
+    assert (await b.exhausted()) == refused
+    await b.extend(Limits(steps=2, seconds=10, usd=1))
+    assert b.limits.steps == 3
+    assert await b.exhausted() is None
+    await b.stop("cancelled by U1")
+    stopped = await b.reserve()
+    assert isinstance(stopped, Refusal)
+    assert stopped.limit == "stopped"
+    await b.extend(Limits(steps=5, seconds=10, usd=1))
+    assert isinstance(await b.reserve(), Refusal)
+
+
+async def test_the_clock_runs_only_during_a_run(redis: ArqRedis, redis_prefix: str) -> None:
+    b = await budget(redis, redis_prefix, "job", Limits(steps=10, seconds=0.3))
+    await asyncio.sleep(0.35)
+    assert isinstance(await b.reserve(), KeyedReservation)  # not started: no time spent
+    await b.begin_run("v1")
+    await b.begin_run("v1")  # a retried job keeps the first start
+    await asyncio.sleep(0.35)
+    refused = await b.reserve()
+    assert isinstance(refused, Refusal)
+    assert refused.limit == "seconds"
+    await b.end_run("v1")
+    spent = (await b.spend()).seconds
+    await asyncio.sleep(0.1)
+    assert (await b.spend()).seconds == pytest.approx(spent)
+
+
+async def test_set_limits_and_another_opener_reads_them(redis: ArqRedis, redis_prefix: str) -> None:
+    b = await budget(redis, redis_prefix, "a", Limits(steps=10))
+    await b.set_limits(Limits(steps=3, seconds=30, usd=0.2))
+    other = await budget(redis, redis_prefix, "b", Limits(steps=99))
+    assert other.limits == Limits(steps=3, seconds=30, usd=0.2)

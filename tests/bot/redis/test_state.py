@@ -1,0 +1,84 @@
+"""Conversation state: Redis and in-memory stores behave alike; updates are never lost."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.redis.connection import connect
+from bot.redis.keys import Keys
+from bot.redis.state import InMemoryStateStore, RedisStateStore, ReportState, StateStore
+from engine.contracts import Limits, Plan, Report, Subquestion
+from tests.bot.conftest import REDIS_URL
+
+
+def new_state(report_id: str = "r1", is_dm: bool = False) -> ReportState:
+    return ReportState(
+        report_id=report_id,
+        channel="C1",
+        thread_ts="1.1",
+        requester="U1",
+        is_dm=is_dm,
+        question="Q?",
+        language="pt",
+        limits=Limits(),
+    )
+
+
+@pytest.fixture(params=["redis", "memory"])
+async def store(request: pytest.FixtureRequest, redis_prefix: str) -> AsyncIterator[StateStore]:
+    if request.param == "memory":
+        yield InMemoryStateStore()
+        return
+    redis = await connect(REDIS_URL)
+    try:
+        yield RedisStateStore(redis, Keys(redis_prefix), 600)
+    finally:
+        await redis.aclose(close_connection_pool=True)
+
+
+async def test_create_is_once_and_threads_and_dms_map_to_reports(store: StateStore) -> None:
+    assert await store.create(new_state())
+    assert not await store.create(new_state())
+    assert (await store.get("r1")) == new_state().model_copy(
+        update={"created_at": (await store.get("r1")).created_at}  # type: ignore[union-attr]
+    )
+    await store.link_thread("C1", "1.1", "r1")
+    assert await store.by_thread("C1", "1.1") == "r1"
+    assert await store.by_thread("C1", "9.9") is None
+    await store.set_dm_open("D1", "r1")
+    assert await store.dm_open("D1") == "r1"
+    await store.set_dm_open("D1", None)
+    assert await store.dm_open("D1") is None
+    assert await store.get("unknown") is None
+    assert await store.update("unknown", lambda s: s) is None
+
+
+async def test_concurrent_updates_are_all_applied(store: StateStore) -> None:
+    await store.create(new_state())
+
+    def add(n: int):  # type: ignore[no-untyped-def]
+        return lambda s: s.model_copy(update={"answers": [*s.answers, str(n)]})
+
+    await asyncio.gather(*(store.update("r1", add(n)) for n in range(20)))
+    state = await store.get("r1")
+    assert state is not None
+    assert sorted(state.answers, key=int) == [str(n) for n in range(20)]
+    unchanged = await store.update("r1", lambda s: None)
+    assert unchanged is not None
+    assert len(unchanged.answers) == 20
+
+
+async def test_reports_are_kept_per_version(store: StateStore) -> None:
+    plan = Plan(question="Q?", subquestions=[Subquestion(id="s1", text="Q?")])
+    await store.save_report("r1", 2, Report(question="Q?", plan=plan))
+    assert (await store.load_report("r1", 2)).question == "Q?"  # type: ignore[union-attr]
+    assert await store.load_report("r1", 1) is None
+
+
+def test_dm_briefs_belong_to_their_requester() -> None:
+    assert new_state(is_dm=True).may_act("U1")
+    assert not new_state(is_dm=True).may_act("U2")
+    assert new_state(is_dm=False).may_act("U2")

@@ -1,0 +1,59 @@
+"""A report as Slack messages: summary, numbered citations with excerpts, gap buttons."""
+
+from __future__ import annotations
+
+import json
+
+from bot.slack.blocks import DEEPEN, EXCERPT
+from bot.slack.report_blocks import excerpt_view, report_messages
+from tests.support.slack_samples import assert_within_limits, claim, report, walk
+
+
+def test_a_report_lists_numbered_citations_with_excerpt_source_page_and_date() -> None:
+    messages = report_messages(report(3), "r1", 1)
+    assert len(messages) == 1
+    text = json.dumps(messages[0].blocks, ensure_ascii=False)
+    assert "Afirmação 1 &lt;com&gt; &amp; símbolos [1]" in text
+    assert (
+        "*[2]* <https://example.org/doc2.pdf#page=3|Documento 2> — página 3 — Acessado em 2025-05-01 14:03 UTC"
+        in text
+    )
+    assert ">trecho número 3" in text
+    buttons = [e for e in walk(messages[0].blocks) if e.get("action_id") == EXCERPT]
+    assert len(buttons) == 3
+    assert json.loads(str(buttons[0]["value"])) == {"r": "r1", "v": 1, "c": claims_id(1), "n": 1}
+    assert "Relatório parcial" not in text
+
+
+def claims_id(n: int) -> str:
+    return f"c{n:012d}"
+
+
+def test_a_long_report_is_paginated_within_block_kit_limits() -> None:
+    messages = report_messages(report(130), "r1", 2)
+    assert len(messages) >= 3
+    for message in messages:
+        assert_within_limits(message.blocks)
+    excerpts = [e for m in messages for e in walk(m.blocks) if e.get("action_id") == EXCERPT]
+    assert len(excerpts) == 130
+    assert "(continuação 2/" in messages[1].text
+
+
+def test_a_partial_report_says_so_first_and_offers_its_gaps_as_deepen_buttons() -> None:
+    message = report_messages(report(1, partial=True, language="en"), "r1", 1)[0]
+    text = json.dumps(message.blocks)
+    assert text.index("Partial report") < text.index("Tamanho")
+    buttons = [e for e in walk(message.blocks) if str(e.get("action_id", "")).startswith(DEEPEN)]
+    assert len(buttons) == 1
+    assert json.loads(str(buttons[0]["value"]))["gap"] == "Fonte verificada que responda: preços"
+
+
+def test_excerpt_modal_shows_the_whole_excerpt() -> None:
+    long_excerpt = "palavra " * 45
+    view = excerpt_view(claim(7, long_excerpt), 7, "en")
+    text = json.dumps(view, ensure_ascii=False)
+    assert view["type"] == "modal"
+    assert view["title"]["text"] == "Excerpt [7]"
+    assert long_excerpt.strip() in text
+    assert "Accessed on 2025-05-01" in text
+    assert "page 3" in text

@@ -1,0 +1,77 @@
+import pytest
+
+from engine.models.offline.planner import focus_of, plan_offline
+from engine.planning.briefs import make_brief
+
+
+@pytest.mark.parametrize(
+    ("question", "focus"),
+    [
+        (
+            "What is the FY2018 capex for 3M? Give a response relying on the cash flow statement.",
+            "What is the FY2018 capex for 3M? (cash flow statement)",
+        ),
+        (
+            "Assume that you are an analyst. Answer the following question using the balance "
+            "sheet: what is the FY2018 net PPNE for 3M? Answer in USD billions.",
+            "what is the FY2018 net PPNE for 3M? (balance sheet)",
+        ),
+        (
+            "We need to calculate a metric using only the balance sheet. what is Boeing's "
+            "FY2018 net PP&E?",
+            "what is Boeing's FY2018 net PP&E? (balance sheet)",
+        ),
+        (
+            "Based on the information in the statement of income, what is FY2020 DPO for "
+            "Corning? Calculate what was asked by utilizing the line items shown.",
+            "what is FY2020 DPO for Corning? (statement of income)",
+        ),
+        ("Quais são os limites de potência?", "Quais são os limites de potência?"),
+        ("Answer in USD.", "Answer in USD."),  # nothing but an instruction: kept as asked
+    ],
+)
+def test_focus_drops_answering_instructions(question: str, focus: str) -> None:
+    assert focus_of(question) == focus
+
+
+def test_a_joined_second_question_becomes_its_own_subquestion_with_the_subject() -> None:
+    plan = plan_offline(
+        make_brief("Como funciona a transição tarifária da geração distribuída e até quando vale?")
+    )
+    texts = [s.text for s in plan.subquestions]
+    assert texts[0] == "Como funciona a transição tarifária da geração distribuída"
+    assert texts[1].startswith("até quando vale")
+    assert "transição tarifária" in texts[1]
+    assert len(plan.sufficient_when) == 2
+
+
+def test_a_single_question_plan_has_a_section_named_for_the_answer() -> None:
+    english = plan_offline(make_brief("What is the FY2018 capex for 3M?"))
+    portuguese = plan_offline(make_brief("Qual é o limite da microgeração?"))
+    assert english.subquestions[0].title == "Answer"
+    assert portuguese.subquestions[0].title == "Resposta"
+
+
+def test_templates_give_fixed_sections_in_the_language_of_the_question() -> None:
+    plan = plan_offline(make_brief("energia solar no Nordeste", template="regulacao"))
+    assert plan.template == "regulacao"
+    assert plan.subquestions[0].title == "Leis e normas aplicáveis"
+    assert all("energia solar no Nordeste" in s.text for s in plan.subquestions)
+    broad = plan_offline(
+        make_brief("Como está o mercado de energia solar residencial no Nordeste?")
+    )
+    assert broad.template == "mercado"
+    assert len(broad.subquestions) == 4
+
+
+def test_a_brief_that_lists_its_questions_gets_one_subquestion_each() -> None:
+    plan = plan_offline(
+        make_brief(
+            "3M: answer these questions from its SEC filings. (1) What is the FY2018 capex "
+            "for 3M? Answer in USD millions. (2) Is 3M a capital-intensive business?"
+        )
+    )
+    assert [s.text for s in plan.subquestions] == [
+        "What is the FY2018 capex for 3M?",
+        "Is 3M a capital-intensive business?",
+    ]

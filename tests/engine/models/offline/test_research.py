@@ -1,0 +1,177 @@
+from engine.agents.toolbox import Assignment, Toolbox
+from engine.board import InMemoryBoard
+from engine.budget import InMemoryBudget
+from engine.contracts import Limits, Subquestion
+from engine.models.offline.research import candidates_of, choose_quotes, research_offline
+from engine.snapshots import InMemorySnapshotStore, Snapshot, split_page
+from engine.sources.protocols import SearchHit
+
+STATUTE = """#Atenção #STJ regras de transição do faturamento das componentes tarifárias: cai na prova.
+Art. 27. O faturamento da energia das unidades participantes observará as seguintes regras de transição das componentes tarifárias:
+I - 15% (quinze por cento) a partir de 2023;
+II - 30% (trinta por cento) a partir de 2024;
+Art. 28. A Aneel regulamentará esta Lei e publicará os procedimentos aplicáveis.
+"""
+
+
+def quotes(question: str) -> list[str]:
+    snapshot = Snapshot(url="https://example.org/lei", text=STATUTE, title="Lei 14.300")
+    candidates = candidates_of(snapshot.url, snapshot, hit_rank=1)
+    return [q.excerpt for q in choose_quotes(candidates, question)]
+
+
+def test_a_list_item_is_judged_with_its_articles_opening() -> None:
+    found = quotes("Quanto é o faturamento das componentes tarifárias na regra de transição?")
+    assert any(e.startswith("I - 15%") for e in found)
+
+
+def test_study_notes_rank_below_the_statutes_words() -> None:
+    found = quotes("regras de transição do faturamento das componentes tarifárias")
+    assert found[0].startswith("Art. 27.")
+    assert not found[0].startswith("#")
+
+
+def test_nothing_is_quoted_when_nothing_covers_the_question() -> None:
+    assert quotes("Qual é o preço médio do café arábica exportado?") == []
+
+
+def test_every_quote_is_an_exact_substring_of_the_page() -> None:
+    assert all(e in STATUTE for e in quotes("regras de transição das componentes tarifárias"))
+
+
+def test_a_template_section_quotes_only_units_about_its_aspect() -> None:
+    page = (
+        "A energia solar residencial no Nordeste é regulada como microgeração distribuída.\n"
+        "O mercado de energia solar residencial no Nordeste teve crescimento de 40% em 2023.\n"
+    )
+    snapshot = Snapshot(url="https://example.org/solar", text=page, title="Solar")
+    candidates = candidates_of(snapshot.url, snapshot, hit_rank=1)
+    aspect = "Tamanho e crescimento do mercado"
+    question = f"{aspect}: mercado de energia solar residencial no Nordeste"
+    found = [q.excerpt for q in choose_quotes(candidates, question, aspect)]
+    assert found == [
+        "O mercado de energia solar residencial no Nordeste teve crescimento de 40% em 2023."
+    ]
+    assert len(choose_quotes(candidates, question)) == 2  # without the aspect rule, both
+
+
+# -- filings: table rows, statements, pages of an opened document --------------------------
+
+BALANCE_SHEET = """Table of Contents
+Consolidated Balance Sheets
+$ in millions
+February 2, 2019 February 3, 2018
+Cash and cash equivalents $ 1,980 $ 1,101
+Merchandise inventories 5,409 5,209
+Total current assets 8,870 9,829
+"""
+AUDIT_REPORT = """Report of Independent Registered Public Accounting Firm
+We have audited the accompanying consolidated balance sheets of Best Buy as of February 2, 2019.
+Inventories are stated at the lower of cost or net realizable value in the company's books.
+"""
+
+
+def filing(*pages: str, title: str = "BESTBUY_2019_10K") -> Snapshot:
+    return Snapshot.from_pages("file:///filings/bestbuy-2019.pdf", list(pages), title=title)
+
+
+def test_a_statement_row_answers_with_its_caption_and_its_columns() -> None:
+    snapshot = filing(AUDIT_REPORT, BALANCE_SHEET)
+    candidates = [
+        *candidates_of(f"{snapshot.url}#page=1", snapshot, hit_rank=1),
+        *candidates_of(f"{snapshot.url}#page=2", snapshot, hit_rank=2),
+    ]
+    question = (
+        "What is the year end FY2019 total amount of inventories for Best Buy? (balance sheet)"
+    )
+    found = {quote.excerpt: quote.url for quote in choose_quotes(candidates, question)}
+    ranked = list(found)
+    row, audit = "Merchandise inventories 5,409 5,209", AUDIT_REPORT.splitlines()[1]
+    assert found[row].endswith("#page=2")
+    assert audit not in ranked or ranked.index(row) < ranked.index(audit)
+
+
+def test_a_row_outside_any_statement_gets_no_statement() -> None:
+    snapshot = filing("Segment results\n2019 2018\nMerchandise inventories 5,409 5,209\n")
+    row = candidates_of(f"{snapshot.url}#page=1", snapshot, hit_rank=1)[0]
+    assert {"2019", "2018", "inventory"} <= row.terms
+    assert not any(term.startswith("statement:") for term in row.terms)
+
+
+def test_a_long_question_is_still_answered_by_the_units_near_the_best() -> None:
+    snapshot = filing(BALANCE_SHEET)
+    candidates = candidates_of(f"{snapshot.url}#page=1", snapshot, hit_rank=1)
+    question = (
+        "What is FY2019 days payable outstanding for Best Buy? DPO is 365 * (average accounts "
+        "payable between FY2018 and FY2019) / (FY2019 COGS + change in inventories between "
+        "FY2018 and FY2019), using the balance sheet"
+    )
+    found = [quote.excerpt for quote in choose_quotes(candidates, question)]
+    assert "Merchandise inventories 5,409 5,209" in found
+    assert "Cash and cash equivalents $ 1,980 $ 1,101" not in found
+
+
+class Filings:
+    """A library of paged filings whose search returns the pages it is told to, in order."""
+
+    name = "filings"
+
+    def __init__(self, documents: dict[str, list[str]], hits: list[str]) -> None:
+        self.documents = documents
+        self.hits = hits
+        self.fetched: list[str] = []
+
+    async def search(self, query: str, limit: int = 10) -> list[SearchHit]:
+        return [
+            SearchHit(url=url, title=split_page(url)[0], snippet="", rank=rank, provider=self.name)
+            for rank, url in enumerate(self.hits[:limit], start=1)
+        ]
+
+    async def fetch(self, url: str) -> Snapshot:
+        document = split_page(url)[0]
+        self.fetched.append(document)
+        return Snapshot.from_pages(document, self.documents[document], title=document)
+
+
+def research_toolbox(source: Filings, question: str) -> Toolbox:
+    assignment = Assignment(
+        subagent="s1",
+        subquestion=Subquestion(id="s1", text=question, title="Answer"),
+        question=question,
+        language="en",
+    )
+    return Toolbox(
+        assignment,
+        source,
+        source,
+        InMemorySnapshotStore(),
+        InMemoryBoard(),
+        InMemoryBudget(Limits()),
+    )
+
+
+FILLER = "Item 1. Business\nWe sell consumer electronics in stores and online.\n"
+
+
+async def test_the_filing_is_opened_once_and_read_at_the_statement_asked_for() -> None:
+    pages = [FILLER, AUDIT_REPORT, FILLER, BALANCE_SHEET]
+    source = Filings(
+        {"file:///bby.pdf": pages, "file:///other.pdf": [FILLER]},
+        hits=["file:///bby.pdf#page=2", "file:///bby.pdf#page=1", "file:///other.pdf#page=1"],
+    )
+    tools = research_toolbox(source, "What is the FY2019 amount of inventories for Best Buy?")
+    await research_offline(tools.assignment, tools)
+    # One search and one read per document: the other pages of an opened filing are free.
+    assert tools.steps_used == 3
+    assert sorted(source.fetched) == ["file:///bby.pdf", "file:///other.pdf"]
+    # Inventories are printed on the balance sheet: page 4 is read though no hit named it.
+    cited = {claim.excerpt: claim.url for claim in tools.posted}
+    assert cited["Merchandise inventories 5,409 5,209"] == "file:///bby.pdf#page=4"
+
+
+async def test_no_page_gives_more_than_two_claims() -> None:
+    rows = "\n".join(f"Inventories of region {n} rose to {n},000 units in 2019" for n in range(6))
+    source = Filings({"file:///bby.pdf": [rows]}, hits=["file:///bby.pdf#page=1"])
+    tools = research_toolbox(source, "How many inventories units by region in 2019?")
+    await research_offline(tools.assignment, tools)
+    assert [claim.url for claim in tools.posted] == ["file:///bby.pdf#page=1"] * 2

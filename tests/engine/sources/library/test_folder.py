@@ -1,0 +1,350 @@
+import itertools
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from engine.snapshots import Snapshot, split_page
+from engine.sources.library import Library, LibraryError
+from engine.sources.library import files as files_module
+from engine.sources.library import passage_index as index_module
+from engine.sources.library.folder import make_snippet
+from engine.sources.protocols import Fetcher, FetchError, Search
+from tests.engine.sources.library.conftest import (
+    LAW_MARKDOWN,
+    SOLAR_PAGES,
+    OpenLibrary,
+    Recorder,
+    write_pdf,
+    write_text,
+)
+
+
+def _url_of(library: Library, name: str) -> str:
+    return next(d.url for d in library.documents() if d.path.name == name)
+
+
+def test_implements_search_and_fetcher(library_folder: Path, open_library: OpenLibrary) -> None:
+    library = open_library(library_folder)
+    search: Search = library
+    fetcher: Fetcher = library
+    assert search.name == "library"
+    assert fetcher is library
+
+
+def test_documents_list_every_readable_file(
+    library_folder: Path, open_library: OpenLibrary, warning_log: Recorder
+) -> None:
+    library = open_library(library_folder)
+    documents = {d.path.name: d for d in library.documents()}
+    assert sorted(documents) == [
+        "battery.html",
+        "hydrogen.txt",
+        "lei_gd.md",
+        "solar_report.pdf",
+        "wind_review.pdf",
+    ]
+    assert documents["solar_report.pdf"].page_count == 3
+    assert documents["lei_gd.md"].page_count is None
+    assert documents["lei_gd.md"].title == "Lei da Geração Distribuída"
+    assert documents["battery.html"].title == "Battery Storage Notes"
+    assert documents["hydrogen.txt"].title == "hydrogen"
+    assert (
+        documents["solar_report.pdf"].url
+        == (library_folder / "solar_report.pdf").resolve().as_uri()
+    )
+    assert warning_log.messages == []
+
+
+async def test_pdf_hits_cite_their_page(library_folder: Path, open_library: OpenLibrary) -> None:
+    library = open_library(library_folder)
+    hits = await library.search("installed capacity GW residential")
+    top = hits[0]
+    assert top.url == _url_of(library, "solar_report.pdf") + "#page=2"
+    assert top.passage == SOLAR_PAGES[1]
+    assert (top.rank, top.provider, top.title) == (1, "library", "solar_report")
+    assert top.snippet == " ".join(SOLAR_PAGES[1].split())
+    assert top.score > 0
+
+
+async def test_the_relevant_document_ranks_first(
+    library_folder: Path, open_library: OpenLibrary
+) -> None:
+    library = open_library(library_folder)
+    expectations = {
+        "offshore wind turbines": "wind_review.pdf",
+        "lithium battery storage": "battery.html",
+        "green hydrogen cost": "hydrogen.txt",
+        "potência instalada da minigeração": "lei_gd.md",
+    }
+    for query, name in expectations.items():
+        hits = await library.search(query)
+        assert split_page(hits[0].url)[0] == _url_of(library, name), query
+        assert [hit.rank for hit in hits] == list(range(1, len(hits) + 1))
+        assert all(a.score >= b.score for a, b in itertools.pairwise(hits))
+
+
+async def test_passages_are_verbatim_page_text(
+    library_folder: Path, open_library: OpenLibrary
+) -> None:
+    library = open_library(library_folder)
+    for hit in await library.search("solar wind battery hydrogen geração", limit=50):
+        snapshot = await library.fetch(hit.url)
+        _base, page = split_page(hit.url)
+        page_text = snapshot.pages[page - 1] if page and snapshot.pages else snapshot.text
+        assert hit.passage
+        assert hit.passage in page_text
+
+
+async def test_markdown_markers_stay_in_passages(
+    library_folder: Path, open_library: OpenLibrary
+) -> None:
+    library = open_library(library_folder)
+    hits = await library.search("microgeração 75 kW")
+    assert "**microgeração distribuída**" in hits[0].passage
+    assert "75 kW" in hits[0].passage
+
+
+async def test_accents_do_not_matter_either_way(tmp_path: Path, open_library: OpenLibrary) -> None:
+    folder = tmp_path / "docs"
+    write_text(folder / "acentos.md", "A geração distribuída cresce no sertão.\n")
+    write_text(folder / "sem_acentos.md", "Tarifa de energia eletrica e regulacao da Aneel.\n")
+    library = open_library(folder)
+    by_plain = await library.search("geracao distribuida sertao")
+    by_accented = await library.search("energia elétrica regulação")
+    assert split_page(by_plain[0].url)[0] == _url_of(library, "acentos.md")
+    assert split_page(by_accented[0].url)[0] == _url_of(library, "sem_acentos.md")
+
+
+async def test_plurals_match_singulars(tmp_path: Path, open_library: OpenLibrary) -> None:
+    folder = tmp_path / "docs"
+    write_text(folder / "a.md", "As gerações distribuídas e os limites.\n")
+    write_text(folder / "b.txt", "Unrelated text about trains.\n")
+    library = open_library(folder)
+    hits = await library.search("geração limite")
+    assert [split_page(h.url)[0] for h in hits] == [_url_of(library, "a.md")]
+
+
+async def test_empty_or_stopword_query_and_zero_scores_give_nothing(
+    library_folder: Path, open_library: OpenLibrary
+) -> None:
+    library = open_library(library_folder)
+    assert await library.search("") == []
+    assert await library.search("   \n ") == []
+    assert await library.search("what is the") == []
+    assert await library.search("zeppelin") == []
+    assert await library.search("solar", limit=0) == []
+
+
+async def test_limit_caps_the_hits(library_folder: Path, open_library: OpenLibrary) -> None:
+    library = open_library(library_folder)
+    assert len(await library.search("solar wind battery hydrogen", limit=2)) == 2
+
+
+async def test_fetch_returns_the_whole_pdf_with_or_without_page(
+    library_folder: Path, open_library: OpenLibrary
+) -> None:
+    library = open_library(library_folder)
+    url = _url_of(library, "solar_report.pdf")
+    before = datetime.now(UTC)
+    whole = await library.fetch(url)
+    paged = await library.fetch(url + "#page=2")
+    assert whole.pages == paged.pages == tuple(SOLAR_PAGES)
+    assert whole.url == paged.url == url
+    assert whole.text == "\n\n".join(SOLAR_PAGES)
+    assert whole.content_type == "application/pdf"
+    assert whole.title == "solar_report"
+    assert before <= whole.fetched_at <= datetime.now(UTC) + timedelta(seconds=1)
+    assert whole.fetched_at.tzinfo is not None
+
+
+async def test_fetch_returns_unpaged_text(library_folder: Path, open_library: OpenLibrary) -> None:
+    library = open_library(library_folder)
+    snapshot = await library.fetch(_url_of(library, "lei_gd.md"))
+    assert snapshot == Snapshot(
+        url=_url_of(library, "lei_gd.md"),
+        text=LAW_MARKDOWN,
+        title="Lei da Geração Distribuída",
+        content_type="text/markdown",
+        fetched_at=snapshot.fetched_at,
+    )
+    html = await library.fetch(_url_of(library, "battery.html"))
+    assert html.content_type == "text/html"
+    assert html.pages is None
+    assert "Lithium iron phosphate" in html.text
+
+
+async def test_fetch_accepts_another_spelling_of_a_file_url(
+    tmp_path: Path, open_library: OpenLibrary
+) -> None:
+    folder = tmp_path / "my docs"
+    write_text(folder / "a b.md", "Some text here.\n")
+    library = open_library(folder)
+    snapshot = await library.fetch(f"file://{folder}/./a b.md")
+    assert snapshot.url == (folder / "a b.md").resolve().as_uri()
+
+
+async def test_fetch_of_an_unknown_url_or_page_fails(
+    library_folder: Path, open_library: OpenLibrary
+) -> None:
+    library = open_library(library_folder)
+    with pytest.raises(FetchError, match="not a document of the library"):
+        await library.fetch("https://example.com/unknown.pdf")
+    with pytest.raises(FetchError, match="page 4 out of range: solar_report has 3 pages"):
+        await library.fetch(_url_of(library, "solar_report.pdf") + "#page=4")
+    with pytest.raises(FetchError):
+        await library.fetch(_url_of(library, "solar_report.pdf") + "#page=0")
+
+
+async def test_manifest_urls_and_titles_are_cited(
+    tmp_path: Path, open_library: OpenLibrary
+) -> None:
+    corpus = tmp_path / "br-laws"
+    write_text(corpus / "docs" / "lei_gd.md", LAW_MARKDOWN)
+    write_text(corpus / "docs" / "other.md", "# Other\nNada a ver.\n")
+    (corpus / "index.jsonl").write_text(
+        json.dumps({"file": "docs/lei_gd.md", "title": "LEI Nº 14.300", "url": "http://gov/l14300"})
+        + "\n",
+        encoding="utf-8",
+    )
+    filings = tmp_path / "financebench"
+    write_pdf(filings / "pdfs" / "ACME_2018_10K.pdf", ["Cover", "Net sales were 12,345."])
+    (filings / "documents.jsonl").write_text(
+        json.dumps({"doc_name": "ACME_2018_10K", "doc_link": "https://acme/10k.pdf"}) + "\n",
+        encoding="utf-8",
+    )
+    laws = open_library(corpus / "docs")
+    hits = await laws.search("minigeração distribuída")
+    assert hits[0].url == "http://gov/l14300"
+    assert hits[0].title == "LEI Nº 14.300"
+    assert (await laws.fetch("http://gov/l14300")).title == "LEI Nº 14.300"
+    assert _url_of(laws, "other.md").startswith("file:///")
+    reports = open_library(filings / "pdfs")
+    hit = (await reports.search("ACME net sales 2018"))[0]
+    assert hit.url == "https://acme/10k.pdf#page=2"
+    assert hit.title == "ACME_2018_10K"
+
+
+def test_bad_files_are_skipped_with_warnings(
+    library_folder: Path, open_library: OpenLibrary, warning_log: Recorder
+) -> None:
+    (library_folder / "corrupt.pdf").write_bytes(b"%PDF-1.4\n%%EOF garbage")
+    (library_folder / "binary.txt").write_bytes(bytes(range(256)))
+    (library_folder / "empty.md").touch()
+    library = open_library(library_folder)
+    assert len(library.documents()) == 5
+    assert sorted(m.split(":")[0] for m in warning_log.messages) == [
+        "skipped binary.txt",
+        "skipped corrupt.pdf",
+        "skipped empty.md",
+    ]
+
+
+def test_missing_folder_is_a_library_error(tmp_path: Path, open_library: OpenLibrary) -> None:
+    with pytest.raises(LibraryError, match="library folder not found"):
+        open_library(tmp_path / "absent")
+
+
+def test_a_file_is_not_a_folder(tmp_path: Path, open_library: OpenLibrary) -> None:
+    path = write_text(tmp_path / "a.md", "text")
+    with pytest.raises(LibraryError, match="not a folder"):
+        open_library(path)
+
+
+def test_folder_without_readable_files_is_a_library_error(
+    tmp_path: Path, open_library: OpenLibrary, warning_log: Recorder
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "empty.txt").touch()
+    (folder / "data.csv").write_text("a,b")
+    with pytest.raises(LibraryError, match="no readable document in"):
+        open_library(folder)
+    assert warning_log.messages == ["skipped empty.txt: empty file"]
+
+
+def test_progress_is_reported(library_folder: Path, open_library: OpenLibrary) -> None:
+    progress = Recorder()
+    open_library(library_folder, on_progress=progress)
+    assert "parsing 5/5 files" in progress.messages
+    assert "indexing 5/5 documents" in progress.messages
+
+
+async def test_second_open_reads_the_cache_instead_of_parsing_and_indexing(
+    library_folder: Path, open_library: OpenLibrary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = open_library(library_folder)
+    assert not first.index_from_cache
+
+    def forbidden(*args: object) -> None:
+        raise AssertionError("work redone despite the cache")
+
+    monkeypatch.setattr(files_module, "_parse_all", forbidden)
+    monkeypatch.setattr(index_module.PassageIndex, "build", forbidden)
+    second = open_library(library_folder)
+    assert second.index_from_cache
+    assert second.documents() == first.documents()
+    query = "installed capacity"
+    assert await second.search(query) == await first.search(query)
+
+
+async def test_an_edited_file_is_parsed_again(
+    library_folder: Path, open_library: OpenLibrary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    open_library(library_folder)
+    write_text(library_folder / "hydrogen.txt", "Ammonia shipping terminals.\n")
+    parsed: list[str] = []
+    parse_all = files_module._parse_all
+
+    def counting(files: list[files_module.LibraryFile], on_progress: object) -> object:
+        parsed.extend(file.relative for file in files)
+        return parse_all(files, on_progress)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(files_module, "_parse_all", counting)
+    library = open_library(library_folder)
+    assert parsed == ["hydrogen.txt"]
+    assert not library.index_from_cache
+    hits = await library.search("ammonia terminals")
+    assert hits[0].passage == "Ammonia shipping terminals."
+    assert await library.search("green") == []
+
+
+def test_a_corrupt_cache_is_rebuilt(
+    library_folder: Path, open_library: OpenLibrary, cache_dir: Path
+) -> None:
+    open_library(library_folder)
+    for entry in (cache_dir / "library" / "parsed").iterdir():
+        entry.write_bytes(b"{broken")
+    for folder_dir in (cache_dir / "library" / "index").iterdir():
+        for index_dir in folder_dir.iterdir():
+            (index_dir / "passages.npy").write_bytes(b"junk")
+    library = open_library(library_folder)
+    assert not library.index_from_cache
+    assert len(library.documents()) == 5
+    assert open_library(library_folder).index_from_cache
+
+
+def test_an_unwritable_cache_warns_once_and_still_opens(
+    library_folder: Path, tmp_path: Path, warning_log: Recorder
+) -> None:
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file where the cache folder should be")
+    library = Library.open(library_folder, cache_dir=blocker, on_warning=warning_log)
+    assert len(library.documents()) == 5
+    assert len(warning_log.messages) == 1
+    assert warning_log.messages[0].startswith("library cache not writable")
+
+
+def test_default_cache_dir_comes_from_the_environment(
+    library_folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FONTE_CACHE_DIR", str(tmp_path / "env-cache"))
+    Library.open(library_folder)
+    assert any((tmp_path / "env-cache" / "library" / "index").iterdir())
+
+
+def test_snippet_is_one_line_cut_at_a_word() -> None:
+    assert make_snippet("a\n\nb   c") == "a b c"
+    snippet = make_snippet("word " * 100, limit=30)
+    assert snippet == "word word word word word word…"

@@ -1,0 +1,159 @@
+from __future__ import annotations
+
+from engine.contracts import Claim, ClaimStatus, Plan, Report, Subquestion
+from engine.snapshots import Snapshot
+from engine.sources.protocols import FetchError
+from engine.sources.web.fetcher import WebFetcher
+from engine.verify.refetch import judge, refetch_claims
+from engine.verify.result import Outcome
+from tests.support.page_server import PageServer, page
+from tests.support.pdfs import pdf_bytes
+
+EXCERPT = "A capacidade instalada chegou a 26 GW em 2023"
+OTHER = "Os sistemas residenciais lideraram o crescimento do setor"
+
+
+def html(*paragraphs: str) -> str:
+    return (
+        "<html><body><article>"
+        + "".join(f"<p>{p}.</p>" for p in paragraphs)
+        + "</article></body></html>"
+    )
+
+
+def claim_on(
+    snapshot: Snapshot, excerpt: str, statement: str, claim_id: str, url: str = ""
+) -> Claim:
+    return Claim(
+        id=claim_id,
+        statement=statement,
+        url=url or snapshot.url,
+        excerpt=excerpt,
+        accessed_at=snapshot.fetched_at,
+        source_sha256=snapshot.sha256,
+        subagent="a1",
+        subquestion="s1",
+        status=ClaimStatus.verified,
+    )
+
+
+def report_of(*claims: Claim) -> Report:
+    plan = Plan(question="Mercado?", subquestions=[Subquestion(id="s1", text="Tamanho?")])
+    return Report(question="Mercado?", plan=plan, claims=list(claims))
+
+
+async def read_and_claim(server: PageServer, fetcher: WebFetcher, path: str = "/gd") -> Claim:
+    snapshot = await fetcher.fetch(server.url(path))
+    return claim_on(snapshot, EXCERPT, "A capacidade chegou a 26 GW em 2023.", "c1")
+
+
+async def test_an_unchanged_page_holds(page_server: PageServer, web_fetcher: WebFetcher) -> None:
+    page_server.routes["/gd"] = page(html(EXCERPT, OTHER))
+    claim = await read_and_claim(page_server, web_fetcher)
+    result = await refetch_claims(report_of(claim), web_fetcher.fetch)
+    assert [c.outcome for c in result.claims] == [Outcome.holds]
+    assert result.ok
+    assert result.lines()[-1] == (
+        "all published claims still hold: 1/1 claims hold on the live pages "
+        "(0 on a changed page, 0 failed, 0 unreachable)"
+    )
+
+
+async def test_a_changed_page_that_keeps_the_excerpt_holds_but_says_it_changed(
+    page_server: PageServer, web_fetcher: WebFetcher
+) -> None:
+    page_server.routes["/gd"] = page(html(EXCERPT, OTHER))
+    claim = await read_and_claim(page_server, web_fetcher)
+    page_server.routes["/gd"] = page(html("Atualizado em junho", EXCERPT))
+    result = await refetch_claims(report_of(claim), web_fetcher.fetch)
+    (checked,) = result.claims
+    assert checked.outcome is Outcome.changed
+    assert checked.fresh is not None
+    assert checked.fresh.sha256 != claim.source_sha256
+    assert checked.reason.startswith("page changed since accessed on ")
+    assert checked.reason.endswith("excerpt still there")
+    assert result.ok
+    assert result.lines()[0].startswith(f"changed c1 {claim.url} — page changed since")
+
+
+async def test_a_changed_page_without_the_excerpt_fails(
+    page_server: PageServer, web_fetcher: WebFetcher
+) -> None:
+    page_server.routes["/gd"] = page(html(EXCERPT, OTHER))
+    claim = await read_and_claim(page_server, web_fetcher)
+    page_server.routes["/gd"] = page(html("A capacidade instalada chegou a 31 GW em 2024", OTHER))
+    result = await refetch_claims(report_of(claim), web_fetcher.fetch)
+    (checked,) = result.claims
+    assert checked.outcome is Outcome.fails
+    assert "excerpt not found" in checked.reason
+    assert "page changed" in checked.reason
+    assert not result.ok
+    assert result.lines()[0].startswith("FAIL    c1 ")
+    assert result.lines()[-1].startswith("refetch FAILED: 0/1 claims hold")
+
+
+async def test_an_unreachable_page_is_reported_but_does_not_fail(
+    page_server: PageServer, web_fetcher: WebFetcher
+) -> None:
+    page_server.routes["/gd"] = page(html(EXCERPT, OTHER))
+    claim = await read_and_claim(page_server, web_fetcher)
+    page_server.routes["/gd"] = page("gone", status=404)
+    result = await refetch_claims(report_of(claim), web_fetcher.fetch)
+    assert [(c.outcome, c.reason) for c in result.claims] == [
+        (Outcome.unreachable, "could not be read: HTTP 404 Not Found")
+    ]
+    assert result.ok
+    assert result.count(Outcome.unreachable) == 1
+
+
+async def test_each_page_is_read_once_and_rejected_claims_are_skipped(
+    page_server: PageServer, web_fetcher: WebFetcher
+) -> None:
+    page_server.routes["/gd"] = page(html(EXCERPT, OTHER))
+    snapshot = await web_fetcher.fetch(page_server.url("/gd"))
+    first = claim_on(snapshot, EXCERPT, "Chegou a 26 GW em 2023.", "c1")
+    second = claim_on(snapshot, OTHER, "Residenciais lideraram.", "c2")
+    rejected = claim_on(snapshot, OTHER, "Outro.", "c3").model_copy(
+        update={"status": ClaimStatus.rejected, "url": page_server.url("/never")}
+    )
+    result = await refetch_claims(report_of(first, second, rejected), web_fetcher.fetch)
+    assert [c.claim.id for c in result.claims] == ["c1", "c2"]
+    assert page_server.paths().count("/gd") == 2
+    assert "/never" not in page_server.paths()
+
+
+async def test_a_pdf_claim_is_checked_on_its_cited_page(
+    page_server: PageServer, web_fetcher: WebFetcher
+) -> None:
+    page_server.routes["/r.pdf"] = page(
+        pdf_bytes(["Overview of the market.", "Installed capacity reached 37 GW in 2023."]),
+        "application/pdf",
+    )
+    snapshot = await web_fetcher.fetch(page_server.url("/r.pdf"))
+    url = page_server.url("/r.pdf") + "#page=2"
+    claim = claim_on(
+        snapshot, "Installed capacity reached 37 GW in 2023", "37 GW in 2023.", "c1", url
+    )
+    wrong_page = claim.model_copy(update={"id": "c2", "url": page_server.url("/r.pdf") + "#page=1"})
+    result = await refetch_claims(report_of(claim, wrong_page), web_fetcher.fetch)
+    assert [c.outcome for c in result.claims] == [Outcome.holds, Outcome.fails]
+    assert "not on cited page 1" in result.claims[1].reason
+
+
+def test_judge_is_pure() -> None:
+    snapshot = Snapshot(url="https://example.org/a", text=f"{EXCERPT}. {OTHER}.")
+    claim = claim_on(snapshot, EXCERPT, "26 GW em 2023.", "c1")
+    assert judge(claim, snapshot).outcome is Outcome.holds
+    assert judge(claim, FetchError("timed out")).reason == "could not be read: timed out"
+    numbers_gone = claim.model_copy(update={"statement": "27 GW em 2023."})
+    assert judge(numbers_gone, snapshot).outcome is Outcome.fails
+
+
+async def test_an_empty_report_is_ok() -> None:
+    class NoFetcher:
+        async def fetch(self, url: str) -> Snapshot:
+            raise AssertionError("nothing to fetch")
+
+    result = await refetch_claims(report_of(), NoFetcher().fetch)
+    assert result.ok
+    assert result.claims == ()
