@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Literal
 
 from engine.contracts import Limits
-from engine.settings import BadInput
+from engine.settings import BadInput, env_number, env_text
 
 Role = Literal["bot", "worker"]
 SlackMode = Literal["socket", "http"]
@@ -51,26 +51,8 @@ class Settings:
         return self.redis_url is None
 
 
-def _text(env: Mapping[str, str], name: str) -> str | None:
-    value = env.get(name, "").strip()
-    return value or None
-
-
-def _number(env: Mapping[str, str], name: str, default: float, *, minimum: float) -> float:
-    raw = _text(env, name)
-    if raw is None:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise BadInput(f"{name}={raw!r} is not a number") from None
-    if value < minimum:
-        raise BadInput(f"{name}={raw} must be at least {minimum:g}")
-    return value
-
-
 def _token(env: Mapping[str, str], name: str, prefix: str, where: str) -> str:
-    value = _text(env, name)
+    value = env_text(env, name)
     if value is None:
         raise BadInput(f"{name} is not set: copy the {prefix}… token from {where}")
     if not value.startswith(prefix):
@@ -85,20 +67,20 @@ APP_TOKEN_WHERE = "your Slack app's Basic Information page (App-Level Tokens, co
 def load_settings(env: Mapping[str, str] | None = None, *, role: Role = "bot") -> Settings:
     env = os.environ if env is None else env
     bot_token = _token(env, "SLACK_BOT_TOKEN", "xoxb-", BOT_TOKEN_WHERE)
-    mode = (_text(env, "FONTE_SLACK_MODE") or "socket").lower()
+    mode = (env_text(env, "FONTE_SLACK_MODE") or "socket").lower()
     if mode not in ("socket", "http"):
         raise BadInput(f"FONTE_SLACK_MODE={mode!r}: use socket or http")
     app_token = signing_secret = None
     if role == "bot" and mode == "socket":
         app_token = _token(env, "SLACK_APP_TOKEN", "xapp-", APP_TOKEN_WHERE)
     if role == "bot" and mode == "http":
-        signing_secret = _text(env, "SLACK_SIGNING_SECRET")
+        signing_secret = env_text(env, "SLACK_SIGNING_SECRET")
         if signing_secret is None:
             raise BadInput(
                 "SLACK_SIGNING_SECRET is not set: copy the Signing Secret from your Slack app's "
                 "Basic Information page (needed with FONTE_SLACK_MODE=http)"
             )
-    redis_url = _text(env, "REDIS_URL")
+    redis_url = env_text(env, "REDIS_URL")
     if role == "worker" and redis_url is None:
         raise BadInput(
             "REDIS_URL is not set: workers share reports through Redis "
@@ -106,46 +88,46 @@ def load_settings(env: Mapping[str, str] | None = None, *, role: Role = "bot") -
         )
     if redis_url is not None and not redis_url.startswith(("redis://", "rediss://", "unix://")):
         raise BadInput(f"REDIS_URL={redis_url!r} is not a redis:// URL")
-    source = (_text(env, "FONTE_SOURCE") or "library").strip()
-    library = _text(env, "FONTE_LIBRARY")
+    source = (env_text(env, "FONTE_SOURCE") or "library").strip()
+    library = env_text(env, "FONTE_LIBRARY")
     if source == "library" and library is None:
         raise BadInput(
             "FONTE_LIBRARY is not set: point it at the folder of documents the bot researches "
             "(or set FONTE_SOURCE=module:function)"
         )
-    cache_dir = _text(env, "FONTE_CACHE_DIR")
+    cache_dir = env_text(env, "FONTE_CACHE_DIR")
     return Settings(
         slack_bot_token=bot_token,
         slack_app_token=app_token,
         slack_signing_secret=signing_secret,
         slack_mode="http" if mode == "http" else "socket",
-        slack_api_url=_text(env, "SLACK_API_URL"),
-        http_host=_text(env, "FONTE_HTTP_HOST") or "0.0.0.0",
-        http_port=int(_number(env, "PORT", 3000, minimum=1)),
-        health_port=int(_number(env, "FONTE_HEALTH_PORT", 8080, minimum=0)),
+        slack_api_url=env_text(env, "SLACK_API_URL"),
+        http_host=env_text(env, "FONTE_HTTP_HOST") or "0.0.0.0",
+        http_port=int(env_number(env, "PORT", 3000, minimum=1)),
+        health_port=int(env_number(env, "FONTE_HEALTH_PORT", 8080, minimum=0)),
         redis_url=redis_url,
-        redis_prefix=_text(env, "FONTE_REDIS_PREFIX") or "fonte",
+        redis_prefix=env_text(env, "FONTE_REDIS_PREFIX") or "fonte",
         source=source,
         library=Path(library).expanduser() if library else None,
         cache_dir=Path(cache_dir).expanduser() if cache_dir else None,
         # As `fonte ask`: Claude when a key is set, unless FONTE_MODEL says otherwise.
-        model=_text(env, "FONTE_MODEL")
-        or ("claude" if _text(env, "ANTHROPIC_API_KEY") else "offline"),
+        model=env_text(env, "FONTE_MODEL")
+        or ("claude" if env_text(env, "ANTHROPIC_API_KEY") else "offline"),
         limits=Limits(
-            steps=int(_number(env, "FONTE_MAX_STEPS", 60, minimum=1)),
-            seconds=_number(env, "FONTE_MAX_MINUTES", 10, minimum=0.01) * 60,
-            usd=_number(env, "FONTE_MAX_USD", 2.0, minimum=0),
+            steps=int(env_number(env, "FONTE_MAX_STEPS", 60, minimum=1)),
+            seconds=env_number(env, "FONTE_MAX_MINUTES", 10, minimum=0.01) * 60,
+            usd=env_number(env, "FONTE_MAX_USD", 2.0, minimum=0),
         ),
         top_up=Limits(
-            steps=int(_number(env, "FONTE_TOPUP_STEPS", 20, minimum=1)),
-            seconds=_number(env, "FONTE_TOPUP_MINUTES", 5, minimum=0.01) * 60,
-            usd=_number(env, "FONTE_TOPUP_USD", 0.5, minimum=0),
+            steps=int(env_number(env, "FONTE_TOPUP_STEPS", 20, minimum=1)),
+            seconds=env_number(env, "FONTE_TOPUP_MINUTES", 5, minimum=0.01) * 60,
+            usd=env_number(env, "FONTE_TOPUP_USD", 0.5, minimum=0),
         ),
-        subagent_max_steps=int(_number(env, "FONTE_SUBAGENT_STEPS", 8, minimum=1)),
-        seconds_per_step=_number(env, "FONTE_SECONDS_PER_STEP", 5.0, minimum=0),
-        progress_interval=_number(env, "FONTE_PROGRESS_SECONDS", 3.0, minimum=0),
-        poll_interval=_number(env, "FONTE_POLL_SECONDS", 0.5, minimum=0.01),
-        reports_per_worker=int(_number(env, "FONTE_REPORTS_PER_WORKER", 4, minimum=1)),
-        tasks_per_worker=int(_number(env, "FONTE_TASKS_PER_WORKER", 16, minimum=1)),
-        max_report_seconds=_number(env, "FONTE_MAX_REPORT_MINUTES", 60, minimum=0.01) * 60,
+        subagent_max_steps=int(env_number(env, "FONTE_SUBAGENT_STEPS", 8, minimum=1)),
+        seconds_per_step=env_number(env, "FONTE_SECONDS_PER_STEP", 5.0, minimum=0),
+        progress_interval=env_number(env, "FONTE_PROGRESS_SECONDS", 3.0, minimum=0),
+        poll_interval=env_number(env, "FONTE_POLL_SECONDS", 0.5, minimum=0.01),
+        reports_per_worker=int(env_number(env, "FONTE_REPORTS_PER_WORKER", 4, minimum=1)),
+        tasks_per_worker=int(env_number(env, "FONTE_TASKS_PER_WORKER", 16, minimum=1)),
+        max_report_seconds=env_number(env, "FONTE_MAX_REPORT_MINUTES", 60, minimum=0.01) * 60,
     )

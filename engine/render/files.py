@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from engine.contracts import Report
+from engine.disk import write_atomically
 from engine.render.html import render_html
 from engine.render.markdown import render_markdown
 from engine.render.pdf import render_pdf
@@ -45,24 +44,3 @@ def check_formats(formats: Iterable[str]) -> None:
             f"unknown report format(s) {', '.join(map(repr, unknown))}; "
             f"valid formats: {', '.join(FORMATS)}"
         )
-
-
-def write_atomically(path: Path, content: bytes) -> None:
-    """Write to a temporary file beside `path`, then rename it over `path`.
-
-    A crash mid-write leaves either the old file or none, never half of the new one.
-    """
-    descriptor, temporary = tempfile.mkstemp(
-        dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
-    )
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            # mkstemp creates owner-only files; a report is an ordinary readable file.
-            os.fchmod(handle.fileno(), 0o644)
-            handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

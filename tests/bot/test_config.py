@@ -32,7 +32,7 @@ def test_settings_from_the_environment() -> None:
         (ENV, "worker", "REDIS_URL is not set"),
         ({**ENV, "REDIS_URL": "http://x"}, "bot", "is not a redis:// URL"),
         ({**ENV, "FONTE_LIBRARY": ""}, "bot", "FONTE_LIBRARY is not set"),
-        ({**ENV, "FONTE_MAX_USD": "lots"}, "bot", "is not a number"),
+        ({**ENV, "FONTE_MAX_USD": "lots"}, "bot", "FONTE_MAX_USD='lots': expected a number"),
     ],
 )
 def test_missing_or_wrong_settings_say_so_in_one_line(

@@ -16,13 +16,11 @@ from engine.models.claude.prices import (
     default_price_table,
     parse_price_overrides,
 )
-from engine.settings import BadInput
+from engine.settings import BadInput, env_flag
 
 DEFAULT_MODEL = "claude-sonnet-5-5"
 DEFAULT_JUDGE_MODEL = "claude-haiku-5-5"
 ANTHROPIC_SEARCH_PROVIDER = "anthropic"
-_FALSE_WORDS = frozenset({"0", "false", "no", "off"})
-_TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 
 
 @dataclass(frozen=True)
@@ -92,7 +90,7 @@ class ClaudeConfig:
             model=main_model,
             subagent_model=env.get("FONTE_SUBAGENT_MODEL") or main_model,
             judge_model=env.get("FONTE_JUDGE_MODEL") or DEFAULT_JUDGE_MODEL,
-            judge=_flag(env, "FONTE_JUDGE", default=True),
+            judge=env_flag(env, "FONTE_JUDGE", default=True),
             base_url=env.get("ANTHROPIC_BASE_URL") or None,
             server_web_search=_names_anthropic_search(env.get("FONTE_SEARCH", "")),
             prices=_prices(env.get("FONTE_PRICES", "")),
@@ -108,17 +106,6 @@ def wants_claude(env: Mapping[str, str], model: str | None = None) -> bool:
 
 def _names_anthropic_search(providers: str) -> bool:
     return ANTHROPIC_SEARCH_PROVIDER in (p.strip().lower() for p in providers.split(","))
-
-
-def _flag(env: Mapping[str, str], name: str, *, default: bool) -> bool:
-    raw = env.get(name, "").strip().lower()
-    if not raw:
-        return default
-    if raw in _FALSE_WORDS:
-        return False
-    if raw in _TRUE_WORDS:
-        return True
-    raise BadInput(f"{name}={raw!r}: use one of on/off, true/false, 1/0")
 
 
 def _prices(setting: str) -> PriceTable:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 
+from engine.disk import write_atomically
 from engine.sources.library.parse import PARSER_VERSION, DocumentKind, ParsedFile
 
 CACHE_DIR_VARIABLE = "FONTE_CACHE_DIR"
@@ -31,18 +31,6 @@ def file_sha256(path: Path) -> str:
         while chunk := stream.read(_HASH_CHUNK_BYTES):
             digest.update(chunk)
     return digest.hexdigest()
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 class ParsedTextCache:
@@ -65,7 +53,7 @@ class ParsedTextCache:
         else:
             record = {"title": result.title, "texts": list(result.texts)}
         data = json.dumps(record, ensure_ascii=False).encode("utf-8")
-        atomic_write_bytes(self._path(sha256, kind), data)
+        write_atomically(self._path(sha256, kind), data)
 
     def _path(self, sha256: str, kind: DocumentKind) -> Path:
         return self.directory / f"{sha256}.{kind.value}.v{PARSER_VERSION}.json"

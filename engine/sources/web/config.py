@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
 
-from engine.settings import BadInput
+from engine.settings import env_value, parse_flag
 from engine.sources.web.address_policy import Allowlist
 
 USER_AGENT = "FonteBot/0.1 (+https://github.com/fonte)"
-
-_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -37,27 +34,17 @@ class FetchConfig:
         """Read the FONTE_FETCH_* variables (unset or empty ones keep their defaults)."""
         env = os.environ if env is None else env
         default = cls()
-        timeout = _read(env, "FONTE_FETCH_TIMEOUT", _positive_float, default.timeout)
+        timeout = env_value(env, "FONTE_FETCH_TIMEOUT", _positive_float, default.timeout)
         return cls(
-            allowlist=_read(env, "FONTE_FETCH_ALLOWLIST", Allowlist.parse, default.allowlist),
+            allowlist=env_value(env, "FONTE_FETCH_ALLOWLIST", Allowlist.parse, default.allowlist),
             timeout=timeout,
             connect_timeout=min(default.connect_timeout, timeout),
             read_timeout=min(default.read_timeout, timeout),
-            max_bytes=_read(env, "FONTE_FETCH_MAX_BYTES", _positive_int, default.max_bytes),
-            robots=_read(env, "FONTE_FETCH_ROBOTS", _flag, default.robots),
-            per_host=_read(env, "FONTE_FETCH_PER_HOST", _positive_int, default.per_host),
-            delay=_read(env, "FONTE_FETCH_DELAY", _non_negative_float, default.delay),
+            max_bytes=env_value(env, "FONTE_FETCH_MAX_BYTES", _positive_int, default.max_bytes),
+            robots=env_value(env, "FONTE_FETCH_ROBOTS", parse_flag, default.robots),
+            per_host=env_value(env, "FONTE_FETCH_PER_HOST", _positive_int, default.per_host),
+            delay=env_value(env, "FONTE_FETCH_DELAY", _non_negative_float, default.delay),
         )
-
-
-def _read(env: Mapping[str, str], name: str, parse: Callable[[str], _T], default: _T) -> _T:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        return parse(raw)
-    except ValueError as error:
-        raise BadInput(f"{name}={raw!r}: {error}") from None
 
 
 def _positive_float(raw: str) -> float:
@@ -92,12 +79,3 @@ def _positive_int(raw: str) -> int:
     if value < 1:
         raise ValueError("expected a whole number, 1 or more")
     return value
-
-
-def _flag(raw: str) -> bool:
-    value = raw.lower()
-    if value in {"1", "true", "yes", "on"}:
-        return True
-    if value in {"0", "false", "no", "off"}:
-        return False
-    raise ValueError("expected 1 or 0")

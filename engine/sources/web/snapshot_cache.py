@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.contracts import utc_now
+from engine.disk import write_atomically
 from engine.snapshots import Snapshot, SnapshotStore, split_page
-from engine.sources.library.cache import atomic_write_bytes, default_cache_dir
+from engine.sources.library.cache import default_cache_dir
 from engine.sources.protocols import Fetcher
 from engine.sources.web.page import check_page
 
@@ -43,7 +44,7 @@ class DiskSnapshotStore:
     async def put(self, snapshot: Snapshot) -> None:
         record = snapshot_record(snapshot)
         data = json.dumps(record, ensure_ascii=False).encode("utf-8")
-        await asyncio.to_thread(atomic_write_bytes, self.path_for(snapshot.url), data)
+        await asyncio.to_thread(write_atomically, self.path_for(snapshot.url), data)
 
     def _read(self, url: str) -> Snapshot | None:
         try:

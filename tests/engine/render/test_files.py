@@ -7,7 +7,7 @@ import pytest
 
 from engine.contracts import Report
 from engine.render import files
-from engine.render.files import FORMATS, write_atomically, write_report
+from engine.render.files import FORMATS, write_report
 from tests.support.render_samples import build_report
 
 
@@ -81,23 +81,6 @@ def test_written_files_are_readable_by_others(english_report: Report, tmp_path: 
     [path] = write_report(english_report, tmp_path, ["md"])
 
     assert path.stat().st_mode & 0o777 == 0o644
-
-
-def test_interrupted_write_keeps_the_old_file_and_leaves_no_temporary(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    target = tmp_path / "report.md"
-    target.write_text("old")
-
-    def crash(source: str, destination: str) -> None:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(os, "replace", crash)
-    with pytest.raises(KeyboardInterrupt):
-        write_atomically(target, b"new")
-
-    assert os.listdir(tmp_path) == ["report.md"]
-    assert target.read_text() == "old"
 
 
 def test_failing_renderer_leaves_no_file(

@@ -3,10 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.sources.library import cache as cache_module
 from engine.sources.library.cache import (
     ParsedTextCache,
-    atomic_write_bytes,
     default_cache_dir,
     file_sha256,
 )
@@ -29,30 +27,6 @@ def test_default_cache_dir_honours_the_environment(
     assert default_cache_dir() == tmp_path / "c"
     monkeypatch.delenv("FONTE_CACHE_DIR")
     assert default_cache_dir() == Path.home() / ".cache" / "fonte"
-
-
-def test_atomic_write_replaces_and_leaves_no_temporary(tmp_path: Path) -> None:
-    path = tmp_path / "sub" / "entry.json"
-    atomic_write_bytes(path, b"one")
-    atomic_write_bytes(path, b"two")
-    assert path.read_bytes() == b"two"
-    assert [p.name for p in path.parent.iterdir()] == ["entry.json"]
-
-
-def test_interrupted_write_keeps_the_old_entry(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    path = tmp_path / "entry.json"
-    atomic_write_bytes(path, b"old")
-
-    def interrupted(source: str, target: str) -> None:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(cache_module.os, "replace", interrupted)
-    with pytest.raises(KeyboardInterrupt):
-        atomic_write_bytes(path, b"new")
-    assert path.read_bytes() == b"old"
-    assert [p.name for p in tmp_path.iterdir()] == ["entry.json"]
 
 
 def test_parsed_text_round_trips(tmp_path: Path) -> None:
