@@ -22,7 +22,8 @@ from bot.redis.keys import Keys
 from bot.redis.state import InMemoryStateStore, RedisStateStore, StateStore
 from bot.redis.stores import InMemoryResearchStores, RedisResearchStores, ResearchStores
 from bot.slack.api import SlackApi, SlackWebApi, build_web_client
-from bot.sources import ResearchSources, SourceFactory, model_factory, source_factory
+from bot.sources import SourceFactory, model_factory, source_factory
+from engine.assembly import Sources
 from engine.models.protocol import Model
 from engine.orchestrator import ExecutorFactory, Orchestrator
 
@@ -43,10 +44,10 @@ class Runtime:
     executor_for: ExecutorChoice
     redis: ArqRedis | None = None
     web_client: AsyncWebClient | None = None
-    _sources: ResearchSources | None = field(default=None, repr=False)
+    _sources: Sources | None = field(default=None, repr=False)
     _sources_lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
-    async def sources(self) -> ResearchSources:
+    async def sources(self) -> Sources:
         """The source, opened once per process (a library is indexed on first open)."""
         async with self._sources_lock:
             if self._sources is None:
@@ -56,6 +57,8 @@ class Runtime:
     async def aclose(self) -> None:
         if isinstance(self.queue, InProcessQueue):
             await self.queue.aclose()
+        if self._sources is not None:  # the web fetcher's connections
+            await self._sources.aclose()
         if self.redis is not None:
             await self.redis.aclose(close_connection_pool=True)
 

@@ -11,33 +11,23 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import cast
 
 from bot.config import Settings
-from engine.assembly import SNAPSHOT_MAX_AGE, WEB_LABEL, snapshot_store
+from engine.assembly import Sources, library_sources, open_web_sources
 from engine.models.claude import ClaudeConfig, claude_model_from_config
 from engine.models.offline import OfflineModel
 from engine.models.protocol import Model
 from engine.settings import BadInput
 from engine.sources.library import Library, LibraryError
-from engine.sources.protocols import Fetcher, Search, SearchError
-from engine.sources.web import CachingFetcher, FetchConfig, WebFetcher
-from engine.sources.web.search import search_from_env
+from engine.sources.protocols import SearchError
 
-
-@dataclass(frozen=True)
-class ResearchSources:
-    searcher: Search
-    fetcher: Fetcher
-    labels: tuple[str, ...] = ()
-
-
-SourceFactory = Callable[[Settings], ResearchSources]
+SourceFactory = Callable[[Settings], Sources]
+"""Opens the sources once per process; the runtime closes them (`Sources.aclose`) at exit."""
 ModelFactory = Callable[[Settings], Model]
 
 
-def open_library(settings: Settings) -> ResearchSources:
+def open_library(settings: Settings) -> Sources:
     """Open (and index, on first use) the library folder: seconds, so callers run it in a
     thread and keep the result for the life of the process."""
     if settings.library is None:
@@ -46,22 +36,16 @@ def open_library(settings: Settings) -> ResearchSources:
         library = Library.open(settings.library, cache_dir=settings.cache_dir)
     except LibraryError as error:
         raise BadInput(f"FONTE_LIBRARY: {error}") from None
-    return ResearchSources(library, library, (f"library:{library.folder}",))
+    return library_sources(library, [])
 
 
-def open_web(settings: Settings) -> ResearchSources:
-    """The configured search chain and a guarded fetcher whose reads are kept on disk."""
+def open_web(settings: Settings) -> Sources:
+    """The configured search chain and a guarded fetcher whose reads are kept on disk, as
+    `fonte ask --web` builds them."""
     try:
-        searcher = search_from_env(os.environ)
-        fetcher = WebFetcher(FetchConfig.from_env(os.environ))
-    except (SearchError, BadInput) as error:
+        return open_web_sources(settings.cache_dir, os.environ)
+    except SearchError as error:
         raise BadInput(str(error)) from None
-    store = snapshot_store(settings.cache_dir)
-    return ResearchSources(
-        searcher,
-        CachingFetcher(fetcher, store, max_age=SNAPSHOT_MAX_AGE),
-        (f"{WEB_LABEL}{searcher.name}",),
-    )
 
 
 def offline_model(settings: Settings) -> Model:
@@ -74,10 +58,7 @@ def claude_model(settings: Settings) -> Model:
     if chosen == "claude":  # "claude" picks Claude; the default models of docs/claude.md run
         env.pop("FONTE_MODEL", None)
         chosen = None
-    try:
-        return claude_model_from_config(ClaudeConfig.from_env(env, model=chosen))
-    except BadInput as error:
-        raise BadInput(str(error)) from None
+    return claude_model_from_config(ClaudeConfig.from_env(env, model=chosen))
 
 
 def _imported(spec: str, variable: str) -> object:

@@ -8,7 +8,7 @@ source gathers along the way (a search provider that failed over, a skipped file
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -27,10 +27,19 @@ SNAPSHOT_MAX_AGE = timedelta(hours=24)
 
 @dataclass
 class Sources:
+    """A Search and Fetcher pair, the labels a report records, the notes gathered on the way,
+    and what must be closed when the sources are no longer used (`aclose`)."""
+
     searcher: Search
     fetcher: Fetcher
     labels: tuple[str, ...]
     notes: list[str] = field(default_factory=list)
+    closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list, repr=False)
+
+    async def aclose(self) -> None:
+        closers, self.closers = self.closers, []
+        for close in closers:
+            await close()
 
 
 def library_sources(library: Library, warnings: list[str]) -> Sources:
@@ -41,27 +50,46 @@ def snapshot_store(cache_dir: Path | None) -> DiskSnapshotStore:
     return DiskSnapshotStore(cache_dir / "snapshots" if cache_dir is not None else None)
 
 
+def open_web_sources(
+    cache_dir: Path | None,
+    env: Mapping[str, str] | None = None,
+    on_note: Callable[[str], None] | None = None,
+) -> Sources:
+    """The configured search chain and a guarded fetcher whose reads are snapshotted on disk;
+    the caller closes them with `Sources.aclose` (a long-lived bot keeps them open).
+
+    Configuration errors (a provider without its key, a bad FONTE_FETCH_* value) raise
+    BadInput before any request is made.
+    """
+    environment = os.environ if env is None else env
+    config = FetchConfig.from_env(environment)
+    notes: list[str] = []
+
+    def note(message: str) -> None:  # the chain reports each distinct fallback once
+        notes.append(message)
+        if on_note is not None:
+            on_note(message)
+
+    searcher = search_from_env(environment, on_note=note)
+    live = WebFetcher(config)
+    fetcher = CachingFetcher(live, snapshot_store(cache_dir), max_age=SNAPSHOT_MAX_AGE)
+    label = f"{WEB_LABEL}{searcher.name}"
+    return Sources(searcher, fetcher, (label,), notes=notes, closers=[live.aclose])
+
+
 @asynccontextmanager
 async def web_sources(
     cache_dir: Path | None,
     env: Mapping[str, str] | None = None,
     on_note: Callable[[str], None] | None = None,
 ) -> AsyncIterator[Sources]:
-    """The configured search chain and a guarded fetcher whose reads are snapshotted on disk.
-
-    Configuration errors (a provider without its key, a bad FONTE_FETCH_* value) raise before
-    any request is made. The fetcher is bound to the running event loop: open this inside it.
-    """
-    environment = os.environ if env is None else env
-    config = FetchConfig.from_env(environment)
-    searcher = search_from_env(environment, on_note=on_note)
-    async with WebFetcher(config) as live:
-        fetcher = CachingFetcher(live, snapshot_store(cache_dir), max_age=SNAPSHOT_MAX_AGE)
-        sources = Sources(searcher, fetcher, (f"{WEB_LABEL}{searcher.name}",))
-        try:
-            yield sources
-        finally:
-            sources.notes.extend(searcher.notes)
+    """`open_web_sources` for one run, closed at the end. Open it inside the event loop that
+    uses it: the fetcher's connections belong to that loop."""
+    sources = open_web_sources(cache_dir, env, on_note)
+    try:
+        yield sources
+    finally:
+        await sources.aclose()
 
 
 def recorded_library(labels: list[str]) -> Path | None:

@@ -12,7 +12,6 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 
 from engine.contracts import Claim, ClaimStatus, claim_id_for
-from engine.snapshots import split_page
 from engine.text.normalise import excerpt_key
 
 
@@ -23,6 +22,14 @@ class InvalidClaim(ValueError):
 def dedup_key(url: str, excerpt: str) -> str:
     """Claims are the same when they quote the same text of the same document page."""
     return claim_id_for(url, excerpt_key(excerpt))
+
+
+def as_posted(raw: Claim | dict[str, Any]) -> Claim:
+    """The claim as any board stores a new post: validated, its id the dedup key of its page
+    and excerpt, pending, with no verdict. Every Board implementation posts through this."""
+    valid = validate_claim(raw)
+    key = dedup_key(valid.url, valid.excerpt)
+    return valid.model_copy(update={"id": key, "status": ClaimStatus.pending, "reason": None})
 
 
 def validate_claim(raw: Claim | dict[str, Any]) -> Claim:
@@ -54,15 +61,11 @@ class InMemoryBoard:
         self._lock = asyncio.Lock()
 
     async def post(self, claim: Claim | dict[str, Any]) -> Claim | None:
-        valid = validate_claim(claim)
-        key = dedup_key(valid.url, valid.excerpt)
+        posted = as_posted(claim)
         async with self._lock:
-            if key in self._claims:
+            if posted.id in self._claims:
                 return None
-            posted = valid.model_copy(
-                update={"id": key, "status": ClaimStatus.pending, "reason": None}
-            )
-            self._claims[key] = posted
+            self._claims[posted.id] = posted
             return posted
 
     async def update(self, claim: Claim) -> None:
@@ -75,8 +78,3 @@ class InMemoryBoard:
     async def claims(self) -> list[Claim]:
         async with self._lock:
             return list(self._claims.values())
-
-
-def document_of(claim: Claim) -> str:
-    """The cited document, without the page fragment."""
-    return split_page(claim.url)[0]

@@ -1,4 +1,5 @@
-"""Progress events the orchestrator emits; the CLI shows them now, Slack later."""
+"""Progress events the orchestrator emits; the CLI panel and the Slack progress message
+show them (through `engine.progress`)."""
 
 from __future__ import annotations
 

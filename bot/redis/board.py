@@ -12,8 +12,8 @@ from arq.connections import ArqRedis
 
 from bot.redis.connection import LuaScript, awaited
 from bot.redis.keys import Keys
-from engine.board import dedup_key, validate_claim
-from engine.contracts import Claim, ClaimStatus
+from engine.board import as_posted, validate_claim
+from engine.contracts import Claim
 
 _POST = LuaScript(
     """
@@ -45,10 +45,10 @@ class RedisBoard:
         self._ttl = ttl_seconds
 
     async def post(self, claim: Claim | dict[str, Any]) -> Claim | None:
-        valid = validate_claim(claim)
-        key = dedup_key(valid.url, valid.excerpt)
-        posted = valid.model_copy(update={"id": key, "status": ClaimStatus.pending, "reason": None})
-        created = await _POST(self._redis, self._keys, [key, posted.model_dump_json(), self._ttl])
+        posted = as_posted(claim)
+        created = await _POST(
+            self._redis, self._keys, [posted.id, posted.model_dump_json(), self._ttl]
+        )
         return posted if created else None
 
     async def update(self, claim: Claim) -> None:

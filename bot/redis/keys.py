@@ -61,9 +61,6 @@ class Keys:
     def snapshot(self, report_id: str, document_url: str) -> str:
         return f"{self.prefix}:report:{report_id}:snapshot:{_digest(document_url)}"
 
-    def report_pattern(self, report_id: str) -> str:
-        return f"{self.prefix}:report:{report_id}:*"
-
     # -- arq queues and job ids -------------------------------------------------------------
 
     @property

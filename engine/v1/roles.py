@@ -1,4 +1,5 @@
-"""The five v1 roles, as a protocol: an offline implementation now, Claude's later.
+"""The five v1 roles, as a protocol, implemented offline (`offline_roles`) and on Claude
+(`claude_roles`).
 
 Every role is text in, text out; only the researcher has tools. Downstream of the researcher
 no role sees page text: the analyst gets the summary, the writer the analysis and the source

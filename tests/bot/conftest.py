@@ -32,8 +32,9 @@ from bot.redis.state import ReportState
 from bot.runtime import Runtime
 from bot.slack.api import build_web_client
 from bot.slack.app import build_app, http_app
-from bot.sources import ResearchSources, open_library
+from bot.sources import open_library
 from bot.worker import build_workers, run_workers
+from engine.assembly import Sources
 from engine.budget import Meter
 from engine.contracts import ClarifyingQuestion, Limits
 from engine.models.offline import OfflineModel
@@ -139,7 +140,7 @@ class AskingModel(OfflineModel):
 class SlowSources:
     """The library, with every search taking `delay` seconds; counts searches in flight."""
 
-    inner: ResearchSources
+    inner: Sources
     delay: float
     in_flight: int = 0
     searches: int = 0
@@ -159,8 +160,8 @@ class SlowSources:
     async def fetch(self, url: str) -> Snapshot:
         return await self.inner.fetcher.fetch(url)
 
-    def opener(self) -> Callable[[Settings], ResearchSources]:
-        return lambda settings: ResearchSources(self, self, self.inner.labels)
+    def opener(self) -> Callable[[Settings], Sources]:
+        return lambda settings: Sources(self, self, self.inner.labels)
 
 
 @pytest.fixture

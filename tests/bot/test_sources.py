@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from bot.config import Settings
-from bot.sources import ResearchSources, model_factory, open_library, source_factory
+from bot.sources import model_factory, open_library, source_factory
+from engine.assembly import Sources
 from engine.models.claude import ClaudeModel
 from engine.models.offline import OfflineModel
 from engine.settings import BadInput
@@ -16,7 +17,7 @@ from engine.sources.web import CachingFetcher
 from engine.sources.web.search import FallbackSearch
 
 
-def custom_sources(settings: Settings) -> ResearchSources:
+def custom_sources(settings: Settings) -> Sources:
     return open_library(settings)
 
 
@@ -48,7 +49,9 @@ async def test_web_source_is_the_configured_chain_and_a_caching_fetcher(
     assert isinstance(sources.searcher, FallbackSearch)
     assert isinstance(sources.fetcher, CachingFetcher)
     assert sources.labels == ("web:searxng,ddgs",)
-    await sources.fetcher.fetcher.aclose()  # type: ignore[attr-defined]
+    live = sources.fetcher.fetcher  # type: ignore[attr-defined]
+    await sources.aclose()
+    assert live._client.is_closed  # closing the sources closes the fetcher they opened
     monkeypatch.setenv("FONTE_SEARCH", "brave")
     monkeypatch.delenv("BRAVE_API_KEY", raising=False)
     with pytest.raises(BadInput, match="BRAVE_API_KEY"):

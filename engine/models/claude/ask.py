@@ -1,8 +1,9 @@
 """Single-turn questions to Claude: plain text, or JSON validated with one repair retry.
 
-These are the helpers any pipeline reuses (the planner, writer, judge here; a v1 baseline
-later): each call is reserved and settled through the payer, and a refusal or a cut-off
-answer raises a ClaudeFailure with the reason instead of returning half an answer.
+These are the helpers every pipeline reuses (the planner, writer and judge here; v1's
+Claude roles in engine/v1/claude_roles.py): each call is reserved and settled through the
+payer, and a refusal or a cut-off answer raises a ClaudeFailure with the reason instead of
+returning half an answer.
 """
 
 from __future__ import annotations

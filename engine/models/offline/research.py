@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.budget import StepRefused
+from engine.contracts import EXCERPT_MAX_CHARS, EXCERPT_MIN_CHARS
 from engine.models.offline.reading import SEARCH_LIMIT, documents_to_open, pages_to_read
 from engine.models.offline.relevance import QueryTerms, query_terms
 from engine.models.offline.scope import scope_factors
@@ -220,7 +221,8 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
         window = best_window(candidate.page_text, candidate.span, window_score)
         excerpt = window.text(candidate.page_text)
         key = excerpt_key(excerpt)
-        if key in seen or not 20 <= len(collapse_whitespace(excerpt)) <= 400:
+        length = len(collapse_whitespace(excerpt))
+        if key in seen or not EXCERPT_MIN_CHARS <= length <= EXCERPT_MAX_CHARS:
             continue
         seen.add(key)
         per_source[document] = per_source.get(document, 0) + 1
