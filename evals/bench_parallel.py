@@ -29,7 +29,8 @@ from engine.orchestrator import Orchestrator
 from engine.planning.briefs import make_brief
 from engine.planning.gaps import criterion_for
 from engine.v1 import OfflineV1Roles, V1Pipeline
-from evals.offline_web import OfflineWeb, load_hotpotqa
+from evals.offline_web import OfflineWeb
+from evals.web_pages import load_hotpotqa
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "hotpotqa"
 SUBQUESTIONS = 4

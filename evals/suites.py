@@ -31,7 +31,8 @@ from evals.cases import (
     load_folder_cases,
     load_hotpotqa_cases,
 )
-from evals.offline_web import OfflineWeb, load_hotpotqa
+from evals.offline_web import OfflineWeb
+from evals.web_pages import load_hotpotqa
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 SUITE_NAMES = (

@@ -9,98 +9,22 @@ Packages built on the engine add their commands (`fonte bot`, `fonte eval`) thro
 `fonte.commands` entry point group: the engine never imports them.
 """
 
-from __future__ import annotations
+from engine.cli.program import (
+    EXIT_BAD_INPUT,
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    PLUGIN_GROUP,
+    extra_requiring,
+    main,
+)
 
-import argparse
-import re
-import sys
-from collections.abc import Callable, Sequence
-from importlib.metadata import EntryPoint, entry_points
-
-from engine.cli.ask import add_ask_command
-from engine.cli.console import say
-from engine.cli.verify import add_verify_command
-from engine.settings import BadInput
-from engine.sources.library import LibraryError
-from engine.sources.protocols import SearchError
-
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
-PLUGIN_GROUP = "fonte.commands"
-
-__all__ = ["EXIT_BAD_INPUT", "EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "main"]
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="fonte", description="Cited research reports.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    add_ask_command(commands)
-    add_verify_command(commands)
-    for entry in entry_points(group=PLUGIN_GROUP):
-        register: Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]
-        try:
-            register = entry.load()
-        except ImportError as error:  # an optional extra not installed: say so when asked
-            _add_unavailable(commands, entry, error)
-            continue
-        register(commands)
-    return parser
-
-
-def _add_unavailable(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
-    entry: EntryPoint,
-    error: ImportError,
-) -> None:
-    """`fonte NAME` for a command whose package cannot be imported: a one-line error that
-    names what to install, instead of a traceback for every other command too."""
-    missing = error.name or str(error)
-    requirements = entry.dist.requires if entry.dist is not None else None
-    extra = extra_requiring(requirements or [], missing)
-    install = f"pip install -e '.[{extra}]'" if extra else f"install {missing}"
-    message = f"fonte {entry.name} needs {missing}, which is not installed: {install}"
-    # Takes whatever follows, options included ("\0" is a prefix no argument starts with).
-    parser = commands.add_parser(
-        entry.name, help=f"(unavailable: {install})", add_help=False, prefix_chars="\0"
-    )
-    parser.add_argument("arguments", nargs="*")
-
-    def unavailable(args: argparse.Namespace) -> int:
-        say(f"error: {message}")
-        return EXIT_BAD_INPUT
-
-    parser.set_defaults(handler=unavailable)
-
-
-_EXTRA_REQUIREMENT = re.compile(r"^([A-Za-z0-9._-]+).*;\s*extra\s*==\s*['\"]([^'\"]+)['\"]")
-
-
-def extra_requiring(requirements: Sequence[str], module: str) -> str | None:
-    """The extra whose requirements (a distribution's `Requires-Dist` lines) name the
-    distribution of `module` ("slack_bolt" is distributed as "slack-bolt")."""
-    wanted = _normalised(module.split(".")[0])
-    for line in requirements:
-        match = _EXTRA_REQUIREMENT.match(line)
-        if match and _normalised(match.group(1)) == wanted:
-            return match.group(2)
-    return None
-
-
-def _normalised(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    handler: Callable[[argparse.Namespace], int] = args.handler
-    try:
-        return handler(args)
-    except (BadInput, LibraryError, SearchError) as error:
-        say(f"error: {error}")
-        return EXIT_BAD_INPUT
-    except KeyboardInterrupt:  # before research started (e.g. while indexing): nothing to save
-        say("interrupted")
-        return EXIT_INTERRUPTED
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_FAILED",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "PLUGIN_GROUP",
+    "extra_requiring",
+    "main",
+]

@@ -13,22 +13,14 @@ import httpx
 import pytest
 import trafilatura
 
-from engine.text.tokens import tokenize
-from evals.offline_web import (
-    DEFAULT_BIND,
-    OfflineWeb,
-    Page,
-    PageIndex,
+from evals.offline_web import DEFAULT_BIND, OfflineWeb, main
+from evals.web_pages import (
     html_page,
     load_hotpotqa,
-    main,
     pdf_page,
-    snippet,
     text_page,
     title_from_url,
     wiki_page,
-    wiki_path,
-    wikipedia_url,
 )
 
 REPO = Path(__file__).resolve().parents[2]
@@ -59,28 +51,6 @@ def _search(web: OfflineWeb, query: str, **params: str) -> httpx.Response:
     return httpx.get(f"{web.base_url}/search", params={"q": query, "format": "json", **params})
 
 
-@pytest.mark.parametrize(
-    ("title", "path"),
-    [
-        ("Lilu (mythology)", "/wiki/Lilu_(mythology)"),
-        ("Arthur? Arthur!", "/wiki/Arthur%3F_Arthur!"),
-        ("AC/DC", "/wiki/AC/DC"),
-        ("Guess Who's Coming", "/wiki/Guess_Who%27s_Coming"),
-        ("Alû", "/wiki/Al%C3%BB"),
-    ],
-)
-def test_wiki_paths_are_spelled_as_wikipedia_and_map_back_to_titles(title: str, path: str) -> None:
-    assert wiki_path(title) == path
-    assert wikipedia_url(title) == "https://en.wikipedia.org" + path
-    assert title_from_url("https://en.wikipedia.org" + path) == title
-    assert title_from_url(f"http://127.0.0.2:8080{path}?x=1") == title
-
-
-def test_urls_outside_wiki_have_no_title() -> None:
-    assert title_from_url("http://127.0.0.2:8080/docs/report.pdf") is None
-    assert title_from_url("https://en.wikipedia.org/wiki/") is None
-
-
 def test_a_page_renders_its_sentences_inside_boilerplate(web: OfflineWeb) -> None:
     response = httpx.get(web.local_url("Lilu (mythology)"))
     assert response.status_code == 200
@@ -96,12 +66,6 @@ def test_a_page_renders_its_sentences_inside_boilerplate(web: OfflineWeb) -> Non
         assert sentence.strip() in main_text
     assert "Privacy policy" not in main_text
     assert "Random article" not in main_text
-
-
-def test_titles_are_escaped_in_html() -> None:
-    page = wiki_page("Tom & <Jerry>", ["Cat & mouse."])
-    assert b'<h1 id="firstHeading">Tom &amp; &lt;Jerry&gt;</h1>' in page.body
-    assert b"<p>Cat &amp; mouse.</p>" in page.body
 
 
 def test_paths_with_escapes_are_found_either_way(web: OfflineWeb) -> None:
@@ -216,36 +180,6 @@ def test_binds_127_0_0_2_by_default_on_an_ephemeral_port() -> None:
         assert web.port > 0
         assert httpx.get(web.local_url("AC/DC")).status_code == 200
     assert web.public_url("AC/DC") == "https://en.wikipedia.org/wiki/AC/DC"
-
-
-def test_page_index_ranks_by_bm25_and_leaves_unmatched_and_unsearchable_pages_out() -> None:
-    pages = [
-        Page("/b", b"", "text/plain", "B", "wind wind turbines"),
-        Page("/a", b"", "text/plain", "A", "wind turbines"),
-        Page("/c", b"", "text/plain", "C", "solar panels"),
-        Page("/pdf", b"%PDF", "application/pdf"),
-    ]
-    index = PageIndex(pages)
-    assert [m.page.path for m in index.search("wind")] == ["/b", "/a"]
-    assert [m.page.path for m in index.search("wind", limit=1, offset=1)] == ["/a"]
-    assert index.search("geothermal") == []
-    assert PageIndex([]).search("wind") == []
-
-
-def test_snippet_starts_at_the_best_sentence_and_is_cut_at_a_word() -> None:
-    text = "Intro sentence here. The demon Gallu lives below. " + "More words follow. " * 30
-    cut = snippet(text, tokenize("Gallu demon"), chars=60)
-    assert cut.startswith("The demon Gallu lives below.")
-    assert cut.endswith("…")
-    assert len(cut) <= 61
-    assert snippet("Short text.", ["absent"]) == "Short text."
-
-
-def test_load_hotpotqa_reads_corpus_json(tmp_path: Path) -> None:
-    (tmp_path / "corpus.json").write_text(json.dumps(CORPUS), encoding="utf-8")
-    pages = load_hotpotqa(tmp_path)
-    assert [p.path for p in pages] == [wiki_path(t) for t in CORPUS]
-    assert pages[0].text == " ".join(s.strip() for s in CORPUS["Lilu (mythology)"])
 
 
 def test_cli_reports_an_unreadable_corpus(

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from engine.cli import EXIT_FAILED, EXIT_OK, main
-from evals.offline_web import OfflineWeb, html_page, wiki_page
+from evals.offline_web import OfflineWeb
+from evals.web_pages import html_page, wiki_page
 
 CAPITAL = [
     "Brasília is the federal capital of Brazil and seat of government of the Federal District.",

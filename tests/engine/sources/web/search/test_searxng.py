@@ -6,7 +6,8 @@ import pytest
 from engine.sources.protocols import Search, SearchError, SearchHit
 from engine.sources.web.search import SearxngSearch
 from engine.sources.web.search.searxng import searxng_hits
-from evals.offline_web import OfflineWeb, wiki_page
+from evals.offline_web import OfflineWeb
+from evals.web_pages import wiki_page
 from tests.engine.sources.web.search.conftest import Reply, ScriptedApi
 
 ANSWER = {

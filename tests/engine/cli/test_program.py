@@ -2,8 +2,7 @@ from importlib.metadata import EntryPoint
 
 import pytest
 
-import engine.cli
-from engine.cli import EXIT_BAD_INPUT, extra_requiring, main
+from engine.cli import EXIT_BAD_INPUT, extra_requiring, main, program
 
 
 def test_the_extra_that_requires_a_module_is_found_by_its_distribution_name() -> None:
@@ -22,7 +21,7 @@ def test_a_command_whose_package_is_missing_is_a_one_line_error_and_the_others_w
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     broken = EntryPoint(name="eval", value="no_such_fonte_module:register", group="fonte.commands")
-    monkeypatch.setattr(engine.cli, "entry_points", lambda group: [broken])
+    monkeypatch.setattr(program, "entry_points", lambda group: [broken])
 
     assert main(["eval", "--suite", "br-laws"]) == EXIT_BAD_INPUT
     err = capsys.readouterr().err
