@@ -21,13 +21,19 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine import (
+    Event,
+    Limits,
+    OfflineModel,
+    Orchestrator,
+    Plan,
+    Report,
+    SubagentFinished,
+    SubagentStarted,
+    Subquestion,
+)
 from engine.assembly import web_sources
-from engine.contracts import Limits, Plan, Report, Subquestion
-from engine.events import Event, SubagentFinished, SubagentStarted
-from engine.models.offline import OfflineModel
-from engine.orchestrator import Orchestrator
-from engine.planning.briefs import make_brief
-from engine.planning.gaps import criterion_for
+from engine.planning import criterion_for, make_brief
 from engine.v1 import OfflineV1Roles, V1Pipeline
 from evals.offline_web import OfflineWeb
 from evals.web_pages import load_hotpotqa

@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.settings import BadInput
-from engine.snapshots import split_page
-from engine.sources.library.manifest import Manifest, load_manifest
+from engine import BadInput, split_page
+from engine.sources.library import Manifest, load_manifest
 
 CASES_FILE = "cases.jsonl"
 DOCS_FOLDER = "docs"

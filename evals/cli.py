@@ -18,8 +18,8 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
 
+from engine import BadInput
 from engine.models.claude import ClaudeConfig, claude_model_from_config, wants_claude
-from engine.settings import BadInput
 from engine.sources.library import LibraryError
 from engine.v1 import v1_roles_for
 from evals.latency import DEFAULT_OVERHEAD_SECONDS, SimulatedLatency

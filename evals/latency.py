@@ -21,16 +21,25 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, fields
 
-from engine.agents.toolbox import Assignment, Toolbox
-from engine.budget import Budget, Meter, Refusal, Reservation
-from engine.contracts import Claim, ClarifyingQuestion, Plan, Usage
-from engine.models.protocol import Brief, Draft, Model
-from engine.snapshots import Snapshot, split_page
-from engine.sources.protocols import Fetcher, Search, SearchHit
-from engine.v1.metering import estimated_tokens
-from engine.v1.notes import ResearchNotes, SourceEntry
-from engine.v1.roles import V1Roles
-from engine.v1.tools import ResearchTools
+from engine import (
+    Assignment,
+    Brief,
+    Budget,
+    Claim,
+    ClarifyingQuestion,
+    Draft,
+    Meter,
+    Model,
+    Plan,
+    Refusal,
+    Reservation,
+    Snapshot,
+    Toolbox,
+    Usage,
+    split_page,
+)
+from engine.sources import Fetcher, Search, SearchHit
+from engine.v1 import ResearchNotes, ResearchTools, SourceEntry, V1Roles, estimated_tokens
 
 DEFAULT_OVERHEAD_SECONDS = 0.5
 INPUT_SPEEDUP = 50.0

@@ -9,10 +9,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from urllib.parse import unquote, urlparse
 
-from engine.contracts import Claim, DroppedSentence, Report, Sentence
-from engine.snapshots import split_page
-from engine.text.numbers import numbers_in
-from engine.text.tokens import term_set
+from engine import Claim, DroppedSentence, Report, Sentence, split_page
+from engine.text import numbers_in, term_set
 from evals.cases import Case, RequiredItem
 from evals.pricing import SimulatedPricing
 

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.contracts import Usage
-from engine.models.claude.config import DEFAULT_MODEL
-from engine.models.claude.prices import DEFAULT_PRICES, PRICES_AS_OF, ModelPrice
+from engine import Usage
+from engine.models.claude import DEFAULT_MODEL, DEFAULT_PRICES, PRICES_AS_OF, ModelPrice
 
 
 @dataclass(frozen=True)

@@ -19,17 +19,26 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from engine.budget import InMemoryBudget, Meter
-from engine.contracts import Claim, ClaimStatus, Limits, Plan, Report
-from engine.models.offline import OfflineModel
-from engine.models.protocol import Brief, Model
-from engine.orchestrator import Orchestrator
-from engine.planning.briefs import make_brief
-from engine.settings import BadInput
-from engine.snapshots import Snapshot, split_page
-from engine.sources.protocols import Fetcher, FetchError
+from engine import (
+    BadInput,
+    Brief,
+    Claim,
+    ClaimStatus,
+    InMemoryBudget,
+    Limits,
+    Meter,
+    Model,
+    OfflineModel,
+    Orchestrator,
+    Plan,
+    Report,
+    Snapshot,
+    split_page,
+)
+from engine.planning import make_brief
+from engine.sources import Fetcher, FetchError
 from engine.v1 import OfflineV1Roles, V1Pipeline, V1Roles
-from engine.verify.excerpts import verify_claim
+from engine.verify import verify_claim
 from evals.cases import Case
 from evals.charts import write_chart
 from evals.latency import (

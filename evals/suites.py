@@ -15,11 +15,9 @@ from pathlib import Path
 
 import httpx
 
+from engine.sources import Fetcher, Search
 from engine.sources.library import Library
-from engine.sources.protocols import Fetcher, Search
-from engine.sources.web.address_policy import Allowlist
-from engine.sources.web.config import FetchConfig
-from engine.sources.web.fetcher import WebFetcher
+from engine.sources.web import Allowlist, FetchConfig, WebFetcher
 from engine.sources.web.search import SearxngSearch
 from evals.cases import (
     CASES_FILE,

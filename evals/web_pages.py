@@ -18,7 +18,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 import bm25s
 
-from engine.text.tokens import tokenize
+from engine.text import tokenize
 
 WIKIPEDIA = "https://en.wikipedia.org"
 RESULTS_PER_PAGE = 10

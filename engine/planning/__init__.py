@@ -3,10 +3,23 @@ question nobody split, and the wording of criteria and gaps (with its inverse, s
 recovers the question a gap asks)."""
 
 from engine.planning.briefs import MAX_QUESTION_CHARS, Brief, make_brief, single_question_plan
-from engine.planning.gaps import criterion_for, declared_gaps, gap_question, gap_targets
-from engine.planning.templates import TEMPLATES, Template, UnknownTemplate, find_template
+from engine.planning.gaps import (
+    INTERRUPTED,
+    criterion_for,
+    declared_gaps,
+    gap_question,
+    gap_targets,
+)
+from engine.planning.templates import (
+    TEMPLATES,
+    Template,
+    UnknownTemplate,
+    find_template,
+    topic_of,
+)
 
 __all__ = [
+    "INTERRUPTED",
     "MAX_QUESTION_CHARS",
     "TEMPLATES",
     "Brief",
@@ -19,4 +32,5 @@ __all__ = [
     "gap_targets",
     "make_brief",
     "single_question_plan",
+    "topic_of",
 ]

@@ -1,19 +1,25 @@
 """Renderers: a Report as Markdown, self-contained HTML, PDF and JSON files."""
 
-from engine.render.citations import CitationIndex
+from engine.render.citations import CitationIndex, source_location, source_title
 from engine.render.files import FORMATS, write_report
 from engine.render.html import render_html
-from engine.render.labels import Labels, labels_for
+from engine.render.labels import Labels, accessed_text, labels_for, page_text
 from engine.render.markdown import render_markdown
 from engine.render.pdf import render_pdf
+from engine.render.text import report_title
 
 __all__ = [
     "FORMATS",
     "CitationIndex",
     "Labels",
+    "accessed_text",
     "labels_for",
+    "page_text",
     "render_html",
     "render_markdown",
     "render_pdf",
+    "report_title",
+    "source_location",
+    "source_title",
     "write_report",
 ]

@@ -25,6 +25,7 @@ from engine.models.claude.errors import (
 )
 from engine.models.claude.model import ClaudeModel, claude_model_from_config
 from engine.models.claude.prices import (
+    DEFAULT_PRICES,
     PRICES_AS_OF,
     ModelPrice,
     PriceTable,
@@ -37,6 +38,7 @@ from engine.models.claude.request import ClaudeRequest
 __all__ = [
     "DEFAULT_JUDGE_MODEL",
     "DEFAULT_MODEL",
+    "DEFAULT_PRICES",
     "PRICES_AS_OF",
     "ClaudeAPIError",
     "ClaudeClient",

@@ -2,6 +2,14 @@
 
 from engine.sources.library.documents import LibraryDocument, LibraryError
 from engine.sources.library.folder import Library
+from engine.sources.library.manifest import Manifest, load_manifest
 from engine.sources.library.parse import DocumentKind
 
-__all__ = ["DocumentKind", "Library", "LibraryDocument", "LibraryError"]
+__all__ = [
+    "DocumentKind",
+    "Library",
+    "LibraryDocument",
+    "LibraryError",
+    "Manifest",
+    "load_manifest",
+]
