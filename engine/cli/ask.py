@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import re
 import signal
@@ -66,12 +67,13 @@ def run_ask(args: argparse.Namespace) -> int:
     brief = make_brief(args.question, template=args.template)  # fail fast, before opening anything
     formats = _formats(args.format)
     limits = _limits(args)
+    out = check_out_folder(args.out or _default_out(brief.question))
     choose_model(args.model)  # a missing key or unknown model fails before any work
     if args.library is None and not args.web:
         raise BadInput("no source: pass --library DIR (a folder of documents) or --web")
     library = open_library(args.library, args.cache_dir) if args.library is not None else None
     report = asyncio.run(_research(args, brief, limits, library))
-    paths = write_report(report, args.out or _default_out(brief.question), formats)
+    paths = write_report(report, out, formats)
     summarise(report, paths)
     return 0
 
@@ -164,20 +166,31 @@ async def _run_architecture(
     return report
 
 
+_STOPPED_BY = {
+    signal.SIGINT: ("interrupted", "Ctrl-C again to quit", "interrupted by the user"),
+    signal.SIGTERM: ("terminated", "SIGTERM again to quit", "stopped by a termination signal"),
+}
+
+
 async def research_until_interrupted(orchestrator: Orchestrator, brief: Brief) -> Report:
-    """Ctrl-C stops new steps and writes the partial report; a second Ctrl-C quits."""
+    """Ctrl-C or SIGTERM (`docker stop`, `timeout`) stops new steps and writes the partial
+    report; the same signal again quits at once."""
     loop = asyncio.get_running_loop()
 
-    def interrupt() -> None:
-        say("interrupted: writing the partial report (Ctrl-C again to quit)")
-        loop.remove_signal_handler(signal.SIGINT)
-        orchestrator.cancel("interrupted by the user")
+    def stop(signum: signal.Signals) -> None:
+        what, again, note = _STOPPED_BY[signum]
+        say(f"{what}: writing the partial report ({again})")
+        for each in _STOPPED_BY:
+            loop.remove_signal_handler(each)
+        orchestrator.cancel(note)
 
-    loop.add_signal_handler(signal.SIGINT, interrupt)
+    for signum in _STOPPED_BY:
+        loop.add_signal_handler(signum, stop, signum)
     try:
         return await orchestrator.run(brief)
     finally:
-        loop.remove_signal_handler(signal.SIGINT)
+        for signum in _STOPPED_BY:
+            loop.remove_signal_handler(signum)
 
 
 def _formats(raw: str) -> list[str]:
@@ -189,9 +202,24 @@ def _formats(raw: str) -> list[str]:
 
 
 def _limits(args: argparse.Namespace) -> Limits:
-    if args.max_steps < 1 or args.max_minutes <= 0 or args.max_usd < 0:
-        raise BadInput("--max-steps must be ≥ 1, --max-minutes > 0 and --max-usd ≥ 0")
+    finite = math.isfinite(args.max_minutes) and math.isfinite(args.max_usd)
+    if not finite or args.max_steps < 1 or args.max_minutes <= 0 or args.max_usd < 0:
+        raise BadInput("--max-steps must be ≥ 1, --max-minutes > 0 and --max-usd ≥ 0 (finite)")
     return Limits(steps=args.max_steps, seconds=args.max_minutes * 60, usd=args.max_usd)
+
+
+def check_out_folder(out: Path) -> Path:
+    """`out` if the report can be written there; BadInput, before any research, if not."""
+    if out.exists() and not out.is_dir():
+        raise BadInput(f"--out {out} is a file: name a folder for the report")
+    existing = out
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise BadInput(f"--out {out}: {existing} is a file, not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise BadInput(f"--out {out}: cannot write in {existing}")
+    return out
 
 
 def _default_out(question: str) -> Path:

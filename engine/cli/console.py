@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.live import Live
 
 from engine.cli.panel import render_progress
+from engine.cli.printable import printable
 from engine.contracts import Limits, Report
 from engine.events import Event, EventSink
 from engine.progress import ProgressState, describe_event
@@ -18,8 +19,9 @@ console = Console(stderr=True, highlight=False)
 
 
 def say(message: str) -> None:
-    """One plain line on stderr, never wrapped (so errors stay one line)."""
-    console.print(message, soft_wrap=True, markup=False)
+    """One plain line on stderr, never wrapped (so errors stay one line), with any control
+    sequence a page or a file name carried taken out."""
+    console.print(printable(message), soft_wrap=True, markup=False)
 
 
 @contextmanager

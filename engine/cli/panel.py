@@ -6,6 +6,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from engine.cli.printable import printable
 from engine.progress import ProgressState
 
 
@@ -16,7 +17,7 @@ def render_progress(state: ProgressState) -> RenderableType:
     table.add_column("state")
     for name, status in state.subagents.items():
         base = name.split("-gap")[0]
-        table.add_row(name, state.subquestions.get(base, ""), status)
+        table.add_row(name, printable(state.subquestions.get(base, "")), printable(status))
     limits, spend = state.limits, state.spend
     budget = Text(
         f"claims: {state.verified} verified, {state.rejected} rejected   "
@@ -24,7 +25,9 @@ def render_progress(state: ProgressState) -> RenderableType:
         f"${spend.usd:.4f}/${limits.usd:.2f}"
     )
     parts: list[RenderableType] = [table, budget]
-    parts += [Text(f"rejected: {reason}", style="yellow") for reason in state.last_rejections]
-    parts += [Text(f"gap: {gap}", style="magenta") for gap in state.gaps]
-    parts += [Text(f"note: {notice}", style="dim") for notice in state.notices]
+    parts += [
+        Text(printable(f"rejected: {reason}"), style="yellow") for reason in state.last_rejections
+    ]
+    parts += [Text(printable(f"gap: {gap}"), style="magenta") for gap in state.gaps]
+    parts += [Text(printable(f"note: {notice}"), style="dim") for notice in state.notices]
     return Group(*parts)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from engine.assembly import is_web_report, recorded_library, snapshot_store
 from engine.cli.ask import open_library
+from engine.cli.printable import printable
 from engine.contracts import Report
 from engine.settings import BadInput
 from engine.sources.protocols import Fetcher
@@ -49,7 +50,7 @@ def run_verify(args: argparse.Namespace) -> int:
     else:
         raise BadInput("the report records no source; pass --library DIR")
     for line in lines:
-        print(line)
+        print(printable(line))
     return 0 if ok else 1
 
 

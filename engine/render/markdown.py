@@ -1,19 +1,23 @@
-"""A report as Markdown: body with `[n]` markers, sources with excerpts, rejections, spend."""
+"""A report as Markdown: body with `[n]` markers, sources with excerpts, rejections, spend.
+
+Every text that comes from a page, a file or a user goes through `inert_markdown`, so a
+report.md opened in any Markdown viewer shows it as text: no HTML, link, image or emphasis
+that a page wrote can come alive in the report."""
 
 from __future__ import annotations
 
 from engine.contracts import Claim, ClaimStatus, Report, Section
 from engine.render.citations import CitationIndex, source_location, source_title
 from engine.render.labels import Labels, accessed_text, labels_for, page_text, spend_rows
-from engine.render.text import one_line, report_title
+from engine.render.text import inert_markdown, report_title
 
 
 def render_markdown(report: Report) -> str:
     labels = labels_for(report.language)
     index = CitationIndex(report)
     blocks = [
-        f"# {report_title(report)}",
-        f"**{labels.question}:** {one_line(report.question)}",
+        f"# {inert_markdown(report_title(report))}",
+        f"**{labels.question}:** {inert_markdown(report.question)}",
         *gap_blocks(report, labels),
         *(section_block(section, index) for section in report.sections),
         sources_block(index, labels),
@@ -26,7 +30,7 @@ def render_markdown(report: Report) -> str:
 
 
 def gap_blocks(report: Report, labels: Labels) -> list[str]:
-    gap_list = bullet_list(report.gaps)
+    gap_list = bullet_list([inert_markdown(gap) for gap in report.gaps])
     if report.partial:
         banner = f"**{labels.partial_report}.** {labels.partial_explanation}"
         if report.gaps:
@@ -39,11 +43,11 @@ def gap_blocks(report: Report, labels: Labels) -> list[str]:
 
 def section_block(section: Section, index: CitationIndex) -> str:
     sentences = [
-        one_line(sentence.text) + citation_markers(sentence.claim_ids, index)
+        inert_markdown(sentence.text) + citation_markers(sentence.claim_ids, index)
         for sentence in section.sentences
     ]
     # One paragraph per sentence, as in the HTML: each sentence stands with its own sources.
-    return "\n\n".join([f"## {one_line(section.title)}", *sentences])
+    return "\n\n".join([f"## {inert_markdown(section.title)}", *sentences])
 
 
 def citation_markers(claim_ids: list[str], index: CitationIndex) -> str:
@@ -58,15 +62,16 @@ def sources_block(index: CitationIndex, labels: Labels) -> str:
 
 def source_entry(number: int, claim: Claim, labels: Labels) -> str:
     location = source_location(claim)
-    where = one_line(claim.url)
+    where = inert_markdown(claim.url, url=True)
     if location.page is not None:
         where += f" ({page_text(labels, location.page)})"
     line = (
-        f"[{number}] {source_title(claim)} — {where} — {accessed_text(labels, claim.accessed_at)}"
+        f"[{number}] {inert_markdown(source_title(claim))} — {where} — "
+        f"{accessed_text(labels, claim.accessed_at)}"
     )
     if claim.status is not ClaimStatus.verified:
         line += f" — **{labels.not_verified}**"
-    return f"{line}\n\n{blockquote(claim.excerpt)}"
+    return f"{line}\n\n{quoted_excerpt(claim.excerpt)}"
 
 
 def rejected_block(report: Report, labels: Labels) -> str:
@@ -74,7 +79,10 @@ def rejected_block(report: Report, labels: Labels) -> str:
     heading = f"## {labels.rejected_claims} ({len(rejected)})"
     if not rejected:
         return heading
-    lines = [f"{claim.url} — {one_line(claim.reason or labels.no_reason)}" for claim in rejected]
+    lines = [
+        f"{inert_markdown(c.url, url=True)} — {inert_markdown(c.reason or labels.no_reason)}"
+        for c in rejected
+    ]
     return f"{heading}\n\n{bullet_list(lines)}"
 
 
@@ -82,7 +90,10 @@ def dropped_blocks(report: Report, labels: Labels) -> list[str]:
     dropped = report.dropped_sentences
     if not dropped:
         return []
-    lines = [f"{one_line(d.section)}: {one_line(d.text)} — {one_line(d.reason)}" for d in dropped]
+    lines = [
+        f"{inert_markdown(d.section)}: {inert_markdown(d.text)} — {inert_markdown(d.reason)}"
+        for d in dropped
+    ]
     return [f"## {labels.dropped_sentences} ({len(dropped)})\n\n{bullet_list(lines)}"]
 
 
@@ -94,13 +105,19 @@ def spend_block(report: Report, labels: Labels) -> str:
 def notes_blocks(report: Report, labels: Labels) -> list[str]:
     if not report.notes:
         return []
-    return [f"## {labels.notes}\n\n{bullet_list(report.notes)}"]
+    return [f"## {labels.notes}\n\n{bullet_list([inert_markdown(n) for n in report.notes])}"]
 
 
 def bullet_list(items: list[str]) -> str:
-    return "\n".join(f"- {one_line(item)}" for item in items)
+    """Items already made inert (or ours)."""
+    return "\n".join(f"- {item}" for item in items)
 
 
 def blockquote(text: str) -> str:
-    """Quote every line, blank ones included, so a multi-line excerpt stays one quote."""
+    """Quote every line, blank ones included, so a multi-line text stays one quote."""
     return "\n".join(f"> {line}".rstrip() for line in text.strip().splitlines())
+
+
+def quoted_excerpt(excerpt: str) -> str:
+    """An excerpt as a quote whose every line is page text made inert."""
+    return blockquote("\n".join(inert_markdown(line) for line in excerpt.strip().splitlines()))

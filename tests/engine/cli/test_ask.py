@@ -1,4 +1,5 @@
 import json
+import signal
 from pathlib import Path
 
 import pytest
@@ -99,10 +100,15 @@ def test_folder_without_readable_files_is_a_clear_error(
     assert "no readable" in capsys.readouterr().err
 
 
-def test_ctrl_c_during_research_still_returns_the_partial_report() -> None:
+@pytest.mark.parametrize(
+    ("signum", "note"),
+    [(signal.SIGINT, "interrupted by the user"), (signal.SIGTERM, "stopped by a termination")],
+)
+def test_ctrl_c_or_sigterm_during_research_still_returns_the_partial_report(
+    signum: signal.Signals, note: str
+) -> None:
     import asyncio
     import os
-    import signal
 
     from engine.cli.ask import research_until_interrupted
     from engine.models.offline import OfflineModel
@@ -115,12 +121,42 @@ def test_ctrl_c_during_research_still_returns_the_partial_report() -> None:
     orchestrator = Orchestrator(OfflineModel(), source, source)
 
     async def interrupted_research():  # type: ignore[no-untyped-def]
-        asyncio.get_running_loop().call_later(0.2, os.kill, os.getpid(), signal.SIGINT)
+        asyncio.get_running_loop().call_later(0.2, os.kill, os.getpid(), signum)
         return await research_until_interrupted(orchestrator, make_brief(QUESTION))
 
     report = asyncio.run(interrupted_research())
     assert report.partial
-    assert any("interrupted" in note for note in report.notes)
+    assert any(note in each for each in report.notes)
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # handlers are put back
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--max-minutes", "nan"], "finite"),
+        (["--max-minutes", "inf"], "finite"),
+        (["--max-usd", "inf"], "finite"),
+    ],
+)
+def test_limits_must_be_finite(
+    extra: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["ask", QUESTION, "--library", str(tmp_path), *extra]
+    assert main(argv) == EXIT_BAD_INPUT
+    assert message in capsys.readouterr().err
+
+
+def test_an_out_that_cannot_hold_the_report_is_refused_before_any_research(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    taken = tmp_path / "report.json"
+    taken.write_text("{}")
+    missing_library = str(tmp_path / "no-such-library")  # never opened: --out fails first
+    for out in (taken, taken / "inside"):
+        assert main(["ask", QUESTION, "--library", missing_library, "--out", str(out)]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith(f"error: --out {out}")
+        assert len(err.splitlines()) == 1
 
 
 def test_bad_files_are_skipped_with_a_warning_and_the_rest_is_used(

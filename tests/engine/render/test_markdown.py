@@ -1,8 +1,10 @@
 from __future__ import annotations
 
-from engine.contracts import ClaimStatus, DroppedSentence, Report
+from markdown_it import MarkdownIt
+
+from engine.contracts import ClaimStatus, DroppedSentence, Report, Section
 from engine.render.markdown import blockquote, render_markdown
-from tests.support.render_samples import PDF_URL
+from tests.support.render_samples import PDF_URL, build_claim, build_report, cite
 
 
 def lines_after(markdown: str, heading: str) -> list[str]:
@@ -152,3 +154,36 @@ def test_dropped_sentences_are_recorded_only_when_present(portuguese_report: Rep
     assert lines_after(markdown, "## Frases retiradas pela checagem do rascunho (1)") == [
         "- Mercado: O preço caiu 12%. — numbers in no cited excerpt: 12%"
     ]
+
+
+HOSTILE = (
+    "<script>alert(1)</script> <img src=x onerror=alert(2)> [click](javascript:alert(3)) "
+    "![pixel](https://tracker.example/p.gif) **loud** `code` www.evil.example https://evil.example/x"
+)
+
+
+def test_page_text_file_names_and_notes_stay_text_in_any_markdown_viewer() -> None:
+    claim = build_claim(
+        "c1",
+        url="file:///docs/%5Bx%5D(javascript:y).md",
+        title="[title](javascript:z) <b>",
+        excerpt=HOSTILE,
+        statement=HOSTILE,
+    )
+    report = build_report(
+        [claim],
+        [Section(title="<h1>Seção</h1>", sentences=[cite(HOSTILE, "c1")])],
+        notes=["skipped <img src=q onerror=alert(4)>.pdf: unreadable"],
+        gaps=["[gap](https://evil.example)"],
+    )
+    markdown = render_markdown(report)
+    html = MarkdownIt("commonmark").render(markdown)  # raw HTML allowed, as most viewers do
+    for live in ("<script", "<img", "<a ", "<b>", "<h1>Seção", "<strong>loud", "<code>"):
+        assert live not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html  # shown, not run
+    body, sources = markdown.split("## Sources")
+    quoted = "\n".join(line for line in sources.splitlines() if line.startswith(">"))
+    for page_text in (body, quoted):
+        assert "://" not in page_text  # no bare URL for GFM to turn into a link
+        assert "www.evil" not in page_text
+    assert "<https://" not in markdown
