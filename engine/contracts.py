@@ -98,6 +98,9 @@ class Subquestion(Contract):
     id: str = Field(min_length=1)
     text: str = Field(min_length=1)
     title: str = Field(default="", description="section heading the answer goes under")
+    steps: int | None = Field(
+        default=None, ge=1, description="the subagent's step cap, as the planner sized it"
+    )
 
 
 class Plan(Contract):
@@ -190,6 +193,10 @@ class Report(Contract):
     sources: list[str] = Field(
         default_factory=list,
         description='where the text came from, e.g. "library:/abs/folder"; lets verify re-read it',
+    )
+    digest: str | None = Field(
+        default=None,
+        description="sha256 of the published content when report.json was written (verify)",
     )
 
     @model_validator(mode="after")

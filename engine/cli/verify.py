@@ -1,29 +1,51 @@
-"""`fonte verify`: re-check a saved report's published claims against their sources."""
+"""`fonte verify`: re-check a saved report's published claims against their sources.
+
+It opens only what the user names: `--library DIR` (a library report never makes verify open
+the folder it records, unless that folder is the report's own), the web snapshot cache, or
+the live pages with `--refetch`. `--judge` asks Claude whether each sentence follows from
+its excerpts, the one thing code cannot check."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+from dataclasses import replace
 from pathlib import Path
 
 from engine.assembly import is_web_report, recorded_library, snapshot_store
+from engine.budget import InMemoryBudget, Meter
 from engine.cli.ask import open_library
 from engine.cli.printable import printable
-from engine.contracts import Report
+from engine.contracts import Limits, Report
+from engine.models.claude import ClaudeConfig, claude_model_from_config
 from engine.settings import BadInput
-from engine.sources.protocols import Fetcher
 from engine.sources.web import CachingFetcher, FetchConfig, WebFetcher
-from engine.verify import recheck_report, refetch_claims
+from engine.verify import (
+    CheckResult,
+    recheck_report,
+    refetch_claims,
+    sentence_pairs,
+    unsupported_sentences,
+)
 
 
 def add_verify_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     verify = commands.add_parser("verify", help="re-check a report's claims against the sources")
     verify.add_argument("report", type=Path)
-    verify.add_argument("--library", type=Path, help="library folder (default: as recorded)")
+    verify.add_argument("--library", type=Path, help="the library folder the report cites")
     verify.add_argument(
         "--refetch",
         action="store_true",
         help="re-read each cited web page live and say which changed since access",
+    )
+    verify.add_argument(
+        "--judge",
+        action="store_true",
+        help="also ask Claude (ANTHROPIC_API_KEY) whether each sentence follows from its excerpts",
+    )
+    verify.add_argument(
+        "--judge-max-usd", type=float, default=0.5, help="money cap of --judge (0.50)"
     )
     verify.add_argument("--cache-dir", type=Path)
     verify.set_defaults(handler=run_verify)
@@ -41,31 +63,52 @@ def load_report(path: Path) -> Report:
 
 def run_verify(args: argparse.Namespace) -> int:
     report = load_report(args.report)
-    folder = args.library or recorded_library(report.sources)
+    judge = ClaudeConfig.from_env(os.environ) if args.judge else None  # no key: fail now
+    folder = args.library or _own_library(report, args.report)
     if folder is not None:
         library, _ = open_library(folder, args.cache_dir)
-        lines, ok = asyncio.run(_recheck(report, library))
+        result = asyncio.run(recheck_report(report, library))
     elif is_web_report(report.sources):
-        lines, ok = asyncio.run(_recheck_web(report, args.cache_dir, live=args.refetch))
+        result = asyncio.run(_recheck_web(report, args.cache_dir, live=args.refetch))
     else:
         raise BadInput("the report records no source; pass --library DIR")
-    for line in lines:
+    if judge is not None:
+        failures = asyncio.run(_judge(report, judge, args.judge_max_usd))
+        result = replace(result, sentence_failures=(*result.sentence_failures, *failures))
+    for line in result.lines():
         print(printable(line))
-    return 0 if ok else 1
+    return 0 if result.ok else 1
 
 
-async def _recheck(report: Report, fetcher: Fetcher) -> tuple[list[str], bool]:
-    result = await recheck_report(report, fetcher)
-    return result.lines(), result.ok
+def _own_library(report: Report, report_path: Path) -> Path | None:
+    """The library a report records, only when it is the report's own folder or inside it: a
+    report file must not be able to make verify open (and index) any folder it names."""
+    recorded = recorded_library(report.sources)
+    if recorded is None:
+        return None
+    own = report_path.resolve().parent
+    if recorded.resolve() == own or recorded.resolve().is_relative_to(own):
+        return recorded
+    raise BadInput(f"this report cites the library {recorded}: pass --library DIR to re-check it")
 
 
-async def _recheck_web(
-    report: Report, cache_dir: Path | None, live: bool
-) -> tuple[list[str], bool]:
+async def _judge(report: Report, config: ClaudeConfig, max_usd: float) -> list[str]:
+    """Sentences no cited excerpt entails, as Claude's support judge sees them."""
+    pairs = sentence_pairs(report)
+    if not pairs:
+        return []
+    budget = InMemoryBudget(Limits(steps=10_000, seconds=3600.0, usd=max_usd))
+    async with claude_model_from_config(config) as model:
+        judged = await model.judge(pairs, Meter(budget))
+    if judged is None:
+        raise BadInput("the support judge is off (FONTE_JUDGE=off): --judge needs it on")
+    return unsupported_sentences(report, judged)
+
+
+async def _recheck_web(report: Report, cache_dir: Path | None, live: bool) -> CheckResult:
     """Against the snapshots the run read (a page missing from the cache is read live), or,
     with --refetch, against the live pages, saying which changed since access."""
     async with WebFetcher(FetchConfig.from_env()) as web:
         if live:  # straight from the web: the run's snapshots stay as they were read
-            result = await refetch_claims(report, web.fetch)
-            return result.lines(), result.ok
-        return await _recheck(report, CachingFetcher(web, snapshot_store(cache_dir)))
+            return await refetch_claims(report, web.fetch)
+        return await recheck_report(report, CachingFetcher(web, snapshot_store(cache_dir)))

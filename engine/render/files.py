@@ -10,6 +10,7 @@ from engine.disk import write_atomically
 from engine.render.html import render_html
 from engine.render.markdown import render_markdown
 from engine.render.pdf import render_pdf
+from engine.verify.digest import sealed
 
 FORMATS: tuple[str, ...] = ("json", "md", "html", "pdf")
 
@@ -28,6 +29,7 @@ def write_report(report: Report, out_dir: Path, formats: Iterable[str]) -> list[
     """
     wanted = list(dict.fromkeys(formats))
     check_formats(wanted)
+    report = sealed(report)  # what report.json publishes, so fonte verify sees later edits
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
     for name in wanted:

@@ -8,14 +8,19 @@
   and states no number missing from their excerpts.
 - `recheck` and `refetch`: `fonte verify` on a saved report, against the sources as they are
   or against live re-reads of web pages. Both return a `CheckResult`.
+- `digest`: a SHA-256 of what a report publishes, written with report.json, so that verify
+  sees a sentence or claim edited afterwards.
+- `support`: the pairs `fonte verify --judge` hands a model, and what its verdicts mean.
 """
 
+from engine.verify.digest import digest_problem, published_digest, sealed
 from engine.verify.draft import check_sections
 from engine.verify.excerpts import Verdict, verify_claim, verify_excerpt
 from engine.verify.recheck import recheck_report
 from engine.verify.refetch import LiveRead, refetch_claims
 from engine.verify.result import CheckResult, ClaimCheck, Outcome
 from engine.verify.service import ClaimVerifier
+from engine.verify.support import sentence_pairs, unsupported_sentences
 
 __all__ = [
     "CheckResult",
@@ -25,8 +30,13 @@ __all__ = [
     "Outcome",
     "Verdict",
     "check_sections",
+    "digest_problem",
+    "published_digest",
     "recheck_report",
     "refetch_claims",
+    "sealed",
+    "sentence_pairs",
+    "unsupported_sentences",
     "verify_claim",
     "verify_excerpt",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.contracts import ClaimStatus, Report
 from engine.snapshots import InMemorySnapshotStore
 from engine.sources.protocols import Fetcher
+from engine.verify.digest import digest_problem
 from engine.verify.draft import check_sections
 from engine.verify.result import CheckResult, ClaimCheck, Outcome
 from engine.verify.service import ClaimVerifier
@@ -16,6 +17,7 @@ async def recheck_report(report: Report, fetcher: Fetcher) -> CheckResult:
     checked = [await verifier.verify(claim) for claim in report.verified_claims()]
     others = [c for c in report.claims if c.status is not ClaimStatus.verified]
     _, dropped = check_sections(report.sections, [*checked, *others])
+    problem = digest_problem(report)
     return CheckResult(
         claims=tuple(
             ClaimCheck(
@@ -26,4 +28,6 @@ async def recheck_report(report: Report, fetcher: Fetcher) -> CheckResult:
             for claim in checked
         ),
         sentence_failures=tuple(f"{d.text[:80]!r}: {d.reason}" for d in dropped),
+        edited=problem if report.digest is not None else None,
+        warnings=(problem,) if report.digest is None and problem else (),
     )

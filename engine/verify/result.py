@@ -18,6 +18,13 @@ class Outcome(StrEnum):
     unreachable = "unreachable"  # the page could not be read again: reported, not failed
 
 
+PROVES = (
+    "checked: each published excerpt is on its cited page, each claim's numbers are in its "
+    "excerpt, each sentence cites verified claims and states no number outside their "
+    "excerpts, and the report is as it was written (digest). Not checked: that a sentence's "
+    "wording follows from its excerpts (--judge asks a model, with ANTHROPIC_API_KEY)."
+)
+
 _LABELS = {
     Outcome.holds: "ok     ",
     Outcome.changed: "changed",
@@ -44,11 +51,15 @@ class CheckResult:
     claims: tuple[ClaimCheck, ...] = ()
     sentence_failures: tuple[str, ...] = ()
     live: bool = False
+    edited: str | None = None
+    """Why the report no longer matches the digest written with it (a failure)."""
+    warnings: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
-        """No published claim fails and every published sentence still holds."""
-        return self.count(Outcome.fails) == 0 and not self.sentence_failures
+        """No published claim fails, every published sentence still holds, and the report
+        is as it was written."""
+        return self.count(Outcome.fails) == 0 and not self.sentence_failures and not self.edited
 
     def count(self, outcome: Outcome) -> int:
         return sum(1 for c in self.claims if c.outcome is outcome)
@@ -60,12 +71,15 @@ class CheckResult:
     def lines(self) -> list[str]:
         out = [f"{_LABELS[c.outcome]} {c.claim.id} {c.claim.url} — {c.reason}" for c in self.claims]
         out += [f"FAIL    sentence: {reason}" for reason in self.sentence_failures]
+        out += [f"FAIL    report: {self.edited}"] if self.edited else []
+        out += [f"note    {warning}" for warning in self.warnings]
         counts = Counter(c.outcome for c in self.claims)
         holding = counts[Outcome.holds] + counts[Outcome.changed]
         total = len(self.claims)
         if not self.live:
             verdict = "all published claims verified" if self.ok else "verification FAILED"
             out.append(f"{verdict}: {holding}/{total} claims hold")
+            out.append(PROVES)
             return out
         verdict = "all published claims still hold" if self.ok else "refetch FAILED"
         details = [

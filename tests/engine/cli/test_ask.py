@@ -19,6 +19,10 @@ def library(tmp_path: Path) -> Path:
     return folder
 
 
+def cache(tmp_path: Path) -> list[str]:
+    return ["--cache-dir", str(tmp_path / "cache")]
+
+
 def ask(library: Path, out: Path, *extra: str) -> int:
     return main(
         [
@@ -47,7 +51,7 @@ def test_ask_writes_every_format_and_verify_passes(library: Path, tmp_path: Path
     report = json.loads((out / "report.json").read_text())
     assert any("75 kW" in c["excerpt"] and c["status"] == "verified" for c in report["claims"])
     assert (
-        main(["verify", str(out / "report.json"), "--cache-dir", str(tmp_path / "cache")])
+        main(["verify", str(out / "report.json"), "--library", str(library), *cache(tmp_path)])
         == EXIT_OK
     )
 
@@ -58,9 +62,41 @@ def test_verify_fails_when_the_source_changed(
     out = tmp_path / "out"
     assert ask(library, out, "--format", "json") == EXIT_OK
     (library / "lei_14300.md").write_text("# Lei 14.300\n\nTexto revogado.\n", encoding="utf-8")
-    code = main(["verify", str(out / "report.json"), "--cache-dir", str(tmp_path / "cache")])
+    code = main(["verify", str(out / "report.json"), "--library", str(library), *cache(tmp_path)])
     assert code == EXIT_FAILED
     assert "FAIL" in capsys.readouterr().out
+
+
+def test_verify_sees_a_sentence_reworded_after_the_report_was_written(
+    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    assert ask(library, out, "--format", "json") == EXIT_OK
+    path = out / "report.json"
+    verify = ["verify", str(path), "--library", str(library), *cache(tmp_path)]
+    assert main(verify) == EXIT_OK
+    honest = capsys.readouterr().out
+    assert "Not checked: that a sentence's wording follows from its excerpts" in honest
+    report = json.loads(path.read_text())
+    report["sections"][0]["sentences"][0]["text"] = "A microgeração foi extinta pela lei."
+    path.write_text(json.dumps(report))
+    assert main(verify) == EXIT_FAILED
+    assert "FAIL    report: the report was edited after it was written" in capsys.readouterr().out
+
+
+def test_verify_opens_no_folder_that_the_report_file_names(
+    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    assert ask(library, out, "--format", "json") == EXIT_OK
+    path = out / "report.json"
+    report = json.loads(path.read_text())
+    report["sources"] = ["library:/etc"]
+    path.write_text(json.dumps(report))
+    capsys.readouterr()
+    assert main(["verify", str(path), *cache(tmp_path)]) == EXIT_BAD_INPUT
+    err = capsys.readouterr().err.strip()
+    assert err == "error: this report cites the library /etc: pass --library DIR to re-check it"
 
 
 def test_max_steps_three_exits_zero_with_a_partial_report(library: Path, tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ import pytest
 
 from engine.contracts import Report
 from engine.render import files
+from engine.verify import published_digest
 from engine.render.files import FORMATS, write_report
 from tests.support.render_samples import build_report
 
@@ -38,7 +39,9 @@ def test_a_report_with_nothing_found_still_renders_in_every_format(tmp_path: Pat
 def test_json_round_trips(portuguese_report: Report, tmp_path: Path) -> None:
     [path] = write_report(portuguese_report, tmp_path, ["json"])
 
-    assert Report.model_validate_json(path.read_text("utf-8")) == portuguese_report
+    written = Report.model_validate_json(path.read_text("utf-8"))
+    assert written == portuguese_report.model_copy(update={"digest": written.digest})
+    assert written.digest == published_digest(portuguese_report)  # sealed as it was written
 
 
 def test_only_the_asked_formats_are_written_once_each(
