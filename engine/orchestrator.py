@@ -36,6 +36,7 @@ from engine.quoting import quote_verified
 from engine.snapshots import InMemorySnapshotStore, SnapshotStore
 from engine.sources.protocols import Fetcher, Search
 from engine.verify.draft import check_sections
+from engine.verify.excerpts import pages_addressing_ai
 from engine.verify.service import ClaimVerifier
 
 ExecutorFactory = Callable[["Orchestrator"], Executor]
@@ -290,6 +291,8 @@ class Orchestrator:
         exhausted = await self.budget.exhausted()
         if exhausted is not None:
             self._note(f"budget reached: {exhausted.limit} ({exhausted.detail})")
+        for url in pages_addressing_ai(claims):
+            self._note(f"{url} contains text addressed to AI systems; it was left out")
         self.events(GapsUpdated(gaps))
         spend = await self.budget.spend()
         self.events(SpendUpdated(spend))

@@ -12,10 +12,12 @@ from functools import lru_cache
 
 from engine.contracts import EXCERPT_MAX_CHARS, EXCERPT_MIN_CHARS, Claim, ClaimStatus, Locator
 from engine.snapshots import Snapshot, split_page
+from engine.text.addressed_to_ai import addressed_to_ai
 from engine.text.normalise import MatchText, collapse_whitespace, normalise_for_match
 from engine.text.numbers import missing_numbers
 
 _NUMBER_SEPARATORS = ".,\u00a0\u2009\u202f"
+ADDRESSED_TO_AI = "text addressed to AI systems (prompt injection) is never a finding"
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,11 @@ def verify_claim(claim: Claim, snapshot: Snapshot) -> Claim:
     verdict = verify_excerpt(claim.excerpt, snapshot, cited_page)
     status = ClaimStatus.verified if verdict.verified else ClaimStatus.rejected
     reason = verdict.reason
-    if verdict.verified:
+    injected = addressed_to_ai(claim.excerpt) or addressed_to_ai(claim.statement)
+    if injected is not None:
+        status = ClaimStatus.rejected
+        reason = f"{ADDRESSED_TO_AI}: “{injected}”"
+    elif verdict.verified:
         missing = missing_numbers(claim.statement, claim.excerpt)
         if missing:
             status = ClaimStatus.rejected
@@ -151,3 +157,14 @@ def _not_found_reason(needle: str, pages: tuple[str, ...]) -> str:
         if needle in normalised[number - 1] + normalised[number]:
             return f"excerpt runs across pages {number} and {number + 1}; quote within one page"
     return "excerpt not found in the source text"
+
+
+def pages_addressing_ai(claims: Iterable[Claim]) -> list[str]:
+    """The documents whose claims were rejected for addressing AI systems, each once: the
+    report notes that the page contains such text."""
+    urls = (
+        split_page(c.url)[0]
+        for c in claims
+        if c.status is ClaimStatus.rejected and (c.reason or "").startswith(ADDRESSED_TO_AI)
+    )
+    return list(dict.fromkeys(urls))

@@ -31,6 +31,7 @@ from engine.models.offline.statements import (
 )
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import FetchError
+from engine.text.addressed_to_ai import addressed_to_ai
 from engine.text.normalise import collapse_whitespace, excerpt_key
 from engine.text.tokens import term_set, tokenize
 
@@ -106,6 +107,8 @@ def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate
     lead = frozenset[str]()
     for span in sentence_spans(page_text):
         text = span.text(page_text)
+        if addressed_to_ai(text):  # a page talking to its reader's model: never a finding
+            continue
         words = terms = term_set(text)
         if is_table_row(text):
             # A row means what its statement and its column header say it means.
