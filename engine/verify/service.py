@@ -1,6 +1,12 @@
-"""Verification as a service: find the text a claim cites, then judge it with the pure verifier."""
+"""Verification as a service: find the text a claim cites, then judge it with the pure verifier.
+
+The judging (normalising a page, searching it) is CPU work: it runs in a worker thread, so the
+event loop stays free to honour Ctrl-C, the time cap and every other report of a bot worker.
+"""
 
 from __future__ import annotations
+
+import asyncio
 
 from engine.contracts import Claim, ClaimStatus
 from engine.snapshots import SnapshotStore
@@ -27,4 +33,4 @@ class ClaimVerifier:
                         "reason": f"source could not be read: {error}",
                     }
                 )
-        return verify_claim(claim, snapshot)
+        return await asyncio.to_thread(verify_claim, claim, snapshot)

@@ -158,7 +158,9 @@ async def _read_candidates(
     candidates: list[Candidate] = []
     for page in pages_to_read(found, opened, query, avoid):
         snapshot = await tools.read(page.url)  # its document is open: no step
-        candidates.extend(candidates_of(page.url, snapshot, page.rank))
+        # Scoring a page is CPU work: off the event loop, one page at a time, so a stop or the
+        # time cap takes effect between pages.
+        candidates.extend(await asyncio.to_thread(candidates_of, page.url, snapshot, page.rank))
     return candidates, refused
 
 
@@ -255,7 +257,8 @@ async def research_offline(assignment: Assignment, tools: Toolbox) -> None:
     candidates, refused = await _read_candidates(assignment, tools)
     subquestion = assignment.subquestion
     aspect = subquestion.title if subquestion.text.startswith(f"{subquestion.title}:") else ""
-    for quote in choose_quotes(candidates, subquestion.text, aspect):
+    quotes = await asyncio.to_thread(choose_quotes, candidates, subquestion.text, aspect)
+    for quote in quotes:
         await tools.record_claim(quote.statement, quote.url, quote.excerpt)
     if refused is not None:
         raise refused  # after quoting what was read: a stopped subagent returns what it has
