@@ -47,6 +47,8 @@ class RunState:
     outcomes: dict[str, SubagentOutcome] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     verifications: list[asyncio.Task[None]] = field(default_factory=list)
+    shared_reads: list[str] = field(default_factory=list)
+    """Pages any subagent has read this run (in the snapshot store): siblings are told."""
 
 
 class Orchestrator:
@@ -88,7 +90,13 @@ class Orchestrator:
             SubagentStarted(assignment.subagent, assignment.subquestion.id, gap=assignment.gap)
         )
         tools = Toolbox(
-            assignment, self.searcher, self.fetcher, self.snapshots, self.board, self.budget
+            assignment,
+            self.searcher,
+            self.fetcher,
+            self.snapshots,
+            self.board,
+            self.budget,
+            shared_reads=self._state.shared_reads,
         )
         stopped, error = False, None
         try:
@@ -144,7 +152,7 @@ class Orchestrator:
         plan = plan or await self._plan(brief)
         self.events(PlanReady(plan))
         assignments = [
-            self._assignment(brief, s)
+            self._assignment(brief, s, plan)
             for s in plan.subquestions
             if research is None or s.id in research
         ]
@@ -189,13 +197,15 @@ class Orchestrator:
             await meter.release()
         return single_question_plan(brief)
 
-    def _assignment(self, brief: Brief, subquestion: Subquestion) -> Assignment:
+    def _assignment(self, brief: Brief, subquestion: Subquestion, plan: Plan) -> Assignment:
+        """The planner's step cap for the subquestion where it sized one, else the default."""
         return Assignment(
             subagent=subquestion.id,
             subquestion=subquestion,
             question=brief.question,
             language=brief.language,
-            max_steps=self.subagent_max_steps,
+            max_steps=subquestion.steps or self.subagent_max_steps,
+            siblings=tuple(s for s in plan.subquestions if s.id != subquestion.id),
         )
 
     def _gap_assignment(
@@ -208,7 +218,7 @@ class Orchestrator:
             subquestion=subquestion,
             question=brief.question,
             language=brief.language,
-            max_steps=self.subagent_max_steps,
+            max_steps=subquestion.steps or self.subagent_max_steps,
             gap=True,
             avoid_urls=first.read_urls if first is not None else (),
         )
@@ -243,7 +253,8 @@ class Orchestrator:
         try:
             return await self.model.unmet_criteria(plan, await self._verified(), Meter(self.budget))
         except Exception as failure:
-            self._note(f"criteria check failed ({failure}); all criteria treated as unmet")
+            if not _stopped(failure):  # a stopped budget has its own note
+                self._note(f"criteria check failed ({failure}); all criteria treated as unmet")
             return list(plan.sufficient_when)
 
     async def _judge(self) -> None:
@@ -255,7 +266,8 @@ class Orchestrator:
         try:
             judged = await self.model.judge(verified, Meter(self.budget))
         except Exception as failure:  # StepRefused included: the claims stay as verified
-            self._note(f"support judge did not run ({failure})")
+            if not _stopped(failure):  # a stopped budget has its own note
+                self._note(f"support judge did not run ({failure})")
             return
         if judged is None:
             self._note(f"support judge skipped: the {self.model.name} model does not judge")
@@ -277,7 +289,8 @@ class Orchestrator:
             try:
                 return await self.model.write(brief, plan, verified, meter)
             except Exception as failure:
-                self._note(f"writer failed ({failure}); report composed from claims verbatim")
+                if not _stopped(failure):  # a stopped budget has its own note
+                    self._note(f"writer failed ({failure}); report composed from claims verbatim")
             finally:
                 await meter.release()
         return quote_verified(brief, plan, verified)
@@ -317,6 +330,11 @@ class Orchestrator:
     def _note(self, message: str) -> None:
         self._state.notes.append(message)
         self.events(Notice(message))
+
+
+def _stopped(failure: Exception) -> bool:
+    """A step refused because the run was stopped (user cancel, provider spend limit)."""
+    return isinstance(failure, StepRefused) and failure.refusal.limit == "stopped"
 
 
 def _in_process(orchestrator: Orchestrator) -> Executor:

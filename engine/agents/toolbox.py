@@ -1,8 +1,9 @@
 """What a subagent may do: search, read, record a claim. Nothing else.
 
 Every search and read is a step reserved on the shared budget before it starts, and counted
-against the subagent's own step cap. Page text stays in the subagent: the only thing that
-leaves is a claim posted to the board.
+against the subagent's own step cap, also when a model runs several at once. Page text stays
+in the subagent: the only thing that leaves is a claim posted to the board. `check_claim`
+tells the subagent at once what the verifier will say of a claim.
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from dataclasses import dataclass, field
 
 from engine.board import Board
 from engine.budget import Budget, Refusal, Reservation, StepRefused
-from engine.contracts import Claim, Language, Subquestion, Usage
+from engine.contracts import Claim, ClaimStatus, Language, Subquestion, Usage
 from engine.snapshots import Snapshot, SnapshotStore, split_page
 from engine.sources.protocols import Fetcher, Search, SearchHit
 from engine.text.normalise import collapse_whitespace
+from engine.verify.excerpts import Verdict, verify_claim
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,8 @@ class Assignment:
     gap: bool = False
     avoid_urls: tuple[str, ...] = ()
     """Pages (URL with #page=N where paged) another subagent already read for this subquestion."""
+    siblings: tuple[Subquestion, ...] = ()
+    """The plan's other subquestions, researched by other subagents at the same time."""
 
 
 @dataclass
@@ -44,6 +48,9 @@ class Toolbox:
     read_urls: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     """What went wrong along the way (a page that could not be read), for the report."""
+    shared_reads: list[str] = field(default_factory=list)
+    """Pages any subagent of the report has read (one list shared by their toolboxes): in
+    the snapshot store, so reading one again costs no step and no fetch."""
 
     async def model_step(self, usd_estimate: float) -> Reservation:
         """Reserve one model call at its worst-case cost; settle it with `settle` after."""
@@ -57,10 +64,11 @@ class Toolbox:
             raise StepRefused(
                 Refusal("subagent_steps", f"{self.assignment.max_steps} steps per subagent")
             )
+        self.steps_used += 1  # held while the budget answers: parallel calls see it taken
         outcome = await self.budget.reserve(steps=1, usd=usd)
         if isinstance(outcome, Refusal):
+            self.steps_used -= 1
             raise StepRefused(outcome)
-        self.steps_used += 1
         return outcome
 
     async def search(self, query: str, limit: int = 10) -> list[SearchHit]:
@@ -90,29 +98,48 @@ class Toolbox:
         not the whole 200-page filing they belong to."""
         if url not in self.read_urls:
             self.read_urls.append(url)
+        if url not in self.shared_reads:
+            self.shared_reads.append(url)
 
     def has_read(self, url: str) -> bool:
         document = split_page(url)[0]
         return any(split_page(read)[0] == document for read in self.read_urls)
 
-    async def record_claim(self, statement: str, url: str, excerpt: str) -> Claim | None:
-        """Post a claim about a source this subagent has read. Returns None for a duplicate."""
+    async def cited_snapshot(self, url: str) -> Snapshot:
+        """The text of a source this subagent has read; ValueError for any other."""
         snapshot = await self.snapshots.get(url)
         if snapshot is None or not self.has_read(url):
             raise ValueError(f"read {url} before citing it")
-        posted = await self.board.post(
-            {
-                "id": "pending",
-                "statement": collapse_whitespace(statement),
-                "url": url,
-                "title": snapshot.title,
-                "excerpt": excerpt,
-                "accessed_at": snapshot.fetched_at,
-                "source_sha256": snapshot.sha256,
-                "subagent": self.assignment.subagent,
-                "subquestion": self.assignment.subquestion.id,
-            }
-        )
+        return snapshot
+
+    async def check_claim(self, statement: str, url: str, excerpt: str) -> Verdict:
+        """What the verifier will say of this claim, against the page this subagent read
+        (the same `verify_claim` the orchestrator runs), before it is posted."""
+        snapshot = await self.cited_snapshot(url)
+        draft = Claim.model_validate(self._claim_fields(statement, url, excerpt, snapshot))
+        checked = verify_claim(draft, snapshot)
+        verified = checked.status is ClaimStatus.verified
+        return Verdict(verified, checked.reason or "", checked.locator)
+
+    def _claim_fields(
+        self, statement: str, url: str, excerpt: str, snapshot: Snapshot
+    ) -> dict[str, object]:
+        return {
+            "id": "pending",
+            "statement": collapse_whitespace(statement),
+            "url": url,
+            "title": snapshot.title,
+            "excerpt": excerpt,
+            "accessed_at": snapshot.fetched_at,
+            "source_sha256": snapshot.sha256,
+            "subagent": self.assignment.subagent,
+            "subquestion": self.assignment.subquestion.id,
+        }
+
+    async def record_claim(self, statement: str, url: str, excerpt: str) -> Claim | None:
+        """Post a claim about a source this subagent has read. Returns None for a duplicate."""
+        snapshot = await self.cited_snapshot(url)
+        posted = await self.board.post(self._claim_fields(statement, url, excerpt, snapshot))
         if posted is not None:
             self.posted.append(posted)
         return posted

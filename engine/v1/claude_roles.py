@@ -20,7 +20,8 @@ from engine.v1.tools import ResearchTools
 
 READS_PER_SUBQUESTION = 3
 PAGE_CHARS = 12_000
-ROLE_MAX_TOKENS = 4096
+# Sonnet 5.5 thinks by default and thinking shares the cap with the answer: room for both.
+ROLE_MAX_TOKENS = 12_000
 
 _LANGUAGE = {"pt": "Write in Portuguese.", "en": "Write in English."}
 
@@ -53,6 +54,7 @@ class ClaudeV1Roles:
             system=f"{system} {_LANGUAGE[brief.language]}",
             prompt=prompt,
             max_tokens=ROLE_MAX_TOKENS,
+            effort=self.config.writer_effort,
         )
         return reply.text
 

@@ -4,142 +4,92 @@ The real `anthropic` client talks to it over HTTP. A script is a list of replies
 order) or a function of the request body (to route parallel callers deterministically, e.g.
 by system prompt). Every request is recorded, so tests can look at what was sent: cache
 breakpoints, tools, document blocks, what the writer saw. Replies are shaped like the API's:
-messages with content blocks, stop_reason and usage; errors as {"type": "error", ...} with
-their status and `retry-after`.
+messages with content blocks (thinking with signatures, text split around citations, several
+tool_use blocks), stop_reason (end_turn, tool_use, pause_turn, max_tokens, refusal) and
+usage; errors as {"type": "error", "error": {...}, "request_id": ...} with their status and
+`retry-after` where the API sends one.
+
+Requests are checked against the documented rules in `anthropic_rules.py`; one that breaks
+a rule gets the 400 the API would give and is kept in `violations`, which the tests' fixture
+asserts empty. `usage_mode` "measured" replaces a reply's prompt usage with what the request
+would cost (tokens from its size, cache reads and writes from a simulated prompt cache);
+"top" bills every prompt token as a cache write and the whole `max_tokens` as output.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
+import math
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Literal
+
+from tests.support.anthropic_cache import PromptCache
+from tests.support.anthropic_replies import (
+    ApiError,
+    Delayed,
+    Reply,
+    char_citation,
+    cited_split,
+    json_message,
+    message,
+    next_id,
+    overloaded,
+    rate_limited,
+    redacted_thinking,
+    server_search,
+    spend_limited,
+    text,
+    thinking,
+    tool_use,
+    usage,
+)
+from tests.support.anthropic_rules import request_chars, violations
+
+__all__ = [
+    "ApiError",
+    "Body",
+    "Delayed",
+    "RecordedRequest",
+    "Reply",
+    "ScriptedAnthropic",
+    "blocks",
+    "char_citation",
+    "cited_split",
+    "first_user_text",
+    "json_message",
+    "message",
+    "overloaded",
+    "prompt_tokens",
+    "rate_limited",
+    "redacted_thinking",
+    "server_search",
+    "spend_limited",
+    "system_text",
+    "text",
+    "thinking",
+    "tool_results",
+    "tool_use",
+    "usage",
+]
 
 Body = dict[str, Any]
 
-
-@dataclass(frozen=True)
-class ApiError:
-    status: int
-    type: str
-    message: str = ""
-    retry_after: str | None = None
-
-    def body(self) -> Body:
-        return {"type": "error", "error": {"type": self.type, "message": self.message}}
+# The current tokenizer gives about 2.5 characters a token on this project's text (issue 11);
+# the stand-in counts prompts with it.
+CHARS_PER_TOKEN = 2.5
+# https://platform.claude.com/docs/en/build-with-claude/prompt-caching: the API looks back at
+# most 20 blocks from a breakpoint for a cached prefix, and does not cache a prefix under the
+# model's minimum (512 tokens on the 5.5 models).
+LOOKBACK_BLOCKS = 20
+MINIMUM_CACHEABLE_TOKENS = 512
 
 
-Reply = Body | ApiError
 Script = Sequence[Reply] | Callable[[Body], Reply]
-
-_ids = itertools.count(1)
-
-
-# -- replies ------------------------------------------------------------------------------
-
-
-def usage(
-    input_tokens: int = 100,
-    output_tokens: int = 50,
-    *,
-    cache_write: int = 0,
-    cache_read: int = 0,
-    web_searches: int = 0,
-) -> Body:
-    return {
-        "input_tokens": input_tokens,
-        "output_tokens": output_tokens,
-        "cache_creation_input_tokens": cache_write,
-        "cache_read_input_tokens": cache_read,
-        "server_tool_use": {"web_search_requests": web_searches, "web_fetch_requests": 0},
-        "service_tier": "standard",
-    }
-
-
-def message(*content: Body, stop_reason: str = "end_turn", tokens: Body | None = None) -> Body:
-    """A complete message; `model` is filled in with the model the request named."""
-    return {
-        "id": f"msg_{next(_ids):06d}",
-        "type": "message",
-        "role": "assistant",
-        "model": "",
-        "content": list(content),
-        "stop_reason": stop_reason,
-        "stop_sequence": None,
-        "usage": tokens or usage(),
-    }
-
-
-def text(value: str, citations: Sequence[Body] = ()) -> Body:
-    block: Body = {"type": "text", "text": value}
-    if citations:
-        block["citations"] = list(citations)
-    return block
-
-
-def tool_use(name: str, arguments: Body, block_id: str | None = None) -> Body:
-    return {
-        "type": "tool_use",
-        "id": block_id or f"toolu_{next(_ids):06d}",
-        "name": name,
-        "input": arguments,
-    }
-
-
-def char_citation(cited_text: str, document_index: int, start: int = 0) -> Body:
-    return {
-        "type": "char_location",
-        "cited_text": cited_text,
-        "document_index": document_index,
-        "document_title": None,
-        "start_char_index": start,
-        "end_char_index": start + len(cited_text),
-    }
-
-
-def server_search(query: str, urls: Sequence[str]) -> list[Body]:
-    """The two blocks of one server-side web search: the call and its results."""
-    block_id = f"srvtoolu_{next(_ids):06d}"
-    results = [
-        {
-            "type": "web_search_result",
-            "url": url,
-            "title": url,
-            "encrypted_content": "ZW5jcnlwdGVk",
-            "page_age": None,
-        }
-        for url in urls
-    ]
-    return [
-        {
-            "type": "server_tool_use",
-            "id": block_id,
-            "name": "web_search",
-            "input": {"query": query},
-        },
-        {"type": "web_search_tool_result", "tool_use_id": block_id, "content": results},
-    ]
-
-
-def json_message(value: object, tokens: Body | None = None) -> Body:
-    return message(text(json.dumps(value, ensure_ascii=False)), tokens=tokens)
-
-
-def rate_limited(retry_after: str | None = "1") -> ApiError:
-    return ApiError(
-        429,
-        "rate_limit_error",
-        "Number of request tokens has exceeded your rate limit",
-        retry_after,
-    )
-
-
-def overloaded(retry_after: str | None = None) -> ApiError:
-    return ApiError(529, "overloaded_error", "Overloaded", retry_after)
+UsageMode = Literal["scripted", "measured", "top"]
 
 
 # -- reading requests ---------------------------------------------------------------------
@@ -193,16 +143,25 @@ class RecordedRequest:
     body: Body
     received_at: float = field(default_factory=time.monotonic)
     reply: Reply | None = None
-    """What the script answered: a message or an ApiError."""
+    """What the script answered: a message or an ApiError (the usage as billed)."""
 
     @property
     def system(self) -> str:
         return system_text(self.body)
 
 
+def prompt_tokens(body: Body) -> int:
+    return math.ceil(request_chars(body) / CHARS_PER_TOKEN)
+
+
 class ScriptedAnthropic:
-    def __init__(self, script: Script = ()) -> None:
+    def __init__(self, script: Script = (), usage_mode: UsageMode = "scripted") -> None:
         self.requests: list[RecordedRequest] = []
+        self.violations: list[str] = []
+        """Documented rules requests broke; the tests' fixture asserts there are none."""
+        self.usage_mode: UsageMode = usage_mode
+        self._signatures: dict[str, str] = {}
+        self._cache = PromptCache(CHARS_PER_TOKEN, LOOKBACK_BLOCKS, MINIMUM_CACHEABLE_TOKENS)
         self._lock = threading.Lock()
         self._script: Script = script
         self._served = 0
@@ -222,6 +181,12 @@ class ScriptedAnthropic:
         with self._lock:
             self._script, self._served = script, 0
 
+    def take_violations(self) -> list[str]:
+        """The violations so far, cleared: for tests that break a rule on purpose."""
+        with self._lock:
+            found, self.violations = self.violations, []
+        return found
+
     def start(self) -> ScriptedAnthropic:
         self._thread.start()
         return self
@@ -235,21 +200,65 @@ class ScriptedAnthropic:
         recorded = RecordedRequest("/v1/messages", headers, body)
         with self._lock:
             self.requests.append(recorded)
+            broken = violations(body, self._signatures)
+            if broken:
+                self.violations.extend(broken)
+                recorded.reply = ApiError(400, "invalid_request_error", "; ".join(broken))
+                return recorded.reply
             script = self._script
             if not callable(script):
                 if self._served < len(script):
-                    recorded.reply = script[self._served]
+                    reply = script[self._served]
                     self._served += 1
                 else:
-                    recorded.reply = ApiError(
+                    reply = ApiError(
                         400, "invalid_request_error", "the test script has no more replies"
                     )
-                return recorded.reply
-        try:
-            recorded.reply = script(body)
-        except Exception as failure:  # a broken script should fail the test, not hang it
-            recorded.reply = ApiError(400, "invalid_request_error", f"script failed: {failure!r}")
-        return recorded.reply
+        if callable(script):
+            try:
+                reply = script(body)
+            except Exception as failure:  # a broken script should fail the test, not hang it
+                reply = ApiError(400, "invalid_request_error", f"script failed: {failure!r}")
+        delay = 0.0
+        if isinstance(reply, Delayed):
+            delay, reply = reply.seconds, reply.reply
+        if not isinstance(reply, ApiError):
+            reply = self._billed(body, reply)
+        recorded.reply = reply
+        if delay:
+            time.sleep(delay)
+        return reply
+
+    def _billed(self, body: Body, reply: Body) -> Body:
+        """The reply with its model filled in, its thinking signatures remembered (so a
+        modified block is caught later) and its usage as `usage_mode` says."""
+        reply = {**reply, "model": reply.get("model") or body.get("model", "")}
+        with self._lock:
+            for block in reply.get("content", []):
+                if block.get("type") == "thinking":
+                    self._signatures[block["signature"]] = block["thinking"]
+                elif block.get("type") == "redacted_thinking":
+                    self._signatures["redacted:" + block["data"]] = block["data"]
+        if self.usage_mode == "scripted":
+            return reply
+        tokens = prompt_tokens(body)
+        billed = dict(reply.get("usage") or usage())
+        if self.usage_mode == "top":
+            billed.update(
+                input_tokens=0,
+                cache_creation_input_tokens=tokens,
+                cache_read_input_tokens=0,
+                output_tokens=body["max_tokens"],
+            )
+        else:
+            measured = self._cache.measure(body, tokens)
+            billed.update(
+                input_tokens=measured.input,
+                cache_creation_input_tokens=measured.cache_write,
+                cache_read_input_tokens=measured.cache_read,
+                output_tokens=min(billed["output_tokens"], body["max_tokens"]),
+            )
+        return {**reply, "usage": billed}
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
@@ -273,7 +282,8 @@ class ScriptedAnthropic:
                     extra = {"retry-after": reply.retry_after} if reply.retry_after else {}
                     self._send(reply.status, reply.body(), extra)
                     return
-                self._send(200, {**reply, "model": reply.get("model") or body.get("model", "")})
+                assert not isinstance(reply, Delayed)
+                self._send(200, reply)
 
             def _send(
                 self, status: int, payload: Body, headers: dict[str, str] | None = None
@@ -282,7 +292,7 @@ class ScriptedAnthropic:
                 self.send_response(status)
                 self.send_header("content-type", "application/json")
                 self.send_header("content-length", str(len(data)))
-                self.send_header("request-id", f"req_{next(_ids):06d}")
+                self.send_header("request-id", f"req_{next_id():06d}")
                 for name, value in (headers or {}).items():
                     self.send_header(name, value)
                 self.end_headers()

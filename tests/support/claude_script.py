@@ -15,10 +15,12 @@ from tests.support.anthropic_server import (
     Reply,
     ScriptedAnthropic,
     char_citation,
+    cited_split,
     first_user_text,
     json_message,
     message,
     text,
+    thinking,
     tool_use,
     usage,
 )
@@ -34,6 +36,7 @@ FABRICATED = "microgeração distribuída: central geradora com potência instal
 EXPIRY = (
     "Os créditos de energia elétrica expiram em 60 (sessenta) meses após a data do faturamento."
 )
+EXPIRY_STATEMENT = "Os créditos de energia expiram em 60 meses após o faturamento."
 NOT_QUOTED = "Para fins e efeitos desta Lei"  # page text no claim quotes
 
 PLAN = {
@@ -70,7 +73,9 @@ def tool_turn(*calls: Body) -> Reply:
 
 
 def subagent(body: Body) -> Reply:
-    """s1 searches, reads, records a true and a fabricated excerpt; s2 reads and cites."""
+    """s1 searches, reads, records a true and a fabricated excerpt; s2 reads, writes its note
+    as the API returns it (thinking between tool calls, a sentence split around its
+    citation) and records the claim with record_claim."""
     if subquestion_of(body) == "s1":
         script = [
             tool_turn(tool_use("web_search", {"query": "limite microgeração"})),
@@ -91,12 +96,18 @@ def subagent(body: Body) -> Reply:
             ),
         ]
     else:
-        cited = text(
-            "Os créditos de energia expiram em 60 meses.",
-            [char_citation(EXPIRY, 0, LAW_TEXT.index(EXPIRY))],
-        )
-        script = [tool_turn(tool_use("fetch_page", {"url": LAW}))]
-        script.append(message(cited, tokens=SUBAGENT_TOKENS))
+        citation = char_citation(EXPIRY, 0, LAW_TEXT.index(EXPIRY))
+        script = [
+            tool_turn(thinking(), tool_use("fetch_page", {"url": LAW})),
+            tool_turn(
+                thinking("Os créditos expiram em 60 meses; vou registrar."),
+                *cited_split([("Os créditos ", None), ("expiram em 60 meses", citation)]),
+                tool_use(
+                    "record_claim",
+                    {"statement": EXPIRY_STATEMENT, "url": LAW, "excerpt": EXPIRY},
+                ),
+            ),
+        ]
     if turn(body) < len(script):
         return script[turn(body)]
     return message(text("Feito."), tokens=SUBAGENT_TOKENS)

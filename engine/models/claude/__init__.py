@@ -19,9 +19,11 @@ from engine.models.claude.errors import (
     ClaudeAPIError,
     ClaudeFailure,
     ClaudeRefused,
+    ClaudeSpendLimit,
     ClaudeTruncated,
     ClaudeUnavailable,
     InvalidAnswer,
+    ServerSearchDisabled,
 )
 from engine.models.claude.model import ClaudeModel, claude_model_from_config
 from engine.models.claude.prices import (
@@ -48,12 +50,14 @@ __all__ = [
     "ClaudeRefused",
     "ClaudeReply",
     "ClaudeRequest",
+    "ClaudeSpendLimit",
     "ClaudeTruncated",
     "ClaudeUnavailable",
     "InvalidAnswer",
     "ModelPrice",
     "Payer",
     "PriceTable",
+    "ServerSearchDisabled",
     "TokenRates",
     "UnknownModel",
     "ask_json",

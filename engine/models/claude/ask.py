@@ -15,7 +15,7 @@ from anthropic.types import MessageParam
 
 from engine.models.claude.client import ClaudeClient, ClaudeReply, Payer
 from engine.models.claude.errors import InvalidAnswer
-from engine.models.claude.request import ClaudeRequest
+from engine.models.claude.request import ClaudeRequest, Effort
 from engine.models.claude.structured import InvalidJson
 
 T = TypeVar("T")
@@ -41,10 +41,12 @@ async def complete_text(
     system: str,
     prompt: str,
     max_tokens: int,
+    effort: Effort | None = None,
 ) -> ClaudeReply:
-    """One question, one finished answer (`.text`), paid by `payer`."""
-    request = ClaudeRequest(role, model, system, [user_turn(prompt)], max_tokens)
-    return (await client.call(request, payer)).finished(role)
+    """One question, one finished answer (`.text`), paid by `payer`; an answer cut off at
+    `max_tokens` is asked again once with room."""
+    request = ClaudeRequest(role, model, system, [user_turn(prompt)], max_tokens, effort=effort)
+    return (await client.call_with_room(request, payer)).finished(role)
 
 
 async def ask_json(
@@ -52,12 +54,12 @@ async def ask_json(
 ) -> T:
     """The answer to `request` as `parse` reads it. `parse` raises InvalidJson with what is
     wrong; Claude then gets that message once to correct its answer. Never a guess."""
-    reply = (await client.call(request, payer)).finished(request.role)
+    reply = (await client.call_with_room(request, payer)).finished(request.role)
     try:
         return parse(reply.text)
     except InvalidJson as problem:
         repair = request.followed_by(reply.message.to_param(), repair_turn(str(problem)))
-    reply = (await client.call(repair, payer)).finished(request.role)
+    reply = (await client.call_with_room(repair, payer)).finished(request.role)
     try:
         return parse(reply.text)
     except InvalidJson as problem:

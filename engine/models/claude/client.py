@@ -2,7 +2,9 @@
 
 Every call reserves its worst-case price on the shared budget before it is sent and settles
 the actual price, computed from the response's `usage`, afterwards. The SDK's own retries
-are off (max_retries=0): this loop retries inside the report's time budget instead.
+are off (max_retries=0): this loop retries inside the report's time budget instead. A
+spend-limit 429 is never retried: it stops the budget, and every later call is refused
+before it is sent (https://platform.claude.com/docs/en/api/errors).
 """
 
 from __future__ import annotations
@@ -18,14 +20,16 @@ from anthropic import APIConnectionError, APIStatusError, APITimeoutError, Async
 from anthropic.types import Message, TextBlock
 from anthropic.types import Usage as ApiUsage
 
-from engine.budget import Budget, Reservation
+from engine.budget import Budget, Refusal, Reservation, StepRefused
 from engine.contracts import Usage
 from engine.models.claude.errors import (
     ClaudeAPIError,
     ClaudeFailure,
     ClaudeRefused,
+    ClaudeSpendLimit,
     ClaudeTruncated,
     ClaudeUnavailable,
+    ServerSearchDisabled,
 )
 from engine.models.claude.prices import PriceTable
 from engine.models.claude.request import ClaudeRequest
@@ -40,6 +44,7 @@ log = logging.getLogger(__name__)
 
 Sleep = Callable[[float], Awaitable[None]]
 TRUNCATED_STOPS = frozenset({"max_tokens", "model_context_window_exceeded"})
+SPEND_LIMIT_CODE = "enforced_spend_limit_reached"
 
 
 class Payer(Protocol):
@@ -70,8 +75,9 @@ class ClaudeReply:
     def finished(self, role: str) -> ClaudeReply:
         """This reply, if Claude finished it; a refusal or a cut-off answer is a failure."""
         if self.stop_reason == "refusal":
-            details = self.message.stop_details
-            why = f" ({details.explanation})" if details and details.explanation else ""
+            details = getattr(self.message, "stop_details", None)
+            explanation = getattr(details, "explanation", None)
+            why = f" ({explanation})" if explanation else ""
             raise ClaudeRefused(f"{role}: Claude declined to answer{why}")
         if self.stop_reason in TRUNCATED_STOPS:
             raise ClaudeTruncated(
@@ -107,6 +113,7 @@ class ClaudeClient:
         request_timeout: float = 300.0,
         sleep: Sleep = asyncio.sleep,
         jitter: Callable[[], float] = random.random,
+        max_output_tokens: int = 64_000,
     ) -> None:
         self.api = api
         self.prices = prices
@@ -114,6 +121,12 @@ class ClaudeClient:
         self._timeout = request_timeout
         self._sleep = sleep
         self._jitter = jitter
+        self._max_output = max_output_tokens
+        self.spend_limit: str | None = None
+        """Set once the API answered with the spend-limit 429: no call is sent after it."""
+        self.server_search_off: str | None = None
+        """Why Anthropic's server-side search is off for this run (a 400), once one call saw
+        it: later subagents search with Fonte's own search from the start."""
 
     def estimate_usd(self, request: ClaudeRequest) -> float:
         return self.prices.price(request.model).worst_case_usd(
@@ -123,6 +136,8 @@ class ClaudeClient:
     async def call(self, request: ClaudeRequest, payer: Payer) -> ClaudeReply:
         """Send `request`, paid by `payer`. Raises StepRefused (from the payer) before
         sending when the budget has no room, ClaudeFailure when no answer came back."""
+        if self.spend_limit is not None:
+            raise StepRefused(Refusal("stopped", self.spend_limit))
         price = self.prices.price(request.model)
         estimate = self.estimate_usd(request)
         reservation = await payer.model_step(estimate)
@@ -135,11 +150,29 @@ class ClaudeClient:
         except ClaudeUnavailable as failure:
             usd = estimate if failure.maybe_billed else 0.0
             raise
+        except ClaudeSpendLimit as failure:
+            usd = 0.0
+            self.spend_limit = str(failure)
+            await payer.budget.stop(self.spend_limit)
+            raise
         except ClaudeFailure:
             usd = 0.0  # the API answered with an error: nothing is billed
             raise
         finally:
             await payer.settle(reservation, usd, usage)
+
+    async def call_with_room(self, request: ClaudeRequest, payer: Payer) -> ClaudeReply:
+        """`call`, and once more with twice the output cap when the answer stopped at
+        `max_tokens`: thinking and answer share the cap, so a cut-off answer usually needs
+        room, not a new question. The cut-off reply is dropped, never half-used."""
+        reply = await self.call(request, payer)
+        room = min(self._max_output, request.max_tokens * 2)
+        if reply.stop_reason != "max_tokens" or room <= request.max_tokens:
+            return reply
+        log.info(
+            "%s: stopped at max_tokens %d; retrying with %d", request.role, request.max_tokens, room
+        )
+        return await self.call(request.with_max_tokens(room), payer)
 
     async def _send(self, request: ClaudeRequest, budget: Budget) -> Message:
         attempt = 0
@@ -148,17 +181,31 @@ class ClaudeClient:
             if left <= 0:
                 raise ClaudeUnavailable(f"{request.role}: no time left in the budget for a call")
             try:
+                output_config = request.output_config()
                 return await self.api.messages.create(
                     model=request.model,
                     max_tokens=request.max_tokens,
                     system=request.system_blocks(),
-                    messages=list(request.messages),
+                    messages=request.wire_messages(),
                     tools=list(request.tools) if request.tools else omit,
+                    output_config=output_config if output_config is not None else omit,
                     timeout=min(self._timeout, left),
                 )
             except APIStatusError as error:
                 failure = _describe(error)
-                if not is_retryable(error.status_code, error.type):
+                kind = _error_field(error, "error", "type")
+                if _error_field(error, "error", "details", "error_code") == SPEND_LIMIT_CODE:
+                    raise ClaudeSpendLimit(
+                        "Anthropic spend limit reached (429 enforced_spend_limit_reached): "
+                        "the organisation's monthly cap; no retry, research stopped"
+                    ) from None
+                if (
+                    error.status_code == 400
+                    and request.server_searches
+                    and _names_web_search(failure)
+                ):
+                    raise ServerSearchDisabled(f"{request.role}: {failure}") from None
+                if not is_retryable(error.status_code, kind):
                     raise ClaudeAPIError(f"{request.role}: {failure}") from None
                 delay = backoff_seconds(
                     attempt,
@@ -191,7 +238,25 @@ class ClaudeClient:
         await self._sleep(delay)
 
 
+def _error_field(error: APIStatusError, *path: str) -> str | None:
+    """A string at `path` of the error body ({"type": "error", "error": {...}}). Read from
+    the body rather than the SDK's newer convenience attributes, so older SDKs work too."""
+    value: object = error.body
+    for key in path:
+        if not isinstance(value, dict):
+            return None
+        value = value.get(key)
+    return value if isinstance(value, str) else None
+
+
+def _names_web_search(failure: str) -> bool:
+    lowered = failure.lower()
+    return "web search" in lowered or "web_search" in lowered
+
+
 def _describe(error: APIStatusError) -> str:
-    kind = f" {error.type}" if error.type else ""
-    message = f": {error.api_message}" if error.api_message else ""
-    return f"Claude API {error.status_code}{kind}{message}"
+    kind = _error_field(error, "error", "type")
+    message = _error_field(error, "error", "message")
+    return f"Claude API {error.status_code}{f' {kind}' if kind else ''}" + (
+        f": {message}" if message else ""
+    )

@@ -16,7 +16,11 @@ from engine.models.claude.prices import (
     default_price_table,
     parse_price_overrides,
 )
+from engine.models.claude.request import Effort
 from engine.settings import BadInput, env_flag
+
+EFFORTS: tuple[Effort, ...] = ("low", "medium", "high", "xhigh", "max")
+EFFORT_ROLES = ("planner", "subagent", "writer", "judge", "criteria")
 
 DEFAULT_MODEL = "claude-sonnet-5-5"
 DEFAULT_JUDGE_MODEL = "claude-haiku-5-5"
@@ -38,12 +42,33 @@ class ClaudeConfig:
     in FONTE_SEARCH, the same setting as `SearchSettings.anthropic_web_search`)."""
     web_search_max_uses: int = 3
     """Server-side searches allowed per subagent call (each one is priced)."""
-    # Output caps per call. Thinking tokens count against them, so they leave room for it;
-    # the budget reserves the whole cap and settles what was used.
-    planner_max_tokens: int = 8192
-    subagent_max_tokens: int = 8192
-    writer_max_tokens: int = 16_000
-    judge_max_tokens: int = 4096
+    # Effort per role (`output_config.effort`, https://platform.claude.com/docs/en/build-with-
+    # claude/effort): high is the API's default and suits complex reasoning and agentic work;
+    # medium trades a little depth for speed and cost; low suits classification and lookups.
+    # None sends nothing (the model's default). Reasons in docs/claude.md, "Effort per role".
+    planner_effort: Effort | None = "high"
+    """One call that decides the whole report's shape: worth the deepest thinking."""
+    subagent_effort: Effort | None = "medium"
+    """Many short turns (pick a search, read, copy an excerpt), several subagents at once."""
+    writer_effort: Effort | None = "medium"
+    """Composes from verified claims it is given; it decides wording, not facts."""
+    judge_effort: Effort | None = "low"
+    """A label per claim from its excerpt: classification."""
+    criteria_effort: Effort | None = "low"
+    """Met or not, per criterion, from the claims listed: classification."""
+    # Output caps per call. Thinking tokens count against them (Sonnet 5.5 thinks by default),
+    # so each cap is the thinking its effort typically uses plus the answer; the budget
+    # reserves the whole cap and settles what was used. A `max_tokens` stop is retried once
+    # with twice the cap (`max_output_tokens` at most).
+    planner_max_tokens: int = 16_000
+    subagent_max_tokens: int = 12_000
+    writer_max_tokens: int = 24_000
+    judge_max_tokens: int = 6_000
+    criteria_max_tokens: int = 6_000
+    max_output_tokens: int = 64_000
+    """The most any one call asks for, the retry with room included."""
+    parallel_tool_calls: bool = True
+    """Run the tool calls of one turn at the same time (FONTE_PARALLEL_TOOLS=off: in turn)."""
     writer_prompt_tokens: int = 30_000
     """The writer's prompt size assumed when its call is reserved, before claims exist."""
     judge_batch_size: int = 12
@@ -69,13 +94,23 @@ class ClaudeConfig:
             "subagent_max_tokens": self.subagent_max_tokens,
             "writer_max_tokens": self.writer_max_tokens,
             "judge_max_tokens": self.judge_max_tokens,
+            "criteria_max_tokens": self.criteria_max_tokens,
+            "max_output_tokens": self.max_output_tokens,
             "judge_batch_size": self.judge_batch_size,
         }
         for name, value in counts.items():
             if value < 1:
                 raise BadInput(f"{name} must be at least 1, not {value}")
+        for role in EFFORT_ROLES:
+            effort = self.effort_for(role)
+            if effort is not None and effort not in EFFORTS:
+                raise BadInput(f"{role} effort must be one of {', '.join(EFFORTS)}, not {effort!r}")
         if self.max_retries < 0 or self.request_timeout_seconds <= 0:
             raise BadInput("max_retries must be ≥ 0 and request_timeout_seconds > 0")
+
+    def effort_for(self, role: str) -> Effort | None:
+        value: Effort | None = getattr(self, f"{role}_effort")
+        return value
 
     @classmethod
     def from_env(cls, env: Mapping[str, str], *, model: str | None = None) -> ClaudeConfig:
@@ -94,6 +129,12 @@ class ClaudeConfig:
             base_url=env.get("ANTHROPIC_BASE_URL") or None,
             server_web_search=_names_anthropic_search(env.get("FONTE_SEARCH", "")),
             prices=_prices(env.get("FONTE_PRICES", "")),
+            parallel_tool_calls=env_flag(env, "FONTE_PARALLEL_TOOLS", default=True),
+            planner_effort=_effort(env, "planner", cls.planner_effort),
+            subagent_effort=_effort(env, "subagent", cls.subagent_effort),
+            writer_effort=_effort(env, "writer", cls.writer_effort),
+            judge_effort=_effort(env, "judge", cls.judge_effort),
+            criteria_effort=_effort(env, "criteria", cls.criteria_effort),
         )
 
 
@@ -102,6 +143,21 @@ def wants_claude(env: Mapping[str, str], model: str | None = None) -> bool:
     if model is not None:
         return model.startswith("claude")
     return bool(env.get("ANTHROPIC_API_KEY", "").strip())
+
+
+def _effort(env: Mapping[str, str], role: str, default: Effort | None) -> Effort | None:
+    """FONTE_EFFORT_<ROLE> (PLANNER, SUBAGENT, WRITER, JUDGE, CRITERIA): low … max, or
+    `default` to send no effort (the model's own default). Unset keeps Fonte's default."""
+    variable = f"FONTE_EFFORT_{role.upper()}"
+    value = env.get(variable, "").strip().lower()
+    if not value:
+        return default
+    if value == "default":
+        return None
+    for effort in EFFORTS:
+        if effort == value:
+            return effort
+    raise BadInput(f"{variable} must be one of {', '.join(EFFORTS)} or default, not {value!r}")
 
 
 def _names_anthropic_search(providers: str) -> bool:

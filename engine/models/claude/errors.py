@@ -23,6 +23,17 @@ class ClaudeAPIError(ClaudeFailure):
     """The API refused the request for a reason retrying cannot fix (400, 401, 403 …)."""
 
 
+class ClaudeSpendLimit(ClaudeAPIError):
+    """429 with `error.details.error_code` enforced_spend_limit_reached: the organisation's
+    monthly spend cap. Retrying fails until access resumes, so nothing is retried and the
+    report stops (https://platform.claude.com/docs/en/api/errors)."""
+
+
+class ServerSearchDisabled(ClaudeAPIError):
+    """400 because the organisation has not enabled Anthropic's server-side web search
+    (https://platform.claude.com/docs/en/agents-and-tools/tool-use/web-search-tool)."""
+
+
 class ClaudeUnavailable(ClaudeFailure):
     """Rate limits, overload or the network outlasted the retries or the time budget."""
 

@@ -98,6 +98,7 @@ class Checker:
                 system=JUDGE_SYSTEM,
                 messages=[user_turn(judge_prompt(batch))],
                 max_tokens=self._config.judge_max_tokens,
+                effort=self._config.judge_effort,
             )
             labels |= await ask_json(self._client, meter, request, partial(parse_labels, ids=ids))
         return [c.model_copy(update={"support": labels[c.id]}) for c in claims]
@@ -112,7 +113,8 @@ class Checker:
             model=self._config.model,
             system=CRITERIA_SYSTEM,
             messages=[user_turn(criteria_prompt(plan, verified))],
-            max_tokens=self._config.planner_max_tokens,
+            max_tokens=self._config.criteria_max_tokens,
+            effort=self._config.criteria_effort,
         )
         return await ask_json(
             self._client, meter, request, partial(parse_unmet, criteria=plan.sufficient_when)

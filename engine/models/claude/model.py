@@ -79,5 +79,6 @@ def claude_model_from_config(config: ClaudeConfig, *, sleep: Sleep = asyncio.sle
         retry=RetryPolicy(max_retries=config.max_retries),
         request_timeout=config.request_timeout_seconds,
         sleep=sleep,
+        max_output_tokens=config.max_output_tokens,
     )
     return ClaudeModel(config, client)

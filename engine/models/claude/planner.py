@@ -29,6 +29,8 @@ from engine.planning.templates import find_template
 
 MAX_QUESTIONS = 3
 MAX_SUBQUESTIONS = 6
+MIN_STEPS = 3
+MAX_STEPS = 30
 
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
@@ -87,6 +89,30 @@ def parse_plan(text: str, brief: Brief) -> Plan:
         raise InvalidJson(describe_validation_error(error)) from None
 
 
+async def research_steps(meter: Meter) -> int:
+    """Steps the subagents can have: the budget's steps left, less one for the writer."""
+    spend = await meter.budget.spend()
+    return max(MIN_STEPS, meter.budget.limits.steps - spend.steps - 1)
+
+
+def fit_steps(plan: Plan, available: int) -> Plan:
+    """Each subquestion's steps within [MIN_STEPS, MAX_STEPS], scaled down together when
+    they add up to more than `available`. A subquestion the planner did not size keeps None
+    (the orchestrator's default)."""
+    sized = [s.steps for s in plan.subquestions if s.steps is not None]
+    total = sum(min(MAX_STEPS, max(MIN_STEPS, n)) for n in sized)
+    scale = min(1.0, available / total) if total else 1.0
+    subquestions = [
+        s
+        if s.steps is None
+        else s.model_copy(
+            update={"steps": max(MIN_STEPS, int(min(MAX_STEPS, max(MIN_STEPS, s.steps)) * scale))}
+        )
+        for s in plan.subquestions
+    ]
+    return plan.model_copy(update={"subquestions": subquestions})
+
+
 def parse_questions(text: str) -> list[ClarifyingQuestion]:
     return validated(ClarifyAnswer, text).questions
 
@@ -105,8 +131,10 @@ class Planner:
 
     async def plan(self, brief: Brief, meter: Meter) -> Plan:
         _, sections = fixed_sections(brief)
-        request = self._request("planner", PLANNER_SYSTEM, plan_prompt(brief, sections))
-        return await ask_json(self._client, meter, request, lambda text: parse_plan(text, brief))
+        steps = await research_steps(meter)
+        request = self._request("planner", PLANNER_SYSTEM, plan_prompt(brief, sections, steps))
+        plan = await ask_json(self._client, meter, request, lambda text: parse_plan(text, brief))
+        return fit_steps(plan, steps)
 
     def _request(self, role: str, system: str, prompt: str) -> ClaudeRequest:
         return ClaudeRequest(
@@ -115,4 +143,5 @@ class Planner:
             system=system,
             messages=[user_turn(prompt)],
             max_tokens=self._config.planner_max_tokens,
+            effort=self._config.planner_effort,
         )

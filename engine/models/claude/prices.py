@@ -103,6 +103,10 @@ DEFAULT_PRICES: Mapping[str, ModelPrice] = {
         long_prompt=TokenRates(0.50, 2.50, 0.625, 0.05),
     ),
     "claude-3-5-haiku": _flat(0.80, 4.0, 1.0, 0.08),
+    # Fable: $10 / $50 (https://platform.claude.com/docs/en/models/fable-5/overview); 5.1
+    # keeps input and output and cuts cache reads to a quarter of Fable 5's $1.00.
+    "claude-fable-5": _flat(10.0, 50.0, 12.50, 1.00),
+    "claude-fable-5-1": _flat(10.0, 50.0, 12.50, 0.25),
 }
 
 # Dated snapshots and aliases name the same model: "claude-sonnet-4-5-20250929",

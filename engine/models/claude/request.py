@@ -1,8 +1,8 @@
-"""One Messages API request as Fonte builds it, and how big its prompt is. Pure code.
+"""One Messages API request as Fonte builds it, and how big its prompt can be. Pure code.
 
-The system prompt is stable per role and carries a cache breakpoint, as do the tool
-definitions (the last tool carries it): every later call of the same role reads them from
-Anthropic's prompt cache.
+Breakpoints for the prompt cache are placed here, as `caching.py` explains: on the system
+prompt when tools + system reach the model's minimum cacheable length, and on the message
+indices a conversation names in `cache_points`.
 """
 
 from __future__ import annotations
@@ -10,15 +10,24 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
 
-from anthropic.types import MessageParam, TextBlockParam, ToolUnionParam
+from anthropic.types import MessageParam, OutputConfigParam, TextBlockParam, ToolUnionParam
 from pydantic import BaseModel
 
-# Tokens are estimated from characters on the safe side: English runs ~4 characters a token,
-# Portuguese and numbers fewer. Tool use adds a hidden system prompt of a few hundred tokens;
-# each server-side search adds its results to the prompt.
-CHARS_PER_TOKEN = 3.0
+from engine.models.claude.caching import marked, minimum_cacheable_tokens, with_breakpoints
+
+Effort = Literal["low", "medium", "high", "xhigh", "max"]
+
+# Tokens are estimated from characters on the safe side. The current tokenizer gives about
+# 2.5 characters a token on Portuguese prose (fewer on numbers and JSON); 2.0 keeps the
+# estimate above the real count, so a reservation is an upper bound. For deciding whether a
+# prefix reaches the minimum cacheable length the opposite bound is used (4 characters a
+# token: English prose at its most compact), so a breakpoint is only placed where the cache
+# is certain to take it.
+CHARS_PER_TOKEN = 2.0
+CHARS_PER_TOKEN_AT_MOST = 4.0
 FIXED_OVERHEAD_TOKENS = 50
 TOOL_USE_OVERHEAD_TOKENS = 600
 TOKENS_PER_SERVER_SEARCH = 10_000
@@ -35,22 +44,37 @@ class ClaudeRequest:
     tools: Sequence[ToolUnionParam] = field(default_factory=tuple)
     server_searches: int = 0
     """Most server-side web searches this call may run (their price is reserved)."""
+    effort: Effort | None = None
+    """`output_config.effort`; None leaves the model's default (high on the API)."""
+    cache_points: tuple[int, ...] = ()
+    """Message indices whose last block carries a cache breakpoint (a conversation's)."""
 
     def system_blocks(self) -> list[TextBlockParam]:
-        return [{"type": "text", "text": self.system, "cache_control": {"type": "ephemeral"}}]
+        block: TextBlockParam = {"type": "text", "text": self.system}
+        if self.caches_prefix():
+            return [marked(block)]  # type: ignore[list-item]
+        return [block]
+
+    def caches_prefix(self) -> bool:
+        """Whether tools + system surely reach the model's minimum cacheable length."""
+        chars = len(self.system) + (len(_as_json(list(self.tools))) if self.tools else 0)
+        tokens = math.floor(chars / CHARS_PER_TOKEN_AT_MOST)
+        return tokens >= minimum_cacheable_tokens(self.model)
+
+    def wire_messages(self) -> list[Any]:
+        return with_breakpoints(list(self.messages), self.cache_points)
+
+    def output_config(self) -> OutputConfigParam | None:
+        return {"effort": self.effort} if self.effort is not None else None
 
     def followed_by(self, *messages: MessageParam) -> ClaudeRequest:
-        return ClaudeRequest(
-            self.role,
-            self.model,
-            self.system,
-            [*self.messages, *messages],
-            self.max_tokens,
-            self.tools,
-            self.server_searches,
-        )
+        return replace(self, messages=[*self.messages, *messages])
+
+    def with_max_tokens(self, max_tokens: int) -> ClaudeRequest:
+        return replace(self, max_tokens=max_tokens)
 
     def prompt_tokens_estimate(self) -> int:
+        """At least the prompt's real token count: what a reservation must cover."""
         chars = len(self.system) + len(_as_json(list(self.messages)))
         overhead = FIXED_OVERHEAD_TOKENS
         if self.tools:

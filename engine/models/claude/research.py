@@ -2,32 +2,31 @@
 step is refused.
 
 The conversation lives in this call only: pages read stay here, and what leaves is claims
-posted through the toolbox. Each model turn, search and new read is a step of the subagent's
-cap and of the shared budget; `StepRefused` propagates so the orchestrator keeps what was
-posted. Bad tool input goes back to Claude as an error result; a refusal or a cut-off answer
-ends the subagent with the reason.
+recorded with `record_claim` — never text Claude wrote between tool calls, which may arrive
+as thinking blocks, nor cited text blocks, which are often fragments of sentences. Each model
+turn, search and new read is a step of the subagent's cap and of the shared budget; the tool
+calls of one turn run at the same time, each reserved first. `StepRefused` propagates so the
+orchestrator keeps what was posted. Bad tool input goes back to Claude as an error result; an
+answer cut off at `max_tokens` twice becomes a declared gap.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from dataclasses import dataclass
 
-from anthropic.types import (
-    CitationCharLocation,
-    CitationPageLocation,
-    Message,
-    MessageParam,
-    TextBlock,
-    TextBlockParam,
-    ToolResultBlockParam,
-    ToolUseBlock,
-)
+from anthropic.types import Message, ToolResultBlockParam, ToolUseBlock
 from pydantic import ValidationError
 
 from engine.agents.toolbox import Assignment, Toolbox
+from engine.budget import Refusal, StepRefused
+from engine.models.claude.citations import cited_passages, repair_candidates, verdict_message
 from engine.models.claude.client import ClaudeClient
 from engine.models.claude.config import ClaudeConfig
-from engine.models.claude.prompts import SUBAGENT_SYSTEM, assignment_prompt
+from engine.models.claude.conversation import Conversation
+from engine.models.claude.errors import ClaudeSpendLimit, ClaudeTruncated, ServerSearchDisabled
+from engine.models.claude.prompts import SUBAGENT_SYSTEM, assignment_prompt, shared_reads_note
 from engine.models.claude.request import ClaudeRequest
 from engine.models.claude.research_tools import (
     READ_TOOLS,
@@ -51,29 +50,12 @@ log = logging.getLogger(__name__)
 LIBRARY_SOURCE = "library"
 
 
-class Conversation:
-    """One subagent's messages. The newest user turn carries a cache breakpoint, so each call
-    reads the conversation so far from the prompt cache instead of paying for it again."""
-
-    def __init__(self, prompt: str) -> None:
-        first: TextBlockParam = {"type": "text", "text": prompt}
-        self.messages: list[MessageParam] = [{"role": "user", "content": [first]}]
-        self._breakpoint: TextBlockParam | ToolResultBlockParam = first
-        self._mark(first)
-        self.documents: list[str] = []
-        """The url of each document block sent, in order: a citation's document_index."""
-
-    def _mark(self, block: TextBlockParam | ToolResultBlockParam) -> None:
-        self._breakpoint.pop("cache_control", None)
-        block["cache_control"] = {"type": "ephemeral"}
-        self._breakpoint = block
-
-    def add_reply(self, message: Message) -> None:
-        self.messages.append(message.to_param())
-
-    def add_results(self, results: list[ToolResultBlockParam]) -> None:
-        self.messages.append({"role": "user", "content": results})
-        self._mark(results[-1])
+@dataclass(frozen=True)
+class ToolOutcome:
+    result: ToolResultBlockParam
+    document_url: str | None = None
+    """Set when the result carries a document block (a citation's document_index counts it)."""
+    refused: StepRefused | None = None
 
 
 class Subagent:
@@ -85,87 +67,138 @@ class Subagent:
         self._assignment = assignment
         self._tools = tools
         self._role = f"subagent {assignment.subagent}"
-        library = tools.searcher.name == LIBRARY_SOURCE
-        self._server_searches = (
-            config.web_search_max_uses if config.server_web_search and not library else 0
+        self._library = tools.searcher.name == LIBRARY_SOURCE
+        server = config.server_web_search and not self._library and not client.server_search_off
+        self._server_searches = config.web_search_max_uses if server else 0
+        self._definitions = tool_definitions(
+            library=self._library, server_searches=self._server_searches
         )
-        self._definitions = tool_definitions(library=library, server_searches=self._server_searches)
+        self._announced: set[str] = set()
 
     async def run(self) -> None:
         conversation = Conversation(assignment_prompt(self._assignment))
         while True:
-            request = ClaudeRequest(
-                role=self._role,
-                model=self._config.subagent_model,
-                system=SUBAGENT_SYSTEM,
-                messages=tuple(conversation.messages),
-                max_tokens=self._config.subagent_max_tokens,
-                tools=self._definitions,
-                server_searches=self._server_searches,
-            )
-            reply = await self._client.call(request, self._tools)
-            if reply.stop_reason != "refusal":
-                conversation.add_reply(reply.message)
-                await self._record_citations(reply.message, conversation.documents)
-            reply.finished(self._role)
+            reply = await self._turn(conversation)
+            if reply is None:
+                continue  # server-side search turned off: the same turn, with our search
+            conversation.add_reply(reply)
             if reply.stop_reason == "pause_turn":  # a long server-side search turn goes on
                 continue
-            uses = [b for b in reply.message.content if isinstance(b, ToolUseBlock)]
+            uses = [b for b in reply.content if isinstance(b, ToolUseBlock)]
             if reply.stop_reason != "tool_use" or not uses:
                 return
-            conversation.add_results([await self._run_tool(use, conversation) for use in uses])
+            passages = cited_passages(reply, conversation.documents)
+            outcomes = await self._run_tools(uses, passages)
+            for outcome in outcomes:
+                if outcome.document_url is not None:
+                    conversation.documents.append(outcome.document_url)
+            refused = next((o.refused for o in outcomes if o.refused is not None), None)
+            if refused is not None:
+                raise refused
+            conversation.add_results([o.result for o in outcomes], self._new_shared_reads())
 
-    async def _run_tool(
-        self, use: ToolUseBlock, conversation: Conversation
-    ) -> ToolResultBlockParam:
+    async def _turn(self, conversation: Conversation) -> Message | None:
+        request = ClaudeRequest(
+            role=self._role,
+            model=self._config.subagent_model,
+            system=SUBAGENT_SYSTEM,
+            messages=tuple(conversation.messages),
+            max_tokens=self._config.subagent_max_tokens,
+            tools=self._definitions,
+            server_searches=self._server_searches,
+            effort=self._config.subagent_effort,
+            cache_points=conversation.cache_points(),
+        )
+        try:
+            reply = await self._client.call_with_room(request, self._tools)
+            return reply.finished(self._role).message
+        except ServerSearchDisabled as failure:
+            if not self._server_searches:
+                raise
+            self._use_own_search(str(failure))
+            return None
+        except ClaudeSpendLimit as failure:  # the client stopped the budget; the report says so
+            raise StepRefused(Refusal("stopped", str(failure))) from None
+        except ClaudeTruncated as failure:  # twice: the subquestion is a declared gap
+            self._tools.notes.append(str(failure))
+            raise StepRefused(Refusal("max_tokens", str(failure))) from None
+
+    def _use_own_search(self, failure: str) -> None:
+        if self._client.server_search_off is None:
+            self._client.server_search_off = failure
+            self._tools.notes.append(
+                f"Anthropic web search is not available ({failure}); searching with Fonte's "
+                "own search instead"
+            )
+        self._server_searches = 0
+        self._definitions = tool_definitions(library=self._library, server_searches=0)
+
+    def _new_shared_reads(self) -> str:
+        """Pages other subagents read since the last turn: free to read from the store."""
+        mine = set(self._tools.read_urls)
+        new = [u for u in self._tools.shared_reads if u not in mine and u not in self._announced]
+        self._announced.update(new)
+        return shared_reads_note(new)
+
+    async def _run_tools(
+        self, uses: list[ToolUseBlock], passages: dict[str, list[str]]
+    ) -> list[ToolOutcome]:
+        if self._config.parallel_tool_calls:
+            return list(await asyncio.gather(*(self._run_tool(u, passages) for u in uses)))
+        return [await self._run_tool(use, passages) for use in uses]
+
+    async def _run_tool(self, use: ToolUseBlock, passages: dict[str, list[str]]) -> ToolOutcome:
         try:
             if use.name in SEARCH_TOOLS:
                 query = SearchInput.model_validate(use.input).query
                 hits = await self._tools.search(query, limit=SEARCH_LIMIT)
-                return text_result(use.id, search_results_json(hits))
+                return ToolOutcome(text_result(use.id, search_results_json(hits)))
             if use.name in READ_TOOLS:
-                return await self._read(use, conversation)
+                return await self._read(use)
             if use.name == RECORD_CLAIM:
-                return await self._record(use)
-            return text_result(use.id, f"there is no tool named {use.name!r}", is_error=True)
+                return ToolOutcome(await self._record(use, passages))
+            return ToolOutcome(
+                text_result(use.id, f"there is no tool named {use.name!r}", is_error=True)
+            )
+        except StepRefused as refused:
+            why = f"not run: {refused}"
+            return ToolOutcome(text_result(use.id, why, is_error=True), refused=refused)
         except ValidationError as error:
             problem = describe_validation_error(error)
-            return text_result(use.id, f"invalid input for {use.name}: {problem}", is_error=True)
+            return ToolOutcome(
+                text_result(use.id, f"invalid input for {use.name}: {problem}", is_error=True)
+            )
         except (SearchError, ValueError) as error:
-            return text_result(use.id, str(error), is_error=True)
+            return ToolOutcome(text_result(use.id, str(error), is_error=True))
 
-    async def _read(self, use: ToolUseBlock, conversation: Conversation) -> ToolResultBlockParam:
+    async def _read(self, use: ToolUseBlock) -> ToolOutcome:
         url = ReadInput.model_validate(use.input).url
         try:
             snapshot = await self._tools.read(url)
         except FetchError as error:  # Claude may read another page; the report notes this one
             self._tools.notes.append(f"could not read {url}: {error}")
-            return text_result(use.id, f"could not read {url}: {error}", is_error=True)
+            return ToolOutcome(text_result(use.id, f"could not read {url}: {error}", is_error=True))
         page = page_text(snapshot, url)
         if not page.text.strip():
-            return text_result(use.id, f"{url} has no text to read")
-        conversation.documents.append(url)
-        return document_result(use.id, url, snapshot.title, page)
+            return ToolOutcome(text_result(use.id, f"{url} has no text to read"))
+        return ToolOutcome(document_result(use.id, url, snapshot.title, page), document_url=url)
 
-    async def _record(self, use: ToolUseBlock) -> ToolResultBlockParam:
+    async def _record(
+        self, use: ToolUseBlock, passages: dict[str, list[str]]
+    ) -> ToolResultBlockParam:
+        """Post the claim, its excerpt repaired from a passage cited in the same reply when it
+        was not exact, and say at once what the verifier will make of it."""
         claim = RecordClaimInput.model_validate(use.input)
-        posted = await self._tools.record_claim(claim.statement, claim.url, claim.excerpt)
-        if posted is None:
-            return text_result(use.id, "already recorded: the same excerpt of the same page")
-        return text_result(use.id, f"recorded as {posted.id}; code will check the excerpt")
-
-    async def _record_citations(self, message: Message, documents: list[str]) -> None:
-        """Claude's own cited sentences become claims whose excerpt is the cited page text."""
-        for block in message.content:
-            if not isinstance(block, TextBlock) or not block.citations or not block.text.strip():
-                continue
-            for citation in block.citations:
-                if not isinstance(citation, CitationCharLocation | CitationPageLocation):
-                    continue  # e.g. a server-side search result: not a page read here
-                if not 0 <= citation.document_index < len(documents):
-                    continue
-                url = documents[citation.document_index]
-                try:
-                    await self._tools.record_claim(block.text.strip(), url, citation.cited_text)
-                except ValueError as error:
-                    log.info("%s: cited text not recorded: %s", self._role, error)
+        excerpt = claim.excerpt
+        verdict = await self._tools.check_claim(claim.statement, claim.url, excerpt)
+        repaired = False
+        if not verdict.verified:
+            for passage in repair_candidates(excerpt, passages.get(claim.url, [])):
+                candidate = await self._tools.check_claim(claim.statement, claim.url, passage)
+                if candidate.verified:
+                    excerpt, verdict, repaired = passage, candidate, True
+                    break
+        posted = await self._tools.record_claim(claim.statement, claim.url, excerpt)
+        return text_result(
+            use.id, verdict_message(posted.id if posted else None, verdict, repaired)
+        )

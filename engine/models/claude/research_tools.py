@@ -36,6 +36,9 @@ SEARCH_LIMIT = 8
 MAX_SNIPPET_CHARS = 300
 MAX_PASSAGE_CHARS = 1200
 MAX_DOCUMENT_CHARS = 60_000
+MAX_TITLE_CHARS = 200
+"""A document block's title is cut to this: a title that falls back to a long URL must stay
+well under the API's title limit (the test server refuses longer titles)."""
 
 
 class _Input(BaseModel):
@@ -70,7 +73,7 @@ def _tool(name: str, description: str, properties: dict[str, str]) -> ToolParam:
 
 def tool_definitions(*, library: bool, server_searches: int = 0) -> list[ToolUnionParam]:
     """The tools of one subagent. `server_searches` > 0 swaps our web search for Anthropic's
-    server-side one (never for a library). The last tool carries the cache breakpoint."""
+    server-side one (never for a library)."""
     if library:
         search: ToolUnionParam = _tool(
             SEARCH_LIBRARY,
@@ -107,14 +110,18 @@ def tool_definitions(*, library: bool, server_searches: int = 0) -> list[ToolUni
         RECORD_CLAIM,
         "Record one claim for the report: a statement, the url of a page you read, and an "
         "excerpt copied exactly from that page (20-400 characters) that contains every "
-        "number of the statement. Code verifies the excerpt against the page.",
+        "number of the statement. This is the only way a fact reaches the report. The result "
+        "says at once whether the excerpt was verified on the page, or why not, so you can "
+        "record a corrected claim.",
         {
-            "statement": "one self-contained sentence in the brief's language",
+            "statement": (
+                "one complete sentence in the brief's language that a reader understands "
+                "without the page: subject, fact, unit and period"
+            ),
             "url": "the url as you read it (keep #page=N)",
             "excerpt": "text copied character for character from the page",
         },
     )
-    record["cache_control"] = {"type": "ephemeral"}
     return [search, read, record]
 
 
@@ -166,7 +173,7 @@ def document_result(tool_use_id: str, url: str, title: str, page: PageText) -> T
     document: DocumentBlockParam = {
         "type": "document",
         "source": {"type": "text", "media_type": "text/plain", "data": page.text},
-        "title": title or url,
+        "title": safe_title(title or url),
         "context": f"url: {url}",
         "citations": {"enabled": True},
     }
@@ -174,6 +181,11 @@ def document_result(tool_use_id: str, url: str, title: str, page: PageText) -> T
     if page.note:
         content.append({"type": "text", "text": page.note})
     return {"type": "tool_result", "tool_use_id": tool_use_id, "content": content}
+
+
+def safe_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
+    title = " ".join(title.split())
+    return title if len(title) <= limit else title[: limit - 1].rstrip() + "…"
 
 
 def text_result(tool_use_id: str, text: str, *, is_error: bool = False) -> ToolResultBlockParam:

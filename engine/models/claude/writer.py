@@ -86,5 +86,6 @@ class Writer:
             system=WRITER_SYSTEM,
             messages=[user_turn(writer_prompt(brief, plan, verified))],
             max_tokens=self._config.writer_max_tokens,
+            effort=self._config.writer_effort,
         )
         return await ask_json(self._client, meter, request, parse_draft)

@@ -62,9 +62,12 @@ def by_role(**routes: Callable[[Body], Reply] | Reply) -> Callable[[Body], Reply
 
 @pytest.fixture
 def anthropic() -> Iterator[ScriptedAnthropic]:
+    """The scripted server; a test fails if any request broke a documented API rule (tests
+    that break one on purpose take the violations with `take_violations`)."""
     server = ScriptedAnthropic().start()
     yield server
     server.close()
+    assert server.violations == [], f"requests broke documented API rules: {server.violations}"
 
 
 @pytest.fixture

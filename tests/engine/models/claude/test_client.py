@@ -11,6 +11,7 @@ from engine.models.claude import (
     ClaudeAPIError,
     ClaudeModel,
     ClaudeRefused,
+    ClaudeSpendLimit,
     ClaudeTruncated,
     ClaudeUnavailable,
     complete_text,
@@ -23,7 +24,9 @@ from tests.support.anthropic_server import (
     message,
     overloaded,
     rate_limited,
+    spend_limited,
     text,
+    thinking,
     usage,
 )
 
@@ -69,9 +72,32 @@ async def test_a_call_is_paid_from_its_usage_at_list_price(
     assert auth in (API_KEY, f"Bearer {API_KEY}")
     assert sent.body["model"] == MODEL
     assert sent.body["max_tokens"] == 100
-    assert sent.body["system"] == [
-        {"type": "text", "text": "You answer tests.", "cache_control": {"type": "ephemeral"}}
+    # A system prompt under the minimum cacheable length carries no breakpoint: it would
+    # not be cached anyway.
+    assert sent.body["system"] == [{"type": "text", "text": "You answer tests."}]
+    assert "output_config" not in sent.body  # no effort given: the model's default
+
+
+async def test_a_long_system_prompt_is_cached_and_effort_is_sent(
+    anthropic: ScriptedAnthropic, model: ClaudeModel
+) -> None:
+    anthropic.script([message(text("hello"))])
+    system = "You answer tests. " * 200  # 3600 characters: over 512 tokens at any density
+    await complete_text(
+        model.client,
+        meter(),
+        role="test",
+        model=MODEL,
+        system=system,
+        prompt="Say hello.",
+        max_tokens=100,
+        effort="low",
+    )
+    sent = anthropic.requests[0].body
+    assert sent["system"] == [
+        {"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}
     ]
+    assert sent["output_config"] == {"effort": "low"}
 
 
 async def test_429_is_retried_after_the_time_the_server_asked(
@@ -175,12 +201,50 @@ async def test_a_refusal_is_a_failure_and_still_paid(
     assert spend.usd == pytest.approx((500 * 2.0 + 5 * 10.0) / 1e6)
 
 
-async def test_a_truncated_answer_is_a_failure(
+async def test_an_answer_cut_at_max_tokens_is_asked_again_once_with_room(
     anthropic: ScriptedAnthropic, model: ClaudeModel
 ) -> None:
-    anthropic.script([message(text('{"title": "cut'), stop_reason="max_tokens")])
+    anthropic.script(
+        [message(thinking(), text('{"title": "cut'), stop_reason="max_tokens"), message(text("ok"))]
+    )
+    payer = meter()
+    reply = await complete_text(
+        model.client, payer, role="test", model=MODEL, system="s", prompt="p", max_tokens=100
+    )
+    assert reply.text == "ok"
+    assert [r.body["max_tokens"] for r in anthropic.requests] == [100, 200]
+    spent = await payer.budget.spend()
+    assert spent.usage.model_calls == 2  # the cut-off answer was billed too
+
+
+async def test_an_answer_cut_twice_is_a_failure(
+    anthropic: ScriptedAnthropic, model: ClaudeModel
+) -> None:
+    cut = message(text('{"title": "cut'), stop_reason="max_tokens")
+    anthropic.script([cut, cut])
     with pytest.raises(ClaudeTruncated, match=r"cut off \(max_tokens\)"):
         await ask(model)
+    assert len(anthropic.requests) == 2
+
+
+async def test_a_spend_limit_429_is_not_retried_and_stops_the_budget(
+    anthropic: ScriptedAnthropic, model: ClaudeModel, sleeps: list[float]
+) -> None:
+    anthropic.script([spend_limited(), message(text("never sent"))])
+    payer = meter()
+    with pytest.raises(ClaudeSpendLimit, match=r"spend limit reached.*no retry"):
+        await complete_text(
+            model.client, payer, role="test", model=MODEL, system="s", prompt="p", max_tokens=10
+        )
+    assert sleeps == []
+    assert len(anthropic.requests) == 1
+    stopped = await payer.budget.exhausted()
+    assert stopped is not None
+    assert stopped.limit == "stopped"
+    assert "enforced_spend_limit_reached" in stopped.detail
+    with pytest.raises(StepRefused, match="stopped"):  # later calls are never sent
+        await ask(model)
+    assert len(anthropic.requests) == 1
 
 
 async def test_no_room_in_the_budget_means_no_request(

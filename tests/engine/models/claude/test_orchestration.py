@@ -65,7 +65,7 @@ async def test_a_report_keeps_only_what_was_verified_and_costs_what_the_usage_sa
 
     by_excerpt = {c.excerpt: c for c in report.claims}
     assert by_excerpt[MICRO].status is ClaimStatus.verified
-    assert by_excerpt[EXPIRY].status is ClaimStatus.verified  # from Claude's cited text
+    assert by_excerpt[EXPIRY].status is ClaimStatus.verified  # recorded after thinking
     assert by_excerpt[FABRICATED].status is ClaimStatus.rejected
     assert "not found" in (by_excerpt[FABRICATED].reason or "")
     assert {c.support for c in report.verified_claims()} == {Support.entails}
@@ -96,7 +96,7 @@ async def test_a_report_keeps_only_what_was_verified_and_costs_what_the_usage_sa
     usd, total = billed(anthropic)
     assert report.spend.usage == total
     assert report.spend.usd == pytest.approx(usd)
-    assert total.model_calls == 1 + 4 + 2 + 2 + 1 + 1  # plan, s1, s2, criteria ×2, judge, writer
+    assert total.model_calls == 1 + 4 + 3 + 2 + 1 + 1  # plan, s1, s2, criteria ×2, judge, writer
 
 
 async def test_failures_become_notes_and_fallbacks(

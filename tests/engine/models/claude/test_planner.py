@@ -136,10 +136,13 @@ async def test_a_plan_still_invalid_after_repair_fails_clearly(
     assert "1 criteria for 2 subquestions" in first_repair
 
 
-async def test_a_truncated_plan_is_not_repaired(
+async def test_a_truncated_plan_gets_room_once_and_is_never_repaired(
     anthropic: ScriptedAnthropic, model: ClaudeModel
 ) -> None:
-    anthropic.script([message(text('{"sufficient_when": ["a'), stop_reason="max_tokens")])
+    cut = message(text('{"sufficient_when": ["a'), stop_reason="max_tokens")
+    anthropic.script([cut, cut])
     with pytest.raises(ClaudeTruncated, match="planner"):
         await model.plan(make_brief(SOLAR), meter())
-    assert len(anthropic.requests) == 1
+    caps = [r.body["max_tokens"] for r in anthropic.requests]
+    assert caps == [model.config.planner_max_tokens, 2 * model.config.planner_max_tokens]
+    assert anthropic.requests[0].body["output_config"] == {"effort": "high"}

@@ -6,7 +6,7 @@ import pytest
 
 from engine.budget import StepRefused
 from engine.contracts import Limits
-from engine.models.claude import ClaudeModel, ClaudeRefused, ClaudeTruncated
+from engine.models.claude import ClaudeModel, ClaudeRefused
 from engine.models.claude.prompts import SUBAGENT_SYSTEM
 from tests.engine.conftest import FILING_PAGES, LAW_TEXT, PagesSource
 from tests.engine.models.claude.conftest import toolbox
@@ -19,6 +19,7 @@ from tests.support.anthropic_server import (
     message,
     server_search,
     text,
+    thinking,
     tool_results,
     tool_use,
     usage,
@@ -85,12 +86,16 @@ async def test_search_read_record_in_one_context(
     }
     tools_sent = first.body["tools"]
     assert [t["name"] for t in tools_sent] == ["web_search", "fetch_page", "record_claim"]
-    assert tools_sent[-1]["cache_control"] == {"type": "ephemeral"}
     assert "Até quando valem os créditos" in first.body["messages"][0]["content"][0]["text"]
-    # One conversation: the last call carries every earlier turn, one cache breakpoint at its end.
+    assert first.body["output_config"] == {"effort": "medium"}
+    # One conversation: the last call carries every earlier turn, and two breakpoints in its
+    # messages: the turn the previous call marked (an exact cache hit) and the newest turn.
     assert len(last.body["messages"]) == 7
     marked = [b for b in blocks(last.body) if "cache_control" in b]
-    assert marked == [last.body["messages"][-1]["content"][-1]]
+    assert marked == [
+        last.body["messages"][4]["content"][-1],
+        last.body["messages"][6]["content"][-1],
+    ]
     searched = tool_results(anthropic.requests[1].body)[0]
     assert LAW in searched["content"][0]["text"]
     document = tool_results(anthropic.requests[2].body)[0]["content"][0]
@@ -158,9 +163,10 @@ async def test_bad_tool_input_goes_back_as_an_error_and_the_loop_goes_on(
     assert "no tool named 'send_email'" in str(result(5)["content"])
     assert "is_error" not in result(6)
     assert "recorded as c" in str(result(6)["content"])
+    assert "verified" in str(result(6)["content"])
 
 
-async def test_cited_text_becomes_the_excerpt(
+async def test_a_cited_text_block_is_never_a_claim(
     anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
 ) -> None:
     start = LAW_TEXT.index(EXPIRY)
@@ -169,15 +175,87 @@ async def test_cited_text_becomes_the_excerpt(
             fetch(),
             message(
                 text("Segundo a Lei 14.300, "),
-                text(EXPIRY_STATEMENT, [char_citation(EXPIRY, 0, start)]),
+                text("expiram em 60 meses", [char_citation(EXPIRY, 0, start)]),
             ),
         )
     )
     tools = toolbox(source)
     await model.research(tools.assignment, tools)
-    assert [(c.statement, c.excerpt, c.url) for c in tools.posted] == [
-        (EXPIRY_STATEMENT, EXPIRY, LAW)
-    ]
+    assert tools.posted == []
+
+
+async def test_a_cited_passage_of_the_same_reply_repairs_an_inexact_excerpt(
+    anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
+) -> None:
+    start = LAW_TEXT.index(EXPIRY)
+    paraphrase = "Os créditos de energia expiram em 60 (sessenta) meses após a data do faturamento."
+    anthropic.script(
+        turns(
+            fetch(),
+            message(
+                thinking(),
+                text(
+                    "A lei diz que os créditos ",
+                ),
+                text("expiram em 60 meses", [char_citation(EXPIRY, 0, start)]),
+                text("."),
+                tool_use(
+                    "record_claim",
+                    {"statement": EXPIRY_STATEMENT, "url": LAW, "excerpt": paraphrase},
+                ),
+                stop_reason="tool_use",
+            ),
+            DONE,
+        )
+    )
+    tools = toolbox(source)
+    await model.research(tools.assignment, tools)
+    assert [(c.statement, c.excerpt) for c in tools.posted] == [(EXPIRY_STATEMENT, EXPIRY)]
+    told = tool_results(anthropic.requests[2].body)[0]["content"][0]["text"]
+    assert "verified" in told
+    assert "the passage you cited from that page replaced it" in told
+
+
+@pytest.mark.parametrize(
+    ("excerpt", "url", "told"),
+    [
+        ("Os créditos de energia vencem em cinco anos.", LAW, "excerpt not found"),
+        ("Os créditos de energia elétrica " * 15, LAW, "too long"),
+        (
+            "Purchases of property, plant and equipment (PP&E) (1,577) (1,373)",
+            f"{FILING}#page=1",
+            "#page=2",
+        ),
+    ],
+)
+async def test_the_tool_result_says_at_once_why_a_claim_will_be_rejected(
+    anthropic: ScriptedAnthropic,
+    model: ClaudeModel,
+    source: PagesSource,
+    excerpt: str,
+    url: str,
+    told: str,
+) -> None:
+    anthropic.script(turns(fetch(url), record(statement="A fact.", url=url, excerpt=excerpt), DONE))
+    tools = toolbox(source)
+    await model.research(tools.assignment, tools)
+    result = tool_results(anthropic.requests[2].body)[0]["content"][0]["text"]
+    assert "it will be rejected" in result
+    assert told in result
+
+
+async def test_a_number_the_excerpt_lacks_is_told(
+    anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
+) -> None:
+    anthropic.script(
+        turns(
+            fetch(), record(statement="Os créditos valem 72 meses.", url=LAW, excerpt=EXPIRY), DONE
+        )
+    )
+    tools = toolbox(source)
+    await model.research(tools.assignment, tools)
+    result = tool_results(anthropic.requests[2].body)[0]["content"][0]["text"]
+    assert "numbers not in the excerpt: 72" in result
 
 
 async def test_a_refusal_ends_the_subagent_keeping_its_claims(
@@ -196,13 +274,31 @@ async def test_a_refusal_ends_the_subagent_keeping_its_claims(
     assert len(tools.posted) == 1
 
 
-async def test_a_truncated_turn_ends_the_subagent(
+async def test_a_turn_cut_at_max_tokens_is_retried_with_room(
+    anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
+) -> None:
+    cut = message(thinking(), text("I will now"), stop_reason="max_tokens")
+    replies = iter([search(), cut, DONE])
+    anthropic.script(lambda body: next(replies))
+    tools = toolbox(source)
+    await model.research(tools.assignment, tools)
+    caps = [r.body["max_tokens"] for r in anthropic.requests]
+    assert caps == [12_000, 12_000, 24_000]
+    # The cut-off turn is dropped: the retry asks the same question again.
+    assert anthropic.requests[1].body["messages"] == anthropic.requests[2].body["messages"]
+
+
+async def test_a_turn_cut_twice_is_a_declared_gap(
     anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
 ) -> None:
     anthropic.script(turns(search(), message(text("I will now"), stop_reason="max_tokens")))
     tools = toolbox(source)
-    with pytest.raises(ClaudeTruncated, match="subagent s1: the answer was cut off"):
+    with pytest.raises(StepRefused, match="max_tokens: subagent s1: the answer was cut off"):
         await model.research(tools.assignment, tools)
+    assert len(anthropic.requests) == 3
+    assert tools.notes == [
+        "subagent s1: the answer was cut off (max_tokens) after 50 output tokens"
+    ]
 
 
 async def test_the_step_cap_stops_the_loop(

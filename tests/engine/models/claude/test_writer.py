@@ -108,4 +108,4 @@ def test_the_writer_reservation_is_one_worst_case_call(model: ClaudeModel) -> No
     assert model.write_cost_estimate_usd == pytest.approx(
         price.worst_case_usd(config.writer_prompt_tokens, config.writer_max_tokens)
     )
-    assert model.write_cost_estimate_usd == pytest.approx(30_000 * 2.5 / 1e6 + 16_000 * 10 / 1e6)
+    assert model.write_cost_estimate_usd == pytest.approx(30_000 * 2.5 / 1e6 + 24_000 * 10 / 1e6)

@@ -1,0 +1,188 @@
+"""Replies of the scripted Messages API server, shaped as the API documents them
+(https://platform.claude.com/docs/en/api/messages): messages, content blocks, usage, errors."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+Body = dict[str, Any]
+
+_ids = itertools.count(1)
+
+
+def next_id() -> int:
+    return next(_ids)
+
+
+@dataclass(frozen=True)
+class ApiError:
+    status: int
+    type: str
+    message: str = ""
+    retry_after: str | None = None
+    error_code: str | None = None
+    """`error.details.error_code` (https://platform.claude.com/docs/en/api/errors)."""
+
+    def body(self) -> Body:
+        error: Body = {"type": self.type, "message": self.message}
+        if self.error_code is not None:
+            error["details"] = {"error_code": self.error_code}
+        return {"type": "error", "error": error, "request_id": f"req_{next_id():06d}"}
+
+
+@dataclass(frozen=True)
+class Delayed:
+    """A reply the server sends after `seconds` (a slow model turn)."""
+
+    seconds: float
+    reply: Body | ApiError
+
+
+Reply = Body | ApiError | Delayed
+
+
+# -- replies ------------------------------------------------------------------------------
+
+
+def usage(
+    input_tokens: int = 100,
+    output_tokens: int = 50,
+    *,
+    cache_write: int = 0,
+    cache_read: int = 0,
+    web_searches: int = 0,
+) -> Body:
+    return {
+        "input_tokens": input_tokens,
+        "output_tokens": output_tokens,
+        "cache_creation_input_tokens": cache_write,
+        "cache_read_input_tokens": cache_read,
+        "server_tool_use": {"web_search_requests": web_searches, "web_fetch_requests": 0},
+        "service_tier": "standard",
+    }
+
+
+def message(*content: Body, stop_reason: str = "end_turn", tokens: Body | None = None) -> Body:
+    """A complete message; `model` is filled in with the model the request named."""
+    return {
+        "id": f"msg_{next(_ids):06d}",
+        "type": "message",
+        "role": "assistant",
+        "model": "",
+        "content": list(content),
+        "stop_reason": stop_reason,
+        "stop_sequence": None,
+        "usage": tokens or usage(),
+    }
+
+
+def text(value: str, citations: Sequence[Body] = ()) -> Body:
+    block: Body = {"type": "text", "text": value}
+    if citations:
+        block["citations"] = list(citations)
+    return block
+
+
+def thinking(text: str = "", signature: str | None = None) -> Body:
+    """A thinking block. On Sonnet 5.5 thinking is on by default with display "omitted": the
+    text comes back empty, the signature carries it
+    (https://platform.claude.com/docs/en/models/sonnet-5-5/migration-guide); text Claude
+    writes between tool calls comes back this way too (whats-new-sonnet-5-5)."""
+    return {
+        "type": "thinking",
+        "thinking": text,
+        "signature": signature or f"sig_{next(_ids):06d}_" + "A" * 24,
+    }
+
+
+def redacted_thinking() -> Body:
+    """https://platform.claude.com/docs/en/build-with-claude/extended-thinking: encrypted
+    thinking, passed back as is."""
+    return {"type": "redacted_thinking", "data": f"ENC{next(_ids):06d}" + "x" * 20}
+
+
+def cited_split(parts: Sequence[tuple[str, Body | None]]) -> list[Body]:
+    """One sentence as the citations docs show it: several text blocks, split mid-sentence
+    where a citation starts or ends (https://platform.claude.com/docs/en/build-with-claude/
+    citations)."""
+    return [text(part, [citation] if citation else ()) for part, citation in parts]
+
+
+def tool_use(name: str, arguments: Body, block_id: str | None = None) -> Body:
+    return {
+        "type": "tool_use",
+        "id": block_id or f"toolu_{next(_ids):06d}",
+        "name": name,
+        "input": arguments,
+    }
+
+
+def char_citation(cited_text: str, document_index: int, start: int = 0) -> Body:
+    return {
+        "type": "char_location",
+        "cited_text": cited_text,
+        "document_index": document_index,
+        "document_title": None,
+        "start_char_index": start,
+        "end_char_index": start + len(cited_text),
+    }
+
+
+def server_search(query: str, urls: Sequence[str]) -> list[Body]:
+    """The two blocks of one server-side web search: the call and its results."""
+    block_id = f"srvtoolu_{next(_ids):06d}"
+    results = [
+        {
+            "type": "web_search_result",
+            "url": url,
+            "title": url,
+            "encrypted_content": "ZW5jcnlwdGVk",
+            "page_age": None,
+        }
+        for url in urls
+    ]
+    return [
+        {
+            "type": "server_tool_use",
+            "id": block_id,
+            "name": "web_search",
+            "input": {"query": query},
+        },
+        {"type": "web_search_tool_result", "tool_use_id": block_id, "content": results},
+    ]
+
+
+def json_message(value: object, tokens: Body | None = None) -> Body:
+    return message(text(json.dumps(value, ensure_ascii=False)), tokens=tokens)
+
+
+def rate_limited(retry_after: str | None = "1") -> ApiError:
+    return ApiError(
+        429,
+        "rate_limit_error",
+        "Number of request tokens has exceeded your rate limit",
+        retry_after,
+    )
+
+
+def overloaded(retry_after: str | None = None) -> ApiError:
+    """https://platform.claude.com/docs/en/api/errors: 529 overloaded_error, across all users;
+    a retry-after only sometimes."""
+    return ApiError(529, "overloaded_error", "Overloaded", retry_after)
+
+
+def spend_limited() -> ApiError:
+    """https://platform.claude.com/docs/en/api/errors: the organisation's monthly spend cap is a
+    429 rate_limit_error with error.details.error_code enforced_spend_limit_reached and no
+    retry-after; retrying fails until access resumes."""
+    return ApiError(
+        429,
+        "rate_limit_error",
+        "Your organization has reached its monthly usage limit.",
+        None,
+        "enforced_spend_limit_reached",
+    )
