@@ -15,7 +15,7 @@ import sys
 import urllib.error
 import urllib.request
 
-from bot.config import load_settings
+from bot.config import configure_logging, load_settings
 from engine.settings import BadInput
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_CONFIG = 0, 1, 2
@@ -45,6 +45,7 @@ def bot_command(args: argparse.Namespace) -> int:
         if args.check:
             port = settings.http_port if settings.slack_mode == "http" else settings.health_port
             return _http_ok(f"http://127.0.0.1:{port}/healthz")
+        configure_logging()
         asyncio.run(serve_bot(settings))
     except BadInput as error:
         return _fail(error)
@@ -68,6 +69,7 @@ def worker_command(args: argparse.Namespace) -> int:
                     await rt.aclose()
 
             return EXIT_OK if asyncio.run(check()) else EXIT_FAILED
+        configure_logging()
         asyncio.run(serve_workers(settings, burst=args.burst))
     except BadInput as error:
         return _fail(error)

@@ -5,6 +5,7 @@ Tokens are read here and nowhere else, and never printed.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -44,6 +45,11 @@ class Settings:
     tasks_per_worker: int = 16
     max_report_seconds: float = 3600.0
     retention_seconds: int = 30 * 24 * 3600
+    text_budget: int = 11_000
+    """Characters of block text per Slack message (FONTE_SLACK_TEXT_BUDGET)."""
+    status_refresh: float = 90.0
+    """Seconds between refreshes of an assistant thread's status line: Slack drops it after
+    two minutes without a message (assistant.threads.setStatus)."""
 
     @property
     def embedded(self) -> bool:
@@ -130,4 +136,23 @@ def load_settings(env: Mapping[str, str] | None = None, *, role: Role = "bot") -
         reports_per_worker=int(env_number(env, "FONTE_REPORTS_PER_WORKER", 4, minimum=1)),
         tasks_per_worker=int(env_number(env, "FONTE_TASKS_PER_WORKER", 16, minimum=1)),
         max_report_seconds=env_number(env, "FONTE_MAX_REPORT_MINUTES", 60, minimum=0.01) * 60,
+        text_budget=int(env_number(env, "FONTE_SLACK_TEXT_BUDGET", 11_000, minimum=3_500)),
+        status_refresh=env_number(env, "FONTE_STATUS_REFRESH_SECONDS", 90, minimum=1),
     )
+
+
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+def configure_logging(env: Mapping[str, str] | None = None) -> int:
+    """Log lines with timestamps on stderr at FONTE_LOG_LEVEL (default INFO); returns the
+    level. Called once when `fonte bot` or `fonte worker` starts."""
+    env = os.environ if env is None else env
+    name = (env_text(env, "FONTE_LOG_LEVEL") or "INFO").upper()
+    level = logging.getLevelName(name)
+    if not isinstance(level, int):
+        raise BadInput(f"FONTE_LOG_LEVEL={name!r}: use DEBUG, INFO, WARNING or ERROR")
+    logging.basicConfig(level=level, format=LOG_FORMAT, force=True)
+    # slack_sdk logs every request at DEBUG; keep it at WARNING unless asked for DEBUG.
+    logging.getLogger("slack_sdk").setLevel(level if level <= logging.DEBUG else logging.WARNING)
+    return level

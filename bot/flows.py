@@ -4,25 +4,35 @@ each is safe to run twice, because state changes are transitions checked atomica
 
 from __future__ import annotations
 
-import hashlib
 import logging
-from collections.abc import Callable
 
 from slack_sdk.errors import SlackApiError
 
-from bot.redis.state import Change, ReportState
+from bot.conversation.common import (
+    brief_of,
+    close_plan,
+    estimate_run,
+    reply,
+    report_id_for,
+    state_to_act_on,
+    transition,
+    whisper,
+)
+from bot.conversation.followups import cancel, deepen, out_of_turn, rate, say
+from bot.redis.state import ReportState
 from bot.runtime import Runtime
+from bot.slack import assistant
 from bot.slack.blockkit import Message
-from bot.slack.blocks import Estimate, answered_questions, clarifying_questions, plan_message
+from bot.slack.blocks import answered_questions, clarifying_questions, plan_message
 from bot.slack.texts import texts_for
-from bot.steps import Answer, Ask, Cancel, Deepen, EditPlan, Start, Step
+from bot.steps import Answer, Ask, Cancel, Deepen, EditPlan, Rate, Say, Start, Step
 from engine.budget import Meter
-from engine.contracts import ClarifyingQuestion, Limits, Plan, Subquestion
+from engine.contracts import ClarifyingQuestion, Subquestion
 from engine.models.protocol import Brief
-from engine.planning.briefs import make_brief, single_question_plan
-from engine.planning.gaps import criterion_for, gap_question
+from engine.planning.briefs import MAX_QUESTION_CHARS, make_brief, single_question_plan
+from engine.planning.gaps import criterion_for
 from engine.planning.templates import find_template, topic_of
-from engine.settings import BadInput
+from engine.text.language import detect_language
 
 # What chat.postMessage answers in a channel the bot was not invited to.
 _NOT_A_MEMBER = {"not_in_channel", "channel_not_found"}
@@ -30,6 +40,8 @@ _NOT_A_MEMBER = {"not_in_channel", "channel_not_found"}
 log = logging.getLogger(__name__)
 
 MAX_QUESTIONS = 3
+
+__all__ = ["brief_of", "estimate_run", "handle_step", "report_id_for"]
 
 
 async def handle_step(rt: Runtime, step: Step) -> None:
@@ -46,19 +58,10 @@ async def handle_step(rt: Runtime, step: Step) -> None:
             await edit_plan(rt, step)
         case Deepen():
             await deepen(rt, step)
-
-
-def report_id_for(origin: str) -> str:
-    return hashlib.sha256(origin.encode()).hexdigest()[:16]
-
-
-def brief_of(state: ReportState) -> Brief:
-    return Brief(
-        question=state.question,
-        language=state.language,
-        template=state.template,
-        answers=tuple(a for a in state.answers if a),
-    )
+        case Rate():
+            await rate(rt, step)
+        case Say():
+            await say(rt, step)
 
 
 def needs_clarifying(brief: Brief) -> bool:
@@ -69,49 +72,28 @@ def needs_clarifying(brief: Brief) -> bool:
     return len(topic_of(brief.question).split()) < 2
 
 
-def estimate_run(plan: Plan, limits: Limits, rt: Runtime) -> Estimate:
-    """Subagents run in parallel: time is about one subagent's steps, twice with a gap
-    round, plus planning and writing; money is the writer's price per subagent and report."""
-    steps = rt.settings.subagent_max_steps * 2 + 2
-    seconds = min(limits.seconds, steps * rt.settings.seconds_per_step)
-    usd = min(limits.usd, rt.model.write_cost_estimate_usd * (len(plan.subquestions) + 1))
-    return Estimate(minutes=seconds / 60, usd=usd)
-
-
 async def _meter(rt: Runtime, state: ReportState, scope: str) -> Meter:
     context = await rt.stores.open(state.report_id, state.limits, scope)
     return Meter(context.budget)
 
 
-async def _state_to_act_on(
-    rt: Runtime,
-    report_id: str,
-    user: str,
-    relevant: Callable[[ReportState], bool] = lambda state: True,
-) -> ReportState | None:
-    """The report a button or follow-up acts on: None when it is gone or the step no longer
-    applies, and None (after telling them) when `user` may not act on it."""
-    state = await rt.states.get(report_id)
-    if state is None or not relevant(state):
-        return None
-    if not state.may_act(user):
-        await _refuse(rt, state, user, texts_for(state.language).not_yours)
-        return None
-    return state
-
-
-async def _refuse(rt: Runtime, state: ReportState, user: str, text: str) -> None:
-    await rt.slack.post_ephemeral(state.channel, user, text, thread_ts=state.thread_ts)
+def _question_problem(step: Ask) -> str | None:
+    """Why the question cannot be researched, in the user's language; None when it can."""
+    text = " ".join(step.text.split())
+    t = texts_for(step.language or detect_language(text))
+    if not text:
+        return t.question_empty
+    if len(text) > MAX_QUESTION_CHARS:
+        return t.question_too_long.format(length=f"{len(text):,}", limit=f"{MAX_QUESTION_CHARS:,}")
+    return None
 
 
 async def ask(rt: Runtime, step: Ask) -> None:
-    try:
-        brief = make_brief(step.text, template=step.template)
-    except BadInput as error:
-        await rt.slack.post_ephemeral(
-            step.channel, step.user, f":warning: {error}", thread_ts=step.thread_ts
-        )
+    problem = _question_problem(step)
+    if problem is not None:
+        await whisper(rt, step.channel, step.user, problem, step.thread_ts)
         return
+    brief = make_brief(step.text, template=step.template, language=step.language)
     report_id = report_id_for(step.origin)
     if await rt.states.get(report_id) is not None:
         return  # a replayed job: this brief is under way
@@ -135,10 +117,13 @@ async def ask(rt: Runtime, step: Ask) -> None:
         language=brief.language,
         template=brief.template,
         limits=rt.settings.limits,
+        assistant=step.assistant,
     )
     if not await rt.states.create(state):
         return
     await rt.states.link_thread(step.channel, thread_ts, report_id)
+    if step.assistant:
+        await assistant.set_title(rt.slack, step.channel, thread_ts, brief.question)
     questions = await _clarify(rt, state, brief) if needs_clarifying(brief) else []
     if not questions:
         await post_plan(rt, report_id)
@@ -188,10 +173,19 @@ async def post_plan(rt: Runtime, report_id: str) -> None:
 
 
 async def answer(rt: Runtime, step: Answer) -> None:
-    state = await _state_to_act_on(
-        rt, step.report_id, step.user, lambda s: s.status == "clarifying"
-    )
+    state = await rt.states.get(step.report_id)
     if state is None:
+        return
+    if state.status == "clarifying" and step.question is None and not step.text.strip():
+        return
+    if state.status != "clarifying":
+        if step.question is not None:  # a clarifying button pressed after the questions
+            await reply(rt, state, step.user, texts_for(state.language).stale_button)
+        else:
+            await out_of_turn(rt, state, step)
+        return
+    if not state.may_act(step.user):
+        await reply(rt, state, step.user, texts_for(state.language).not_yours)
         return
     completed = False
 
@@ -228,71 +222,25 @@ async def answer(rt: Runtime, step: Answer) -> None:
     await post_plan(rt, step.report_id)
 
 
-def _transition(expected: tuple[str, ...], **changes: object) -> tuple[list[ReportState], Change]:
-    """A state change applied only from one of the `expected` statuses; the list receives the
-    state before the change when it happened (so a replayed step does nothing)."""
-    happened: list[ReportState] = []
-
-    def change(current: ReportState) -> ReportState | None:
-        if current.status not in expected:
-            return None
-        happened.append(current)
-        return current.model_copy(update=changes)
-
-    return happened, change
-
-
 async def start(rt: Runtime, step: Start) -> None:
-    state = await _state_to_act_on(rt, step.report_id, step.user, lambda s: s.plan is not None)
+    state = await state_to_act_on(rt, step.report_id, step.user, step.channel)
     if state is None:
         return
-    happened, change = _transition(("planned",), status="running", cancel_reason=None)
+    happened, change = transition(("planned",), status="running", cancel_reason=None)
     await rt.states.update(step.report_id, change)
     if not happened:
+        await reply(rt, state, step.user, texts_for(state.language).already_started)
         return
-    await _close_plan(rt, state, texts_for(state.language).started_by.format(user=step.user))
+    await close_plan(rt, state, texts_for(state.language).started_by.format(user=step.user))
     await rt.queue.run_report(state.report_id, state.version)
 
 
-async def _close_plan(rt: Runtime, state: ReportState, footer: str) -> None:
-    """The plan message without its buttons, saying who chose what."""
-    if state.plan is None or state.plan_ts is None:
-        return
-    message = plan_message(
-        state.report_id,
-        state.plan,
-        state.limits,
-        estimate_run(state.plan, state.limits, rt),
-        state.language,
-        footer=footer,
-    )
-    await rt.slack.update(state.channel, state.plan_ts, message)
-
-
-async def cancel(rt: Runtime, step: Cancel) -> None:
-    state = await _state_to_act_on(rt, step.report_id, step.user)
+async def edit_plan(rt: Runtime, step: EditPlan) -> None:
+    state = await state_to_act_on(rt, step.report_id, step.user)
     if state is None:
         return
-    t = texts_for(state.language)
-    why = t.cancelled_by.format(user=step.user)
-    happened, change = _transition(("clarifying", "planned"), status="cancelled")
-    await rt.states.update(step.report_id, change)
-    if happened:
-        await _close_plan(rt, state, why)
-        if state.is_dm:
-            await rt.states.set_dm_open(state.channel, None)
-        return
-    happened, change = _transition(("running",), cancel_reason=why)
-    await rt.states.update(step.report_id, change)
-    if happened and happened[0].cancel_reason is None:
-        await rt.slack.post(state.channel, Message(t.cancelling), state.thread_ts)
-
-
-async def edit_plan(rt: Runtime, step: EditPlan) -> None:
-    state = await _state_to_act_on(
-        rt, step.report_id, step.user, lambda s: s.plan is not None and s.status == "planned"
-    )
-    if state is None or state.plan is None:
+    if state.plan is None or state.status != "planned":
+        await reply(rt, state, step.user, texts_for(state.language).already_started)
         return
     titles = {s.text: s.title for s in state.plan.subquestions}
     subquestions = [
@@ -305,7 +253,7 @@ async def edit_plan(rt: Runtime, step: EditPlan) -> None:
             "sufficient_when": [criterion_for(s, state.language) for s in subquestions],
         }
     )
-    happened, change = _transition(("planned",), plan=plan, limits=step.limits)
+    happened, change = transition(("planned",), plan=plan, limits=step.limits)
     updated = await rt.states.update(step.report_id, change)
     if not happened or updated is None:
         return
@@ -319,42 +267,3 @@ async def edit_plan(rt: Runtime, step: EditPlan) -> None:
             state.language,
         )
         await rt.slack.update(updated.channel, updated.plan_ts, message)
-
-
-async def deepen(rt: Runtime, step: Deepen) -> None:
-    state = await _state_to_act_on(rt, step.report_id, step.user)
-    if state is None:
-        return
-    t = texts_for(state.language)
-    if state.status != "done" or state.plan is None:
-        if state.status == "running":
-            await _refuse(rt, state, step.user, t.busy)
-        return
-    question = gap_question(step.gap)
-    version = state.version + 1
-    subquestion = Subquestion(id=f"d{version}", text=question, title=question[:120])
-    plan = state.plan.model_copy(
-        update={
-            "subquestions": [*state.plan.subquestions, subquestion],
-            "sufficient_when": [
-                *state.plan.sufficient_when,
-                criterion_for(subquestion, state.language),
-            ],
-        }
-    )
-    happened, change = _transition(
-        ("done",),
-        status="running",
-        version=version,
-        plan=plan,
-        research=[subquestion.id],
-        cancel_reason=None,
-    )
-    await rt.states.update(step.report_id, change)
-    if not happened or happened[0].version != state.version:
-        return
-    context = await rt.stores.open(state.report_id, state.limits, f"v{version}:top-up")
-    await context.budget.extend(rt.settings.top_up)
-    notice = t.deepening.format(version=version, gap=question)
-    await rt.slack.post(state.channel, Message(notice), state.thread_ts)
-    await rt.queue.run_report(state.report_id, version)

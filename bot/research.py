@@ -8,15 +8,17 @@ import logging
 from dataclasses import replace
 
 from bot.arq_executor import ArqExecutor
+from bot.conversation.delivery import deliver_report, tell_user
 from bot.flows import brief_of
 from bot.redis.state import ReportState
 from bot.runtime import Runtime
+from bot.slack.assistant import StatusLine
 from bot.slack.blockkit import Message
-from bot.slack.delivery import deliver
 from bot.slack.progress import ProgressReporter
+from bot.slack.report_blocks import cut_by_user
 from bot.slack.texts import texts_for
 from engine.agents.toolbox import Assignment
-from engine.contracts import Claim, ClaimStatus
+from engine.contracts import Claim, ClaimStatus, Report
 from engine.executor import GRACE_SECONDS, SubagentOutcome
 from engine.orchestrator import Orchestrator
 
@@ -25,12 +27,47 @@ log = logging.getLogger(__name__)
 
 async def run_report(rt: Runtime, report_id: str, version: int) -> None:
     """Research, write and deliver one version of a report. Safe to run again after a crash:
-    the board, budget and jobs it finds in Redis are the ones it left."""
+    the board, budget and jobs it finds in Redis are the ones it left, and a delivery under
+    way goes on from the message it reached."""
     state = await rt.states.get(report_id)
     if state is None or state.plan is None or state.version != version:
         return
-    if state.delivered >= version or state.status != "running":
+    if state.status == "delivering" and state.reported == version:
+        saved = await rt.states.load_report(report_id, version)
+        if saved is not None:
+            await deliver_report(rt, report_id, version, saved)
+            return
+    if state.status != "running":
         return
+    report = await _research(rt, state, version)
+    if report is None:
+        return
+    if state.cancel_reason or (await rt.states.get(report_id) or state).cancel_reason:
+        report = cut_by_user(report)
+    await rt.states.save_report(report_id, version, report)
+
+    def delivering(current: ReportState) -> ReportState | None:
+        if current.status != "running" or current.version != version:
+            return None
+        return current.model_copy(
+            update={
+                "status": "delivering",
+                "reported": version,
+                "posted": [],
+                "files_posted": False,
+                "delivery_error": None,
+                "gaps": report.gaps,
+            }
+        )
+
+    await rt.states.update(report_id, delivering)
+    await deliver_report(rt, report_id, version, report)
+
+
+async def _research(rt: Runtime, state: ReportState, version: int) -> Report | None:
+    """The run itself; None when it broke (the state then says `failed`, and the user was
+    told). A cancelled job (its worker stops) is re-raised for arq to run it again."""
+    report_id = state.report_id
     context = await rt.stores.open(report_id, state.limits, f"v{version}:orchestrator")
     await rt.stores.begin_run(report_id, version)
     sources = await rt.sources()
@@ -45,6 +82,7 @@ async def run_report(rt: Runtime, report_id: str, version: int) -> None:
         interval=rt.settings.progress_interval,
         spend=budget.spend,
     )
+    status_line = _status_line(rt, state, reporter)
     orchestrator = Orchestrator(
         rt.model,
         sources.searcher,
@@ -58,31 +96,73 @@ async def run_report(rt: Runtime, report_id: str, version: int) -> None:
         source_labels=sources.labels,
     )
     reporter.start()
+    if status_line is not None:
+        reporter.on_change = status_line.changed
+        status_line.start()
     watcher = asyncio.create_task(_watch(rt, report_id, orchestrator))
     try:
         research = set(state.research) if state.research else None
         report = await orchestrator.run(brief_of(state), plan=state.plan, research=research)
+    except Exception as failure:
+        log.exception("report %s v%d: the research broke", report_id, version)
+        await _stop(orchestrator, watcher, reporter, status_line)
+        await _fail(rt, report_id, version, failure)
+        return None
     except BaseException:
-        # The job is being cancelled (its worker stops) or broke: arq will run it again, so
-        # stop everything it started and leave the progress message as it is.
-        watcher.cancel()
-        if isinstance(orchestrator.executor, ArqExecutor):
-            orchestrator.executor.shutdown()
-        await reporter.close(final=False)
+        # The job is being cancelled (its worker stops): arq will run it again, so stop
+        # everything it started and leave the progress message as it is.
+        await _stop(orchestrator, watcher, reporter, status_line)
         raise
     watcher.cancel()
     await reporter.close()
+    if status_line is not None:
+        await status_line.close()
     await rt.stores.end_run(report_id, version)
-    await rt.states.save_report(report_id, version, report)
-    await deliver(rt.slack, state.channel, state.thread_ts, report, report_id, version)
+    return report
 
-    def delivered(current: ReportState) -> ReportState:
-        status = "cancelled" if current.cancel_reason else "done"
-        return current.model_copy(
-            update={"status": status, "delivered": version, "gaps": report.gaps}
-        )
 
-    await rt.states.update(report_id, delivered)
+def _status_line(rt: Runtime, state: ReportState, reporter: ProgressReporter) -> StatusLine | None:
+    if not state.assistant:
+        return None
+    t = texts_for(state.language)
+    wanted = list(state.research) if state.research else None
+
+    def text() -> str:
+        done, total = reporter.state.subquestions_done(wanted)
+        return t.assistant_status.format(done=done, total=total) if total else t.researching
+
+    return StatusLine(
+        rt.slack, state.channel, state.thread_ts, text, refresh=rt.settings.status_refresh
+    )
+
+
+async def _stop(
+    orchestrator: Orchestrator,
+    watcher: asyncio.Task[None],
+    reporter: ProgressReporter,
+    status_line: StatusLine | None,
+) -> None:
+    watcher.cancel()
+    if isinstance(orchestrator.executor, ArqExecutor):
+        orchestrator.executor.shutdown()
+    await reporter.close(final=False)
+    if status_line is not None:
+        await status_line.close()
+
+
+async def _fail(rt: Runtime, report_id: str, version: int, failure: Exception) -> None:
+    ended: list[ReportState] = []
+
+    def failed(current: ReportState) -> ReportState | None:
+        if current.status != "running" or current.version != version:
+            return None
+        ended.append(current.model_copy(update={"status": "failed", "delivered": version}))
+        return ended[-1]
+
+    await rt.states.update(report_id, failed)
+    if ended:
+        t = texts_for(ended[0].language)
+        await tell_user(rt, ended[0], t.failed_run.format(error=type(failure).__name__))
 
 
 async def _progress_message(rt: Runtime, state: ReportState, version: int) -> str:

@@ -13,7 +13,7 @@ from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
 from bot.config import Settings
 from bot.jobs import open_runtime
-from bot.slack.app import build_app, healthz, http_app
+from bot.slack.app import build_app, http_app, socket_health_app
 from bot.worker import build_workers, run_workers
 
 log = logging.getLogger(__name__)
@@ -52,9 +52,8 @@ async def serve_bot(settings: Settings, stop: asyncio.Event | None = None) -> No
                 await stop.wait()
             return
         app = build_app(rt, rt.web_client)
-        health = web.Application()
-        health.router.add_get("/healthz", healthz)
         handler = AsyncSocketModeHandler(app, settings.slack_app_token, web_client=rt.web_client)
+        health = socket_health_app(handler)
         try:
             async with _site(health, "0.0.0.0", settings.health_port):
                 await handler.connect_async()  # type: ignore[no-untyped-call]

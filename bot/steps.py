@@ -8,8 +8,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from engine.contracts import Limits
+from engine.contracts import Language, Limits
 from engine.planning.templates import UnknownTemplate, find_template
+from engine.text.language import detect_language
 
 
 class _Step(BaseModel):
@@ -30,6 +31,10 @@ class Ask(_Step):
     template: str | None = None
     response_url: str | None = None
     """A slash command's: where to answer when the bot cannot post in the channel."""
+    language: Language | None = None
+    """When the request says more than its question (a slash command's template word)."""
+    assistant: bool = False
+    """Asked in an assistant (agent) thread."""
 
 
 class Answer(_Step):
@@ -39,18 +44,46 @@ class Answer(_Step):
     text: str = ""
     question: int | None = None
     option: int | None = None
+    mentioned: bool = False
+    """A message that named the bot (or came in a DM): it gets an answer, whatever it is."""
+    channel: str = ""
 
 
 class Start(_Step):
     kind: Literal["start"] = "start"
     report_id: str
     user: str
+    channel: str = ""
 
 
 class Cancel(_Step):
     kind: Literal["cancel"] = "cancel"
     report_id: str
     user: str
+    channel: str = ""
+
+
+class Rate(_Step):
+    """A feedback button on a delivered report."""
+
+    kind: Literal["rate"] = "rate"
+    report_id: str
+    user: str
+    version: int
+    rating: Literal["up", "down"]
+    channel: str = ""
+
+
+class Say(_Step):
+    """A short answer only `user` sees, where nothing else applies (an empty mention, a
+    button whose value cannot be read)."""
+
+    kind: Literal["say"] = "say"
+    channel: str
+    user: str
+    thread_ts: str | None = None
+    what: Literal["empty_mention", "stale_button", "not_found"]
+    language: Language = "pt"
 
 
 class EditPlan(_Step):
@@ -69,7 +102,9 @@ class Deepen(_Step):
     channel: str | None = None
 
 
-Step = Annotated[Ask | Answer | Start | Cancel | EditPlan | Deepen, Field(discriminator="kind")]
+Step = Annotated[
+    Ask | Answer | Start | Cancel | EditPlan | Deepen | Rate | Say, Field(discriminator="kind")
+]
 STEP = TypeAdapter(Step)
 
 
@@ -111,6 +146,8 @@ class Command(BaseModel):
     help: bool = False
     template: str | None = None
     question: str = ""
+    language: Language = "pt"
+    """Of the whole command: the template word is evidence too ("mercado energia solar")."""
 
 
 def parse_research_command(text: str) -> Command:
@@ -118,12 +155,15 @@ def parse_research_command(text: str) -> Command:
     template is the template, otherwise it is part of the question."""
     words = text.split()
     if not words or words[0].lower() in ("help", "ajuda", "?"):
-        return Command(help=True)
+        language: Language = "en" if words and words[0].lower() == "help" else "pt"
+        return Command(help=True, language=language)
+    language = detect_language(" ".join(words))
     try:
         template = find_template(words[0]).id
     except UnknownTemplate:
-        return Command(question=" ".join(words))
+        return Command(question=" ".join(words), language=language)
     if len(words) > 1 and words[1].lower() in _CONNECTORS:
-        return Command(question=" ".join(words))  # "mercado de energia solar" is a question
+        # "mercado de energia solar" is a question
+        return Command(question=" ".join(words), language=language)
     question = " ".join(words[1:])
-    return Command(help=not question, template=template, question=question)
+    return Command(help=not question, template=template, question=question, language=language)

@@ -40,6 +40,10 @@ class Keys:
         """The report of a DM conversation that waits for a top-level answer."""
         return f"{self.prefix}:dm:{channel}"
 
+    def assistant_thread(self, channel: str, thread_ts: str) -> str:
+        """Set when Slack opened an assistant (agent) thread there."""
+        return f"{self.prefix}:assistant:{channel}:{thread_ts}"
+
     # -- research context shared by workers -------------------------------------------------
 
     def board(self, report_id: str) -> str:

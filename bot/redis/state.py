@@ -16,7 +16,30 @@ from bot.redis.connection import awaited, text
 from bot.redis.keys import Keys
 from engine.contracts import ClarifyingQuestion, Language, Limits, Plan, Report, utc_now
 
-Status = Literal["clarifying", "planned", "running", "done", "cancelled"]
+Status = Literal[
+    "clarifying",
+    "planned",
+    "running",
+    "delivering",
+    "delivered",
+    "delivery_failed",
+    "cancelled",
+    "failed",
+]
+"""clarifying -> planned -> running -> delivering -> delivered | delivery_failed | cancelled
+(a run the user cancelled, delivered as a partial report); planned -> cancelled (before it
+ran); running -> failed (the research broke). Every run ends in one of the last four."""
+
+FINAL_STATUSES: frozenset[str] = frozenset({"delivered", "delivery_failed", "cancelled", "failed"})
+
+
+class Feedback(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    user: str
+    version: int
+    rating: Literal["up", "down"]
+    at: datetime = Field(default_factory=utc_now)
 
 
 class ReportState(BaseModel):
@@ -42,13 +65,34 @@ class ReportState(BaseModel):
     progress_ts: str | None = None
     progress_version: int = 0
     delivered: int = 0
+    """The last version whose delivery ended (in any final state)."""
+    reported: int = 0
+    """The last version whose report is saved (and so can be deepened)."""
+    posted: list[str] = Field(default_factory=list)
+    """The ts of each message of version `reported` already posted: a delivery run again
+    after a crash goes on from the next one, and never posts a message twice."""
+    files_posted: bool = False
+    delivery_error: str | None = None
     gaps: list[str] = Field(default_factory=list)
     cancel_reason: str | None = None
+    assistant: bool = False
+    """Asked in an assistant (agent) thread: title and status line are set there too."""
+    feedback: list[Feedback] = Field(default_factory=list)
     created_at: datetime = Field(default_factory=utc_now)
 
     def may_act(self, user: str) -> bool:
         """A DM brief is its requester's alone; a channel brief is the channel's."""
         return not self.is_dm or user == self.requester
+
+    @property
+    def deepenable(self) -> bool:
+        """A report exists for the current version and no run is under way: delivered,
+        failed to deliver, or cancelled mid-run (its partial report)."""
+        return (
+            self.plan is not None
+            and self.reported >= self.version
+            and self.status in ("delivered", "delivery_failed", "cancelled")
+        )
 
 
 Change = Callable[[ReportState], ReportState | None]
@@ -74,6 +118,12 @@ class StateStore(Protocol):
     async def set_dm_open(self, channel: str, report_id: str | None) -> None: ...
 
     async def dm_open(self, channel: str) -> str | None: ...
+
+    async def mark_assistant_thread(self, channel: str, thread_ts: str) -> None:
+        """Slack opened an assistant (agent) thread here (assistant_thread_started)."""
+        ...
+
+    async def is_assistant_thread(self, channel: str, thread_ts: str) -> bool: ...
 
     async def save_report(self, report_id: str, version: int, report: Report) -> None: ...
 
@@ -138,6 +188,14 @@ class RedisStateStore:
         raw = await awaited(self._redis.get(self._keys.dm_open(channel)))
         return None if raw is None else text(raw)
 
+    async def mark_assistant_thread(self, channel: str, thread_ts: str) -> None:
+        key = self._keys.assistant_thread(channel, thread_ts)
+        await awaited(self._redis.set(key, "1", ex=self._ttl))
+
+    async def is_assistant_thread(self, channel: str, thread_ts: str) -> bool:
+        key = self._keys.assistant_thread(channel, thread_ts)
+        return bool(await awaited(self._redis.exists(key)))
+
     async def save_report(self, report_id: str, version: int, report: Report) -> None:
         await awaited(
             self._redis.set(
@@ -158,6 +216,7 @@ class InMemoryStateStore:
         self._threads: dict[tuple[str, str], str] = {}
         self._dms: dict[str, str] = {}
         self._reports: dict[tuple[str, int], Report] = {}
+        self._assistant_threads: set[tuple[str, str]] = set()
         self._lock = asyncio.Lock()
 
     async def create(self, state: ReportState) -> bool:
@@ -196,6 +255,12 @@ class InMemoryStateStore:
 
     async def dm_open(self, channel: str) -> str | None:
         return self._dms.get(channel)
+
+    async def mark_assistant_thread(self, channel: str, thread_ts: str) -> None:
+        self._assistant_threads.add((channel, thread_ts))
+
+    async def is_assistant_thread(self, channel: str, thread_ts: str) -> bool:
+        return (channel, thread_ts) in self._assistant_threads
 
     async def save_report(self, report_id: str, version: int, report: Report) -> None:
         self._reports[(report_id, version)] = report

@@ -1,27 +1,36 @@
 """The bot's I/O boundary with Slack: the few Web API calls it makes, behind a protocol.
 
-`SlackWebApi` is the real one (slack_sdk's AsyncWebClient). Rate-limit answers (429 with
-Retry-After) are retried by the client's retry handlers, so they are never fatal; so are
-connection errors and 5xx answers.
+`SlackWebApi` is the real one (slack_sdk's AsyncWebClient). Transient answers are retried by
+the client's retry handlers: 429 after its Retry-After (docs.slack.dev/apis/web-api/rate-limits),
+5xx after its Retry-After when given, else with backoff, and connection errors. Permanent
+errors (`ok: false` with `missing_scope`, `not_in_channel`, `msg_blocks_too_long`, ...) come
+back on HTTP 200 and are never retried: they raise SlackApiError, which `SlackFailure` reads.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from slack_sdk.errors import SlackApiError, SlackClientError
+from slack_sdk.http_retry.async_handler import AsyncRetryHandler
 from slack_sdk.http_retry.builtin_async_handlers import (
     AsyncConnectionErrorRetryHandler,
     AsyncRateLimitErrorRetryHandler,
-    AsyncServerErrorRetryHandler,
 )
+from slack_sdk.http_retry.request import HttpRequest
+from slack_sdk.http_retry.response import HttpResponse
+from slack_sdk.http_retry.state import RetryState
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
 from bot.slack.blockkit import Block, Message
 
 RATE_LIMIT_RETRIES = 5
+SERVER_ERROR_RETRIES = 3
+MAX_RETRY_AFTER_SECONDS = 60.0
 DEFAULT_API_URL = "https://slack.com/api/"
 
 
@@ -56,6 +65,60 @@ class SlackApi(Protocol):
         """files.getUploadURLExternal, the upload, files.completeUploadExternal (v2)."""
         ...
 
+    async def set_status(self, channel: str, thread_ts: str, status: str) -> None:
+        """assistant.threads.setStatus: the assistant thread's status line ("" clears it)."""
+        ...
+
+    async def set_title(self, channel: str, thread_ts: str, title: str) -> None:
+        """assistant.threads.setTitle."""
+        ...
+
+    async def set_suggested_prompts(
+        self, channel: str, title: str, prompts: Sequence[tuple[str, str]]
+    ) -> None:
+        """assistant.threads.setSuggestedPrompts: (title, message) pairs, at most four."""
+        ...
+
+
+def retry_after(response: HttpResponse) -> float | None:
+    for name, values in response.headers.items():
+        if name.lower() == "retry-after" and values:
+            try:
+                return min(MAX_RETRY_AFTER_SECONDS, max(0.0, float(values[0])))
+            except ValueError:
+                return None
+    return None
+
+
+class ServerErrorRetryHandler(AsyncRetryHandler):
+    """Any 5xx is retried: after its Retry-After when Slack sends one, else with backoff.
+    (slack_sdk's own handler retries 500 and 503 only, and ignores Retry-After.)"""
+
+    async def _can_retry_async(
+        self,
+        *,
+        state: RetryState,
+        request: HttpRequest,
+        response: HttpResponse | None = None,
+        error: Exception | None = None,
+    ) -> bool:
+        return response is not None and response.status_code >= 500
+
+    async def prepare_for_next_attempt_async(
+        self,
+        *,
+        state: RetryState,
+        request: HttpRequest,
+        response: HttpResponse | None = None,
+        error: Exception | None = None,
+    ) -> None:
+        wait = None if response is None else retry_after(response)
+        if wait is None:
+            wait = self.interval_calculator.calculate_sleep_duration(state.current_attempt)
+        state.next_attempt_requested = True
+        await asyncio.sleep(wait)
+        state.increment_current_attempt()
+
 
 def build_web_client(token: str, api_url: str | None = None) -> AsyncWebClient:
     return AsyncWebClient(
@@ -64,9 +127,34 @@ def build_web_client(token: str, api_url: str | None = None) -> AsyncWebClient:
         retry_handlers=[
             AsyncRateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES),
             AsyncConnectionErrorRetryHandler(max_retry_count=2),
-            AsyncServerErrorRetryHandler(max_retry_count=2),
+            ServerErrorRetryHandler(max_retry_count=SERVER_ERROR_RETRIES),
         ],
     )
+
+
+@dataclass(frozen=True)
+class SlackFailure:
+    """What a failed call tells the user: Slack's error code, the scope it needed (for
+    missing_scope) and whether it was transient (retries ran out) or permanent."""
+
+    error: str
+    needed: str | None = None
+    transient: bool = False
+
+    @classmethod
+    def of(cls, failure: BaseException) -> SlackFailure:
+        if isinstance(failure, SlackApiError):
+            response = failure.response
+            status = int(getattr(response, "status_code", 200) or 200)
+            data = response.data if isinstance(response.data, dict) else {}
+            error = str(data.get("error") or f"http_{status}")
+            needed = data.get("needed")
+            return cls(error, str(needed) if needed else None, status == 429 or status >= 500)
+        return cls(type(failure).__name__, transient=True)
+
+
+DELIVERY_ERRORS = (SlackApiError, SlackClientError, OSError, asyncio.TimeoutError)
+"""What a Slack call may raise once its retries are spent."""
 
 
 class SlackWebApi:
@@ -111,4 +199,28 @@ class SlackWebApi:
             channel=channel,
             thread_ts=thread_ts,
             initial_comment=comment,
+        )
+
+    async def set_status(self, channel: str, thread_ts: str, status: str) -> None:
+        await self.client.assistant_threads_setStatus(
+            channel_id=channel, thread_ts=thread_ts, status=status
+        )
+
+    async def set_title(self, channel: str, thread_ts: str, title: str) -> None:
+        await self.client.assistant_threads_setTitle(
+            channel_id=channel, thread_ts=thread_ts, title=title
+        )
+
+    async def set_suggested_prompts(
+        self, channel: str, title: str, prompts: Sequence[tuple[str, str]]
+    ) -> None:
+        # No thread_ts: with the manifest's agent_view Slack silently ignores a call that
+        # names one (docs.slack.dev/reference/methods/assistant.threads.setSuggestedPrompts).
+        await self.client.api_call(
+            "assistant.threads.setSuggestedPrompts",
+            json={
+                "channel_id": channel,
+                "title": title,
+                "prompts": [{"title": t, "message": m} for t, m in prompts[:4]],
+            },
         )

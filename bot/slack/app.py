@@ -1,21 +1,27 @@
 """The Bolt app: listeners acknowledge Slack at once and enqueue a step; nothing slow runs
 here. Two exceptions open a modal, because a trigger_id expires three seconds after the
-click: the plan editor and an excerpt (after one state read, and only for those allowed)."""
+click: the plan editor and an excerpt (after one state read, and only for those allowed).
+
+Bolt's `AsyncAssistant` middleware takes the DM events of Slack's agent surface: a thread
+opening (suggested prompts) and every user message in a DM thread, which go through the same
+routing as any message. Workspaces without the feature never send assistant_thread_started,
+and their DMs arrive as plain message events, as before."""
 
 from __future__ import annotations
 
 import json
 import logging
 import re
-from typing import Any
+from typing import Any, Protocol
 
 from aiohttp import web
-from slack_bolt.async_app import AsyncApp
+from slack_bolt.async_app import AsyncApp, AsyncAssistant
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.runtime import Runtime
+from bot.slack import assistant
 from bot.slack.blocks import (
     ANSWER,
     CANCEL,
@@ -23,6 +29,7 @@ from bot.slack.blocks import (
     EDIT,
     EDIT_VIEW,
     EXCERPT,
+    FEEDBACK,
     START,
     edit_plan_view,
     help_message,
@@ -36,6 +43,8 @@ from bot.steps import (
     Cancel,
     Deepen,
     EditPlan,
+    Rate,
+    Say,
     Start,
     Step,
     deepen_request,
@@ -44,7 +53,6 @@ from bot.steps import (
     strip_mentions,
 )
 from engine.render.citations import CitationIndex
-from engine.text.language import detect_language
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +77,12 @@ def build_app(
     app.action(EDIT)(listeners.on_edit)
     app.action(EXCERPT)(listeners.on_excerpt)
     app.action(re.compile(f"^{DEEPEN}_"))(listeners.on_deepen)
+    app.action(re.compile(f"^{FEEDBACK}_"))(listeners.on_feedback)
     app.view(EDIT_VIEW)(listeners.on_edit_submitted)
+    agent = AsyncAssistant()
+    agent.thread_started(listeners.on_assistant_thread)
+    agent.user_message(listeners.on_assistant_message)
+    app.use(agent)
     return app
 
 
@@ -82,6 +95,37 @@ def http_app(app: AsyncApp, path: str = "/slack/events") -> web.Application:
 
 async def healthz(request: web.Request) -> web.Response:
     return web.Response(text="ok")
+
+
+class _Connection(Protocol):
+    async def is_connected(self) -> bool: ...
+
+
+class _SocketHandler(Protocol):
+    @property
+    def client(self) -> Any: ...
+
+
+def socket_health_app(handler: _SocketHandler) -> web.Application:
+    """/healthz of a Socket Mode bot: 200 while its WebSocket to Slack is up (slack_sdk's own
+    test: open, not stale, ping-pong answered), 503 otherwise, so an orchestrator restarts
+    a bot that lost Slack instead of trusting a process that is merely alive."""
+
+    async def live(request: web.Request) -> web.Response:
+        connection: _Connection = handler.client
+        if await connection.is_connected():
+            return web.Response(text="ok")
+        return web.Response(status=503, text="not connected to Slack")
+
+    application = web.Application()
+    application.router.add_get("/healthz", live)
+    return application
+
+
+def _report_of(body: Payload) -> str | None:
+    """The report id a button names; None when its value cannot be read."""
+    report = _value(body).get("r")
+    return str(report) if report else None
 
 
 def _value(body: Payload) -> Payload:
@@ -119,6 +163,22 @@ class Listeners:
         await ack()
         await self._route(event, f"event:{body.get('event_id') or event.get('ts')}", True)
 
+    async def on_assistant_thread(self, body: Payload, event: Payload) -> None:
+        """assistant_thread_started: remember the thread, offer the templates as prompts."""
+        thread = event.get("assistant_thread") or {}
+        channel, thread_ts = str(thread.get("channel_id", "")), str(thread.get("thread_ts", ""))
+        if not channel or not thread_ts:
+            return
+        await self.rt.states.mark_assistant_thread(channel, thread_ts)
+        await assistant.open_thread(self.rt.slack, channel, "pt")
+
+    async def on_assistant_message(self, body: Payload, event: Payload) -> None:
+        """A user's message in a DM thread (an assistant thread or not): routed as any DM."""
+        if event.get("subtype") or event.get("bot_id") or not event.get("user"):
+            return
+        origin = f"event:{body.get('event_id') or event.get('ts')}"
+        await self._route({**event, "channel_type": "im"}, origin, False)
+
     async def on_message(
         self, ack: AsyncAck, body: Payload, event: Payload, context: AsyncBoltContext
     ) -> None:
@@ -135,6 +195,9 @@ class Listeners:
         text = str(event.get("text", ""))
         is_dm = event.get("channel_type") == "im" or channel.startswith("D")
         thread_ts = event.get("thread_ts")
+        in_assistant = bool(
+            is_dm and thread_ts and await self.rt.states.is_assistant_thread(channel, thread_ts)
+        )
         report_id = None
         if thread_ts:
             report_id = await self.rt.states.by_thread(channel, str(thread_ts))
@@ -145,24 +208,45 @@ class Listeners:
             if gap is not None:
                 await self._enqueue(Deepen(report_id=report_id, user=user, gap=gap), origin)
             else:
-                answer = Answer(report_id=report_id, user=user, text=strip_mentions(text))
+                answer = Answer(
+                    report_id=report_id,
+                    user=user,
+                    text=strip_mentions(text),
+                    mentioned=mentioned or is_dm,
+                    channel=channel,
+                )
                 await self._enqueue(answer, origin)
             return
-        if not (mentioned or is_dm) or not strip_mentions(text):
+        if not (mentioned or is_dm):
             return
+        question = strip_mentions(text)
+        if not question:
+            where = str(thread_ts or event.get("ts") or "") or None
+            await self._enqueue(
+                Say(channel=channel, user=user, thread_ts=where, what="empty_mention"), origin
+            )
+            return
+        template = language = None
+        if in_assistant:  # the suggested prompts read as `/research <template> <subject>`
+            parsed = parse_research_command(question)
+            if parsed.template is not None and not parsed.help:
+                template, question, language = parsed.template, parsed.question, parsed.language
         ask = Ask(
             origin=origin,
             channel=channel,
             thread_ts=str(thread_ts or event["ts"]),
             user=user,
-            text=strip_mentions(text),
+            text=question,
             is_dm=is_dm,
+            template=template,
+            language=language,
+            assistant=in_assistant,
         )
         await self._enqueue(ask, origin)
 
     async def on_research(self, ack: AsyncAck, command: Payload) -> None:
         parsed = parse_research_command(str(command.get("text", "")))
-        language = detect_language(parsed.question) if parsed.question else "pt"
+        language = parsed.language
         if parsed.help:
             message = help_message(language)
             await ack(text=message.text, blocks=message.blocks, response_type="ephemeral")
@@ -178,39 +262,73 @@ class Listeners:
             is_dm=channel.startswith("D") or command.get("channel_name") == "directmessage",
             template=parsed.template,
             response_url=command.get("response_url"),
+            language=language,
         )
         await self._enqueue(ask, ask.origin)
 
     # -- buttons ----------------------------------------------------------------------------
 
+    async def _stale(self, body: Payload) -> None:
+        """A button whose value names no report: say so, to its presser only."""
+        step = Say(channel=_channel(body), user=body["user"]["id"], what="stale_button")
+        await self._enqueue(step, _origin(body))
+
     async def on_answer(self, ack: AsyncAck, body: Payload) -> None:
         await ack()
+        report_id = _report_of(body)
+        if report_id is None:
+            await self._stale(body)
+            return
         value = _value(body)
         step = Answer(
-            report_id=str(value.get("r", "")),
+            report_id=report_id,
             user=body["user"]["id"],
             question=int(value.get("q", 0)),
             option=int(value.get("o", -1)),
+            channel=_channel(body),
         )
         await self._enqueue(step, _origin(body))
 
     async def on_start(self, ack: AsyncAck, body: Payload) -> None:
         await ack()
-        step = Start(report_id=str(_value(body).get("r", "")), user=body["user"]["id"])
+        report_id = _report_of(body)
+        if report_id is None:
+            await self._stale(body)
+            return
+        step = Start(report_id=report_id, user=body["user"]["id"], channel=_channel(body))
         await self._enqueue(step, _origin(body))
 
     async def on_cancel(self, ack: AsyncAck, body: Payload) -> None:
         await ack()
-        step = Cancel(report_id=str(_value(body).get("r", "")), user=body["user"]["id"])
+        report_id = _report_of(body)
+        if report_id is None:
+            await self._stale(body)
+            return
+        step = Cancel(report_id=report_id, user=body["user"]["id"], channel=_channel(body))
         await self._enqueue(step, _origin(body))
 
     async def on_deepen(self, ack: AsyncAck, body: Payload) -> None:
         await ack()
+        report_id, gap = _report_of(body), str(_value(body).get("gap", "")).strip()
+        if report_id is None or not gap:
+            await self._stale(body)
+            return
+        step = Deepen(report_id=report_id, user=body["user"]["id"], gap=gap, channel=_channel(body))
+        await self._enqueue(step, _origin(body))
+
+    async def on_feedback(self, ack: AsyncAck, body: Payload) -> None:
+        await ack()
         value = _value(body)
-        step = Deepen(
-            report_id=str(value.get("r", "")),
+        report_id, rating = _report_of(body), value.get("f")
+        if report_id is None or rating not in ("up", "down"):
+            await self._stale(body)
+            return
+        step = Rate(
+            report_id=report_id,
             user=body["user"]["id"],
-            gap=str(value.get("gap", "")),
+            version=int(value.get("v", 1)),
+            rating=rating,
+            channel=_channel(body),
         )
         await self._enqueue(step, _origin(body))
 
@@ -218,7 +336,14 @@ class Listeners:
         await ack()
         user = body["user"]["id"]
         state = await self.rt.states.get(str(_value(body).get("r", "")))
-        if state is None or state.plan is None or state.status != "planned":
+        if state is None:
+            await self.rt.slack.post_ephemeral(_channel(body), user, texts_for("pt").not_found)
+            return
+        if state.plan is None or state.status != "planned":
+            t = texts_for(state.language)
+            await self.rt.slack.post_ephemeral(
+                _channel(body) or state.channel, user, t.already_started
+            )
             return
         if not state.may_act(user):
             await self.rt.slack.post_ephemeral(
@@ -234,7 +359,7 @@ class Listeners:
         channel = _channel(body)
         state = await self.rt.states.get(str(value.get("r")))
         if state is None:
-            await self.rt.slack.post_ephemeral(channel, user, texts_for("en").not_found)
+            await self.rt.slack.post_ephemeral(channel, user, texts_for("pt").not_found)
             return
         t = texts_for(state.language)
         if not state.may_act(user):

@@ -18,6 +18,11 @@ MAX_ACTIONS_ELEMENTS = 25
 MAX_CONTEXT_ELEMENTS = 10
 MAX_MODAL_TITLE = 24
 MAX_FALLBACK_TEXT = 3000
+DEFAULT_TEXT_BUDGET = 11_000
+"""Characters of text per message. Slack refuses a message whose blocks carry too much text
+in total with `msg_blocks_too_long`, a ceiling it does not document: bolt users measured it
+near 12,000-13,000 characters (slackapi/bolt-js#2509, #2867), so the default stays below."""
+MIN_TEXT_BUDGET = 3_500
 
 
 @dataclass(frozen=True)
@@ -124,18 +129,47 @@ def actions(elements: Sequence[Block], block_id: str | None = None) -> list[Bloc
     return blocks
 
 
-def paginate(blocks: Sequence[Block], text: str, continued: str) -> list[Message]:
-    """Messages of at most 50 blocks; each page after the first says it continues.
-    `continued` is a format with {page} and {pages}."""
-    room = MAX_BLOCKS - 1
-    chunks = [list(blocks[:MAX_BLOCKS])]
-    rest = list(blocks[MAX_BLOCKS:])
-    if rest:  # the first page gives up one block so every later page can carry its note
-        chunks = [list(blocks[:room])]
-        rest = list(blocks[room:])
-    while rest:
-        chunks.append(rest[:room])
-        rest = rest[room:]
+def text_size(node: Any) -> int:
+    """Characters of text a block (or list of blocks) carries: every `text` string, however
+    deep (sections, fields, context elements, button labels), as Slack's total-text ceiling
+    counts them."""
+    if isinstance(node, list):
+        return sum(text_size(item) for item in node)
+    if not isinstance(node, dict):
+        return 0
+    total = 0
+    for key, item in node.items():
+        if key == "text" and isinstance(item, str):
+            total += len(item)
+        elif isinstance(item, dict | list):
+            total += text_size(item)
+    return total
+
+
+def paginate(
+    blocks: Sequence[Block],
+    text: str,
+    continued: str,
+    text_budget: int = DEFAULT_TEXT_BUDGET,
+) -> list[Message]:
+    """Messages of at most 50 blocks and `text_budget` characters of block text; each page
+    after the first opens with a note that it continues. `continued` is a format with {page}
+    and {pages}."""
+    budget = max(MIN_TEXT_BUDGET, text_budget)
+    if len(blocks) <= MAX_BLOCKS and text_size(list(blocks)) <= budget:
+        return [Message(clip(text, MAX_FALLBACK_TEXT), list(blocks))]
+    note_room = text_size(context(continued.format(page=999, pages=999)))
+    chunks: list[list[Block]] = [[]]
+    used = 0
+    for block in blocks:
+        size = text_size(block)
+        chunk = chunks[-1]
+        room_blocks = MAX_BLOCKS - 1  # every page may need its note
+        if chunk and (len(chunk) >= room_blocks or used + size > budget - note_room):
+            chunks.append([])
+            used = 0
+        chunks[-1].append(block)
+        used += size
     pages = len(chunks)
     messages = []
     for number, chunk in enumerate(chunks, start=1):

@@ -21,7 +21,8 @@ from bot.slack.blockkit import (
     sections,
     value,
 )
-from bot.slack.texts import Texts, texts_for
+from bot.slack.progress_state import SlackProgress
+from bot.slack.texts import Texts, claims_count, texts_for
 from engine.contracts import ClarifyingQuestion, Language, Limits, Plan, Spend
 from engine.planning.templates import TEMPLATES
 from engine.progress import ProgressState
@@ -32,6 +33,7 @@ EDIT = "fonte_edit"
 CANCEL = "fonte_cancel"
 EXCERPT = "fonte_excerpt"
 DEEPEN = "fonte_deepen"
+FEEDBACK = "fonte_feedback"
 EDIT_VIEW = "fonte_edit_plan"
 EXCERPT_VIEW = "fonte_excerpt_view"
 
@@ -213,6 +215,19 @@ def read_edit_plan(
     return subquestions, limits
 
 
+def subagent_status(t: Texts, state: ProgressState, name: str) -> str:
+    """ "pesquisando", "concluído, 3 afirmações": in the user's language, whatever the engine
+    wrote."""
+    run = state.runs.get(name) if isinstance(state, SlackProgress) else None
+    if run is None:
+        return t.subagent_running
+    kind, claims = run
+    if kind == "running":
+        return t.subagent_running
+    word = {"done": t.subagent_done, "stopped": t.subagent_stopped, "failed": t.subagent_failed}
+    return f"{word[kind]}, {claims_count(t, claims)}"
+
+
 def progress_message(
     state: ProgressState, limits: Limits, language: Language, *, finished: bool = False
 ) -> Message:
@@ -226,9 +241,9 @@ def progress_message(
     blocks: list[Block] = [section(f"*{title}*\n" + "\n".join(lines))]
     if state.subagents:
         agents = [
-            f"• `{escape(name)}` {escape(status)}"
+            f"• `{escape(name)}` {escape(subagent_status(t, state, name))}"
             + (f" — {escape(state.subquestions[name])}" if name in state.subquestions else "")
-            for name, status in state.subagents.items()
+            for name in state.subagents
         ]
         blocks += sections(f"*{t.subagents}*", agents)
     if state.gaps:

@@ -1,14 +1,27 @@
-"""Deliver a finished report in its thread: the summary messages (paginated) and the HTML and
-Markdown files. A DM brief is delivered in the DM only: every call names its own channel."""
+"""The Slack half of delivering a report: its pages (each reported as posted, so the caller
+can record it), its HTML and Markdown files, what a failure means in the user's words, and
+one line to the user wherever the bot can still reach them. Failures come back as values,
+never as exceptions: the caller decides the report's final state
+(bot.conversation.delivery). A DM brief is delivered in the DM only: every call names its
+own channel."""
 
 from __future__ import annotations
 
-from bot.slack.api import SlackApi, Upload
-from bot.slack.report_blocks import report_messages
-from bot.slack.texts import texts_for
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.slack.api import DELIVERY_ERRORS, SlackApi, SlackFailure, Upload
+from bot.slack.blockkit import Message
+from bot.slack.texts import Texts, texts_for
 from engine.contracts import Report
 from engine.render.html import render_html
 from engine.render.markdown import render_markdown
+
+log = logging.getLogger(__name__)
+
+CONTENT_ERRORS = frozenset({"msg_blocks_too_long", "msg_too_long", "invalid_blocks"})
+"""Slack refused what a message says, not where it goes: the files can still carry it."""
+NOT_A_MEMBER = frozenset({"not_in_channel", "channel_not_found", "is_archived"})
 
 
 def report_files(report: Report, version: int) -> list[Upload]:
@@ -19,14 +32,67 @@ def report_files(report: Report, version: int) -> list[Upload]:
     ]
 
 
-async def deliver(
-    slack: SlackApi, channel: str, thread_ts: str, report: Report, report_id: str, version: int
-) -> list[str]:
-    """Post the report; returns the ts of each message posted."""
-    posted = [
-        await slack.post(channel, message, thread_ts=thread_ts)
-        for message in report_messages(report, report_id, version)
+def reason_text(t: Texts, failure: SlackFailure) -> str:
+    """What went wrong, in a few words the user can act on."""
+    if failure.error == "missing_scope":
+        return t.error_missing_scope.format(needed=failure.needed or "files:write")
+    if failure.error in NOT_A_MEMBER:
+        return t.error_not_in_channel
+    if failure.error in CONTENT_ERRORS:
+        return t.error_too_long
+    if failure.error in ("ratelimited", "http_429"):
+        return t.error_rate_limited
+    if failure.transient:
+        return t.error_unavailable
+    return t.error_other.format(error=failure.error)
+
+
+async def tell(slack: SlackApi, channel: str, thread_ts: str, user: str, text: str) -> None:
+    """One line to `user`: in the thread; where the bot cannot post there, as a message
+    only they see; failing that, in their DM with the app (a channel id of a user id opens
+    it: docs.slack.dev/reference/methods/chat.postMessage). Never raises."""
+    attempts: list[Callable[[], Awaitable[object]]] = [
+        lambda: slack.post(channel, Message(text), thread_ts),
+        lambda: slack.post_ephemeral(channel, user, text, thread_ts),
+        lambda: slack.post(user, Message(text)),
     ]
+    for attempt in attempts:
+        try:
+            await attempt()
+            return
+        except DELIVERY_ERRORS as error:
+            log.warning("could not tell %s in %s: %s", user, channel, error)
+
+
+Posted = Callable[[str], Awaitable[None]]
+
+
+async def post_pages(
+    slack: SlackApi,
+    channel: str,
+    thread_ts: str,
+    pages: list[Message],
+    on_posted: Posted,
+) -> SlackFailure | None:
+    """Post `pages` in order, calling `on_posted(ts)` after each; stop at the first refusal
+    (retries are the client's: what reaches here is permanent, or out of retries)."""
+    for page in pages:
+        try:
+            ts = await slack.post(channel, page, thread_ts)
+        except DELIVERY_ERRORS as error:
+            log.warning("a report message to %s was refused: %s", channel, error)
+            return SlackFailure.of(error)
+        await on_posted(ts)
+    return None
+
+
+async def upload_files(
+    slack: SlackApi, channel: str, thread_ts: str, report: Report, version: int
+) -> SlackFailure | None:
     comment = texts_for(report.language).files_comment
-    await slack.upload(channel, thread_ts, report_files(report, version), comment)
-    return posted
+    try:
+        await slack.upload(channel, thread_ts, report_files(report, version), comment)
+    except DELIVERY_ERRORS as error:
+        log.warning("the report files for %s were refused: %s", channel, error)
+        return SlackFailure.of(error)
+    return None

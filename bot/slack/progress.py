@@ -17,9 +17,9 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 
 from bot.slack.api import SlackApi
 from bot.slack.blocks import progress_message
+from bot.slack.progress_state import SlackProgress
 from engine.contracts import Language, Limits, Spend
 from engine.events import Event
-from engine.progress import ProgressState
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ class ProgressReporter:
         spend: SpendSource | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.state = ProgressState(limits=limits())
+        self.state = SlackProgress(limits=limits())
         self.updates = 0
         self._slack = slack
         self._channel = channel
@@ -52,11 +52,15 @@ class ProgressReporter:
         self._dirty = asyncio.Event()
         self._last: float | None = None
         self._task: asyncio.Task[None] | None = None
+        self.on_change: Callable[[], None] | None = None
+        """Called after each event (the assistant's status line follows the same state)."""
 
     def sink(self, event: Event) -> None:
         """The orchestrator's event sink: fold the event in and ask for an edit."""
         self.state.apply(event)
         self._dirty.set()
+        if self.on_change is not None:
+            self.on_change()
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())

@@ -4,7 +4,11 @@ buttons. Pure, and paginated to Slack's 50 blocks per message."""
 
 from __future__ import annotations
 
+import re
+
 from bot.slack.blockkit import (
+    DEFAULT_TEXT_BUDGET,
+    MAX_BUTTON_TEXT,
     MAX_MODAL_TITLE,
     Block,
     Message,
@@ -23,9 +27,10 @@ from bot.slack.blockkit import (
     sections,
     value,
 )
-from bot.slack.blocks import DEEPEN, EXCERPT, EXCERPT_VIEW, spend_text
-from bot.slack.texts import texts_for
+from bot.slack.blocks import DEEPEN, EXCERPT, EXCERPT_VIEW, FEEDBACK, spend_text
+from bot.slack.texts import EN, PT, texts_for
 from engine.contracts import Claim, Report
+from engine.planning.gaps import INTERRUPTED, gap_question
 from engine.render.citations import CitationIndex, source_location, source_title
 from engine.render.labels import accessed_text, labels_for, page_text
 from engine.render.text import report_title
@@ -34,16 +39,77 @@ EXCERPT_PREVIEW_CHARS = 280
 GAP_VALUE_CHARS = 1500
 
 
+GAP_LABEL_CHARS = 32
+_STOPWORDS = frozenset(
+    """
+    a o as os um uma de do da dos das em no na nos nas por para com que qual quais quanto
+    quantos como quando onde é são e ou se ao à the of and or to in on at by for with from is
+    are was were what which who how when where does do did a an its their
+    """.split()
+)
+_WORD = re.compile(r"[^\W_]+(?:[-./][^\W_]+)*")
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text)
+
+
+def gap_topic(gap: str, others: list[str]) -> str:
+    """A few words that tell this gap from the others: the words of its question that are
+    neither common words nor shared by every gap ("ANVISA" out of "Quais são as competências
+    da ANVISA?" next to the same question about ANEEL)."""
+    question = gap_question(bot_gap_text(gap))
+    shared: set[str] = set()
+    if len(others) > 1:
+        sets = [{w.casefold() for w in _words(gap_question(bot_gap_text(o)))} for o in others]
+        shared = set.intersection(*sets)
+    words = _words(question)
+    kept = [w for w in words if w.casefold() not in _STOPWORDS and w.casefold() not in shared]
+    topic = ""
+    for word in kept or words:
+        candidate = f"{topic} {word}".strip()
+        if len(candidate) > GAP_LABEL_CHARS:
+            break
+        topic = candidate
+    return topic or clip(question, GAP_LABEL_CHARS)
+
+
 def gap_buttons(report_id: str, gaps: list[str], label: str) -> list[Block]:
+    """One button per gap: "Aprofundar 3: ANVISA", numbered as the list above them, with the
+    whole gap in its value."""
     return actions(
         [
             button(
-                f"{label}: {gap}", f"{DEEPEN}_{n}", value(r=report_id, gap=gap[:GAP_VALUE_CHARS])
+                clip(f"{label} {n}: {gap_topic(gap, gaps)}", MAX_BUTTON_TEXT),
+                f"{DEEPEN}_{n}",
+                value(r=report_id, gap=gap[:GAP_VALUE_CHARS]),
             )
-            for n, gap in enumerate(gaps)
+            for n, gap in enumerate(gaps, start=1)
         ],
         block_id="gaps",
     )
+
+
+def _cut_suffixes() -> list[tuple[str, str]]:
+    return [
+        (f"({INTERRUPTED['pt']})", f"({PT.cut_by_user})"),
+        (f"({INTERRUPTED['en']})", f"({EN.cut_by_user})"),
+    ]
+
+
+def cut_by_user(report: Report) -> Report:
+    """A cancelled run's report: its gaps say the user, not the budget, cut them short."""
+    gaps = list(report.gaps)
+    for by_budget, by_user in _cut_suffixes():
+        gaps = [gap.replace(by_budget, by_user) for gap in gaps]
+    return report.model_copy(update={"gaps": gaps})
+
+
+def bot_gap_text(gap: str) -> str:
+    """A gap as the engine words it (so `gap_question` reads it), whoever cut it short."""
+    for by_budget, by_user in _cut_suffixes():
+        gap = gap.replace(by_user, by_budget)
+    return gap
 
 
 def source_line(claim: Claim, language: str) -> str:
@@ -68,7 +134,15 @@ def citation_block(report_id: str, version: int, number: int, claim: Claim, lang
     )
 
 
-def report_messages(report: Report, report_id: str, version: int) -> list[Message]:
+def report_messages(
+    report: Report,
+    report_id: str,
+    version: int,
+    *,
+    cancelled: bool = False,
+    text_budget: int = DEFAULT_TEXT_BUDGET,
+) -> list[Message]:
+    """The report as messages within Slack's limits; the last carries the feedback buttons."""
     t = texts_for(report.language)
     index = CitationIndex(report)
     title = report_title(report)
@@ -80,12 +154,13 @@ def report_messages(report: Report, report_id: str, version: int) -> list[Messag
             spend_text(t, report.spend, report.limits),
         ),
     ]
-    if report.partial:
-        blocks.append(section(t.partial_banner))
+    if report.partial or cancelled:
+        blocks.append(section(t.cancelled_banner if cancelled else t.partial_banner))
     elif report.gaps:
         blocks.append(section(f"*{labels_for(report.language).declared_gaps}*"))
     if report.gaps:
-        blocks += sections("", [f"• {escape(gap)}" for gap in report.gaps])
+        numbered = [f"{n}. {escape(gap)}" for n, gap in enumerate(report.gaps, start=1)]
+        blocks += sections("", numbered)
         blocks += gap_buttons(report_id, report.gaps, t.deepen)
     wrote = False
     for part in report.sections:
@@ -105,7 +180,24 @@ def report_messages(report: Report, report_id: str, version: int) -> list[Messag
             citation_block(report_id, version, number, claim, report.language)
             for number, claim in cited
         ]
-    return paginate(blocks, f"{title} ({t.version} {version})", t.continued)
+    blocks += feedback_blocks(report_id, version, report.language)
+    return paginate(blocks, f"{title} ({t.version} {version})", t.continued, text_budget)
+
+
+def feedback_blocks(report_id: str, version: int, language: str) -> list[Block]:
+    t = texts_for(language)
+    return [
+        context(t.feedback_prompt),
+        *actions(
+            [
+                button(t.feedback_up, f"{FEEDBACK}_up", value(r=report_id, v=version, f="up")),
+                button(
+                    t.feedback_down, f"{FEEDBACK}_down", value(r=report_id, v=version, f="down")
+                ),
+            ],
+            block_id="feedback",
+        ),
+    ]
 
 
 def excerpt_view(claim: Claim, number: int, language: str) -> Block:

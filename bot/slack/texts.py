@@ -55,6 +55,40 @@ class Texts:
     continued: str
     asked_by: str
     not_in_channel: str
+    subagent_running: str
+    subagent_done: str
+    subagent_stopped: str
+    subagent_failed: str
+    claims_count_one: str
+    claims_count_many: str
+    question_empty: str
+    question_too_long: str
+    empty_mention: str
+    thread_has_report: str
+    not_deepenable: str
+    failed_run: str
+    already_started: str
+    nothing_to_cancel: str
+    stale_button: str
+    cancelled_banner: str
+    cut_by_user: str
+    delivery_failed: str
+    delivery_partial: str
+    upload_failed: str
+    error_missing_scope: str
+    error_not_in_channel: str
+    error_too_long: str
+    error_rate_limited: str
+    error_unavailable: str
+    error_other: str
+    feedback_prompt: str
+    feedback_up: str
+    feedback_down: str
+    feedback_thanks: str
+    assistant_status: str
+    assistant_planning: str
+    prompts_title: str
+    assistant_greeting: str
 
 
 PT = Texts(
@@ -109,6 +143,51 @@ PT = Texts(
         ":warning: Não estou neste canal: convide-me com `/invite @Fonte`, ou mande a pergunta "
         "por mensagem direta."
     ),
+    subagent_running="pesquisando",
+    subagent_done="concluído",
+    subagent_stopped="parado pelo orçamento",
+    subagent_failed="falhou",
+    claims_count_one="{count} afirmação",
+    claims_count_many="{count} afirmações",
+    question_empty=":warning: A pergunta está vazia: escreva o que quer pesquisar, por exemplo "
+    "`@Fonte Qual é o tamanho do mercado de energia solar?`",
+    question_too_long=":warning: A pergunta tem {length} caracteres; o limite é {limit}. Faça "
+    "a pergunta em poucas linhas e ponha o contexto num documento da biblioteca.",
+    empty_mention="Olá! Faça uma pergunta depois da menção, por exemplo "
+    "`@Fonte Como está o mercado de energia solar residencial?`, ou veja `/research help`.",
+    thread_has_report="Este fio já tem um relatório. Para uma nova versão, escreva "
+    "`aprofunde: <tema>`; para outra pergunta, mencione-me fora deste fio.",
+    not_deepenable="Este pedido foi cancelado antes de começar: não há relatório para "
+    "aprofundar. Faça uma nova pergunta.",
+    failed_run=":x: A pesquisa falhou por um erro interno ({error}). Tente de novo com uma "
+    "nova pergunta; se persistir, avise quem administra o Fonte.",
+    already_started="Este plano já foi iniciado ou encerrado; acompanhe o andamento neste fio.",
+    nothing_to_cancel="Nada a cancelar: este relatório já terminou.",
+    stale_button="Este botão não vale mais (o relatório mudou ou expirou).",
+    cancelled_banner=":warning: *Relatório parcial*: a pesquisa foi cancelada antes de cobrir "
+    "tudo o que o plano pedia. Lacunas (clique para aprofundar):",
+    cut_by_user="interrompida pelo usuário",
+    delivery_failed=":warning: Não consegui publicar o relatório neste fio ({reason}). Ele "
+    "está salvo: escreva `aprofunde: <tema>` aqui para uma nova versão.",
+    delivery_partial=":warning: O Slack recusou parte do relatório ({reason}); o relatório "
+    "completo está nos arquivos anexos, e `aprofunde: <tema>` continua valendo.",
+    upload_failed=":warning: Os arquivos HTML e Markdown não foram anexados ({reason}); o "
+    "relatório acima está completo.",
+    error_missing_scope="falta ao app a permissão `{needed}`: peça a um administrador para "
+    "reinstalá-lo",
+    error_not_in_channel="não estou neste canal: convide-me com `/invite @Fonte`",
+    error_too_long="mensagem longa demais para o Slack",
+    error_rate_limited="o Slack limitou os envios; tente de novo em alguns minutos",
+    error_unavailable="o Slack está indisponível; tente de novo em alguns minutos",
+    error_other="erro do Slack: `{error}`",
+    feedback_prompt="Este relatório foi útil?",
+    feedback_up="👍 Útil",
+    feedback_down="👎 Não útil",
+    feedback_thanks="Obrigado! Sua avaliação foi registrada com o relatório.",
+    assistant_status="Pesquisando… {done} de {total} subperguntas",
+    assistant_planning="Preparando o plano…",
+    prompts_title="Modelos de relatório",
+    assistant_greeting="Olá! Faça uma pergunta de pesquisa ou escolha um modelo abaixo.",
 )
 
 EN = Texts(
@@ -163,8 +242,57 @@ EN = Texts(
         ":warning: I am not in this channel: invite me with `/invite @Fonte`, or send the "
         "question as a direct message."
     ),
+    subagent_running="researching",
+    subagent_done="done",
+    subagent_stopped="stopped by the budget",
+    subagent_failed="failed",
+    claims_count_one="{count} claim",
+    claims_count_many="{count} claims",
+    question_empty=":warning: The question is empty: write what to research, for example "
+    "`@Fonte How large is the residential solar market?`",
+    question_too_long=":warning: The question has {length} characters; the limit is {limit}. "
+    "Ask it in a few lines and put the background in a library document.",
+    empty_mention="Hello! Ask a question after the mention, for example "
+    "`@Fonte How large is the residential solar market?`, or see `/research help`.",
+    thread_has_report="This thread already has a report. For a new version, write "
+    "`deepen: <topic>`; for another question, mention me outside this thread.",
+    not_deepenable="This request was cancelled before it started: there is no report to "
+    "deepen. Ask a new question.",
+    failed_run=":x: The research failed with an internal error ({error}). Try again with a "
+    "new question; if it persists, tell whoever runs Fonte.",
+    already_started="This plan was already started or closed; follow its progress here.",
+    nothing_to_cancel="Nothing to cancel: this report has finished.",
+    stale_button="This button no longer applies (the report changed or expired).",
+    cancelled_banner=":warning: *Partial report*: the research was cancelled before covering "
+    "everything the plan asked for. Gaps (click one to deepen):",
+    cut_by_user="interrupted by the user",
+    delivery_failed=":warning: I could not post the report in this thread ({reason}). It is "
+    "saved: write `deepen: <topic>` here for a new version.",
+    delivery_partial=":warning: Slack refused part of the report ({reason}); the full report "
+    "is in the attached files, and `deepen: <topic>` still works.",
+    upload_failed=":warning: The HTML and Markdown files were not attached ({reason}); the "
+    "report above is complete.",
+    error_missing_scope="the app lacks the `{needed}` permission: ask an admin to reinstall it",
+    error_not_in_channel="I am not in this channel: invite me with `/invite @Fonte`",
+    error_too_long="message too long for Slack",
+    error_rate_limited="Slack rate-limited the posts; try again in a few minutes",
+    error_unavailable="Slack is unavailable; try again in a few minutes",
+    error_other="Slack error: `{error}`",
+    feedback_prompt="Was this report useful?",
+    feedback_up="👍 Useful",
+    feedback_down="👎 Not useful",
+    feedback_thanks="Thanks! Your rating was recorded with the report.",
+    assistant_status="Researching… {done} of {total} subquestions",
+    assistant_planning="Preparing the plan…",
+    prompts_title="Report templates",
+    assistant_greeting="Hello! Ask a research question or pick a template below.",
 )
 
 
-def texts_for(language: Language) -> Texts:
+def texts_for(language: Language | str) -> Texts:
     return PT if language == "pt" else EN
+
+
+def claims_count(t: Texts, count: int) -> str:
+    """ "1 claim", "5 claims" (and "1 afirmação", "5 afirmações")."""
+    return (t.claims_count_one if count == 1 else t.claims_count_many).format(count=count)

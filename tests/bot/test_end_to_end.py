@@ -77,7 +77,7 @@ async def test_mention_clarify_plan_start_progress_report(
             lambda: slack.calls_to("files.completeUploadExternal"), what="files", within=30
         )
         report_id = await rt.states.by_thread(CHANNEL, "500.1")
-        state = await wait_state(rt, report_id, lambda s: s.status == "done")
+        state = await wait_state(rt, report_id, lambda s: s.status == "delivered")
     reports = posted_with(slack, EXCERPT)
     assert reports, "no report message with excerpt buttons"
     report_text = reports[0].text_of_blocks()
@@ -135,7 +135,7 @@ async def test_deepen_follow_up_posts_version_two_without_duplicate_claims(
     sender = await bolt_http(rt)
     async with running_workers(rt):
         report_id = await report_in_thread(rt, sender, slack, LIMITS_QUESTION, "600.1")
-        await wait_state(rt, report_id, lambda s: s.status == "done")
+        await wait_state(rt, report_id, lambda s: s.status == "delivered")
         first = await rt.states.load_report(report_id, 1)
         assert first is not None
         await sender.event(

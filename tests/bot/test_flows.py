@@ -57,7 +57,7 @@ async def test_template_brief_goes_straight_to_the_plan_and_replays_do_nothing(
     await handle_step(rt, Start(report_id=state.report_id, user="U1"))
     await handle_step(rt, Start(report_id=state.report_id, user="U1"))
     await rt.queue.drain()  # type: ignore[attr-defined]
-    done = await wait_state(rt, state.report_id, lambda s: s.status == "done")
+    done = await wait_state(rt, state.report_id, lambda s: s.status == "delivered")
     assert done.delivered == 1
     assert len(slack.calls_to("files.completeUploadExternal")) == 1
 

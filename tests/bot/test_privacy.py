@@ -59,7 +59,7 @@ async def test_dm_report_stays_private(
     assert (await rt.states.get(report_id)).status == "planned"  # type: ignore[union-attr]
 
     await sm.action(OWNER, DM, START, value)
-    await wait_state(rt, report_id, lambda s: s.status == "done")
+    await wait_state(rt, report_id, lambda s: s.status == "delivered")
     values = excerpt_values(slack)
     assert values
 

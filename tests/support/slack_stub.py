@@ -1,9 +1,18 @@
-"""A Slack Web API stand-in on 127.0.0.1: answers like Slack, records every call.
+"""A Slack stand-in on 127.0.0.1, strict the way Slack is: answers like Slack, records every
+call, and refuses what Slack refuses.
 
-It speaks enough of the API for the bot: auth.test, chat.postMessage/update/postEphemeral,
-views.open, and the files_upload_v2 sequence (files.getUploadURLExternal, the upload POST to
-the URL it handed out, files.completeUploadExternal). `fail_next` makes a method answer
-429 with Retry-After (or any status) a given number of times.
+Web API (https://docs.slack.dev/reference/methods): auth.test, chat.postMessage / update /
+postEphemeral, views.open, the files_upload_v2 sequence (files.getUploadURLExternal, the
+upload POST to the URL it handed out, files.completeUploadExternal), the assistant.threads.*
+methods of the agent surface, and apps.connections.open with a real Socket Mode WebSocket.
+
+Failures a real workspace produces and tests inject:
+- `fail_next(method, status=429, retry_after=N)`: rate limited, HTTP 429 with Retry-After
+  (https://docs.slack.dev/apis/web-api/rate-limits); `status=500`: a server error;
+  `status=200, error="msg_blocks_too_long"`: any `ok: false` answer.
+- `revoke("files:write")`: methods needing that scope answer `missing_scope` with `needed`
+  and `provided` (https://docs.slack.dev/reference/methods/files.getUploadURLExternal).
+- `channels_without_bot`: chat.postMessage there answers `not_in_channel`.
 """
 
 from __future__ import annotations
@@ -12,15 +21,51 @@ import asyncio
 import contextlib
 import json
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import count
 from typing import Any
 from urllib.parse import parse_qsl
 
-from aiohttp import web
+from aiohttp import WSMsgType, web
+
+from tests.support.slack_limits import block_errors, total_text
 
 BOT_USER = "UBOT"
+APP_ID = "A1"
+
+# Slack's total-text ceiling on a message's blocks is undocumented; bolt users measured
+# msg_blocks_too_long from about 11,300 to 13,300 characters depending on the block types
+# (slackapi/bolt-js#2509, #2867). The stand-in refuses above 12,000, the figure Slack's
+# engineers gave there ("12,000 text characters with a buffer for block containers").
+TOTAL_TEXT_CEILING = 12_000
+# "Slack will truncate messages containing more than 40,000 characters" and answers
+# msg_too_long far above that (https://docs.slack.dev/reference/methods/chat.postMessage).
+MAX_MESSAGE_TEXT = 40_000
+
+# Scopes each method needs (each method's page, "Scopes", Bot token).
+SCOPES = {
+    "chat.postMessage": "chat:write",
+    "chat.update": "chat:write",
+    "chat.postEphemeral": "chat:write",
+    "files.getUploadURLExternal": "files:write",
+    "files.completeUploadExternal": "files:write",
+    # setStatus takes chat:write or assistant:write (changelog 2026-03-05).
+    "assistant.threads.setStatus": "chat:write",
+    "assistant.threads.setTitle": "assistant:write",
+    "assistant.threads.setSuggestedPrompts": "assistant:write",
+}
+GRANTED = {
+    "app_mentions:read",
+    "channels:history",
+    "groups:history",
+    "im:history",
+    "chat:write",
+    "commands",
+    "files:write",
+    "assistant:write",
+}
 
 
 @dataclass
@@ -28,7 +73,12 @@ class Call:
     method: str
     params: dict[str, Any]
     status: int = 200
+    error: str | None = None
     at: float = field(default_factory=time.monotonic)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 200 and self.error is None
 
     def blocks(self) -> list[dict[str, Any]]:
         raw = self.params.get("blocks") or []
@@ -37,11 +87,25 @@ class Call:
     def text_of_blocks(self) -> str:
         return json.dumps(self.blocks(), ensure_ascii=False)
 
+    def all_text(self) -> str:
+        """Everything a user could read from this call: its text and its blocks."""
+        return f"{self.params.get('text', '')} {self.text_of_blocks()}"
+
 
 @dataclass
 class Failure:
     status: int
     retry_after: int | None
+    error: str
+    matching: Callable[[dict[str, Any]], bool] | None = None
+
+
+@dataclass
+class Envelope:
+    """One Socket Mode delivery and the acknowledgement the app sent back for it."""
+
+    envelope_id: str
+    acked: asyncio.Future[dict[str, Any]]
 
 
 class SlackStub:
@@ -51,10 +115,15 @@ class SlackStub:
         self._failures: dict[str, list[Failure]] = {}
         self.channels_without_bot: set[str] = set()
         """chat.postMessage to these answers not_in_channel, as Slack does."""
+        self.granted: set[str] = set(GRANTED)
+        self.text_ceiling = TOTAL_TEXT_CEILING
         self._numbers = count(1)
         self._runner: web.AppRunner | None = None
         self.base_url = ""
         self._changed = asyncio.Event()
+        self._sockets: list[web.WebSocketResponse] = []
+        self._envelopes: dict[str, Envelope] = {}
+        self.socket_connected = asyncio.Event()
 
     @property
     def api_url(self) -> str:
@@ -65,6 +134,7 @@ class SlackStub:
         app.router.add_post("/api/{method}", self._api)
         app.router.add_post("/upload/{file_id}", self._upload)
         app.router.add_post("/respond/{command}", self._respond)
+        app.router.add_get("/link/", self._socket)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -74,17 +144,34 @@ class SlackStub:
         return self
 
     async def stop(self) -> None:
+        for socket in list(self._sockets):
+            await socket.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
 
+    # -- what tests set up and read -------------------------------------------------------
+
     def fail_next(
-        self, method: str, times: int = 1, status: int = 429, retry_after: int | None = 0
+        self,
+        method: str,
+        times: int = 1,
+        status: int = 429,
+        retry_after: int | None = 0,
+        error: str | None = None,
+        matching: Callable[[dict[str, Any]], bool] | None = None,
     ) -> None:
-        self._failures.setdefault(method, []).extend([Failure(status, retry_after)] * times)
+        """The next `times` calls of `method` (those whose params `matching` accepts) fail."""
+        default = {429: "ratelimited", 200: "internal_error"}.get(status, "fatal_error")
+        failure = Failure(status, retry_after, error or default, matching)
+        self._failures.setdefault(method, []).extend([failure] * times)
+
+    def revoke(self, scope: str) -> None:
+        """The app was installed without `scope`: methods needing it answer missing_scope."""
+        self.granted.discard(scope)
 
     def calls_to(self, method: str, ok_only: bool = True) -> list[Call]:
-        return [c for c in self.calls if c.method == method and (c.status == 200 or not ok_only)]
+        return [c for c in self.calls if c.method == method and (c.ok or not ok_only)]
 
     async def wait_for(
         self, predicate: Callable[[], Any], within: float = 15.0, what: str = "condition"
@@ -107,6 +194,8 @@ class SlackStub:
         self.calls.append(call)
         self._changed.set()
 
+    # -- the Web API -----------------------------------------------------------------------
+
     async def _params(self, request: web.Request) -> dict[str, Any]:
         raw = await request.read()
         if request.content_type == "application/json":
@@ -119,18 +208,21 @@ class SlackStub:
     async def _api(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]
         params = await self._params(request)
-        failures = self._failures.get(method)
-        if failures:
-            failure = failures.pop(0)
-            self._record(Call(method, params, status=failure.status))
+        token = request.headers.get("Authorization", "").removeprefix("Bearer ")
+        failures = self._failures.get(method, [])
+        failure = next((f for f in failures if f.matching is None or f.matching(params)), None)
+        if failure is not None:
+            failures.remove(failure)
+            self._record(Call(method, params, status=failure.status, error=failure.error))
             headers = (
                 {} if failure.retry_after is None else {"Retry-After": str(failure.retry_after)}
             )
             return web.json_response(
-                {"ok": False, "error": "ratelimited"}, status=failure.status, headers=headers
+                {"ok": False, "error": failure.error}, status=failure.status, headers=headers
             )
-        self._record(Call(method, params))
-        return web.json_response(self._answer(method, params))
+        answer = self._answer(method, params, token)
+        self._record(Call(method, params, error=None if answer["ok"] else str(answer["error"])))
+        return web.json_response(answer)
 
     def response_url(self, command: str = "c1") -> str:
         """A slash command's response_url, answered (and recorded as "response_url") here."""
@@ -140,10 +232,46 @@ class SlackStub:
         self._record(Call("response_url", await self._params(request)))
         return web.Response(text="ok")
 
-    def _answer(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    def _refusal(self, method: str, params: dict[str, Any], token: str) -> dict[str, Any] | None:
+        """Slack's `ok: false` answers for a request it would refuse, else None."""
+        if method == "apps.connections.open":
+            # Needs an app-level token (xapp-) with connections:write
+            # (https://docs.slack.dev/reference/methods/apps.connections.open).
+            return None if token.startswith("xapp-") else {"error": "not_allowed_token_type"}
+        needed = SCOPES.get(method)
+        if needed is not None and needed not in self.granted:
+            provided = ",".join(sorted(self.granted))
+            return {"error": "missing_scope", "needed": needed, "provided": provided}
+        # Both answer not_in_channel where the bot is not a member
+        # (https://docs.slack.dev/reference/methods/chat.postEphemeral, "Errors").
+        member_only = method in ("chat.postMessage", "chat.postEphemeral")
+        if member_only and params.get("channel") in self.channels_without_bot:
+            return {"error": "not_in_channel"}
+        if method in ("chat.postMessage", "chat.update"):
+            if len(str(params.get("text") or "")) > MAX_MESSAGE_TEXT:
+                return {"error": "msg_too_long"}
+            blocks = Call(method, params).blocks()
+            problems = block_errors(blocks)
+            if problems:  # Block Kit limits: https://docs.slack.dev/reference/block-kit/blocks
+                return {"error": "invalid_blocks", "errors": problems}
+            if total_text(blocks) > self.text_ceiling:
+                return {"error": "msg_blocks_too_long"}
+        if method.startswith("assistant.threads.") and not params.get("channel_id"):
+            return {"error": "channel_not_found"}
+        if method == "assistant.threads.setStatus" and "status" not in params:
+            return {"error": "invalid_arguments"}
+        if method == "assistant.threads.setSuggestedPrompts":
+            prompts = params.get("prompts")
+            listed = json.loads(prompts) if isinstance(prompts, str) else prompts or []
+            if not listed or len(listed) > 4:  # "up to four suggested prompts"
+                return {"error": "invalid_arguments"}
+        return None
+
+    def _answer(self, method: str, params: dict[str, Any], token: str) -> dict[str, Any]:
         number = next(self._numbers)
-        if method == "chat.postMessage" and params.get("channel") in self.channels_without_bot:
-            return {"ok": False, "error": "not_in_channel"}
+        refused = self._refusal(method, params, token)
+        if refused is not None:
+            return {"ok": False, **refused}
         if method == "auth.test":
             return {
                 "ok": True,
@@ -154,6 +282,10 @@ class SlackStub:
                 "user_id": BOT_USER,
                 "bot_id": "BBOT",
             }
+        if method == "apps.connections.open":
+            ticket = uuid.uuid4().hex
+            ws_base = self.base_url.replace("http://", "ws://")
+            return {"ok": True, "url": f"{ws_base}/link/?ticket={ticket}&app_id={APP_ID}"}
         if method == "chat.postMessage":
             ts = f"{1_700_000_000 + number}.000100"
             return {"ok": True, "channel": params.get("channel"), "ts": ts, "message": {}}
@@ -181,3 +313,65 @@ class SlackStub:
         self.uploads[file_id] = await request.read()
         self._record(Call("upload", {"file_id": file_id}))
         return web.Response(text=f"OK - {len(self.uploads[file_id])}")
+
+    # -- Socket Mode (https://docs.slack.dev/apis/events-api/using-socket-mode) --------------
+
+    async def _socket(self, request: web.Request) -> web.WebSocketResponse:
+        """The URL apps.connections.open handed out: a WebSocket that greets with `hello`,
+        then carries envelopes the app must acknowledge with their envelope_id."""
+        if "ticket" not in request.query:
+            raise web.HTTPUnauthorized()
+        socket = web.WebSocketResponse(autoping=True)  # Slack answers pings with pongs
+        await socket.prepare(request)
+        self._sockets.append(socket)
+        await socket.send_json(
+            {
+                "type": "hello",
+                "num_connections": len(self._sockets),
+                "debug_info": {"host": "stub", "approximate_connection_time": 18060},
+                "connection_info": {"app_id": APP_ID},
+            }
+        )
+        self._record(Call("socket.hello", {}))
+        self.socket_connected.set()
+        try:
+            async for message in socket:
+                if message.type != WSMsgType.TEXT:
+                    continue
+                ack = json.loads(message.data)
+                envelope = self._envelopes.get(str(ack.get("envelope_id")))
+                self._record(Call("socket.ack", ack))
+                if envelope is not None and not envelope.acked.done():
+                    envelope.acked.set_result(ack)
+        finally:
+            self._sockets.remove(socket)
+            if not self._sockets:
+                self.socket_connected.clear()
+        return socket
+
+    async def drop_sockets(self) -> None:
+        """Slack closes the connection (a refresh, a deploy on its side)."""
+        for socket in list(self._sockets):
+            await socket.close()
+
+    async def envelope(
+        self, kind: str, payload: dict[str, Any], within: float = 10.0
+    ) -> dict[str, Any]:
+        """Send one envelope to the connected app and return its acknowledgement. Slack
+        expects the ack within 3 seconds, else it retries the delivery; `within` is
+        longer, so a slow machine does not fail a test that only checks the ack came."""
+        if not self._sockets:
+            raise AssertionError("no Socket Mode connection is open")
+        envelope_id = str(uuid.uuid4())
+        envelope = Envelope(envelope_id, asyncio.get_running_loop().create_future())
+        self._envelopes[envelope_id] = envelope
+        frame = {
+            "envelope_id": envelope_id,
+            "type": kind,
+            "payload": payload,
+            "accepts_response_payload": kind != "events_api",
+        }
+        if kind == "events_api":
+            frame.update({"retry_attempt": 0, "retry_reason": ""})
+        await self._sockets[-1].send_json(frame)
+        return await asyncio.wait_for(envelope.acked, within)

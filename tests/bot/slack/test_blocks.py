@@ -107,7 +107,7 @@ def test_progress_shows_subagents_verdicts_money_time_and_gaps() -> None:
         "4 verificadas, 1 rejeitadas",
         "US$ 0.12 de US$ 2.00",
         "1.5 de 10 min",
-        "`s1` running",
+        "`s1` pesquisando",
         "Tamanho do mercado",
         "Sem fonte para preços",
     ):

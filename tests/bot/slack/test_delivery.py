@@ -1,28 +1,68 @@
-"""Delivery: report messages in the thread, then HTML and Markdown through files_upload_v2."""
+"""The Slack half of delivery: pages posted in order until Slack refuses one, refusals read
+into a line the user can act on, and a user told wherever the bot can still reach them."""
 
 from __future__ import annotations
 
-from bot.slack.api import SlackWebApi, build_web_client
-from bot.slack.delivery import deliver
-from tests.support.slack_samples import report
+from bot.slack.api import SlackFailure, SlackWebApi, build_web_client
+from bot.slack.blockkit import Message, section
+from bot.slack.delivery import post_pages, reason_text, tell
+from bot.slack.texts import EN, PT
 from tests.support.slack_stub import SlackStub
 
 
-async def test_report_messages_and_both_files_land_in_the_thread(slack: SlackStub) -> None:
-    api = SlackWebApi(build_web_client("xoxb-test", slack.api_url))
-    posted = await deliver(api, "C9", "77.1", report(60), "r1", 3)
-    messages = slack.calls_to("chat.postMessage")
-    assert len(posted) == len(messages) == 2
-    assert all(m.params["channel"] == "C9" and m.params["thread_ts"] == "77.1" for m in messages)
-    urls = slack.calls_to("files.getUploadURLExternal")
-    assert sorted(c.params["filename"] for c in urls) == [
-        "fonte-report-v3.html",
-        "fonte-report-v3.md",
-    ]
-    assert len(slack.calls_to("upload")) == 2
-    complete = slack.calls_to("files.completeUploadExternal")[0].params
-    assert complete["channel_id"] == "C9"
-    assert complete["thread_ts"] == "77.1"
-    contents = list(slack.uploads.values())
-    assert any(c.startswith(b"<!DOCTYPE html") or b"<html" in c for c in contents)
-    assert any(c.startswith(b"# Relat") for c in contents)
+def api(slack: SlackStub) -> SlackWebApi:
+    return SlackWebApi(build_web_client("xoxb-test", slack.api_url))
+
+
+async def test_pages_stop_at_the_first_refusal_and_report_it(slack: SlackStub) -> None:
+    posted: list[str] = []
+
+    async def record(ts: str) -> None:
+        posted.append(ts)
+
+    pages = [Message(f"p{n}", [section(f"page {n}")]) for n in range(3)]
+    slack.fail_next("chat.postMessage", status=200, error="msg_blocks_too_long")
+    failure = await post_pages(api(slack), "C1", "1.1", pages, record)
+    assert failure == SlackFailure("msg_blocks_too_long")
+    assert posted == []
+    failure = await post_pages(api(slack), "C1", "1.1", pages, record)
+    assert failure is None
+    assert len(posted) == 3
+
+
+async def test_missing_scope_names_the_scope_slack_says_is_needed(slack: SlackStub) -> None:
+    slack.revoke("chat:write")
+    failure = await post_pages(api(slack), "C1", "1.1", [Message("x")], lambda ts: _noop())
+    assert failure is not None
+    assert (failure.error, failure.needed, failure.transient) == (
+        "missing_scope",
+        "chat:write",
+        False,
+    )
+    assert "`chat:write`" in reason_text(PT, failure)
+    assert "`chat:write`" in reason_text(EN, failure)
+
+
+async def _noop() -> None:
+    return None
+
+
+def test_reasons_in_both_languages() -> None:
+    for error, pt_words, en_words in (
+        ("not_in_channel", "/invite", "/invite"),
+        ("msg_blocks_too_long", "longa", "too long"),
+        ("ratelimited", "limitou", "rate-limited"),
+        ("weird_error", "`weird_error`", "`weird_error`"),
+    ):
+        assert pt_words in reason_text(PT, SlackFailure(error))
+        assert en_words in reason_text(EN, SlackFailure(error))
+    assert reason_text(EN, SlackFailure("http_503", transient=True)) == EN.error_unavailable
+
+
+async def test_a_user_is_told_in_their_dm_where_the_channel_refuses(slack: SlackStub) -> None:
+    slack.channels_without_bot.add("C1")
+    await tell(api(slack), "C1", "1.1", "U7", "hello")
+    refused = [c for c in slack.calls if not c.ok]
+    assert [c.method for c in refused] == ["chat.postMessage", "chat.postEphemeral"]
+    (told,) = slack.calls_to("chat.postMessage")
+    assert (told.params["channel"], told.params["text"]) == ("U7", "hello")

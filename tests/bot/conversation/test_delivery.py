@@ -1,0 +1,266 @@
+"""Delivery always ends: every failure Slack can answer leaves the report in a final state,
+tells the user in one line, and keeps the report deepenable; nothing is posted twice; and
+every message fits Slack's limits, checked by the strict stand-in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.conversation.delivery import deliver_report
+from bot.flows import handle_step
+from bot.redis.state import ReportState
+from bot.runtime import Runtime
+from bot.slack.blockkit import MAX_BLOCKS, Message, text_size
+from bot.slack.report_blocks import report_messages
+from bot.slack.texts import PT
+from bot.steps import Start
+from engine.contracts import Limits, Plan, Report, Subquestion
+from tests.support.slack_runs import (
+    CHANNEL,
+    USER,
+    deepened,
+    finished_report,
+    planned_report,
+    settle,
+    state_of,
+)
+from tests.support.slack_samples import report
+from tests.support.slack_stub import SlackStub
+
+THREAD = "77.1"
+
+
+async def delivering(rt: Runtime, sample: Report, report_id: str = "r1") -> ReportState:
+    """A report saved and ready to deliver, as run_report leaves it."""
+    state = ReportState(
+        report_id=report_id,
+        channel=CHANNEL,
+        thread_ts=THREAD,
+        requester=USER,
+        question=sample.question,
+        language=sample.language,
+        limits=Limits(),
+        plan=Plan(question="Q", subquestions=[Subquestion(id="s1", text="Q")]),
+        status="delivering",
+        reported=1,
+    )
+    assert await rt.states.create(state)
+    await rt.states.save_report(report_id, 1, sample)
+    return state
+
+
+def notices(slack: SlackStub) -> list[str]:
+    """Plain one-line messages the bot posted (not report pages)."""
+    return [
+        str(c.params.get("text", ""))
+        for c in slack.calls_to("chat.postMessage")
+        if not c.blocks() and str(c.params.get("text", "")).startswith(":warning:")
+    ]
+
+
+async def test_messages_then_both_files_land_in_the_thread(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False))
+    sample = report(60)
+    await delivering(rt, sample)
+    await deliver_report(rt, "r1", 1, sample)
+    state = await rt.states.get("r1")
+    assert state is not None
+    messages = slack.calls_to("chat.postMessage")
+    assert len(messages) >= 2
+    assert len(state.posted) == len(messages)
+    assert all(m.params["channel"] == CHANNEL and m.params["thread_ts"] == THREAD for m in messages)
+    urls = slack.calls_to("files.getUploadURLExternal")
+    assert sorted(c.params["filename"] for c in urls) == [
+        "fonte-report-v1.html",
+        "fonte-report-v1.md",
+    ]
+    complete = slack.calls_to("files.completeUploadExternal")[0].params
+    assert (complete["channel_id"], complete["thread_ts"]) == (CHANNEL, THREAD)
+    contents = list(slack.uploads.values())
+    assert any(b"<html" in c for c in contents)
+    assert any(c.startswith(b"# Relat") for c in contents)
+    assert (state.status, state.delivered, state.files_posted) == ("delivered", 1, True)
+    assert not notices(slack)
+
+
+async def test_a_hundred_claims_fit_slacks_limits_in_every_message(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False))
+    sample = long_excerpts(report(100))
+    await delivering(rt, sample)
+    await deliver_report(rt, "r1", 1, sample)
+    sent = slack.calls_to("chat.postMessage", ok_only=False)
+    assert sent
+    assert all(c.ok for c in sent), [c.error for c in sent if not c.ok]
+    sizes = [(len(c.blocks()), text_size(c.blocks())) for c in sent]
+    largest_blocks = max(b for b, _ in sizes)
+    largest_text = max(t for _, t in sizes)
+    print(
+        f"100 claims: {len(sent)} messages; largest {largest_blocks} blocks, "
+        f"{largest_text} characters of block text (budget {rt.settings.text_budget}, "
+        f"stand-in ceiling {slack.text_ceiling})"
+    )
+    assert largest_blocks <= MAX_BLOCKS
+    assert largest_text <= rt.settings.text_budget
+    every_excerpt = " ".join(c.text_of_blocks() for c in sent)
+    assert every_excerpt.count('"action_id": "fonte_excerpt"') == 100  # one press away
+    assert (await rt.states.get("r1")).status == "delivered"  # type: ignore[union-attr]
+
+
+def long_excerpts(sample: Report) -> Report:
+    """Claims as real pages give them: long titles, excerpts of a paragraph."""
+    words = "a potência instalada de geração distribuída solar cresceu no período " * 8
+    claims = [
+        c.model_copy(
+            update={
+                "title": f"{c.title}: relatório anual da associação do setor elétrico, 2024",
+                "excerpt": f"{c.excerpt} {words}",
+            }
+        )
+        for c in sample.claims
+    ]
+    return sample.model_copy(update={"claims": claims})
+
+
+async def test_a_smaller_text_budget_gives_more_smaller_messages(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False, text_budget=4000))
+    sample = report(40)
+    await delivering(rt, sample)
+    await deliver_report(rt, "r1", 1, sample)
+    sent = slack.calls_to("chat.postMessage")
+    assert len(sent) > len(report_messages(sample, "r1", 1))  # the default budget
+    assert all(text_size(c.blocks()) <= 4000 for c in sent)
+
+
+async def test_a_run_delivered_again_posts_nothing_twice(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False))
+    sample = report(100)
+    await delivering(rt, sample)
+    first_page = await rt.slack.post(CHANNEL, _first_page(rt, sample), THREAD)
+    # A crash after the first page was posted and recorded: the replay goes on from page 2.
+    await rt.states.update("r1", lambda s: s.model_copy(update={"posted": [first_page]}))
+    slack.calls.clear()
+    await deliver_report(rt, "r1", 1, sample)
+    await deliver_report(rt, "r1", 1, sample)  # and once more, after it ended
+    pages = slack.calls_to("chat.postMessage")
+    state = await rt.states.get("r1")
+    assert state is not None
+    assert len(state.posted) == len(pages) + 1
+    assert "(continuação 2/" in pages[0].all_text()
+    assert len(slack.calls_to("files.completeUploadExternal")) == 1
+
+
+def _first_page(rt: Runtime, sample: Report) -> Message:
+    return report_messages(sample, "r1", 1, text_budget=rt.settings.text_budget)[0]
+
+
+async def test_missing_scope_on_upload_keeps_the_message_and_says_so(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False))
+    slack.revoke("files:write")
+    state = await finished_report(rt, "800.1")
+    assert state.status == "delivered"
+    assert state.delivery_error == "missing_scope"
+    assert slack.calls_to("chat.postMessage")  # the report itself is there
+    (line,) = notices(slack)
+    assert "arquivos" in line
+    assert "`files:write`" in line
+    again = await deepened(rt, state, "quando expiram os créditos de energia elétrica?")
+    assert (again.version, again.delivered, again.status) == (2, 2, "delivered")
+
+
+async def test_msg_blocks_too_long_ends_delivery_failed_with_the_files(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False))
+    slack.text_ceiling = 500  # a workspace stricter than any message the bot sends
+    state = await finished_report(rt, "801.1")
+    assert (state.status, state.delivery_error) == ("delivery_failed", "msg_blocks_too_long")
+    assert slack.calls_to("files.completeUploadExternal"), "the files carry the full report"
+    (line,) = notices(slack)
+    assert line == PT.delivery_partial.format(reason=PT.error_too_long)
+    refused = [c for c in slack.calls_to("chat.postMessage", ok_only=False) if not c.ok]
+    assert len(refused) == 1, "a permanent error is not retried"
+    slack.text_ceiling = 12_000
+    again = await deepened(rt, state, "quando expiram os créditos de energia elétrica?")
+    assert (again.version, again.status) == (2, "delivered")
+
+
+async def test_rate_limits_are_retried_after_retry_after(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False))
+    sample = report(5)
+    await delivering(rt, sample)
+    slack.fail_next("chat.postMessage", times=1, status=429, retry_after=1)
+    await deliver_report(rt, "r1", 1, sample)
+    tries = slack.calls_to("chat.postMessage", ok_only=False)
+    assert [c.status for c in tries] == [429, 200]
+    assert tries[1].at - tries[0].at >= 1.0, "retried before Retry-After"
+    state = await rt.states.get("r1")
+    assert state is not None
+    assert (state.status, state.delivery_error) == ("delivered", None)
+    assert not notices(slack)
+
+
+async def test_server_errors_are_retried_and_then_end_delivery_failed(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False))
+    sample = report(5)
+    await delivering(rt, sample)
+    slack.fail_next("chat.postMessage", times=1, status=500, retry_after=0)
+    await deliver_report(rt, "r1", 1, sample)
+    assert [c.status for c in slack.calls_to("chat.postMessage", ok_only=False)] == [500, 200]
+    assert (await rt.states.get("r1")).status == "delivered"  # type: ignore[union-attr]
+
+    state = await finished_report_with(rt, slack, "802.1", times=4)
+    assert (state.status, state.delivery_error) == ("delivery_failed", "fatal_error")
+    (line,) = notices(slack)
+    assert line == PT.delivery_failed.format(reason=PT.error_unavailable)
+    again = await deepened(rt, state, "quando expiram os créditos de energia elétrica?")
+    assert (again.version, again.status) == (2, "delivered")
+
+
+async def finished_report_with(
+    rt: Runtime, slack: SlackStub, thread: str, times: int
+) -> ReportState:
+    """A report whose pages meet `times` 500s in a row (every retry spent)."""
+    report_id = await planned_report(rt, thread)
+    slack.calls.clear()
+    slack.fail_next(
+        "chat.postMessage", times=times, status=500, retry_after=0, matching=is_report_page
+    )
+    await handle_step(rt, Start(report_id=report_id, user=USER, channel=CHANNEL))
+    await settle(rt)
+    return await state_of(rt, report_id)
+
+
+def is_report_page(params: dict[str, Any]) -> bool:
+    return "fonte_excerpt" in str(params.get("blocks", ""))
+
+
+async def test_not_in_channel_tells_the_requester_in_their_dm(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False))
+    sample = report(5)
+    await delivering(rt, sample)
+    slack.channels_without_bot.add(CHANNEL)
+    await deliver_report(rt, "r1", 1, sample)
+    state = await rt.states.get("r1")
+    assert state is not None
+    assert (state.status, state.delivery_error) == ("delivery_failed", "not_in_channel")
+    assert not slack.calls_to("files.getUploadURLExternal", ok_only=False)
+    told = [c for c in slack.calls_to("chat.postMessage") if c.params["channel"] == USER]
+    assert len(told) == 1
+    assert "/invite @Fonte" in told[0].params["text"]
+    assert state.deepenable
