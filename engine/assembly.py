@@ -72,7 +72,8 @@ def open_web_sources(
 
     searcher = search_from_env(environment, on_note=note)
     live = WebFetcher(config)
-    fetcher = CachingFetcher(live, snapshot_store(cache_dir), max_age=SNAPSHOT_MAX_AGE)
+    store = snapshot_store(cache_dir)
+    fetcher = CachingFetcher(live, store, max_age=SNAPSHOT_MAX_AGE, admit=live.admit)
     label = f"{WEB_LABEL}{searcher.name}"
     return Sources(searcher, fetcher, (label,), notes=notes, closers=[live.aclose])
 

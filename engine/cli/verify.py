@@ -111,4 +111,5 @@ async def _recheck_web(report: Report, cache_dir: Path | None, live: bool) -> Ch
     async with WebFetcher(FetchConfig.from_env()) as web:
         if live:  # straight from the web: the run's snapshots stay as they were read
             return await refetch_claims(report, web.fetch)
-        return await recheck_report(report, CachingFetcher(web, snapshot_store(cache_dir)))
+        cached = CachingFetcher(web, snapshot_store(cache_dir), admit=web.admit)
+        return await recheck_report(report, cached)

@@ -9,18 +9,20 @@ from __future__ import annotations
 import asyncio
 from types import TracebackType
 
+import httpcore
 import httpx
 
 from engine.contracts import utc_now
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import FetchError
+from engine.sources.web.address_policy import refusal
 from engine.sources.web.body import ACCEPT_ENCODING, content_decoder, megabytes, read_capped
 from engine.sources.web.config import FetchConfig
 from engine.sources.web.extract import ContentType, extract, type_refusal
 from engine.sources.web.page import check_page
 from engine.sources.web.politeness import HostGate
 from engine.sources.web.robots import ROBOTS_MAX_BYTES, RobotsCache, RobotsRules
-from engine.sources.web.ssrf import AddressRefused, GuardedTransport
+from engine.sources.web.ssrf import AddressRefused, GuardedTransport, resolve
 
 ACCEPT = (
     "text/html,application/xhtml+xml,application/pdf;q=0.9,"
@@ -62,6 +64,21 @@ class WebFetcher:
 
     async def aclose(self) -> None:
         await self._client.aclose()
+
+    async def admit(self, snapshot: Snapshot) -> None:
+        """FetchError when the address policy now would refuse a page read earlier: its
+        host, or the host it was finally read from, resolves to an address the allowlist no
+        longer opens. A host that cannot be resolved now is let through: nothing can be
+        reached there, so a stored page leaks nothing the policy still guards."""
+        for url in dict.fromkeys((snapshot.url, snapshot.final_url or snapshot.url)):
+            host = httpx.URL(url).host
+            try:
+                addresses = await resolve(host, 443, self.config.connect_timeout)
+            except (httpcore.ConnectError, httpcore.ConnectTimeout):
+                continue
+            reason = refusal(host, addresses, self.config.allowlist)
+            if reason is not None:
+                raise FetchError(f"stored page no longer allowed: {reason}")
 
     async def fetch(self, url: str) -> Snapshot:
         """The text of `url` as it is now. A `#page=N` fragment is accepted and must name a

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -101,15 +102,27 @@ def _string(value: object) -> str:
     return value
 
 
+Admit = Callable[[Snapshot], Awaitable[None]]
+"""Raises FetchError when a stored page may no longer be served (`WebFetcher.admit`: the
+address policy as it is now)."""
+
+
 class CachingFetcher:
-    """A fetcher that answers from `store` when it holds the URL (younger than `max_age`)."""
+    """A fetcher that answers from `store` when it holds the URL (younger than `max_age`),
+    if `admit` lets the stored page through: a page read while its host was allowlisted is
+    not served once the allowlist no longer opens it."""
 
     def __init__(
-        self, fetcher: Fetcher, store: SnapshotStore, max_age: timedelta | None = None
+        self,
+        fetcher: Fetcher,
+        store: SnapshotStore,
+        max_age: timedelta | None = None,
+        admit: Admit | None = None,
     ) -> None:
         self.fetcher = fetcher
         self.store = store
         self.max_age = max_age
+        self.admit = admit
 
     async def fetch(self, url: str, *, fresh: bool = False) -> Snapshot:
         """The stored snapshot of `url`, else (or with `fresh`) a live read, which is stored."""
@@ -119,6 +132,8 @@ class CachingFetcher:
                 self.max_age is None or utc_now() - stored.fetched_at <= self.max_age
             ):
                 check_page(stored, split_page(url)[1])
+                if self.admit is not None:
+                    await self.admit(stored)
                 return stored
         snapshot = await self.fetcher.fetch(url)
         await self.store.put(snapshot)

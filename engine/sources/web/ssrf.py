@@ -41,7 +41,7 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
     ) -> httpcore.AsyncNetworkStream:
         # The name first: resolving a refused name would already send a query about it.
         self._check(host, ())
-        addresses = await self._resolve(host, port, timeout)
+        addresses = await resolve(host, port, timeout)
         self._check(host, addresses)
         failure: Exception | None = None
         for address in addresses:
@@ -70,18 +70,20 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
         if reason is not None:
             raise AddressRefused(reason)
 
-    async def _resolve(self, host: str, port: int, seconds: float | None) -> list[str]:
-        try:
-            with anyio.fail_after(seconds):
-                infos = await anyio.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        except TimeoutError as error:
-            raise httpcore.ConnectTimeout(f"resolving {host} timed out") from error
-        except (OSError, UnicodeError) as error:
-            raise httpcore.ConnectError(f"cannot resolve {host} ({error})") from error
-        addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
-        if not addresses:
-            raise httpcore.ConnectError(f"cannot resolve {host} (no address)")
-        return addresses
+
+async def resolve(host: str, port: int, seconds: float | None) -> list[str]:
+    """The addresses `host` resolves to now (an IP literal resolves to itself)."""
+    try:
+        with anyio.fail_after(seconds):
+            infos = await anyio.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except TimeoutError as error:
+        raise httpcore.ConnectTimeout(f"resolving {host} timed out") from error
+    except (OSError, UnicodeError) as error:
+        raise httpcore.ConnectError(f"cannot resolve {host} ({error})") from error
+    addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
+    if not addresses:
+        raise httpcore.ConnectError(f"cannot resolve {host} (no address)")
+    return addresses
 
 
 class GuardedTransport(httpx.AsyncHTTPTransport):

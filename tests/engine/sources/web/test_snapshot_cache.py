@@ -11,11 +11,14 @@ import pytest
 
 from engine.snapshots import Snapshot
 from engine.sources.protocols import FetchError
+from engine.sources.web.address_policy import Allowlist
+from engine.sources.web.fetcher import WebFetcher
 from engine.sources.web.snapshot_cache import (
     CachingFetcher,
     DiskSnapshotStore,
     default_snapshot_dir,
 )
+from tests.support.page_server import PageServer, page, web_config
 
 ACCESSED = datetime(2024, 5, 1, 12, 30, tzinfo=UTC)
 
@@ -195,3 +198,24 @@ def test_records_are_plain_json(tmp_path: Path) -> None:
     assert record["fetched_at"] == "2024-05-01T12:30:00+00:00"
     assert record["text"] == "Texto da página, versão 1."
     assert record["pages"] is None
+
+
+async def test_a_stored_page_is_served_only_while_the_address_policy_still_allows_it(
+    tmp_path: Path, page_server: PageServer, web_fetcher: WebFetcher
+) -> None:
+    page_server.routes["/intranet"] = page("<p>Plano interno de expansão, versão 3.</p>")
+    url = page_server.url("/intranet")
+    store = DiskSnapshotStore(tmp_path)
+    allowed = CachingFetcher(web_fetcher, store, admit=web_fetcher.admit)
+    await allowed.fetch(url)
+    asked = len(page_server.paths())
+    assert (await allowed.fetch(url)).url == url  # still allowed: served from the store
+    assert len(page_server.paths()) == asked
+
+    async with WebFetcher(web_config(allowlist=Allowlist())) as closed:
+        refused = CachingFetcher(closed, store, admit=closed.admit)
+        with pytest.raises(
+            FetchError, match=r"stored page no longer allowed: refused: 127\.0\.0\.2"
+        ):
+            await refused.fetch(url)
+    assert len(page_server.paths()) == asked  # refused without a request
