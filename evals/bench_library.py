@@ -1,9 +1,12 @@
 """Benchmark of the library source: open and search speed, memory, and retrieval checks.
 
     python -m evals.bench_library [--folder DIR]
+    python -m evals.bench_library --scale N
 
 Uses a fresh temporary cache, so the first open is cold (parse + index) and the second warm.
-Prints figures; it asserts nothing (speed is measured here, not in tests).
+`--scale N` times whole `fonte ask` runs (process start to report.json) over a synthetic library
+of N distinct documents (see `evals.bench_scale`). Prints figures; it asserts nothing (speed is
+measured here, not in tests).
 """
 
 from __future__ import annotations
@@ -75,7 +78,14 @@ class PhaseClock:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Benchmark of the library source.")
     parser.add_argument("--folder", type=Path, default=FINANCEBENCH / "pdfs")
-    folder: Path = parser.parse_args(argv).folder
+    parser.add_argument("--scale", type=int, help="time fonte ask on N synthetic documents")
+    arguments = parser.parse_args(argv)
+    if arguments.scale is not None:
+        from evals.bench_scale import run_scale
+
+        run_scale(arguments.scale, BR_LAWS / "docs", LAW_QUERY)
+        return
+    folder: Path = arguments.folder
     with tempfile.TemporaryDirectory(prefix="fonte-bench-") as cache:
         run(folder.resolve(), Path(cache))
 

@@ -11,6 +11,7 @@ from importlib.metadata import EntryPoint, entry_points
 
 from engine.cli.ask import add_ask_command
 from engine.cli.console import say
+from engine.cli.library import add_library_command
 from engine.cli.verify import add_verify_command
 from engine.settings import BadInput
 from engine.sources.library import LibraryError
@@ -25,6 +26,7 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     add_ask_command(commands)
     add_verify_command(commands)
+    add_library_command(commands)
     for entry in entry_points(group=PLUGIN_GROUP):
         register: Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]
         try:

@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
 
 from engine.snapshots import split_page
-from engine.sources.library.files import LibraryFile
+from engine.sources.library.index.catalog import CatalogEntry
 from engine.sources.library.manifest import Manifest
-from engine.sources.library.parse import CONTENT_TYPE_BY_KIND, DocumentKind, ParsedFile
+from engine.sources.library.parse import CONTENT_TYPE_BY_KIND, DocumentKind
 
 
 class LibraryError(Exception):
@@ -37,32 +36,29 @@ class LibraryDocument:
         return self.url if self.page_count is None else f"{self.url}#page={page}"
 
 
-class DocumentText(NamedTuple):
-    document: LibraryDocument
-    texts: tuple[str, ...]
-
-
 def build_documents(
-    readable: list[tuple[LibraryFile, ParsedFile]],
+    folder: Path,
+    entries: list[CatalogEntry],
     manifest: Manifest,
     on_warning: Callable[[str], None],
-) -> list[DocumentText]:
-    """Documents in file order; URL and title from the manifest when it lists the file."""
-    documents: list[DocumentText] = []
+) -> list[LibraryDocument]:
+    """Documents in the order of `entries`; the URL from the manifest when it lists the file."""
+    documents: list[LibraryDocument] = []
     owner_of_url: dict[str, str] = {}
-    for file, parsed in readable:
-        entry = manifest.entry_for(file.path)
-        file_url = file.path.resolve().as_uri()
-        url = split_page(entry.url.strip())[0] if entry else file_url
+    for entry in entries:
+        path = folder / entry.relative
+        listed = manifest.entry_for(path)
+        file_url = path.resolve().as_uri()
+        url = split_page(listed.url.strip())[0] if listed else file_url
         if url in owner_of_url:
             on_warning(
-                f"{file.relative}: citation URL {url} already belongs to "
+                f"{entry.relative}: citation URL {url} already belongs to "
                 f"{owner_of_url[url]}; citing {file_url} instead"
             )
             url = file_url
-        owner_of_url[url] = file.relative
-        title = (entry.title.strip() if entry else "") or parsed.title or file.path.stem
-        page_count = len(parsed.texts) if parsed.is_paged else None
-        document = LibraryDocument(url, title, file.path, file.kind, page_count, file.sha256)
-        documents.append(DocumentText(document, parsed.texts))
+        owner_of_url[url] = entry.relative
+        document = LibraryDocument(
+            url, entry.title, path, entry.kind, entry.page_count, entry.sha256
+        )
+        documents.append(document)
     return documents

@@ -13,19 +13,15 @@ from urllib.parse import unquote, urlparse
 from engine.contracts import utc_now
 from engine.snapshots import Snapshot, split_page
 from engine.sources.library.cache import ParsedTextCache, default_cache_dir
-from engine.sources.library.documents import (
-    DocumentText,
-    LibraryDocument,
-    LibraryError,
-    build_documents,
-)
-from engine.sources.library.files import read_library_files
-from engine.sources.library.index_build import open_passage_index
-from engine.sources.library.manifest import load_manifest
+from engine.sources.library.documents import LibraryDocument, LibraryError, build_documents
+from engine.sources.library.index.opening import open_index
+from engine.sources.library.index.passage_index import PassageIndex
+from engine.sources.library.index.refresh import RefreshSummary
+from engine.sources.library.manifest import Manifest, load_manifest
 from engine.sources.library.parse import KIND_BY_SUFFIX
-from engine.sources.library.passage_index import PassageIndex
 from engine.sources.library.query import search_terms
 from engine.sources.library.ranking import TitleField, rank_passages
+from engine.sources.library.texts import DocumentTexts
 from engine.sources.protocols import FetchError, SearchHit
 
 SNIPPET_CHARS = 300
@@ -39,17 +35,22 @@ class Library:
     def __init__(
         self,
         folder: Path,
-        documents: list[DocumentText],
+        documents: list[LibraryDocument],
         index: PassageIndex,
+        texts: DocumentTexts,
         *,
         index_from_cache: bool = False,
+        summary: RefreshSummary | None = None,
     ) -> None:
         self.folder = folder
         self.index_from_cache = index_from_cache
+        self.summary = summary or RefreshSummary()
+        """What opening changed in the index (files added, changed, removed, unreadable)."""
         self._documents = documents
         self._index = index
-        self._by_url = {doc.document.url: number for number, doc in enumerate(documents)}
-        self._titles = TitleField([doc.document.title for doc in documents])
+        self._texts = texts
+        self._by_url = {document.url: number for number, document in enumerate(documents)}
+        self._titles = TitleField([document.title for document in documents])
 
     @classmethod
     def open(
@@ -60,7 +61,8 @@ class Library:
         on_warning: Callable[[str], None] | None = None,
         on_progress: Callable[[str], None] | None = None,
     ) -> Library:
-        """Read and index `folder` (or load both from the cache); may take seconds.
+        """Open `folder`, first bringing its index up to date: only new or changed files are
+        read, so this takes seconds on a folder already indexed, longer on a new one.
 
         Unreadable files are skipped and reported through `on_warning`. Raises
         `LibraryError` when the folder is missing or holds no readable document.
@@ -82,28 +84,34 @@ class Library:
             cache_errors.append(error)
 
         progress(f"reading {folder}")
-        readable = read_library_files(
+        manifest = load_manifest(folder, warn)
+        opened = open_index(
             folder,
-            ParsedTextCache(cache_root / "parsed"),
-            on_warning=warn,
+            cache_root / "index",
+            cache_root / "parsed",
+            _manifest_titles(folder, manifest),
             on_progress=progress,
             on_cache_error=on_cache_error,
         )
-        if not readable:
+        for relative, reason in opened.summary.unreadable:
+            warn(f"skipped {relative}: {reason}")
+        entries = opened.documents()
+        if not entries:
             suffixes = ", ".join(sorted(KIND_BY_SUFFIX))
             raise LibraryError(f"no readable document in {folder} (looked for {suffixes})")
-        documents = build_documents(readable, load_manifest(folder, warn), warn)
-        index, from_cache = open_passage_index(
-            cache_root / "index",
+        documents = build_documents(folder, entries, manifest, warn)
+        texts = DocumentTexts(ParsedTextCache(cache_root / "parsed"), opened.state.texts)
+        return cls(
             folder,
             documents,
-            on_progress=progress,
-            on_cache_error=on_cache_error,
+            opened.passage_index(),
+            texts,
+            index_from_cache=opened.from_cache,
+            summary=opened.summary,
         )
-        return cls(folder, documents, index, index_from_cache=from_cache)
 
     def documents(self) -> list[LibraryDocument]:
-        return [doc.document for doc in self._documents]
+        return list(self._documents)
 
     def passage_count(self) -> int:
         return len(self._index)
@@ -122,8 +130,8 @@ class Library:
         hits: list[SearchHit] = []
         for rank, scored in enumerate(ranked, 1):
             number, page, start, end = self._index.ref(scored.passage)
-            document, texts = self._documents[number]
-            passage = texts[page][start:end]
+            document = self._documents[number]
+            passage = self._texts.texts(document)[page][start:end]
             hits.append(
                 SearchHit(
                     url=document.page_url(page + 1),
@@ -146,7 +154,8 @@ class Library:
             number = self._by_url.get(_canonical_file_url(base), -1)
         if number < 0:
             raise FetchError(f"not a document of the library at {self.folder}: {url}")
-        document, texts = self._documents[number]
+        document = self._documents[number]
+        texts = self._texts.texts(document)
         pages = document.page_count
         if page is not None and pages is not None and not 1 <= page <= pages:
             raise FetchError(f"page {page} out of range: {document.title} has {pages} pages")
@@ -175,6 +184,15 @@ def _canonical_file_url(url: str) -> str:
     if parsed.scheme != "file" or not parsed.path:
         return url
     return Path(unquote(parsed.path)).resolve().as_uri()
+
+
+def _manifest_titles(folder: Path, manifest: Manifest) -> dict[str, str]:
+    """The manifest's title of each file it names, by path relative to `folder`."""
+    titles: dict[str, str] = {}
+    for path, entry in manifest.entries_by_path().items():
+        if entry.title.strip() and path.is_relative_to(folder):
+            titles[path.relative_to(folder).as_posix()] = entry.title
+    return titles
 
 
 def _ignore(message: str) -> None:

@@ -38,6 +38,10 @@ class Manifest:
     def __len__(self) -> int:
         return len(self._by_path) + len(self._by_stem)
 
+    def entries_by_path(self) -> dict[Path, ManifestEntry]:
+        """The `index.jsonl` entries, by resolved file path."""
+        return dict(self._by_path)
+
     def entry_for(self, path: Path) -> ManifestEntry | None:
         return self._by_path.get(path.resolve()) or self._by_stem.get(path.stem)
 

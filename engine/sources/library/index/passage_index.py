@@ -1,22 +1,20 @@
-"""The BM25 index over passages, and where each passage sits (document, page, span).
+"""BM25 over the passages of every segment, and where each passage sits.
 
-Saved as a directory: bm25s's own files plus `passages.npy`, written under a temporary
-name and renamed into place, so a cached index is complete or absent.
+Scores follow Lucene's BM25 (as bm25s's default method does), computed at query time from
+the live passages of all segments: a passage of a removed or replaced document is dead and
+counts neither in the scores nor in the statistics (passage count, mean length, document
+frequency), so an index grown file by file ranks exactly as one built at once.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
-from pathlib import Path
+import math
 from typing import NamedTuple
 
-import bm25s
 import numpy as np
 import numpy.typing as npt
 
-_PASSAGES_FILE = "passages.npy"
+from engine.sources.library.index.segment import Segment
 
 # Anserini's passage-retrieval setting: a lower k1 and b than bm25s's defaults (1.5, 0.75)
 # ranked FinanceBench gold pages better and the br-laws cases no worse (evals/bench_library).
@@ -33,69 +31,75 @@ class PassageRef(NamedTuple):
 
 
 class PassageIndex:
-    """BM25 over passage tokens (bm25s), with each passage's place in its document."""
+    """The passages of `segments`; `document_numbers[i][d]` is the library's number for
+    document `d` of segment `i`, or -1 when that document is gone (its passages are dead)."""
 
-    def __init__(self, retriever: bm25s.BM25, refs: npt.NDArray[np.int64]) -> None:
-        self._retriever = retriever
-        self._refs = refs
-
-    @classmethod
-    def build(cls, refs: list[PassageRef], corpus_tokens: list[list[str]]) -> PassageIndex:
-        if not refs or len(refs) != len(corpus_tokens):
-            raise ValueError("an index needs one token list per passage, and some passages")
-        retriever = bm25s.BM25(**BM25_PARAMETERS)
-        retriever.index(corpus_tokens, show_progress=False)
-        return cls(retriever, np.array(refs, dtype=np.int64).reshape(len(refs), 4))
+    def __init__(
+        self,
+        vocabulary: dict[str, int],
+        segments: list[Segment],
+        document_numbers: list[npt.NDArray[np.int64]],
+    ) -> None:
+        self._vocabulary = vocabulary
+        self._segments = segments
+        sizes = [len(segment) for segment in segments]
+        self._starts = np.concatenate(([0], np.cumsum(sizes, dtype=np.int64)))
+        owners = [
+            numbers[np.asarray(segment.passages[:, 0])]
+            for segment, numbers in zip(segments, document_numbers, strict=True)
+        ]
+        documents = np.concatenate(owners) if owners else np.zeros(0, dtype=np.int64)
+        self._live = documents >= 0
+        self._documents = np.where(self._live, documents, 0).astype(np.int64)
+        lengths = [np.asarray(segment.lengths, dtype=np.float32) for segment in segments]
+        self._lengths = np.concatenate(lengths) if lengths else np.zeros(0, np.float32)
+        self._live_count = int(self._live.sum())
+        live_lengths = self._lengths[self._live]
+        self._mean_length = float(live_lengths.mean()) if self._live_count else 1.0
 
     def __len__(self) -> int:
-        return len(self._refs)
+        """Live passages."""
+        return self._live_count
 
     def ref(self, passage: int) -> PassageRef:
-        document, page, start, end = (int(value) for value in self._refs[passage])
-        return PassageRef(document, page, start, end)
-
-    def refs(self) -> list[PassageRef]:
-        return [PassageRef(*row) for row in self._refs.tolist()]
+        segment = int(np.searchsorted(self._starts, passage, side="right")) - 1
+        _, page, start, end = (
+            int(v) for v in self._segments[segment].passages[passage - self._starts[segment]]
+        )
+        return PassageRef(int(self._documents[passage]), page, start, end)
 
     def passage_documents(self) -> npt.NDArray[np.int64]:
-        """The document number of each passage."""
-        return self._refs[:, 0]
+        """The document number of each passage (dead passages: 0, and they never score)."""
+        return self._documents
 
     def scores(self, query_tokens: list[str]) -> npt.NDArray[np.float32]:
         """The BM25 score of every passage (each distinct token counted once)."""
-        vocabulary: dict[str, int] = self._retriever.vocab_dict
-        ids = [vocabulary[token] for token in dict.fromkeys(query_tokens) if token in vocabulary]
-        if not ids:
-            return np.zeros(len(self._refs), dtype=np.float32)
-        scores: npt.NDArray[np.float32] = self._retriever.get_scores_from_ids(ids)
+        scores = np.zeros(len(self._lengths), dtype=np.float32)
+        k1, b = BM25_PARAMETERS["k1"], BM25_PARAMETERS["b"]
+        for token in dict.fromkeys(query_tokens):
+            term = self._vocabulary.get(token)
+            if term is None:
+                continue
+            passages, counts = self._postings(term)
+            if len(passages) == 0:
+                continue
+            idf = math.log(1 + (self._live_count - len(passages) + 0.5) / (len(passages) + 0.5))
+            norm = k1 * ((1 - b) + b * self._lengths[passages] / self._mean_length)
+            frequencies = counts.astype(np.float32)
+            scores[passages] += np.float32(idf) * frequencies / (norm + frequencies)
         return scores
 
-    def save(self, directory: Path) -> None:
-        """Write the index to `directory`, replacing whatever is there, atomically."""
-        directory.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(dir=directory.parent, prefix=f".{directory.name}."))
-        try:
-            self._retriever.save(staging, show_progress=False)
-            np.save(staging / _PASSAGES_FILE, self._refs, allow_pickle=False)
-            if directory.exists():
-                shutil.rmtree(directory)
-            os.replace(staging, directory)
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
-
-    @classmethod
-    def load(cls, directory: Path) -> PassageIndex | None:
-        """The index saved in `directory`, or None when absent or damaged."""
-        if not directory.is_dir():
-            return None
-        try:
-            retriever = bm25s.BM25.load(directory, show_progress=False)
-            refs = np.load(directory / _PASSAGES_FILE, allow_pickle=False)
-        # A damaged cache shows up as any of OSError, ValueError, KeyError, EOFError...: all
-        # mean "rebuild".
-        except Exception:
-            return None
-        num_docs = retriever.scores.get("num_docs")
-        if refs.dtype != np.int64 or refs.shape != (num_docs, 4):
-            return None
-        return cls(retriever, refs)
+    def _postings(self, term: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint16]]:
+        """The live passages holding `term` (global numbers) and its count in each."""
+        found: list[npt.NDArray[np.int64]] = []
+        counts: list[npt.NDArray[np.uint16]] = []
+        for segment, start in zip(self._segments, self._starts.tolist(), strict=False):
+            passages, frequencies = segment.term_postings(term)
+            if len(passages):
+                found.append(passages.astype(np.int64) + start)
+                counts.append(np.asarray(frequencies))
+        if not found:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.uint16)
+        everywhere = np.concatenate(found)
+        live = self._live[everywhere]
+        return everywhere[live], np.concatenate(counts)[live]

@@ -1,116 +1,262 @@
-"""Building the passage index of a set of documents, or loading it from the cache.
+"""Bringing a folder's index up to date: only new, changed and retitled files are read.
 
-The cache key covers every (relative path, file sha256, title) and the tokenizer, parser
-and passage-splitting versions, so any change to the folder or to those rules rebuilds.
+A file whose size and modification time match its catalog entry keeps that entry without
+being hashed; one whose bytes did not change (same sha256) keeps its passages; the rest are
+read (parsed text from the cache when it has them) and tokenized into new segments. Then
+segments are merged as `merging` decides, and the new catalog replaces the old one.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import shutil
-import time
+import dataclasses
 from collections.abc import Callable
-from pathlib import Path
+from dataclasses import dataclass, field
 
-from engine.sources.library.documents import DocumentText, LibraryError
-from engine.sources.library.parse import PARSER_VERSION
-from engine.sources.library.passage_index import BM25_PARAMETERS, PassageIndex, PassageRef
-from engine.sources.library.passages import MAX_PASSAGE_CHARS, MIN_PASSAGE_CHARS, split_passages
-from engine.text.tokens import TOKENIZER_VERSION, tokenize
+import numpy as np
+import numpy.typing as npt
 
-INDEX_FORMAT_VERSION = 2
-_ABANDONED_STAGING_SECONDS = 3600
+from engine.sources.library.cache import file_sha256
+from engine.sources.library.files import ScannedFile
+from engine.sources.library.index.catalog import Catalog, CatalogEntry
+from engine.sources.library.index.merging import plan_merges
+from engine.sources.library.index.reading import FileOutcome, FileTask
+from engine.sources.library.index.segment import (
+    DocumentTokens,
+    Segment,
+    build_segment,
+    merge_segments,
+)
+from engine.sources.library.index.store import IndexStore, new_name
+from engine.sources.library.index.vocabulary import Vocabulary
+from engine.sources.library.index.workers import read_files
 
+Report = Callable[[str], None]
 
-def index_key(documents: list[DocumentText], folder: Path) -> str:
-    """Names the index of exactly these documents under these rules."""
-    versions = [
-        INDEX_FORMAT_VERSION,
-        TOKENIZER_VERSION,
-        PARSER_VERSION,
-        MIN_PASSAGE_CHARS,
-        MAX_PASSAGE_CHARS,
-        sorted(BM25_PARAMETERS.items()),
-    ]
-    files = [
-        [doc.document.path.relative_to(folder).as_posix(), doc.document.sha256, doc.document.title]
-        for doc in documents
-    ]
-    payload = json.dumps({"versions": versions, "files": files}, ensure_ascii=False)
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+# Passages per segment written by one refresh: bounds the memory a cold build holds.
+SEGMENT_PASSAGES = 100_000
+_SEGMENT_SUFFIX = ".seg"
 
 
-def build_passage_index(
-    documents: list[DocumentText], on_progress: Callable[[str], None]
-) -> PassageIndex:
-    """Every passage, indexed with its document's title tokens in front (titles rank too)."""
-    refs: list[PassageRef] = []
-    corpus_tokens: list[list[str]] = []
-    for number, (document, texts) in enumerate(documents):
-        title_tokens = tokenize(document.title)
-        for page, text in enumerate(texts):
-            for span in split_passages(text):
-                tokens = tokenize(text[span.start : span.end])
-                if tokens:
-                    refs.append(PassageRef(number, page, span.start, span.end))
-                    corpus_tokens.append(title_tokens + tokens)
-        on_progress(f"indexing {number + 1}/{len(documents)} documents")
-    if not refs:
-        raise LibraryError("no searchable text in the library (no words in any document)")
-    return PassageIndex.build(refs, corpus_tokens)
+@dataclass
+class RefreshSummary:
+    added: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    unreadable: list[tuple[str, str]] = field(default_factory=list)
+    """Every unreadable file of the folder, with its reason (known ones included)."""
+
+    @property
+    def any_change(self) -> bool:
+        return bool(self.added or self.changed or self.removed)
 
 
-def open_passage_index(
-    cache_root: Path,
-    folder: Path,
-    documents: list[DocumentText],
-    *,
-    on_progress: Callable[[str], None],
-    on_cache_error: Callable[[OSError], None],
-) -> tuple[PassageIndex, bool]:
-    """The cached index of these documents if it is sound, else a new one (then cached).
+@dataclass
+class IndexState:
+    """A catalog with its vocabulary and open segments; `texts` holds the texts that could
+    not be cached (by sha256), for an index whose cache is not writable."""
 
-    Indexes live in `cache_root/<folder key>/<index key>`; saving one removes the older
-    indexes of the same folder. Returns the index and whether it came from the cache.
-    """
-    folder_dir = cache_root / hashlib.sha256(str(folder).encode()).hexdigest()[:16]
-    directory = folder_dir / index_key(documents, folder)
-    cached = PassageIndex.load(directory)
-    if cached is not None and _refs_fit(cached, documents):
-        on_progress(f"index loaded from cache ({len(cached)} passages)")
-        return cached, True
-    index = build_passage_index(documents, on_progress)
-    try:
-        index.save(directory)
-    except OSError as error:
-        on_cache_error(error)
-    else:
-        _remove_stale_indexes(folder_dir, keep=directory)
-    return index, False
+    catalog: Catalog
+    vocabulary: Vocabulary
+    segments: dict[str, Segment]
+    texts: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
-def _remove_stale_indexes(folder_dir: Path, keep: Path) -> None:
-    """Older indexes of the folder, and staging folders a killed run left (after an hour)."""
-    abandoned_before = time.time() - _ABANDONED_STAGING_SECONDS
-    for entry in folder_dir.iterdir():
-        if entry == keep:
-            continue
-        try:
-            modified = entry.stat().st_mtime
-        except OSError:
-            continue
-        # A hidden entry is another run's staging folder: only an old one is abandoned.
-        if entry.name.startswith(".") and modified > abandoned_before:
-            continue
-        shutil.rmtree(entry, ignore_errors=True)
+def effective_title(manifest_title: str, own_title: str, file: ScannedFile) -> str:
+    return manifest_title.strip() or own_title or file.path.stem
 
 
-def _refs_fit(index: PassageIndex, documents: list[DocumentText]) -> bool:
-    for document, page, start, end in index.refs():
-        if not 0 <= document < len(documents):
+def is_current(catalog: Catalog, files: list[ScannedFile], titles: dict[str, str]) -> bool:
+    """Whether `catalog` describes exactly these files, unchanged, with these titles."""
+    if len(files) != len(catalog.entries):
+        return False
+    for file in files:
+        entry = catalog.entries.get(file.relative)
+        if entry is None or _moved(entry, file):
             return False
-        texts = documents[document].texts
-        if not (0 <= page < len(texts) and 0 <= start < end <= len(texts[page])):
+        if entry.indexed and entry.title != effective_title(
+            titles.get(file.relative, ""), entry.own_title, file
+        ):
             return False
     return True
+
+
+def refresh(
+    state: IndexState,
+    files: list[ScannedFile],
+    titles: dict[str, str],
+    *,
+    store: IndexStore | None,
+    parsed_dir: str,
+    on_progress: Report,
+    on_cache_error: Report,
+) -> RefreshSummary:
+    """Update `state` in place to describe `files`; saves new segments when `store` is
+    given (the caller commits the catalog). Returns what changed."""
+    old = state.catalog
+    summary = RefreshSummary()
+    entries: dict[str, CatalogEntry] = {}
+    tasks: list[FileTask] = []
+    scanned = {file.relative: file for file in files}
+    for file in files:
+        previous = old.entries.get(file.relative)
+        title = titles.get(file.relative, "")
+        kept = _keep(previous, file, title, state.segments, summary)
+        if kept is not None:
+            entries[file.relative] = kept
+            continue
+        sha = _sha256(file)
+        if sha is None:
+            entries[file.relative] = CatalogEntry(
+                file.relative, file.kind, file.size, file.mtime_ns, "", "cannot read"
+            )
+            summary.unreadable.append((file.relative, "cannot read"))
+            continue
+        (summary.added if previous is None else summary.changed).append(file.relative)
+        tasks.append(FileTask(str(file.path), file.relative, file.kind, sha, title, parsed_dir))
+    summary.removed = sorted(set(old.entries) - set(scanned))
+    builder = _SegmentBuilder(state, store)
+    for outcome in read_files(tasks, on_progress):
+        file = scanned[outcome.task.relative]
+        if outcome.cache_error:
+            on_cache_error(outcome.cache_error)
+        entry = _entry_of(outcome, file, builder, state)
+        if entry is not None:
+            entries[file.relative] = entry
+        if outcome.reason:
+            summary.unreadable.append((file.relative, outcome.reason))
+            for listed in (summary.added, summary.changed):
+                if file.relative in listed:
+                    listed.remove(file.relative)
+    builder.flush()
+    entries = dict(sorted(entries.items()))
+    referenced = [name for name in state.segments if _uses(entries, name)]
+    state.segments = {name: state.segments[name] for name in referenced}
+    state.catalog = Catalog(entries, referenced)
+    _merge(state, store)
+    summary.unreadable.sort()
+    return summary
+
+
+def _keep(
+    previous: CatalogEntry | None,
+    file: ScannedFile,
+    manifest_title: str,
+    segments: dict[str, Segment],
+    summary: RefreshSummary,
+) -> CatalogEntry | None:
+    """The entry to keep for `file` without reading it, or None when it must be read."""
+    if previous is None or previous.kind is not file.kind:
+        return None
+    if _moved(previous, file):
+        try:
+            sha = file_sha256(file.path)
+        except OSError:
+            return None
+        if sha != previous.sha256:
+            return None
+        previous = dataclasses.replace(previous, size=file.size, mtime_ns=file.mtime_ns)
+    if not previous.indexed:
+        summary.unreadable.append((file.relative, previous.reason))
+        return previous
+    title = effective_title(manifest_title, previous.own_title, file)
+    if previous.title != title or previous.segment not in segments:
+        return None
+    return previous
+
+
+def _moved(entry: CatalogEntry, file: ScannedFile) -> bool:
+    return entry.kind is not file.kind or (entry.size, entry.mtime_ns) != (file.size, file.mtime_ns)
+
+
+def _sha256(file: ScannedFile) -> str | None:
+    try:
+        return file_sha256(file.path)
+    except OSError:
+        return None
+
+
+def _entry_of(
+    outcome: FileOutcome, file: ScannedFile, builder: _SegmentBuilder, state: IndexState
+) -> CatalogEntry | None:
+    task = outcome.task
+    base = CatalogEntry(file.relative, file.kind, file.size, file.mtime_ns, task.sha256, "")
+    if outcome.reason:
+        # A crashed worker's files are not remembered: the next open tries them again.
+        return dataclasses.replace(base, reason=outcome.reason) if outcome.cacheable else None
+    assert outcome.tokens is not None
+    if outcome.texts is not None:
+        state.texts[task.sha256] = outcome.texts
+    ids = np.array([state.vocabulary.id_of(t) for t in outcome.vocabulary], dtype=np.int64)
+    tokens = outcome.tokens._replace(terms=ids[outcome.tokens.terms])
+    segment, local = builder.add(tokens)
+    return dataclasses.replace(
+        base,
+        own_title=outcome.own_title,
+        title=outcome.title,
+        page_count=outcome.page_count,
+        segment=segment,
+        local=local,
+    )
+
+
+def _uses(entries: dict[str, CatalogEntry], segment: str) -> bool:
+    return any(entry.segment == segment for entry in entries.values())
+
+
+class _SegmentBuilder:
+    """Collects tokenized documents into segments of about `SEGMENT_PASSAGES` passages."""
+
+    def __init__(self, state: IndexState, store: IndexStore | None) -> None:
+        self._state = state
+        self._store = store
+        self._documents: list[DocumentTokens] = []
+        self._passages = 0
+        self._name = new_name(_SEGMENT_SUFFIX)
+
+    def add(self, tokens: DocumentTokens) -> tuple[str, int]:
+        if self._passages >= SEGMENT_PASSAGES:
+            self.flush()
+        self._documents.append(tokens)
+        self._passages += len(tokens.lengths)
+        return self._name, len(self._documents) - 1
+
+    def flush(self) -> None:
+        if not self._documents:
+            return
+        segment = build_segment(self._name, self._documents, len(self._state.vocabulary))
+        self._state.segments[segment.name] = _saved(segment, self._store)
+        self._documents, self._passages = [], 0
+        self._name = new_name(_SEGMENT_SUFFIX)
+
+
+def _saved(segment: Segment, store: IndexStore | None) -> Segment:
+    return store.save_segment(segment) if store is not None else segment
+
+
+def _merge(state: IndexState, store: IndexStore | None) -> None:
+    names = list(state.segments)
+    segments = [state.segments[name] for name in names]
+    live = [_live_documents(state.catalog, segment) for segment in segments]
+    for group in plan_merges(segments, live):
+        parts = [(segments[position], live[position]) for position in group]
+        merged, numbering = merge_segments(new_name(_SEGMENT_SUFFIX), parts, len(state.vocabulary))
+        renumber = {segments[p].name: numbers for p, numbers in zip(group, numbering, strict=True)}
+        for name in renumber:
+            del state.segments[name]
+        if merged.document_count:
+            state.segments[merged.name] = _saved(merged, store)
+        for relative, entry in state.catalog.entries.items():
+            if entry.segment in renumber:
+                local = int(renumber[entry.segment][entry.local])
+                state.catalog.entries[relative] = dataclasses.replace(
+                    entry, segment=merged.name, local=local
+                )
+    state.catalog.segments = list(state.segments)
+
+
+def _live_documents(catalog: Catalog, segment: Segment) -> npt.NDArray[np.bool_]:
+    live = np.zeros(segment.document_count, dtype=bool)
+    for entry in catalog.entries.values():
+        if entry.segment == segment.name:
+            live[entry.local] = True
+    return live

@@ -1,73 +1,54 @@
 from pathlib import Path
 
 from engine.sources.library.documents import LibraryDocument, build_documents
-from engine.sources.library.files import LibraryFile
+from engine.sources.library.index.catalog import CatalogEntry
 from engine.sources.library.manifest import Manifest, ManifestEntry
-from engine.sources.library.parse import DocumentKind, ParsedFile
+from engine.sources.library.parse import DocumentKind
 from tests.engine.sources.library.conftest import Recorder
 
 
-def _file(folder: Path, name: str, kind: DocumentKind) -> LibraryFile:
-    return LibraryFile(folder / name, name, kind, "0" * 64)
+def _entry(name: str, kind: DocumentKind, title: str, pages: int | None = None) -> CatalogEntry:
+    return CatalogEntry(name, kind, 1, 1, "0" * 64, "", "", title, pages, "s.seg", 0)
 
 
-def test_manifest_url_and_title_win(tmp_path: Path) -> None:
-    file = _file(tmp_path, "lei.md", DocumentKind.markdown)
-    manifest = Manifest(by_path={file.path.resolve(): ManifestEntry("http://gov/lei", "LEI 1")})
-    parsed = ParsedFile(DocumentKind.markdown, ("# Heading\ntext",), "Heading")
-    (doc,) = build_documents([(file, parsed)], manifest, Recorder())
-    assert doc.document.url == "http://gov/lei"
-    assert doc.document.title == "LEI 1"
-    assert doc.texts == ("# Heading\ntext",)
+def test_manifest_url_wins(tmp_path: Path) -> None:
+    entry = _entry("lei.md", DocumentKind.markdown, "LEI 1")
+    manifest = Manifest(by_path={(tmp_path / "lei.md").resolve(): ManifestEntry("http://gov/lei")})
+    (doc,) = build_documents(tmp_path, [entry], manifest, Recorder())
+    assert doc.url == "http://gov/lei"
+    assert doc.title == "LEI 1"
+    assert doc.path == tmp_path / "lei.md"
 
 
-def test_without_manifest_the_url_is_the_file_and_the_title_its_own_or_the_stem(
-    tmp_path: Path,
-) -> None:
-    md = _file(tmp_path, "my notes.md", DocumentKind.markdown)
-    pdf = _file(tmp_path, "3M_2018_10K.pdf", DocumentKind.pdf)
-    documents = build_documents(
-        [
-            (md, ParsedFile(DocumentKind.markdown, ("# Notes",), "Notes")),
-            (pdf, ParsedFile(DocumentKind.pdf, ("p1", "p2"), "")),
-        ],
-        Manifest(),
-        Recorder(),
-    )
-    notes, report = (doc.document for doc in documents)
-    assert notes.url == (tmp_path / "my notes.md").resolve().as_uri()
-    assert notes.url.startswith("file:///")
-    assert "my%20notes.md" in notes.url
-    assert (notes.title, notes.page_count) == ("Notes", None)
-    assert (report.title, report.page_count) == ("3M_2018_10K", 2)
+def test_without_manifest_the_url_is_the_file(tmp_path: Path) -> None:
+    notes = _entry("my notes.md", DocumentKind.markdown, "Notes")
+    report = _entry("3M_2018_10K.pdf", DocumentKind.pdf, "3M_2018_10K", pages=2)
+    first, second = build_documents(tmp_path, [notes, report], Manifest(), Recorder())
+    assert first.url == (tmp_path / "my notes.md").resolve().as_uri()
+    assert "my%20notes.md" in first.url
+    assert (first.title, first.page_count) == ("Notes", None)
+    assert (second.title, second.page_count) == ("3M_2018_10K", 2)
 
 
 def test_page_fragment_in_a_manifest_url_is_dropped(tmp_path: Path) -> None:
-    file = _file(tmp_path, "r.pdf", DocumentKind.pdf)
     manifest = Manifest(by_stem={"r": ManifestEntry("https://x/r.pdf#page=3")})
-    (doc,) = build_documents([(file, ParsedFile(DocumentKind.pdf, ("a",)))], manifest, Recorder())
-    assert doc.document.url == "https://x/r.pdf"
-    assert doc.document.page_url(2) == "https://x/r.pdf#page=2"
+    entry = _entry("r.pdf", DocumentKind.pdf, "r", pages=3)
+    (doc,) = build_documents(tmp_path, [entry], manifest, Recorder())
+    assert doc.url == "https://x/r.pdf"
+    assert doc.page_url(2) == "https://x/r.pdf#page=2"
 
 
 def test_a_url_claimed_twice_falls_back_to_the_file_url(tmp_path: Path) -> None:
-    first = _file(tmp_path, "a/report.pdf", DocumentKind.pdf)
-    second = _file(tmp_path, "b/report.md", DocumentKind.markdown)
+    first = _entry("a/report.pdf", DocumentKind.pdf, "report", pages=1)
+    second = _entry("b/report.md", DocumentKind.markdown, "report")
     manifest = Manifest(by_stem={"report": ManifestEntry("https://x/report")})
     warnings = Recorder()
-    documents = build_documents(
-        [
-            (first, ParsedFile(DocumentKind.pdf, ("a",))),
-            (second, ParsedFile(DocumentKind.markdown, ("b",))),
-        ],
-        manifest,
-        warnings,
-    )
-    assert documents[0].document.url == "https://x/report"
-    assert documents[1].document.url == second.path.resolve().as_uri()
+    documents = build_documents(tmp_path, [first, second], manifest, warnings)
+    second_url = (tmp_path / "b/report.md").resolve().as_uri()
+    assert [d.url for d in documents] == ["https://x/report", second_url]
     assert warnings.messages == [
         f"b/report.md: citation URL https://x/report already belongs to a/report.pdf; "
-        f"citing {second.path.resolve().as_uri()} instead"
+        f"citing {second_url} instead"
     ]
 
 

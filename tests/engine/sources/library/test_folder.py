@@ -6,10 +6,12 @@ from pathlib import Path
 import pytest
 
 from engine.snapshots import Snapshot, split_page
-from engine.sources.library import Library, LibraryError
-from engine.sources.library import files as files_module
-from engine.sources.library import passage_index as index_module
+from engine.sources.library import Library, LibraryDocument, LibraryError
+from engine.sources.library import texts as texts_module
 from engine.sources.library.folder import make_snippet
+from engine.sources.library.index import opening as opening_module
+from engine.sources.library.index import refresh as refresh_module
+from engine.sources.library.index.reading import FileOutcome, FileTask
 from engine.sources.protocols import Fetcher, FetchError, Search
 from tests.engine.sources.library.conftest import (
     LAW_MARKDOWN,
@@ -267,8 +269,7 @@ def test_folder_without_readable_files_is_a_library_error(
 def test_progress_is_reported(library_folder: Path, open_library: OpenLibrary) -> None:
     progress = Recorder()
     open_library(library_folder, on_progress=progress)
-    assert "parsing 5/5 files" in progress.messages
-    assert "indexing 5/5 documents" in progress.messages
+    assert "indexing 5/5 files" in progress.messages
 
 
 async def test_second_open_reads_the_cache_instead_of_parsing_and_indexing(
@@ -277,11 +278,10 @@ async def test_second_open_reads_the_cache_instead_of_parsing_and_indexing(
     first = open_library(library_folder)
     assert not first.index_from_cache
 
-    def forbidden(*args: object) -> None:
+    def forbidden(*args: object, **options: object) -> None:
         raise AssertionError("work redone despite the cache")
 
-    monkeypatch.setattr(files_module, "_parse_all", forbidden)
-    monkeypatch.setattr(index_module.PassageIndex, "build", forbidden)
+    monkeypatch.setattr(opening_module, "refresh", forbidden)
     second = open_library(library_folder)
     assert second.index_from_cache
     assert second.documents() == first.documents()
@@ -289,25 +289,60 @@ async def test_second_open_reads_the_cache_instead_of_parsing_and_indexing(
     assert await second.search(query) == await first.search(query)
 
 
-async def test_an_edited_file_is_parsed_again(
+async def test_opening_loads_no_text_and_a_search_loads_only_its_hits(
+    library_folder: Path, open_library: OpenLibrary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    open_library(library_folder)
+    loaded: list[str] = []
+    load = texts_module.DocumentTexts._load
+
+    def counting(self: texts_module.DocumentTexts, document: LibraryDocument) -> tuple[str, ...]:
+        loaded.append(document.path.name)
+        return load(self, document)
+
+    monkeypatch.setattr(texts_module.DocumentTexts, "_load", counting)
+    library = open_library(library_folder)
+    assert loaded == []
+    hits = await library.search("offshore wind turbines", limit=1)
+    assert loaded == ["wind_review.pdf"]
+    assert "Offshore wind farms" in hits[0].passage
+
+
+async def test_an_edited_file_is_read_again_alone(
     library_folder: Path, open_library: OpenLibrary, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     open_library(library_folder)
     write_text(library_folder / "hydrogen.txt", "Ammonia shipping terminals.\n")
-    parsed: list[str] = []
-    parse_all = files_module._parse_all
+    read: list[str] = []
+    read_files = refresh_module.read_files
 
-    def counting(files: list[files_module.LibraryFile], on_progress: object) -> object:
-        parsed.extend(file.relative for file in files)
-        return parse_all(files, on_progress)  # type: ignore[arg-type]
+    def counting(tasks: list[FileTask], on_progress: Recorder) -> list[FileOutcome]:
+        read.extend(task.relative for task in tasks)
+        return list(read_files(tasks, on_progress))
 
-    monkeypatch.setattr(files_module, "_parse_all", counting)
+    monkeypatch.setattr(refresh_module, "read_files", counting)
     library = open_library(library_folder)
-    assert parsed == ["hydrogen.txt"]
+    assert read == ["hydrogen.txt"]
     assert not library.index_from_cache
+    assert library.summary.changed == ["hydrogen.txt"]
     hits = await library.search("ammonia terminals")
     assert hits[0].passage == "Ammonia shipping terminals."
     assert await library.search("green") == []
+
+
+async def test_added_and_removed_files_are_searched_as_they_are_now(
+    library_folder: Path, open_library: OpenLibrary
+) -> None:
+    open_library(library_folder)
+    write_text(library_folder / "geothermal.md", "# Geothermal\nHeat pumps under the city.\n")
+    (library_folder / "battery.html").unlink()
+    library = open_library(library_folder)
+    assert (library.summary.added, library.summary.removed) == (["geothermal.md"], ["battery.html"])
+    hits = await library.search("heat pumps city")
+    assert hits[0].title == "Geothermal"
+    assert await library.search("lithium phosphate") == []
+    with pytest.raises(FetchError):
+        await library.fetch((library_folder / "battery.html").resolve().as_uri())
 
 
 def test_a_corrupt_cache_is_rebuilt(
@@ -317,8 +352,7 @@ def test_a_corrupt_cache_is_rebuilt(
     for entry in (cache_dir / "library" / "parsed").iterdir():
         entry.write_bytes(b"{broken")
     for folder_dir in (cache_dir / "library" / "index").iterdir():
-        for index_dir in folder_dir.iterdir():
-            (index_dir / "passages.npy").write_bytes(b"junk")
+        (folder_dir / "catalog.json").write_bytes(b"junk")
     library = open_library(library_folder)
     assert not library.index_from_cache
     assert len(library.documents()) == 5

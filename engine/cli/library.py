@@ -1,0 +1,98 @@
+"""`fonte library index DIR`: build or refresh a library's index ahead of time.
+
+The index is the one `fonte ask --library DIR` and the bot's workers open (same cache), so
+after this a question pays nothing for indexing. Only new, changed and removed files are
+worked on; a progress bar counts the files read, and a summary says what changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from engine.cli.console import console, say
+from engine.sources.library import Library
+
+_FILES_READ = re.compile(r"^indexing (\d+)/(\d+) files$")
+_NAMES_SHOWN = 10
+
+ProgressSink = Callable[[str], None]
+
+
+def add_library_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    library = commands.add_parser("library", help="manage a library folder's index")
+    actions = library.add_subparsers(dest="library_command", required=True)
+    index = actions.add_parser("index", help="build or refresh the index of a library folder")
+    index.add_argument("folder", type=Path, help="the library folder")
+    index.add_argument(
+        "--cache-dir", type=Path, help="caches (default $FONTE_CACHE_DIR or ~/.cache/fonte)"
+    )
+    index.set_defaults(handler=run_library_index)
+
+
+def run_library_index(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    with progress_bar() as on_progress:
+        library = Library.open(args.folder, cache_dir=args.cache_dir, on_progress=on_progress)
+    seconds = time.perf_counter() - started
+    for line in summary_lines(library, seconds):
+        say(line)
+    return 0
+
+
+def summary_lines(library: Library, seconds: float) -> list[str]:
+    summary = library.summary
+    state = "refreshed" if summary.any_change else "up to date"
+    lines = [
+        f"index of {library.folder} {state} in {seconds:.1f} s: "
+        f"{len(library.documents())} documents, {library.passage_count()} passages",
+        f"  added {len(summary.added)}, changed {len(summary.changed)}, "
+        f"removed {len(summary.removed)}, unreadable {len(summary.unreadable)}",
+    ]
+    lines += _named("added", summary.added)
+    lines += _named("changed", summary.changed)
+    lines += _named("removed", summary.removed)
+    lines += [f"  unreadable: {relative}: {reason}" for relative, reason in summary.unreadable]
+    return lines
+
+
+def _named(label: str, names: list[str]) -> list[str]:
+    shown = [f"  {label}: {name}" for name in names[:_NAMES_SHOWN]]
+    if len(names) > _NAMES_SHOWN:
+        shown.append(f"  {label}: … and {len(names) - _NAMES_SHOWN} more")
+    return shown
+
+
+class IndexProgress:
+    """Shows `Library.open`'s progress messages on a rich bar: "indexing N/M files" moves the
+    bar, any other message becomes its description."""
+
+    def __init__(self, progress: Progress) -> None:
+        self._progress = progress
+        self.task = progress.add_task("opening", total=None)
+
+    def __call__(self, message: str) -> None:
+        files = _FILES_READ.match(message)
+        if files is None:
+            self._progress.update(self.task, description=message[:60])
+            return
+        done, total = int(files.group(1)), int(files.group(2))
+        self._progress.update(self.task, description="indexing", completed=done, total=total)
+
+
+@contextmanager
+def progress_bar() -> Iterator[ProgressSink]:
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=console, transient=True) as progress:
+        yield IndexProgress(progress)

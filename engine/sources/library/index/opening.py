@@ -1,0 +1,130 @@
+"""Opening a folder's index: as saved when it still describes the folder (no lock, no
+writes), else refreshed under the folder's lock and saved for every other process.
+
+When the cache cannot be written, the index is built in memory for this process only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.sources.library.files import ScannedFile, scan_folder
+from engine.sources.library.index.catalog import Catalog, CatalogEntry
+from engine.sources.library.index.lock import exclusive
+from engine.sources.library.index.passage_index import PassageIndex
+from engine.sources.library.index.refresh import IndexState, RefreshSummary, is_current, refresh
+from engine.sources.library.index.store import IndexStore
+from engine.sources.library.index.vocabulary import Vocabulary
+
+Report = Callable[[str], None]
+
+# A reader may load a catalog whose files a concurrent refresh removes just then: it reads
+# the new catalog instead, this many times at most before refreshing itself.
+_READ_ATTEMPTS = 3
+
+
+@dataclass
+class OpenedIndex:
+    state: IndexState
+    summary: RefreshSummary
+    from_cache: bool
+    """True when the saved index described the folder as it is (nothing was read)."""
+
+    def documents(self) -> list[CatalogEntry]:
+        """The indexed files, in path order: their position is their document number."""
+        return [entry for entry in self.state.catalog.entries.values() if entry.indexed]
+
+    def passage_index(self) -> PassageIndex:
+        numbers: dict[str, npt.NDArray[np.int64]] = {
+            name: np.full(segment.document_count, -1, dtype=np.int64)
+            for name, segment in self.state.segments.items()
+        }
+        for number, entry in enumerate(self.documents()):
+            numbers[entry.segment][entry.local] = number
+        segments = list(self.state.segments.values())
+        return PassageIndex(
+            self.state.vocabulary.ids, segments, [numbers[s.name] for s in segments]
+        )
+
+
+def open_index(
+    folder: Path,
+    index_root: Path,
+    parsed_dir: Path,
+    titles: dict[str, str],
+    *,
+    on_progress: Report,
+    on_cache_error: Callable[[OSError], None],
+) -> OpenedIndex:
+    """The index of `folder` as it is now; `titles` are the manifest's titles by path."""
+    files = scan_folder(folder)
+    store = IndexStore(index_root, folder)
+    for _ in range(_READ_ATTEMPTS):
+        state = _load(store, whole=True)
+        if state is None or not is_current(state.catalog, files, titles):
+            break
+        on_progress(f"index loaded from cache ({len(state.catalog.entries)} files)")
+        return OpenedIndex(state, _known(state.catalog), from_cache=True)
+    try:
+        with exclusive(store.lock_path, on_progress):
+            state = _load(store, whole=False) or _empty()
+            if len(state.segments) == len(state.catalog.segments) and is_current(
+                state.catalog, files, titles
+            ):  # another process refreshed it while this one waited
+                return OpenedIndex(state, _known(state.catalog), from_cache=True)
+            summary = _refresh(state, files, titles, store, parsed_dir, on_progress, on_cache_error)
+            store.commit(state.catalog, state.vocabulary)
+            return OpenedIndex(state, summary, from_cache=False)
+    except OSError as error:
+        on_cache_error(error)
+    state = _empty()
+    summary = _refresh(state, files, titles, None, parsed_dir, on_progress, on_cache_error)
+    return OpenedIndex(state, summary, from_cache=False)
+
+
+def _refresh(
+    state: IndexState,
+    files: list[ScannedFile],
+    titles: dict[str, str],
+    store: IndexStore | None,
+    parsed_dir: Path,
+    on_progress: Report,
+    on_cache_error: Callable[[OSError], None],
+) -> RefreshSummary:
+    return refresh(
+        state,
+        files,
+        titles,
+        store=store,
+        parsed_dir=str(parsed_dir),
+        on_progress=on_progress,
+        on_cache_error=lambda message: on_cache_error(OSError(message)),
+    )
+
+
+def _load(store: IndexStore, *, whole: bool) -> IndexState | None:
+    """The saved index; with `whole`, None unless every segment it names opens."""
+    catalog = store.load_catalog()
+    if catalog is None:
+        return None
+    vocabulary = store.load_vocabulary(catalog)
+    if vocabulary is None:
+        return None
+    segments = store.open_segments(catalog.segments)
+    if whole and len(segments) != len(catalog.segments):
+        return None
+    return IndexState(catalog, vocabulary, segments)
+
+
+def _empty() -> IndexState:
+    return IndexState(Catalog(), Vocabulary(), {})
+
+
+def _known(catalog: Catalog) -> RefreshSummary:
+    unreadable = [(e.relative, e.reason) for e in catalog.entries.values() if not e.indexed]
+    return RefreshSummary(unreadable=unreadable)

@@ -1,0 +1,111 @@
+"""Reading one library file for the index: its text (from the parsed-text cache, else parsed
+and cached), then its passages and their term counts.
+
+Runs in pool workers, so its input and output are plain picklable values; term ids are
+local to the file (`FileOutcome.tokens` indexes into `FileOutcome.vocabulary`) and the
+indexing process maps them onto the library's vocabulary.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from engine.sources.library.cache import ParsedTextCache
+from engine.sources.library.index.segment import DocumentTokens
+from engine.sources.library.parse import DocumentKind, ParsedFile, parse_file_or_reason
+from engine.sources.library.passages import split_passages
+from engine.text.tokens import tokenize
+
+_MAX_COUNT = np.iinfo(np.uint16).max
+
+
+@dataclass(frozen=True)
+class FileTask:
+    path: str
+    relative: str
+    kind: DocumentKind
+    sha256: str
+    manifest_title: str
+    cache_dir: str
+    """The parsed-text cache (when it cannot be written, the texts come back instead)."""
+
+
+@dataclass(frozen=True)
+class FileOutcome:
+    task: FileTask
+    reason: str = ""
+    """Why the file is unreadable; "" when it was read."""
+    cacheable: bool = True
+    """False when the reason is this run's (a crashed worker), not the file's."""
+    own_title: str = ""
+    title: str = ""
+    page_count: int | None = None
+    tokens: DocumentTokens | None = None
+    vocabulary: tuple[str, ...] = ()
+    texts: tuple[str, ...] | None = None
+    """The texts, when they could not be cached (the caller keeps them in memory)."""
+    cache_error: str = ""
+
+
+def read_for_index(task: FileTask) -> FileOutcome:
+    cache = ParsedTextCache(Path(task.cache_dir))
+    parsed = cache.get(task.sha256, task.kind)
+    cache_error = ""
+    if parsed is None:
+        parsed = parse_file_or_reason(task.path)
+        try:
+            cache.put(task.sha256, task.kind, parsed)
+        except OSError as error:
+            cache_error = str(error)
+    if isinstance(parsed, str):
+        return FileOutcome(task, reason=parsed, cache_error=cache_error)
+    title = task.manifest_title or parsed.title or Path(task.path).stem
+    tokens, vocabulary = tokenize_document(parsed, title)
+    if not len(tokens.lengths):
+        return FileOutcome(task, reason="no words in file", cache_error=cache_error)
+    kept = parsed.texts if cache_error else None
+    return FileOutcome(
+        task,
+        own_title=parsed.title,
+        title=title,
+        page_count=len(parsed.texts) if parsed.is_paged else None,
+        tokens=tokens,
+        vocabulary=vocabulary,
+        texts=kept,
+        cache_error=cache_error,
+    )
+
+
+def tokenize_document(parsed: ParsedFile, title: str) -> tuple[DocumentTokens, tuple[str, ...]]:
+    """Every passage with words, indexed with the title's tokens in front (titles rank too)."""
+    local: dict[str, int] = {}
+    title_tokens = tokenize(title)
+    spans: list[tuple[int, int, int]] = []
+    lengths: list[int] = []
+    passages: list[int] = []
+    terms: list[int] = []
+    counts: list[int] = []
+    for page, text in enumerate(parsed.texts):
+        for span in split_passages(text):
+            tokens = tokenize(text[span.start : span.end])
+            if not tokens:
+                continue
+            number = len(spans)
+            spans.append((page, span.start, span.end))
+            lengths.append(len(title_tokens) + len(tokens))
+            for token, count in Counter(title_tokens + tokens).items():
+                passages.append(number)
+                terms.append(local.setdefault(token, len(local)))
+                counts.append(min(count, _MAX_COUNT))
+    document = DocumentTokens(
+        spans=np.array(spans, dtype=np.int32).reshape(-1, 3),
+        lengths=np.array(lengths, dtype=np.int32),
+        passages=np.array(passages, dtype=np.int32),
+        terms=np.array(terms, dtype=np.int64),
+        counts=np.array(counts, dtype=np.uint16),
+    )
+    return document, tuple(local)

@@ -1,0 +1,156 @@
+"""The library at scale: whole `fonte ask` runs over a synthetic library of N documents.
+
+    python -m evals.bench_library --scale N
+
+The library is N distinct copies of the br-laws documents (each copy gets one line of its
+own, so no two files share bytes) in a temporary folder. Each figure is one real process,
+timed from its start to its exit (report.json written), with the peak RSS the kernel reports
+for it and its parse workers (`os.wait4`):
+
+- cold: an empty cache, so the process parses and indexes the whole folder, then answers;
+- cold build: `fonte library index` alone on another empty cache (when the command exists);
+- warm: the same question again, three times (median and slowest); then once more in a
+  process that skips the CLI (what the library and the research cost, without the imports
+  of every command's dependencies);
+- one file added: a new document written into the folder, then the next question.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+WARM_RUNS = 3
+# What the `fonte` script runs (engine.cli is a package without __main__).
+_FONTE = "import sys; from engine.cli import main; sys.exit(main(sys.argv[1:]))"
+# The same question without the CLI around it (argument parsing, plugin commands, the Claude
+# SDK): what opening the library, researching offline and writing report.json cost.
+_RESEARCH_ONLY = """
+import asyncio, sys
+from pathlib import Path
+from engine import OfflineModel, Orchestrator, make_brief, write_report
+from engine.sources.library import Library
+folder, question, out = sys.argv[1:4]
+library = Library.open(Path(folder))
+report = asyncio.run(Orchestrator(OfflineModel(), library, library).run(make_brief(question)))
+write_report(report, Path(out), ["json"])
+"""
+
+
+@dataclass(frozen=True)
+class Run:
+    seconds: float
+    peak_rss_mb: float
+    ok: bool
+    output: str
+
+
+def run_scale(count: int, source: Path, question: str) -> None:
+    if count < 1:
+        raise SystemExit("--scale needs at least one document")
+    originals = sorted(source.glob("*.md"))
+    if not originals:
+        raise SystemExit(f"no Markdown documents in {source}")
+    with tempfile.TemporaryDirectory(prefix="fonte-scale-") as scratch:
+        root = Path(scratch)
+        library = root / "library"
+        started = time.perf_counter()
+        size = write_synthetic_library(library, originals, count)
+        print(
+            f"synthetic library: {count} documents, {size / 1e6:.0f} MB, "
+            f"written in {time.perf_counter() - started:.1f} s ({library})"
+        )
+        rows: list[tuple[str, Run]] = [
+            ("python + imports (fonte --help)", _fonte(root, ["--help"]))
+        ]
+        ask = ["ask", question, "--library", str(library), "--model", "offline", "--no-clarify"]
+        ask += ["--format", "json"]
+        if _has_library_command(root):
+            build = _fonte(root, ["library", "index", str(library)], cache="cache-build")
+            rows.append(("cold build (fonte library index)", build))
+        rows.append(
+            (
+                "first open (cold), question answered",
+                _fonte(root, [*ask, "--out", str(root / "r0")]),
+            )
+        )
+        warm = [_fonte(root, [*ask, "--out", str(root / f"w{n}")]) for n in range(WARM_RUNS)]
+        rows.append((f"next question (warm), median of {WARM_RUNS}", _median(warm)))
+        rows.append(("next question (warm), slowest", max(warm, key=lambda run: run.seconds)))
+        research = [str(library), question, str(root / "m")]
+        rows.append(("warm question without the CLI", _run(root, _RESEARCH_ONLY, research)))
+        _write_copy(library / "added" / originals[0].name, originals[0], "added")
+        rows.append(
+            ("one document added, next question", _fonte(root, [*ask, "--out", str(root / "a")]))
+        )
+        rows.append(("question after that (warm)", _fonte(root, [*ask, "--out", str(root / "b")])))
+        _print_table(count, rows)
+
+
+def write_synthetic_library(folder: Path, originals: list[Path], count: int) -> int:
+    """`count` distinct Markdown files, copies of `originals` in turn; returns total bytes."""
+    total = 0
+    for number in range(count):
+        original = originals[number % len(originals)]
+        copy = number // len(originals)
+        total += _write_copy(folder / f"copy{copy:04d}" / original.name, original, str(number))
+    return total
+
+
+def _write_copy(path: Path, original: Path, tag: str) -> int:
+    text = original.read_text(encoding="utf-8")
+    data = f"{text.rstrip()}\n\nCópia sintética {tag} do benchmark de escala.\n".encode()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return len(data)
+
+
+def _fonte(root: Path, arguments: list[str], cache: str = "cache") -> Run:
+    return _run(root, _FONTE, arguments, cache)
+
+
+def _run(root: Path, program: str, arguments: list[str], cache: str = "cache") -> Run:
+    environment = {**os.environ, "FONTE_CACHE_DIR": str(root / cache)}
+    environment.pop("ANTHROPIC_API_KEY", None)
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        [sys.executable, "-c", program, *arguments],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=environment,
+    )
+    assert process.stdout is not None
+    output = process.stdout.read().decode("utf-8", "replace")
+    _pid, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    # ru_maxrss is in kilobytes on Linux (bytes on macOS).
+    scale = 1 if sys.platform == "darwin" else 1024
+    return Run(seconds, usage.ru_maxrss * scale / 1e6, process.returncode == 0, output)
+
+
+def _has_library_command(root: Path) -> bool:
+    return _fonte(root, ["library", "--help"]).ok
+
+
+def _median(runs: list[Run]) -> Run:
+    middle = statistics.median(run.seconds for run in runs)
+    chosen = min(runs, key=lambda run: abs(run.seconds - middle))
+    return Run(middle, max(run.peak_rss_mb for run in runs), all(r.ok for r in runs), chosen.output)
+
+
+def _print_table(count: int, rows: list[tuple[str, Run]]) -> None:
+    print(f"\n| {count} documents | seconds | peak RSS |")
+    print("|---|---|---|")
+    for label, run in rows:
+        status = "" if run.ok else " (FAILED)"
+        print(f"| {label}{status} | {run.seconds:.2f} s | {run.peak_rss_mb:.0f} MB |")
+    for label, run in rows:
+        if not run.ok:
+            print(f"\n{label} failed:\n{run.output[-2000:]}")

@@ -1,0 +1,90 @@
+import io
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from rich.progress import Progress
+
+from engine.cli import EXIT_BAD_INPUT, EXIT_OK, main
+from engine.cli.library import IndexProgress
+from tests.engine.cli.conftest import LAW
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "lei_14300.md").write_text(LAW, encoding="utf-8")
+    (docs / "notas.txt").write_text("Notas sobre café e chá.", encoding="utf-8")
+    return docs
+
+
+def _index(folder: Path, tmp_path: Path) -> int:
+    return main(["library", "index", str(folder), "--cache-dir", str(tmp_path / "cache")])
+
+
+def test_first_index_adds_every_file(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _index(folder, tmp_path) == EXIT_OK
+    err = capsys.readouterr().err
+    assert f"index of {folder.resolve()} refreshed in" in err
+    assert "2 documents" in err
+    assert "added 2, changed 0, removed 0, unreadable 0" in err
+    assert "added: lei_14300.md" in err
+
+
+def test_a_refresh_says_what_changed_and_why_a_file_is_unreadable(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _index(folder, tmp_path)
+    capsys.readouterr()
+    (folder / "notas.txt").write_text("Notas novas sobre energia solar.", encoding="utf-8")
+    (folder / "nova.md").write_text("# Nova\nUma lei nova.", encoding="utf-8")
+    (folder / "lei_14300.md").unlink()
+    (folder / "scan.pdf").write_bytes(b"%PDF-1.4 broken")
+    assert _index(folder, tmp_path) == EXIT_OK
+    err = capsys.readouterr().err
+    assert "added 1, changed 1, removed 1, unreadable 1" in err
+    assert "added: nova.md" in err
+    assert "changed: notas.txt" in err
+    assert "removed: lei_14300.md" in err
+    assert "unreadable: scan.pdf: not a readable PDF" in err
+
+
+def test_an_index_up_to_date_reads_nothing(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _index(folder, tmp_path)
+    capsys.readouterr()
+    assert _index(folder, tmp_path) == EXIT_OK
+    err = capsys.readouterr().err
+    assert "up to date" in err
+    assert "added 0, changed 0, removed 0, unreadable 0" in err
+
+
+def test_a_long_list_of_names_is_cut(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for number in range(12):
+        (folder / f"n{number:02d}.txt").write_text(f"Nota {number}.", encoding="utf-8")
+    _index(folder, tmp_path)
+    err = capsys.readouterr().err
+    assert "added: … and 4 more" in err
+
+
+def test_a_missing_folder_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _index(tmp_path / "absent", tmp_path) == EXIT_BAD_INPUT
+    assert "library folder not found" in capsys.readouterr().err
+
+
+def test_the_progress_bar_counts_files_read() -> None:
+    progress = Progress(console=Console(file=io.StringIO()))
+    bar = IndexProgress(progress)
+    (task,) = progress.tasks
+    bar("reading /somewhere")
+    assert (task.description, task.total) == ("reading /somewhere", None)
+    bar("indexing 3/10 files")
+    assert (task.description, task.completed, task.total) == ("indexing", 3, 10)
+    bar("indexing 10/10 files")
+    assert task.completed == task.total == 10

@@ -1,0 +1,128 @@
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.sources.library.index import opening as opening_module
+from engine.sources.library.index.lock import exclusive
+from engine.sources.library.index.opening import OpenedIndex, open_index
+from engine.sources.library.index.store import IndexStore
+from tests.engine.sources.library.conftest import Recorder, write_text
+
+
+def _folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "docs"
+    for number in range(6):
+        write_text(folder / f"d{number}.md", f"# Doc {number}\nSolar tariffs, case {number}.\n")
+    return folder
+
+
+def _open(folder: Path, cache: Path, **options: object) -> OpenedIndex:
+    return open_index(
+        folder,
+        cache / "index",
+        cache / "parsed",
+        {},
+        on_progress=Recorder(),
+        on_cache_error=options.get("on_cache_error", pytest.fail),  # type: ignore[arg-type]
+    )
+
+
+def test_a_current_index_opens_without_refreshing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _folder(tmp_path)
+    first = _open(folder, tmp_path / "cache")
+    assert not first.from_cache
+    assert [e.relative for e in first.documents()] == [f"d{n}.md" for n in range(6)]
+
+    def no_refresh(*args: object, **options: object) -> None:
+        raise AssertionError("refreshed")
+
+    monkeypatch.setattr(opening_module, "refresh", no_refresh)
+    second = _open(folder, tmp_path / "cache")
+    assert second.from_cache
+    assert second.documents() == first.documents()
+    assert second.passage_index().scores(["case"]).tolist() == (
+        first.passage_index().scores(["case"]).tolist()
+    )
+
+
+def test_a_damaged_segment_is_rebuilt(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    _open(folder, tmp_path / "cache")
+    store = IndexStore(tmp_path / "cache" / "index", folder)
+    for segment in store.segments_dir.iterdir():
+        segment.write_bytes(b"junk")
+    reopened = _open(folder, tmp_path / "cache")
+    assert not reopened.from_cache
+    assert len(reopened.passage_index()) == 6
+    assert _open(folder, tmp_path / "cache").from_cache
+
+
+def test_a_damaged_catalog_is_rebuilt(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    _open(folder, tmp_path / "cache")
+    IndexStore(tmp_path / "cache" / "index", folder).catalog_path.write_text("{")
+    reopened = _open(folder, tmp_path / "cache")
+    assert not reopened.from_cache
+    assert reopened.summary.added == [f"d{n}.md" for n in range(6)]
+
+
+def test_an_unwritable_cache_indexes_in_memory(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file where the cache folder should be")
+    errors: list[OSError] = []
+    opened = _open(folder, blocker, on_cache_error=errors.append)
+    assert errors
+    assert len(opened.passage_index()) == 6
+    assert len(opened.state.texts) == 6  # kept, since they could not be cached
+
+
+_REFRESH = """
+import sys
+from pathlib import Path
+from engine.sources.library.index.opening import open_index
+opened = open_index(
+    Path(sys.argv[1]), Path(sys.argv[2]) / "index", Path(sys.argv[2]) / "parsed", {},
+    on_progress=lambda message: print(message, flush=True),
+    on_cache_error=lambda error: print("cache error", error, flush=True),
+)
+print("documents", len(opened.documents()), "passages", len(opened.passage_index()), flush=True)
+"""
+
+
+def test_two_processes_refreshing_at_once_leave_one_sound_index(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    cache = tmp_path / "cache"
+    _open(folder, cache)
+    for number in range(6, 40):
+        write_text(folder / f"d{number}.md", f"# Doc {number}\nWind farms, case {number}.\n")
+    (folder / "d0.md").unlink()
+    store = IndexStore(cache / "index", folder)
+    command = [sys.executable, "-c", _REFRESH, str(folder), str(cache)]
+    # Both find the index stale and queue on the lock, so they refresh back to back on the
+    # same files; the test holds the lock until both are waiting.
+    with exclusive(store.lock_path, Recorder()):
+        workers = [subprocess.Popen(command, stdout=subprocess.PIPE, text=True) for _ in "ab"]
+        for worker in workers:
+            assert worker.stdout is not None
+            assert worker.stdout.readline().startswith("waiting for another process")
+    outputs = []
+    for worker in workers:
+        with worker:
+            assert worker.stdout is not None
+            outputs.append(worker.stdout.read().splitlines())
+            assert worker.wait() == 0
+    assert [lines[-1] for lines in outputs] == ["documents 39 passages 39"] * 2
+    assert not any("cache error" in line for lines in outputs for line in lines)
+    # One of them refreshed; the other found the index current once it had the lock.
+    assert sum("indexing 34/34 files" in lines for lines in outputs) == 1
+    reopened = _open(folder, cache)
+    assert reopened.from_cache
+    assert len(reopened.passage_index()) == 39
+    catalog = store.load_catalog()
+    assert catalog is not None
+    assert sorted(p.name for p in store.segments_dir.iterdir()) == sorted(catalog.segments)

@@ -1,0 +1,172 @@
+import os
+from pathlib import Path
+
+import pytest
+
+from engine.sources.library.files import scan_folder
+from engine.sources.library.index import refresh as refresh_module
+from engine.sources.library.index.catalog import Catalog
+from engine.sources.library.index.merging import SEGMENTS_PER_TIER
+from engine.sources.library.index.reading import FileOutcome, FileTask
+from engine.sources.library.index.refresh import (
+    IndexState,
+    RefreshSummary,
+    effective_title,
+    is_current,
+    refresh,
+)
+from engine.sources.library.index.vocabulary import Vocabulary
+from tests.engine.sources.library.conftest import Recorder, write_text
+
+
+def _folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "docs"
+    write_text(folder / "a.md", "# Alpha\nSolar panels on roofs.\n")
+    write_text(folder / "b.md", "# Beta\nWind turbines offshore.\n")
+    write_text(folder / "c.txt", "Battery storage.\n")
+    return folder
+
+
+def _refresh(
+    state: IndexState, folder: Path, tmp_path: Path, titles: dict[str, str] | None = None
+) -> RefreshSummary:
+    errors = Recorder()
+    summary = refresh(
+        state,
+        scan_folder(folder),
+        titles or {},
+        store=None,
+        parsed_dir=str(tmp_path / "parsed"),
+        on_progress=Recorder(),
+        on_cache_error=errors,
+    )
+    assert errors.messages == []
+    return summary
+
+
+def _new_state() -> IndexState:
+    return IndexState(Catalog(), Vocabulary(), {})
+
+
+class ReadCounter:
+    """Records which files `refresh` reads, and reads them."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.read: list[str] = []
+        self._read_files = refresh_module.read_files
+        monkeypatch.setattr(refresh_module, "read_files", self)
+
+    def __call__(self, tasks: list[FileTask], on_progress: Recorder) -> list[FileOutcome]:
+        self.read.extend(task.relative for task in tasks)
+        return list(self._read_files(tasks, on_progress))
+
+
+def test_a_first_refresh_reads_every_file(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    state = _new_state()
+    summary = _refresh(state, folder, tmp_path)
+    assert summary == RefreshSummary(added=["a.md", "b.md", "c.txt"])
+    entries = state.catalog.entries
+    assert [e.title for e in entries.values()] == ["Alpha", "Beta", "c"]
+    assert all(e.segment in state.segments for e in entries.values())
+    assert is_current(state.catalog, scan_folder(folder), {})
+
+
+def test_unchanged_size_and_mtime_are_not_hashed_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _folder(tmp_path)
+    state = _new_state()
+    _refresh(state, folder, tmp_path)
+    write_text(folder / "d.md", "Hydrogen.\n")
+    hashed: list[str] = []
+    monkeypatch.setattr(refresh_module, "file_sha256", lambda p: hashed.append(p.name) or "f")
+    reads = ReadCounter(monkeypatch)
+    summary = _refresh(state, folder, tmp_path)
+    assert hashed == ["d.md"]
+    assert reads.read == ["d.md"]
+    assert summary.added == ["d.md"]
+
+
+def test_a_touched_file_is_hashed_but_not_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _folder(tmp_path)
+    state = _new_state()
+    _refresh(state, folder, tmp_path)
+    os.utime(folder / "a.md", ns=(1, 1))
+    reads = ReadCounter(monkeypatch)
+    summary = _refresh(state, folder, tmp_path)
+    assert reads.read == []
+    assert not summary.any_change
+    assert state.catalog.entries["a.md"].mtime_ns == 1
+    assert is_current(state.catalog, scan_folder(folder), {})
+
+
+def test_changed_and_removed_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _folder(tmp_path)
+    state = _new_state()
+    _refresh(state, folder, tmp_path)
+    write_text(folder / "b.md", "# Beta\nWind turbines offshore, and now onshore too.\n")
+    (folder / "c.txt").unlink()
+    reads = ReadCounter(monkeypatch)
+    summary = _refresh(state, folder, tmp_path)
+    assert reads.read == ["b.md"]
+    assert (summary.changed, summary.removed) == (["b.md"], ["c.txt"])
+    assert sorted(state.catalog.entries) == ["a.md", "b.md"]
+
+
+def test_a_new_manifest_title_reindexes_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _folder(tmp_path)
+    state = _new_state()
+    _refresh(state, folder, tmp_path)
+    titles = {"a.md": "LEI 1"}
+    assert not is_current(state.catalog, scan_folder(folder), titles)
+    reads = ReadCounter(monkeypatch)
+    _refresh(state, folder, tmp_path, titles)
+    assert reads.read == ["a.md"]
+    assert state.catalog.entries["a.md"].title == "LEI 1"
+
+
+def test_unreadable_files_are_remembered_with_their_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _folder(tmp_path)
+    (folder / "empty.md").touch()
+    state = _new_state()
+    summary = _refresh(state, folder, tmp_path)
+    assert summary.unreadable == [("empty.md", "empty file")]
+    assert "empty.md" not in summary.added
+    reads = ReadCounter(monkeypatch)
+    again = _refresh(state, folder, tmp_path)
+    assert reads.read == []
+    assert again.unreadable == [("empty.md", "empty file")]
+
+
+def test_segments_added_file_by_file_are_merged(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    state = _new_state()
+    _refresh(state, folder, tmp_path)
+    for number in range(2 * SEGMENTS_PER_TIER):
+        write_text(folder / f"new{number:02d}.md", f"Note {number} about tariffs.\n")
+        _refresh(state, folder, tmp_path)
+        # Without merges there would be one segment per refresh; with them, fewer than eight
+        # per tier, and these documents span two tiers (1 to 7 passages, then 8 to 63).
+        assert len(state.segments) <= 2 * (SEGMENTS_PER_TIER - 1)
+    assert len(state.segments) < SEGMENTS_PER_TIER
+    used = {entry.segment for entry in state.catalog.entries.values()}
+    assert used == set(state.segments) == set(state.catalog.segments)
+    locals_by_segment: dict[str, list[int]] = {}
+    for entry in state.catalog.entries.values():
+        locals_by_segment.setdefault(entry.segment, []).append(entry.local)
+    for name, numbers in locals_by_segment.items():
+        assert sorted(numbers) == list(range(state.segments[name].document_count))
+
+
+def test_the_effective_title(tmp_path: Path) -> None:
+    (file,) = scan_folder(_folder(tmp_path))[:1]
+    assert effective_title(" LEI 1 ", "Alpha", file) == "LEI 1"
+    assert effective_title("", "Alpha", file) == "Alpha"
+    assert effective_title("", "", file) == "a"
