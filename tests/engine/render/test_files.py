@@ -7,8 +7,8 @@ import pytest
 
 from engine.contracts import Report
 from engine.render import files
-from engine.verify import published_digest
 from engine.render.files import FORMATS, write_report
+from engine.verify import published_digest
 from tests.support.render_samples import build_report
 
 
