@@ -7,10 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli import EXIT_BAD_INPUT, EXIT_OK, main
+from engine.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, main
 from tests.engine.cli.conftest import LAW, QUESTION
 from tests.engine.models.claude.conftest import API_KEY, MODEL, by_role
-from tests.support.anthropic_server import ScriptedAnthropic, json_message, message, text
+from tests.support.anthropic_server import (
+    ScriptedAnthropic,
+    first_user_text,
+    json_message,
+    message,
+    text,
+)
 from tests.support.claude_script import PLAN
 
 
@@ -124,3 +130,46 @@ def test_clarifying_questions_are_asked_at_a_terminal_and_their_cost_is_counted(
         assert "Qual período?" not in planned[1]
     finally:
         server.close()
+
+
+def test_verify_judge_fails_a_sentence_no_excerpt_entails(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    library = tmp_path / "docs"
+    library.mkdir()
+    (library / "lei.md").write_text(LAW, encoding="utf-8")
+    out = tmp_path / "out"
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    ask = ["ask", QUESTION, "--library", str(library), "--out", str(out), "--format", "json"]
+    assert main([*ask, "--model", "offline", *cache]) == EXIT_OK
+    report = json.loads((out / "report.json").read_text())
+    first = report["sections"][0]["sentences"][0]["text"]
+
+    def judge(body: dict[str, object]) -> dict[str, object]:
+        """Entails a pair whose statement is the report's own first sentence; the rest not."""
+        lines = [json.loads(line) for line in first_user_text(body).splitlines() if "{" in line]
+        labels = [
+            {"id": c["id"], "support": "entails" if c["statement"] == first else "neutral"}
+            for c in lines
+        ]
+        return json_message({"labels": labels})
+
+    server = ScriptedAnthropic().start()
+    try:
+        server.script(by_role(judge=judge))
+        monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        verify = ["verify", str(out / "report.json"), "--library", str(library), "--judge", *cache]
+        capsys.readouterr()
+        sentences = [s for section in report["sections"] for s in section["sentences"]]
+        assert len(sentences) >= 2  # one the judge entails, at least one it does not
+        assert main(verify) == EXIT_FAILED
+        printed = capsys.readouterr().out
+        assert printed.count("no cited excerpt entails it (neutral)") == len(sentences) - 1
+        assert server.requests  # the judge was asked
+        assert server.violations == []
+    finally:
+        server.close()
+
+    monkeypatch.delenv("ANTHROPIC_API_KEY")
+    assert main(verify) == EXIT_BAD_INPUT  # --judge without a key: one line, before any work
