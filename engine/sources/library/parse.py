@@ -7,6 +7,7 @@ this very text.
 
 from __future__ import annotations
 
+import codecs
 import re
 from dataclasses import dataclass
 from enum import StrEnum
@@ -40,7 +41,7 @@ CONTENT_TYPE_BY_KIND = {
 }
 
 # Bump when parsing output changes: cached texts from older parsers are then ignored.
-PARSER_VERSION = 1
+PARSER_VERSION = 2  # 2: UTF-16/32 by their BOM; NUL-free binary junk refused
 
 _PDF_SOFT_HYPHEN = "\ufffe"
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -101,17 +102,47 @@ def parse_file_or_reason(path: str) -> ParsedFile | str:
         return f"parser error ({type(error).__name__}: {error})"
 
 
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+)
+_BINARY_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f\ufffd]")
+_SNIFF_CHARS = 65_536
+BINARY_SHARE = 0.01
+"""A text whose first characters hold more control characters than this share is binary:
+prose and tables hold none but tabs and line breaks."""
+BINARY_MIN_CONTROLS = 8  # a stray byte in a short legacy file is not binary
+
+
 def decode_text(data: bytes) -> str:
-    """UTF-8, else cp1252/latin-1 for legacy files; bytes with NULs are binary, not text."""
-    if b"\x00" in data:
-        raise UnreadableFile("binary content (NUL bytes), not text")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
+    """Text by its byte-order mark (UTF-8, UTF-16, UTF-32), else UTF-8, else cp1252/latin-1
+    for legacy files. Bytes with NULs outside a UTF-16/32 text, or whose decoding is full of
+    control characters, are binary, not text."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            try:
+                text = data[len(bom) :].decode(encoding)
+            except UnicodeDecodeError as error:
+                raise UnreadableFile(
+                    f"not valid {encoding.upper()} text ({error.reason})"
+                ) from None
+            break
+    else:
+        if b"\x00" in data:
+            raise UnreadableFile("binary content (NUL bytes), not text")
         try:
-            text = data.decode("cp1252")
+            text = data.decode("utf-8")
         except UnicodeDecodeError:
-            text = data.decode("latin-1")
+            try:
+                text = data.decode("cp1252")
+            except UnicodeDecodeError:
+                text = data.decode("latin-1")
+    sample = text[:_SNIFF_CHARS]
+    if len(_BINARY_CONTROLS.findall(sample)) > max(BINARY_MIN_CONTROLS, BINARY_SHARE * len(sample)):
+        raise UnreadableFile("binary content (control characters), not text")
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 

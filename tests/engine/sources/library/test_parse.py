@@ -1,3 +1,5 @@
+import codecs
+import random
 from pathlib import Path
 
 import pytest
@@ -94,6 +96,30 @@ def test_binary_file_named_txt_is_unreadable(tmp_path: Path) -> None:
     path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
     with pytest.raises(UnreadableFile, match="binary"):
         parse_file(path)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32", "utf-8-sig"])
+def test_a_text_with_a_byte_order_mark_is_read_in_its_encoding(
+    tmp_path: Path, encoding: str
+) -> None:
+    path = tmp_path / "lei.txt"
+    text = "Art. 1º A microgeração distribuída tem potência de até 75 kW.\nSegunda linha."
+    data = text.encode(encoding)
+    if encoding == "utf-16-be":
+        data = codecs.BOM_UTF16_BE + data
+    path.write_bytes(data)
+    assert parse_file(path).texts == (text,)
+
+
+def test_binary_junk_without_nul_bytes_is_unreadable(tmp_path: Path) -> None:
+    junk = bytes(b for b in random.Random(7).randbytes(4096) if b != 0)
+    path = tmp_path / "notes.txt"
+    path.write_bytes(junk)
+    with pytest.raises(UnreadableFile, match="binary content"):
+        parse_file(path)
+    prose = ("Lei 14.300 — Geração distribuída, café e ação.\t75 kW\n" * 200).encode("cp1252")
+    path.write_bytes(prose)
+    assert "75 kW" in parse_file(path).texts[0]  # a legacy text file is still text
 
 
 @pytest.mark.parametrize("name", ["empty.md", "empty.pdf", "empty.txt"])
