@@ -18,6 +18,8 @@ from engine.text.language import Language as Language  # part of the contract: r
 
 EXCERPT_MIN_CHARS = 20
 EXCERPT_MAX_CHARS = 400
+CONTEXT_MIN_CHARS = 4
+"""A context can be as short as a column header ("2018")."""
 
 
 def utc_now() -> datetime:
@@ -61,6 +63,15 @@ class Claim(Contract):
     title: str = ""
     excerpt: str = Field(min_length=1, max_length=4000)
     locator: Locator | None = None
+    context: str | None = Field(
+        default=None,
+        max_length=4000,
+        description=(
+            "what the excerpt means with, quoted from the same page: the lead-in of a list "
+            "item, or the column header (and row label) of a table row"
+        ),
+    )
+    context_locator: Locator | None = None
     accessed_at: datetime
     source_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
     subagent: str = Field(min_length=1)

@@ -24,6 +24,8 @@ class CitationView:
     number: int
     title: str
     excerpt: str
+    context: str | None
+    """The lead-in of a quoted list item, or the column header of a table row."""
     url: str
     href: str | None
     page: str | None
@@ -104,6 +106,7 @@ def citation_view(number: int, claim: Claim, labels: Labels) -> CitationView:
         number=number,
         title=source_title(claim),
         excerpt=claim.excerpt.strip(),
+        context=claim.context.strip() if claim.context else None,
         url=location.base_url,
         href=location.href,
         page=None if location.page is None else page_text(labels, location.page),

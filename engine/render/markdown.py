@@ -71,7 +71,8 @@ def source_entry(number: int, claim: Claim, labels: Labels) -> str:
     )
     if claim.status is not ClaimStatus.verified:
         line += f" — **{labels.not_verified}**"
-    return f"{line}\n\n{quoted_excerpt(claim.excerpt)}"
+    context = f"{claim.context.strip()} …\n\n" if claim.context else ""
+    return f"{line}\n\n{quoted_excerpt(context + claim.excerpt)}"
 
 
 def rejected_block(report: Report, labels: Labels) -> str:

@@ -10,7 +10,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.contracts import EXCERPT_MAX_CHARS, EXCERPT_MIN_CHARS, Claim, ClaimStatus, Locator
+from engine.contracts import (
+    CONTEXT_MIN_CHARS,
+    EXCERPT_MAX_CHARS,
+    EXCERPT_MIN_CHARS,
+    Claim,
+    ClaimStatus,
+    Locator,
+)
 from engine.snapshots import Snapshot, split_page
 from engine.text.addressed_to_ai import addressed_to_ai
 from engine.text.normalise import MatchText, collapse_whitespace, normalise_for_match
@@ -29,14 +36,22 @@ class Verdict:
     locator: Locator | None = None
 
 
-def verify_excerpt(excerpt: str, snapshot: Snapshot, cited_page: int | None = None) -> Verdict:
+def verify_excerpt(
+    excerpt: str,
+    snapshot: Snapshot,
+    cited_page: int | None = None,
+    *,
+    min_chars: int = EXCERPT_MIN_CHARS,
+) -> Verdict:
     """Find `excerpt` on the (1-based) `cited_page` of `snapshot`, after normalisation.
 
     Unpaged snapshots have one text; there a cited page is not checked (web pages have none).
+    `min_chars`: a claim's context (a column header such as "2018") may be shorter than an
+    excerpt.
     """
     length = len(collapse_whitespace(excerpt))
-    if length < EXCERPT_MIN_CHARS:
-        return Verdict(False, f"excerpt too short: {length} chars (minimum {EXCERPT_MIN_CHARS})")
+    if length < min_chars:
+        return Verdict(False, f"excerpt too short: {length} chars (minimum {min_chars})")
     if length > EXCERPT_MAX_CHARS:
         return Verdict(False, f"excerpt too long: {length} chars (maximum {EXCERPT_MAX_CHARS})")
     needle = normalise_for_match(excerpt).text
@@ -71,23 +86,51 @@ def verify_excerpt(excerpt: str, snapshot: Snapshot, cited_page: int | None = No
 
 
 def verify_claim(claim: Claim, snapshot: Snapshot) -> Claim:
-    """The claim marked verified or rejected (with reason and locator) against `snapshot`."""
+    """The claim marked verified or rejected (with reason and locators) against `snapshot`.
+
+    A claim with a `context` (a list item's lead-in, a table row's column header) passes only
+    if the context is on the very page of the excerpt too; the statement's numbers may then
+    come from either part."""
     _, cited_page = split_page(claim.url)
     verdict = verify_excerpt(claim.excerpt, snapshot, cited_page)
+    context = _verify_context(claim.context, snapshot, verdict)
     status = ClaimStatus.verified if verdict.verified else ClaimStatus.rejected
     reason = verdict.reason
-    injected = addressed_to_ai(claim.excerpt) or addressed_to_ai(claim.statement)
+    quoted = " \n ".join(part for part in (claim.excerpt, claim.context) if part)
+    injected = addressed_to_ai(quoted) or addressed_to_ai(claim.statement)
     if injected is not None:
         status = ClaimStatus.rejected
         reason = f"{ADDRESSED_TO_AI}: “{injected}”"
+    elif verdict.verified and context is not None and not context.verified:
+        status = ClaimStatus.rejected
+        reason = f"context: {context.reason}"
     elif verdict.verified:
-        missing = missing_numbers(claim.statement, claim.excerpt)
+        missing = missing_numbers(claim.statement, quoted)
+        where = "the excerpt or its context" if context is not None else "the excerpt"
         if missing:
             status = ClaimStatus.rejected
-            reason = f"numbers not in the excerpt: {', '.join(missing)}"
+            reason = f"numbers not in {where}: {', '.join(missing)}"
         else:
-            reason += "; every number of the statement is in the excerpt"
-    return claim.model_copy(update={"status": status, "reason": reason, "locator": verdict.locator})
+            reason += f"; every number of the statement is in {where}"
+    return claim.model_copy(
+        update={
+            "status": status,
+            "reason": reason,
+            "locator": verdict.locator,
+            "context_locator": context.locator if context is not None else None,
+        }
+    )
+
+
+def _verify_context(context: str | None, snapshot: Snapshot, excerpt: Verdict) -> Verdict | None:
+    """The context's verdict on the excerpt's own page (None without a context)."""
+    if context is None:
+        return None
+    page = excerpt.locator.page if excerpt.locator is not None else None
+    verdict = verify_excerpt(context, snapshot, page, min_chars=CONTEXT_MIN_CHARS)
+    if not verdict.verified and page is not None and verdict.locator is not None:
+        return Verdict(False, f"found on page {verdict.locator.page}, not on the excerpt's page")
+    return verdict
 
 
 @lru_cache(maxsize=64)

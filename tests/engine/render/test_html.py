@@ -4,10 +4,10 @@ import re
 
 import pytest
 
-from engine.contracts import ClaimStatus, DroppedSentence, Report
+from engine.contracts import ClaimStatus, DroppedSentence, Report, Section
 from engine.render.html import render_html
 from tests.support.html_tree import Element, parse_html
-from tests.support.render_samples import PDF_URL
+from tests.support.render_samples import PDF_URL, build_claim, build_report, cite
 
 
 def evidence_under_sentences(document: Element) -> list[tuple[str, list[Element]]]:
@@ -240,3 +240,15 @@ def test_dropped_sentences_sit_in_a_collapsed_details(english_report: Report) ->
     assert [squash(li.text()) for li in dropped.find_all("li")] == [
         "Global context: Prices fell <b>12%</b>. — numbers in no cited excerpt: 12%"
     ]
+
+
+def test_a_table_row_shows_its_column_header_escaped_before_the_excerpt() -> None:
+    claim = build_claim(
+        "c1",
+        excerpt="Purchases of property, plant and equipment (PP&E) (1,577) (1,373)",
+        context="(Millions) <b>2018</b> 2017",
+    )
+    report = build_report([claim], [Section(title="Capex", sentences=[cite("Capex.", "c1")])])
+    html = render_html(report)
+    assert '<span class="context">(Millions) &lt;b&gt;2018&lt;/b&gt; 2017 …</span>' in html
+    assert html.index('class="context"') < html.index("Purchases of property")

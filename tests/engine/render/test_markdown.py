@@ -187,3 +187,17 @@ def test_page_text_file_names_and_notes_stay_text_in_any_markdown_viewer() -> No
         assert "://" not in page_text  # no bare URL for GFM to turn into a link
         assert "www.evil" not in page_text
     assert "<https://" not in markdown
+
+
+def test_a_quoted_list_item_shows_its_lead_in_before_the_excerpt() -> None:
+    claim = build_claim(
+        "c1",
+        excerpt="II - 100% (cem por cento) a partir de 2029.",
+        context="deve considerar, até 2028, a incidência:",
+    )
+    report = build_report(
+        [claim], [Section(title="Regra", sentences=[cite("Cem por cento.", "c1")])]
+    )
+    assert "> deve considerar, até 2028, a incidência: …\n>\n> II - 100% (cem por cento)" in (
+        render_markdown(report)
+    )

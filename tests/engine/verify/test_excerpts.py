@@ -373,3 +373,52 @@ def test_an_excerpt_addressed_to_ai_systems_is_never_verified() -> None:
     )
     assert verify_claim(honest, snapshot).status is ClaimStatus.verified
     assert pages_addressing_ai([verify_claim(honest, snapshot)]) == []
+
+
+CASH_FLOWS = (
+    "Consolidated Statement of Cash Flows\n(Millions) 2018 2017 2016\n"
+    "Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)\n"
+)
+OTHER_PAGE = "Notes to the financial statements\n(Millions) 2019 2018\nOther rows (12) (13)\n"
+
+
+def with_context(statement: str, excerpt: str, context: str, url: str, snap: Snapshot) -> Claim:
+    return claim(statement, excerpt, url, snap).model_copy(update={"context": context})
+
+
+def test_a_table_row_with_its_column_header_verifies_both_on_the_same_page() -> None:
+    snapshot = paged([OTHER_PAGE, CASH_FLOWS])
+    row = "Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)"
+    url = f"{snapshot.url}#page=2"
+    checked = verify_claim(
+        with_context(
+            "In 2018 capex was 1,577 million.", row, "(Millions) 2018 2017 2016", url, snapshot
+        ),
+        snapshot,
+    )
+    assert checked.status is ClaimStatus.verified, checked.reason
+    assert checked.reason is not None
+    assert checked.reason.endswith("every number of the statement is in the excerpt or its context")
+    assert checked.context_locator is not None
+    assert checked.context_locator.page == 2
+    # The year alone is in no excerpt: without its context the same statement is refused.
+    alone = verify_claim(claim("In 2018 capex was 1,577 million.", row, url, snapshot), snapshot)
+    assert alone.status is ClaimStatus.rejected
+    assert alone.reason == "numbers not in the excerpt: 2018"
+
+
+def test_a_context_from_another_page_or_nowhere_is_refused() -> None:
+    snapshot = paged([OTHER_PAGE, CASH_FLOWS])
+    row = "Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)"
+    url = f"{snapshot.url}#page=2"
+    elsewhere = verify_claim(
+        with_context("Capex was 1,577 in 2019.", row, "(Millions) 2019 2018", url, snapshot),
+        snapshot,
+    )
+    assert elsewhere.status is ClaimStatus.rejected
+    assert elsewhere.reason == "context: found on page 1, not on the excerpt's page"
+    invented = verify_claim(
+        with_context("Capex was 1,577 in 2021.", row, "(Millions) 2021", url, snapshot), snapshot
+    )
+    assert invented.status is ClaimStatus.rejected
+    assert (invented.reason or "").startswith("context: excerpt not found")
