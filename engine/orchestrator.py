@@ -163,7 +163,10 @@ class Orchestrator:
                 break
             self.events(GapsUpdated(unmet))
             await self._research_round(
-                [self._gap_assignment(brief, s, round_number) for s in gap_targets(plan, unmet)]
+                [
+                    self._gap_assignment(brief, s, round_number, plan)
+                    for s in gap_targets(plan, unmet)
+                ]
             )
         await self._verify_pending()
         await self._judge()
@@ -209,7 +212,7 @@ class Orchestrator:
         )
 
     def _gap_assignment(
-        self, brief: Brief, subquestion: Subquestion, round_number: int
+        self, brief: Brief, subquestion: Subquestion, round_number: int, plan: Plan
     ) -> Assignment:
         """Another subagent on the same subquestion, told to look beyond what was read."""
         first = self._state.outcomes.get(subquestion.id)
@@ -221,6 +224,7 @@ class Orchestrator:
             max_steps=subquestion.steps or self.subagent_max_steps,
             gap=True,
             avoid_urls=first.read_urls if first is not None else (),
+            siblings=tuple(s for s in plan.subquestions if s.id != subquestion.id),
         )
 
     async def _research_round(self, assignments: list[Assignment]) -> None:

@@ -112,17 +112,20 @@ class Toolbox:
             raise ValueError(f"read {url} before citing it")
         return snapshot
 
-    async def check_claim(self, statement: str, url: str, excerpt: str) -> Verdict:
+    async def check_claim(
+        self, statement: str, url: str, excerpt: str, context: str | None = None
+    ) -> Verdict:
         """What the verifier will say of this claim, against the page this subagent read
         (the same `verify_claim` the orchestrator runs), before it is posted."""
         snapshot = await self.cited_snapshot(url)
-        draft = Claim.model_validate(self._claim_fields(statement, url, excerpt, snapshot))
+        fields = self._claim_fields(statement, url, excerpt, snapshot, context)
+        draft = Claim.model_validate(fields)
         checked = verify_claim(draft, snapshot)
         verified = checked.status is ClaimStatus.verified
         return Verdict(verified, checked.reason or "", checked.locator)
 
     def _claim_fields(
-        self, statement: str, url: str, excerpt: str, snapshot: Snapshot
+        self, statement: str, url: str, excerpt: str, snapshot: Snapshot, context: str | None
     ) -> dict[str, object]:
         return {
             "id": "pending",
@@ -130,16 +133,22 @@ class Toolbox:
             "url": url,
             "title": snapshot.title,
             "excerpt": excerpt,
+            "context": context or None,
             "accessed_at": snapshot.fetched_at,
             "source_sha256": snapshot.sha256,
             "subagent": self.assignment.subagent,
             "subquestion": self.assignment.subquestion.id,
         }
 
-    async def record_claim(self, statement: str, url: str, excerpt: str) -> Claim | None:
-        """Post a claim about a source this subagent has read. Returns None for a duplicate."""
+    async def record_claim(
+        self, statement: str, url: str, excerpt: str, context: str | None = None
+    ) -> Claim | None:
+        """Post a claim about a source this subagent has read; `context` is a second quote
+        from the same page that the excerpt means with (a list item's lead-in, a table row's
+        column header). Returns None for a duplicate."""
         snapshot = await self.cited_snapshot(url)
-        posted = await self.board.post(self._claim_fields(statement, url, excerpt, snapshot))
+        fields = self._claim_fields(statement, url, excerpt, snapshot, context)
+        posted = await self.board.post(fields)
         if posted is not None:
             self.posted.append(posted)
         return posted

@@ -61,7 +61,7 @@ class PromptCache:
             chars.append(total)
 
         def tokens(position: int) -> int:  # tokens of the prefix ending at block `position`
-            return math.ceil(chars[position] / total * prompt_tokens) if total else 0
+            return min(prompt_tokens, math.ceil(chars[position] / self._chars_per_token))
 
         points = [i for i, block in enumerate(blocks) if block.get("cache_control")]
         with self._lock:

@@ -30,6 +30,7 @@ from engine.planning.templates import find_template
 MAX_QUESTIONS = 3
 MAX_SUBQUESTIONS = 6
 MIN_STEPS = 3
+CHECK_STEPS = 3
 MAX_STEPS = 30
 
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
@@ -90,9 +91,10 @@ def parse_plan(text: str, brief: Brief) -> Plan:
 
 
 async def research_steps(meter: Meter) -> int:
-    """Steps the subagents can have: the budget's steps left, less one for the writer."""
+    """Steps the subagents can have: the budget's steps left (the plan's and the writer's
+    are already reserved) less the criteria checks' and the judge's."""
     spend = await meter.budget.spend()
-    return max(MIN_STEPS, meter.budget.limits.steps - spend.steps - 1)
+    return max(MIN_STEPS, meter.budget.limits.steps - spend.steps - CHECK_STEPS)
 
 
 def fit_steps(plan: Plan, available: int) -> Plan:

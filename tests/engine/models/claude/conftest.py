@@ -3,8 +3,10 @@ models that record their retry waits instead of sleeping, and a request router b
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -22,9 +24,25 @@ from engine.models.claude.prompts import (
     SUBAGENT_SYSTEM,
     WRITER_SYSTEM,
 )
-from engine.snapshots import InMemorySnapshotStore
+from engine.snapshots import InMemorySnapshotStore, Snapshot
 from tests.engine.conftest import PagesSource
-from tests.support.anthropic_server import ApiError, Body, Reply, ScriptedAnthropic, system_text
+from tests.support.anthropic_server import (
+    ApiError,
+    Body,
+    Reply,
+    ScriptedAnthropic,
+    message,
+    system_text,
+    text,
+    tool_use,
+)
+
+LAW = "https://example.org/lei-14300"
+FILING = "https://example.org/acme-2018.pdf"
+EXPIRY = (
+    "Os créditos de energia elétrica expiram em 60 (sessenta) meses após a data do faturamento."
+)
+EXPIRY_STATEMENT = "Os créditos de energia expiram em 60 meses após o faturamento."
 
 MODEL = "claude-sonnet-5-5"
 JUDGE_MODEL = "claude-haiku-5-5"
@@ -79,6 +97,16 @@ def config(anthropic: ScriptedAnthropic) -> ClaudeConfig:
         subagent_model=MODEL,
         judge_model=JUDGE_MODEL,
     )
+
+
+@pytest.fixture(scope="session")
+def largest_ratio() -> Iterator[list[float]]:
+    """Spend-to-cap ratios of the randomised budget runs; the largest is printed at the end
+    (run with -s to see it)."""
+    ratios: list[float] = []
+    yield ratios
+    if ratios:
+        print(f"\nlargest spend-to-cap ratio over {len(ratios)} runs: {max(ratios):.3f}")
 
 
 @pytest.fixture
@@ -137,3 +165,48 @@ def toolbox(
         InMemoryBoard(),
         InMemoryBudget(limits or Limits()),
     )
+
+
+# -- a subagent's turns, scripted -----------------------------------------------------------
+
+
+def turns(*replies: Reply) -> Callable[[Body], Reply]:
+    """Reply by turn: the n-th call of a conversation (1, 3, 5 … messages) gets replies[n]."""
+
+    def reply(body: Body) -> Reply:
+        return replies[len(body["messages"]) // 2]
+
+    return reply
+
+
+def search(query: str = "créditos energia expiram") -> Reply:
+    return message(tool_use("web_search", {"query": query}), stop_reason="tool_use")
+
+
+def fetch(url: str = LAW, name: str = "fetch_page") -> Reply:
+    return message(tool_use(name, {"url": url}), stop_reason="tool_use")
+
+
+def record(**arguments: object) -> Reply:
+    return message(tool_use("record_claim", arguments), stop_reason="tool_use")
+
+
+DONE = message(text("Subquestion answered."))
+
+
+@dataclass
+class SlowSource(PagesSource):
+    """PagesSource whose fetches take `delay` seconds and count how many overlap."""
+
+    delay: float = 0.2
+    in_flight: int = 0
+    most_in_flight: int = 0
+
+    async def fetch(self, url: str) -> Snapshot:
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        try:
+            await asyncio.sleep(self.delay)
+            return await super().fetch(url)
+        finally:
+            self.in_flight -= 1

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from engine.models.claude import ClaudeConfig, wants_claude
-from engine.models.claude.config import DEFAULT_JUDGE_MODEL, DEFAULT_MODEL
+from engine.models.claude.config import DEFAULT_JUDGE_MODEL, DEFAULT_MODEL, EFFORT_ROLES
 from engine.settings import BadInput
 
 KEY = {"ANTHROPIC_API_KEY": "sk-ant-secret-value"}
@@ -99,3 +99,31 @@ def test_bad_settings_say_which_variable(env: dict[str, str], message: str) -> N
 )
 def test_when_claude_is_wanted(env: dict[str, str], flag: str | None, expected: bool) -> None:
     assert wants_claude(env, flag) is expected
+
+
+def test_effort_per_role_has_documented_defaults_and_can_be_changed() -> None:
+    defaults = ClaudeConfig.from_env(KEY)
+    assert [defaults.effort_for(role) for role in EFFORT_ROLES] == [
+        "high",
+        "medium",
+        "medium",
+        "low",
+        "low",
+    ]
+    changed = ClaudeConfig.from_env(
+        {**KEY, "FONTE_EFFORT_SUBAGENT": "low", "FONTE_EFFORT_WRITER": "default"}
+    )
+    assert changed.subagent_effort == "low"
+    assert changed.writer_effort is None  # sent as nothing: the model's own default
+    with pytest.raises(BadInput, match="FONTE_EFFORT_JUDGE must be one of low"):
+        ClaudeConfig.from_env({**KEY, "FONTE_EFFORT_JUDGE": "extreme"})
+
+
+def test_parallel_tool_calls_can_be_turned_off() -> None:
+    assert ClaudeConfig.from_env(KEY).parallel_tool_calls
+    assert not ClaudeConfig.from_env({**KEY, "FONTE_PARALLEL_TOOLS": "off"}).parallel_tool_calls
+
+
+def test_fable_is_priced() -> None:
+    config = ClaudeConfig.from_env({**KEY, "FONTE_MODEL": "claude-fable-5-1"})
+    assert config.prices.price("claude-fable-5-1").rates.output == 50.0

@@ -2,6 +2,7 @@
 server and an in-memory source: what reaches the report, what is dropped, what it costs."""
 
 import json
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -14,23 +15,28 @@ from engine.models.claude import ClaudeModel
 from engine.orchestrator import Orchestrator
 from engine.planning.briefs import make_brief
 from tests.engine.conftest import LAW_TEXT, PagesSource
-from tests.engine.models.claude.conftest import by_role
+from tests.engine.models.claude.conftest import by_role, role_of
 from tests.support.anthropic_server import (
     ApiError,
     Body,
     Reply,
     ScriptedAnthropic,
     blocks,
+    first_user_text,
     json_message,
     message,
+    spend_limited,
     text,
+    thinking,
     tool_use,
 )
 from tests.support.claude_script import (
     CRITERIA_TOKENS,
     EXPIRY,
+    EXPIRY_STATEMENT,
     FABRICATED,
     HEAVY_TOKENS,
+    LAW,
     MICRO,
     NOT_QUOTED,
     PLAN,
@@ -39,6 +45,7 @@ from tests.support.claude_script import (
     billed,
     judge,
     subagent,
+    subquestion_of,
     turn,
     writer,
 )
@@ -161,3 +168,117 @@ async def test_parallel_subagents_never_spend_past_the_money_limit(
     assert report.spend.usd == pytest.approx(usd)
     assert total.model_calls >= 6  # the subagents got turns before the money ran out
     assert not any(isinstance(r.reply, ApiError) for r in anthropic.requests)
+
+
+async def test_a_spend_limit_ends_the_run_with_a_partial_report_and_one_line(
+    anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
+) -> None:
+    one = {"sufficient_when": ["prazo dos créditos"], "subquestions": [PLAN["subquestions"][1]]}
+
+    def research(body: Body) -> Reply:
+        if turn(body) == 0:
+            return message(tool_use("fetch_page", {"url": LAW}), stop_reason="tool_use")
+        if turn(body) == 1:
+            claim = {"statement": EXPIRY_STATEMENT, "url": LAW, "excerpt": EXPIRY}
+            return message(tool_use("record_claim", claim), stop_reason="tool_use")
+        return spend_limited()
+
+    anthropic.script(by_role(planner=json_message(one), subagent=research))
+    report = await run(model, source)
+
+    limited = [r for r in anthropic.requests if isinstance(r.reply, ApiError)]
+    assert len(limited) == 1
+    assert anthropic.requests[-1] is limited[0]  # nothing was sent after it, no retry
+    assert report.partial
+    assert report.notes == [
+        "budget reached: stopped (Anthropic spend limit reached (429 "
+        "enforced_spend_limit_reached): the organisation's monthly cap; no retry, research "
+        "stopped)"
+    ]
+    assert [c.excerpt for c in report.verified_claims()] == [EXPIRY]  # kept, quoted verbatim
+    assert report.gaps != []
+
+
+async def test_the_planner_sizes_each_subagent(
+    anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
+) -> None:
+    sized = {
+        "sufficient_when": PLAN["sufficient_when"],
+        "subquestions": [
+            {**PLAN["subquestions"][0], "steps": 4},
+            {**PLAN["subquestions"][1], "steps": 16},
+        ],
+    }
+    anthropic.script(by_role(planner=json_message(sized), subagent=message(text("Nada."))))
+    await run(model, source)
+    briefs: dict[str, str] = {}
+    for request in anthropic.requests:  # the first subagents, not the gap ones after them
+        if role_of(request.body) == "subagent":
+            briefs.setdefault(subquestion_of(request.body), first_user_text(request.body))
+    assert "You have 4 steps in all" in briefs["s1"]
+    assert "You have 16 steps in all" in briefs["s2"]
+    # Each brief names its sibling so the two stay out of each other's way.
+    assert "s2: Até quando valem os créditos de energia?" in briefs["s1"]
+    assert "s1: Qual o limite de potência da microgeração?" in briefs["s2"]
+
+
+def _random_plan(rng: random.Random, count: int) -> dict[str, object]:
+    return {
+        "sufficient_when": [f"critério {i}" for i in range(1, count + 1)],
+        "subquestions": [
+            {"id": f"s{i}", "title": f"T{i}", "text": f"Pergunta {i}?", "steps": rng.randint(3, 12)}
+            for i in range(1, count + 1)
+        ],
+    }
+
+
+def _random_researcher(rng: random.Random, urls: list[str]) -> Callable[[Body], Reply]:
+    lock = threading.Lock()
+
+    def reply(body: Body) -> Reply:
+        with lock:
+            choice = rng.random()
+            picked = rng.sample(urls, rng.randint(1, 3))
+        if choice < 0.15:
+            return message(text("Terminei."))
+        if choice < 0.4:
+            searches = [tool_use("web_search", {"query": f"busca {n}"}) for n in range(len(picked))]
+            return message(*searches, stop_reason="tool_use")
+        reads = [tool_use("fetch_page", {"url": url}) for url in picked]
+        return message(thinking(), *reads, stop_reason="tool_use")
+
+    return reply
+
+
+@pytest.mark.parametrize("seed", range(20))
+async def test_eight_parallel_subagents_at_the_top_of_their_token_range_stay_under_the_cap(
+    anthropic: ScriptedAnthropic,
+    make_model: Callable[..., ClaudeModel],
+    source: PagesSource,
+    seed: int,
+    largest_ratio: list[float],
+) -> None:
+    rng = random.Random(seed)
+    anthropic.usage_mode = "top"  # every prompt token a cache write, the whole max_tokens out
+    urls = []
+    for number in range(12):
+        url = f"https://example.org/pagina-{number}"
+        source.add(url, "Texto da página. " * rng.randint(200, 4000), title=f"Página {number}")
+        urls.append(url)
+    model = make_model()
+    anthropic.script(
+        by_role(
+            planner=json_message(_random_plan(rng, 8)),
+            subagent=_random_researcher(rng, urls),
+            criteria=json_message({"unmet": []}),
+        )
+    )
+    events: list[Event] = []
+    limits = Limits(usd=round(rng.uniform(0.8, 3.0), 2), steps=1000)
+    report = await run(model, source, limits=limits, events=events.append)
+
+    committed = [e.spend.usd for e in events if isinstance(e, SpendUpdated)]
+    assert max(committed) <= limits.usd
+    assert report.spend.usd <= limits.usd
+    assert not any(isinstance(r.reply, ApiError) for r in anthropic.requests)
+    largest_ratio.append(report.spend.usd / limits.usd)

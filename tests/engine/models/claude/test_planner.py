@@ -2,8 +2,9 @@ import json
 
 import pytest
 
-from engine.contracts import ClarifyingQuestion
+from engine.contracts import ClarifyingQuestion, Limits, Plan, Subquestion
 from engine.models.claude import ClaudeModel, ClaudeTruncated, InvalidAnswer
+from engine.models.claude.planner import fit_steps
 from engine.models.claude.prompts import CLARIFIER_SYSTEM, PLANNER_SYSTEM
 from engine.planning.briefs import make_brief
 from tests.engine.models.claude.conftest import meter
@@ -146,3 +147,28 @@ async def test_a_truncated_plan_gets_room_once_and_is_never_repaired(
     caps = [r.body["max_tokens"] for r in anthropic.requests]
     assert caps == [model.config.planner_max_tokens, 2 * model.config.planner_max_tokens]
     assert anthropic.requests[0].body["output_config"] == {"effort": "high"}
+
+
+async def test_the_planner_sizes_subquestions_within_the_steps_left(
+    anthropic: ScriptedAnthropic, model: ClaudeModel
+) -> None:
+    sized = [{**SUBQUESTIONS[0], "steps": 5}, {**SUBQUESTIONS[1], "steps": 40}]
+    anthropic.script([json_message({"sufficient_when": CRITERIA, "subquestions": sized})])
+    plan = await model.plan(make_brief(SOLAR), meter(Limits(steps=21)))
+    assert "The research has 18 steps for all its subquestions." in first_user_text(
+        anthropic.requests[0].body
+    )
+    # 5 and 30 (the most one subagent gets) are scaled to fit the 18 steps left.
+    assert [s.steps for s in plan.subquestions] == [3, 15]
+
+
+def test_steps_are_kept_when_they_fit_and_missing_sizes_stay_missing() -> None:
+    plan = Plan(
+        question="q",
+        subquestions=[
+            Subquestion(id="s1", text="a", steps=6),
+            Subquestion(id="s2", text="b"),
+            Subquestion(id="s3", text="c", steps=1),
+        ],
+    )
+    assert [s.steps for s in fit_steps(plan, 40).subquestions] == [6, None, 3]

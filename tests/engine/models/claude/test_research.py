@@ -9,14 +9,29 @@ from engine.contracts import Limits
 from engine.models.claude import ClaudeModel, ClaudeRefused
 from engine.models.claude.prompts import SUBAGENT_SYSTEM
 from tests.engine.conftest import FILING_PAGES, LAW_TEXT, PagesSource
-from tests.engine.models.claude.conftest import toolbox
+from tests.engine.models.claude.conftest import (
+    DONE,
+    EXPIRY,
+    EXPIRY_STATEMENT,
+    FILING,
+    LAW,
+    SlowSource,
+    fetch,
+    record,
+    search,
+    toolbox,
+    turns,
+)
 from tests.support.anthropic_server import (
+    ApiError,
     Body,
     Reply,
     ScriptedAnthropic,
     blocks,
     char_citation,
+    cited_split,
     message,
+    redacted_thinking,
     server_search,
     text,
     thinking,
@@ -24,37 +39,6 @@ from tests.support.anthropic_server import (
     tool_use,
     usage,
 )
-
-LAW = "https://example.org/lei-14300"
-FILING = "https://example.org/acme-2018.pdf"
-EXPIRY = (
-    "Os créditos de energia elétrica expiram em 60 (sessenta) meses após a data do faturamento."
-)
-EXPIRY_STATEMENT = "Os créditos de energia expiram em 60 meses após o faturamento."
-
-
-def turns(*replies: Reply) -> Callable[[Body], Reply]:
-    """Reply by turn: the n-th call of a conversation (1, 3, 5 … messages) gets replies[n]."""
-
-    def reply(body: Body) -> Reply:
-        return replies[len(body["messages"]) // 2]
-
-    return reply
-
-
-def search(query: str = "créditos energia expiram") -> Reply:
-    return message(tool_use("web_search", {"query": query}), stop_reason="tool_use")
-
-
-def fetch(url: str = LAW, name: str = "fetch_page") -> Reply:
-    return message(tool_use(name, {"url": url}), stop_reason="tool_use")
-
-
-def record(**arguments: object) -> Reply:
-    return message(tool_use("record_claim", arguments), stop_reason="tool_use")
-
-
-DONE = message(text("Subquestion answered."))
 
 
 async def test_search_read_record_in_one_context(
@@ -166,98 +150,6 @@ async def test_bad_tool_input_goes_back_as_an_error_and_the_loop_goes_on(
     assert "verified" in str(result(6)["content"])
 
 
-async def test_a_cited_text_block_is_never_a_claim(
-    anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
-) -> None:
-    start = LAW_TEXT.index(EXPIRY)
-    anthropic.script(
-        turns(
-            fetch(),
-            message(
-                text("Segundo a Lei 14.300, "),
-                text("expiram em 60 meses", [char_citation(EXPIRY, 0, start)]),
-            ),
-        )
-    )
-    tools = toolbox(source)
-    await model.research(tools.assignment, tools)
-    assert tools.posted == []
-
-
-async def test_a_cited_passage_of_the_same_reply_repairs_an_inexact_excerpt(
-    anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
-) -> None:
-    start = LAW_TEXT.index(EXPIRY)
-    paraphrase = "Os créditos de energia expiram em 60 (sessenta) meses após a data do faturamento."
-    anthropic.script(
-        turns(
-            fetch(),
-            message(
-                thinking(),
-                text(
-                    "A lei diz que os créditos ",
-                ),
-                text("expiram em 60 meses", [char_citation(EXPIRY, 0, start)]),
-                text("."),
-                tool_use(
-                    "record_claim",
-                    {"statement": EXPIRY_STATEMENT, "url": LAW, "excerpt": paraphrase},
-                ),
-                stop_reason="tool_use",
-            ),
-            DONE,
-        )
-    )
-    tools = toolbox(source)
-    await model.research(tools.assignment, tools)
-    assert [(c.statement, c.excerpt) for c in tools.posted] == [(EXPIRY_STATEMENT, EXPIRY)]
-    told = tool_results(anthropic.requests[2].body)[0]["content"][0]["text"]
-    assert "verified" in told
-    assert "the passage you cited from that page replaced it" in told
-
-
-@pytest.mark.parametrize(
-    ("excerpt", "url", "told"),
-    [
-        ("Os créditos de energia vencem em cinco anos.", LAW, "excerpt not found"),
-        ("Os créditos de energia elétrica " * 15, LAW, "too long"),
-        (
-            "Purchases of property, plant and equipment (PP&E) (1,577) (1,373)",
-            f"{FILING}#page=1",
-            "#page=2",
-        ),
-    ],
-)
-async def test_the_tool_result_says_at_once_why_a_claim_will_be_rejected(
-    anthropic: ScriptedAnthropic,
-    model: ClaudeModel,
-    source: PagesSource,
-    excerpt: str,
-    url: str,
-    told: str,
-) -> None:
-    anthropic.script(turns(fetch(url), record(statement="A fact.", url=url, excerpt=excerpt), DONE))
-    tools = toolbox(source)
-    await model.research(tools.assignment, tools)
-    result = tool_results(anthropic.requests[2].body)[0]["content"][0]["text"]
-    assert "it will be rejected" in result
-    assert told in result
-
-
-async def test_a_number_the_excerpt_lacks_is_told(
-    anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
-) -> None:
-    anthropic.script(
-        turns(
-            fetch(), record(statement="Os créditos valem 72 meses.", url=LAW, excerpt=EXPIRY), DONE
-        )
-    )
-    tools = toolbox(source)
-    await model.research(tools.assignment, tools)
-    result = tool_results(anthropic.requests[2].body)[0]["content"][0]["text"]
-    assert "numbers not in the excerpt: 72" in result
-
-
 async def test_a_refusal_ends_the_subagent_keeping_its_claims(
     anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
 ) -> None:
@@ -360,3 +252,143 @@ async def test_an_unreadable_page_is_an_error_for_claude_and_a_note_for_the_repo
     assert f"could not read {missing}" in failed["content"][0]["text"]
     assert tools.notes == [f"could not read {missing}: no document at {missing}"]
     assert len(anthropic.requests) == 3
+
+
+MICRO = (
+    "microgeração distribuída: central geradora de energia elétrica, com potência instalada "
+    "menor ou igual a 75 kW"
+)
+CAPEX = "Purchases of property, plant and equipment (PP&E) (1,577) (1,373)"
+RECORDED = [
+    ("A microgeração distribuída tem potência instalada de até 75 kW.", LAW, MICRO),
+    ("Os créditos de energia expiram em 60 meses após o faturamento.", LAW, EXPIRY),
+    (
+        "A ACME gastou 1,577 milhões em compras de imobilizado no último exercício.",
+        f"{FILING}#page=2",
+        CAPEX,
+    ),
+]
+
+
+def _is_complete_sentence(text: str) -> bool:
+    return text[0].isupper() and text.endswith(".") and len(text.split()) >= 5
+
+
+async def test_only_recorded_claims_come_out_of_split_citations_and_thinking_notes(
+    anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
+) -> None:
+    micro_at, expiry_at = LAW_TEXT.index(MICRO), LAW_TEXT.index(EXPIRY)
+    notes = thinking("A lei diz que a microgeração vai até 75 kW e que os créditos expiram.")
+    anthropic.script(
+        turns(
+            message(
+                thinking(),
+                tool_use("fetch_page", {"url": LAW}),
+                tool_use("fetch_page", {"url": f"{FILING}#page=2"}),
+                stop_reason="tool_use",
+            ),
+            message(
+                notes,
+                redacted_thinking(),
+                *cited_split(
+                    [
+                        ("A microgeração distribuída ", None),
+                        ("vai até 75 kW", char_citation(MICRO, 0, micro_at)),
+                        (" e os créditos ", None),
+                        ("expiram em 60 meses", char_citation(EXPIRY, 0, expiry_at)),
+                        (", diz a lei; a ACME investiu ", None),
+                        ("1,577", char_citation(CAPEX, 1, 0)),
+                    ]
+                ),
+                *(
+                    tool_use("record_claim", {"statement": s, "url": u, "excerpt": e})
+                    for s, u, e in RECORDED
+                ),
+                stop_reason="tool_use",
+            ),
+            message(thinking("Registrei os três fatos."), text("Feito: três fatos.")),
+        )
+    )
+    tools = toolbox(source)
+    await model.research(tools.assignment, tools)
+
+    assert [(c.statement, c.url, c.excerpt) for c in tools.posted] == RECORDED
+    assert all(_is_complete_sentence(c.statement) for c in tools.posted)
+    results = tool_results(anthropic.requests[2].body)
+    assert all("verified" in r["content"][0]["text"] for r in results)
+    # The thinking blocks went back exactly as they came (the server checks signatures too).
+    replayed = anthropic.requests[2].body["messages"][3]["content"]
+    assert replayed[0] == notes
+    assert replayed[1]["type"] == "redacted_thinking"
+
+
+async def test_the_reads_of_one_turn_run_at_the_same_time(
+    anthropic: ScriptedAnthropic, model: ClaudeModel
+) -> None:
+    slow = SlowSource(delay=0.3)
+    for number in (1, 2, 3):
+        slow.add(f"https://example.org/p{number}", f"Página {number}: texto da página.")
+    reads = [tool_use("fetch_page", {"url": f"https://example.org/p{n}"}) for n in (1, 2, 3)]
+    anthropic.script(turns(message(*reads, stop_reason="tool_use"), DONE))
+    tools = toolbox(slow)
+    await model.research(tools.assignment, tools)
+    assert slow.most_in_flight == 3
+    assert tools.steps_used == 2 + 3  # two turns, three reads: each reserved
+    results = tool_results(anthropic.requests[1].body)
+    assert [r["content"][0]["source"]["data"] for r in results] == [  # in call order
+        f"Página {n}: texto da página." for n in (1, 2, 3)
+    ]
+
+
+async def test_disabled_server_search_falls_back_to_our_search_with_a_note(
+    anthropic: ScriptedAnthropic, make_model: Callable[..., ClaudeModel], source: PagesSource
+) -> None:
+    model = make_model(server_web_search=True)
+    disabled = ApiError(
+        400, "invalid_request_error", "web search is not enabled for this organization"
+    )
+    ours = turns(search(), DONE)
+
+    def reply(body: Body) -> Reply:
+        if body["tools"][0].get("type") == "web_search_20250305":
+            return disabled
+        return ours(body)
+
+    anthropic.script(reply)
+    tools = toolbox(source)
+    await model.research(tools.assignment, tools)
+    assert [r.body["tools"][0].get("type") for r in anthropic.requests] == [
+        "web_search_20250305",
+        None,
+        None,
+    ]
+    assert source.searches == ["créditos energia expiram"]
+    assert len(tools.notes) == 1
+    assert tools.notes[0].startswith("Anthropic web search is not available (subagent s1: ")
+    assert tools.notes[0].endswith("searching with Fonte's own search instead")
+
+    again = toolbox(source)  # a later subagent of the run starts with our search, no note
+    await model.research(again.assignment, again)
+    assert anthropic.requests[3].body["tools"][0]["name"] == "web_search"
+    assert "type" not in anthropic.requests[3].body["tools"][0]
+    assert again.notes == []
+
+
+async def test_a_long_title_is_cut_and_pages_siblings_read_are_offered_free(
+    anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
+) -> None:
+    long_url = "https://example.org/" + "a" * 900
+    source.add(long_url, "Uma página sem título.", title="")
+    anthropic.script(turns(fetch(long_url), fetch(LAW), DONE))
+    tools = toolbox(source)
+    tools.shared_reads.append(LAW)  # a sibling read it: the snapshot is in the shared store
+    await tools.snapshots.put(source.documents[LAW])
+    await model.research(tools.assignment, tools)
+
+    document = tool_results(anthropic.requests[1].body)[0]["content"][0]
+    assert len(document["title"]) == 200
+    offered = anthropic.requests[1].body["messages"][-1]["content"][-1]
+    assert LAW in offered["text"]
+    assert "costs you no step" in offered["text"]
+    assert source.fetches == [long_url]  # the sibling's page came from the store
+    assert tools.steps_used == 3 + 1  # three turns, one new read
