@@ -3,17 +3,26 @@ and is safe to run more than once (arq runs jobs at least once)."""
 
 from __future__ import annotations
 
+import contextlib
+import logging
+from collections.abc import Iterator
 from typing import Any
+
+from arq.worker import Retry
 
 from bot import flows, research
 from bot.config import Settings
 from bot.queue import InProcessQueue
 from bot.redis.codec import decode_assignment, decode_claim, encode_claim, encode_outcome
+from bot.redis.outage import REDIS_DOWN
 from bot.runtime import Runtime, build_runtime
 from bot.steps import decode_step
 
 RUNTIME = "fonte_runtime"
 """The key of the Runtime in an arq worker's ctx."""
+OUTAGE_RETRY_SECONDS = 5.0
+
+log = logging.getLogger(__name__)
 
 
 def runtime_of(ctx: dict[str, Any]) -> Runtime:
@@ -22,27 +31,45 @@ def runtime_of(ctx: dict[str, Any]) -> Runtime:
     return runtime
 
 
+@contextlib.contextmanager
+def again_when_redis_is_down(ctx: dict[str, Any]) -> Iterator[None]:
+    """A job that lost Redis mid-way runs again later (arq's Retry, within its max tries)
+    rather than failing with a traceback: Redis being down is no fault of the job."""
+    try:
+        yield
+    except REDIS_DOWN as error:
+        log.warning("job %s: Redis is unreachable (%s); it runs again", ctx.get("job_id"), error)
+        raise Retry(defer=OUTAGE_RETRY_SECONDS) from None
+
+
 async def converse(ctx: dict[str, Any], raw_step: str) -> None:
-    await flows.handle_step(runtime_of(ctx), decode_step(raw_step))
+    with again_when_redis_is_down(ctx):
+        await flows.handle_step(runtime_of(ctx), decode_step(raw_step))
 
 
 async def run_report(ctx: dict[str, Any], report_id: str, version: int) -> None:
-    await research.run_report(runtime_of(ctx), report_id, version)
+    with again_when_redis_is_down(ctx):
+        await research.run_report(runtime_of(ctx), report_id, version)
 
 
 async def run_subagent(
     ctx: dict[str, Any], report_id: str, version: int, raw_assignment: str
 ) -> str:
-    outcome = await research.run_subagent(
-        runtime_of(ctx), report_id, decode_assignment(raw_assignment), scope=str(ctx["job_id"])
-    )
+    with again_when_redis_is_down(ctx):
+        outcome = await research.run_subagent(
+            runtime_of(ctx),
+            report_id,
+            decode_assignment(raw_assignment),
+            scope=str(ctx["job_id"]),
+        )
     return encode_outcome(outcome)
 
 
 async def verify_claim(ctx: dict[str, Any], report_id: str, raw_claim: str) -> str:
-    checked = await research.verify_claim(
-        runtime_of(ctx), report_id, decode_claim(raw_claim), scope=str(ctx["job_id"])
-    )
+    with again_when_redis_is_down(ctx):
+        checked = await research.verify_claim(
+            runtime_of(ctx), report_id, decode_claim(raw_claim), scope=str(ctx["job_id"])
+        )
     return encode_claim(checked)
 
 

@@ -10,6 +10,8 @@ from dataclasses import replace
 from bot.arq_executor import ArqExecutor
 from bot.conversation.delivery import deliver_report, tell_user
 from bot.flows import brief_of
+from bot.recovery.heartbeat import RunHeartbeat
+from bot.redis.outage import REDIS_DOWN
 from bot.redis.state import ReportState
 from bot.runtime import Runtime
 from bot.slack.assistant import StatusLine
@@ -28,7 +30,36 @@ log = logging.getLogger(__name__)
 async def run_report(rt: Runtime, report_id: str, version: int) -> None:
     """Research, write and deliver one version of a report. Safe to run again after a crash:
     the board, budget and jobs it finds in Redis are the ones it left, and a delivery under
-    way goes on from the message it reached."""
+    way goes on from the message it reached.
+
+    One attempt at a time owns the run (bot.recovery.heartbeat): a new attempt waits while a
+    live one holds it, and an attempt that lost it to another stops and delivers nothing."""
+
+    async def unfinished() -> bool:
+        state = await rt.states.get(report_id)
+        return (
+            state is not None
+            and state.version == version
+            and state.status in ("running", "delivering")
+        )
+
+    heartbeat = RunHeartbeat(rt.leases, report_id)
+    if not await heartbeat.take(unfinished):
+        return
+    attempt = asyncio.create_task(_attempt(rt, report_id, version))
+    heartbeat.start(on_lost=attempt.cancel)
+    try:
+        await attempt
+    except asyncio.CancelledError:
+        current = asyncio.current_task()
+        if heartbeat.lost and (current is None or not current.cancelling()):
+            return  # the attempt that took the run over finishes it
+        raise
+    finally:
+        await heartbeat.stop()
+
+
+async def _attempt(rt: Runtime, report_id: str, version: int) -> None:
     state = await rt.states.get(report_id)
     if state is None or state.plan is None or state.version != version:
         return
@@ -103,6 +134,10 @@ async def _research(rt: Runtime, state: ReportState, version: int) -> Report | N
     try:
         research = set(state.research) if state.research else None
         report = await orchestrator.run(brief_of(state), plan=state.plan, research=research)
+    except REDIS_DOWN:
+        # Not the research's fault: the job runs again once Redis answers (bot.jobs).
+        await _stop(orchestrator, watcher, reporter, status_line)
+        raise
     except Exception as failure:
         log.exception("report %s v%d: the research broke", report_id, version)
         await _stop(orchestrator, watcher, reporter, status_line)

@@ -19,6 +19,7 @@ from bot.config import Settings
 from bot.queue import ArqQueue, InProcessQueue, JobQueue
 from bot.redis.connection import connect
 from bot.redis.keys import Keys
+from bot.redis.runs import InMemoryRunLeases, RedisRunLeases, RunLeases
 from bot.redis.state import InMemoryStateStore, RedisStateStore, StateStore
 from bot.redis.stores import InMemoryResearchStores, RedisResearchStores, ResearchStores
 from bot.slack.api import SlackApi, SlackWebApi, build_web_client
@@ -44,6 +45,8 @@ class Runtime:
     executor_for: ExecutorChoice
     redis: ArqRedis | None = None
     web_client: AsyncWebClient | None = None
+    leases: RunLeases = field(default_factory=InMemoryRunLeases)
+    """Which orchestrator attempt owns each report's run (bot.redis.runs)."""
     _sources: Sources | None = field(default=None, repr=False)
     _sources_lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
@@ -117,4 +120,5 @@ async def build_runtime(
         executor_for,
         redis=redis,
         web_client=client,
+        leases=RedisRunLeases(redis, keys),
     )

@@ -9,13 +9,18 @@ import asyncio
 import logging
 import signal
 import socket
+import time
 from dataclasses import dataclass
+from typing import Any
 
 from arq.connections import RedisSettings
+from arq.constants import in_progress_key_prefix
 from arq.worker import Worker, func
 
 from bot import jobs
 from bot.redis.connection import awaited
+from bot.redis.outage import REDIS_DOWN, Outage
+from bot.redis.runs import LEASE_SECONDS
 from bot.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -27,6 +32,47 @@ MAX_TRIES = 3
 
 
 class FonteWorker(Worker):
+    """arq's Worker with two changes for crashes and outages.
+
+    A job's in-progress key (which keeps other workers off it) is a lease of `lease_seconds`
+    that this worker renews while the job runs, instead of arq's fixed job timeout + 10 s:
+    a worker killed with SIGKILL stops renewing, and another worker picks its jobs up from
+    the queue within the lease. The job's own timeout still bounds how long it may run.
+
+    When Redis stops answering, the poll loop waits and tries again with backoff (one log
+    line when the outage starts, one when it ends) instead of ending the worker.
+    """
+
+    def __init__(self, *args: Any, lease_seconds: float = LEASE_SECONDS, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.in_progress_timeout_s = lease_seconds
+        self.outage = Outage(f"worker {self.queue_name}")
+        self._renewed_at = 0.0
+
+    async def _poll_iteration(self) -> None:
+        try:
+            await super()._poll_iteration()
+            await self._renew_leases()
+        except REDIS_DOWN as error:
+            await asyncio.sleep(self.outage.failed(error))
+            return
+        self.outage.answered()
+
+    async def _renew_leases(self) -> None:
+        """Push back the expiry of every running job's in-progress key, three times a lease."""
+        now = time.monotonic()
+        if now - self._renewed_at < self.in_progress_timeout_s / 3:
+            return
+        self._renewed_at = now
+        running = [job_id for job_id, task in self.tasks.items() if not task.done()]
+        if not running:
+            return
+        lease_ms = int(self.in_progress_timeout_s * 1000)
+        async with self.pool.pipeline(transaction=False) as pipe:
+            for job_id in running:
+                pipe.pexpire(in_progress_key_prefix + job_id, lease_ms)
+            await pipe.execute()
+
     async def close(self) -> None:
         """arq's `Worker.close` with redis-py 5's `aclose` (its `close` is deprecated). The
         pool is closed however the rest ends: jobs cancelled with the worker made the gather
@@ -79,7 +125,13 @@ class WorkerSettings:
         )
 
 
-def build_workers(rt: Runtime, *, burst: bool = False, host: str | None = None) -> list[Worker]:
+def build_workers(
+    rt: Runtime,
+    *,
+    burst: bool = False,
+    host: str | None = None,
+    lease_seconds: float = LEASE_SECONDS,
+) -> list[Worker]:
     config = WorkerSettings.for_runtime(rt, host)
     redis = RedisSettings.from_dsn(config.redis_url)
     common = {
@@ -89,6 +141,7 @@ def build_workers(rt: Runtime, *, burst: bool = False, host: str | None = None) 
         "poll_delay": config.poll_delay,
         "health_check_interval": HEALTH_INTERVAL_SECONDS,
         "max_tries": MAX_TRIES,
+        "lease_seconds": lease_seconds,
     }
     reports = FonteWorker(
         functions=[func(jobs.run_report, name="run_report", timeout=config.report_timeout)],

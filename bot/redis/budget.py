@@ -18,6 +18,7 @@ from arq.connections import ArqRedis
 
 from bot.redis.connection import LuaScript, awaited, text
 from bot.redis.keys import Keys
+from bot.redis.runs import LEASE_SECONDS
 from engine.budget import Refusal, Reservation
 from engine.contracts import Limits, Spend, Usage
 
@@ -30,11 +31,20 @@ local function now()
   local t = redis.call('TIME')
   return tonumber(t[1]) + tonumber(t[2]) / 1000000
 end
+local function last_alive()
+  -- now, or the orchestrator's last heartbeat once that is older than its lease: the clock
+  -- stands still while no orchestrator is alive (its worker was killed)
+  local t = now()
+  local alive = tonumber(redis.call('HGET', b, 'alive_at') or '')
+  local ttl = tonumber(redis.call('HGET', b, 'alive_ttl') or '')
+  if alive and ttl and t - alive > ttl then return alive end
+  return t
+end
 local function elapsed()
   local started = redis.call('HGET', b, 'run_started')
   local base = num('seconds_base')
   if started and started ~= '' then
-    return base + now() - tonumber(started)
+    return base + math.max(0, last_alive() - tonumber(started))
   end
   return base
 end
@@ -136,25 +146,35 @@ return 1
 )
 
 _BEGIN_RUN = LuaScript(
-    """
-if redis.call('HGET', KEYS[1], 'run_id') == ARGV[1] then return 0 end
-local t = redis.call('TIME')
-redis.call('HSET', KEYS[1], 'run_id', ARGV[1],
-           'run_started', tostring(tonumber(t[1]) + tonumber(t[2]) / 1000000))
+    _HELPERS
+    + """
+local t = now()
+if redis.call('HGET', b, 'run_id') == ARGV[1] then
+  local started = tonumber(redis.call('HGET', b, 'run_started') or '')
+  if started then
+    -- the same run resumed by a new attempt: charge it up to the last heartbeat of the
+    -- attempt before, not the time it lay dead
+    local alive = tonumber(redis.call('HGET', b, 'alive_at') or '') or t
+    local ran = math.max(0, math.min(alive, t) - started)
+    redis.call('HINCRBYFLOAT', b, 'seconds_base', tostring(ran))
+    redis.call('HSET', b, 'run_started', tostring(t), 'alive_at', tostring(t))
+  end
+  return 0
+end
+redis.call('HSET', b, 'run_id', ARGV[1], 'run_started', tostring(t),
+           'alive_at', tostring(t), 'alive_ttl', ARGV[2])
 return 1
 """
 )
 
 _END_RUN = LuaScript(
-    """
-local started = redis.call('HGET', KEYS[1], 'run_started')
-if redis.call('HGET', KEYS[1], 'run_id') ~= ARGV[1] or not started or started == '' then
+    _HELPERS
+    + """
+local started = redis.call('HGET', b, 'run_started')
+if redis.call('HGET', b, 'run_id') ~= ARGV[1] or not started or started == '' then
   return 0
 end
-local t = redis.call('TIME')
-local ran = tonumber(t[1]) + tonumber(t[2]) / 1000000 - tonumber(started)
-redis.call('HINCRBYFLOAT', KEYS[1], 'seconds_base', tostring(ran))
-redis.call('HSET', KEYS[1], 'run_started', '')
+redis.call('HSET', b, 'seconds_base', tostring(elapsed()), 'run_started', '')
 return 1
 """
 )
@@ -288,10 +308,12 @@ class RedisBudget:
         )
         self.limits = limits
 
-    async def begin_run(self, run_id: str) -> None:
-        """Start the wall clock for one run (a version of the report). Idempotent: a retried
-        orchestrator job keeps the clock its first attempt started."""
-        await _BEGIN_RUN(self._redis, self._keys, [run_id])
+    async def begin_run(self, run_id: str, alive_ttl: float = LEASE_SECONDS) -> None:
+        """Start the wall clock for one run (a version of the report). A retried orchestrator
+        job keeps the clock its first attempt started, minus the time between that attempt's
+        last heartbeat and now: the crash is not charged. The clock stands still whenever
+        the last heartbeat is older than `alive_ttl` (bot.redis.runs)."""
+        await _BEGIN_RUN(self._redis, self._keys, [run_id, repr(float(alive_ttl))])
 
     async def end_run(self, run_id: str) -> None:
         """Stop the clock, so the hours between a report and its follow-up are not spent."""

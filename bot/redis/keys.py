@@ -65,6 +65,11 @@ class Keys:
     def snapshot(self, report_id: str, document_url: str) -> str:
         return f"{self.prefix}:report:{report_id}:snapshot:{_digest(document_url)}"
 
+    def runner(self, report_id: str) -> str:
+        """The token of the orchestrator attempt that owns the report's run; it expires
+        unless that attempt's heartbeat renews it (bot.redis.runs)."""
+        return f"{self.prefix}:report:{report_id}:runner"
+
     # -- arq queues and job ids -------------------------------------------------------------
 
     @property

@@ -56,13 +56,18 @@ def _words(text: str) -> list[str]:
 
 def gap_topic(gap: str, others: list[str]) -> str:
     """A few words that tell this gap from the others: the words of its question that are
-    neither common words nor shared by every gap ("ANVISA" out of "Quais são as competências
+    neither common words nor in most of the gaps ("ANVISA" out of "Quais são as competências
     da ANVISA?" next to the same question about ANEEL)."""
     question = gap_question(bot_gap_text(gap))
     shared: set[str] = set()
-    if len(others) > 1:
+    if len(others) > 1:  # words in most gaps say nothing about this one
         sets = [{w.casefold() for w in _words(gap_question(bot_gap_text(o)))} for o in others]
-        shared = set.intersection(*sets)
+        counts: dict[str, int] = {}
+        for words_of_gap in sets:
+            for word in words_of_gap:
+                counts[word] = counts.get(word, 0) + 1
+        most = max(2, len(sets) // 2 + 1) if len(sets) > 2 else len(sets)
+        shared = {word for word, n in counts.items() if n >= most}
     words = _words(question)
     kept = [w for w in words if w.casefold() not in _STOPWORDS and w.casefold() not in shared]
     topic = ""

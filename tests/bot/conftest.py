@@ -1,6 +1,7 @@
-"""Shared fixtures for the bot: a Slack Web API stub on loopback, real Redis under a key
-prefix of the test's own (deleted afterwards), a library the test writes, runtimes, arq
-workers running as tasks, and helpers to send signed requests and Socket Mode envelopes."""
+"""Shared fixtures for the bot: a Slack stand-in on loopback (Web API and a Socket Mode
+WebSocket), real Redis under a key prefix of the test's own (deleted afterwards), a library
+the test writes, runtimes, arq workers running as tasks, and helpers to send signed requests
+and Socket Mode envelopes."""
 
 from __future__ import annotations
 
@@ -23,8 +24,6 @@ import redis.asyncio as aioredis
 from aiohttp import web
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_bolt.async_app import AsyncApp
-from slack_sdk.socket_mode.request import SocketModeRequest
-from slack_sdk.socket_mode.response import SocketModeResponse
 
 from bot.config import Settings
 from bot.jobs import open_runtime
@@ -334,38 +333,28 @@ async def bolt_http(
             await runner.cleanup()
 
 
-@dataclass
-class RecordingSocketClient:
-    """Stands in for the Socket Mode websocket: keeps the acknowledgements sent back."""
+@dataclass(frozen=True)
+class Ack:
+    """The app's acknowledgement of one Socket Mode envelope, as it came over the socket."""
 
-    responses: list[SocketModeResponse] = field(default_factory=list)
-    logger: Any = None
-
-    async def send_socket_mode_response(self, response: SocketModeResponse) -> None:
-        self.responses.append(response)
+    envelope_id: str
+    payload: dict[str, Any] | None
 
 
 @dataclass
 class SocketSlack:
+    """Slack's side of Socket Mode: the bot's real AsyncSocketModeHandler opened a real
+    WebSocket to the stand-in (apps.connections.open, then the URL it returned); envelopes
+    go down that socket and their acknowledgements come back up it."""
+
     handler: AsyncSocketModeHandler
-    client: RecordingSocketClient
-    numbers: int = 0
+    slack: SlackStub
 
-    async def envelope(self, kind: str, payload: dict[str, Any]) -> SocketModeResponse:
-        self.numbers += 1
-        envelope_id = f"env-{self.numbers}-{uuid.uuid4().hex[:6]}"
-        request = SocketModeRequest.from_dict(
-            {"type": kind, "envelope_id": envelope_id, "payload": payload}
-        )
-        assert request is not None
-        before = len(self.client.responses)
-        await self.handler.handle(self.client, request)  # type: ignore[arg-type]
-        assert len(self.client.responses) == before + 1, "envelope not acknowledged"
-        response = self.client.responses[-1]
-        assert response.envelope_id == envelope_id
-        return response
+    async def envelope(self, kind: str, payload: dict[str, Any]) -> Ack:
+        ack = await self.slack.envelope(kind, payload)
+        return Ack(str(ack["envelope_id"]), ack.get("payload"))
 
-    async def event(self, event: dict[str, Any]) -> SocketModeResponse:
+    async def event(self, event: dict[str, Any]) -> Ack:
         return await self.envelope(
             "events_api",
             {
@@ -377,25 +366,27 @@ class SocketSlack:
             },
         )
 
-    async def action(
-        self, user: str, channel: str, action_id: str, value: str
-    ) -> SocketModeResponse:
+    async def action(self, user: str, channel: str, action_id: str, value: str) -> Ack:
         return await self.envelope("interactive", block_actions(user, channel, action_id, value))
 
-    async def command(self, user: str, channel: str, text: str) -> SocketModeResponse:
+    async def command(self, user: str, channel: str, text: str) -> Ack:
         return await self.envelope("slash_commands", command_fields(user, channel, text))
 
 
 @pytest.fixture
-async def socket_mode() -> AsyncIterator[Callable[[Runtime], SocketSlack]]:
+async def socket_mode(
+    slack: SlackStub,
+) -> AsyncIterator[Callable[[Runtime], Awaitable[SocketSlack]]]:
     handlers: list[AsyncSocketModeHandler] = []
 
-    def connect(rt: Runtime) -> SocketSlack:
+    async def connect(rt: Runtime) -> SocketSlack:
         assert rt.web_client is not None
         app: AsyncApp = build_app(rt, rt.web_client)
         handler = AsyncSocketModeHandler(app, "xapp-test", web_client=rt.web_client)
         handlers.append(handler)
-        return SocketSlack(handler, RecordingSocketClient(logger=handler.client.logger))
+        await handler.connect_async()  # type: ignore[no-untyped-call]
+        await asyncio.wait_for(slack.socket_connected.wait(), 10)
+        return SocketSlack(handler, slack)
 
     try:
         yield connect

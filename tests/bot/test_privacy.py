@@ -36,7 +36,7 @@ async def test_dm_report_stays_private(
     make_settings: Any, runtimes: Any, socket_mode: Any, slack: SlackStub
 ) -> None:
     rt = await runtimes(make_settings(redis=False))
-    sm = socket_mode(rt)
+    sm = await socket_mode(rt)
     ack = await sm.event(
         {
             "type": "message",
@@ -85,7 +85,7 @@ async def test_dm_cancel_before_start_by_owner_only(
     make_settings: Any, runtimes: Any, socket_mode: Any, slack: SlackStub
 ) -> None:
     rt = await runtimes(make_settings(redis=False))
-    sm = socket_mode(rt)
+    sm = await socket_mode(rt)
     await sm.command(OWNER, DM, f"livre {LIMITS_QUESTION}")
     root: list[Call] = await slack.wait_for(lambda: slack.calls_to("chat.postMessage"), what="root")
     assert root[0].params["channel"] == DM

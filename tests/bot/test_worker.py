@@ -1,14 +1,27 @@
-"""Worker configuration: two queues, abortable tasks, timeouts from the report cap."""
+"""Worker configuration: two queues, abortable tasks, timeouts from the report cap; jobs held
+by a lease the worker renews; a Redis outage ridden out."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import pytest
+from arq.connections import RedisSettings
+from arq.constants import in_progress_key_prefix
+from arq.worker import func
 
-from bot.worker import WorkerSettings, build_workers, run_workers
+from bot.redis.connection import connect
+from bot.redis.runs import LEASE_SECONDS
+from bot.worker import FonteWorker, WorkerSettings, build_workers, run_workers
+from tests.bot.conftest import REDIS_URL
 
 
 async def test_two_workers_one_per_queue(make_settings: Any, runtimes: Any) -> None:
@@ -58,3 +71,166 @@ async def test_a_worker_closes_its_redis_pool_even_when_its_jobs_were_cancelled(
     for pool in pools:  # no connection left open for the garbage collector to warn about
         assert not pool._in_use_connections
         assert all(not conn.is_connected for conn in pool._available_connections)
+
+
+# -- leases: a killed worker lets its jobs go within seconds -----------------------------------
+
+
+async def slow_job(ctx: dict[str, Any], seconds: float) -> str:
+    await asyncio.sleep(seconds)
+    return "done"
+
+
+@contextlib.asynccontextmanager
+async def one_worker(
+    redis_url: str, queue: str, lease_seconds: float = LEASE_SECONDS
+) -> AsyncIterator[FonteWorker]:
+    worker = FonteWorker(
+        functions=[func(slow_job, name="slow_job", timeout=600)],
+        queue_name=queue,
+        redis_settings=RedisSettings.from_dsn(redis_url),
+        handle_signals=False,
+        poll_delay=0.05,
+        health_check_key=f"{queue}:health",
+        lease_seconds=lease_seconds,
+    )
+    task = asyncio.create_task(run_workers([worker]))
+    try:
+        yield worker
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+async def test_a_running_job_is_held_by_a_short_lease_its_worker_keeps_renewing(
+    redis_prefix: str,
+) -> None:
+    queue = f"{redis_prefix}:queue:lease"
+    job_id = f"{redis_prefix}:job:slow"
+    client = await connect(REDIS_URL)
+    try:
+        async with one_worker(REDIS_URL, queue, lease_seconds=0.9):
+            job = await client.enqueue_job("slow_job", 2.5, _job_id=job_id, _queue_name=queue)
+            assert job is not None
+            key = in_progress_key_prefix + job_id
+            ttls, first_seen, last_seen = [], 0.0, 0.0
+            for _ in range(2000):
+                ttl = int(await client.pttl(key))
+                if ttl > 0:
+                    ttls.append(ttl)
+                    last_seen = time.monotonic()
+                    first_seen = first_seen or last_seen
+                if await job.result_info() is not None:
+                    break
+                await asyncio.sleep(0.01)
+            info = await job.result_info()
+        assert info is not None
+        assert info.success
+        assert info.job_try == 1
+        # A job timeout of 600 s used to hold the key for 610 s after a SIGKILL; now no
+        # longer than the lease, renewed while the job ran far past its first lease.
+        assert ttls
+        assert max(ttls) <= 900
+        assert last_seen - first_seen > 2 * 0.9, "the key outlived its lease: it was renewed"
+        assert not await client.exists(key)
+    finally:
+        await client.aclose(close_connection_pool=True)
+
+
+async def test_both_workers_of_a_process_hold_their_jobs_by_lease(
+    make_settings: Any, runtimes: Any
+) -> None:
+    rt = await runtimes(make_settings(max_report_seconds=3600.0))
+    for worker in build_workers(rt, host="h1"):
+        assert worker.in_progress_timeout_s == LEASE_SECONDS <= 20
+
+
+# -- a Redis outage: the worker waits it out -------------------------------------------------
+
+OUTAGE_PORT = 6390
+
+
+def start_redis(port: int) -> subprocess.Popen[bytes]:
+    server = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    for _ in range(200):
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.1):
+            return server
+        time.sleep(0.02)
+    server.kill()
+    raise AssertionError(f"redis-server did not start on port {port}")
+
+
+def stop_redis(server: subprocess.Popen[bytes]) -> None:
+    server.terminate()
+    server.wait(timeout=10)
+
+
+@pytest.fixture
+def own_redis() -> Iterator[Callable[[], subprocess.Popen[bytes]]]:
+    """A redis-server of the test's own on a loopback port, which the test may stop."""
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed: the outage test needs one it can stop")
+    servers: list[subprocess.Popen[bytes]] = []
+
+    def start() -> subprocess.Popen[bytes]:
+        servers.append(start_redis(OUTAGE_PORT))
+        return servers[-1]
+
+    try:
+        yield start
+    finally:
+        for server in servers:
+            if server.poll() is None:
+                stop_redis(server)
+
+
+async def test_a_worker_rides_out_a_redis_outage_and_says_so_once_each_way(
+    own_redis: Callable[[], subprocess.Popen[bytes]], caplog: pytest.LogCaptureFixture
+) -> None:
+    url = f"redis://127.0.0.1:{OUTAGE_PORT}/0"
+    server = own_redis()
+    queue = "outage:queue"
+    caplog.set_level(logging.INFO)
+    async with one_worker(url, queue) as worker:
+        for _ in range(500):
+            if worker._pool is not None:
+                break
+            await asyncio.sleep(0.01)
+        stop_redis(server)
+        await asyncio.sleep(3)  # several polls and backoffs against a closed port
+        assert worker.main_task is not None
+        assert not worker.main_task.done(), "the worker ended"
+        own_redis()
+        client = await connect(url)
+        try:
+            job = await client.enqueue_job("slow_job", 0.01, _queue_name=queue)
+            assert job is not None
+            for _ in range(2000):
+                if await job.result_info() is not None:
+                    break
+                await asyncio.sleep(0.01)
+            info = await job.result_info()
+        finally:
+            await client.aclose(close_connection_pool=True)
+        assert info is not None
+        assert info.success, "the worker did not take jobs again"
+    outage = [r.getMessage() for r in caplog.records if r.name == "bot.redis.outage"]
+    assert len(outage) == 2, outage
+    assert "unreachable" in outage[0]
+    assert "answers again" in outage[1]
+    assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"

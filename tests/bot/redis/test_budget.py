@@ -11,6 +11,7 @@ from arq.connections import ArqRedis
 from bot.redis.budget import KeyedReservation, RedisBudget
 from bot.redis.connection import connect
 from bot.redis.keys import Keys
+from bot.redis.runs import RedisRunLeases
 from engine.budget import Refusal
 from engine.contracts import Limits, Usage
 from tests.bot.conftest import REDIS_URL
@@ -125,3 +126,37 @@ async def test_set_limits_and_another_opener_reads_them(redis: ArqRedis, redis_p
     await b.set_limits(Limits(steps=3, seconds=30, usd=0.2))
     other = await budget(redis, redis_prefix, "b", Limits(steps=99))
     assert other.limits == Limits(steps=3, seconds=30, usd=0.2)
+
+
+async def test_the_clock_stands_still_while_no_orchestrator_is_alive(
+    redis: ArqRedis, redis_prefix: str
+) -> None:
+    keys = Keys(redis_prefix)
+    b = await budget(redis, redis_prefix, "job", Limits(steps=10, seconds=100))
+    leases = RedisRunLeases(redis, keys, seconds=0.2)
+    await b.begin_run("v1", alive_ttl=0.2)
+    await asyncio.sleep(0.1)
+    await leases.take("r1", "attempt-1")  # the orchestrator's last heartbeat
+    await asyncio.sleep(1.0)  # its worker was killed: no heartbeat for 1 s
+    frozen = (await b.spend()).seconds
+    assert 0.05 <= frozen < 0.6, "the time the run lay dead was charged"
+    await asyncio.sleep(0.2)
+    assert (await b.spend()).seconds == pytest.approx(frozen)
+
+
+async def test_a_resumed_run_is_not_charged_the_time_since_the_last_heartbeat(
+    redis: ArqRedis, redis_prefix: str
+) -> None:
+    keys = Keys(redis_prefix)
+    b = await budget(redis, redis_prefix, "job", Limits(steps=10, seconds=100))
+    leases = RedisRunLeases(redis, keys, seconds=5)
+    await b.begin_run("v1", alive_ttl=5)
+    await asyncio.sleep(0.1)
+    await leases.take("r1", "attempt-1")
+    await asyncio.sleep(1.0)  # dead, but within the lease: the clock still runs...
+    assert (await b.spend()).seconds >= 1.0
+    await b.begin_run("v1", alive_ttl=5)  # ...until the next attempt resumes the run
+    resumed = (await b.spend()).seconds
+    assert 0.05 <= resumed < 0.6, "the gap before the resumed attempt was charged"
+    await asyncio.sleep(0.2)
+    assert (await b.spend()).seconds >= resumed + 0.2  # and then it runs again

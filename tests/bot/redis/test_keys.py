@@ -17,6 +17,7 @@ def test_every_key_carries_the_prefix_and_names_differ() -> None:
         keys.budget("r"),
         keys.reservations("r"),
         keys.snapshot("r", "https://x"),
+        keys.runner("r"),
         keys.reports_queue,
         keys.tasks_queue,
         keys.run_job("r", 1),

@@ -8,7 +8,11 @@ import time
 from typing import Any
 from urllib.parse import urlencode
 
-from bot.slack.blocks import EDIT, EDIT_VIEW, START
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.slack.app import socket_health_app
+from bot.slack.blocks import DEEPEN, EDIT, EDIT_VIEW, FEEDBACK, START
+from bot.slack.texts import PT
 from tests.bot.conftest import LIMITS_QUESTION, AskingModel, wait_state
 from tests.support.slack_stub import SlackStub
 
@@ -191,3 +195,49 @@ async def test_a_free_text_reply_in_the_thread_answers_the_question(
         what="questions message answered",
     )
     assert "Portugal, por favor" in answered[0].text_of_blocks()
+
+
+async def test_an_empty_mention_gets_a_short_private_hint(
+    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False))
+    sender = await bolt_http(rt)
+    event = {"type": "app_mention", "channel": CHANNEL, "user": USER, "text": "<@UBOT>  "}
+    await sender.event({**event, "ts": "3.1"})
+    (hint,) = await slack.wait_for(lambda: slack.calls_to("chat.postEphemeral"), what="hint")
+    assert (hint.params["user"], hint.params["thread_ts"]) == (USER, "3.1")
+    assert hint.params["text"] == PT.empty_mention
+    assert not slack.calls_to("chat.postMessage")
+
+
+async def test_a_button_whose_value_names_no_report_is_answered(
+    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False))
+    sender = await bolt_http(rt)
+    for action_id in (START, f"{DEEPEN}_3", f"{FEEDBACK}_up"):
+        response = await sender.action(USER, CHANNEL, action_id, "not json")
+        assert response.status_code == 200
+    await sender.action(USER, CHANNEL, EDIT, json.dumps({"r": "expired"}))
+    answers = await slack.wait_for(
+        lambda: (
+            len(slack.calls_to("chat.postEphemeral")) == 4 and slack.calls_to("chat.postEphemeral")
+        ),
+        what="answers",
+    )
+    texts = sorted(str(c.params["text"]) for c in answers)
+    assert texts == sorted([PT.stale_button] * 3 + [PT.not_found])
+
+
+async def test_socket_mode_health_follows_the_live_connection(
+    make_settings: Any, runtimes: Any, socket_mode: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False))
+    sm = await socket_mode(rt)
+    server = TestServer(socket_health_app(sm.handler))
+    async with TestClient(server) as client:
+        assert (await client.get("/healthz")).status == 200
+        await sm.handler.client.close()  # the connection to Slack is gone
+        response = await client.get("/healthz")
+        assert response.status == 503
+        assert "not connected" in await response.text()

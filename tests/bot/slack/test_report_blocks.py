@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import json
 
-from bot.slack.blocks import DEEPEN, EXCERPT
-from bot.slack.report_blocks import excerpt_view, report_messages
+from bot.slack.blocks import DEEPEN, EXCERPT, FEEDBACK
+from bot.slack.report_blocks import (
+    bot_gap_text,
+    cut_by_user,
+    excerpt_view,
+    gap_buttons,
+    report_messages,
+)
+from engine.planning.gaps import gap_question
 from tests.support.slack_samples import assert_within_limits, claim, report, walk
 
 
@@ -57,3 +64,47 @@ def test_excerpt_modal_shows_the_whole_excerpt() -> None:
     assert long_excerpt.strip() in text
     assert "Accessed on 2025-05-01" in text
     assert "page 3" in text
+
+
+def test_gap_buttons_have_short_distinct_labels_and_carry_the_whole_gap() -> None:
+    lead = "Fonte verificada que responda: Quais são as competências da"
+    agencies = ["ANVISA", "ANEEL", "ANATEL", "ANP", "ANTT", "ANS", "ANA", "ANCINE"]
+    gaps = [f"{lead} {agency} na regulação do setor de saúde suplementar?" for agency in agencies]
+    unfinished = "Subquestão incompleta (interrompida pelo orçamento)"
+    gaps += [f"{unfinished}: Quais são as competências da ANAC?"]
+    blocks = gap_buttons("r1", gaps, "Aprofundar")
+    buttons = [e for b in blocks for e in b["elements"]]
+    labels = [b["text"]["text"] for b in buttons]
+    assert labels[0] == "Aprofundar 1: ANVISA"
+    assert labels[-1] == "Aprofundar 9: ANAC"
+    assert len(set(labels)) == len(labels)
+    assert all(len(label) <= 40 for label in labels)
+    assert [json.loads(b["value"])["gap"] for b in buttons] == gaps
+    assert_within_limits(blocks)
+
+
+def test_a_cancelled_report_says_the_user_cut_it_short_not_the_budget() -> None:
+    sample = cut_by_user(report(2, partial=True).model_copy(update={"gaps": [BUDGET_GAP]}))
+    assert sample.gaps == ["Fonte verificada que responda: preços (interrompida pelo usuário)"]
+    text = json.dumps(
+        report_messages(sample, "r1", 1, cancelled=True)[0].blocks, ensure_ascii=False
+    )
+    assert "cancelada" in text
+    assert "orçamento" not in text
+    assert gap_question(bot_gap_text(sample.gaps[0])) == "preços"
+
+
+BUDGET_GAP = "Fonte verificada que responda: preços (interrompida pelo orçamento)"
+
+
+def test_the_delivered_report_ends_with_feedback_buttons() -> None:
+    messages = report_messages(report(130), "r1", 2)
+    last = [
+        e for e in walk(messages[-1].blocks) if str(e.get("action_id", "")).startswith(FEEDBACK)
+    ]
+    assert [json.loads(str(b["value"])) for b in last] == [
+        {"r": "r1", "v": 2, "f": "up"},
+        {"r": "r1", "v": 2, "f": "down"},
+    ]
+    earlier = [e for m in messages[:-1] for e in walk(m.blocks)]
+    assert not any(str(e.get("action_id", "")).startswith(FEEDBACK) for e in earlier)

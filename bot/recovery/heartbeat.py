@@ -1,0 +1,87 @@
+"""The heartbeat of one orchestrator attempt.
+
+An attempt first takes its report's run lease (waiting while another live attempt holds it,
+and giving up when the run ends meanwhile), then renews it three times per lease. Each
+renewal also tells the budget the orchestrator is alive, so its clock stands still once the
+beats stop. If the lease was lost (this attempt's loop stalled past the lease and another
+attempt took the run over), `on_lost` is called: the attempt must stop, and deliver nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import uuid
+from collections.abc import Awaitable, Callable
+
+from bot.redis.outage import REDIS_DOWN, Outage
+from bot.redis.runs import RunLeases
+
+log = logging.getLogger(__name__)
+
+
+def run_token() -> str:
+    """Names one attempt: host, process and a random part (two attempts never share one)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+class RunHeartbeat:
+    def __init__(self, leases: RunLeases, report_id: str, token: str | None = None) -> None:
+        self.leases = leases
+        self.report_id = report_id
+        self.token = token or run_token()
+        self.lost = False
+        self._task: asyncio.Task[None] | None = None
+        self._outage = Outage(f"heartbeat of report {report_id}")
+
+    @property
+    def interval(self) -> float:
+        return self.leases.seconds / 3
+
+    async def take(self, still_wanted: Callable[[], Awaitable[bool]]) -> bool:
+        """Take the run, waiting while another attempt holds it; False once `still_wanted`
+        says the run needs no one any more (it ended while we waited)."""
+        waited = False
+        while not await self.leases.take(self.report_id, self.token):
+            if not await still_wanted():
+                return False
+            if not waited:
+                holder = await self.leases.holder(self.report_id)
+                log.info("report %s: waiting for the run held by %s", self.report_id, holder)
+                waited = True
+            await asyncio.sleep(self.interval)
+        return True
+
+    def start(self, on_lost: Callable[[], object]) -> None:
+        self._task = asyncio.create_task(self._beat(on_lost))
+
+    async def _beat(self, on_lost: Callable[[], object]) -> None:
+        while True:
+            await asyncio.sleep(self.interval)
+            try:
+                held = await self.leases.take(self.report_id, self.token)
+            except REDIS_DOWN as error:
+                await asyncio.sleep(self._outage.failed(error))
+                continue
+            self._outage.answered()
+            if not held:
+                self.lost = True
+                log.warning(
+                    "report %s: another attempt took the run over; this one stops",
+                    self.report_id,
+                )
+                on_lost()
+                return
+
+    async def stop(self) -> None:
+        """Stop beating and let the run go at once, unless it was lost to another attempt."""
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        if not self.lost:
+            try:
+                await self.leases.release(self.report_id, self.token)
+            except REDIS_DOWN as error:  # the lease then expires by itself
+                log.warning("report %s: could not release the run: %s", self.report_id, error)

@@ -1,0 +1,122 @@
+"""After the plan: cancel keeps what was found and stays deepenable, and every message or
+button that no longer applies gets a short answer only its sender sees."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.flows import handle_step
+from bot.slack.texts import PT
+from bot.sources import open_library
+from bot.steps import Answer, Cancel, Rate, Start
+from tests.bot.conftest import SlowSources
+from tests.support.slack_runs import (
+    CHANNEL,
+    USER,
+    cancel_when,
+    deepened,
+    finished_report,
+    planned_report,
+    settle,
+    state_of,
+)
+from tests.support.slack_stub import SlackStub
+
+MARKET = "Como está o mercado de energia solar residencial?"
+
+
+def whispers(slack: SlackStub, user: str = USER) -> list[str]:
+    return [
+        str(c.params["text"])
+        for c in slack.calls_to("chat.postEphemeral")
+        if c.params["user"] == user
+    ]
+
+
+async def test_cancel_keeps_a_partial_report_whose_gap_deepens_to_version_two(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    slow = SlowSources(open_library(make_settings()), delay=30.0)
+    rt = await runtimes(make_settings(redis=False), open_sources=slow.opener())
+    report_id = await planned_report(rt, "900.1", MARKET)
+    await handle_step(rt, Start(report_id=report_id, user=USER, channel=CHANNEL))
+    await cancel_when(rt, report_id, lambda: slow.searches > 0)
+    await settle(rt)
+    state = await state_of(rt, report_id)
+    assert (state.status, state.reported, state.delivered) == ("cancelled", 1, 1)
+    assert state.deepenable
+    partial = await rt.states.load_report(report_id, 1)
+    assert partial is not None
+    assert partial.partial
+    assert partial.gaps
+    assert all("orçamento" not in gap for gap in partial.gaps)
+    assert any("interrompida pelo usuário" in gap for gap in partial.gaps)
+    pages = [c for c in slack.calls_to("chat.postMessage") if "fonte_deepen" in c.text_of_blocks()]
+    assert "cancelada antes de cobrir" in pages[0].text_of_blocks()
+
+    slow.delay = 0.0  # the user presses a gap's button: the value carries the whole gap
+    button = next(
+        element
+        for block in pages[0].blocks()
+        for element in block.get("elements", [])
+        if str(element.get("action_id", "")).startswith("fonte_deepen")
+    )
+    gap = json.loads(button["value"])["gap"]
+    assert button["text"]["text"].startswith("Aprofundar 1: ")
+    second = await deepened(rt, state, gap)
+    assert (second.version, second.status, second.delivered) == (2, "delivered", 2)
+    report = await rt.states.load_report(report_id, 2)
+    assert report is not None
+    assert report.plan.subquestions[-1].id == "d2"
+    assert "interrompida" not in report.plan.subquestions[-1].text
+
+
+async def test_a_new_question_in_a_reports_thread_is_told_what_the_thread_is_for(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False))
+    state = await finished_report(rt, "901.1")
+    chatter = Answer(report_id=state.report_id, user="U5", text="legal!", channel=CHANNEL)
+    await handle_step(rt, chatter)
+    assert not whispers(slack, "U5"), "people talking in the thread are left alone"
+    asked = chatter.model_copy(update={"text": "e o mercado eólico?", "mentioned": True})
+    await handle_step(rt, asked)
+    assert whispers(slack, "U5") == [PT.thread_has_report]
+
+
+async def test_stale_buttons_each_get_a_short_private_answer(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False))
+    state = await finished_report(rt, "902.1")
+    await handle_step(rt, Start(report_id=state.report_id, user=USER, channel=CHANNEL))
+    await handle_step(rt, Cancel(report_id=state.report_id, user=USER, channel=CHANNEL))
+    pressed = Answer(report_id=state.report_id, user=USER, question=0, option=1, channel=CHANNEL)
+    await handle_step(rt, pressed)
+    await handle_step(rt, Start(report_id="gone", user=USER, channel=CHANNEL))
+    assert whispers(slack) == [
+        PT.already_started,
+        PT.nothing_to_cancel,
+        PT.stale_button,
+        PT.not_found,
+    ]
+    assert (await state_of(rt, state.report_id)).status == "delivered"
+
+
+async def test_feedback_is_recorded_with_the_report(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False))
+    state = await finished_report(rt, "903.1")
+    for rating in ("down", "up"):  # a second press replaces the first
+        await handle_step(
+            rt,
+            Rate(report_id=state.report_id, user=USER, version=1, rating=rating, channel=CHANNEL),
+        )
+    await handle_step(
+        rt, Rate(report_id=state.report_id, user=USER, version=5, rating="up", channel=CHANNEL)
+    )
+    recorded = (await state_of(rt, state.report_id)).feedback
+    assert [(f.user, f.version, f.rating) for f in recorded] == [(USER, 1, "up")]
+    assert whispers(slack) == [PT.feedback_thanks, PT.feedback_thanks, PT.stale_button]
