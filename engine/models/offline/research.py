@@ -24,7 +24,7 @@ from engine.models.offline.relevance import QueryTerms, query_terms
 from engine.models.offline.scope import scope_factors
 from engine.models.offline.sentences import Span, best_window, clean_statement, sentence_spans
 from engine.models.offline.statements import (
-    column_years,
+    column_headers,
     is_table_row,
     page_statement,
     statement_marker,
@@ -78,6 +78,8 @@ class Candidate:
     """The unit's own terms; `terms` adds what its table says of it (statement, columns)."""
     title: str
     """The title of the document the unit is in."""
+    lead_in: Span | None = None
+    """What the unit means with, quoted beside it: a list item's lead-in, a row's header."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,7 @@ class Quote:
     url: str
     excerpt: str
     statement: str
+    context: str | None = None
 
 
 def _page_of(snapshot: Snapshot, url: str) -> str:
@@ -102,29 +105,45 @@ def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate
     context = term_set(f"{title} {header}")
     statement = page_statement(page_text) if snapshot.is_paged else None
     row_subject = frozenset({statement_marker(statement)}) if statement else frozenset[str]()
-    headers = list(column_years(page_text))
+    headers = list(column_headers(page_text))
     candidates: list[Candidate] = []
     lead = frozenset[str]()
+    lead_in: Span | None = None  # the unit ending in ":" that the list items below complete
     for span in sentence_spans(page_text):
         text = span.text(page_text)
         if addressed_to_ai(text):  # a page talking to its reader's model: never a finding
             continue
         words = terms = term_set(text)
+        column_header: Span | None = None
         if is_table_row(text):
             # A row means what its statement and its column header say it means.
-            columns = [years for offset, years in headers if offset < span.start]
-            terms = terms | row_subject | (columns[-1] if columns else frozenset())
+            above = [(line, years) for line, years in headers if line.end <= span.start]
+            if above:
+                column_header, years = above[-1]
+                terms = terms | years
+            terms = terms | row_subject
         if _LIST_ITEM.match(text):
             # "I - 15% a partir de 2023": an item means what its article's opening says.
             candidates.append(
                 Candidate(
-                    url, page_text, span, terms, context | lead, hit_rank, words | lead, title
+                    url,
+                    page_text,
+                    span,
+                    terms,
+                    context | lead,
+                    hit_rank,
+                    words | lead,
+                    title,
+                    lead_in=lead_in,
                 )
             )
             continue
         if _ARTICLE.match(text):
             lead = terms
-        candidates.append(Candidate(url, page_text, span, terms, context, hit_rank, words, title))
+        lead_in = span if text.rstrip().endswith(":") else None
+        candidates.append(
+            Candidate(url, page_text, span, terms, context, hit_rank, words, title, column_header)
+        )
     return candidates
 
 
@@ -232,8 +251,20 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
         seen.add(key)
         per_source[document] = per_source.get(document, 0) + 1
         per_page[candidate.url] = per_page.get(candidate.url, 0) + 1
-        chosen.append(Quote(candidate.url, excerpt, _statement(excerpt, candidate.span, window)))
+        statement = _statement(excerpt, candidate.span, window)
+        chosen.append(Quote(candidate.url, excerpt, statement, _context_of(candidate, window)))
     return chosen
+
+
+def _context_of(candidate: Candidate, window: Span) -> str | None:
+    """The candidate's context as a quote, unless the excerpt already holds it."""
+    span = candidate.lead_in
+    if span is None or (window.start <= span.start and span.end <= window.end):
+        return None
+    text = span.text(candidate.page_text).strip()
+    if len(collapse_whitespace(text)) > EXCERPT_MAX_CHARS:  # quote the lead-in's end only
+        text = text[-EXCERPT_MAX_CHARS:].split(maxsplit=1)[-1]
+    return text or None
 
 
 def _aspect_terms(aspect: str, subquestion: str, candidates: list[Candidate]) -> QueryTerms | None:
@@ -259,6 +290,6 @@ async def research_offline(assignment: Assignment, tools: Toolbox) -> None:
     aspect = subquestion.title if subquestion.text.startswith(f"{subquestion.title}:") else ""
     quotes = await asyncio.to_thread(choose_quotes, candidates, subquestion.text, aspect)
     for quote in quotes:
-        await tools.record_claim(quote.statement, quote.url, quote.excerpt)
+        await tools.record_claim(quote.statement, quote.url, quote.excerpt, quote.context)
     if refused is not None:
         raise refused  # after quoting what was read: a stopped subagent returns what it has

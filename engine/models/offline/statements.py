@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator, Sequence
 from itertools import product
 
+from engine.models.offline.sentences import Span
 from engine.text.tokens import term_set, tokenize
 from engine.text.vocabulary import contains_phrase
 
@@ -260,10 +261,10 @@ def is_table_row(text: str) -> bool:
     return figures >= 2 or (len(words) <= MAX_LABEL_WORDS and not label.endswith((".", ":")))
 
 
-def column_years(page_text: str) -> Iterator[tuple[int, frozenset[str]]]:
-    """(offset, years) for each column-header line of the page, in order."""
+def column_headers(page_text: str) -> Iterator[tuple[Span, frozenset[str]]]:
+    """(the line's span, its years) for each column-header line of the page, in order."""
     offset = 0
     for line in page_text.split("\n"):
         if is_column_header(line):
-            yield offset, term_set(" ".join(_YEAR.findall(line)))
+            yield Span(offset, offset + len(line)), term_set(" ".join(_YEAR.findall(line)))
         offset += len(line) + 1

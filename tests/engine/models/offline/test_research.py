@@ -175,3 +175,29 @@ async def test_no_page_gives_more_than_two_claims() -> None:
     tools = research_toolbox(source, "How many inventories units by region in 2019?")
     await research_offline(tools.assignment, tools)
     assert [claim.url for claim in tools.posted] == ["file:///bby.pdf#page=1"] * 2
+
+
+def test_a_list_item_is_quoted_with_the_lead_in_it_completes() -> None:
+    snapshot = Snapshot(url="https://example.org/lei", text=STATUTE, title="Lei 14.300")
+    candidates = candidates_of(snapshot.url, snapshot, hit_rank=1)
+    question = "Quanto é o faturamento das componentes tarifárias na regra de transição?"
+    item = next(q for q in choose_quotes(candidates, question) if q.excerpt.startswith("I - 15%"))
+    assert item.context is not None
+    assert item.context.endswith("regras de transição das componentes tarifárias:")
+    assert item.context in STATUTE  # a second quote of the same page, verbatim
+
+
+def test_a_statement_row_is_quoted_with_its_column_header() -> None:
+    snapshot = filing(AUDIT_REPORT, BALANCE_SHEET)
+    candidates = candidates_of(f"{snapshot.url}#page=2", snapshot, hit_rank=1)
+    question = (
+        "What is the year end FY2019 total amount of inventories for Best Buy? (balance sheet)"
+    )
+    row = next(
+        q
+        for q in choose_quotes(candidates, question)
+        if q.excerpt == "Merchandise inventories 5,409 5,209"
+    )
+    assert row.context is not None
+    assert row.context in BALANCE_SHEET
+    assert "2019" in row.context

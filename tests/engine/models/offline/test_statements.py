@@ -3,7 +3,7 @@ import pytest
 from engine.models.offline.statements import (
     PRINTED_ON,
     asked_statements,
-    column_years,
+    column_headers,
     is_column_header,
     is_table_row,
     page_statement,
@@ -107,11 +107,11 @@ def test_prose_and_labels_are_not_rows(line: str) -> None:
     assert not is_table_row(line)
 
 
-def test_column_years_are_found_with_their_offsets() -> None:
-    found = list(column_years(CASH_FLOW_PAGE))
+def test_column_headers_are_found_with_their_spans() -> None:
+    found = list(column_headers(CASH_FLOW_PAGE))
     assert len(found) == 1
-    offset, years = found[0]
-    assert CASH_FLOW_PAGE[offset:].startswith("(Millions) 2018")
+    line, years = found[0]
+    assert line.text(CASH_FLOW_PAGE) == "(Millions) 2018 2017 2016"
     assert years == {"2018", "2017", "2016"}
 
 
