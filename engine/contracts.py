@@ -46,6 +46,14 @@ class Locator(Contract):
     page: int | None = Field(default=None, ge=1, description="1-based page, for paged sources")
     char_start: int = Field(ge=0)
     char_end: int = Field(ge=0)
+    boxes: list[tuple[float, float, float, float]] = Field(
+        default_factory=list,
+        description=(
+            "where the span is drawn on a PDF page, one (left, bottom, right, top) box per run "
+            "of a line, in PDF points in the page's own coordinates (origin bottom-left, as "
+            "pdfium gives them); empty for web pages and for reports written before boxes"
+        ),
+    )
 
     @model_validator(mode="after")
     def _span_is_ordered(self) -> Locator:
@@ -183,6 +191,15 @@ class Limits(Contract):
     usd: float = Field(default=2.0, ge=0)
 
 
+class Conflict(Contract):
+    """Verified claims that state different amounts for the same quantity, newer first."""
+
+    claim_ids: list[str] = Field(min_length=2)
+    measure: str = Field(description="the key terms the claims share")
+    unit: str = Field(description='the unit of the amounts ("" for figures of a table)')
+    period: str = Field(default="", description="the year(s) both claims speak of")
+
+
 class Report(Contract):
     question: str
     title: str = ""
@@ -205,6 +222,9 @@ class Report(Contract):
         default_factory=list,
         description='where the text came from, e.g. "library:/abs/folder"; lets verify re-read it',
     )
+    conflicts: list[Conflict] = Field(
+        default_factory=list, description="claims that disagree on one quantity, newer first"
+    )
     digest: str | None = Field(
         default=None,
         description="sha256 of the published content when report.json was written (verify)",
@@ -213,6 +233,10 @@ class Report(Contract):
     @model_validator(mode="after")
     def _sentences_cite_known_claims(self) -> Report:
         known = {c.id for c in self.claims}
+        for conflict in self.conflicts:
+            missing = [cid for cid in conflict.claim_ids if cid not in known]
+            if missing:
+                raise ValueError(f"conflict names unknown claim ids: {missing}")
         for section in self.sections:
             for sentence in section.sentences:
                 missing = [cid for cid in sentence.claim_ids if cid not in known]

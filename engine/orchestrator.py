@@ -32,12 +32,12 @@ from engine.executor import Executor, InProcessExecutor, SubagentOutcome
 from engine.models.protocol import Brief, Draft, Model
 from engine.planning.briefs import single_question_plan
 from engine.planning.gaps import declared_gaps, gap_targets
-from engine.quoting import quote_verified
 from engine.snapshots import InMemorySnapshotStore, SnapshotStore
 from engine.sources.protocols import Fetcher, Search
 from engine.verify.draft import check_sections
 from engine.verify.excerpts import pages_addressing_ai
 from engine.verify.service import ClaimVerifier
+from engine.writing import published_conflicts, quote_verified
 
 ExecutorFactory = Callable[["Orchestrator"], Executor]
 
@@ -313,7 +313,7 @@ class Orchestrator:
         self.events(GapsUpdated(gaps))
         spend = await self.budget.spend()
         self.events(SpendUpdated(spend))
-        return Report(
+        report = Report(
             question=brief.question,
             title=draft.title,
             language=brief.language,
@@ -330,6 +330,8 @@ class Orchestrator:
             dropped_sentences=dropped,
             sources=list(self.source_labels),
         )
+        # Sources that disagree are declared, never settled silently (newer first).
+        return report.model_copy(update={"conflicts": published_conflicts(report)})
 
     def _note(self, message: str) -> None:
         self._state.notes.append(message)

@@ -31,7 +31,7 @@ ENGINE_LAYERS: dict[str, int] = {
     "engine.planning": 2,
     "engine.board": 3,
     "engine.progress": 3,
-    "engine.quoting": 3,
+    "engine.writing": 3,
     "engine.sources.protocols": 3,
     "engine.verify": 4,
     "engine.agents": 5,

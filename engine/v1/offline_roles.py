@@ -15,7 +15,6 @@ from engine.models.offline.reading import SEARCH_LIMIT, documents_to_open, pages
 from engine.models.offline.research import Candidate, candidates_of, choose_quotes
 from engine.models.offline.sentences import clean_statement
 from engine.models.protocol import Brief
-from engine.quoting import MAX_SENTENCES_PER_SECTION, title_for
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import FetchError, SearchError
 from engine.v1.metering import record_free_call
@@ -30,6 +29,7 @@ from engine.v1.prose import (
     without_duplicates,
 )
 from engine.v1.tools import ResearchTools
+from engine.writing.quoting import MAX_SENTENCES_PER_SECTION, title_for
 
 
 class OfflineV1Roles:

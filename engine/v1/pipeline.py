@@ -17,12 +17,12 @@ from engine.contracts import Limits, Plan, Report, utc_now
 from engine.events import EventSink, Notice, PlanReady, SpendUpdated, ignore_events
 from engine.models.offline.planner import plan_offline
 from engine.models.protocol import Brief
-from engine.quoting import title_for
 from engine.sources.protocols import Fetcher, Search
 from engine.v1.extract import Extraction, extract_report
 from engine.v1.notes import ResearchNotes
 from engine.v1.roles import V1Roles
 from engine.v1.tools import ResearchTools
+from engine.writing.quoting import title_for
 
 NO_CEILING = Limits(steps=10**9, seconds=1e9, usd=1e9)
 

@@ -8,7 +8,7 @@ from engine.contracts import Claim, ClarifyingQuestion, Plan
 from engine.models.offline.planner import plan_offline
 from engine.models.offline.research import research_offline
 from engine.models.protocol import Brief, Draft
-from engine.quoting import quote_verified
+from engine.writing.quoting import quote_verified
 
 
 class OfflineModel:

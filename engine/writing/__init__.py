@@ -1,0 +1,13 @@
+"""What the writer is given and falls back to: quoting verified claims as they are, and the
+conflicts among them that a report must declare."""
+
+from engine.writing.conflicts import find_conflicts, published_conflicts
+from engine.writing.quoting import MAX_SENTENCES_PER_SECTION, quote_verified, title_for
+
+__all__ = [
+    "MAX_SENTENCES_PER_SECTION",
+    "find_conflicts",
+    "published_conflicts",
+    "quote_verified",
+    "title_for",
+]
