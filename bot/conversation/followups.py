@@ -69,6 +69,8 @@ async def deepen(rt: Runtime, step: Deepen) -> None:
     await rt.states.update(step.report_id, change)
     if not happened or happened[0].version != state.version:
         return
+    if state.status == "cancelled":  # the cancel stopped its budget: deepening lifts that
+        await rt.stores.resume(state.report_id)
     context = await rt.stores.open(state.report_id, state.limits, f"v{version}:top-up")
     await context.budget.extend(rt.settings.top_up)
     notice = t.deepening.format(version=version, gap=question)

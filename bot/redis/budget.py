@@ -277,6 +277,10 @@ class RedisBudget:
     async def stop(self, why: str) -> None:
         await awaited(self._redis.hsetnx(self._keys[0], "stopped", why))
 
+    async def resume(self) -> None:
+        """Lift a stop (a cancelled report being deepened): new steps may be reserved again."""
+        await awaited(self._redis.hdel(self._keys[0], "stopped"))
+
     async def extend(self, top_up: Limits) -> None:
         await _EXTEND(
             self._redis,

@@ -26,7 +26,9 @@ _TAKE = LuaScript(
 local held = redis.call('GET', KEYS[1])
 if held and held ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-if KEYS[2] then
+-- Only a renewal marks the orchestrator alive: a new holder first resumes the budget's
+-- clock (RedisBudget.begin_run), which reads the last sign of life of the one before.
+if held then
   local t = redis.call('TIME')
   redis.call('HSET', KEYS[2], 'alive_at', tostring(tonumber(t[1]) + tonumber(t[2]) / 1000000),
              'alive_ttl', tostring(tonumber(ARGV[2]) / 1000))
@@ -49,7 +51,7 @@ class RunLeases(Protocol):
 
     async def take(self, report_id: str, token: str) -> bool:
         """Take the run, or keep it when `token` holds it already; False while another
-        attempt holds it. Holding it renews it and records the orchestrator as alive."""
+        attempt holds it. Renewing it also records the orchestrator as alive."""
         ...
 
     async def release(self, report_id: str, token: str) -> None:

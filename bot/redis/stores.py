@@ -43,6 +43,10 @@ class ResearchStores(Protocol):
         """New caps before the report starts (the user edited the plan)."""
         ...
 
+    async def resume(self, report_id: str) -> None:
+        """Lift the stop a cancel put on the report's budget, before it is deepened."""
+        ...
+
 
 class RedisResearchStores:
     def __init__(self, redis: ArqRedis, keys: Keys, ttl_seconds: int) -> None:
@@ -72,6 +76,10 @@ class RedisResearchStores:
         budget = await self.budget(report_id, limits, "limits")
         await budget.set_limits(limits)
 
+    async def resume(self, report_id: str) -> None:
+        budget = await self.budget(report_id, Limits(), "resume")
+        await budget.resume()
+
 
 @dataclass
 class RunClock:
@@ -95,10 +103,19 @@ class RunClock:
             self.started = None
 
 
+class ResumableBudget(InMemoryBudget):
+    """The engine's in-memory budget, plus lifting a stop (a cancelled report deepened)."""
+
+    async def resume(self) -> None:
+        async with self._lock:
+            self._stopped = None
+
+
 @dataclass
 class _MemoryReport:
     context: ResearchContext
     clock: RunClock
+    budget: ResumableBudget
 
 
 @dataclass
@@ -108,10 +125,9 @@ class InMemoryResearchStores:
     def _report(self, report_id: str, limits: Limits) -> _MemoryReport:
         if report_id not in self.reports:
             clock = RunClock()
-            context = ResearchContext(
-                InMemoryBoard(), InMemoryBudget(limits, clock=clock), InMemorySnapshotStore()
-            )
-            self.reports[report_id] = _MemoryReport(context, clock)
+            budget = ResumableBudget(limits, clock=clock)
+            context = ResearchContext(InMemoryBoard(), budget, InMemorySnapshotStore())
+            self.reports[report_id] = _MemoryReport(context, clock, budget)
         return self.reports[report_id]
 
     async def open(self, report_id: str, limits: Limits, scope: str) -> ResearchContext:
@@ -125,3 +141,6 @@ class InMemoryResearchStores:
 
     async def set_limits(self, report_id: str, limits: Limits) -> None:
         self._report(report_id, limits).context.budget.limits = limits
+
+    async def resume(self, report_id: str) -> None:
+        await self._report(report_id, Limits()).budget.resume()

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import logging
+import re
+
 import pytest
 
-from bot.config import load_settings
+from bot.config import configure_logging, load_settings
 from engine.settings import BadInput
 
 ENV = {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1", "FONTE_LIBRARY": "/tmp"}
@@ -43,3 +46,34 @@ def test_missing_or_wrong_settings_say_so_in_one_line(
     assert fragment in str(error.value)
     assert "\n" not in str(error.value)
     assert "xoxb-1" not in str(error.value)
+
+
+def test_slack_sizes_and_the_status_refresh_are_settings() -> None:
+    env = {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1", "FONTE_LIBRARY": "/tmp"}
+    assert load_settings(env).text_budget == 11_000
+    assert load_settings(env).status_refresh == 90
+    changed = {**env, "FONTE_SLACK_TEXT_BUDGET": "6000", "FONTE_STATUS_REFRESH_SECONDS": "30"}
+    assert (load_settings(changed).text_budget, load_settings(changed).status_refresh) == (6000, 30)
+    with pytest.raises(BadInput, match="FONTE_SLACK_TEXT_BUDGET"):
+        load_settings({**env, "FONTE_SLACK_TEXT_BUDGET": "100"})
+
+
+def test_logging_is_configured_with_timestamps_at_the_level_asked(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    root = logging.getLogger()
+    saved = (root.level, list(root.handlers))
+    try:
+        assert configure_logging({"FONTE_LOG_LEVEL": "warning"}) == logging.WARNING
+        logging.getLogger("bot.test").info("hidden")
+        logging.getLogger("bot.test").warning("shown")
+        err = capsys.readouterr().err
+        assert "hidden" not in err
+        assert re.search(
+            r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} WARNING bot.test: shown$", err, re.M
+        )
+        with pytest.raises(BadInput, match="FONTE_LOG_LEVEL"):
+            configure_logging({"FONTE_LOG_LEVEL": "LOUD"})
+    finally:
+        root.handlers[:] = saved[1]
+        root.setLevel(saved[0])

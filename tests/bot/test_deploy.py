@@ -48,5 +48,40 @@ def test_compose_runs_redis_bot_and_scalable_workers_from_one_image() -> None:
         assert env["REDIS_URL"].startswith("redis://redis:")
         assert env["SLACK_BOT_TOKEN"].startswith("${SLACK_BOT_TOKEN:?")
         assert service["depends_on"]["redis"]["condition"] == "service_healthy"
-    assert bot["environment"]["SLACK_APP_TOKEN"].startswith("${SLACK_APP_TOKEN:?")
+        # The model key and every FONTE_* setting reach bot and workers alike.
+        assert service["env_file"] == [{"path": ".env", "required": False}]
     assert "healthcheck" in services["redis"]
+
+
+def test_compose_offers_http_mode_beside_socket_mode() -> None:
+    bot = yaml.safe_load((REPO / "compose.yml").read_text(encoding="utf-8"))["services"]["bot"]
+    assert bot["environment"]["FONTE_SLACK_MODE"] == "${FONTE_SLACK_MODE:-socket}"
+    assert bot["environment"]["SLACK_APP_TOKEN"] == "${SLACK_APP_TOKEN:-}"  # not in HTTP mode
+    assert bot["ports"] == ["${FONTE_HTTP_PUBLISH:-127.0.0.1:3000}:3000"]
+
+
+def settings_read_by_the_code() -> set[str]:
+    names: set[str] = set()
+    for package in ("bot", "engine"):
+        for path in (REPO / package).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            names |= set(re.findall(r'"((?:FONTE|SLACK)_[A-Z_]+|ANTHROPIC_API_KEY)"', text))
+    return names - {"SLACK_API_URL", "FONTE_CACHE_DIR", "FONTE_LIBRARY", "FONTE_HTTP_HOST"}
+
+
+def test_the_example_env_file_documents_every_setting_and_holds_no_secret() -> None:
+    text = (REPO / "fonte.env.example").read_text(encoding="utf-8")
+    assignments = dict(re.findall(r"^#?\s*([A-Z][A-Z0-9_]*)=(.*)$", text, flags=re.MULTILINE))
+    missing = sorted(settings_read_by_the_code() - set(assignments))
+    assert missing == []
+    for name in ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET", "ANTHROPIC_API_KEY"):
+        assert assignments[name] == "", f"{name} has a value in the example"
+    assert not re.search(r"xox[bap]-\w|xapp-\w|sk-ant-", text)
+
+
+def test_the_build_context_leaves_out_secrets_and_what_the_image_does_not_need() -> None:
+    ignored = (REPO / ".dockerignore").read_text(encoding="utf-8").split()
+    for entry in (".env", "*.env", ".git", ".venv", "tests", "docs", "library"):
+        assert entry in ignored
+    copied = [arg.split()[0] for op, arg in instructions() if op == "COPY"]
+    assert not set(copied) & set(ignored), "the Dockerfile copies something ignored"

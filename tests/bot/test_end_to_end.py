@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.flows import brief_of
 from bot.slack.blocks import ANSWER, CANCEL, DEEPEN, EXCERPT, START
+from bot.slack.texts import PT
 from bot.sources import open_library
 from engine.models.offline import OfflineModel
 from engine.orchestrator import Orchestrator
@@ -200,6 +201,27 @@ async def test_cancel_aborts_jobs_and_posts_the_partial_report(
             break
         await asyncio.sleep(0.1)
     assert slow.in_flight == 0, "a subagent job kept running after the cancel"
+    assert any("interrompida pelo usuário" in gap for gap in report.gaps)
+
+    # The partial report deepens to version 2 on the workers, its budget no longer stopped.
+    slow.delay = 0.0
+    async with running_workers(rt):
+        await sender.event(
+            {
+                "type": "message",
+                "channel": CHANNEL,
+                "channel_type": "channel",
+                "user": USER,
+                "text": f"aprofunde: {report.gaps[0]}",
+                "ts": "700.9",
+                "thread_ts": "700.1",
+            }
+        )
+        state = await wait_state(rt, report_id, lambda s: s.delivered == 2, within=30)
+    second = await rt.states.load_report(report_id, 2)
+    assert second is not None
+    assert (state.status, state.version) == ("delivered", 2)
+    assert any(c.subquestion == "d2" for c in second.verified_claims())
 
 
 async def test_worker_killed_mid_run_and_replaced_loses_and_duplicates_nothing(
@@ -239,3 +261,50 @@ async def test_worker_killed_mid_run_and_replaced_loses_and_duplicates_nothing(
     assert {c.id for c in report.claims} == {c.id for c in baseline.claims}
     assert report.spend.steps == baseline.spend.steps, "a replayed job was charged twice"
     assert len(slack.calls_to("files.completeUploadExternal")) == 1
+
+
+async def test_failed_deliveries_end_in_a_state_tell_the_user_and_deepen_later_with_workers(
+    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings())
+    sender = await bolt_http(rt)
+    slack.revoke("files:write")  # installed without the upload scope
+    slack.fail_next(  # and Slack refuses the first report page outright
+        "chat.postMessage",
+        status=200,
+        error="msg_blocks_too_long",
+        matching=lambda params: EXCERPT in str(params.get("blocks", "")),
+    )
+    async with running_workers(rt):
+        report_id = await report_in_thread(rt, sender, slack, LIMITS_QUESTION, "650.1")
+        state = await wait_state(rt, report_id, lambda s: s.delivered == 1)
+        assert (state.status, state.delivery_error) == ("delivery_failed", "msg_blocks_too_long")
+        lines = [
+            c.params["text"]
+            for c in slack.calls_to("chat.postMessage")
+            if str(c.params.get("text", "")).startswith(":warning:")
+        ]
+        assert lines == [PT.delivery_failed.format(reason=PT.error_too_long)]
+        await sender.event(
+            {
+                "type": "message",
+                "channel": CHANNEL,
+                "channel_type": "channel",
+                "user": USER,
+                "text": "aprofunde: quando expiram os créditos de energia elétrica?",
+                "ts": "650.9",
+                "thread_ts": "650.1",
+            }
+        )
+        state = await wait_state(rt, report_id, lambda s: s.delivered == 2)
+    assert (state.status, state.version, state.delivery_error) == ("delivered", 2, "missing_scope")
+    lines = [
+        c.params["text"]
+        for c in slack.calls_to("chat.postMessage")
+        if str(c.params.get("text", "")).startswith(":warning:")
+    ]
+    assert len(lines) == 2
+    assert "`files:write`" in lines[1]
+    pages = [c for c in slack.calls_to("chat.postMessage") if EXCERPT in c.text_of_blocks()]
+    assert pages, "version 2 was posted"
+    assert all(c.params.get("thread_ts") == "650.1" for c in slack.calls_to("chat.postMessage"))

@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 import yaml
 
+from bot.slack.assistant import suggested_prompts
 from bot.slack.blocks import EXCERPT
 
 REPO = Path(__file__).resolve().parents[2]
@@ -40,6 +41,8 @@ def test_manifest_asks_for_what_the_bot_uses_and_no_more() -> None:
     assert settings["interactivity"]["is_enabled"] is True
     assert set(settings["event_subscriptions"]["bot_events"]) == {
         "app_mention",
+        "assistant_thread_context_changed",
+        "assistant_thread_started",
         "message.channels",
         "message.groups",
         "message.im",
@@ -47,6 +50,7 @@ def test_manifest_asks_for_what_the_bot_uses_and_no_more() -> None:
     assert [c["command"] for c in app["features"]["slash_commands"]] == ["/research"]
     assert set(app["oauth_config"]["scopes"]["bot"]) == {
         "app_mentions:read",
+        "assistant:write",
         "channels:history",
         "groups:history",
         "im:history",
@@ -56,3 +60,21 @@ def test_manifest_asks_for_what_the_bot_uses_and_no_more() -> None:
     }
     assert app["features"]["app_home"]["messages_tab_enabled"] is True
     assert EXCERPT.startswith("fonte_")
+
+
+def test_the_agent_view_offers_the_bots_own_suggested_prompts() -> None:
+    agent = manifest()["features"]["agent_view"]
+    assert len(agent["agent_description"]) <= 300
+    assert [p["message"] for p in agent["suggested_prompts"]] == [
+        message for _, message in suggested_prompts("pt")
+    ]
+    # Both names are in Slack's schemas: the older one needs its own description field.
+    for name in ("manifest.schema.1.0.0.json", "manifest.schema.2.0.0.json"):
+        path = SCHEMAS / name
+        if not path.exists():
+            print(f"SKIPPED: {path} absent")
+            continue
+        features = json.loads(path.read_text(encoding="utf-8"))["definitions"]
+        older = features["app-manifests.v1.features.assistant_view"]
+        assert older["required"] == ["assistant_description"]
+        assert "agent_view" in json.dumps(features)

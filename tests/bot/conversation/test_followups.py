@@ -70,6 +70,9 @@ async def test_cancel_keeps_a_partial_report_whose_gap_deepens_to_version_two(
     assert report is not None
     assert report.plan.subquestions[-1].id == "d2"
     assert "interrompida" not in report.plan.subquestions[-1].text
+    # The cancel stopped the budget; the deepening lifted it, so version 2 really researched.
+    assert not any(c.subquestion == "d2" for c in partial.claims)
+    assert any(c.subquestion == "d2" for c in report.verified_claims())
 
 
 async def test_a_new_question_in_a_reports_thread_is_told_what_the_thread_is_for(

@@ -57,6 +57,8 @@ async def test_each_renewal_marks_the_orchestrator_alive_in_the_budget(
 ) -> None:
     keys = Keys(redis_prefix)
     leases = RedisRunLeases(redis, keys, seconds=12)
+    await leases.take("r1", "a")  # a new holder: the budget's clock resumes it, not this
+    assert await redis.hget(keys.budget("r1"), "alive_at") is None
     await leases.take("r1", "a")
     first = float(text(await redis.hget(keys.budget("r1"), "alive_at")))
     await asyncio.sleep(0.05)

@@ -1,6 +1,6 @@
 """How many concurrent reports two arq workers sustain on this machine (offline model).
 
-    python -m bot.bench_concurrency [--library DIR] [--loads 1,2,4,8,16] [--redis URL]
+    python -m bot.bench.concurrency [--library DIR] [--loads 1,2,4,8,16] [--redis URL]
 
 Starts a Slack Web API stand-in on 127.0.0.1 and two `fonte worker` processes, then for each
 load N starts N reports at once (through the same flows a Start button runs) and waits until
@@ -12,97 +12,33 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import itertools
 import os
 import statistics
-import subprocess
-import sys
 import time
 import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-from aiohttp import web
-
+from bot.bench.processes import (
+    DEFAULT_LIBRARY,
+    clean,
+    slack_stand_in,
+    start_workers,
+    stop_workers,
+    worker_environment,
+)
 from bot.config import Settings
 from bot.flows import handle_step
 from bot.jobs import open_runtime
-from bot.redis.connection import connect
 from bot.runtime import Runtime
 from bot.steps import Ask, Start
 from engine.contracts import Limits
 
-DEFAULT_LIBRARY = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "br-laws" / "docs"
-WORKER_COMMAND = "import sys; from engine.cli import main; sys.exit(main(['worker']))"
 QUESTIONS = [
     "Quais são as competências da Anatel?",
     "Quais são as atribuições da Anvisa?",
     "Como funciona a aposentadoria da pessoa com deficiência?",
     "Quais são as competências da ANTT?",
 ]
-
-
-@contextlib.asynccontextmanager
-async def slack_stand_in() -> AsyncIterator[str]:
-    """Answers every Web API method with ok (and a fresh ts); uploads are accepted."""
-    numbers = itertools.count(1)
-    base = ""
-
-    async def api(request: web.Request) -> web.Response:
-        await request.read()
-        n = next(numbers)
-        method = request.match_info["method"]
-        body: dict[str, object] = {"ok": True, "ts": f"{1_700_000_000 + n}.0001", "user_id": "UB"}
-        if method == "files.getUploadURLExternal":
-            body.update(upload_url=f"{base}/upload/F{n}", file_id=f"F{n}")
-        if method == "files.completeUploadExternal":
-            body["files"] = [{"id": f"F{n}"}]
-        return web.json_response(body)
-
-    async def upload(request: web.Request) -> web.Response:
-        await request.read()
-        return web.Response(text="OK")
-
-    app = web.Application()
-    app.router.add_post("/api/{method}", api)
-    app.router.add_post("/upload/{file}", upload)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    base = f"http://127.0.0.1:{port}"
-    try:
-        yield f"{base}/api/"
-    finally:
-        await runner.cleanup()
-
-
-def worker_environment(api_url: str, redis_url: str, prefix: str, library: Path) -> dict[str, str]:
-    return {
-        **os.environ,
-        "SLACK_BOT_TOKEN": "xoxb-bench",
-        "SLACK_API_URL": api_url,
-        "REDIS_URL": redis_url,
-        "FONTE_REDIS_PREFIX": prefix,
-        "FONTE_LIBRARY": str(library),
-        "FONTE_POLL_SECONDS": "0.05",
-        "FONTE_PROGRESS_SECONDS": "3",
-        "FONTE_REPORTS_PER_WORKER": "32",
-        "FONTE_TASKS_PER_WORKER": "64",
-    }
-
-
-def start_workers(env: dict[str, str], count: int) -> list[subprocess.Popen[bytes]]:
-    return [subprocess.Popen([sys.executable, "-c", WORKER_COMMAND], env=env) for _ in range(count)]
-
-
-def stop_workers(processes: list[subprocess.Popen[bytes]]) -> None:
-    for process in processes:
-        process.terminate()  # SIGTERM: a worker stops its jobs and closes its connections
-    for process in processes:
-        process.wait(timeout=30)
 
 
 async def run_load(rt: Runtime, load: int, round_number: int) -> tuple[float, list[float]]:
@@ -172,18 +108,7 @@ async def bench(library: Path, loads: list[int], redis_url: str, workers: int) -
         finally:
             await rt.aclose()
             stop_workers(processes)
-            await _clean(redis_url, prefix)
-
-
-async def _clean(redis_url: str, prefix: str) -> None:
-    client = await connect(redis_url)
-    try:
-        for pattern in (f"{prefix}*", f"arq:*{prefix}*"):
-            keys = [key async for key in client.scan_iter(match=pattern, count=1000)]
-            if keys:
-                await client.delete(*keys)
-    finally:
-        await client.aclose(close_connection_pool=True)
+            await clean(redis_url, prefix)
 
 
 def main() -> None:

@@ -1,0 +1,129 @@
+"""What the bot's benchmarks share: a Slack Web API stand-in on loopback, `fonte worker`
+processes started with the benchmark's environment, and a clean-up of the benchmark's keys.
+Traffic goes to 127.0.0.1 only."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from bot.redis.connection import connect
+
+DEFAULT_LIBRARY = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "br-laws" / "docs"
+WORKER_COMMAND = "import sys; from engine.cli import main; sys.exit(main(['worker']))"
+
+
+@dataclass
+class SlackCalls:
+    """What the stand-in was asked: (method, form or JSON fields) in order."""
+
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    def of(self, method: str) -> list[dict[str, Any]]:
+        return [fields for name, fields in self.calls if name == method]
+
+
+@contextlib.asynccontextmanager
+async def slack_stand_in(
+    calls: SlackCalls | None = None,
+) -> AsyncIterator[str]:
+    """Answers every Web API method with ok (and a fresh ts); uploads are accepted. Records
+    each call in `calls` when given."""
+    numbers = itertools.count(1)
+    base = ""
+
+    async def api(request: web.Request) -> web.Response:
+        fields: dict[str, Any] = {}
+        if request.content_type == "application/json":
+            fields = dict(await request.json())
+        else:
+            fields = dict(await request.post())
+        n = next(numbers)
+        method = request.match_info["method"]
+        if calls is not None:
+            calls.calls.append((method, fields))
+        body: dict[str, object] = {"ok": True, "ts": f"{1_700_000_000 + n}.0001", "user_id": "UB"}
+        if method == "files.getUploadURLExternal":
+            body.update(upload_url=f"{base}/upload/F{n}", file_id=f"F{n}")
+        if method == "files.completeUploadExternal":
+            body["files"] = [{"id": f"F{n}"}]
+        return web.json_response(body)
+
+    async def upload(request: web.Request) -> web.Response:
+        await request.read()
+        return web.Response(text="OK")
+
+    app = web.Application()
+    app.router.add_post("/api/{method}", api)
+    app.router.add_post("/upload/{file}", upload)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    base = f"http://127.0.0.1:{port}"
+    try:
+        yield f"{base}/api/"
+    finally:
+        await runner.cleanup()
+
+
+def worker_environment(
+    api_url: str, redis_url: str, prefix: str, library: Path, **extra: str
+) -> dict[str, str]:
+    return {
+        **os.environ,
+        "SLACK_BOT_TOKEN": "xoxb-bench",
+        "SLACK_API_URL": api_url,
+        "REDIS_URL": redis_url,
+        "FONTE_REDIS_PREFIX": prefix,
+        "FONTE_LIBRARY": str(library),
+        "FONTE_POLL_SECONDS": "0.05",
+        "FONTE_PROGRESS_SECONDS": "3",
+        "FONTE_REPORTS_PER_WORKER": "32",
+        "FONTE_TASKS_PER_WORKER": "64",
+        **extra,
+    }
+
+
+def start_worker(env: dict[str, str], log: Path | None = None) -> subprocess.Popen[bytes]:
+    """One `fonte worker` process; its log goes to `log` (appended) when given."""
+    output = open(log, "ab") if log is not None else None  # noqa: SIM115 - the child owns it
+    try:
+        return subprocess.Popen([sys.executable, "-c", WORKER_COMMAND], env=env, stderr=output)
+    finally:
+        if output is not None:
+            output.close()
+
+
+def start_workers(env: dict[str, str], count: int) -> list[subprocess.Popen[bytes]]:
+    return [start_worker(env) for _ in range(count)]
+
+
+def stop_workers(processes: list[subprocess.Popen[bytes]]) -> None:
+    for process in processes:
+        if process.poll() is None:
+            process.terminate()  # SIGTERM: a worker stops its jobs and closes its connections
+    for process in processes:
+        process.wait(timeout=30)
+
+
+async def clean(redis_url: str, prefix: str) -> None:
+    """Delete every key of the benchmark's prefix, arq's job keys included."""
+    client = await connect(redis_url)
+    try:
+        for pattern in (f"{prefix}*", f"arq:*{prefix}*"):
+            keys = [key async for key in client.scan_iter(match=pattern, count=1000)]
+            if keys:
+                await client.delete(*keys)
+    finally:
+        await client.aclose(close_connection_pool=True)
