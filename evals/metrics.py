@@ -46,6 +46,10 @@ class ReportMetrics:
     output_tokens: int
     missing_required: tuple[str, ...] = ()
     missing_gaps: tuple[str, ...] = ()
+    conflicts_declared: int = 0
+    """Pairs of claims the report declares as disagreeing on one quantity."""
+    context_claims: int = 0
+    """Published claims quoted with their context (a list item's lead-in, a column header)."""
 
 
 def measure(report: Report, case: Case, passing: Set[str]) -> ReportMetrics:
@@ -78,6 +82,8 @@ def measure(report: Report, case: Case, passing: Set[str]) -> ReportMetrics:
         input_tokens=usage.input_tokens,
         output_tokens=usage.output_tokens,
         missing_required=missing,
+        conflicts_declared=len(report.conflicts),
+        context_claims=sum(1 for claim in published if claim.context),
         missing_gaps=unmatched,
     )
 
@@ -176,6 +182,8 @@ class Row:
     missing_required: tuple[str, ...] = ()
     missing_gaps: tuple[str, ...] = ()
     error: str | None = None
+    conflicts_declared: int = 0
+    context_claims: int = 0
 
     @classmethod
     def of(
@@ -209,6 +217,8 @@ class Row:
             simulated_latency=simulated_latency,
             missing_required=metrics.missing_required,
             missing_gaps=metrics.missing_gaps,
+            conflicts_declared=metrics.conflicts_declared,
+            context_claims=metrics.context_claims,
         )
 
     @classmethod
@@ -268,6 +278,8 @@ class Totals:
     model_calls: int
     input_tokens: int
     output_tokens: int
+    conflicts_declared: int = 0
+    context_claims: int = 0
 
     @property
     def recall(self) -> float | None:
@@ -306,6 +318,8 @@ def totals(rows: Iterable[Row], arch: str) -> Totals:
         model_calls=sum(r.model_calls for r in own),
         input_tokens=sum(r.input_tokens for r in own),
         output_tokens=sum(r.output_tokens for r in own),
+        conflicts_declared=sum(r.conflicts_declared for r in own),
+        context_claims=sum(r.context_claims for r in own),
     )
 
 

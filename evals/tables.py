@@ -74,6 +74,8 @@ _TOTAL_LINES: list[tuple[str, Callable[[Totals], str]]] = [
     ("numeric sentences without a verified source", lambda t: str(t.unsupported_numbers)),
     ("uncited sentences published", lambda t: str(t.uncited_sentences)),
     ("expected gaps declared", lambda t: _ratio(t.gaps_declared, t.gaps_expected)),
+    ("conflicts declared", lambda t: str(t.conflicts_declared)),
+    ("claims quoted with context", lambda t: _ratio(t.context_claims, t.published_claims)),
     ("partial reports", lambda t: _ratio(t.partial, t.cases)),
     ("time per report, mean (max)", lambda t: f"{t.seconds_mean:.2f} s ({t.seconds_max:.2f} s)"),
     ("cost per report, mean", lambda t: f"${t.usd_mean:.4f}"),
@@ -89,10 +91,11 @@ _TOTAL_LINES: list[tuple[str, Callable[[Totals], str]]] = [
 def _cases_table(rows: Sequence[Row], archs: list[str], cases: list[str]) -> list[str]:
     by_key = {(r.case_id, r.arch): r for r in rows}
     header = (
-        "| case | required | claims holding | unsupported numbers | gaps | time (s) | cost ($) |"
+        "| case | required | claims holding | unsupported numbers | gaps | conflicts "
+        "| with context | time (s) | cost ($) |"
     )
     lines = ["## Per case", "", f"Each cell reads {' · '.join(archs)}.", "", header]
-    lines.append("|---|---|---|---|---|---|---|")
+    lines.append("|---|---|---|---|---|---|---|---|---|")
     for case_id in cases:
         own = [by_key.get((case_id, arch)) for arch in archs]
         cells = [_escape(case_id)]
@@ -111,6 +114,8 @@ _CASE_CELLS: list[Callable[[Row], str]] = [
     lambda r: _case_ratio(r.verified_claims, r.published_claims),
     lambda r: str(r.unsupported_numbers),
     lambda r: _case_ratio(r.gaps_declared, r.gaps_expected),
+    lambda r: str(r.conflicts_declared),
+    lambda r: _case_ratio(r.context_claims, r.published_claims),
     lambda r: f"{r.seconds:.2f}",
     lambda r: f"{r.usd:.4f}",
 ]

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.contracts import ClaimStatus, Usage
+from engine.contracts import ClaimStatus, Conflict, Usage
 from evals.cases import Case, RequiredItem
 from evals.metrics import (
     cites,
@@ -180,6 +180,23 @@ def test_gaps_and_spend_are_reported() -> None:
         3,
         900,
         80,
+    )
+
+
+def test_conflicts_and_claims_quoted_with_context_are_counted() -> None:
+    plain = claim("https://example.org/a", "A capacidade cresceu 40% em 2023 no Nordeste.")
+    framed = claim(
+        "https://example.org/b", "II - 100% (cem por cento) a partir de 2029."
+    ).model_copy(update={"context": "deve considerar a incidência:"})
+    r = report([plain, framed]).model_copy(
+        update={"conflicts": [Conflict(claim_ids=[framed.id, plain.id], measure="m", unit="%")]}
+    )
+    metrics = measure(r, _case(), {plain.id, framed.id})
+    assert (metrics.conflicts_declared, metrics.context_claims) == (1, 1)
+    rows = [row("final", "a", conflicts_declared=1, context_claims=1), row("final", "b")]
+    assert (totals(rows, "final").conflicts_declared, totals(rows, "final").context_claims) == (
+        1,
+        1,
     )
 
 

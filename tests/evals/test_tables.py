@@ -30,7 +30,8 @@ def test_per_case_cells_read_final_then_v1() -> None:
     text = render_markdown(_rows(), suite="s", model="offline")
 
     assert (
-        "| a | 2/2 · 1/2 | 4/4 · 4/4 | 0 · 3 | 1/1 · 1/1 | 1.25 · 4.50 | 0.0000 · 0.0000 |" in text
+        "| a | 2/2 · 1/2 | 4/4 · 4/4 | 0 · 3 | 1/1 · 1/1 | 0 · 0 | 0/4 · 0/4 | 1.25 · 4.50 "
+        "| 0.0000 · 0.0000 |" in text
     )
     assert "| b\\|c | 0/1 · failed |" in text  # a pipe in an id does not break the table
 
