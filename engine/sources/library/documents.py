@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote_from_bytes
 
 from engine.snapshots import split_page
 from engine.sources.library.index.catalog import CatalogEntry
@@ -42,13 +44,15 @@ def build_documents(
     manifest: Manifest,
     on_warning: Callable[[str], None],
 ) -> list[LibraryDocument]:
-    """Documents in the order of `entries`; the URL from the manifest when it lists the file."""
+    """Documents in the order of `entries`; the URL from the manifest when it lists the file.
+    `folder` is resolved, and so are the paths of the files found under it."""
     documents: list[LibraryDocument] = []
     owner_of_url: dict[str, str] = {}
+    folder_url = folder.as_uri().rstrip("/") + "/"  # as `Path.as_uri` spells each file's
     for entry in entries:
         path = folder / entry.relative
-        listed = manifest.entry_for(path)
-        file_url = path.resolve().as_uri()
+        listed = manifest.entry_for(path, resolved=True)
+        file_url = folder_url + quote_from_bytes(os.fsencode(entry.relative))
         url = split_page(listed.url.strip())[0] if listed else file_url
         if url in owner_of_url:
             on_warning(

@@ -4,10 +4,11 @@ whether a file changed since it was indexed."""
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.sources.library.parse import DocumentKind, kind_of
+from engine.sources.library.parse import KIND_BY_SUFFIX, DocumentKind
 
 
 @dataclass(frozen=True)
@@ -21,21 +22,32 @@ class ScannedFile:
 
 def scan_folder(folder: Path) -> list[ScannedFile]:
     """Supported files under `folder`, recursively, in path order, with size and mtime;
-    hidden files and folders skipped."""
+    hidden files and folders skipped, symbolic links to folders not followed. One `stat`
+    per file: this runs on every open, over every file of the library."""
     found: list[ScannedFile] = []
-    for directory, subdirectories, names in os.walk(folder):
-        subdirectories[:] = sorted(name for name in subdirectories if not name.startswith("."))
-        for name in names:
-            path = Path(directory, name)
-            kind = kind_of(path)
-            if kind is None or name.startswith("."):
+    pending = [""]
+    while pending:
+        prefix = pending.pop()
+        try:
+            entries = list(os.scandir(folder / prefix if prefix else folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.startswith("."):
                 continue
+            relative = f"{prefix}{entry.name}"
             try:
-                status = path.stat()
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(f"{relative}/")
+                    continue
+                kind = KIND_BY_SUFFIX.get(os.path.splitext(entry.name)[1].lower())
+                if kind is None:
+                    continue
+                status = entry.stat()
             except OSError:
                 continue
-            if os.path.isfile(path):
-                relative = path.relative_to(folder).as_posix()
+            if stat.S_ISREG(status.st_mode):
+                path = Path(entry.path)
                 found.append(ScannedFile(path, relative, kind, status.st_size, status.st_mtime_ns))
     return sorted(found, key=lambda file: file.relative)
 

@@ -42,8 +42,11 @@ class Manifest:
         """The `index.jsonl` entries, by resolved file path."""
         return dict(self._by_path)
 
-    def entry_for(self, path: Path) -> ManifestEntry | None:
-        return self._by_path.get(path.resolve()) or self._by_stem.get(path.stem)
+    def entry_for(self, path: Path, *, resolved: bool = False) -> ManifestEntry | None:
+        """The entry of `path` (`resolved`: the caller vouches `path` is already resolved,
+        which spares a system call per path component)."""
+        key = path if resolved else path.resolve()
+        return self._by_path.get(key) or self._by_stem.get(path.stem)
 
 
 def load_manifest(folder: Path, on_warning: Callable[[str], None]) -> Manifest:

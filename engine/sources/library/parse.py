@@ -155,7 +155,12 @@ def markdown_title(text: str) -> str:
 
 
 def _parse_text_file(path: Path, kind: DocumentKind) -> ParsedFile:
-    text = decode_text(path.read_bytes())
+    return parse_text_bytes(path.read_bytes(), kind)
+
+
+def parse_text_bytes(data: bytes, kind: DocumentKind) -> ParsedFile:
+    """The text of an HTML, Markdown or text file's bytes; raises `UnreadableFile`."""
+    text = decode_text(data)
     if kind is DocumentKind.html:
         return ParsedFile(kind, (html_main_text(text),), html_title(text))
     title = markdown_title(text) if kind is DocumentKind.markdown else ""

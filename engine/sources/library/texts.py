@@ -1,18 +1,21 @@
 """The texts of library documents, loaded when a search hit or a fetch needs them.
 
-A library of thousands of documents keeps none of their text in memory: each is read from
-the parsed-text cache on first use, and the last few used are kept. A text that is missing
-from the cache (evicted, or the cache could not be written) is parsed from the file again,
-provided the file still has the bytes that were indexed.
+A library of thousands of documents keeps none of their text in memory: each is read on
+first use (a PDF's or HTML file's from the parsed-text cache, a Markdown or text file's from
+the file itself), and the last few used are kept. A text read from the file (or parsed
+again, when the cache lacks it) is used only if the file still has the bytes that were
+indexed.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 
-from engine.sources.library.cache import ParsedTextCache, file_sha256
+from engine.sources.library.cache import ParsedTextCache
 from engine.sources.library.documents import LibraryDocument
-from engine.sources.library.parse import parse_file_or_reason
+from engine.sources.library.index.reading import CACHED_KINDS
+from engine.sources.library.parse import DocumentKind, UnreadableFile, parse_pdf, parse_text_bytes
 from engine.sources.protocols import FetchError
 
 RECENT_DOCUMENTS = 32
@@ -39,16 +42,19 @@ class DocumentTexts:
         return found
 
     def _load(self, document: LibraryDocument) -> tuple[str, ...]:
-        cached = self._cache.get(document.sha256, document.kind)
-        if cached is not None and not isinstance(cached, str):
-            return cached.texts
+        if document.kind in CACHED_KINDS:
+            cached = self._cache.get(document.sha256, document.kind)
+            if cached is not None and not isinstance(cached, str):
+                return cached.texts
         try:
-            unchanged = file_sha256(document.path) == document.sha256
-        except OSError:
-            unchanged = False
-        if not unchanged:
+            data = document.path.read_bytes()
+        except OSError as error:
+            raise FetchError(f"{document.path}: cannot read ({error})") from error
+        if hashlib.sha256(data).hexdigest() != document.sha256:
             raise FetchError(f"{document.path} changed since the library was opened")
-        parsed = parse_file_or_reason(str(document.path))
-        if isinstance(parsed, str):
-            raise FetchError(f"{document.path}: {parsed}")
-        return parsed.texts
+        try:
+            if document.kind is DocumentKind.pdf:
+                return parse_pdf(data).texts
+            return parse_text_bytes(data, document.kind).texts
+        except UnreadableFile as error:
+            raise FetchError(f"{document.path}: {error}") from error

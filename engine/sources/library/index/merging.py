@@ -3,8 +3,9 @@ file stays cheap.
 
 Tiered, as log-structured indexes do: a segment's tier is the order of magnitude (base 8)
 of its live passages; eight segments in one tier merge into one of the next tier, so each
-passage is rewritten about once per tier and the segment count grows with the logarithm of
-the library. A segment more than half dead (its files changed or removed) is rewritten
+passage is rewritten about once per tier. Segments of `FULL_SEGMENT_PASSAGES` or more (what
+a cold build writes) take part in no tier merge, so a merge never rewrites the bulk of a
+large library. A segment more than half dead (its files changed or removed) is rewritten
 with the next merge of its tier, or alone, dropping the dead passages.
 """
 
@@ -18,8 +19,11 @@ import numpy.typing as npt
 from engine.sources.library.index.segment import Segment
 
 SEGMENTS_PER_TIER = 8
+# Eight segments just under this merge into one of at most about 100,000 passages.
+FULL_SEGMENT_PASSAGES = 12_500
 _TIER_BASE = 8
 _MOSTLY_DEAD = 0.5
+_FULL = -1
 
 
 def plan_merges(
@@ -32,10 +36,11 @@ def plan_merges(
         live = int(keep[np.asarray(segment.passages[:, 0])].sum()) if len(segment) else 0
         if live == 0 or live < len(segment) * (1 - _MOSTLY_DEAD):
             dead_heavy.add(position)
-        tiers.setdefault(_tier(live), []).append(position)
+        tier = _FULL if live >= FULL_SEGMENT_PASSAGES else _tier(live)
+        tiers.setdefault(tier, []).append(position)
     groups: list[list[int]] = []
-    for members in tiers.values():
-        if len(members) >= SEGMENTS_PER_TIER:
+    for tier, members in tiers.items():
+        if tier != _FULL and len(members) >= SEGMENTS_PER_TIER:
             groups.append(members)
         else:
             groups.extend([position] for position in members if position in dead_heavy)

@@ -1,5 +1,5 @@
-"""Reading one library file for the index: its text (from the parsed-text cache, else parsed
-and cached), then its passages and their term counts.
+"""Reading one library file for the index: its text (for PDFs and HTML from the parsed-text
+cache, else parsed and cached), then its passages and their term counts.
 
 Runs in pool workers, so its input and output are plain picklable values; term ids are
 local to the file (`FileOutcome.tokens` indexes into `FileOutcome.vocabulary`) and the
@@ -21,6 +21,11 @@ from engine.sources.library.passages import split_passages
 from engine.text.tokens import tokenize
 
 _MAX_COUNT = np.iinfo(np.uint16).max
+
+CACHED_KINDS = frozenset({DocumentKind.pdf, DocumentKind.html})
+"""Kinds whose parsed text is cached: parsing them costs far more than reading the cache.
+Markdown and text files are their own text: caching them would only add a write (and an
+fsync) per file, which at 10,000 files costs more than the whole tokenizing."""
 
 
 @dataclass(frozen=True)
@@ -52,11 +57,11 @@ class FileOutcome:
 
 
 def read_for_index(task: FileTask) -> FileOutcome:
-    cache = ParsedTextCache(Path(task.cache_dir))
-    parsed = cache.get(task.sha256, task.kind)
     cache_error = ""
-    if parsed is None:
-        parsed = parse_file_or_reason(task.path)
+    cache = ParsedTextCache(Path(task.cache_dir))
+    cached = cache.get(task.sha256, task.kind) if task.kind in CACHED_KINDS else None
+    parsed = cached if cached is not None else parse_file_or_reason(task.path)
+    if cached is None and task.kind in CACHED_KINDS:
         try:
             cache.put(task.sha256, task.kind, parsed)
         except OSError as error:

@@ -186,7 +186,7 @@ def _entry_of(
     assert outcome.tokens is not None
     if outcome.texts is not None:
         state.texts[task.sha256] = outcome.texts
-    ids = np.array([state.vocabulary.id_of(t) for t in outcome.vocabulary], dtype=np.int64)
+    ids = state.vocabulary.ids_of(outcome.vocabulary)
     tokens = outcome.tokens._replace(terms=ids[outcome.tokens.terms])
     segment, local = builder.add(tokens)
     return dataclasses.replace(

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
+
 from engine.disk import write_atomically
 
 
@@ -27,6 +30,16 @@ class Vocabulary:
             number = self.ids[token] = len(self.tokens)
             self.tokens.append(token)
         return number
+
+    def ids_of(self, tokens: tuple[str, ...]) -> npt.NDArray[np.int64]:
+        """The ids of `tokens`, new ones given to the tokens not yet known."""
+        found = list(map(self.ids.get, tokens))  # a C loop: this runs once per indexed file
+        if None in found:
+            found = [
+                self.id_of(token) if number is None else number
+                for token, number in zip(tokens, found, strict=True)
+            ]
+        return np.array(found, dtype=np.int64)
 
     def save(self, path: Path) -> None:
         write_atomically(path, "\n".join(self.tokens).encode("utf-8"))

@@ -58,3 +58,9 @@ def test_page_url_only_for_paged_documents(tmp_path: Path) -> None:
     assert paged.page_url(3) == "https://x/r.pdf#page=3"
     assert flat.page_url(1) == "https://x/n.md"
     assert (paged.content_type, flat.content_type) == ("application/pdf", "text/markdown")
+
+
+def test_a_file_url_is_spelt_as_pathlib_spells_it(tmp_path: Path) -> None:
+    entry = _entry("sub dir/ação #1 %.md", DocumentKind.markdown, "x")
+    (doc,) = build_documents(tmp_path, [entry], Manifest(), Recorder())
+    assert doc.url == (tmp_path / "sub dir/ação #1 %.md").as_uri()

@@ -11,9 +11,8 @@ from tests.engine.sources.library.conftest import write_text
 
 
 def _document(path: Path) -> LibraryDocument:
-    return LibraryDocument(
-        path.as_uri(), path.stem, path, DocumentKind.text, None, file_sha256(path)
-    )
+    kind = DocumentKind.html if path.suffix == ".html" else DocumentKind.text
+    return LibraryDocument(path.as_uri(), path.stem, path, kind, None, file_sha256(path))
 
 
 class CountingCache(ParsedTextCache):
@@ -26,10 +25,12 @@ class CountingCache(ParsedTextCache):
         return super().get(sha256, kind)
 
 
-def test_a_text_is_read_from_the_cache_when_first_needed_then_kept(tmp_path: Path) -> None:
-    document = _document(write_text(tmp_path / "a.txt", "on disk"))
+def test_an_html_text_is_read_from_the_cache_when_first_needed_then_kept(
+    tmp_path: Path,
+) -> None:
+    document = _document(write_text(tmp_path / "a.html", "<p>on disk</p>"))
     cache = CountingCache(tmp_path / "parsed")
-    cache.put(document.sha256, DocumentKind.text, ParsedFile(DocumentKind.text, ("cached",)))
+    cache.put(document.sha256, DocumentKind.html, ParsedFile(DocumentKind.html, ("cached",)))
     texts = DocumentTexts(cache)
     assert cache.reads == []
     assert texts.texts(document) == ("cached",)
@@ -37,19 +38,35 @@ def test_a_text_is_read_from_the_cache_when_first_needed_then_kept(tmp_path: Pat
     assert cache.reads == [document.sha256]
 
 
-def test_only_the_recent_documents_stay_in_memory(tmp_path: Path) -> None:
-    cache = CountingCache(tmp_path / "parsed")
+def test_only_the_recent_documents_stay_in_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     documents = [
         _document(write_text(tmp_path / f"d{n}.txt", f"text {n}"))
         for n in range(RECENT_DOCUMENTS + 1)
     ]
-    texts = DocumentTexts(cache)
+    reads: list[str] = []
+    load = DocumentTexts._load
+
+    def counting(self: DocumentTexts, document: LibraryDocument) -> tuple[str, ...]:
+        reads.append(document.path.name)
+        return load(self, document)
+
+    monkeypatch.setattr(DocumentTexts, "_load", counting)
+    texts = DocumentTexts(ParsedTextCache(tmp_path / "parsed"))
     for document in documents:
         assert texts.texts(document) == (document.path.read_text(),)
     texts.texts(documents[-1])
-    assert cache.reads.count(documents[-1].sha256) == 1
+    assert reads.count(documents[-1].path.name) == 1
     texts.texts(documents[0])  # the oldest was dropped: read again
-    assert cache.reads.count(documents[0].sha256) == 2
+    assert reads.count(documents[0].path.name) == 2
+
+
+def test_markdown_is_read_from_its_file_not_the_cache(tmp_path: Path) -> None:
+    document = _document(write_text(tmp_path / "a.txt", "on disk"))
+    cache = CountingCache(tmp_path / "parsed")
+    assert DocumentTexts(cache).texts(document) == ("on disk",)
+    assert cache.reads == []
 
 
 def test_texts_kept_in_memory_need_no_cache(tmp_path: Path) -> None:
@@ -63,10 +80,10 @@ def test_texts_kept_in_memory_need_no_cache(tmp_path: Path) -> None:
 def test_a_text_missing_from_the_cache_is_parsed_from_its_unchanged_file(
     tmp_path: Path,
 ) -> None:
-    path = write_text(tmp_path / "a.txt", "on disk")
+    path = write_text(tmp_path / "a.html", "<p>on disk</p>")
     document = _document(path)
     texts = DocumentTexts(ParsedTextCache(tmp_path / "parsed"))
     assert texts.texts(document) == ("on disk",)
-    write_text(path, "edited since")
+    write_text(path, "<p>edited since</p>")
     with pytest.raises(FetchError, match="changed since the library was opened"):
         DocumentTexts(ParsedTextCache(tmp_path / "parsed")).texts(document)

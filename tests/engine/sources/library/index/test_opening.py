@@ -8,7 +8,7 @@ from engine.sources.library.index import opening as opening_module
 from engine.sources.library.index.lock import exclusive
 from engine.sources.library.index.opening import OpenedIndex, open_index
 from engine.sources.library.index.store import IndexStore
-from tests.engine.sources.library.conftest import Recorder, write_text
+from tests.engine.sources.library.conftest import Recorder, write_pdf, write_text
 
 
 def _folder(tmp_path: Path) -> Path:
@@ -78,7 +78,18 @@ def test_an_unwritable_cache_indexes_in_memory(tmp_path: Path) -> None:
     opened = _open(folder, blocker, on_cache_error=errors.append)
     assert errors
     assert len(opened.passage_index()) == 6
-    assert len(opened.state.texts) == 6  # kept, since they could not be cached
+    assert opened.state.texts == {}  # Markdown is read from its file: nothing to keep
+
+
+def test_an_unwritable_cache_keeps_parsed_pdf_texts_in_memory(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    write_pdf(folder / "a.pdf", ["Solar page."])
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file where the cache folder should be")
+    errors: list[OSError] = []
+    opened = _open(folder, blocker, on_cache_error=errors.append)
+    assert errors
+    assert list(opened.state.texts.values()) == [("Solar page.",)]
 
 
 _REFRESH = """

@@ -25,15 +25,23 @@ def test_a_file_is_parsed_cached_and_tokenized(tmp_path: Path) -> None:
     assert "turbine" in outcome.vocabulary
 
 
-def test_the_cached_text_is_used_instead_of_the_file(tmp_path: Path) -> None:
-    path = write_text(tmp_path / "a.md", "# Own title\nOriginal words.\n")
-    task = _task(path, tmp_path / "parsed", DocumentKind.markdown)
+def test_a_cached_html_text_is_used_instead_of_the_file(tmp_path: Path) -> None:
+    path = write_text(tmp_path / "a.html", "<p>Original words.</p>")
+    task = _task(path, tmp_path / "parsed", DocumentKind.html)
     ParsedTextCache(tmp_path / "parsed").put(
-        task.sha256, DocumentKind.markdown, ParsedFile(DocumentKind.markdown, ("Cached words.",))
+        task.sha256, DocumentKind.html, ParsedFile(DocumentKind.html, ("Cached words.",))
     )
     outcome = read_for_index(task)
     assert "cached" in outcome.vocabulary
     assert "original" not in outcome.vocabulary
+
+
+def test_markdown_and_text_are_read_from_their_file_not_cached(tmp_path: Path) -> None:
+    path = write_text(tmp_path / "a.md", "# Own\nWords.\n")
+    outcome = read_for_index(_task(path, tmp_path / "parsed", DocumentKind.markdown))
+    assert outcome.reason == ""
+    assert outcome.texts is None
+    assert not (tmp_path / "parsed").exists()
 
 
 def test_titles_come_from_the_manifest_then_the_file_then_its_name(tmp_path: Path) -> None:
@@ -60,12 +68,13 @@ def test_a_file_without_words_is_unreadable(tmp_path: Path) -> None:
 
 
 def test_an_unwritable_cache_sends_the_texts_back(tmp_path: Path) -> None:
-    path = write_text(tmp_path / "a.txt", "Some words.\n")
+    path = write_text(tmp_path / "a.html", "<p>Some words.</p>")
     blocker = tmp_path / "blocker"
     blocker.write_text("a file where the cache folder should be")
-    outcome = read_for_index(_task(path, blocker / "parsed", DocumentKind.text))
+    outcome = read_for_index(_task(path, blocker / "parsed", DocumentKind.html))
     assert outcome.cache_error
-    assert outcome.texts == ("Some words.\n",)
+    assert outcome.texts is not None
+    assert "Some words." in outcome.texts[0]
 
 
 def test_title_tokens_count_in_every_passage() -> None:

@@ -21,3 +21,10 @@ def test_saved_vocabulary_loads_its_first_tokens(tmp_path: Path) -> None:
     empty = Vocabulary.load(tmp_path / "absent.txt", 0)
     assert empty is not None
     assert len(empty) == 0
+
+
+def test_ids_of_many_tokens_at_once_adds_the_new_ones_in_order() -> None:
+    vocabulary = Vocabulary(["solar", "wind"])
+    assert vocabulary.ids_of(("wind", "tide", "solar", "wave", "tide")).tolist() == [1, 2, 0, 3, 2]
+    assert vocabulary.tokens == ["solar", "wind", "tide", "wave"]
+    assert vocabulary.ids_of(("solar",)).tolist() == [0]

@@ -1,0 +1,182 @@
+"""Where a span of a PDF page's text is drawn: its boxes, from pdfium's character boxes.
+
+A `Locator`'s offsets index the page text the library parsed: pdfium's text with CR LF
+folded to LF, pdfium's U+FFFE hyphen marker written "-", and control characters dropped
+(`parse.py`). pdfium's boxes index its own character list, which also holds characters it
+generated (spaces, line breaks) and which counts UTF-16 units. So this module reads the
+page again with pdfium, cleans it the same way while keeping, for every character kept,
+its index in pdfium's text, and maps those through `FPDFText_GetCharIndexFromTextIndex`.
+
+The span is trusted only if its text still matches the excerpt (after the verifier's
+normalisation); otherwise the excerpt is looked for on the page again, nearest the old
+offsets first. A span that cannot be found, or whose characters pdfium does not confirm,
+gives no boxes: a reader sees no highlight rather than a wrong one.
+
+Why here, and when: boxes need the PDF file, which only the library holds, and they do not
+decide anything — the verifier's verdict rests on the text alone. So the pure core (verify,
+render) stays free of pdfium, and the boxes are computed once a report is final, for the
+claims it cites (`page_evidence.py`), or for any claim whose crop is asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pypdfium2
+import pypdfium2.raw as pdfium_c
+
+from engine.text.normalise import normalise_for_match
+
+Box = tuple[float, float, float, float]
+"""(left, bottom, right, top) in PDF points, in the page's coordinates (origin bottom-left)."""
+
+PDF_SOFT_HYPHEN = "\ufffe"
+_DROPPED = frozenset(chr(c) for c in (*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F))
+_MIN_EXTENT = 0.01  # points: boxes thinner than this are generated characters, not ink
+
+
+@dataclass(frozen=True)
+class PageText:
+    """A page's text as the library stores it, with pdfium's text index of each character."""
+
+    text: str
+    text_indices: tuple[int, ...]
+
+
+def cleaned_page_text(raw: str) -> PageText:
+    """`raw` (pdfium's text of a page) cleaned as `parse.py` cleans it, indices kept."""
+    kept: list[str] = []
+    indices: list[int] = []
+    at = 0  # position in pdfium's text, in UTF-16 units
+    i = 0
+    while i < len(raw):
+        char = raw[i]
+        width = 2 if ord(char) > 0xFFFF else 1
+        if char == "\r":
+            kept.append("\n")
+            indices.append(at)
+            if raw[i + 1 : i + 2] == "\n":
+                i, at = i + 1, at + 1
+        elif char == PDF_SOFT_HYPHEN:
+            kept.append("-")
+            indices.append(at)
+        elif char not in _DROPPED:
+            kept.append(char)
+            indices.append(at)
+        i, at = i + 1, at + width
+    return PageText("".join(kept), tuple(indices))
+
+
+def find_span(
+    text: str, excerpt: str, hint: tuple[int, int] | None = None
+) -> tuple[int, int] | None:
+    """The span of `text` that is `excerpt` after normalisation: `hint` if it still is, else
+    the occurrence nearest to it; None when the excerpt is not in `text`."""
+    needle = normalise_for_match(excerpt).text
+    if not needle:
+        return None
+    if (
+        hint is not None
+        and 0 <= hint[0] <= hint[1] <= len(text)
+        and normalise_for_match(text[hint[0] : hint[1]]).text == needle
+    ):
+        return hint
+    haystack = normalise_for_match(text)
+    spans = []
+    at = haystack.text.find(needle)
+    while at >= 0:
+        spans.append(haystack.original_span(at, at + len(needle)))
+        at = haystack.text.find(needle, at + 1)
+    if not spans:
+        return None
+    near = hint[0] if hint is not None else 0
+    return min(spans, key=lambda span: abs(span[0] - near))
+
+
+@contextmanager
+def open_text_page(document: pypdfium2.PdfDocument, page: int) -> Iterator[pypdfium2.PdfTextPage]:
+    """pdfium's text page of `page` (1-based), closed afterwards."""
+    pdf_page = document[page - 1]
+    try:
+        text_page = pdf_page.get_textpage()
+        try:
+            yield text_page
+        finally:
+            text_page.close()
+    finally:
+        pdf_page.close()
+
+
+def span_boxes(
+    text_page: pypdfium2.PdfTextPage, excerpt: str, hint: tuple[int, int] | None = None
+) -> list[Box]:
+    """The boxes of `excerpt` on the page of `text_page`, one per run of a line, in reading
+    order; [] when the excerpt is not on the page or pdfium cannot place it."""
+    page_text = cleaned_page_text(text_page.get_text_range())
+    span = find_span(page_text.text, excerpt, hint)
+    if span is None or span[0] == span[1]:
+        return []
+    start, end = _trimmed(page_text.text, *span)
+    first = _char_index(text_page, page_text.text_indices[start])
+    last = _char_index(text_page, page_text.text_indices[end - 1])
+    if first < 0 or last < first or not _confirmed(text_page, page_text, start, end):
+        return []
+    count = text_page.count_rects(first, last - first + 1)
+    return _drawn([text_page.get_rect(n) for n in range(count)])
+
+
+def text_lines(text_page: pypdfium2.PdfTextPage) -> list[Box]:
+    """The boxes of all the text on the page, one per run of a line."""
+    count = text_page.count_rects()
+    return _drawn([text_page.get_rect(n) for n in range(count)])
+
+
+def excerpt_boxes(
+    path: Path, page: int, excerpt: str, hint: tuple[int, int] | None = None
+) -> list[Box]:
+    """`span_boxes` for `page` (1-based) of the PDF at `path`."""
+    document = pypdfium2.PdfDocument(path)
+    try:
+        if not 1 <= page <= len(document):
+            return []
+        with open_text_page(document, page) as text_page:
+            return span_boxes(text_page, excerpt, hint)
+    finally:
+        document.close()
+
+
+def _drawn(boxes: list[Box]) -> list[Box]:
+    return [
+        (round(left, 2), round(bottom, 2), round(right, 2), round(top, 2))
+        for left, bottom, right, top in boxes
+        if right - left > _MIN_EXTENT and top - bottom > _MIN_EXTENT
+    ]
+
+
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span without surrounding whitespace (generated characters have no box)."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _char_index(text_page: pypdfium2.PdfTextPage, text_index: int) -> int:
+    return int(pdfium_c.FPDFText_GetCharIndexFromTextIndex(text_page, text_index))
+
+
+def _confirmed(text_page: pypdfium2.PdfTextPage, page_text: PageText, start: int, end: int) -> bool:
+    """Whether pdfium's characters at the mapped indices are the span's own characters
+    (checked at both ends and the middle): a wrong map must not draw a wrong highlight."""
+    for position in dict.fromkeys((start, (start + end) // 2, end - 1)):
+        char = page_text.text[position]
+        if char.isspace() or char == "-" or ord(char) > 0xFFFF:
+            continue
+        index = _char_index(text_page, page_text.text_indices[position])
+        if index < 0 or pdfium_c.FPDFText_GetUnicode(text_page, index) != ord(char):
+            return False
+    return True
