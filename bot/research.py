@@ -14,6 +14,7 @@ from bot.recovery.heartbeat import RunHeartbeat
 from bot.redis.outage import REDIS_DOWN
 from bot.redis.state import ReportState
 from bot.runtime import Runtime
+from bot.slack.api import DELIVERY_ERRORS
 from bot.slack.assistant import StatusLine
 from bot.slack.blockkit import Message
 from bot.slack.progress import ProgressReporter
@@ -200,12 +201,18 @@ async def _fail(rt: Runtime, report_id: str, version: int, failure: Exception) -
         await tell_user(rt, ended[0], t.failed_run.format(error=type(failure).__name__))
 
 
-async def _progress_message(rt: Runtime, state: ReportState, version: int) -> str:
-    """The run's progress message: the one a previous attempt of this job posted, if any."""
+async def _progress_message(rt: Runtime, state: ReportState, version: int) -> str | None:
+    """The run's progress message: the one a previous attempt of this job posted, if any.
+    None when Slack refuses it (the bot was removed from the channel, say): the research
+    goes on without progress edits, and delivery says what went wrong."""
     if state.progress_version == version and state.progress_ts is not None:
         return state.progress_ts
     text = texts_for(state.language).researching
-    ts = await rt.slack.post(state.channel, Message(text), state.thread_ts)
+    try:
+        ts = await rt.slack.post(state.channel, Message(text), state.thread_ts)
+    except DELIVERY_ERRORS as error:
+        log.warning("report %s: no progress message: %s", state.report_id, error)
+        return None
     await rt.states.update(
         state.report_id,
         lambda s: s.model_copy(update={"progress_ts": ts, "progress_version": version}),

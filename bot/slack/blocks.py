@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.slack.blockkit import (
+    DEFAULT_TEXT_BUDGET,
+    MAX_BLOCKS,
     MAX_MODAL_TITLE,
     Block,
     Message,
@@ -19,6 +21,7 @@ from bot.slack.blockkit import (
     plain,
     section,
     sections,
+    text_size,
     value,
 )
 from bot.slack.progress_state import SlackProgress
@@ -248,7 +251,10 @@ def progress_message(
         blocks += sections(f"*{t.subagents}*", agents)
     if state.gaps:
         blocks += sections(f"*{t.open_gaps}*", [f"• {escape(g)}" for g in state.gaps])
-    return Message(f"{title} {lines[0]}", blocks[:50])
+    blocks = blocks[:MAX_BLOCKS]
+    while len(blocks) > 1 and text_size(blocks) > DEFAULT_TEXT_BUDGET:
+        blocks.pop()  # the head says it all; long lists lose their tail, not the edit
+    return Message(f"{title} {lines[0]}", blocks)
 
 
 def help_message(language: Language) -> Message:

@@ -31,7 +31,7 @@ class ProgressReporter:
         self,
         slack: SlackApi,
         channel: str,
-        ts: str,
+        ts: str | None,
         language: Language,
         limits: Callable[[], Limits],
         *,
@@ -82,6 +82,8 @@ class ProgressReporter:
                 self.state.spend = await self._spend()
             except Exception as error:  # the figure is cosmetic; the edit still goes out
                 log.warning("progress: could not read the spend: %s", error)
+        if self._ts is None:  # no progress message to edit: only the state is kept
+            return
         message = progress_message(self.state, self._limits(), self._language, finished=finished)
         try:
             await self._slack.update(self._channel, self._ts, message)

@@ -264,3 +264,25 @@ async def test_not_in_channel_tells_the_requester_in_their_dm(
     assert len(told) == 1
     assert "/invite @Fonte" in told[0].params["text"]
     assert state.deepenable
+
+
+async def test_a_bot_removed_from_the_channel_mid_run_still_ends_and_tells_the_requester(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False))
+    report_id = await planned_report(rt, "803.1")
+    slack.channels_without_bot.add(CHANNEL)  # removed after the plan was posted
+    await handle_step(rt, Start(report_id=report_id, user=USER, channel=CHANNEL))
+    await settle(rt)
+    state = await state_of(rt, report_id)
+    assert (state.status, state.delivery_error, state.reported) == (
+        "delivery_failed",
+        "not_in_channel",
+        1,
+    )
+    told = [c for c in slack.calls_to("chat.postMessage") if c.params["channel"] == USER]
+    assert len(told) == 1
+    assert "/invite @Fonte" in told[0].params["text"]
+    slack.channels_without_bot.clear()  # invited back
+    again = await deepened(rt, state, "quando expiram os créditos de energia elétrica?")
+    assert (again.version, again.status) == (2, "delivered")

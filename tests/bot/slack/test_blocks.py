@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 
 from bot.slack.blockkit import (
+    DEFAULT_TEXT_BUDGET,
     MAX_BLOCKS,
     paginate,
     section,
+    text_size,
 )
 from bot.slack.blocks import (
     ANSWER,
@@ -131,3 +133,13 @@ def test_pagination_keeps_every_block_and_marks_continuations() -> None:
     assert kept == blocks
     assert "(continued 2/3)" in pages[1].text
     assert len(paginate(blocks[:50], "R", "{page}{pages}")) == 1
+
+
+def test_progress_of_a_huge_run_stays_within_the_text_budget() -> None:
+    state = ProgressState(limits=Limits())
+    state.subagents = {f"s{n}": "running" for n in range(200)}
+    state.subquestions = {f"s{n}": "Quais são as competências da agência " * 4 for n in range(200)}
+    state.gaps = ["Fonte verificada que responda: " + "x" * 200] * 100
+    message = progress_message(state, Limits(), "pt")
+    assert text_size(message.blocks) <= DEFAULT_TEXT_BUDGET
+    assert "Pesquisando" in json.dumps(message.blocks[0], ensure_ascii=False)
