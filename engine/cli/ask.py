@@ -27,6 +27,7 @@ from engine.planning.templates import TEMPLATES
 from engine.render.files import FORMATS, write_report
 from engine.settings import BadInput
 from engine.sources.library import Library
+from engine.sources.library.page_evidence import LibraryPageEvidence
 from engine.v1 import V1Pipeline, v1_roles_for
 
 
@@ -73,7 +74,8 @@ def run_ask(args: argparse.Namespace) -> int:
         raise BadInput("no source: pass --library DIR (a folder of documents) or --web")
     library = open_library(args.library, args.cache_dir) if args.library is not None else None
     report = asyncio.run(_research(args, brief, limits, library))
-    paths = write_report(report, out, formats)
+    evidence = LibraryPageEvidence(library[0]) if library is not None else None
+    paths = write_report(report, out, formats, evidence=evidence)
     summarise(report, paths)
     return 0
 

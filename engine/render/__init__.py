@@ -1,6 +1,7 @@
 """Renderers: a Report as Markdown, self-contained HTML, PDF and JSON files."""
 
 from engine.render.citations import CitationIndex, source_location, source_title
+from engine.render.evidence import PageEvidence
 from engine.render.files import FORMATS, write_report
 from engine.render.html import render_html
 from engine.render.labels import Labels, accessed_text, labels_for, page_text
@@ -12,6 +13,7 @@ __all__ = [
     "FORMATS",
     "CitationIndex",
     "Labels",
+    "PageEvidence",
     "accessed_text",
     "labels_for",
     "page_text",

@@ -6,6 +6,7 @@ autoescapes everything and only http/https/file URLs become links.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
@@ -13,6 +14,7 @@ import jinja2
 
 from engine.contracts import Claim, ClaimStatus, Report, Section
 from engine.render.citations import CitationIndex, safe_href, source_location, source_title
+from engine.render.evidence import png_data_uri
 from engine.render.labels import Labels, accessed_text, labels_for, page_text, spend_rows
 from engine.render.text import one_line, report_title
 
@@ -31,6 +33,8 @@ class CitationView:
     page: str | None
     accessed: str
     verified: bool
+    crop: str | None = None
+    """A `data:image/png` URI of the page around the excerpt, highlighted; None for web pages."""
 
 
 @dataclass(frozen=True)
@@ -59,15 +63,24 @@ class DroppedView:
     reason: str
 
 
-def render_html(report: Report, *, expanded: bool = False) -> str:
+def render_html(
+    report: Report, *, expanded: bool = False, crops: Mapping[str, bytes] | None = None
+) -> str:
     """The report as HTML.
 
     `expanded` (for print and PDF) opens every `<details>`, and the bibliography then lists
     sources without repeating the excerpts already printed under each sentence.
+
+    `crops` (PNG bytes by claim id, see `PageEvidence`) show the page around an excerpt:
+    inside its expanded citation, or, when `expanded`, once in the bibliography, where each
+    citation links to it.
     """
     labels = labels_for(report.language)
     index = CitationIndex(report)
-    citations = {claim.id: citation_view(n, claim, labels) for n, claim in index.cited()}
+    crops = crops or {}
+    citations = {
+        claim.id: citation_view(n, claim, labels, crops.get(claim.id)) for n, claim in index.cited()
+    }
     return report_template().render(
         language=report.language,
         title=report_title(report),
@@ -100,7 +113,9 @@ def report_template() -> jinja2.Template:
     return environment.get_template(TEMPLATE_NAME)
 
 
-def citation_view(number: int, claim: Claim, labels: Labels) -> CitationView:
+def citation_view(
+    number: int, claim: Claim, labels: Labels, crop: bytes | None = None
+) -> CitationView:
     location = source_location(claim)
     return CitationView(
         number=number,
@@ -112,6 +127,7 @@ def citation_view(number: int, claim: Claim, labels: Labels) -> CitationView:
         page=None if location.page is None else page_text(labels, location.page),
         accessed=accessed_text(labels, claim.accessed_at),
         verified=claim.status is ClaimStatus.verified,
+        crop=None if crop is None else png_data_uri(crop),
     )
 
 

@@ -34,6 +34,8 @@ class Labels:
     created_at: str
     notes: str
     decimal_separator: str
+    page_crop: str
+    see_on_page: str
 
 
 PORTUGUESE = Labels(
@@ -61,6 +63,8 @@ PORTUGUESE = Labels(
     created_at="Criado em",
     notes="Notas",
     decimal_separator=",",
+    page_crop="O trecho destacado na página",
+    see_on_page="ver o trecho na página",
 )
 
 ENGLISH = Labels(
@@ -88,6 +92,8 @@ ENGLISH = Labels(
     created_at="Created on",
     notes="Notes",
     decimal_separator=".",
+    page_crop="The excerpt highlighted on its page",
+    see_on_page="see the excerpt on its page",
 )
 
 _BY_LANGUAGE: dict[Language, Labels] = {"pt": PORTUGUESE, "en": ENGLISH}

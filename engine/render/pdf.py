@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import logging
 import warnings
+from collections.abc import Mapping
 from functools import cache
 from types import ModuleType
 
@@ -15,12 +16,15 @@ NOISY_LOGGERS = ("weasyprint", "fontTools")
 MISSING_HARFBUZZ_SUBSET = "HarfBuzz-Subset"
 
 
-def render_pdf(report: Report) -> bytes:
+def render_pdf(report: Report, crops: Mapping[str, bytes] | None = None) -> bytes:
+    """The report as PDF; each citation with a page crop (PNG bytes by claim id) links to
+    that crop, printed once under its source in the bibliography."""
     weasyprint = load_weasyprint()
-    # An empty protocol allowlist makes WeasyPrint fetch nothing: the HTML is
+    # Only data: URLs (the page crops the renderer embedded) may be read: the HTML is
     # self-contained, and a URL that slipped into it must not reach the network.
-    fetcher = weasyprint.URLFetcher(allowed_protocols=frozenset())
-    document = weasyprint.HTML(string=render_html(report, expanded=True), url_fetcher=fetcher)
+    fetcher = weasyprint.URLFetcher(allowed_protocols=frozenset({"data"}))
+    markup = render_html(report, expanded=True, crops=crops)
+    document = weasyprint.HTML(string=markup, url_fetcher=fetcher)
     pdf: bytes = document.write_pdf()
     return pdf
 

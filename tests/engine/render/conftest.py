@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 from datetime import UTC, datetime
 
 import pytest
+from PIL import Image, ImageDraw
 
 from engine.contracts import ClaimStatus, Limits, Locator, Report, Section, Spend
 from tests.support.render_samples import PDF_EXCERPT, PDF_URL, build_claim, build_report, cite
@@ -119,3 +121,13 @@ def hostile_report() -> Report:
     ]
     sections = [Section(title="<h1>Section</h1>", sentences=[cite("Says <em>x</em>.", "chostile")])]
     return build_report(claims, sections, question="<script>q()</script>?", language="en")
+
+
+@pytest.fixture
+def small_png() -> bytes:
+    """A tiny highlighted-page stand-in: what a page crop is to a renderer (PNG bytes)."""
+    image = Image.new("RGB", (60, 16), (255, 255, 255))
+    ImageDraw.Draw(image).rectangle((4, 4, 56, 12), fill=(255, 221, 87))
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -89,7 +90,7 @@ def test_written_files_are_readable_by_others(english_report: Report, tmp_path: 
 def test_failing_renderer_leaves_no_file(
     english_report: Report, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(report: Report) -> bytes:
+    def broken(report: Report, crops: Mapping[str, bytes]) -> bytes:
         raise RuntimeError("layout failed")
 
     monkeypatch.setitem(files._RENDERERS, "pdf", broken)
@@ -97,3 +98,51 @@ def test_failing_renderer_leaves_no_file(
         write_report(english_report, tmp_path, ["pdf"])
 
     assert os.listdir(tmp_path) == []
+
+
+class RecordingEvidence:
+    """A `PageEvidence` that boxes and crops the claim "cpdf" and records what it was asked."""
+
+    def __init__(self, png: bytes) -> None:
+        self.png = png
+        self.asked: list[str] = []
+
+    def with_boxes(self, report: Report) -> Report:
+        self.asked.append("boxes")
+        claim = report.claim("cpdf")
+        assert claim.locator is not None
+        locator = claim.locator.model_copy(update={"boxes": [(72.0, 700.5, 300.25, 712.0)]})
+        boxed = claim.model_copy(update={"locator": locator})
+        claims = [boxed if c.id == "cpdf" else c for c in report.claims]
+        return report.model_copy(update={"claims": claims})
+
+    def crops(self, report: Report) -> Mapping[str, bytes]:
+        self.asked.append("crops")
+        assert report.claim("cpdf").locator.boxes  # type: ignore[union-attr]
+        return {"cpdf": self.png}
+
+
+def test_evidence_puts_boxes_in_json_and_crops_in_html_and_pdf(
+    portuguese_report: Report, tmp_path: Path, small_png: bytes
+) -> None:
+    evidence = RecordingEvidence(small_png)
+
+    write_report(portuguese_report, tmp_path, FORMATS, evidence=evidence)
+
+    written = Report.model_validate_json((tmp_path / "report.json").read_text("utf-8"))
+    assert written.claim("cpdf").locator.boxes == [(72.0, 700.5, 300.25, 712.0)]  # type: ignore[union-attr]
+    assert written.digest == published_digest(portuguese_report)  # boxes are not content
+    assert evidence.asked == ["boxes", "crops"]
+    assert 'class="page-crop"' in (tmp_path / "report.html").read_text("utf-8")
+    assert "data:image" not in (tmp_path / "report.md").read_text("utf-8")
+    assert small_png not in (tmp_path / "report.json").read_bytes()
+
+
+def test_no_crops_are_made_for_formats_that_show_none(
+    portuguese_report: Report, tmp_path: Path, small_png: bytes
+) -> None:
+    evidence = RecordingEvidence(small_png)
+
+    write_report(portuguese_report, tmp_path, ["json", "md"], evidence=evidence)
+
+    assert evidence.asked == ["boxes"]

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import base64
 import re
 
 import pytest
@@ -252,3 +253,58 @@ def test_a_table_row_shows_its_column_header_escaped_before_the_excerpt() -> Non
     html = render_html(report)
     assert '<span class="context">(Millions) &lt;b&gt;2018&lt;/b&gt; 2017 …</span>' in html
     assert html.index('class="context"') < html.index("Purchases of property")
+
+
+def crop_figures(element: Element) -> list[Element]:
+    return element.find_all("figure", "page-crop")
+
+
+def test_expanded_citation_shows_the_page_crop(portuguese_report: Report, small_png: bytes) -> None:
+    document = parse_html(render_html(portuguese_report, crops={"cpdf": small_png}))
+
+    pairs = evidence_under_sentences(document)
+    pdf_evidence, web_evidence = pairs[1][1]
+    [figure] = crop_figures(pdf_evidence)
+    [image] = figure.find_all("img")
+    assert image.attrs["src"] == "data:image/png;base64," + base64.b64encode(small_png).decode()
+    assert image.attrs["alt"] == "O trecho destacado na página (página 60)"
+    assert crop_figures(web_evidence) == []  # a web page keeps text-only evidence
+    # Collapsed, the bibliography lists the excerpt as text and does not repeat the image.
+    [bibliography] = document.find_all("section", "bibliography")
+    assert crop_figures(bibliography) == []
+
+
+def test_with_crops_the_page_stays_self_contained(
+    portuguese_report: Report, small_png: bytes
+) -> None:
+    document = parse_html(render_html(portuguese_report, crops={"cpdf": small_png}))
+
+    sources = [e.attrs["src"] for e in document.iter() if "src" in e.attrs]
+    assert len(sources) == 1
+    assert all(s and s.startswith("data:image/png;base64,") for s in sources)
+    assert not document.find_all("script")
+    assert not document.find_all("link")
+
+
+def test_a_crop_that_is_not_a_png_is_not_embedded(portuguese_report: Report) -> None:
+    html = render_html(portuguese_report, crops={"cpdf": b"<svg onload=alert(1)>"})
+
+    assert "<img" not in html
+    assert "onload" not in html
+
+
+def test_expanded_citation_links_to_its_crop_in_the_bibliography(
+    portuguese_report: Report, small_png: bytes
+) -> None:
+    document = parse_html(render_html(portuguese_report, expanded=True, crops={"cpdf": small_png}))
+
+    [pdf_evidence, _] = evidence_under_sentences(document)[1][1]
+    assert crop_figures(pdf_evidence) == []
+    [link] = pdf_evidence.find_all("p", "crop-link")[0].find_all("a")
+    assert link.attrs["href"] == "#crop-2"
+    assert link.text() == "ver o trecho na página"
+    [bibliography] = document.find_all("section", "bibliography")
+    [figure] = crop_figures(bibliography)
+    assert figure.attrs["id"] == "crop-2"
+    [entry] = [li for li in bibliography.find_all("li") if li.attrs.get("id") == "source-2"]
+    assert crop_figures(entry) == [figure]

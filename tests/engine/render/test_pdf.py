@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import ctypes
 import logging
 
 import pypdfium2
+import pypdfium2.raw as pdfium_c
 import pytest
 
 from engine.contracts import Report
@@ -78,3 +80,55 @@ def test_renderer_loggers_are_quiet_below_warning(portuguese_report: Report) -> 
 
     for name in NOISY_LOGGERS:
         assert logging.getLogger(name).getEffectiveLevel() >= logging.WARNING
+
+
+def link_targets(pdf: bytes) -> list[tuple[str, int]]:
+    """(text under the link, page index it jumps to) for every internal link of the PDF."""
+    document = pypdfium2.PdfDocument(pdf)
+    found = []
+    try:
+        for page in document:
+            text_page = page.get_textpage()
+            position, link = ctypes.c_int(0), pdfium_c.FPDF_LINK()
+            while pdfium_c.FPDFLink_Enumerate(page, position, link):
+                destination = pdfium_c.FPDFLink_GetDest(document, link)
+                if destination:
+                    rect = pdfium_c.FS_RECTF()
+                    assert pdfium_c.FPDFLink_GetAnnotRect(link, rect)
+                    text = text_page.get_text_bounded(rect.left, rect.bottom, rect.right, rect.top)
+                    target = pdfium_c.FPDFDest_GetDestPageIndex(document, destination)
+                    found.append((" ".join(text.split()), target))
+            text_page.close()
+            page.close()
+    finally:
+        document.close()
+    return found
+
+
+def images_per_page(pdf: bytes) -> list[int]:
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        counts = []
+        for page in document:
+            counts.append(len(list(page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE]))))
+            page.close()
+        return counts
+    finally:
+        document.close()
+
+
+def test_citation_links_to_its_page_crop(portuguese_report: Report, small_png: bytes) -> None:
+    pdf = render_pdf(portuguese_report, crops={"cpdf": small_png})
+
+    [target] = [page for text, page in link_targets(pdf) if text == "ver o trecho na página"]
+    images = images_per_page(pdf)
+    assert images[target] == 1  # the link lands on the page that prints the crop
+    assert sum(images) == 1  # printed once, in the bibliography
+    assert "O trecho destacado na página · página 60" in pdf_text(pdf)
+
+
+def test_without_crops_the_pdf_has_no_images(portuguese_report: Report) -> None:
+    pdf = render_pdf(portuguese_report)
+
+    assert sum(images_per_page(pdf)) == 0
+    assert "ver o trecho na página" not in pdf_text(pdf)

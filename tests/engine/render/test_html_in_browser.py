@@ -1,0 +1,147 @@
+"""The HTML report as a reader sees it: a citation on a library PDF, expanded, shows the page
+crop with its excerpt highlighted. Checked in the markup always, and in headless Chromium
+when it is installed (.ci/run installs it), which saves a screenshot as a test artefact."""
+
+from __future__ import annotations
+
+import base64
+import io
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from engine.contracts import Claim, Report, Section
+from engine.render.files import write_report
+from engine.sources.library import Library
+from engine.sources.library.page_evidence import LibraryPageEvidence
+from engine.verify.excerpts import verify_claim
+from tests.support.html_tree import Element, parse_html
+from tests.support.pdfs import pdf_bytes
+from tests.support.render_samples import build_claim, build_report, cite
+
+ROOT = Path(__file__).resolve().parents[3]
+ARTEFACTS = Path(os.environ.get("TEST_ARTEFACTS_DIR") or ROOT / "build" / "test-artefacts")
+SCREENSHOT = ARTEFACTS / "render" / "expanded-citation.png"
+
+FILLER = " ".join(f"Frase {n} do relatório, que fala de outra coisa." for n in range(16))
+EXCERPT = "O Nordeste concentra 30% da potência instalada de geração distribuída."
+DATA_PNG = "data:image/png;base64,"
+# No request may leave the machine: every host resolves to nothing, any proxy use fails.
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--no-pings",
+    "--host-resolver-rules=MAP * ~NOTFOUND",
+    "--proxy-server=127.0.0.1:9",
+    "--hide-scrollbars",
+    "--window-size=1000,1100",
+)
+
+
+@pytest.fixture
+async def written(tmp_path: Path) -> Path:
+    """report.html of a report citing a library PDF (and a web page), as `fonte ask` writes it."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "relatorio.pdf").write_bytes(pdf_bytes(["Capa.", f"{FILLER}\n{EXCERPT}\n{FILLER}"]))
+    library = Library.open(folder)
+    [document] = library.documents()
+    claim = build_claim(
+        "cpdf",
+        url=f"{document.url}#page=2",
+        title="Relatório de geração distribuída",
+        statement="O Nordeste concentra 30% da potência instalada.",
+        excerpt=EXCERPT,
+    )
+    claim = verify_claim(claim, await library.fetch(claim.url))
+    web = build_claim("cweb", url="https://www.absolar.org.br/mercado", title="ABSOLAR")
+    report = report_citing(claim, web)
+    out = tmp_path / "out"
+    write_report(report, out, ["json", "html"], evidence=LibraryPageEvidence(library))
+    return out / "report.html"
+
+
+def report_citing(pdf_claim: Claim, web_claim: Claim) -> Report:
+    sentences = [
+        cite("O Nordeste concentra 30% da potência instalada.", pdf_claim.id),
+        cite("O mercado residencial cresce.", web_claim.id),
+    ]
+    section = Section(title="Mercado", sentences=sentences)
+    return build_report([pdf_claim, web_claim], [section], language="pt")
+
+
+def evidence(document: Element) -> list[Element]:
+    return document.find_all("details", "evidence")
+
+
+def yellow_area(image: Image.Image) -> tuple[int, int, int, int] | None:
+    """Where the highlighter yellow is (paper multiplied by the excerpt's ink)."""
+    red, green, blue = image.convert("RGB").split()
+    mask = ImageChops.multiply(
+        ImageChops.multiply(
+            red.point(lambda v: 255 if v > 200 else 0),
+            green.point(lambda v: 255 if v > 170 else 0),
+        ),
+        blue.point(lambda v: 255 if v < 150 else 0),
+    )
+    return mask.getbbox()
+
+
+def test_the_expanded_citation_holds_the_highlighted_crop(written: Path) -> None:
+    document = parse_html(written.read_text("utf-8"))
+
+    pdf_evidence, web_evidence = evidence(document)
+    [image] = pdf_evidence.find_all("img")
+    source = image.attrs["src"] or ""
+    assert source.startswith(DATA_PNG)
+    crop = Image.open(io.BytesIO(base64.b64decode(source.removeprefix(DATA_PNG))))
+    assert yellow_area(crop) is not None
+    assert web_evidence.find_all("img") == []
+    assert written.stat().st_size < 200_000
+
+
+def test_chromium_shows_the_highlighted_crop(written: Path, tmp_path: Path) -> None:
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("chromium is not on PATH (.ci/run installs Debian's chromium)")
+    markup = written.read_text("utf-8")
+    closed = '<details class="evidence">'
+    assert markup.count(closed) == 2
+    # What a reader's click does: open the first citation (the one on the PDF).
+    opened = written.with_name("report-expanded.html")
+    opened.write_text(markup.replace(closed, '<details class="evidence" open>', 1), "utf-8")
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    SCREENSHOT.unlink(missing_ok=True)
+
+    subprocess.run(
+        [
+            chromium,
+            *CHROMIUM_FLAGS,
+            f"--user-data-dir={tmp_path / 'chromium-profile'}",
+            f"--screenshot={SCREENSHOT}",
+            opened.as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=180,
+    )
+
+    print(f"screenshot: {SCREENSHOT}")
+    shot = Image.open(SCREENSHOT)
+    area = yellow_area(shot)
+    assert area is not None, "no highlighted crop on screen"
+    left, top, right, bottom = area
+    assert right - left > 200  # the excerpt's line, highlighted, at a readable size
+    assert bottom - top > 8
