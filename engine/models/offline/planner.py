@@ -114,6 +114,12 @@ def _chosen_template(brief: Brief) -> Template | None:
     return None
 
 
+DEEP_STEPS = 12
+"""Steps of a subagent in a plan of few parts: a first round (a search and up to 8 reads) and
+a second hop (a search and a read for each of two names; see `hops`)."""
+DEEP_PLAN_PARTS = 3
+
+
 def plan_offline(brief: Brief) -> Plan:
     template = _chosen_template(brief)
     if template is not None:
@@ -126,6 +132,8 @@ def plan_offline(brief: Brief) -> Plan:
             Subquestion(id=f"s{i}", title=part.rstrip("?") if len(parts) > 1 else answer, text=part)
             for i, part in enumerate(parts, start=1)
         ]
+        if len(subquestions) <= DEEP_PLAN_PARTS:  # few parts: each may take its second hop
+            subquestions = [s.model_copy(update={"steps": DEEP_STEPS}) for s in subquestions]
     context = " ".join(brief.answers).strip()
     if context:
         subquestions = [

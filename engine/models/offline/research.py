@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.budget import StepRefused
 from engine.contracts import EXCERPT_MAX_CHARS, EXCERPT_MIN_CHARS
+from engine.models.offline.hops import hop_names, names_the_page
 from engine.models.offline.reading import SEARCH_LIMIT, documents_to_open, pages_to_read
 from engine.models.offline.relevance import QueryTerms, query_terms
 from engine.models.offline.scope import scope_factors
@@ -30,12 +31,14 @@ from engine.models.offline.statements import (
     statement_marker,
 )
 from engine.snapshots import Snapshot, split_page
-from engine.sources.protocols import FetchError
+from engine.sources.protocols import FetchError, SearchError
 from engine.text.addressed_to_ai import addressed_to_ai
 from engine.text.normalise import collapse_whitespace, excerpt_key
 from engine.text.tokens import term_set, tokenize
 
 QUOTE_THRESHOLD = 0.4
+HOP_HITS = 10
+HOP_QUOTES = 2
 QUOTE_FLOOR = 0.3
 NEAR_BEST = 0.75
 MAX_CLAIMS = 6
@@ -293,3 +296,39 @@ async def research_offline(assignment: Assignment, tools: Toolbox) -> None:
         await tools.record_claim(quote.statement, quote.url, quote.excerpt, quote.context)
     if refused is not None:
         raise refused  # after quoting what was read: a stopped subagent returns what it has
+    if not aspect:  # a template section is one aspect of a topic: nothing to hop to
+        await _second_hop(subquestion.text, quotes, candidates, tools)
+
+
+async def _second_hop(
+    question: str, quotes: list[Quote], candidates: list[Candidate], tools: Toolbox
+) -> None:
+    """Look up the names the first round left (see `hops`), within the steps left: one
+    search and one read each, and quote what the page about the name says of the question
+    asked with that name."""
+    titles = {c.url: c.title for c in candidates}
+    quoted_titles = [titles[q.url] for q in quotes if q.url in titles]
+    for name in hop_names(question, [q.excerpt for q in quotes], quoted_titles):
+        try:
+            found = await tools.search(name, limit=HOP_HITS)
+        except StepRefused:
+            return  # no steps left for another hop
+        except SearchError as error:
+            tools.notes.append(f"second hop: search for {name!r} failed: {error}")
+            continue
+        # The page about the name, read now or in the first round (then it costs no step,
+        # and is read again for the question with the name it is about).
+        page = next((h for h in found if names_the_page(name, h.title)), None)
+        if page is None:
+            continue  # no page is about that name: it was not one worth a hop
+        try:
+            snapshot = await tools.read(page.url)
+        except StepRefused:
+            return
+        except FetchError as error:
+            tools.notes.append(f"could not read {page.url}: {error}")
+            continue
+        found_here = await asyncio.to_thread(candidates_of, page.url, snapshot, 1)
+        hop = await asyncio.to_thread(choose_quotes, found_here, f"{question} {name}")
+        for quote in hop[:HOP_QUOTES]:
+            await tools.record_claim(quote.statement, quote.url, quote.excerpt, quote.context)

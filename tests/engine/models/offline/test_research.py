@@ -201,3 +201,29 @@ def test_a_statement_row_is_quoted_with_its_column_header() -> None:
     assert row.context is not None
     assert row.context in BALANCE_SHEET
     assert "2019" in row.context
+
+
+async def test_a_bridge_question_takes_its_second_hop_to_the_page_that_answers() -> None:
+    from engine import Orchestrator, make_brief
+    from engine.models.offline import OfflineModel
+    from tests.engine.conftest import PagesSource
+
+    source = PagesSource()
+    source.add(
+        "https://example.org/wiki/Leland",
+        "Leland is a town in Brunswick County, North Carolina. A number of movies, such as "
+        '"Maximum Overdrive" (1986) and "Domestic Disturbance" (2001), have been shot in or '
+        "around Leland.",
+        title="Leland, North Carolina",
+    )
+    source.add(
+        "https://example.org/wiki/Maximum_Overdrive",
+        "Maximum Overdrive is a 1986 American science fiction horror film written and directed "
+        "by Stephen King.",
+        title="Maximum Overdrive",
+    )
+    question = "Who directed the film that was shot in or around Leland, North Carolina in 1986?"
+    report = await Orchestrator(OfflineModel(), source, source).run(make_brief(question))
+    published = [report.claim(cid) for cid in report.cited_claim_ids()]
+    assert any("directed by Stephen King" in c.excerpt for c in published)
+    assert "Maximum Overdrive" in source.searches  # the hop searched the name it found

@@ -1,0 +1,97 @@
+"""A second hop: the names a first round of reading leaves to look up.
+
+"Who directed the film that was shot in Leland in 1986?" is answered in two reads: Leland's
+page names the film ("Maximum Overdrive" (1986)), and the film's page names its director. A
+comparison ("Which plant is larger, the Pterocarya or the Cotula?") needs a page about each
+name it asks about. So after its first round a subagent looks up, within its steps:
+
+- the names its quotes mention that the question does not (the bridge), and
+- when the question names several things and a quoted page is about one of them, the
+  others (the other side of a comparison).
+
+Names are read from the text as people write them: a quoted title, or a run of capitalised
+words (with the small words names keep inside: "of", "de", "von"…). Pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from engine.text.tokens import STOPWORDS, term_set
+
+MAX_HOPS = 2
+"""Names looked up after the first round, at most."""
+
+_QUOTED = re.compile(r"[\"“]([^\"“”]{3,80})[\"”]")
+_CAPITALISED = r"(?:[A-ZÀ-ÖØ-Þ][\w'’.\-]*[\w'’]|[A-Z])"
+_JOINERS = r"(?:of|de|da|do|dos|das|del|di|du|la|le|von|van|der|den|the|and|y|e)"
+_NAME = re.compile(rf"{_CAPITALISED}(?:\s+(?:{_JOINERS}\s+)*(?:{_CAPITALISED}|\d+))*")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)$")
+_MIN_CHARS = 4
+_CALENDAR = frozenset(
+    """january february march april may june july august september october november december
+    janeiro fevereiro março marco abril maio junho julho agosto setembro outubro novembro
+    dezembro monday tuesday wednesday thursday friday saturday sunday""".split()
+)
+
+
+def names_in(text: str) -> list[str]:
+    """The names `text` writes, quoted titles first, each once, in order of appearance. A
+    single capitalised word that opens a sentence ("The", "Its") is not a name."""
+    names = [match.group(1).strip() for match in _QUOTED.finditer(text)]
+    for match in _NAME.finditer(text):
+        name = match.group(0).strip(" .-'’")
+        single = " " not in name
+        opens_sentence = _SENTENCE_START.search(text[: match.start()]) is not None
+        if single and (opens_sentence or name.lower() in STOPWORDS):
+            continue
+        if name.split()[0].lower() in _CALENDAR:
+            continue  # "February 2, 2019" is a date, not a thing with a page
+        names.append(name)
+    kept: list[str] = []
+    for name in names:
+        if len(name) >= _MIN_CHARS and term_set(name) and name not in kept:
+            kept.append(name)
+    return kept
+
+
+def hop_names(question: str, quotes: Iterable[str], quoted_titles: Iterable[str]) -> list[str]:
+    """What to look up next: names the quotes mention and the question does not, then names
+    the question asks about that no quoted page's title holds; at most `MAX_HOPS`."""
+    asked = term_set(question)
+    titles = [term_set(title) for title in quoted_titles]
+
+    def is_page_read(name: str) -> bool:
+        words = term_set(name)
+        return any(words <= title for title in titles)
+
+    bridges = [
+        name
+        for quote in quotes
+        for name in names_in(quote)
+        if not term_set(name) <= asked and not is_page_read(name) and _worth_a_hop(name, quote)
+    ]
+    asked_names = names_in(question)
+    # A question naming several things (a comparison) needs a page about each: once one is
+    # covered, the others are looked up. A question naming one thing has it searched already.
+    covered = [name for name in asked_names if is_page_read(name)]
+    uncovered = [name for name in asked_names if covered and name not in covered]
+    seeds: list[str] = []
+    # One of each kind first: a bridge question needs its bridge, a comparison its other side.
+    for name in [*bridges[:1], *uncovered[:1], *bridges[1:], *uncovered[1:]]:
+        if name not in seeds:
+            seeds.append(name)
+    return seeds[:MAX_HOPS]
+
+
+def _worth_a_hop(name: str, quote: str) -> bool:
+    """A quoted title, or a name of two words or more: a lone capitalised word in running
+    text is as often a month, a demonym or a heading as a thing with a page of its own."""
+    return " " in name or any(name == m.group(1).strip() for m in _QUOTED.finditer(quote))
+
+
+def names_the_page(name: str, title: str) -> bool:
+    """Whether a page titled `title` is about `name` (all of the name's words are in it)."""
+    words = term_set(name)
+    return bool(words) and words <= term_set(title)

@@ -1,0 +1,54 @@
+import pytest
+
+from engine.models.offline.hops import hop_names, names_in, names_the_page
+
+LELAND = (
+    'A number of movies, such as "Maximum Overdrive" (1986), "Domestic Disturbance" (2001), '
+    'and "We\'re the Millers" (2013) have been shot in or around Leland.'
+)
+
+
+def test_quoted_titles_and_capitalised_runs_are_names() -> None:
+    assert names_in(LELAND)[:2] == ["Maximum Overdrive", "Domestic Disturbance"]
+    assert names_in("The hand of Carl Philipp Emanuel Bach, son of Johann Sebastian Bach.") == [
+        "Carl Philipp Emanuel Bach",
+        "Johann Sebastian Bach",
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)",
+        "The company audited its books as of February 2, 2019.",
+        "Art. 1º Para fins e efeitos desta Lei, são adotadas as seguintes definições:",
+    ],
+)
+def test_table_rows_dates_and_sentence_openings_are_not_names(text: str) -> None:
+    assert [n for n in names_in(text) if " " in n] == []
+
+
+def test_a_bridge_is_a_name_the_quote_gives_and_the_question_does_not() -> None:
+    question = "Who directed the film that was shot in or around Leland, North Carolina in 1986"
+    assert hop_names(question, [LELAND], ["Leland, North Carolina"]) == [
+        "Maximum Overdrive",
+        "Domestic Disturbance",
+    ]
+
+
+def test_a_comparison_looks_up_the_side_no_quoted_page_is_about() -> None:
+    question = "Which plant is larger, the Pterocarya or the Cotula?"
+    quote = "Pterocarya is a genus of six species of deciduous trees, commonly known as wingnuts."
+    assert hop_names(question, [quote], ["Pterocarya"]) == ["Cotula"]
+
+
+def test_a_question_about_one_thing_already_searched_takes_no_hop() -> None:
+    question = "What is the FY2019 amount of inventories for Best Buy?"
+    quote = "We have audited the consolidated balance sheets of Best Buy as of February 2, 2019."
+    assert hop_names(question, [quote], ["BESTBUY_2019_10K"]) == []
+
+
+def test_a_page_is_about_a_name_when_its_title_holds_every_word() -> None:
+    assert names_the_page("Maximum Overdrive", "Maximum Overdrive")
+    assert names_the_page("Carl Philipp Emanuel Bach", "Carl Philipp Emanuel Bach")
+    assert not names_the_page("Maximum Overdrive", "Overdrive (band)")
