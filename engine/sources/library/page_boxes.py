@@ -36,6 +36,11 @@ Box = tuple[float, float, float, float]
 PDF_SOFT_HYPHEN = "\ufffe"
 _DROPPED = frozenset(chr(c) for c in (*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F))
 _MIN_EXTENT = 0.01  # points: boxes thinner than this are generated characters, not ink
+SAME_LINE_OVERLAP = 0.4
+"""Two boxes are on one line when they overlap by this share of the shorter one's height."""
+WORD_GAP = 1.2
+"""The widest gap, in line heights, still read as a space between words (justified text
+stretches spaces; table columns stand many heights apart)."""
 
 
 @dataclass(frozen=True)
@@ -149,11 +154,42 @@ def excerpt_boxes(
 
 
 def _drawn(boxes: list[Box]) -> list[Box]:
+    inked = [
+        box for box in boxes if box[2] - box[0] > _MIN_EXTENT and box[3] - box[1] > _MIN_EXTENT
+    ]
     return [
         (round(left, 2), round(bottom, 2), round(right, 2), round(top, 2))
-        for left, bottom, right, top in boxes
-        if right - left > _MIN_EXTENT and top - bottom > _MIN_EXTENT
+        for left, bottom, right, top in merge_runs(inked)
     ]
+
+
+def merge_runs(boxes: list[Box]) -> list[Box]:
+    """Boxes in reading order joined into runs: neighbours on one line, apart by no more
+    than a word space. pdfium joins characters that share a font and spacing; real filings
+    position each glyph on its own, which would give a box per character. Table cells stay
+    apart (their gap is many times the line's height)."""
+    runs: list[Box] = []
+    for box in boxes:
+        if runs and _continues(runs[-1], box):
+            left, bottom, right, top = runs[-1]
+            runs[-1] = (
+                min(left, box[0]),
+                min(bottom, box[1]),
+                max(right, box[2]),
+                max(top, box[3]),
+            )
+        else:
+            runs.append(box)
+    return runs
+
+
+def _continues(run: Box, box: Box) -> bool:
+    run_height, box_height = run[3] - run[1], box[3] - box[1]
+    overlap = min(run[3], box[3]) - max(run[1], box[1])
+    if overlap < SAME_LINE_OVERLAP * min(run_height, box_height):
+        return False
+    gap = box[0] - run[2]
+    return -max(run_height, box_height) < gap <= WORD_GAP * max(run_height, box_height)
 
 
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:

@@ -27,8 +27,12 @@ MIN_WIDTH_POINTS = 320.0
 PALETTE_COLOURS = 64
 EXCERPT_INK = (255, 221, 87)
 """Highlighter yellow, multiplied into the page."""
-CONTEXT_INK = (173, 216, 255)
-"""Light blue for the excerpt's context (a list's lead-in, a table's header)."""
+CONTEXT_INK = (180, 238, 180)
+"""Light green for the excerpt's context (a list's lead-in, a table's header): filings shade
+table rows in light blue, so blue would not show."""
+MAX_HEIGHT_POINTS = 420.0
+"""A context further away than this (a header pages of rows above) is painted but left out
+of the crop when including it would make the crop this tall."""
 BOX_PADDING_POINTS = 1.5
 
 LINE_GAP_POINTS = 3.0
@@ -70,6 +74,8 @@ def render_crop(
         pdf_page.close()
     painted = _highlighted(image, [(context, CONTEXT_INK), (excerpt, EXCERPT_INK)])
     region = crop_region(excerpt + context, image.size, scale, lines)
+    if context and region[3] - region[1] > MAX_HEIGHT_POINTS * scale:
+        region = crop_region(excerpt, image.size, scale, lines)
     return _png(painted.crop(region))
 
 

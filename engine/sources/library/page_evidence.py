@@ -104,7 +104,7 @@ class LibraryPageEvidence:
 
 def crop_png(claim: Claim, library: Library) -> bytes | None:
     """The page of `library` that `claim` cites, cut around its excerpt with the excerpt
-    highlighted (and its context, if any, in blue), as PNG bytes; None for claims on web
+    highlighted (and its context, if any, in green), as PNG bytes; None for claims on web
     pages or on anything that is not a PDF of `library`, or whose excerpt is not on the page.
 
     Pure of side effects; it opens the PDF, so call it off the event loop.

@@ -10,6 +10,7 @@ from engine.sources.library.page_boxes import (
     cleaned_page_text,
     excerpt_boxes,
     find_span,
+    merge_runs,
     open_text_page,
     span_boxes,
     text_lines,
@@ -123,3 +124,15 @@ def test_text_lines_cover_every_line_of_the_page(second_page: pypdfium2.PdfTextP
 
     text = " ".join(second_page.get_text_bounded(*box) for box in lines)
     assert words(text) == words(f"{FIRST_LINE} {LONG_LINE} Fim da página.")
+
+
+def test_glyph_boxes_join_into_one_run_per_line_and_cell() -> None:
+    # A filing that places each glyph on its own: "PP&E (1,577) (1,373)" on one row,
+    # then a word on the next line.
+    glyphs = [(56.8 + 4 * n, 513.4, 60.5 + 4 * n, 520.6) for n in range(6)]
+    cells = [(382.2, 513.5, 404.3, 520.5), (450.6, 513.4, 472.7, 520.6)]
+    below = [(56.9, 496.0, 60.0, 503.1), (62.1, 496.0, 66.0, 503.1)]  # a space's width apart
+
+    runs = merge_runs([*glyphs, *cells, *below])
+
+    assert runs == [(56.8, 513.4, 80.5, 520.6), *cells, (56.9, 496.0, 66.0, 503.1)]

@@ -10,6 +10,7 @@ from PIL import Image, ImageChops
 from engine.sources.library.page_boxes import Box, open_text_page, span_boxes, text_lines
 from engine.sources.library.page_crops import (
     CROP_DPI,
+    MAX_HEIGHT_POINTS,
     MIN_WIDTH_POINTS,
     crop_region,
     render_crop,
@@ -114,9 +115,23 @@ def test_context_boxes_are_painted_in_another_colour(document: pypdfium2.PdfDocu
     image = image_of(render_crop(document, 2, boxes, context[:1]))
 
     colours = [colour for _, colour in image.getcolors(maxcolors=1 << 16) or []]
-    blue_paper = [c for c in colours if isinstance(c, tuple) and c[2] > 220 and c[0] < 200]
-    assert blue_paper  # the context is painted light blue
+    green_paper = [
+        c for c in colours if isinstance(c, tuple) and c[1] > 220 and c[0] < 200 and c[2] < 200
+    ]
+    assert green_paper  # the context is painted light green
     assert highlighted(image) is not None
+
+
+def test_a_context_far_above_is_left_out_of_the_crop() -> None:
+    far = "\n".join(f"Linha {n} entre o cabeçalho e a linha citada." for n in range(40))
+    for document in opened(pdf_bytes([f"Cabeçalho: 2018 2017\n{far}\n{EXCERPT}"])):
+        boxes, lines = boxes_of(document, 1, EXCERPT)
+        context, _ = boxes_of(document, 1, "Cabeçalho: 2018 2017")
+
+        image = image_of(render_crop(document, 1, boxes, context, lines))
+
+        assert image.height <= MAX_HEIGHT_POINTS * SCALE
+        assert highlighted(image) is not None
 
 
 def test_rotated_page_is_highlighted_where_the_excerpt_is_drawn(
