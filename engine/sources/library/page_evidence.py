@@ -18,7 +18,7 @@ from urllib.parse import unquote, urlparse
 
 import pypdfium2
 
-from engine.contracts import Claim, Locator, Report
+from engine.contracts import Claim, ClaimStatus, Locator, Report
 from engine.snapshots import split_page
 from engine.sources.library.documents import LibraryDocument
 from engine.sources.library.folder import Library
@@ -73,8 +73,8 @@ class LibraryPageEvidence:
 
     def _located(self, claim: Claim, documents: _Documents) -> Claim:
         where = self._document(claim)
-        if where is None or claim.locator is None:
-            return claim
+        if where is None or claim.locator is None or claim.status is not ClaimStatus.verified:
+            return claim  # a rejected claim's locator may name another page than it cites
         boxes = documents.boxes(*where, claim.excerpt, claim.locator)
         update: dict[str, Locator] = {"locator": _with(claim.locator, boxes)}
         context = claim.context_locator
@@ -104,10 +104,15 @@ class LibraryPageEvidence:
 
 def crop_png(claim: Claim, library: Library) -> bytes | None:
     """The page of `library` that `claim` cites, cut around its excerpt with the excerpt
-    highlighted (and its context, if any, in green), as PNG bytes; None for claims on web
-    pages or on anything that is not a PDF of `library`, or whose excerpt is not on the page.
+    highlighted (and its context, if any, in green), as PNG bytes; None for claims that are
+    not verified, on web pages or on anything that is not a PDF of `library`, or whose
+    excerpt is not on the page.
 
-    Pure of side effects; it opens the PDF, so call it off the event loop.
+    It reads the PDF with pdfium (about 0.1 s a crop), which is not thread-safe: no two
+    pdfium calls may run at once in a process, even on different documents
+    (https://pypdfium2-team.github.io/pypdfium2/python_api.html). Call it on the thread
+    that does the process's other PDF work (a library parses PDFs in-thread when a text is
+    not cached), or in another process; not from a thread pool beside it.
     """
     return LibraryPageEvidence(library).crop_png(claim)
 

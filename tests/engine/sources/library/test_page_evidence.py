@@ -6,7 +6,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from engine.contracts import Claim, Locator, Report, Section
+from engine.contracts import Claim, ClaimStatus, Locator, Report, Section
 from engine.snapshots import split_page
 from engine.sources.library import Library
 from engine.sources.library.page_evidence import LibraryPageEvidence, crop_png
@@ -174,3 +174,14 @@ def test_an_old_locator_without_boxes_still_loads() -> None:
     locator = Locator.model_validate({"page": 3, "char_start": 4, "char_end": 9})
 
     assert locator.boxes == []
+
+
+async def test_a_claim_that_is_not_verified_gets_no_crop(library: Library) -> None:
+    claim = await item_claim(library)
+    # The verifier keeps the locator of an excerpt found on another page than the cited one.
+    rejected = claim.model_copy(
+        update={"status": ClaimStatus.rejected, "url": f"{pdf_url(library)}#page=1"}
+    )
+
+    assert crop_png(rejected, library) is None
+    assert crop_png(claim.model_copy(update={"status": ClaimStatus.pending}), library) is None
