@@ -81,6 +81,9 @@ def build_app(
     app.view(EDIT_VIEW)(listeners.on_edit_submitted)
     agent = AsyncAssistant()
     agent.thread_started(listeners.on_assistant_thread)
+    # Bolt's default saves the channel the user is viewing into the thread's first message
+    # (conversations.replies + chat.update); Fonte does not use that context.
+    agent.thread_context_changed(listeners.on_assistant_context)
     agent.user_message(listeners.on_assistant_message)
     app.use(agent)
     return app
@@ -171,6 +174,9 @@ class Listeners:
             return
         await self.rt.states.mark_assistant_thread(channel, thread_ts)
         await assistant.open_thread(self.rt.slack, channel, "pt")
+
+    async def on_assistant_context(self, body: Payload) -> None:
+        """assistant_thread_context_changed: nothing to do (acknowledged by Bolt)."""
 
     async def on_assistant_message(self, body: Payload, event: Payload) -> None:
         """A user's message in a DM thread (an assistant thread or not): routed as any DM."""
