@@ -46,6 +46,9 @@ write_report(report, Path(out), ["json"])
 @dataclass(frozen=True)
 class Run:
     seconds: float
+    cpu_seconds: float
+    """User and system time of the process and its parse workers: what contention with
+    other work on the machine does not inflate, unlike `seconds`."""
     peak_rss_mb: float
     ok: bool
     output: str
@@ -132,7 +135,8 @@ def _run(root: Path, program: str, arguments: list[str], cache: str = "cache") -
     process.returncode = os.waitstatus_to_exitcode(status)
     # ru_maxrss is in kilobytes on Linux (bytes on macOS).
     scale = 1 if sys.platform == "darwin" else 1024
-    return Run(seconds, usage.ru_maxrss * scale / 1e6, process.returncode == 0, output)
+    cpu = usage.ru_utime + usage.ru_stime
+    return Run(seconds, cpu, usage.ru_maxrss * scale / 1e6, process.returncode == 0, output)
 
 
 def _has_library_command(root: Path) -> bool:
@@ -142,15 +146,21 @@ def _has_library_command(root: Path) -> bool:
 def _median(runs: list[Run]) -> Run:
     middle = statistics.median(run.seconds for run in runs)
     chosen = min(runs, key=lambda run: abs(run.seconds - middle))
-    return Run(middle, max(run.peak_rss_mb for run in runs), all(r.ok for r in runs), chosen.output)
+    peak = max(run.peak_rss_mb for run in runs)
+    return Run(middle, chosen.cpu_seconds, peak, all(r.ok for r in runs), chosen.output)
 
 
 def _print_table(count: int, rows: list[tuple[str, Run]]) -> None:
-    print(f"\n| {count} documents | seconds | peak RSS |")
-    print("|---|---|---|")
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    print(f"\n{os.cpu_count()} cores; load average at the end {load} (other work slows wall time)")
+    print(f"| {count} documents | seconds | CPU seconds | peak RSS |")
+    print("|---|---|---|---|")
     for label, run in rows:
         status = "" if run.ok else " (FAILED)"
-        print(f"| {label}{status} | {run.seconds:.2f} s | {run.peak_rss_mb:.0f} MB |")
+        print(
+            f"| {label}{status} | {run.seconds:.2f} s | {run.cpu_seconds:.2f} s "
+            f"| {run.peak_rss_mb:.0f} MB |"
+        )
     for label, run in rows:
         if not run.ok:
             print(f"\n{label} failed:\n{run.output[-2000:]}")
