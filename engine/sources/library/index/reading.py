@@ -87,30 +87,32 @@ def read_for_index(task: FileTask) -> FileOutcome:
 
 def tokenize_document(parsed: ParsedFile, title: str) -> tuple[DocumentTokens, tuple[str, ...]]:
     """Every passage with words, indexed with the title's tokens in front (titles rank too)."""
-    local: dict[str, int] = {}
     title_tokens = tokenize(title)
     spans: list[tuple[int, int, int]] = []
     lengths: list[int] = []
-    passages: list[int] = []
-    terms: list[int] = []
-    counts: list[int] = []
+    postings_per_passage: list[int] = []
+    keys: list[str] = []  # per posting: its token
+    counts: list[int] = []  # per posting: the token's count in the passage
     for page, text in enumerate(parsed.texts):
         for span in split_passages(text):
             tokens = tokenize(text[span.start : span.end])
             if not tokens:
                 continue
-            number = len(spans)
             spans.append((page, span.start, span.end))
             lengths.append(len(title_tokens) + len(tokens))
-            for token, count in Counter(title_tokens + tokens).items():
-                passages.append(number)
-                terms.append(local.setdefault(token, len(local)))
-                counts.append(min(count, _MAX_COUNT))
+            counted = Counter(title_tokens)
+            counted.update(tokens)
+            postings_per_passage.append(len(counted))
+            keys.extend(counted)
+            counts.extend(counted.values())
+    # Local term ids in order of first use; the loops over postings run in C (map, repeat).
+    vocabulary = tuple(dict.fromkeys(keys))
+    ids = {token: number for number, token in enumerate(vocabulary)}
     document = DocumentTokens(
         spans=np.array(spans, dtype=np.int32).reshape(-1, 3),
         lengths=np.array(lengths, dtype=np.int32),
-        passages=np.array(passages, dtype=np.int32),
-        terms=np.array(terms, dtype=np.int64),
-        counts=np.array(counts, dtype=np.uint16),
+        passages=np.repeat(np.arange(len(spans), dtype=np.int32), postings_per_passage),
+        terms=np.fromiter(map(ids.__getitem__, keys), dtype=np.int64, count=len(keys)),
+        counts=np.minimum(np.array(counts, dtype=np.int64), _MAX_COUNT).astype(np.uint16),
     )
-    return document, tuple(local)
+    return document, vocabulary
