@@ -22,7 +22,7 @@ from engine.contracts import EXCERPT_MAX_CHARS, EXCERPT_MIN_CHARS
 from engine.models.offline.hops import hop_names, names_the_page
 from engine.models.offline.reading import SEARCH_LIMIT, documents_to_open, pages_to_read
 from engine.models.offline.relevance import QueryTerms, query_terms
-from engine.models.offline.scope import scope_factors
+from engine.models.offline.scope import off_entity_titles, scope_factors
 from engine.models.offline.sentences import Span, best_window, clean_statement, sentence_spans
 from engine.models.offline.statements import (
     column_headers,
@@ -190,6 +190,9 @@ def _ranked(
     candidates: list[Candidate], terms: QueryTerms, question: str
 ) -> list[tuple[float, Candidate]]:
     asks_quantity = bool(_QUANTITY_QUESTION.search(question))
+    # A question that names whom it is about is not answered by another entity's document.
+    elsewhere = off_entity_titles(question, (c.title for c in candidates))
+    candidates = [c for c in candidates if c.title not in elsewhere]
     factors = scope_factors(question, (c.title for c in candidates))
     scores = [(_score(terms, c, asks_quantity) * factors[c.title], c) for c in candidates]
     best = max((score for score, _ in scores), default=0.0)

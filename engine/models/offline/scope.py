@@ -11,6 +11,7 @@ question words also match one title word.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from itertools import pairwise
 
@@ -19,6 +20,9 @@ from engine.text.vocabulary import QUESTION_WORDS
 
 SCOPE_FLOOR = 0.7
 """The factor for a document whose title names none of what the best title names."""
+
+_PERIOD = re.compile(r"^(?:(?:19|20)\d\d|fy\d{2,4}|q[1-4]|\d{1,2}[kq])$")
+"""Words of a title that say when or what kind of document it is, not whom it is about."""
 
 
 def named_words(question_tokens: list[str], title: str) -> set[str]:
@@ -44,3 +48,16 @@ def scope_factors(question: str, titles: Iterable[str]) -> dict[str, float]:
         best = max(rivals, default=0)
         factors[title] = 1.0 if best == 0 else SCOPE_FLOOR + (1 - SCOPE_FLOOR) * len(words) / best
     return factors
+
+
+def off_entity_titles(question: str, titles: Iterable[str]) -> set[str]:
+    """Titles that name only the question's period or document kind ("BOEING_2018_10K" for
+    "FY2018 capital expenditure for 3M") while another title names whom the question is
+    about ("3M_2018_10K"): documents about another entity, whose figures do not answer. A
+    title naming none of the question (a second-hop page) is never one of them."""
+    tokens = [token for token in tokenize(question) if token not in QUESTION_WORDS]
+    named = {title: named_words(tokens, title) for title in set(titles)}
+    about = {title for title, words in named.items() if any(not _PERIOD.match(w) for w in words)}
+    if not about:
+        return set()
+    return {title for title, words in named.items() if words and title not in about}

@@ -1,4 +1,6 @@
-from engine.models.offline.scope import SCOPE_FLOOR, named_words, scope_factors
+import pytest
+
+from engine.models.offline.scope import SCOPE_FLOOR, named_words, off_entity_titles, scope_factors
 from engine.text.tokens import tokenize
 
 
@@ -46,3 +48,30 @@ def test_no_title_naming_anything_leaves_every_factor_at_one() -> None:
     assert scope_factors("Quais são os limites da microgeração?", ["LEI Nº 14.300"]) == {
         "LEI Nº 14.300": 1.0
     }
+
+
+def test_a_document_about_another_entity_of_the_same_period_is_off_entity() -> None:
+    question = "What is the FY2018 capital expenditure amount (in USD millions) for 3M?"
+    titles = ["3M_2018_10K", "BOEING_2018_10K", "3M_2022_10K", "AMAZON_2017_10K"]
+    assert off_entity_titles(question, titles) == {"BOEING_2018_10K"}
+
+
+@pytest.mark.parametrize(
+    ("question", "titles"),
+    [
+        # Two people asked about: each page is about one of them.
+        (
+            "Are Christopher Nolan and Sathish Kalathil both film directors?",
+            ["Christopher Nolan", "Sathish Kalathil", "Film director"],
+        ),
+        # A second-hop page names nothing of the question: it is not off entity.
+        (
+            "Who directed the film shot in Leland, North Carolina in 1986?",
+            ["Leland, North Carolina", "Maximum Overdrive"],
+        ),
+        # No title names whom the question is about: nothing to exclude by.
+        ("What was the 2018 revenue?", ["BOEING_2018_10K", "3M_2018_10K"]),
+    ],
+)
+def test_no_document_is_excluded_without_a_named_rival(question: str, titles: list[str]) -> None:
+    assert off_entity_titles(question, titles) == set()
