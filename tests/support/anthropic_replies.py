@@ -67,7 +67,11 @@ def usage(
 
 
 def message(*content: Body, stop_reason: str = "end_turn", tokens: Body | None = None) -> Body:
-    """A complete message; `model` is filled in with the model the request named."""
+    """A complete message. Stop reasons as https://platform.claude.com/docs/en/build-with-
+    claude/handling-stop-reasons lists them: end_turn, tool_use (one or several tool_use
+    blocks), pause_turn (a long server-tool turn to send back as is, to be continued),
+    max_tokens (cut off: thinking and answer share the cap), refusal."""
+    # `model` is filled in with the model the request named.
     return {
         "id": f"msg_{next(_ids):06d}",
         "type": "message",
@@ -113,6 +117,9 @@ def cited_split(parts: Sequence[tuple[str, Body | None]]) -> list[Body]:
 
 
 def tool_use(name: str, arguments: Body, block_id: str | None = None) -> Body:
+    """One tool call. A turn may hold several, all to be answered in the next user turn
+    (https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use,
+    parallel tool use)."""
     return {
         "type": "tool_use",
         "id": block_id or f"toolu_{next(_ids):06d}",
@@ -122,6 +129,9 @@ def tool_use(name: str, arguments: Body, block_id: str | None = None) -> Body:
 
 
 def char_citation(cited_text: str, document_index: int, start: int = 0) -> Body:
+    """A plain-text document citation: cited_text is exact document text, document_index
+    counts the request's document blocks (https://platform.claude.com/docs/en/build-with-
+    claude/citations)."""
     return {
         "type": "char_location",
         "cited_text": cited_text,
@@ -161,6 +171,8 @@ def json_message(value: object, tokens: Body | None = None) -> Body:
 
 
 def rate_limited(retry_after: str | None = "1") -> ApiError:
+    """https://platform.claude.com/docs/en/api/rate-limits: a 429 rate_limit_error carries a
+    retry-after header saying how long to wait."""
     return ApiError(
         429,
         "rate_limit_error",

@@ -118,6 +118,9 @@ async def test_v1_and_final_on_the_same_script_are_priced_from_usage(
     v1_requests = anthropic.requests[len(final_requests) :]
 
     assert [v1_role(r.body) for r in v1_requests] == list(V1_SYSTEMS.values())
+    # Thinking shares the cap with the answer: v1's roles ask with room and the writer's effort.
+    assert {r.body["max_tokens"] for r in v1_requests} == {12_000}
+    assert {r.body["output_config"]["effort"] for r in v1_requests} == {"medium"}
     final_usd, final_usage = billed(final_requests)
     v1_usd, v1_usage = billed(v1_requests)
     assert final.spend.usd == pytest.approx(final_usd)

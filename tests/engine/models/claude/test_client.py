@@ -100,6 +100,23 @@ async def test_a_long_system_prompt_is_cached_and_effort_is_sent(
     assert sent["output_config"] == {"effort": "low"}
 
 
+async def test_a_model_without_effort_is_sent_none(
+    anthropic: ScriptedAnthropic, model: ClaudeModel
+) -> None:
+    anthropic.script([message(text("hello"))])
+    await complete_text(
+        model.client,
+        meter(),
+        role="test",
+        model="claude-opus-4-1",
+        system="s",
+        prompt="p",
+        max_tokens=100,
+        effort="low",
+    )
+    assert "output_config" not in anthropic.requests[0].body
+
+
 async def test_429_is_retried_after_the_time_the_server_asked(
     anthropic: ScriptedAnthropic, model: ClaudeModel, sleeps: list[float]
 ) -> None:
