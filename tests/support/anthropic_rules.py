@@ -17,7 +17,9 @@ Body = dict[str, Any]
 # 4 cache breakpoints" per request; more is a 400.
 MAX_BREAKPOINTS = 4
 
-# https://platform.claude.com/docs/en/api/messages (document block `title`, maxLength 500).
+# https://platform.claude.com/docs/en/api/messages lists a document block's `title` as an
+# optional string; the copy of the reference we could read gives no length, so 500 is our
+# assumption of the limit (Fonte cuts titles to 200, well under it).
 MAX_DOCUMENT_TITLE = 500
 
 # https://platform.claude.com/docs/en/api/messages: the content block types a request may
