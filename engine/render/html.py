@@ -57,6 +57,13 @@ class RejectedView:
 
 
 @dataclass(frozen=True)
+class ConflictView:
+    about: str
+    citations: list[CitationView]
+    """The claims that disagree, newer first."""
+
+
+@dataclass(frozen=True)
 class DroppedView:
     section: str
     text: str
@@ -89,6 +96,13 @@ def render_html(
         partial=report.partial,
         gaps=[one_line(gap) for gap in report.gaps],
         sections=[section_view(section, citations) for section in report.sections],
+        conflicts=[
+            ConflictView(
+                one_line(" ".join(part for part in (c.measure, c.period) if part)),
+                [citations[claim_id] for claim_id in c.claim_ids if claim_id in citations],
+            )
+            for c in report.conflicts
+        ],
         sources=list(citations.values()),
         rejected=rejected_views(report, labels),
         dropped=[

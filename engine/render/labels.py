@@ -36,6 +36,8 @@ class Labels:
     decimal_separator: str
     page_crop: str
     see_on_page: str
+    conflicts: str
+    conflicts_explanation: str
 
 
 PORTUGUESE = Labels(
@@ -65,6 +67,10 @@ PORTUGUESE = Labels(
     decimal_separator=",",
     page_crop="O trecho destacado na página",
     see_on_page="ver o trecho na página",
+    conflicts="Divergências",
+    conflicts_explanation=(
+        "Estas fontes dão valores diferentes para a mesma grandeza; a mais recente vem primeiro."
+    ),
 )
 
 ENGLISH = Labels(
@@ -94,6 +100,10 @@ ENGLISH = Labels(
     decimal_separator=".",
     page_crop="The excerpt highlighted on its page",
     see_on_page="see the excerpt on its page",
+    conflicts="Conflicts",
+    conflicts_explanation=(
+        "These sources give different values for the same quantity; the newer comes first."
+    ),
 )
 
 _BY_LANGUAGE: dict[Language, Labels] = {"pt": PORTUGUESE, "en": ENGLISH}

@@ -20,6 +20,7 @@ def render_markdown(report: Report) -> str:
         f"**{labels.question}:** {inert_markdown(report.question)}",
         *gap_blocks(report, labels),
         *(section_block(section, index) for section in report.sections),
+        *conflict_blocks(report, index, labels),
         sources_block(index, labels),
         rejected_block(report, labels),
         *dropped_blocks(report, labels),
@@ -53,6 +54,34 @@ def section_block(section: Section, index: CitationIndex) -> str:
 def citation_markers(claim_ids: list[str], index: CitationIndex) -> str:
     markers = "".join(f"[{index.number_of(claim_id)}]" for claim_id in dict.fromkeys(claim_ids))
     return f" {markers}"
+
+
+def conflict_blocks(report: Report, index: CitationIndex, labels: Labels) -> list[str]:
+    """Each conflict: what it is about, then its claims (newer first) with their sources."""
+    if not report.conflicts:
+        return []
+    items = []
+    for conflict in report.conflicts:
+        about = inert_markdown(
+            " ".join(part for part in (conflict.measure, conflict.period) if part)
+        )
+        lines = [f"- **{about}**"]
+        for claim_id in conflict.claim_ids:
+            claim = report.claim(claim_id)
+            where = (
+                page_text(labels, claim.locator.page)
+                if claim.locator and claim.locator.page
+                else ""
+            )
+            source = " — ".join(
+                part for part in (inert_markdown(source_title(claim)), where) if part
+            )
+            lines.append(
+                f"  - [{index.number_of(claim_id)}] {source}: {inert_markdown(claim.excerpt)}"
+            )
+        items.append("\n".join(lines))
+    body = "\n".join(items)
+    return [f"## {labels.conflicts}\n\n{labels.conflicts_explanation}\n\n{body}"]
 
 
 def sources_block(index: CitationIndex, labels: Labels) -> str:

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from engine.contracts import ClaimStatus, DroppedSentence, Report, Section
+from engine.contracts import ClaimStatus, Conflict, DroppedSentence, Report, Section
 from engine.render.html import render_html
 from tests.support.html_tree import Element, parse_html
 from tests.support.render_samples import PDF_URL, build_claim, build_report, cite
@@ -308,3 +308,21 @@ def test_expanded_citation_links_to_its_crop_in_the_bibliography(
     assert figure.attrs["id"] == "crop-2"
     [entry] = [li for li in bibliography.find_all("li") if li.attrs.get("id") == "source-2"]
     assert crop_figures(entry) == [figure]
+
+
+def test_conflicts_show_both_sources_newer_first() -> None:
+    older = build_claim(
+        "c1", title="Lei 8.666 (texto original)", excerpt="a) convite: até R$ 150.000,00"
+    )
+    newer = build_claim(
+        "c2", title="Decreto 9.412/2018", excerpt="Valor atualizado para R$ 330.000,00"
+    )
+    report = build_report(
+        [older, newer],
+        [Section(title="Convite", sentences=[cite("Limite.", "c1"), cite("Atualizado.", "c2")])],
+        conflicts=[Conflict(claim_ids=["c2", "c1"], measure="convite", unit="r$")],
+    )
+    html = render_html(report)
+    part = html.split('<section class="conflicts">')[1].split("</section>")[0]
+    assert part.index("Decreto 9.412/2018") < part.index("Lei 8.666 (texto original)")
+    assert 'href="#source-2"' in part

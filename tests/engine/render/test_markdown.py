@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
-from engine.contracts import ClaimStatus, DroppedSentence, Report, Section
+from engine.contracts import ClaimStatus, Conflict, DroppedSentence, Report, Section
 from engine.render.markdown import blockquote, render_markdown
 from tests.support.render_samples import PDF_URL, build_claim, build_report, cite
 
@@ -200,4 +200,44 @@ def test_a_quoted_list_item_shows_its_lead_in_before_the_excerpt() -> None:
     )
     assert "> deve considerar, até 2028, a incidência: …\n>\n> II - 100% (cem por cento)" in (
         render_markdown(report)
+    )
+
+
+def conflicting_report() -> Report:
+    older = build_claim(
+        "c21",
+        title="PEPSICO_2021_10K",
+        excerpt="Investments in Noncontrolled Affiliates 2,627 2,792",
+        context="2021 2020",
+    )
+    newer = build_claim(
+        "c22",
+        title="PEPSICO_2022_10K",
+        excerpt="Investments in Noncontrolled Affiliates 3,073 2,350",
+        context="2022 2021",
+    )
+    sentences = [cite("Investimentos em coligadas.", "c21"), cite("Investimentos.", "c22")]
+    return build_report(
+        [older, newer],
+        [Section(title="Balanço", sentences=sentences)],
+        language="pt",
+        conflicts=[
+            Conflict(
+                claim_ids=["c22", "c21"],
+                measure="affiliate investment noncontrolled",
+                unit="",
+                period="2021",
+            )
+        ],
+    )
+
+
+def test_conflicting_sources_are_declared_newer_first_with_their_excerpts() -> None:
+    markdown = render_markdown(conflicting_report())
+    part = markdown.split("## Divergências")[1].split("## Fontes")[0]
+    assert "a mais recente vem primeiro" in part
+    assert part.index("[2] PEPSICO\\_2022\\_10K") < part.index("[1] PEPSICO\\_2021\\_10K")
+    assert "Investments in Noncontrolled Affiliates 3,073 2,350" in part
+    assert "## Divergências" not in render_markdown(
+        conflicting_report().model_copy(update={"conflicts": []})
     )
