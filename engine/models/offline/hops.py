@@ -60,11 +60,10 @@ def hop_names(question: str, quotes: Iterable[str], quoted_titles: Iterable[str]
     """What to look up next: names the quotes mention and the question does not, then names
     the question asks about that no quoted page's title holds; at most `MAX_HOPS`."""
     asked = term_set(question)
-    titles = [term_set(title) for title in quoted_titles]
+    titles = list(quoted_titles)
 
     def is_page_read(name: str) -> bool:
-        words = term_set(name)
-        return any(words <= title for title in titles)
+        return any(is_about(name, title) for title in titles)
 
     bridges = [
         name
@@ -73,13 +72,17 @@ def hop_names(question: str, quotes: Iterable[str], quoted_titles: Iterable[str]
         if not term_set(name) <= asked and not is_page_read(name) and _worth_a_hop(name, quote)
     ]
     asked_names = names_in(question)
-    # A question naming several things (a comparison) needs a page about each: once one is
-    # covered, the others are looked up. A question naming one thing has it searched already.
-    covered = [name for name in asked_names if is_page_read(name)]
+    # A question naming several things (a comparison) needs a page about each: once a page
+    # about one of them was quoted, the others are looked up. A page "about" a named thing is
+    # one whose title is made of the question's own words ("Rhiwallon ap Cynfyn"), not one
+    # that merely holds a name ("Cryptantha pterocarya" is not the page about Pterocarya).
+    named_pages = [term_set(_QUALIFIER.sub("", t)) for t in titles]
+    named_pages = [words for words in named_pages if words and words <= asked]
+    covered = [name for name in asked_names if any(term_set(name) <= w for w in named_pages)]
     uncovered = [name for name in asked_names if covered and name not in covered]
     seeds: list[str] = []
-    # One of each kind first: a bridge question needs its bridge, a comparison its other side.
-    for name in [*bridges[:1], *uncovered[:1], *bridges[1:], *uncovered[1:]]:
+    # The other side of a comparison first, then a bridge: each kind gets a hop.
+    for name in [*uncovered[:1], *bridges[:1], *uncovered[1:], *bridges[1:]]:
         if name not in seeds:
             seeds.append(name)
     return seeds[:MAX_HOPS]
@@ -91,7 +94,17 @@ def _worth_a_hop(name: str, quote: str) -> bool:
     return " " in name or any(name == m.group(1).strip() for m in _QUOTED.finditer(quote))
 
 
+_QUALIFIER = re.compile(r"\s*\([^)]*\)\s*$")
+
+
+def is_about(name: str, title: str) -> bool:
+    """Whether a page titled `title` is the page about `name`: the same words, a trailing
+    qualifier aside ("Mark King (musician)"). "Cryptantha pterocarya" is not about Pterocarya."""
+    words = term_set(name)
+    return bool(words) and words == term_set(_QUALIFIER.sub("", title))
+
+
 def names_the_page(name: str, title: str) -> bool:
-    """Whether a page titled `title` is about `name` (all of the name's words are in it)."""
+    """Whether a page titled `title` is about `name` or at least holds all of its words."""
     words = term_set(name)
     return bool(words) and words <= term_set(title)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.budget import StepRefused
 from engine.contracts import EXCERPT_MAX_CHARS, EXCERPT_MIN_CHARS
-from engine.models.offline.hops import hop_names, names_the_page
+from engine.models.offline.hops import hop_names, is_about, names_the_page
 from engine.models.offline.reading import SEARCH_LIMIT, documents_to_open, pages_to_read
 from engine.models.offline.relevance import QueryTerms, query_terms
 from engine.models.offline.scope import off_entity_titles, scope_factors
@@ -321,7 +321,8 @@ async def _second_hop(
             continue
         # The page about the name, read now or in the first round (then it costs no step,
         # and is read again for the question with the name it is about).
-        page = next((h for h in found if names_the_page(name, h.title)), None)
+        about = [h for h in found if is_about(name, h.title)]
+        page = next(iter(about or [h for h in found if names_the_page(name, h.title)]), None)
         if page is None:
             continue  # no page is about that name: it was not one worth a hop
         try:
