@@ -16,6 +16,7 @@ from decimal import Decimal
 from itertools import combinations
 
 from engine.contracts import Claim, ClaimStatus, Conflict, Report
+from engine.snapshots import split_page
 from engine.text.numbers import numbers_in
 from engine.text.tokens import STOPWORDS, term_set
 
@@ -94,8 +95,8 @@ def year_columns(claim: Claim) -> dict[str, frozenset[Decimal]]:
     row's last figures, one per year of the header, in order (a footnote mark such as "(1)"
     after the label comes first, so it is never read as a column). Empty for other claims."""
     years = _YEAR.findall(claim.context or "")
-    if not years:
-        return {}
+    if not years or len(set(years)) < len(years):
+        return {}  # a year twice: three and six months side by side, not one period a column
     figures = [t for t in numbers_in(claim.excerpt) if not _YEAR.fullmatch(t.raw)]
     if len(figures) < len(years):
         return {}
@@ -108,17 +109,29 @@ def _conflict(first: Claim, second: Claim) -> Conflict | None:
 
 
 def _table_conflict(first: Claim, second: Claim) -> Conflict | None:
-    """Two rows of one label whose columns for the same year hold different figures (a
-    figure restated in a later filing)."""
+    """Rows of the same label in two documents whose columns for the same year hold
+    different figures (a figure restated in a later filing). Two rows of one label on one
+    page are two segments, not a disagreement."""
     a_columns, b_columns = year_columns(first), year_columns(second)
-    if not a_columns or not b_columns or not _same_measure(first.excerpt, second.excerpt):
+    if not a_columns or not b_columns:
+        return None
+    if split_page(first.url)[0] == split_page(second.url)[0]:
+        return None
+    label = key_terms(row_label(first.excerpt))
+    if len(label) < 2 or label != key_terms(row_label(second.excerpt)):
         return None
     for year in sorted(a_columns.keys() & b_columns.keys()):
         if a_columns[year].isdisjoint(b_columns[year]):
             newer, older = _newer_first(first, second)
-            measure = " ".join(sorted(key_terms(first.excerpt) & key_terms(second.excerpt)))
+            measure = " ".join(sorted(label))
             return Conflict(claim_ids=[newer.id, older.id], measure=measure, unit="", period=year)
     return None
+
+
+def row_label(row: str) -> str:
+    """A table row's words before its first figure."""
+    figures = numbers_in(row)
+    return row[: figures[0].start] if figures else row
 
 
 def _same_measure(a_text: str, b_text: str) -> bool:
@@ -131,12 +144,15 @@ def _same_measure(a_text: str, b_text: str) -> bool:
 
 
 def _stated_conflict(first: Claim, second: Claim) -> Conflict | None:
-    """Two statements of one measure, unit and period with no amount in common."""
+    """Two statements of one measure, unit and period with no amount in common. The measure
+    is read from the statements alone: a shared column header says nothing of the rows."""
+    if year_columns(first) or year_columns(second):
+        return None  # table rows disagree only column by column (`_table_conflict`)
     a_text, b_text = _said(first), _said(second)
     periods = set(_YEAR.findall(a_text))
     if periods != set(_YEAR.findall(b_text)):
         return None  # other periods: 2018 and 2019 figures differ without disagreeing
-    if not _same_measure(a_text, b_text):
+    if not _same_measure(first.statement, second.statement):
         return None
     a_amounts, b_amounts = amounts(a_text), amounts(b_text)
     for unit in {a.unit for a in a_amounts} & {b.unit for b in b_amounts}:
@@ -146,7 +162,7 @@ def _stated_conflict(first: Claim, second: Claim) -> Conflict | None:
             newer, older = _newer_first(first, second)
             return Conflict(
                 claim_ids=[newer.id, older.id],
-                measure=" ".join(sorted(key_terms(a_text) & key_terms(b_text))),
+                measure=" ".join(sorted(key_terms(first.statement) & key_terms(second.statement))),
                 unit=unit,
                 period=" ".join(sorted(periods)),
             )

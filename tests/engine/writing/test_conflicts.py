@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from engine.contracts import Claim, ClaimStatus
 from engine.writing.conflicts import amounts, find_conflicts, year_columns
 
@@ -122,3 +124,50 @@ def test_mandates_of_different_offices_are_no_conflict() -> None:
     )
     assert [a.unit for a in amounts(directors.excerpt)] == ["anos"]
     assert find_conflicts([directors, ombudsman]) == []
+
+
+def on_page(claim_id: str, excerpt: str, context: str, document: str = "10Q") -> Claim:
+    return claim(claim_id, document, excerpt, context=context)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # Two rows of one balance sheet that share words: other lines, not a disagreement.
+        (
+            on_page(
+                "a",
+                "Cash and cash equivalents $ 1,093 $ 1,874 $ 840",
+                "July 29, 2023 January 28, 2023 July 30, 2022",
+            ),
+            on_page(
+                "b",
+                "Total cash, cash equivalents and restricted cash $ 1,491 $ 2,253 $ 1,152",
+                "July 29, 2023 January 28, 2023 July 30, 2022",
+            ),
+        ),
+        # One label twice on one page: two segments.
+        (
+            on_page(
+                "c",
+                "Operating margins (5.3)% (4.7)% (22.0)%",
+                "Years ended December 31, 2022 2021 2020",
+            ),
+            on_page(
+                "d", "Operating margins 15 % 39 % 24 %", "Years ended December 31, 2022 2021 2020"
+            ),
+        ),
+        # Three and six months side by side against a year: other periods.
+        (
+            on_page("e", "Gross profit 662 645 1,330 1,295", "2022 2021 2022 2021"),
+            on_page(
+                "f",
+                "Gross profit 2,725 2,820 2,732",
+                "For the years ended June 30, 2023 2022 2021",
+                "10K",
+            ),
+        ),
+    ],
+)
+def test_rows_that_only_look_alike_are_no_conflict(first: Claim, second: Claim) -> None:
+    assert find_conflicts([first, second]) == []
