@@ -12,6 +12,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
 
 from engine.sources.library.index.reading import FileOutcome, FileTask, read_for_index
@@ -44,11 +45,20 @@ def _pooled(tasks: list[FileTask]) -> Iterator[FileOutcome]:
         # A bounded window of batches in flight: finished ones wait in memory until taken.
         pending: deque[tuple[list[FileTask], Future[list[FileOutcome]]]] = deque()
         for batch in batches:
-            pending.append((batch, pool.submit(_read_batch, batch)))
+            pending.append((batch, _submit(pool, batch)))
             if len(pending) >= window:
                 yield from _outcomes(*pending.popleft())
         while pending:
             yield from _outcomes(*pending.popleft())
+
+
+def _submit(pool: ProcessPoolExecutor, batch: list[FileTask]) -> Future[list[FileOutcome]]:
+    try:
+        return pool.submit(_read_batch, batch)
+    except BrokenProcessPool as error:  # a worker died (or could not start): no more work
+        failed: Future[list[FileOutcome]] = Future()
+        failed.set_exception(error)
+        return failed
 
 
 def _read_batch(batch: list[FileTask]) -> list[FileOutcome]:

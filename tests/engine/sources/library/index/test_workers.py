@@ -65,6 +65,23 @@ def test_a_crashed_worker_skips_its_files_for_this_run_only(
     ]
 
 
+def test_files_submitted_after_a_worker_died_are_skipped_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "docs"
+    for name in "abc":
+        write_pdf(folder / f"{name}.pdf", [f"Page {name}"])
+    monkeypatch.setattr(workers_module, "_read_batch", _crash)
+    monkeypatch.setattr(workers_module, "_FILES_PER_TASK", 1)
+    # No batch waits: each is taken as soon as submitted, so the next submit meets a
+    # broken pool.
+    monkeypatch.setattr(workers_module, "_BATCHES_IN_FLIGHT_PER_WORKER", 0)
+    outcomes = list(read_files(_tasks(folder, tmp_path / "parsed"), Recorder()))
+    assert [(o.task.relative, o.reason, o.cacheable) for o in outcomes] == [
+        (name, "parser failed (BrokenProcessPool)", False) for name in ("a.pdf", "b.pdf", "c.pdf")
+    ]
+
+
 def test_reading_while_other_threads_run_uses_spawned_workers(tmp_path: Path) -> None:
     folder = tmp_path / "docs"
     write_pdf(folder / "a.pdf", ["Alpha page"])
