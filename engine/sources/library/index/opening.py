@@ -23,10 +23,6 @@ from engine.sources.library.index.vocabulary import Vocabulary
 
 Report = Callable[[str], None]
 
-# A reader may load a catalog whose files a concurrent refresh removes just then: it reads
-# the new catalog instead, this many times at most before refreshing itself.
-_READ_ATTEMPTS = 3
-
 
 @dataclass
 class OpenedIndex:
@@ -64,12 +60,12 @@ def open_index(
     """The index of `folder` as it is now; `titles` are the manifest's titles by path."""
     files = scan_folder(folder)
     store = IndexStore(index_root, folder)
-    for _ in range(_READ_ATTEMPTS):
-        state = _load(store, whole=True)
-        if state is None or not is_current(state.catalog, files, titles):
-            break
+    state = _load(store, whole=True)
+    if state is not None and is_current(state.catalog, files, titles):
         on_progress(f"index loaded from cache ({len(state.catalog.entries)} files)")
         return OpenedIndex(state, _known(state.catalog), from_cache=True)
+    # Stale, absent, or a file it names just removed by a concurrent refresh: under the
+    # lock, the catalog read is the latest, and its files stay until the lock is released.
     try:
         with exclusive(store.lock_path, on_progress):
             state = _load(store, whole=False) or _empty()

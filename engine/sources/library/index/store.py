@@ -9,7 +9,7 @@
 A refresh writes new segments and a new vocabulary file under fresh names, then replaces
 the catalog, then removes the files no catalog names any more. A reader that loaded the
 previous catalog keeps its memory-mapped files (removing a file does not unmap it); one that
-finds a named file already gone reads the catalog again.
+finds a named file already gone takes the lock and reads the catalog again.
 """
 
 from __future__ import annotations
