@@ -13,7 +13,8 @@ from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
 from bot.config import Settings
 from bot.jobs import open_runtime
-from bot.slack.app import build_app, http_app, socket_health_app
+from bot.slack.app import build_app
+from bot.slack.http import http_app, socket_health_app
 from bot.worker import build_workers, run_workers
 
 log = logging.getLogger(__name__)

@@ -12,9 +12,8 @@ from __future__ import annotations
 import json
 import logging
 import re
-from typing import Any, Protocol
+from typing import Any
 
-from aiohttp import web
 from slack_bolt.async_app import AsyncApp, AsyncAssistant
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.async_context import AsyncBoltContext
@@ -89,48 +88,6 @@ def build_app(
     return app
 
 
-def http_app(app: AsyncApp, path: str = "/slack/events") -> web.Application:
-    """Bolt's aiohttp application (signature checked on every request), plus /healthz."""
-    application = app.web_app(path=path)
-    application.router.add_get("/healthz", healthz)
-    return application
-
-
-async def healthz(request: web.Request) -> web.Response:
-    return web.Response(text="ok")
-
-
-class _Connection(Protocol):
-    async def is_connected(self) -> bool: ...
-
-
-class _SocketHandler(Protocol):
-    @property
-    def client(self) -> Any: ...
-
-
-def socket_health_app(handler: _SocketHandler) -> web.Application:
-    """/healthz of a Socket Mode bot: 200 while its WebSocket to Slack is up (slack_sdk's own
-    test: open, not stale, ping-pong answered), 503 otherwise, so an orchestrator restarts
-    a bot that lost Slack instead of trusting a process that is merely alive."""
-
-    async def live(request: web.Request) -> web.Response:
-        connection: _Connection = handler.client
-        if await connection.is_connected():
-            return web.Response(text="ok")
-        return web.Response(status=503, text="not connected to Slack")
-
-    application = web.Application()
-    application.router.add_get("/healthz", live)
-    return application
-
-
-def _report_of(body: Payload) -> str | None:
-    """The report id a button names; None when its value cannot be read."""
-    report = _value(body).get("r")
-    return str(report) if report else None
-
-
 def _value(body: Payload) -> Payload:
     action = body["actions"][0]
     raw = action.get("value") or "{}"
@@ -139,6 +96,12 @@ def _value(body: Payload) -> Payload:
     except ValueError:
         return {}
     return decoded if isinstance(decoded, dict) else {}
+
+
+def _report_of(body: Payload) -> str | None:
+    """The report id a button names; None when its value cannot be read."""
+    report = _value(body).get("r")
+    return str(report) if report else None
 
 
 def _channel(body: Payload) -> str:

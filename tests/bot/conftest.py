@@ -30,7 +30,8 @@ from bot.jobs import open_runtime
 from bot.redis.state import ReportState
 from bot.runtime import Runtime
 from bot.slack.api import build_web_client
-from bot.slack.app import build_app, http_app
+from bot.slack.app import build_app
+from bot.slack.http import http_app
 from bot.sources import open_library
 from bot.worker import build_workers, run_workers
 from engine.assembly import Sources

@@ -10,8 +10,8 @@ from urllib.parse import urlencode
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.slack.app import socket_health_app
 from bot.slack.blocks import DEEPEN, EDIT, EDIT_VIEW, FEEDBACK, START
+from bot.slack.http import socket_health_app
 from bot.slack.texts import PT
 from tests.bot.conftest import LIMITS_QUESTION, AskingModel, wait_state
 from tests.support.slack_stub import SlackStub
