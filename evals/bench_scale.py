@@ -12,7 +12,8 @@ for it and its parse workers (`os.wait4`):
 - warm: the same question again, three times (median and slowest); then once more in a
   process that skips the CLI (what the library and the research cost, without the imports
   of every command's dependencies);
-- one file added: a new document written into the folder, then the next question.
+- one file added: a new document written into the folder, then the next question (and
+  once more without the CLI).
 """
 
 from __future__ import annotations
@@ -93,6 +94,9 @@ def run_scale(count: int, source: Path, question: str) -> None:
             ("one document added, next question", _fonte(root, [*ask, "--out", str(root / "a")]))
         )
         rows.append(("question after that (warm)", _fonte(root, [*ask, "--out", str(root / "b")])))
+        _write_copy(library / "added" / originals[1].name, originals[1], "added")
+        added = _run(root, _RESEARCH_ONLY, research)
+        rows.append(("one more added, next question without the CLI", added))
         _print_table(count, rows)
 
 
