@@ -124,6 +124,7 @@ async def ask(rt: Runtime, step: Ask) -> None:
     await rt.states.link_thread(step.channel, thread_ts, report_id)
     if step.assistant:
         await assistant.set_title(rt.slack, step.channel, thread_ts, brief.question)
+        await assistant.planning(rt.slack, step.channel, thread_ts, brief.language)
     questions = await _clarify(rt, state, brief) if needs_clarifying(brief) else []
     if not questions:
         await post_plan(rt, report_id)

@@ -102,7 +102,12 @@ async def _research(rt: Runtime, state: ReportState, version: int) -> Report | N
     report_id = state.report_id
     context = await rt.stores.open(report_id, state.limits, f"v{version}:orchestrator")
     await rt.stores.begin_run(report_id, version)
-    sources = await rt.sources()
+    try:
+        sources = await rt.sources()
+    except Exception as failure:  # a library folder gone, a source that cannot load
+        log.exception("report %s v%d: the sources did not open", report_id, version)
+        await _fail(rt, report_id, version, failure)
+        return None
     progress_ts = await _progress_message(rt, state, version)
     budget = context.budget
     reporter = ProgressReporter(

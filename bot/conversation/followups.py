@@ -44,7 +44,14 @@ async def deepen(rt: Runtime, step: Deepen) -> None:
         return
     t = texts_for(state.language)
     if not state.deepenable or state.plan is None:
-        await reply(rt, state, step.user, t.busy if state.status in BUSY else t.not_deepenable)
+        why = (
+            t.busy
+            if state.status in BUSY
+            else t.failed_not_deepenable
+            if state.status == "failed"
+            else t.not_deepenable
+        )
+        await reply(rt, state, step.user, why)
         return
     question = gap_question(bot_gap_text(step.gap))
     version = state.version + 1

@@ -136,7 +136,7 @@ class Listeners:
         if not channel or not thread_ts:
             return
         await self.rt.states.mark_assistant_thread(channel, thread_ts)
-        await assistant.open_thread(self.rt.slack, channel, "pt")
+        await assistant.open_thread(self.rt.slack, channel, thread_ts, "pt")
 
     async def on_assistant_context(self, body: Payload) -> None:
         """assistant_thread_context_changed: nothing to do (acknowledged by Bolt)."""

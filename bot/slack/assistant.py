@@ -16,7 +16,7 @@ import logging
 from collections.abc import Callable
 
 from bot.slack.api import DELIVERY_ERRORS, SlackApi
-from bot.slack.blockkit import clip
+from bot.slack.blockkit import Message, clip
 from bot.slack.texts import texts_for
 from engine.contracts import Language
 from engine.planning.templates import TEMPLATES
@@ -58,12 +58,22 @@ async def best_effort(what: str, call: Callable[[], object]) -> bool:
     return True
 
 
-async def open_thread(slack: SlackApi, channel: str, language: Language) -> None:
+async def open_thread(slack: SlackApi, channel: str, thread_ts: str, language: Language) -> None:
+    """A greeting in the new thread, and the report templates as its suggested prompts."""
     t = texts_for(language)
+    await best_effort(
+        "greeting", lambda: slack.post(channel, Message(t.assistant_greeting), thread_ts)
+    )
     await best_effort(
         "setSuggestedPrompts",
         lambda: slack.set_suggested_prompts(channel, t.prompts_title, suggested_prompts(language)),
     )
+
+
+async def planning(slack: SlackApi, channel: str, thread_ts: str, language: Language) -> None:
+    """The status line while the plan is prepared (Slack clears it when the plan is posted)."""
+    text = texts_for(language).assistant_planning
+    await best_effort("setStatus", lambda: slack.set_status(channel, thread_ts, text))
 
 
 async def set_title(slack: SlackApi, channel: str, thread_ts: str, question: str) -> None:

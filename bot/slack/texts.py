@@ -66,6 +66,7 @@ class Texts:
     empty_mention: str
     thread_has_report: str
     not_deepenable: str
+    failed_not_deepenable: str
     failed_run: str
     already_started: str
     nothing_to_cancel: str
@@ -159,6 +160,8 @@ PT = Texts(
     "`aprofunde: <tema>`; para outra pergunta, mencione-me fora deste fio.",
     not_deepenable="Este pedido foi cancelado antes de começar: não há relatório para "
     "aprofundar. Faça uma nova pergunta.",
+    failed_not_deepenable="A pesquisa deste pedido falhou antes de gerar um relatório: não há o "
+    "que aprofundar. Faça a pergunta de novo.",
     failed_run=":x: A pesquisa falhou por um erro interno ({error}). Tente de novo com uma "
     "nova pergunta; se persistir, avise quem administra o Fonte.",
     already_started="Este plano já foi iniciado ou encerrado; acompanhe o andamento neste fio.",
@@ -258,6 +261,8 @@ EN = Texts(
     "`deepen: <topic>`; for another question, mention me outside this thread.",
     not_deepenable="This request was cancelled before it started: there is no report to "
     "deepen. Ask a new question.",
+    failed_not_deepenable="The research for this request failed before it produced a report: "
+    "there is nothing to deepen. Ask the question again.",
     failed_run=":x: The research failed with an internal error ({error}). Try again with a "
     "new question; if it persists, tell whoever runs Fonte.",
     already_started="This plan was already started or closed; follow its progress here.",

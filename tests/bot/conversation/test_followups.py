@@ -9,7 +9,7 @@ from typing import Any
 from bot.flows import handle_step
 from bot.slack.texts import PT
 from bot.sources import open_library
-from bot.steps import Answer, Cancel, Rate, Start
+from bot.steps import Answer, Cancel, Deepen, Rate, Start
 from tests.bot.conftest import SlowSources
 from tests.support.slack_runs import (
     CHANNEL,
@@ -123,3 +123,21 @@ async def test_feedback_is_recorded_with_the_report(
     recorded = (await state_of(rt, state.report_id)).feedback
     assert [(f.user, f.version, f.rating) for f in recorded] == [(USER, 1, "up")]
     assert whispers(slack) == [PT.feedback_thanks, PT.feedback_thanks, PT.stale_button]
+
+
+async def test_a_run_that_breaks_ends_failed_says_so_and_explains_why_it_cannot_deepen(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    def no_library(settings: Any) -> Any:
+        raise FileNotFoundError("library folder is gone")
+
+    rt = await runtimes(make_settings(redis=False), open_sources=no_library)
+    report_id = await planned_report(rt, "904.1")
+    await handle_step(rt, Start(report_id=report_id, user=USER, channel=CHANNEL))
+    await settle(rt)
+    state = await state_of(rt, report_id)
+    assert (state.status, state.delivered, state.reported) == ("failed", 1, 0)
+    told = [c.params["text"] for c in slack.calls_to("chat.postMessage") if ":x:" in c.all_text()]
+    assert told == [PT.failed_run.format(error="FileNotFoundError")]
+    await handle_step(rt, Deepen(report_id=report_id, user=USER, gap="créditos", channel=CHANNEL))
+    assert whispers(slack) == [PT.failed_not_deepenable]

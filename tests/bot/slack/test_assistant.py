@@ -10,6 +10,7 @@ from typing import Any
 from bot.slack.api import SlackWebApi, build_web_client
 from bot.slack.assistant import StatusLine, suggested_prompts
 from bot.slack.blocks import START
+from bot.slack.texts import PT
 from tests.bot.conftest import wait_state
 from tests.support.slack_stub import SlackStub
 
@@ -64,6 +65,11 @@ async def test_an_assistant_thread_gets_prompts_a_title_a_status_and_the_report(
         lambda: slack.calls_to("assistant.threads.setSuggestedPrompts"), what="prompts"
     )
     assert "thread_ts" not in prompts.params  # agent apps: Slack ignores a call naming one
+    (greeting,) = slack.calls_to("chat.postMessage")
+    assert (greeting.params["thread_ts"], greeting.params["text"]) == (
+        THREAD,
+        PT.assistant_greeting,
+    )
     assert prompts.params["prompts"][0]["message"].startswith("mercado ")
 
     await sm.event(message_in_thread("mercado energia solar residencial no Nordeste"))
@@ -93,10 +99,8 @@ async def test_an_assistant_thread_gets_prompts_a_title_a_status_and_the_report(
     await sm.action(USER, DM, START, json.dumps({"r": report_id}))
     await wait_state(rt, report_id, lambda s: s.status == "delivered")
     statuses = [c.params["status"] for c in slack.calls_to("assistant.threads.setStatus")]
-    assert statuses[0].startswith("Pesquisando… 0 de 4 subperguntas")
-    assert any(s == "Pesquisando… 4 de 4 subperguntas" for s in statuses) or statuses[
-        -2
-    ].startswith("Pesquisando…")
+    assert statuses[:2] == [PT.assistant_planning, "Pesquisando… 0 de 4 subperguntas"]
+    assert statuses[-2] == "Pesquisando… 4 de 4 subperguntas"
     assert statuses[-1] == ""  # cleared once the report comes
     assert all(
         c.params["thread_ts"] == THREAD for c in slack.calls_to("assistant.threads.setStatus")
