@@ -193,7 +193,8 @@ class Orchestrator:
         try:
             return await self.model.plan(brief, meter)
         except StepRefused as refused:
-            self._note(f"no budget to plan ({refused}); the question is the plan")
+            if not _stopped(refused):  # a stopped budget has its own note
+                self._note(f"no budget to plan ({refused}); the question is the plan")
         except Exception as failure:
             self._note(f"planner failed ({failure}); the question is the plan")
         finally:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from engine.contracts import Usage
 from engine.models.claude import default_price_table
@@ -39,7 +40,7 @@ EXPIRY = (
 EXPIRY_STATEMENT = "Os créditos de energia expiram em 60 meses após o faturamento."
 NOT_QUOTED = "Para fins e efeitos desta Lei"  # page text no claim quotes
 
-PLAN = {
+PLAN: dict[str, Any] = {
     "sufficient_when": [
         "Fonte que informe o limite de potência da microgeração",
         "Fonte que informe o prazo de validade dos créditos",

@@ -135,7 +135,9 @@ class ClaudeClient:
 
     async def call(self, request: ClaudeRequest, payer: Payer) -> ClaudeReply:
         """Send `request`, paid by `payer`. Raises StepRefused (from the payer) before
-        sending when the budget has no room, ClaudeFailure when no answer came back."""
+        sending when the budget has no room, and when the API answered with the spend-limit
+        429 (the budget is then stopped with the reason); ClaudeFailure when no answer came
+        back."""
         if self.spend_limit is not None:
             raise StepRefused(Refusal("stopped", self.spend_limit))
         price = self.prices.price(request.model)
@@ -150,11 +152,11 @@ class ClaudeClient:
         except ClaudeUnavailable as failure:
             usd = estimate if failure.maybe_billed else 0.0
             raise
-        except ClaudeSpendLimit as failure:
+        except ClaudeSpendLimit as failure:  # the run stops here: a budget refusal from now on
             usd = 0.0
             self.spend_limit = str(failure)
             await payer.budget.stop(self.spend_limit)
-            raise
+            raise StepRefused(Refusal("stopped", self.spend_limit)) from None
         except ClaudeFailure:
             usd = 0.0  # the API answered with an error: nothing is billed
             raise

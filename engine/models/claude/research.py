@@ -25,7 +25,7 @@ from engine.models.claude.citations import cited_passages, repair_candidates, ve
 from engine.models.claude.client import ClaudeClient
 from engine.models.claude.config import ClaudeConfig
 from engine.models.claude.conversation import Conversation
-from engine.models.claude.errors import ClaudeSpendLimit, ClaudeTruncated, ServerSearchDisabled
+from engine.models.claude.errors import ClaudeTruncated, ServerSearchDisabled
 from engine.models.claude.prompts import SUBAGENT_SYSTEM, assignment_prompt, shared_reads_note
 from engine.models.claude.request import ClaudeRequest
 from engine.models.claude.research_tools import (
@@ -117,8 +117,6 @@ class Subagent:
                 raise
             self._use_own_search(str(failure))
             return None
-        except ClaudeSpendLimit as failure:  # the client stopped the budget; the report says so
-            raise StepRefused(Refusal("stopped", str(failure))) from None
         except ClaudeTruncated as failure:  # twice: the subquestion is a declared gap
             self._tools.notes.append(str(failure))
             raise StepRefused(Refusal("max_tokens", str(failure))) from None

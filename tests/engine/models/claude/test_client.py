@@ -11,7 +11,6 @@ from engine.models.claude import (
     ClaudeAPIError,
     ClaudeModel,
     ClaudeRefused,
-    ClaudeSpendLimit,
     ClaudeTruncated,
     ClaudeUnavailable,
     complete_text,
@@ -249,7 +248,7 @@ async def test_a_spend_limit_429_is_not_retried_and_stops_the_budget(
 ) -> None:
     anthropic.script([spend_limited(), message(text("never sent"))])
     payer = meter()
-    with pytest.raises(ClaudeSpendLimit, match=r"spend limit reached.*no retry"):
+    with pytest.raises(StepRefused, match=r"stopped: Anthropic spend limit reached.*no retry"):
         await complete_text(
             model.client, payer, role="test", model=MODEL, system="s", prompt="p", max_tokens=10
         )

@@ -199,6 +199,17 @@ async def test_a_spend_limit_ends_the_run_with_a_partial_report_and_one_line(
     assert report.gaps != []
 
 
+async def test_a_spend_limit_at_planning_is_one_line_too(
+    anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
+) -> None:
+    anthropic.script(by_role(planner=spend_limited()))
+    report = await run(model, source)
+    assert len(anthropic.requests) == 1
+    assert report.partial
+    assert len(report.notes) == 1
+    assert report.notes[0].startswith("budget reached: stopped (Anthropic spend limit reached")
+
+
 async def test_the_planner_sizes_each_subagent(
     anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
 ) -> None:
