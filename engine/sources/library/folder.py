@@ -2,6 +2,8 @@
 
 It is both a `Search` and a `Fetcher`. A hit on a PDF cites its page (`url#page=N`);
 `fetch` returns the whole document that a URL names, with or without that fragment.
+Opening brings the folder's index up to date (see `index`) and loads no document text:
+a hit or a fetch reads the text of its own document, when it needs it (see `texts`).
 """
 
 from __future__ import annotations
