@@ -29,6 +29,7 @@ _JOINERS = r"(?:of|de|da|do|dos|das|del|di|du|la|le|von|van|der|den|the|and|y|e)
 _NAME = re.compile(rf"{_CAPITALISED}(?:\s+(?:{_JOINERS}\s+)*(?:{_CAPITALISED}|\d+))*")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)$")
 _MIN_CHARS = 4
+_POSSESSIVE = re.compile(r"['’]s?$")
 _CALENDAR = frozenset(
     """january february march april may june july august september october november december
     janeiro fevereiro março marco abril maio junho julho agosto setembro outubro novembro
@@ -41,7 +42,7 @@ def names_in(text: str) -> list[str]:
     single capitalised word that opens a sentence ("The", "Its") is not a name."""
     names = [match.group(1).strip() for match in _QUOTED.finditer(text)]
     for match in _NAME.finditer(text):
-        name = match.group(0).strip(" .-'’")
+        name = _POSSESSIVE.sub("", match.group(0)).strip(" .-'’")
         single = " " not in name
         opens_sentence = _SENTENCE_START.search(text[: match.start()]) is not None
         if single and (opens_sentence or name.lower() in STOPWORDS):
@@ -81,8 +82,12 @@ def hop_names(question: str, quotes: Iterable[str], quoted_titles: Iterable[str]
     covered = [name for name in asked_names if any(term_set(name) <= w for w in named_pages)]
     uncovered = [name for name in asked_names if covered and name not in covered]
     seeds: list[str] = []
-    # The other side of a comparison first, then a bridge: each kind gets a hop.
-    for name in [*uncovered[:1], *bridges[:1], *uncovered[1:], *bridges[1:]]:
+    # The other side of a comparison (a question naming two things) first, or a name of
+    # several words, then a bridge; a lone word of a question naming many things ("Israel",
+    # "English") is as often a demonym as a subject.
+    several = [name for name in uncovered if " " in name or len(asked_names) == 2]
+    single = [name for name in uncovered if name not in several]
+    for name in [*several[:1], *bridges[:1], *several[1:], *bridges[1:], *single]:
         if name not in seeds:
             seeds.append(name)
     return seeds[:MAX_HOPS]

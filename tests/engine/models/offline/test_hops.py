@@ -52,3 +52,8 @@ def test_a_page_is_about_a_name_when_its_title_holds_every_word() -> None:
     assert names_the_page("Maximum Overdrive", "Maximum Overdrive")
     assert names_the_page("Carl Philipp Emanuel Bach", "Carl Philipp Emanuel Bach")
     assert not names_the_page("Maximum Overdrive", "Overdrive (band)")
+
+
+def test_a_possessive_is_not_part_of_the_name() -> None:
+    quote = "Elections were held on 31 July 2000, following Ezer Weizman's resignation."
+    assert "Ezer Weizman" in names_in(quote)
