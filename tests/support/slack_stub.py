@@ -124,6 +124,8 @@ class SlackStub:
         self._sockets: list[web.WebSocketResponse] = []
         self._envelopes: dict[str, Envelope] = {}
         self.socket_connected = asyncio.Event()
+        self.prompts_shown: dict[str, list[dict[str, str]]] = {}
+        """Suggested prompts a user would see, per channel (see setSuggestedPrompts below)."""
 
     @property
     def api_url(self) -> str:
@@ -272,7 +274,9 @@ class SlackStub:
         refused = self._refusal(method, params, token)
         if refused is not None:
             return {"ok": False, **refused}
-        if method == "auth.test":
+        # Each answer has the shape of the method's documented example response
+        # (https://docs.slack.dev/reference/methods/<method>, "Response").
+        if method == "auth.test":  # user_id is the bot user Bolt learns its own id from
             return {
                 "ok": True,
                 "url": "https://fonte-test.slack.com/",
@@ -282,19 +286,22 @@ class SlackStub:
                 "user_id": BOT_USER,
                 "bot_id": "BBOT",
             }
-        if method == "apps.connections.open":
+        if method == "apps.connections.open":  # a one-use wss URL; tests speak ws:// on loopback
             ticket = uuid.uuid4().hex
             ws_base = self.base_url.replace("http://", "ws://")
             return {"ok": True, "url": f"{ws_base}/link/?ticket={ticket}&app_id={APP_ID}"}
-        if method == "chat.postMessage":
+        if method == "chat.postMessage":  # the new message's ts names it (and its thread)
             ts = f"{1_700_000_000 + number}.000100"
             return {"ok": True, "channel": params.get("channel"), "ts": ts, "message": {}}
-        if method == "chat.update":
+        if method == "chat.update":  # answers the same channel and ts it edited
             return {"ok": True, "channel": params.get("channel"), "ts": params.get("ts")}
-        if method == "chat.postEphemeral":
+        if method == "chat.postEphemeral":  # message_ts only: ephemeral messages have no ts
             return {"ok": True, "message_ts": f"{1_700_000_000 + number}.000200"}
-        if method == "views.open":
+        if method == "views.open":  # the trigger_id's 3-second expiry is not modelled
             return {"ok": True, "view": {"id": f"V{number}"}}
+        # files_upload_v2: getUploadURLExternal hands out a URL and a file id, the bytes are
+        # POSTed there, completeUploadExternal shares the ids in channel_id / thread_ts
+        # (https://docs.slack.dev/messaging/working-with-files#uploading_files).
         if method == "files.getUploadURLExternal":
             file_id = f"F{number}"
             return {
@@ -302,6 +309,15 @@ class SlackStub:
                 "upload_url": f"{self.base_url}/upload/{file_id}",
                 "file_id": file_id,
             }
+        if method == "assistant.threads.setSuggestedPrompts":
+            # "Including [thread_ts] in a call for an agent app will cause the call to
+            # silently fail" (docs.slack.dev/reference/methods/assistant.threads.setSuggestedPrompts):
+            # ok, and nothing shown. The stand-in is an agent app (manifest.yml's agent_view).
+            if not params.get("thread_ts"):
+                prompts = params.get("prompts")
+                listed = json.loads(prompts) if isinstance(prompts, str) else prompts
+                self.prompts_shown[str(params["channel_id"])] = list(listed)
+            return {"ok": True}
         if method == "files.completeUploadExternal":
             files = params.get("files")
             listed = json.loads(files) if isinstance(files, str) else files or []

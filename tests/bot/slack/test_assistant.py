@@ -65,6 +65,9 @@ async def test_an_assistant_thread_gets_prompts_a_title_a_status_and_the_report(
         lambda: slack.calls_to("assistant.threads.setSuggestedPrompts"), what="prompts"
     )
     assert "thread_ts" not in prompts.params  # agent apps: Slack ignores a call naming one
+    assert [p["message"] for p in slack.prompts_shown[DM]] == [
+        m for _, m in suggested_prompts("pt")
+    ]
     (greeting,) = slack.calls_to("chat.postMessage")
     assert (greeting.params["thread_ts"], greeting.params["text"]) == (
         THREAD,
