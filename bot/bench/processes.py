@@ -42,11 +42,12 @@ async def slack_stand_in(
     base = ""
 
     async def api(request: web.Request) -> web.Response:
-        fields: dict[str, Any] = {}
+        # slack_sdk sends some methods' arguments in the query string, others in the body.
+        fields: dict[str, Any] = dict(request.query)
         if request.content_type == "application/json":
-            fields = dict(await request.json())
+            fields.update(await request.json())
         else:
-            fields = dict(await request.post())
+            fields.update(await request.post())
         n = next(numbers)
         method = request.match_info["method"]
         if calls is not None:

@@ -229,6 +229,10 @@ async def test_a_worker_rides_out_a_redis_outage_and_says_so_once_each_way(
             await client.aclose(close_connection_pool=True)
         assert info is not None
         assert info.success, "the worker did not take jobs again"
+        for _ in range(1000):  # its poll loop may still be in a backoff: one full poll more
+            if not worker.outage.down:
+                break
+            await asyncio.sleep(0.01)
     outage = [r.getMessage() for r in caplog.records if r.name == "bot.redis.outage"]
     assert len(outage) == 2, outage
     assert "unreachable" in outage[0]
