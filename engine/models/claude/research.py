@@ -133,8 +133,8 @@ class Subagent:
 
     def _new_shared_reads(self) -> str:
         """Pages other subagents read since the last turn: free to read from the store."""
-        mine = set(self._tools.read_urls)
-        new = [u for u in self._tools.shared_reads if u not in mine and u not in self._announced]
+        known = {*self._tools.read_urls, *self._assignment.avoid_urls, *self._announced}
+        new = [u for u in self._tools.shared_reads if u not in known]
         self._announced.update(new)
         return shared_reads_note(new)
 

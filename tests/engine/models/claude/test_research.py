@@ -1,6 +1,7 @@
 """The subagent's tool-use loop against the scripted server and an in-memory source."""
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
@@ -381,7 +382,8 @@ async def test_a_long_title_is_cut_and_pages_siblings_read_are_offered_free(
     source.add(long_url, "Uma página sem título.", title="")
     anthropic.script(turns(fetch(long_url), fetch(LAW), DONE))
     tools = toolbox(source)
-    tools.shared_reads.append(LAW)  # a sibling read it: the snapshot is in the shared store
+    tools.shared_reads.extend([LAW, FILING])  # siblings read them: in the shared store
+    tools.assignment = replace(tools.assignment, gap=True, avoid_urls=(FILING,))
     await tools.snapshots.put(source.documents[LAW])
     await model.research(tools.assignment, tools)
 
@@ -389,6 +391,7 @@ async def test_a_long_title_is_cut_and_pages_siblings_read_are_offered_free(
     assert len(document["title"]) == 200
     offered = anthropic.requests[1].body["messages"][-1]["content"][-1]
     assert LAW in offered["text"]
+    assert FILING not in offered["text"]  # a gap subagent is not offered what it must avoid
     assert "costs you no step" in offered["text"]
     assert source.fetches == [long_url]  # the sibling's page came from the store
     assert tools.steps_used == 3 + 1  # three turns, one new read
