@@ -35,8 +35,9 @@ LIMITS = Limits(steps=60, seconds=300.0, usd=1.0)
 def workers(
     slack: SlackStub, library: Path, tmp_path: Path, redis_prefix: str
 ) -> Iterator[tuple[dict[str, str], list[subprocess.Popen[bytes]]]]:
-    """The environment of a `fonte worker` whose searches for SLOW take 6 s, and the
-    processes the test starts (stopped at the end)."""
+    """The environment of a `fonte worker` whose searches for SLOW take 60 s in the first
+    worker (the one killed) and no time in the next, and the processes the test starts
+    (stopped at the end)."""
     marks = tmp_path / "marks"
     marks.mkdir()
     env = {
@@ -51,7 +52,7 @@ def workers(
         "FONTE_MODEL": "offline",
         "FONTE_SOURCE": "tests.support.slow_library:open_slow_library",
         "FONTE_TEST_SLOW_WORD": "expiram",
-        "FONTE_TEST_SLOW_SECONDS": "6",
+        "FONTE_TEST_SLOW_SECONDS": "60",
         "FONTE_TEST_MARK_DIR": str(marks),
         "FONTE_POLL_SECONDS": "0.05",
         "FONTE_PROGRESS_SECONDS": "0.5",
