@@ -86,6 +86,7 @@ async def _attempt(rt: Runtime, report_id: str, version: int) -> None:
                 "status": "delivering",
                 "reported": version,
                 "posted": [],
+                "posting": None,
                 "files_posted": False,
                 "delivery_error": None,
                 "gaps": report.gaps,

@@ -71,6 +71,8 @@ class ReportState(BaseModel):
     posted: list[str] = Field(default_factory=list)
     """The ts of each message of version `reported` already posted: a delivery run again
     after a crash goes on from the next one, and never posts a message twice."""
+    posting: int | None = None
+    """The page being posted right now: set before the post, cleared with its ts."""
     files_posted: bool = False
     delivery_error: str | None = None
     gaps: list[str] = Field(default_factory=list)

@@ -69,6 +69,13 @@ class SlackApi(Protocol):
         """assistant.threads.setStatus: the assistant thread's status line ("" clears it)."""
         ...
 
+    async def find_message(
+        self, channel: str, thread_ts: str, event_type: str, payload: dict[str, Any]
+    ) -> str | None:
+        """The ts of a message in the thread posted with this metadata, if any
+        (conversations.replies with include_all_metadata)."""
+        ...
+
     async def set_title(self, channel: str, thread_ts: str, title: str) -> None:
         """assistant.threads.setTitle."""
         ...
@@ -167,8 +174,25 @@ class SlackWebApi:
             kwargs["blocks"] = message.blocks
         if thread_ts is not None:
             kwargs["thread_ts"] = thread_ts
+        if message.metadata is not None:
+            kwargs["metadata"] = message.metadata
         response = await self.client.chat_postMessage(**kwargs)
         return str(response["ts"])
+
+    async def find_message(
+        self, channel: str, thread_ts: str, event_type: str, payload: dict[str, Any]
+    ) -> str | None:
+        response = await self.client.conversations_replies(
+            channel=channel, ts=thread_ts, include_all_metadata=True, limit=1000
+        )
+        for message in response.get("messages") or []:
+            metadata = message.get("metadata") or {}
+            if (
+                metadata.get("event_type") == event_type
+                and metadata.get("event_payload") == payload
+            ):
+                return str(message["ts"])
+        return None
 
     async def update(self, channel: str, ts: str, message: Message) -> None:
         await self.client.chat_update(

@@ -31,6 +31,9 @@ class Message:
 
     text: str
     blocks: list[Block] = field(default_factory=list)
+    metadata: dict[str, Any] | None = None
+    """Message metadata ({event_type, event_payload}): invisible to users, readable back
+    with conversations.replies (docs.slack.dev/messaging/message-metadata)."""
 
 
 def clip(text: str, limit: int) -> str:

@@ -65,6 +65,7 @@ async def tell(slack: SlackApi, channel: str, thread_ts: str, user: str, text: s
 
 
 Posted = Callable[[str], Awaitable[None]]
+Before = Callable[[int], Awaitable[None]]
 
 
 async def post_pages(
@@ -73,10 +74,14 @@ async def post_pages(
     thread_ts: str,
     pages: list[Message],
     on_posted: Posted,
+    before: Before | None = None,
 ) -> SlackFailure | None:
-    """Post `pages` in order, calling `on_posted(ts)` after each; stop at the first refusal
-    (retries are the client's: what reaches here is permanent, or out of retries)."""
-    for page in pages:
+    """Post `pages` in order, calling `before(n)` ahead of page n and `on_posted(ts)` after
+    it; stop at the first refusal (retries are the client's: what reaches here is permanent,
+    or out of retries)."""
+    for number, page in enumerate(pages):
+        if before is not None:
+            await before(number)
         try:
             ts = await slack.post(channel, page, thread_ts)
         except DELIVERY_ERRORS as error:

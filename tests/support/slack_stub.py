@@ -56,6 +56,9 @@ SCOPES = {
     "assistant.threads.setTitle": "assistant:write",
     "assistant.threads.setSuggestedPrompts": "assistant:write",
 }
+# conversations.replies needs the history scope of the conversation's kind
+# (https://docs.slack.dev/reference/methods/conversations.replies, "Scopes").
+HISTORY_SCOPES = {"C": "channels:history", "G": "groups:history", "D": "im:history"}
 GRANTED = {
     "app_mentions:read",
     "channels:history",
@@ -125,6 +128,9 @@ class SlackStub:
         self._envelopes: dict[str, Envelope] = {}
         self.socket_connected = asyncio.Event()
         self.prompts_shown: dict[str, list[dict[str, str]]] = {}
+        self.threads: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        """Messages the app posted, per (channel, thread ts), as conversations.replies
+        returns them."""
         """Suggested prompts a user would see, per channel (see setSuggestedPrompts below)."""
 
     @property
@@ -134,6 +140,7 @@ class SlackStub:
     async def start(self) -> SlackStub:
         app = web.Application()
         app.router.add_post("/api/{method}", self._api)
+        app.router.add_get("/api/{method}", self._api)  # conversations.replies is a GET
         app.router.add_post("/upload/{file_id}", self._upload)
         app.router.add_post("/respond/{command}", self._respond)
         app.router.add_get("/link/", self._socket)
@@ -241,6 +248,8 @@ class SlackStub:
             # (https://docs.slack.dev/reference/methods/apps.connections.open).
             return None if token.startswith("xapp-") else {"error": "not_allowed_token_type"}
         needed = SCOPES.get(method)
+        if method == "conversations.replies":
+            needed = HISTORY_SCOPES.get(str(params.get("channel", "C"))[:1], "channels:history")
         if needed is not None and needed not in self.granted:
             provided = ",".join(sorted(self.granted))
             return {"error": "missing_scope", "needed": needed, "provided": provided}
@@ -292,7 +301,27 @@ class SlackStub:
             return {"ok": True, "url": f"{ws_base}/link/?ticket={ticket}&app_id={APP_ID}"}
         if method == "chat.postMessage":  # the new message's ts names it (and its thread)
             ts = f"{1_700_000_000 + number}.000100"
+            thread = str(params.get("thread_ts") or ts)
+            message: dict[str, Any] = {"type": "message", "ts": ts, "text": params.get("text")}
+            metadata = params.get("metadata")
+            if metadata:  # https://docs.slack.dev/messaging/message-metadata
+                message["metadata"] = (
+                    json.loads(metadata) if isinstance(metadata, str) else metadata
+                )
+            self.threads.setdefault((str(params.get("channel")), thread), []).append(message)
             return {"ok": True, "channel": params.get("channel"), "ts": ts, "message": {}}
+        if method == "conversations.replies":
+            # The thread's messages; metadata only with include_all_metadata
+            # (https://docs.slack.dev/reference/methods/conversations.replies).
+            found = self.threads.get((str(params.get("channel")), str(params.get("ts"))))
+            if found is None:
+                return {"ok": False, "error": "thread_not_found"}
+            with_metadata = str(params.get("include_all_metadata")).lower() in ("1", "true")
+            listed = [
+                m if with_metadata else {k: v for k, v in m.items() if k != "metadata"}
+                for m in found
+            ]
+            return {"ok": True, "messages": listed, "has_more": False}
         if method == "chat.update":  # answers the same channel and ts it edited
             return {"ok": True, "channel": params.get("channel"), "ts": params.get("ts")}
         if method == "chat.postEphemeral":  # message_ts only: ephemeral messages have no ts

@@ -4,9 +4,10 @@ every message fits Slack's limits, checked by the strict stand-in."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from bot.conversation.delivery import deliver_report
+from bot.conversation.delivery import PAGE_EVENT, deliver_report, page_marker
 from bot.flows import handle_step
 from bot.redis.state import ReportState
 from bot.runtime import Runtime
@@ -286,3 +287,45 @@ async def test_a_bot_removed_from_the_channel_mid_run_still_ends_and_tells_the_r
     slack.channels_without_bot.clear()  # invited back
     again = await deepened(rt, state, "quando expiram os créditos de energia elétrica?")
     assert (again.version, again.status) == (2, "delivered")
+
+
+async def test_a_page_posted_just_before_a_crash_is_found_not_posted_again(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False))
+    sample = long_excerpts(report(100))
+    await delivering(rt, sample)
+    # The first attempt posted page 0 and recorded it, marked page 1 as going out, posted
+    # it... and died before recording its ts.
+    pages = report_messages(sample, "r1", 1, text_budget=rt.settings.text_budget)
+    for n in (0, 1):
+        marker = {"event_type": PAGE_EVENT, "event_payload": page_marker("r1", 1, n)}
+        ts = await rt.slack.post(CHANNEL, replace(pages[n], metadata=marker), THREAD)
+        if n == 0:
+            await rt.states.update("r1", lambda s, ts=ts: s.model_copy(update={"posted": [ts]}))
+    await rt.states.update("r1", lambda s: s.model_copy(update={"posting": 1}))
+    await deliver_report(rt, "r1", 1, sample)  # the job, run again
+    posted = slack.calls_to("chat.postMessage")
+    numbers = [c.params["metadata"]["event_payload"]["page"] for c in posted]
+    assert numbers == list(range(len(pages))), "a page was posted twice or not at all"
+    state = await state_of(rt, "r1")
+    assert (state.status, len(state.posted), state.posting) == ("delivered", len(pages), None)
+    assert slack.calls_to("conversations.replies")[0].params["include_all_metadata"] in (
+        "1",
+        "true",
+        "True",
+    )
+
+
+async def test_a_page_marked_but_never_posted_is_posted_once(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False))
+    sample = report(5)
+    await delivering(rt, sample)
+    await rt.slack.post(CHANNEL, Message("the progress message"), THREAD)  # the thread exists
+    await rt.states.update("r1", lambda s: s.model_copy(update={"posting": 0}))
+    await deliver_report(rt, "r1", 1, sample)
+    pages = [c for c in slack.calls_to("chat.postMessage") if c.params.get("metadata")]
+    assert len(pages) == 1
+    assert (await state_of(rt, "r1")).status == "delivered"
