@@ -286,10 +286,18 @@ class Outcome:
     facts: int
 
 
-async def run_case(case: Case, speed: float) -> Outcome:
+def bench_config(changes: dict[str, Any]) -> ClaudeConfig:
+    """The default configuration, with the fields `changes` names where this engine has them
+    (an older checkout has neither effort nor a parallel switch)."""
+    fields = ClaudeConfig.__dataclass_fields__
+    known = {name: value for name, value in changes.items() if name in fields}
+    return ClaudeConfig(api_key="bench", model=MODEL, subagent_model=MODEL, **known)
+
+
+async def run_case(case: Case, speed: float, changes: dict[str, Any]) -> Outcome:
     facts = [f for fs in case.subquestions.values() for f in fs]
     api = ScriptedClaude(case, speed)
-    config = ClaudeConfig(api_key="bench", model=MODEL, subagent_model=MODEL)
+    config = bench_config(changes)
     client = ClaudeClient(api, default_price_table())  # type: ignore[arg-type]
     model = ClaudeModel(config, client)
     source = ScriptedSource(facts, speed)
@@ -300,7 +308,7 @@ async def run_case(case: Case, speed: float) -> Outcome:
     return Outcome(report.spend.usd, seconds, len(report.verified_claims()), len(facts))
 
 
-async def three_reads_turn() -> float:
+async def three_reads_turn(changes: dict[str, Any]) -> float:
     """Real seconds for a subagent whose turn reads three pages of 1 s each (model turns
     take no time here)."""
     facts = [
@@ -308,8 +316,8 @@ async def three_reads_turn() -> float:
     ]
     case = Case("três páginas", {"Leia as três páginas.": facts}, search=False)
     api = ScriptedClaude(case, speed=1e9)
-    config = ClaudeConfig(api_key="bench", model=MODEL, subagent_model=MODEL)
-    model = ClaudeModel(config, ClaudeClient(api, default_price_table()))  # type: ignore[arg-type]
+    client = ClaudeClient(api, default_price_table())  # type: ignore[arg-type]
+    model = ClaudeModel(bench_config(changes), client)
     source = ScriptedSource(facts, speed=1.0, read_seconds=1.0)
     subquestion = Subquestion(id="s1", text="Leia as três páginas.")
     assignment = Assignment("s1", subquestion, "q", "pt", max_steps=20)
@@ -320,25 +328,40 @@ async def three_reads_turn() -> float:
     return time.perf_counter() - started
 
 
-async def main(speed: float) -> None:
+async def main(speed: float, changes: dict[str, Any]) -> None:
     import engine
 
     print(f"engine: {Path(engine.__file__).parent}")
     print(f"scripted suite, {MODEL}; simulated seconds ({speed:g}x faster than shown)")
+    if changes:
+        print(f"settings: {changes}")
     print(f"{'case':<58} {'usd':>8} {'seconds':>8} {'verified':>9}")
     outcomes = []
     for case in SUITE:
-        outcome = await run_case(case, speed)
+        outcome = await run_case(case, speed, changes)
         outcomes.append(outcome)
         found = f"{outcome.verified}/{outcome.facts}"
         print(f"{case.question[:58]:<58} {outcome.usd:>8.4f} {outcome.seconds:>8.1f} {found:>9}")
     usd = sum(o.usd for o in outcomes) / len(outcomes)
     seconds = sum(o.seconds for o in outcomes) / len(outcomes)
     print(f"{'per report (mean)':<58} {usd:>8.4f} {seconds:>8.1f}")
-    print(f"a subagent whose turn reads three 1 s pages: {await three_reads_turn():.2f} s")
+    print(f"a subagent whose turn reads three 1 s pages: {await three_reads_turn(changes):.2f} s")
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--speed", type=float, default=40.0, help="simulated time runs N× faster")
-    asyncio.run(main(parser.parse_args().speed))
+    parser.add_argument(
+        "--no-effort", action="store_true", help="send no effort (the API's default, high)"
+    )
+    parser.add_argument(
+        "--sequential", action="store_true", help="run a turn's tool calls one after another"
+    )
+    args = parser.parse_args()
+    changes: dict[str, Any] = {}
+    if args.no_effort:
+        roles = ("planner", "subagent", "writer", "judge", "criteria")
+        changes |= {f"{role}_effort": None for role in roles}
+    if args.sequential:
+        changes["parallel_tool_calls"] = False
+    asyncio.run(main(args.speed, changes))
