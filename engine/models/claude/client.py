@@ -45,6 +45,9 @@ log = logging.getLogger(__name__)
 Sleep = Callable[[float], Awaitable[None]]
 TRUNCATED_STOPS = frozenset({"max_tokens", "model_context_window_exceeded"})
 SPEND_LIMIT_CODE = "enforced_spend_limit_reached"
+# https://platform.claude.com/docs/en/api/errors: a spend limit the organisation or workspace
+# set answers 400 invalid_request_error, the message beginning with these words.
+USAGE_LIMIT_MESSAGE = "You have reached your specified"
 
 
 class Payer(Protocol):
@@ -200,6 +203,12 @@ class ClaudeClient:
                     raise ClaudeSpendLimit(
                         "Anthropic spend limit reached (429 enforced_spend_limit_reached): "
                         "the organisation's monthly cap; no retry, research stopped"
+                    ) from None
+                message = _error_field(error, "error", "message") or ""
+                if error.status_code == 400 and message.startswith(USAGE_LIMIT_MESSAGE):
+                    raise ClaudeSpendLimit(  # a spend limit the organisation set: no retry
+                        f"Anthropic usage limit reached (400: {message}); no retry, research "
+                        "stopped"
                     ) from None
                 if (
                     error.status_code == 400

@@ -243,6 +243,19 @@ async def test_an_answer_cut_twice_is_a_failure(
     assert len(anthropic.requests) == 2
 
 
+async def test_a_usage_limit_the_organisation_set_stops_the_run_too(
+    anthropic: ScriptedAnthropic, model: ClaudeModel, sleeps: list[float]
+) -> None:
+    message_text = "You have reached your specified API usage limits. Access resumes on 1 Dec."
+    anthropic.script([ApiError(400, "invalid_request_error", message_text)])
+    with pytest.raises(StepRefused, match="stopped: Anthropic usage limit reached"):
+        await ask(model)
+    with pytest.raises(StepRefused, match="stopped"):
+        await ask(model)
+    assert len(anthropic.requests) == 1
+    assert sleeps == []
+
+
 async def test_a_spend_limit_429_is_not_retried_and_stops_the_budget(
     anthropic: ScriptedAnthropic, model: ClaudeModel, sleeps: list[float]
 ) -> None:
