@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import os
 import subprocess
 import sys
@@ -37,9 +38,13 @@ async def slack_stand_in(
     calls: SlackCalls | None = None,
 ) -> AsyncIterator[str]:
     """Answers every Web API method with ok (and a fresh ts); uploads are accepted. Records
-    each call in `calls` when given."""
+    each call in `calls` when given. conversations.replies lists what the app posted in the
+    thread, with each message's metadata when include_all_metadata is set (as Slack does:
+    docs.slack.dev/reference/methods/conversations.replies), so a delivery run again after a
+    crash can find the page it posted."""
     numbers = itertools.count(1)
     base = ""
+    threads: dict[tuple[str, str], list[dict[str, Any]]] = {}
 
     async def api(request: web.Request) -> web.Response:
         # slack_sdk sends some methods' arguments in the query string, others in the body.
@@ -57,6 +62,18 @@ async def slack_stand_in(
             body.update(upload_url=f"{base}/upload/F{n}", file_id=f"F{n}")
         if method == "files.completeUploadExternal":
             body["files"] = [{"id": f"F{n}"}]
+        where = (str(fields.get("channel")), str(fields.get("thread_ts") or fields.get("ts")))
+        if method == "chat.postMessage" and fields.get("thread_ts"):
+            metadata = fields.get("metadata")
+            if isinstance(metadata, str):
+                metadata = json.loads(metadata)
+            threads.setdefault(where, []).append({"ts": body["ts"], "metadata": metadata})
+        if method == "conversations.replies":
+            with_metadata = str(fields.get("include_all_metadata")).lower() in ("true", "1")
+            body["messages"] = [{"ts": where[1]}] + [
+                {"ts": m["ts"], **({"metadata": m["metadata"]} if with_metadata else {})}
+                for m in threads.get(where, [])
+            ]
         return web.json_response(body)
 
     async def upload(request: web.Request) -> web.Response:
