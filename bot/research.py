@@ -88,6 +88,7 @@ async def _attempt(rt: Runtime, report_id: str, version: int) -> None:
                 "posted": [],
                 "posting": None,
                 "files_posted": False,
+                "files_posting": False,
                 "delivery_error": None,
                 "gaps": report.gaps,
             }

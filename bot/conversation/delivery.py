@@ -17,7 +17,14 @@ from typing import Any
 from bot.redis.state import ReportState, Status
 from bot.runtime import Runtime
 from bot.slack.api import DELIVERY_ERRORS, SlackFailure
-from bot.slack.delivery import CONTENT_ERRORS, post_pages, reason_text, tell, upload_files
+from bot.slack.delivery import (
+    CONTENT_ERRORS,
+    post_pages,
+    reason_text,
+    report_file_names,
+    tell,
+    upload_files,
+)
 from bot.slack.report_blocks import report_messages
 from bot.slack.texts import texts_for
 from engine.contracts import Report
@@ -38,29 +45,56 @@ def page_marker(report_id: str, version: int, page: int) -> dict[str, Any]:
     return {"report": report_id, "version": version, "page": page}
 
 
-async def _page_in_flight(rt: Runtime, state: ReportState, version: int) -> ReportState:
-    """A crash between posting page n and recording it leaves `posting == n`: look for the
-    page in the thread by its metadata, and record it instead of posting it again."""
+def _posted_page(messages: list[dict[str, Any]], marker: dict[str, Any]) -> str | None:
+    for message in messages:
+        metadata = message.get("metadata") or {}
+        if metadata.get("event_type") == PAGE_EVENT and metadata.get("event_payload") == marker:
+            return str(message["ts"])
+    return None
+
+
+def _posted_files(messages: list[dict[str, Any]], version: int) -> bool:
+    wanted = set(report_file_names(version))
+    return any(
+        wanted <= {str(f.get("name")) for f in message.get("files") or []} for message in messages
+    )
+
+
+async def _in_flight(rt: Runtime, state: ReportState, version: int) -> ReportState:
+    """A crash between a post and its record leaves `posting == n` (or `files_posting`):
+    look in the thread for that page (by its metadata) or those files (by their names), and
+    record them instead of posting them again."""
     page = len(state.posted)
-    if state.posting != page:
+    pending_page = state.posting == page
+    pending_files = state.files_posting and not state.files_posted
+    if not pending_page and not pending_files:
         return state
-    marker = page_marker(state.report_id, version, page)
     try:
-        ts = await rt.slack.find_message(state.channel, state.thread_ts, PAGE_EVENT, marker)
+        messages = await rt.slack.thread_messages(state.channel, state.thread_ts)
     except DELIVERY_ERRORS as error:
-        log.warning("report %s: could not look for page %d: %s", state.report_id, page, error)
+        log.warning("report %s: could not read the thread back: %s", state.report_id, error)
         return state
-    if ts is None:
+    ts = (
+        _posted_page(messages, page_marker(state.report_id, version, page))
+        if pending_page
+        else None
+    )
+    files = pending_files and _posted_files(messages, version)
+    if ts is None and not files:
         return state
     log.info(
-        "report %s: page %d was posted before a crash; not posting it again", state.report_id, page
+        "report %s: found what a crashed attempt posted; not posting it again", state.report_id
     )
-    return (
-        await rt.states.update(
-            state.report_id, lambda s: s.model_copy(update={"posted": [*s.posted, ts]})
-        )
-        or state
-    )
+
+    def found(current: ReportState) -> ReportState:
+        update: dict[str, Any] = {}
+        if ts is not None and len(current.posted) == page:
+            update["posted"] = [*current.posted, ts]
+        if files:
+            update["files_posted"] = True
+        return current.model_copy(update=update)
+
+    return await rt.states.update(state.report_id, found) or state
 
 
 async def deliver_report(rt: Runtime, report_id: str, version: int, report: Report) -> None:
@@ -85,7 +119,7 @@ async def deliver_report(rt: Runtime, report_id: str, version: int, report: Repo
             )
         )
     ]
-    state = await _page_in_flight(rt, state, version)
+    state = await _in_flight(rt, state, version)
     first = len(state.posted)
 
     async def posting(number: int) -> None:
@@ -103,6 +137,7 @@ async def deliver_report(rt: Runtime, report_id: str, version: int, report: Repo
     )
     files_failure: SlackFailure | None = None
     if not state.files_posted and (failure is None or failure.error in CONTENT_ERRORS):
+        await rt.states.update(report_id, lambda s: s.model_copy(update={"files_posting": True}))
         files_failure = await upload_files(
             rt.slack, state.channel, state.thread_ts, report, version
         )

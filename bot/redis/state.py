@@ -74,6 +74,8 @@ class ReportState(BaseModel):
     posting: int | None = None
     """The page being posted right now: set before the post, cleared with its ts."""
     files_posted: bool = False
+    files_posting: bool = False
+    """Set before the upload: a crash after it is resolved by finding the files in the thread."""
     delivery_error: str | None = None
     gaps: list[str] = Field(default_factory=list)
     cancel_reason: str | None = None

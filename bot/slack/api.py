@@ -69,11 +69,9 @@ class SlackApi(Protocol):
         """assistant.threads.setStatus: the assistant thread's status line ("" clears it)."""
         ...
 
-    async def find_message(
-        self, channel: str, thread_ts: str, event_type: str, payload: dict[str, Any]
-    ) -> str | None:
-        """The ts of a message in the thread posted with this metadata, if any
-        (conversations.replies with include_all_metadata)."""
+    async def thread_messages(self, channel: str, thread_ts: str) -> list[dict[str, Any]]:
+        """The thread's messages with their metadata and files (conversations.replies with
+        include_all_metadata)."""
         ...
 
     async def set_title(self, channel: str, thread_ts: str, title: str) -> None:
@@ -179,20 +177,12 @@ class SlackWebApi:
         response = await self.client.chat_postMessage(**kwargs)
         return str(response["ts"])
 
-    async def find_message(
-        self, channel: str, thread_ts: str, event_type: str, payload: dict[str, Any]
-    ) -> str | None:
+    async def thread_messages(self, channel: str, thread_ts: str) -> list[dict[str, Any]]:
         response = await self.client.conversations_replies(
             channel=channel, ts=thread_ts, include_all_metadata=True, limit=1000
         )
-        for message in response.get("messages") or []:
-            metadata = message.get("metadata") or {}
-            if (
-                metadata.get("event_type") == event_type
-                and metadata.get("event_payload") == payload
-            ):
-                return str(message["ts"])
-        return None
+        messages = response.get("messages") or []
+        return [m for m in messages if isinstance(m, dict)]
 
     async def update(self, channel: str, ts: str, message: Message) -> None:
         await self.client.chat_update(

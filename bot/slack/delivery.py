@@ -24,11 +24,17 @@ CONTENT_ERRORS = frozenset({"msg_blocks_too_long", "msg_too_long", "invalid_bloc
 NOT_A_MEMBER = frozenset({"not_in_channel", "channel_not_found", "is_archived"})
 
 
+def report_file_names(version: int) -> tuple[str, str]:
+    """The names of a version's HTML and Markdown files (what a thread shows of them)."""
+    return f"fonte-report-v{version}.html", f"fonte-report-v{version}.md"
+
+
 def report_files(report: Report, version: int) -> list[Upload]:
     title = report.title or report.question
+    html, markdown = report_file_names(version)
     return [
-        Upload(f"fonte-report-v{version}.html", render_html(report).encode(), f"{title} (HTML)"),
-        Upload(f"fonte-report-v{version}.md", render_markdown(report).encode(), f"{title} (MD)"),
+        Upload(html, render_html(report).encode(), f"{title} (HTML)"),
+        Upload(markdown, render_markdown(report).encode(), f"{title} (MD)"),
     ]
 
 

@@ -46,7 +46,14 @@ async def test_two_attempts_of_one_delivery_post_it_once(
     await rt.states.update(
         report_id,
         lambda s: s.model_copy(
-            update={"status": "delivering", "posted": [], "files_posted": False, "delivered": 0}
+            update={
+                "status": "delivering",
+                "posted": [],
+                "posting": None,
+                "files_posted": False,
+                "files_posting": False,
+                "delivered": 0,
+            }
         ),
     )
     pages_before = report_pages(slack)

@@ -129,6 +129,7 @@ class SlackStub:
         self.socket_connected = asyncio.Event()
         self.prompts_shown: dict[str, list[dict[str, str]]] = {}
         self.threads: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        self.file_names: dict[str, str] = {}
         """Messages the app posted, per (channel, thread ts), as conversations.replies
         returns them."""
         """Suggested prompts a user would see, per channel (see setSuggestedPrompts below)."""
@@ -333,6 +334,7 @@ class SlackStub:
         # (https://docs.slack.dev/messaging/working-with-files#uploading_files).
         if method == "files.getUploadURLExternal":
             file_id = f"F{number}"
+            self.file_names[file_id] = str(params.get("filename", ""))
             return {
                 "ok": True,
                 "upload_url": f"{self.base_url}/upload/{file_id}",
@@ -350,7 +352,20 @@ class SlackStub:
         if method == "files.completeUploadExternal":
             files = params.get("files")
             listed = json.loads(files) if isinstance(files, str) else files or []
-            return {"ok": True, "files": [{"id": f["id"], "title": f.get("title")} for f in listed]}
+            shared = [
+                {"id": f["id"], "name": self.file_names.get(f["id"], ""), "title": f.get("title")}
+                for f in listed
+            ]
+            if params.get("channel_id"):  # shared in the thread as one message with the files
+                thread = (str(params["channel_id"]), str(params.get("thread_ts") or ""))
+                message = {
+                    "type": "message",
+                    "ts": f"{1_700_000_000 + number}.000300",
+                    "text": params.get("initial_comment", ""),
+                    "files": shared,
+                }
+                self.threads.setdefault(thread, []).append(message)
+            return {"ok": True, "files": shared}
         return {"ok": True}
 
     async def _upload(self, request: web.Request) -> web.Response:

@@ -329,3 +329,24 @@ async def test_a_page_marked_but_never_posted_is_posted_once(
     pages = [c for c in slack.calls_to("chat.postMessage") if c.params.get("metadata")]
     assert len(pages) == 1
     assert (await state_of(rt, "r1")).status == "delivered"
+
+
+async def test_files_uploaded_just_before_a_crash_are_not_uploaded_again(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False))
+    sample = report(5)
+    await delivering(rt, sample)
+    await deliver_report(rt, "r1", 1, sample)
+    # As if the attempt had died after the upload, before recording it: run it again.
+    await rt.states.update(
+        "r1",
+        lambda s: s.model_copy(
+            update={"status": "delivering", "files_posted": False, "files_posting": True}
+        ),
+    )
+    await deliver_report(rt, "r1", 1, sample)
+    assert len(slack.calls_to("files.completeUploadExternal")) == 1
+    state = await state_of(rt, "r1")
+    assert (state.status, state.files_posted) == ("delivered", True)
+    assert len(slack.calls_to("chat.postMessage")) == len(state.posted)
