@@ -187,16 +187,18 @@ class Subagent:
         """Post the claim, its excerpt repaired from a passage cited in the same reply when it
         was not exact, and say at once what the verifier will make of it."""
         claim = RecordClaimInput.model_validate(use.input)
-        excerpt = claim.excerpt
-        verdict = await self._tools.check_claim(claim.statement, claim.url, excerpt)
+        excerpt, context = claim.excerpt, claim.context
+        verdict = await self._tools.check_claim(claim.statement, claim.url, excerpt, context)
         repaired = False
         if not verdict.verified:
             for passage in repair_candidates(excerpt, passages.get(claim.url, [])):
-                candidate = await self._tools.check_claim(claim.statement, claim.url, passage)
+                candidate = await self._tools.check_claim(
+                    claim.statement, claim.url, passage, context
+                )
                 if candidate.verified:
                     excerpt, verdict, repaired = passage, candidate, True
                     break
-        posted = await self._tools.record_claim(claim.statement, claim.url, excerpt)
+        posted = await self._tools.record_claim(claim.statement, claim.url, excerpt, context)
         return text_result(
             use.id, verdict_message(posted.id if posted else None, verdict, repaired)
         )

@@ -57,15 +57,22 @@ class RecordClaimInput(_Input):
     statement: str = Field(min_length=1, max_length=2000)
     url: str = Field(min_length=1, max_length=2000)
     excerpt: str = Field(min_length=1, max_length=4000)
+    context: str | None = Field(default=None, max_length=4000)
 
 
-def _tool(name: str, description: str, properties: dict[str, str]) -> ToolParam:
+def _tool(
+    name: str,
+    description: str,
+    properties: dict[str, str],
+    optional: dict[str, str] | None = None,
+) -> ToolParam:
+    everything = {**properties, **(optional or {})}
     return {
         "name": name,
         "description": description,
         "input_schema": {
             "type": "object",
-            "properties": {k: {"type": "string", "description": v} for k, v in properties.items()},
+            "properties": {k: {"type": "string", "description": v} for k, v in everything.items()},
             "required": list(properties),
         },
     }
@@ -120,6 +127,13 @@ def tool_definitions(*, library: bool, server_searches: int = 0) -> list[ToolUni
             ),
             "url": "the url as you read it (keep #page=N)",
             "excerpt": "text copied character for character from the page",
+        },
+        optional={
+            "context": (
+                "only when the excerpt means something with another line of the same page: "
+                "the lead-in a list item completes, or a table row's column header; copied "
+                "character for character, verified on the same page as the excerpt"
+            ),
         },
     )
     return [search, read, record]

@@ -395,3 +395,30 @@ async def test_a_long_title_is_cut_and_pages_siblings_read_are_offered_free(
     assert "costs you no step" in offered["text"]
     assert source.fetches == [long_url]  # the sibling's page came from the store
     assert tools.steps_used == 3 + 1  # three turns, one new read
+
+
+async def test_a_claim_recorded_with_its_context_is_verified_with_it(
+    anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
+) -> None:
+    row = "Purchases of property, plant and equipment (PP&E) (1,577) (1,373)"
+    anthropic.script(
+        turns(
+            fetch(f"{FILING}#page=2", name="fetch_page"),
+            record(
+                statement="In 2018 the company spent 1,577 million on property, plant and equipment.",
+                url=f"{FILING}#page=2",
+                excerpt=row,
+                context="(Millions) 2018 2017",
+            ),
+            DONE,
+        )
+    )
+    tools = toolbox(source)
+    await model.research(tools.assignment, tools)
+    [claim] = tools.posted
+    assert claim.context == "(Millions) 2018 2017"
+    said = str(tool_results(anthropic.requests[2].body)[0]["content"])
+    assert "verified" in said  # the year comes from the context, on the same page
+    schema = anthropic.requests[0].body["tools"][-1]["input_schema"]
+    assert "context" in schema["properties"]
+    assert "context" not in schema["required"]
