@@ -13,6 +13,7 @@ from arq.worker import Retry
 from bot import flows, research
 from bot.config import Settings
 from bot.queue import InProcessQueue
+from bot.recovery.attempts import give_up, out_of_attempts
 from bot.redis.codec import decode_assignment, decode_claim, encode_claim, encode_outcome
 from bot.redis.outage import REDIS_DOWN
 from bot.runtime import Runtime, build_runtime
@@ -49,6 +50,9 @@ async def converse(ctx: dict[str, Any], raw_step: str) -> None:
 
 async def run_report(ctx: dict[str, Any], report_id: str, version: int) -> None:
     with again_when_redis_is_down(ctx):
+        if out_of_attempts(int(ctx.get("job_try") or 1)):
+            await give_up(runtime_of(ctx), report_id, version)
+            return
         await research.run_report(runtime_of(ctx), report_id, version)
 
 

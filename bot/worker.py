@@ -18,6 +18,7 @@ from arq.constants import in_progress_key_prefix
 from arq.worker import Worker, func
 
 from bot import jobs
+from bot.recovery.attempts import REPORT_ATTEMPTS
 from bot.redis.connection import awaited
 from bot.redis.outage import REDIS_DOWN, Outage
 from bot.redis.runs import LEASE_SECONDS
@@ -144,7 +145,14 @@ def build_workers(
         "lease_seconds": lease_seconds,
     }
     reports = FonteWorker(
-        functions=[func(jobs.run_report, name="run_report", timeout=config.report_timeout)],
+        functions=[
+            func(
+                jobs.run_report,
+                name="run_report",
+                timeout=config.report_timeout,
+                max_tries=REPORT_ATTEMPTS + 1,  # the last start ends the report (give_up)
+            )
+        ],
         queue_name=config.reports_queue,
         max_jobs=config.reports_jobs,
         health_check_key=rt.keys.health(config.reports_queue, config.host),
