@@ -28,12 +28,12 @@ from itertools import count
 from typing import Any
 from urllib.parse import parse_qsl
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from tests.support.slack_limits import block_errors, total_text
+from tests.support.slack_socket import APP_ID, SocketModeSide
 
 BOT_USER = "UBOT"
-APP_ID = "A1"
 
 # Slack's total-text ceiling on a message's blocks is undocumented; bolt users measured
 # msg_blocks_too_long from about 11,300 to 13,300 characters depending on the block types
@@ -103,15 +103,7 @@ class Failure:
     matching: Callable[[dict[str, Any]], bool] | None = None
 
 
-@dataclass
-class Envelope:
-    """One Socket Mode delivery and the acknowledgement the app sent back for it."""
-
-    envelope_id: str
-    acked: asyncio.Future[dict[str, Any]]
-
-
-class SlackStub:
+class SlackStub(SocketModeSide):
     def __init__(self) -> None:
         self.calls: list[Call] = []
         self.uploads: dict[str, bytes] = {}
@@ -124,9 +116,7 @@ class SlackStub:
         self._runner: web.AppRunner | None = None
         self.base_url = ""
         self._changed = asyncio.Event()
-        self._sockets: list[web.WebSocketResponse] = []
-        self._envelopes: dict[str, Envelope] = {}
-        self.socket_connected = asyncio.Event()
+        SocketModeSide.__init__(self)
         self.prompts_shown: dict[str, list[dict[str, str]]] = {}
         self.threads: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self.file_names: dict[str, str] = {}
@@ -203,6 +193,9 @@ class SlackStub:
     def _record(self, call: Call) -> None:
         self.calls.append(call)
         self._changed.set()
+
+    def _note(self, method: str, params: dict[str, Any]) -> None:
+        self._record(Call(method, params))
 
     # -- the Web API -----------------------------------------------------------------------
 
@@ -373,65 +366,3 @@ class SlackStub:
         self.uploads[file_id] = await request.read()
         self._record(Call("upload", {"file_id": file_id}))
         return web.Response(text=f"OK - {len(self.uploads[file_id])}")
-
-    # -- Socket Mode (https://docs.slack.dev/apis/events-api/using-socket-mode) --------------
-
-    async def _socket(self, request: web.Request) -> web.WebSocketResponse:
-        """The URL apps.connections.open handed out: a WebSocket that greets with `hello`,
-        then carries envelopes the app must acknowledge with their envelope_id."""
-        if "ticket" not in request.query:
-            raise web.HTTPUnauthorized()
-        socket = web.WebSocketResponse(autoping=True)  # Slack answers pings with pongs
-        await socket.prepare(request)
-        self._sockets.append(socket)
-        await socket.send_json(
-            {
-                "type": "hello",
-                "num_connections": len(self._sockets),
-                "debug_info": {"host": "stub", "approximate_connection_time": 18060},
-                "connection_info": {"app_id": APP_ID},
-            }
-        )
-        self._record(Call("socket.hello", {}))
-        self.socket_connected.set()
-        try:
-            async for message in socket:
-                if message.type != WSMsgType.TEXT:
-                    continue
-                ack = json.loads(message.data)
-                envelope = self._envelopes.get(str(ack.get("envelope_id")))
-                self._record(Call("socket.ack", ack))
-                if envelope is not None and not envelope.acked.done():
-                    envelope.acked.set_result(ack)
-        finally:
-            self._sockets.remove(socket)
-            if not self._sockets:
-                self.socket_connected.clear()
-        return socket
-
-    async def drop_sockets(self) -> None:
-        """Slack closes the connection (a refresh, a deploy on its side)."""
-        for socket in list(self._sockets):
-            await socket.close()
-
-    async def envelope(
-        self, kind: str, payload: dict[str, Any], within: float = 10.0
-    ) -> dict[str, Any]:
-        """Send one envelope to the connected app and return its acknowledgement. Slack
-        expects the ack within 3 seconds, else it retries the delivery; `within` is
-        longer, so a slow machine does not fail a test that only checks the ack came."""
-        if not self._sockets:
-            raise AssertionError("no Socket Mode connection is open")
-        envelope_id = str(uuid.uuid4())
-        envelope = Envelope(envelope_id, asyncio.get_running_loop().create_future())
-        self._envelopes[envelope_id] = envelope
-        frame = {
-            "envelope_id": envelope_id,
-            "type": kind,
-            "payload": payload,
-            "accepts_response_payload": kind != "events_api",
-        }
-        if kind == "events_api":
-            frame.update({"retry_attempt": 0, "retry_reason": ""})
-        await self._sockets[-1].send_json(frame)
-        return await asyncio.wait_for(envelope.acked, within)

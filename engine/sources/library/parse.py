@@ -40,8 +40,12 @@ CONTENT_TYPE_BY_KIND = {
     DocumentKind.text: "text/plain",
 }
 
+LARGE_TEXT_CHARS = 2_000_000
+"""A Markdown or text file longer than this is read as pages (laws and reports are shorter)."""
+TEXT_PAGE_CHARS = 200_000
+
 # Bump when parsing output changes: cached texts from older parsers are then ignored.
-PARSER_VERSION = 2  # 2: UTF-16/32 by their BOM; NUL-free binary junk refused
+PARSER_VERSION = 3  # 2: UTF-16/32 by their BOM, binary junk refused; 3: large texts paged
 
 _PDF_SOFT_HYPHEN = "\ufffe"
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -67,7 +71,8 @@ class ParsedFile:
 
     @property
     def is_paged(self) -> bool:
-        return self.kind is DocumentKind.pdf
+        """PDFs, and text files too large to read whole (cut into pages, see `text_pages`)."""
+        return self.kind is DocumentKind.pdf or len(self.texts) > 1
 
 
 def kind_of(path: Path) -> DocumentKind | None:
@@ -164,7 +169,25 @@ def parse_text_bytes(data: bytes, kind: DocumentKind) -> ParsedFile:
     if kind is DocumentKind.html:
         return ParsedFile(kind, (html_main_text(text),), html_title(text))
     title = markdown_title(text) if kind is DocumentKind.markdown else ""
-    return ParsedFile(kind, (text,), title)
+    return ParsedFile(kind, text_pages(text), title)
+
+
+def text_pages(text: str) -> tuple[str, ...]:
+    """A text as pages of about `TEXT_PAGE_CHARS`, cut at line ends; one page up to
+    `LARGE_TEXT_CHARS`. A page is the unit a reader scores and the verifier normalises, so a
+    200 MB text file costs what its hit pages cost, not what the file does."""
+    if len(text) <= LARGE_TEXT_CHARS:
+        return (text,)
+    pages: list[str] = []
+    start = 0
+    while start < len(text):
+        end = min(len(text), start + TEXT_PAGE_CHARS)
+        if end < len(text):
+            line_end = text.rfind("\n", start, end)
+            end = line_end + 1 if line_end > start else end
+        pages.append(text[start:end])
+        start = end
+    return tuple(pages)
 
 
 def parse_pdf(source: Path | bytes) -> ParsedFile:

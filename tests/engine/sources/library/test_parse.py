@@ -6,6 +6,8 @@ import pytest
 
 from engine.sources.library import html_text
 from engine.sources.library.parse import (
+    LARGE_TEXT_CHARS,
+    TEXT_PAGE_CHARS,
     DocumentKind,
     UnreadableFile,
     decode_text,
@@ -157,3 +159,18 @@ def test_pool_entry_point_turns_parser_crashes_into_reasons(
     monkeypatch.setattr(html_text.trafilatura, "extract", broken_extractor)
     path = write_text(tmp_path / "page.html", HTML_PAGE)
     assert parse_file_or_reason(str(path)) == "parser error (ValueError: lxml choked)"
+
+
+def test_a_very_large_text_file_is_read_as_pages_cut_at_line_ends(tmp_path: Path) -> None:
+    line = "Art. 1º A microgeração distribuída tem potência de até 75 kW.\n"
+    text = line * (LARGE_TEXT_CHARS // len(line) + 10)
+    path = tmp_path / "grande.txt"
+    path.write_text(text, encoding="utf-8")
+    parsed = parse_file(path)
+    assert parsed.is_paged
+    assert "".join(parsed.texts) == text  # nothing lost or added between pages
+    assert all(len(page) <= TEXT_PAGE_CHARS for page in parsed.texts)
+    assert all(page.endswith("\n") for page in parsed.texts)
+    small = tmp_path / "lei.md"
+    small.write_text(line * 100, encoding="utf-8")
+    assert not parse_file(small).is_paged
