@@ -82,6 +82,8 @@ class Orchestrator:
         self.executor = (executor or _in_process)(self)
         self._state = RunState()
         self._stopping: asyncio.Task[None] | None = None
+        self._cancelled = False
+        """The user stopped the run (Ctrl-C, SIGTERM, a Slack cancel): gaps say so."""
 
     # -- the work one subagent does; executors call this -------------------------------
 
@@ -138,6 +140,7 @@ class Orchestrator:
 
     def cancel(self, why: str) -> None:
         """Stop new steps now and stop waiting for running subagents; the report still comes."""
+        self._cancelled = True
         self._stopping = asyncio.get_running_loop().create_task(self.budget.stop(why))
         self.executor.cancel()
 
@@ -305,7 +308,7 @@ class Orchestrator:
         sections, dropped = check_sections(draft.sections, claims)
         unmet = await self._unmet(plan)
         stopped = {o.subquestion for o in self._state.outcomes.values() if o.stopped_by_budget}
-        gaps = declared_gaps(plan, unmet, stopped, brief.language)
+        gaps = declared_gaps(plan, unmet, stopped, brief.language, by_user=self._cancelled)
         exhausted = await self.budget.exhausted()
         if exhausted is not None:
             self._note(f"budget reached: {exhausted.limit} ({exhausted.detail})")

@@ -4,6 +4,7 @@ recovers the question a gap asks)."""
 
 from engine.planning.briefs import MAX_QUESTION_CHARS, Brief, make_brief, single_question_plan
 from engine.planning.gaps import (
+    CANCELLED,
     INTERRUPTED,
     criterion_for,
     declared_gaps,
@@ -19,6 +20,7 @@ from engine.planning.templates import (
 )
 
 __all__ = [
+    "CANCELLED",
     "INTERRUPTED",
     "MAX_QUESTION_CHARS",
     "TEMPLATES",

@@ -23,15 +23,18 @@ INTERRUPTED: dict[Language, str] = {
     "pt": "interrompida pelo orçamento",
     "en": "interrupted by the budget",
 }
+CANCELLED: dict[Language, str] = {
+    "pt": "interrompida pelo usuário",
+    "en": "interrupted by the user",
+}
 
 _LEADS = "|".join(
     [re.escape(lead) for lead in CRITERION_LEAD.values()]
     + [rf"{re.escape(lead)} \([^)]*\)" for lead in UNFINISHED_LEAD.values()]
 )
 _GAP_PREFIX = re.compile(rf"^(?:{_LEADS})\s*:\s*", re.IGNORECASE)
-_GAP_SUFFIX = re.compile(
-    rf"\s*\((?:{'|'.join(re.escape(words) for words in INTERRUPTED.values())})\)\s*$"
-)
+_STOPPED_BY = [*INTERRUPTED.values(), *CANCELLED.values()]
+_GAP_SUFFIX = re.compile(rf"\s*\((?:{'|'.join(re.escape(words) for words in _STOPPED_BY)})\)\s*$")
 
 
 def criterion_for(subquestion: Subquestion, language: Language) -> str:
@@ -62,9 +65,17 @@ def gap_targets(plan: Plan, unmet: list[str]) -> list[Subquestion]:
     return list(targets.values())
 
 
-def declared_gaps(plan: Plan, unmet: list[str], stopped: set[str], language: Language) -> list[str]:
-    """Unmet criteria, then subquestions the budget interrupted; each said once."""
-    interrupted = INTERRUPTED[language]
+def declared_gaps(
+    plan: Plan,
+    unmet: list[str],
+    stopped: set[str],
+    language: Language,
+    *,
+    by_user: bool = False,
+) -> list[str]:
+    """Unmet criteria, then subquestions the budget (or the user, `by_user`) interrupted;
+    each said once."""
+    interrupted = (CANCELLED if by_user else INTERRUPTED)[language]
     gaps: list[str] = []
     reported: set[str] = set()
     for criterion in unmet:

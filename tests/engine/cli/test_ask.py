@@ -163,6 +163,8 @@ def test_ctrl_c_or_sigterm_during_research_still_returns_the_partial_report(
     report = asyncio.run(interrupted_research())
     assert report.partial
     assert any(note in each for each in report.notes)
+    assert report.gaps
+    assert all("pelo usuário" in gap for gap in report.gaps)  # not "pelo orçamento"
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # handlers are put back
 
 

@@ -31,3 +31,12 @@ def test_a_gap_gives_back_the_question_it_asks() -> None:
 def test_criteria_map_to_their_subquestion_even_when_reworded() -> None:
     assert [s.id for s in gap_targets(PLAN, ["concorrentes principais do setor"])] == ["s2"]
     assert [s.id for s in gap_targets(PLAN, list(PLAN.sufficient_when))] == ["s1", "s2"]
+
+
+def test_a_gap_the_user_cut_says_so_and_still_gives_its_question_back() -> None:
+    gaps = declared_gaps(PLAN, [PLAN.sufficient_when[0]], {"s1", "s2"}, "pt", by_user=True)
+    assert gaps == [
+        "Fonte verificada que responda: Quais são os preços? (interrompida pelo usuário)",
+        "Subquestão incompleta (interrompida pelo usuário): Quem são os concorrentes?",
+    ]
+    assert [gap_question(gap) for gap in gaps] == [s.text for s in SUBQUESTIONS]
