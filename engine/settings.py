@@ -72,3 +72,11 @@ def parse_number(raw: str, *, minimum: float = -math.inf) -> float:
     if value < minimum:
         raise ValueError(f"must be at least {minimum:g}")
     return value
+
+
+def wants_claude(env: Mapping[str, str], model: str | None = None) -> bool:
+    """Whether a run should use Claude: `--model claude-…`, or no `--model` and a key set.
+    Decided here, without importing the Claude SDK, so an offline run never pays for it."""
+    if model is not None:
+        return model.startswith("claude")
+    return bool(env.get("ANTHROPIC_API_KEY", "").strip())

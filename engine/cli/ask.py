@@ -12,23 +12,25 @@ import sys
 from contextlib import AsyncExitStack
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.assembly import Sources, library_sources, web_sources
 from engine.cli.clarify import carry_spend, clarify_at_terminal
 from engine.cli.console import console, progress_display, say, summarise
 from engine.contracts import Limits, Report, Spend
 from engine.events import EventSink
-from engine.models.claude import ClaudeConfig, claude_model_from_config, wants_claude
 from engine.models.offline import OfflineModel
 from engine.models.protocol import Brief, Model
 from engine.orchestrator import Orchestrator
 from engine.planning.briefs import make_brief
 from engine.planning.templates import TEMPLATES
 from engine.render.files import FORMATS, write_report
-from engine.settings import BadInput
+from engine.settings import BadInput, wants_claude
 from engine.sources.library import Library
 from engine.sources.library.page_evidence import LibraryPageEvidence
-from engine.v1 import V1Pipeline, v1_roles_for
+
+if TYPE_CHECKING:  # the Claude SDK and v1 load only for a run that uses them
+    from engine.models.claude import ClaudeConfig
 
 
 def add_ask_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -101,6 +103,8 @@ def choose_model(flag: str | None) -> ClaudeConfig | None:
     """The Claude configuration to run with, or None for the offline model."""
     if flag == "offline" or not wants_claude(os.environ, flag):
         return None
+    from engine.models.claude import ClaudeConfig
+
     try:
         return ClaudeConfig.from_env(os.environ, model=flag)
     except BadInput as error:
@@ -117,6 +121,8 @@ async def _research(
     async with AsyncExitStack() as stack:
         model: Model = OfflineModel()
         if claude is not None:
+            from engine.models.claude import claude_model_from_config
+
             model = await stack.enter_async_context(claude_model_from_config(claude))
         asked = Spend()
         # v1 asked nothing: it went straight from the brief to its researcher.
@@ -143,6 +149,8 @@ async def _run_architecture(
     asked: Spend,
 ) -> Report:
     if arch == "v1":
+        from engine.v1 import V1Pipeline, v1_roles_for
+
         # v1 ran to completion or not at all: no partial report on Ctrl-C, as it was.
         pipeline = V1Pipeline(
             v1_roles_for(model),

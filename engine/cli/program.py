@@ -21,13 +21,18 @@ EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 PLUGIN_GROUP = "fonte.commands"
 
 
-def _parser() -> argparse.ArgumentParser:
+BUILT_IN = frozenset({"ask", "verify", "library"})
+
+
+def _parser(plugins: bool = True) -> argparse.ArgumentParser:
+    """The parser; `plugins` loads the commands other packages add (`fonte bot`, `fonte
+    eval`), which a built-in command does not need to pay for."""
     parser = argparse.ArgumentParser(prog="fonte", description="Cited research reports.")
     commands = parser.add_subparsers(dest="command", required=True)
     add_ask_command(commands)
     add_verify_command(commands)
     add_library_command(commands)
-    for entry in entry_points(group=PLUGIN_GROUP):
+    for entry in entry_points(group=PLUGIN_GROUP) if plugins else ():
         register: Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]
         try:
             register = entry.load()
@@ -82,7 +87,9 @@ def _normalised(name: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    built_in = bool(arguments) and arguments[0] in BUILT_IN
+    args = _parser(plugins=not built_in).parse_args(arguments)
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         return handler(args)

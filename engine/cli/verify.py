@@ -12,13 +12,13 @@ import asyncio
 import os
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.assembly import is_web_report, recorded_library, snapshot_store
 from engine.budget import InMemoryBudget, Meter
 from engine.cli.ask import open_library
 from engine.cli.printable import printable
 from engine.contracts import Limits, Report
-from engine.models.claude import ClaudeConfig, claude_model_from_config
 from engine.settings import BadInput
 from engine.sources.web import CachingFetcher, FetchConfig, WebFetcher
 from engine.verify import (
@@ -28,6 +28,9 @@ from engine.verify import (
     sentence_pairs,
     unsupported_sentences,
 )
+
+if TYPE_CHECKING:  # the Claude SDK loads only for --judge
+    from engine.models.claude import ClaudeConfig
 
 
 def add_verify_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -63,7 +66,7 @@ def load_report(path: Path) -> Report:
 
 def run_verify(args: argparse.Namespace) -> int:
     report = load_report(args.report)
-    judge = ClaudeConfig.from_env(os.environ) if args.judge else None  # no key: fail now
+    judge = _judge_config() if args.judge else None  # no key: fail now, before any work
     folder = args.library or _own_library(report, args.report)
     if folder is not None:
         library, _ = open_library(folder, args.cache_dir)
@@ -92,12 +95,20 @@ def _own_library(report: Report, report_path: Path) -> Path | None:
     raise BadInput(f"this report cites the library {recorded}: pass --library DIR to re-check it")
 
 
+def _judge_config() -> ClaudeConfig:
+    from engine.models.claude import ClaudeConfig
+
+    return ClaudeConfig.from_env(os.environ)
+
+
 async def _judge(report: Report, config: ClaudeConfig, max_usd: float) -> list[str]:
     """Sentences no cited excerpt entails, as Claude's support judge sees them."""
     pairs = sentence_pairs(report)
     if not pairs:
         return []
     budget = InMemoryBudget(Limits(steps=10_000, seconds=3600.0, usd=max_usd))
+    from engine.models.claude import claude_model_from_config
+
     async with claude_model_from_config(config) as model:
         judged = await model.judge(pairs, Meter(budget))
     if judged is None:

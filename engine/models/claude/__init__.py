@@ -13,7 +13,6 @@ from engine.models.claude.config import (
     DEFAULT_JUDGE_MODEL,
     DEFAULT_MODEL,
     ClaudeConfig,
-    wants_claude,
 )
 from engine.models.claude.errors import (
     ClaudeAPIError,
@@ -36,6 +35,7 @@ from engine.models.claude.prices import (
     default_price_table,
 )
 from engine.models.claude.request import ClaudeRequest
+from engine.settings import wants_claude
 
 __all__ = [
     "DEFAULT_JUDGE_MODEL",

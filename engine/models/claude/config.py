@@ -138,13 +138,6 @@ class ClaudeConfig:
         )
 
 
-def wants_claude(env: Mapping[str, str], model: str | None = None) -> bool:
-    """Whether a run should use Claude: `--model claude-…`, or no `--model` and a key set."""
-    if model is not None:
-        return model.startswith("claude")
-    return bool(env.get("ANTHROPIC_API_KEY", "").strip())
-
-
 def _effort(env: Mapping[str, str], role: str, default: Effort | None) -> Effort | None:
     """FONTE_EFFORT_<ROLE> (PLANNER, SUBAGENT, WRITER, JUDGE, CRITERIA): low … max, or
     `default` to send no effort (the model's own default). Unset keeps Fonte's default."""

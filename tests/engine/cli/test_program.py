@@ -33,3 +33,25 @@ def test_a_command_whose_package_is_missing_is_a_one_line_error_and_the_others_w
         main(["ask"])
     assert exit_info.value.code == 2
     assert "the following arguments are required" in capsys.readouterr().err
+
+
+def test_a_built_in_command_loads_no_plugin_and_no_claude_sdk(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def no_plugins(group: str) -> list[EntryPoint]:
+        raise AssertionError("a built-in command must not load the plugins")
+
+    monkeypatch.setattr(program, "entry_points", no_plugins)
+    assert main(["ask", "", "--library", "."]) == EXIT_BAD_INPUT  # parsed, ran, refused
+    assert "the question is empty" in capsys.readouterr().err
+
+
+def test_the_offline_path_does_not_import_the_claude_sdk() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, engine.cli.program, engine.cli.ask; "
+        "sys.exit(1 if 'anthropic' in sys.modules else 0)"
+    )
+    assert subprocess.run([sys.executable, "-c", probe], check=False).returncode == 0
