@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,10 +21,14 @@ class ScannedFile:
     mtime_ns: int
 
 
-def scan_folder(folder: Path) -> list[ScannedFile]:
+def scan_folder(
+    folder: Path, on_refused: Callable[[str, str], None] | None = None
+) -> list[ScannedFile]:
     """Supported files under `folder`, recursively, in path order, with size and mtime;
-    hidden files and folders skipped, symbolic links to folders not followed. One `stat`
-    per file: this runs on every open, over every file of the library."""
+    hidden files and folders skipped, symbolic links to folders not followed. A link to a
+    file outside the folder is refused (`on_refused` gets its path and why): the library
+    never leaves its folder. One `stat` per file: this runs on every open, over every file."""
+    inside = folder.resolve()
     found: list[ScannedFile] = []
     pending = [""]
     while pending:
@@ -43,6 +48,10 @@ def scan_folder(folder: Path) -> list[ScannedFile]:
                 kind = KIND_BY_SUFFIX.get(os.path.splitext(entry.name)[1].lower())
                 if kind is None:
                     continue
+                if entry.is_symlink() and not _resolves_inside(Path(entry.path), inside):
+                    if on_refused is not None:
+                        on_refused(relative, "a link to a file outside the library, not read")
+                    continue
                 status = entry.stat()
             except OSError:
                 continue
@@ -55,3 +64,10 @@ def scan_folder(folder: Path) -> list[ScannedFile]:
 def find_library_files(folder: Path) -> list[tuple[Path, DocumentKind]]:
     """Supported files under `folder` with their kind, in path order."""
     return [(file.path, file.kind) for file in scan_folder(folder)]
+
+
+def _resolves_inside(path: Path, folder: Path) -> bool:
+    try:
+        return path.resolve(strict=True).is_relative_to(folder)
+    except (OSError, RuntimeError):  # a dangling or looping link
+        return False

@@ -94,6 +94,7 @@ class Library:
             _manifest_titles(folder, manifest),
             on_progress=progress,
             on_cache_error=on_cache_error,
+            on_refused=lambda relative, reason: warn(f"skipped {relative}: {reason}"),
         )
         for relative, reason in opened.summary.unreadable:
             warn(f"skipped {relative}: {reason}")

@@ -92,3 +92,20 @@ def test_a_claim_that_quotes_a_page_talking_to_the_model_is_rejected_and_noted(
     assert (claim.reason or "").startswith("text addressed to AI systems")
     assert any("notas.md contains text addressed to AI systems" in n for n in report.notes)
     assert report.sections == []
+
+
+def test_a_link_out_of_the_library_is_never_read_nor_cited(
+    hostile_library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    secret = tmp_path / "etc" / "passwd"
+    secret.parent.mkdir()
+    secret.write_text(
+        "microgeração distribuída potência instalada root:x:0:0:root:/root:/bin/bash\n" * 5
+    )
+    (hostile_library / "passwd.md").symlink_to(secret)
+    out = tmp_path / "out"
+    argv = ["ask", QUESTION, "--library", str(hostile_library), "--out", str(out)]
+    assert main([*argv, "--cache-dir", str(tmp_path / "cache"), "--format", "json"]) == EXIT_OK
+    assert "skipped passwd.md: a link to a file outside the library" in capsys.readouterr().err
+    report = json.loads((out / "report.json").read_text())
+    assert not any("passwd" in c["url"] or "root:x" in c["excerpt"] for c in report["claims"])

@@ -56,9 +56,11 @@ def open_index(
     *,
     on_progress: Report,
     on_cache_error: Callable[[OSError], None],
+    on_refused: Callable[[str, str], None] | None = None,
 ) -> OpenedIndex:
-    """The index of `folder` as it is now; `titles` are the manifest's titles by path."""
-    files = scan_folder(folder)
+    """The index of `folder` as it is now; `titles` are the manifest's titles by path;
+    `on_refused` hears of each file the scan would not take (a link leading outside)."""
+    files = scan_folder(folder, on_refused)
     store = IndexStore(index_root, folder)
     state = _load(store, whole=True)
     if state is not None and is_current(state.catalog, files, titles):

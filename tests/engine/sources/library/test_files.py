@@ -33,3 +33,22 @@ def test_a_folder_named_like_a_document_is_not_a_file(tmp_path: Path) -> None:
     (tmp_path / "docs" / "folder.md").mkdir(parents=True)
     write_text(tmp_path / "docs" / "folder.md" / "inner.txt", "x")
     assert [f.relative for f in scan_folder(tmp_path / "docs")] == ["folder.md/inner.txt"]
+
+
+def test_a_link_to_a_file_outside_the_library_is_refused(tmp_path: Path) -> None:
+    secret = tmp_path / "outside" / "passwd.txt"
+    secret.parent.mkdir()
+    secret.write_text("root:x:0:0:root:/root:/bin/bash\n" * 3)
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "lei.md").write_text("# Lei\n\nArt. 1º Texto da lei com conteúdo suficiente.\n")
+    (folder / "inside.md").symlink_to(folder / "lei.md")
+    (folder / "passwd.txt").symlink_to(secret)
+    (folder / "dangling.md").symlink_to(tmp_path / "nowhere.md")
+    refused: list[str] = []
+    found = scan_folder(folder, lambda relative, reason: refused.append(f"{relative}: {reason}"))
+    assert [f.relative for f in found] == ["inside.md", "lei.md"]  # a link inside is a file
+    assert sorted(refused) == [
+        "dangling.md: a link to a file outside the library, not read",
+        "passwd.txt: a link to a file outside the library, not read",
+    ]
