@@ -215,7 +215,10 @@ def excerpt_view(claim: Claim, number: int, language: str) -> Block:
         "close": plain("OK", MAX_MODAL_TITLE),
         "blocks": [
             section(f"*{t.statement}*\n{escape(claim.statement)}"),
-            section(quote(escape(claim.excerpt))),
+            # A list item with its lead-in, a table row with its column header: both quoted.
+            section(quote(escape(f"{claim.context.strip()} …\n{claim.excerpt}")))
+            if claim.context
+            else section(quote(escape(claim.excerpt))),
             context(source_line(claim, language)),
             context(f"*{t.verdict}*: {escape(verdict)}"),
         ],

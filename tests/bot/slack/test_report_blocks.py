@@ -108,3 +108,14 @@ def test_the_delivered_report_ends_with_feedback_buttons() -> None:
     ]
     earlier = [e for m in messages[:-1] for e in walk(m.blocks)]
     assert not any(str(e.get("action_id", "")).startswith(FEEDBACK) for e in earlier)
+
+
+def test_the_excerpt_view_quotes_the_context_before_the_excerpt() -> None:
+    framed = claim(3, "II - 100% (cem por cento) a partir de 2029 <b>").model_copy(
+        update={"context": "deve considerar, até 2028, a incidência:"}
+    )
+    view = excerpt_view(framed, 3, "pt")
+    quoted = json.dumps(view["blocks"][1], ensure_ascii=False)
+    assert ">deve considerar, até 2028, a incidência: …" in quoted
+    assert "&lt;b&gt;" in quoted  # page text escaped for mrkdwn
+    assert quoted.index("incidência") < quoted.index("II - 100%")
