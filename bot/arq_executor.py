@@ -17,16 +17,19 @@ from arq.utils import timestamp_ms
 
 from bot.redis.codec import decode_claim, decode_outcome, encode_assignment, encode_claim
 from bot.redis.keys import Keys
-from engine.agents.toolbox import Assignment
-from engine.contracts import Claim, ClaimStatus
-from engine.events import (
+from engine import (
+    Assignment,
+    Claim,
     ClaimRejected,
+    ClaimStatus,
     ClaimVerified,
     EventSink,
+    OutcomeCallback,
     SubagentFinished,
+    SubagentOutcome,
     SubagentStarted,
+    wait_within_cap,
 )
-from engine.executor import OutcomeCallback, SubagentOutcome, wait_within_cap
 
 VERIFY_TIMEOUT_SECONDS = 120.0
 

@@ -16,7 +16,7 @@ import urllib.error
 import urllib.request
 
 from bot.config import configure_logging, load_settings
-from engine.settings import BadInput
+from engine import BadInput
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_CONFIG = 0, 1, 2
 

@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from engine.contracts import Limits
-from engine.settings import BadInput, env_number, env_text
+from engine import BadInput, Limits, env_number, env_text
 
 Role = Literal["bot", "worker"]
 SlackMode = Literal["socket", "http"]

@@ -26,13 +26,16 @@ from bot.slack.blockkit import Message
 from bot.slack.blocks import answered_questions, clarifying_questions, plan_message
 from bot.slack.texts import texts_for
 from bot.steps import Answer, Ask, Cancel, Deepen, EditPlan, Rate, Say, Start, Step
-from engine.budget import Meter
-from engine.contracts import ClarifyingQuestion, Subquestion
-from engine.models.protocol import Brief
-from engine.planning.briefs import MAX_QUESTION_CHARS, make_brief, single_question_plan
-from engine.planning.gaps import criterion_for
-from engine.planning.templates import find_template, topic_of
-from engine.text.language import detect_language
+from engine import Brief, ClarifyingQuestion, Meter, Subquestion
+from engine.planning import (
+    MAX_QUESTION_CHARS,
+    criterion_for,
+    find_template,
+    make_brief,
+    single_question_plan,
+    topic_of,
+)
+from engine.text import detect_language
 
 # What chat.postMessage answers in a channel the bot was not invited to.
 _NOT_A_MEMBER = {"not_in_channel", "channel_not_found"}

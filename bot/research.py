@@ -20,10 +20,15 @@ from bot.slack.blockkit import Message
 from bot.slack.progress import ProgressReporter
 from bot.slack.report_blocks import cut_by_user
 from bot.slack.texts import texts_for
-from engine.agents.toolbox import Assignment
-from engine.contracts import Claim, ClaimStatus, Report
-from engine.executor import GRACE_SECONDS, SubagentOutcome
-from engine.orchestrator import Orchestrator
+from engine import (
+    GRACE_SECONDS,
+    Assignment,
+    Claim,
+    ClaimStatus,
+    Orchestrator,
+    Report,
+    SubagentOutcome,
+)
 
 log = logging.getLogger(__name__)
 

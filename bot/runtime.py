@@ -24,9 +24,8 @@ from bot.redis.state import InMemoryStateStore, RedisStateStore, StateStore
 from bot.redis.stores import InMemoryResearchStores, RedisResearchStores, ResearchStores
 from bot.slack.api import SlackApi, SlackWebApi, build_web_client
 from bot.sources import SourceFactory, model_factory, source_factory
+from engine import ExecutorFactory, Model, Orchestrator
 from engine.assembly import Sources
-from engine.models.protocol import Model
-from engine.orchestrator import ExecutorFactory, Orchestrator
 
 ExecutorChoice = Callable[[str, int], ExecutorFactory | None]
 """The executor for (report id, version); None for the engine's in-process one."""

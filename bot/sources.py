@@ -14,13 +14,11 @@ from collections.abc import Callable
 from typing import cast
 
 from bot.config import Settings
+from engine import BadInput, Model, OfflineModel
 from engine.assembly import Sources, library_sources, open_web_sources
 from engine.models.claude import ClaudeConfig, claude_model_from_config
-from engine.models.offline import OfflineModel
-from engine.models.protocol import Model
-from engine.settings import BadInput
+from engine.sources import SearchError
 from engine.sources.library import Library, LibraryError
-from engine.sources.protocols import SearchError
 
 SourceFactory = Callable[[Settings], Sources]
 """Opens the sources once per process; the runtime closes them (`Sources.aclose`) at exit."""

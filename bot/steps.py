@@ -8,9 +8,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from engine.contracts import Language, Limits
-from engine.planning.templates import UnknownTemplate, find_template
-from engine.text.language import detect_language
+from engine import Language, Limits
+from engine.planning import UnknownTemplate, find_template
+from engine.text import detect_language
 
 
 class _Step(BaseModel):

@@ -22,12 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict
 
-from engine.models.offline import OfflineModel
-from engine.orchestrator import Orchestrator
-from engine.planning.briefs import make_brief
-from engine.snapshots import split_page
+from engine import OfflineModel, Orchestrator, split_page
+from engine.planning import make_brief
+from engine.sources import SearchHit
 from engine.sources.library import Library, LibraryDocument
-from engine.sources.protocols import SearchHit
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 FINANCEBENCH = CORPUS / "financebench"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import importlib.util
 import inspect
 import pkgutil
 import types
@@ -168,4 +169,24 @@ def test_no_test_module_imports_another_test_module() -> None:
         for imported in _imports(path)
         if imported.startswith("tests.") and imported.split(".")[-1].startswith("test_")
     ]
+    assert wrong == []
+
+
+# Runs against an older engine too (PYTHONPATH=<worktree>), whose front door was smaller.
+OLD_ENGINE_BENCHMARKS = frozenset({"evals.bench_claude"})
+
+
+def test_bot_and_evals_use_the_engine_through_its_front_doors() -> None:
+    """`from engine import …` or a package's own door (`engine.planning`, `engine.render`,
+    …), never a module inside a package; `engine.assembly` is a door of its own."""
+    wrong = []
+    for module, path in _sources("bot", "evals"):
+        if module in OLD_ENGINE_BENCHMARKS:
+            continue
+        for imported in _imports(path):
+            if not imported.startswith("engine") or imported == "engine.assembly":
+                continue
+            spec = importlib.util.find_spec(imported)
+            if spec is None or spec.submodule_search_locations is None:
+                wrong.append(f"{module} imports {imported}, not a package's front door")
     assert wrong == []

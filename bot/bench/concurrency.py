@@ -31,7 +31,7 @@ from bot.flows import handle_step
 from bot.jobs import open_runtime
 from bot.runtime import Runtime
 from bot.steps import Ask, Start
-from engine.contracts import Limits
+from engine import Limits
 
 QUESTIONS = [
     "Quais são as competências da Anatel?",

@@ -43,7 +43,7 @@ from bot.jobs import open_runtime
 from bot.runtime import Runtime
 from bot.slack.blocks import EXCERPT
 from bot.steps import Ask, Start
-from engine.contracts import ClaimStatus, Limits
+from engine import ClaimStatus, Limits
 
 CHANNEL = "CSOAK"
 LIMITS = Limits(steps=60, seconds=600, usd=2.0)

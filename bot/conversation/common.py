@@ -12,8 +12,7 @@ from bot.runtime import Runtime
 from bot.slack.api import DELIVERY_ERRORS
 from bot.slack.blocks import Estimate, plan_message
 from bot.slack.texts import texts_for
-from engine.contracts import Limits, Plan
-from engine.models.protocol import Brief
+from engine import Brief, Limits, Plan
 
 
 def report_id_for(origin: str) -> str:

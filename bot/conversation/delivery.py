@@ -27,7 +27,7 @@ from bot.slack.delivery import (
 )
 from bot.slack.report_blocks import report_messages
 from bot.slack.texts import texts_for
-from engine.contracts import Report
+from engine import Report
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,8 @@ from bot.slack.blockkit import Message
 from bot.slack.report_blocks import bot_gap_text
 from bot.slack.texts import texts_for
 from bot.steps import Answer, Cancel, Deepen, Rate, Say
-from engine.contracts import Subquestion
-from engine.planning.gaps import criterion_for, gap_question
+from engine import Subquestion
+from engine.planning import criterion_for, gap_question
 
 BUSY = ("clarifying", "planned", "running", "delivering")
 

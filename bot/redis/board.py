@@ -12,8 +12,7 @@ from arq.connections import ArqRedis
 
 from bot.redis.connection import LuaScript, awaited
 from bot.redis.keys import Keys
-from engine.board import as_posted, validate_claim
-from engine.contracts import Claim
+from engine import Claim, as_posted, validate_claim
 
 _POST = LuaScript(
     """

@@ -19,8 +19,7 @@ from arq.connections import ArqRedis
 from bot.redis.connection import LuaScript, awaited, text
 from bot.redis.keys import Keys
 from bot.redis.runs import LEASE_SECONDS
-from engine.budget import Refusal, Reservation
-from engine.contracts import Limits, Spend, Usage
+from engine import Limits, Refusal, Reservation, Spend, Usage
 
 _HELPERS = """
 local b = KEYS[1]

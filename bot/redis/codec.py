@@ -7,10 +7,7 @@ from __future__ import annotations
 
 from pydantic import TypeAdapter
 
-from engine.agents.toolbox import Assignment
-from engine.contracts import Claim
-from engine.executor import SubagentOutcome
-from engine.snapshots import Snapshot
+from engine import Assignment, Claim, Snapshot, SubagentOutcome
 
 _ASSIGNMENT = TypeAdapter(Assignment)
 _OUTCOME = TypeAdapter(SubagentOutcome)

@@ -9,7 +9,7 @@ from typing import Any, TypeVar, cast
 from arq.connections import ArqRedis, RedisSettings, create_pool
 from redis.exceptions import RedisError
 
-from engine.settings import BadInput
+from engine import BadInput
 
 T = TypeVar("T")
 

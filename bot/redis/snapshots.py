@@ -8,7 +8,7 @@ from arq.connections import ArqRedis
 from bot.redis.codec import decode_snapshot, encode_snapshot
 from bot.redis.connection import awaited
 from bot.redis.keys import Keys
-from engine.snapshots import Snapshot, split_page
+from engine import Snapshot, split_page
 
 
 class RedisSnapshotStore:

@@ -14,7 +14,7 @@ from redis.exceptions import WatchError
 
 from bot.redis.connection import awaited, text
 from bot.redis.keys import Keys
-from engine.contracts import ClarifyingQuestion, Language, Limits, Plan, Report, utc_now
+from engine import ClarifyingQuestion, Language, Limits, Plan, Report, utc_now
 
 Status = Literal[
     "clarifying",

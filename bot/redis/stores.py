@@ -14,10 +14,15 @@ from bot.redis.board import RedisBoard
 from bot.redis.budget import RedisBudget
 from bot.redis.keys import Keys
 from bot.redis.snapshots import RedisSnapshotStore
-from engine.board import Board, InMemoryBoard
-from engine.budget import Budget, InMemoryBudget
-from engine.contracts import Limits
-from engine.snapshots import InMemorySnapshotStore, SnapshotStore
+from engine import (
+    Board,
+    Budget,
+    InMemoryBoard,
+    InMemoryBudget,
+    InMemorySnapshotStore,
+    Limits,
+    SnapshotStore,
+)
 
 
 @dataclass(frozen=True)

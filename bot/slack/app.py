@@ -51,7 +51,7 @@ from bot.steps import (
     parse_research_command,
     strip_mentions,
 )
-from engine.render.citations import CitationIndex
+from engine.render import CitationIndex
 
 log = logging.getLogger(__name__)
 

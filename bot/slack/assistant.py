@@ -18,8 +18,8 @@ from collections.abc import Callable
 from bot.slack.api import DELIVERY_ERRORS, SlackApi
 from bot.slack.blockkit import Message, clip
 from bot.slack.texts import texts_for
-from engine.contracts import Language
-from engine.planning.templates import TEMPLATES
+from engine import Language
+from engine.planning import TEMPLATES
 
 log = logging.getLogger(__name__)
 

@@ -26,9 +26,8 @@ from bot.slack.blockkit import (
 )
 from bot.slack.progress_state import SlackProgress
 from bot.slack.texts import Texts, claims_count, texts_for
-from engine.contracts import ClarifyingQuestion, Language, Limits, Plan, Spend
-from engine.planning.templates import TEMPLATES
-from engine.progress import ProgressState
+from engine import ClarifyingQuestion, Language, Limits, Plan, ProgressState, Spend
+from engine.planning import TEMPLATES
 
 ANSWER = "fonte_answer"
 START = "fonte_start"

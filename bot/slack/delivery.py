@@ -13,9 +13,8 @@ from collections.abc import Awaitable, Callable
 from bot.slack.api import DELIVERY_ERRORS, SlackApi, SlackFailure, Upload
 from bot.slack.blockkit import Message
 from bot.slack.texts import Texts, texts_for
-from engine.contracts import Report
-from engine.render.html import render_html
-from engine.render.markdown import render_markdown
+from engine import Report
+from engine.render import render_html, render_markdown
 
 log = logging.getLogger(__name__)
 

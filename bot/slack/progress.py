@@ -18,8 +18,7 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from bot.slack.api import SlackApi
 from bot.slack.blocks import progress_message
 from bot.slack.progress_state import SlackProgress
-from engine.contracts import Language, Limits, Spend
-from engine.events import Event
+from engine import Event, Language, Limits, Spend
 
 log = logging.getLogger(__name__)
 

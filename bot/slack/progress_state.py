@@ -7,8 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from engine.events import Event, PlanReady, SubagentFinished, SubagentStarted
-from engine.progress import ProgressState
+from engine import Event, PlanReady, ProgressState, SubagentFinished, SubagentStarted
 
 RunKind = Literal["running", "done", "stopped", "failed"]
 

@@ -29,11 +29,17 @@ from bot.slack.blockkit import (
 )
 from bot.slack.blocks import DEEPEN, EXCERPT, EXCERPT_VIEW, FEEDBACK, spend_text
 from bot.slack.texts import EN, PT, texts_for
-from engine.contracts import Claim, Report
-from engine.planning.gaps import INTERRUPTED, gap_question
-from engine.render.citations import CitationIndex, source_location, source_title
-from engine.render.labels import accessed_text, labels_for, page_text
-from engine.render.text import report_title
+from engine import Claim, Report
+from engine.planning import INTERRUPTED, gap_question
+from engine.render import (
+    CitationIndex,
+    accessed_text,
+    labels_for,
+    page_text,
+    report_title,
+    source_location,
+    source_title,
+)
 
 EXCERPT_PREVIEW_CHARS = 280
 GAP_VALUE_CHARS = 1500

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.contracts import Language
+from engine import Language
 
 
 @dataclass(frozen=True)
