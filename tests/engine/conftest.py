@@ -85,3 +85,21 @@ class HangingSource(PagesSource):
     async def fetch(self, url: str):  # type: ignore[no-untyped-def]
         await asyncio.sleep(30)
         return await super().fetch(url)
+
+
+@dataclass
+class SlowPages(PagesSource):
+    """Every fetch takes `delay` seconds; records how many were in flight at once."""
+
+    delay: float = 0.02
+    in_flight: int = 0
+    most_in_flight: int = 0
+
+    async def fetch(self, url: str) -> Snapshot:
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        try:
+            await asyncio.sleep(self.delay)
+            return await super().fetch(url)
+        finally:
+            self.in_flight -= 1

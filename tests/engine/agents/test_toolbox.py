@@ -9,20 +9,14 @@ from engine.agents.toolbox import Assignment, Toolbox
 from engine.board import InMemoryBoard
 from engine.budget import InMemoryBudget, StepRefused
 from engine.contracts import Limits, Subquestion
-from engine.snapshots import InMemorySnapshotStore, Snapshot
-from tests.engine.conftest import LAW_TEXT, PagesSource
+from engine.snapshots import InMemorySnapshotStore
+from tests.engine.conftest import LAW_TEXT, PagesSource, SlowPages
 
 LAW = "https://example.org/lei-14300"
 FILING = "https://example.org/acme-2018.pdf"
 EXPIRY = (
     "Os créditos de energia elétrica expiram em 60 (sessenta) meses após a data do faturamento."
 )
-
-
-class SlowPages(PagesSource):
-    async def fetch(self, url: str) -> Snapshot:
-        await asyncio.sleep(0.05)
-        return await super().fetch(url)
 
 
 def make_toolbox(
@@ -47,7 +41,7 @@ def make_toolbox(
 
 
 async def test_parallel_reads_never_pass_the_step_cap() -> None:
-    source = SlowPages()
+    source = SlowPages(delay=0.05)
     for number in range(1, 5):
         source.add(f"https://example.org/p{number}", f"Página {number}.")
     tools = make_toolbox(source, max_steps=2)

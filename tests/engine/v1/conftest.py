@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
-from dataclasses import dataclass
-
 import pytest
 
-from engine.snapshots import Snapshot
 from tests.engine.conftest import PagesSource
 
 MARKET = "https://example.org/solar-market"
@@ -51,21 +47,3 @@ def solar_pages() -> PagesSource:
 @pytest.fixture
 def solar() -> PagesSource:
     return solar_pages()
-
-
-@dataclass
-class SlowPages(PagesSource):
-    """Every fetch takes a while; records how many were in flight at once."""
-
-    delay: float = 0.02
-    in_flight: int = 0
-    most_in_flight: int = 0
-
-    async def fetch(self, url: str) -> Snapshot:
-        self.in_flight += 1
-        self.most_in_flight = max(self.most_in_flight, self.in_flight)
-        try:
-            await asyncio.sleep(self.delay)
-            return await super().fetch(url)
-        finally:
-            self.in_flight -= 1

@@ -3,10 +3,8 @@ models that record their retry waits instead of sleeping, and a request router b
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from collections.abc import AsyncIterator, Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -24,7 +22,7 @@ from engine.models.claude.prompts import (
     SUBAGENT_SYSTEM,
     WRITER_SYSTEM,
 )
-from engine.snapshots import InMemorySnapshotStore, Snapshot
+from engine.snapshots import InMemorySnapshotStore
 from tests.engine.conftest import PagesSource
 from tests.support.anthropic_server import (
     ApiError,
@@ -192,21 +190,3 @@ def record(**arguments: object) -> Reply:
 
 
 DONE = message(text("Subquestion answered."))
-
-
-@dataclass
-class SlowSource(PagesSource):
-    """PagesSource whose fetches take `delay` seconds and count how many overlap."""
-
-    delay: float = 0.2
-    in_flight: int = 0
-    most_in_flight: int = 0
-
-    async def fetch(self, url: str) -> Snapshot:
-        self.in_flight += 1
-        self.most_in_flight = max(self.most_in_flight, self.in_flight)
-        try:
-            await asyncio.sleep(self.delay)
-            return await super().fetch(url)
-        finally:
-            self.in_flight -= 1

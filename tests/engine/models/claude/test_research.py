@@ -9,14 +9,13 @@ from engine.budget import StepRefused
 from engine.contracts import Limits
 from engine.models.claude import ClaudeModel, ClaudeRefused
 from engine.models.claude.prompts import SUBAGENT_SYSTEM
-from tests.engine.conftest import FILING_PAGES, LAW_TEXT, PagesSource
+from tests.engine.conftest import FILING_PAGES, LAW_TEXT, PagesSource, SlowPages
 from tests.engine.models.claude.conftest import (
     DONE,
     EXPIRY,
     EXPIRY_STATEMENT,
     FILING,
     LAW,
-    SlowSource,
     fetch,
     record,
     search,
@@ -326,7 +325,7 @@ async def test_only_recorded_claims_come_out_of_split_citations_and_thinking_not
 async def test_the_reads_of_one_turn_run_at_the_same_time(
     anthropic: ScriptedAnthropic, model: ClaudeModel
 ) -> None:
-    slow = SlowSource(delay=0.3)
+    slow = SlowPages(delay=0.3)
     for number in (1, 2, 3):
         slow.add(f"https://example.org/p{number}", f"Página {number}: texto da página.")
     reads = [tool_use("fetch_page", {"url": f"https://example.org/p{n}"}) for n in (1, 2, 3)]
