@@ -8,8 +8,9 @@ import logging
 from dataclasses import replace
 
 from bot.arq_executor import ArqExecutor
-from bot.conversation.delivery import deliver_report, tell_user
+from bot.conversation.delivery import deliver_report
 from bot.flows import brief_of
+from bot.recovery.attempts import end_failed
 from bot.recovery.heartbeat import RunHeartbeat
 from bot.redis.outage import REDIS_DOWN
 from bot.redis.state import ReportState
@@ -199,18 +200,7 @@ async def _stop(
 
 
 async def _fail(rt: Runtime, report_id: str, version: int, failure: Exception) -> None:
-    ended: list[ReportState] = []
-
-    def failed(current: ReportState) -> ReportState | None:
-        if current.status != "running" or current.version != version:
-            return None
-        ended.append(current.model_copy(update={"status": "failed", "delivered": version}))
-        return ended[-1]
-
-    await rt.states.update(report_id, failed)
-    if ended:
-        t = texts_for(ended[0].language)
-        await tell_user(rt, ended[0], t.failed_run.format(error=type(failure).__name__))
+    await end_failed(rt, report_id, version, type(failure).__name__)
 
 
 async def _progress_message(rt: Runtime, state: ReportState, version: int) -> str | None:

@@ -27,6 +27,12 @@ def out_of_attempts(job_try: int) -> bool:
 
 async def give_up(rt: Runtime, report_id: str, version: int) -> None:
     """End a run that used up its attempts: `failed`, with one line to the user."""
+    await end_failed(rt, report_id, version, RepeatedCrashes.__name__)
+
+
+async def end_failed(rt: Runtime, report_id: str, version: int, error: str) -> None:
+    """End version `version`'s run `failed`, if it is still running, and tell the user in
+    one line why (`error`, the failure's name)."""
     ended: list[ReportState] = []
 
     def failed(current: ReportState) -> ReportState | None:
@@ -38,4 +44,4 @@ async def give_up(rt: Runtime, report_id: str, version: int) -> None:
     await rt.states.update(report_id, failed)
     if ended:
         t = texts_for(ended[0].language)
-        await tell_user(rt, ended[0], t.failed_run.format(error=RepeatedCrashes.__name__))
+        await tell_user(rt, ended[0], t.failed_run.format(error=error))
