@@ -152,6 +152,8 @@ def _stated_conflict(first: Claim, second: Claim) -> Conflict | None:
     periods = set(_YEAR.findall(a_text))
     if periods != set(_YEAR.findall(b_text)):
         return None  # other periods: 2018 and 2019 figures differ without disagreeing
+    if not periods and split_page(first.url)[0] == split_page(second.url)[0]:
+        return None  # one document giving two amounts without a period: other years or scopes
     if not _same_measure(first.statement, second.statement):
         return None
     a_amounts, b_amounts = amounts(a_text), amounts(b_text)
