@@ -17,7 +17,7 @@ from engine.sources.library.parse import PARSER_VERSION, DocumentKind
 from engine.sources.library.passages import MAX_PASSAGE_CHARS, MIN_PASSAGE_CHARS
 from engine.text.tokens import TOKENIZER_VERSION
 
-INDEX_FORMAT_VERSION = 3
+INDEX_FORMAT_VERSION = 4  # 4: running headers and footers left out of the indexed words
 FORMAT = [INDEX_FORMAT_VERSION, TOKENIZER_VERSION, PARSER_VERSION, MIN_PASSAGE_CHARS]
 FORMAT += [MAX_PASSAGE_CHARS]
 

@@ -18,6 +18,7 @@ from engine.sources.library.cache import ParsedTextCache
 from engine.sources.library.index.segment import DocumentTokens
 from engine.sources.library.parse import DocumentKind, ParsedFile, parse_file_or_reason
 from engine.sources.library.passages import split_passages
+from engine.sources.library.running_lines import running_lines, without_running_lines
 from engine.text.tokens import tokenize
 
 _MAX_COUNT = np.iinfo(np.uint16).max
@@ -86,8 +87,10 @@ def read_for_index(task: FileTask) -> FileOutcome:
 
 
 def tokenize_document(parsed: ParsedFile, title: str) -> tuple[DocumentTokens, tuple[str, ...]]:
-    """Every passage with words, indexed with the title's tokens in front (titles rank too)."""
+    """Every passage with words, indexed with the title's tokens in front (titles rank too)
+    and without the document's running headers and footers (`running_lines`)."""
     title_tokens = tokenize(title)
+    running = running_lines(parsed.texts) if parsed.is_paged else frozenset[str]()
     spans: list[tuple[int, int, int]] = []
     lengths: list[int] = []
     postings_per_passage: list[int] = []
@@ -95,7 +98,7 @@ def tokenize_document(parsed: ParsedFile, title: str) -> tuple[DocumentTokens, t
     counts: list[int] = []  # per posting: the token's count in the passage
     for page, text in enumerate(parsed.texts):
         for span in split_passages(text):
-            tokens = tokenize(text[span.start : span.end])
+            tokens = tokenize(without_running_lines(text[span.start : span.end], running))
             if not tokens:
                 continue
             spans.append((page, span.start, span.end))

@@ -382,3 +382,31 @@ def test_snippet_is_one_line_cut_at_a_word() -> None:
     assert make_snippet("a\n\nb   c") == "a b c"
     snippet = make_snippet("word " * 100, limit=30)
     assert snippet == "word word word word word word…"
+
+
+async def test_a_running_header_does_not_make_every_page_a_hit(tmp_path: Path) -> None:
+    from fpdf import FPDF
+
+    document = FPDF()
+    document.set_font("Helvetica", size=11)
+    bodies = [
+        "Net sales rose in the year across every segment.",
+        "Purchases of property, plant and equipment were 1,577 million.",
+        "Legal proceedings are described in the notes.",
+        "The company employs people in seventy countries.",
+        "Research spending grew with the new laboratories.",
+    ]
+    for body in bodies:
+        document.add_page()
+        document.multi_cell(0, 6, f"Zephyrine Holdings Quarterly Filing\n{body}")
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    document.output(str(folder / "filing.pdf"))
+    library = Library.open(folder, cache_dir=tmp_path / "cache")
+    # The header stands on every page: it is no reason for any page to be a hit.
+    assert await library.search("Zephyrine", limit=5) == []
+    hits = await library.search("Zephyrine purchases of property", limit=5)
+    assert [hit.url.rsplit("#", 1)[1] for hit in hits] == ["page=2"]
+    # The page text itself keeps its header: the verifier checks the page as it is.
+    snapshot = await library.fetch(hits[0].url)
+    assert "Zephyrine Holdings Quarterly Filing" in snapshot.page_texts()[1]
