@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 from itertools import pairwise
 
+from engine.text.abbreviations import abbreviated_words, short_names
 from engine.text.tokens import tokenize
 from engine.text.vocabulary import QUESTION_WORDS
 
@@ -25,13 +26,17 @@ _PERIOD = re.compile(r"^(?:(?:19|20)\d\d|fy\d{2,4}|q[1-4]|\d{1,2}[kq])$")
 """Words of a title that say when or what kind of document it is, not whom it is about."""
 
 
-def named_words(question_tokens: list[str], title: str) -> set[str]:
-    """The question's words that `title` holds, alone or glued to the next word."""
-    title_words = set(tokenize(title.replace("_", " ")))
+def named_words(question_tokens: list[str], title: str, shorts: Iterable[str] = ()) -> set[str]:
+    """The question's words that `title` holds, alone or glued to the next word, and the
+    title words a short name of the question stands for ("JnJ": "johnson")."""
+    ordered = tokenize(title.replace("_", " "))
+    title_words = set(ordered)
     named = {token for token in question_tokens if token in title_words}
     for first, second in pairwise(question_tokens):
         if first + second in title_words:
             named |= {first, second}
+    for short in shorts:
+        named |= abbreviated_words(short, ordered)
     return named
 
 
@@ -41,7 +46,8 @@ def scope_factors(question: str, titles: Iterable[str]) -> dict[str, float]:
     periods): "Sathish Kalathil" is not a lesser "Christopher Nolan", and a page the question
     does not name at all (the second hop of a multi-hop question) is not discounted."""
     tokens = [token for token in tokenize(question) if token not in QUESTION_WORDS]
-    named = {title: named_words(tokens, title) for title in set(titles)}
+    shorts = short_names(question)
+    named = {title: named_words(tokens, title, shorts) for title in set(titles)}
     factors: dict[str, float] = {}
     for title, words in named.items():
         rivals = [len(other) for other in named.values() if other & words]
@@ -56,7 +62,8 @@ def off_entity_titles(question: str, titles: Iterable[str]) -> set[str]:
     about ("3M_2018_10K"): documents about another entity, whose figures do not answer. A
     title naming none of the question (a second-hop page) is never one of them."""
     tokens = [token for token in tokenize(question) if token not in QUESTION_WORDS]
-    named = {title: named_words(tokens, title) for title in set(titles)}
+    shorts = short_names(question)
+    named = {title: named_words(tokens, title, shorts) for title in set(titles)}
     about = {title for title, words in named.items() if any(not _PERIOD.match(w) for w in words)}
     if not about:
         return set()

@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from engine.text.abbreviations import abbreviated_words
 from engine.text.tokens import tokenize
 
 TITLE_WEIGHT = 2.0
@@ -30,7 +31,11 @@ class TitleField:
     """Scores documents by the query words their title holds, each weighted by its IDF."""
 
     def __init__(self, titles: list[str]) -> None:
-        self._titles = [frozenset(tokenize(title)) for title in titles]
+        self._ordered = [tokenize(title.replace("_", " ")) for title in titles]
+        self._titles = [
+            frozenset(tokenize(title)) | frozenset(o)
+            for title, o in zip(titles, self._ordered, strict=True)
+        ]
         frequencies = Counter(token for title in self._titles for token in title)
         count = len(titles)
         self._idf = {
@@ -38,9 +43,20 @@ class TitleField:
             for token, frequency in frequencies.items()
         }
 
-    def scores(self, query_tokens: list[str]) -> npt.NDArray[np.float32]:
+    def scores(
+        self,
+        query_tokens: list[str],
+        short_names: list[str] = (),  # type: ignore[assignment]
+    ) -> npt.NDArray[np.float32]:
+        """Per title, the IDF of the query words it holds; a short name ("JnJ") counts for
+        the title words it abbreviates (`abbreviates`)."""
         words = frozenset(query_tokens)
-        totals = [sum(self._idf[token] for token in words & title) for title in self._titles]
+        totals = []
+        for title, ordered in zip(self._titles, self._ordered, strict=True):
+            matched = set(words & title)
+            for name in short_names:
+                matched |= abbreviated_words(name, ordered)
+            totals.append(sum(self._idf[token] for token in matched))
         return np.array(totals, dtype=np.float32)
 
 
