@@ -127,7 +127,7 @@ class Library:
         ranked = rank_passages(
             self._index.scores(terms.expanded),
             self._index.passage_documents(),
-            self._titles.scores(terms.words),
+            self._titles.scores(terms.words, terms.short_names),
             limit,
         )
         hits: list[SearchHit] = []
