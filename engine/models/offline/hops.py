@@ -113,3 +113,17 @@ def names_the_page(name: str, title: str) -> bool:
     """Whether a page titled `title` is about `name` or at least holds all of its words."""
     words = term_set(name)
     return bool(words) and words <= term_set(title)
+
+
+def is_heading(name: str, pages_by_title: dict[str, list[str]]) -> bool:
+    """Whether a page not about `name` prints it as a line of its own: a caption or section
+    heading ("Consolidated Statement of Cash Flows"), the document's structure rather than a
+    thing with a page of its own."""
+    wanted = " ".join(name.split()).casefold()
+    return any(
+        " ".join(line.split()).casefold().strip(" .:") == wanted
+        for title, pages in pages_by_title.items()
+        if not is_about(name, title)
+        for page in pages
+        for line in page.splitlines()
+    )

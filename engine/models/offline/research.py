@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.budget import StepRefused
 from engine.contracts import EXCERPT_MAX_CHARS, EXCERPT_MIN_CHARS
-from engine.models.offline.hops import hop_names, is_about, names_the_page
+from engine.models.offline.hops import hop_names, is_about, is_heading, names_the_page
 from engine.models.offline.reading import SEARCH_LIMIT, documents_to_open, pages_to_read
 from engine.models.offline.relevance import QueryTerms, query_terms
 from engine.models.offline.scope import off_entity_titles, scope_factors
@@ -311,7 +311,13 @@ async def _second_hop(
     asked with that name."""
     titles = {c.url: c.title for c in candidates}
     quoted_titles = [titles[q.url] for q in quotes if q.url in titles]
+    pages: dict[str, dict[str, str]] = {}
+    for candidate in candidates:
+        pages.setdefault(candidate.title, {})[candidate.url] = candidate.page_text
+    read = {title: list(texts.values()) for title, texts in pages.items()}
     for name in hop_names(question, [q.excerpt for q in quotes], quoted_titles):
+        if is_heading(name, read):
+            continue  # a caption of the documents read: their structure, not a thing to look up
         try:
             found = await tools.search(name, limit=HOP_HITS)
         except StepRefused:

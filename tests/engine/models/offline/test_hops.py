@@ -57,3 +57,15 @@ def test_a_page_is_about_a_name_when_its_title_holds_every_word() -> None:
 def test_a_possessive_is_not_part_of_the_name() -> None:
     quote = "Elections were held on 31 July 2000, following Ezer Weizman's resignation."
     assert "Ezer Weizman" in names_in(quote)
+
+
+def test_a_caption_of_the_documents_read_is_their_structure_not_a_bridge() -> None:
+    from engine.models.offline.hops import is_heading
+
+    filings = {"3M_2018_10K": ["Consolidated Statement of Cash Flows\n(Millions) 2018 2017"]}
+    assert is_heading("Consolidated Statement of Cash Flows", filings)
+    assert not is_heading("Maximum Overdrive", {"Leland, North Carolina": [LELAND]})
+    # The page about the name may show it as its heading: that is no reason to skip it.
+    assert not is_heading(
+        "Maximum Overdrive", {"Maximum Overdrive": ["Maximum Overdrive\nA film."]}
+    )
