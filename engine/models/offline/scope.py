@@ -24,6 +24,7 @@ SCOPE_FLOOR = 0.7
 
 _PERIOD = re.compile(r"^(?:(?:19|20)\d\d|fy\d{2,4}|q[1-4]|\d{1,2}[kq])$")
 """Words of a title that say when or what kind of document it is, not whom it is about."""
+_KIND = re.compile(r"^\d{1,2}[kq]$")
 
 
 def named_words(question_tokens: list[str], title: str, shorts: Iterable[str] = ()) -> set[str]:
@@ -57,14 +58,26 @@ def scope_factors(question: str, titles: Iterable[str]) -> dict[str, float]:
 
 
 def off_entity_titles(question: str, titles: Iterable[str]) -> set[str]:
-    """Titles that name only the question's period or document kind ("BOEING_2018_10K" for
-    "FY2018 capital expenditure for 3M") while another title names whom the question is
-    about ("3M_2018_10K"): documents about another entity, whose figures do not answer. A
-    title naming none of the question (a second-hop page) is never one of them."""
+    """Titles of documents about another entity while another title names whom the question
+    is about ("3M_2018_10K" for "FY2018 capital expenditure for 3M"): titles that name only
+    the question's period or document kind ("BOEING_2018_10K"), or nothing of the question
+    while being the same kind of document ("AMAZON_2017_10K": a "10k" like the filing asked
+    about). A page of another kind naming nothing of the question (a second-hop page of the
+    web) is never one of them."""
     tokens = [token for token in tokenize(question) if token not in QUESTION_WORDS]
     shorts = short_names(question)
     named = {title: named_words(tokens, title, shorts) for title in set(titles)}
     about = {title for title, words in named.items() if any(not _PERIOD.match(w) for w in words)}
     if not about:
         return set()
-    return {title for title, words in named.items() if words and title not in about}
+    kinds = {word for title in about for word in _kind_words(title)}
+    return {
+        title
+        for title, words in named.items()
+        if title not in about and (words or _kind_words(title) & kinds)
+    }
+
+
+def _kind_words(title: str) -> set[str]:
+    """The words of a title that say what kind of document it is ("10k", "10q", "8k")."""
+    return {word for word in tokenize(title.replace("_", " ")) if _KIND.match(word)}
