@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
 import pytest
 from arq.connections import ArqRedis
 
 from bot.redis.board import RedisBoard
-from bot.redis.connection import connect
 from bot.redis.keys import Keys
 from bot.redis.snapshots import RedisSnapshotStore
 from engine.board import InvalidClaim
 from engine.contracts import ClaimStatus
 from engine.snapshots import Snapshot
-from tests.bot.conftest import REDIS_URL
 
 SHA = "a" * 64
 
@@ -33,15 +30,6 @@ def raw(excerpt: str, subagent: str = "s1") -> dict[str, object]:
         "subagent": subagent,
         "subquestion": "s1",
     }
-
-
-@pytest.fixture
-async def redis(redis_prefix: str) -> AsyncIterator[ArqRedis]:
-    client = await connect(REDIS_URL)
-    try:
-        yield client
-    finally:
-        await client.aclose(close_connection_pool=True)
 
 
 async def test_concurrent_posts_of_one_excerpt_make_one_claim(

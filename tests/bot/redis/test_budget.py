@@ -3,29 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 from arq.connections import ArqRedis
 
 from bot.redis.budget import KeyedReservation, RedisBudget
-from bot.redis.connection import connect
 from bot.redis.keys import Keys
 from bot.redis.runs import RedisRunLeases
 from engine.budget import Refusal
 from engine.contracts import Limits, Usage
-from tests.bot.conftest import REDIS_URL
 
 TTL = 600
-
-
-@pytest.fixture
-async def redis(redis_prefix: str) -> AsyncIterator[ArqRedis]:
-    client = await connect(REDIS_URL)
-    try:
-        yield client
-    finally:
-        await client.aclose(close_connection_pool=True)
 
 
 async def budget(

@@ -4,24 +4,12 @@ heartbeat stops, and each renewal marks the orchestrator alive in the budget."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
-import pytest
 from arq.connections import ArqRedis
 
-from bot.redis.connection import connect, text
+from bot.redis.connection import text
 from bot.redis.keys import Keys
 from bot.redis.runs import InMemoryRunLeases, RedisRunLeases
-from tests.bot.conftest import REDIS_URL
-
-
-@pytest.fixture
-async def redis(redis_prefix: str) -> AsyncIterator[ArqRedis]:
-    client = await connect(REDIS_URL)
-    try:
-        yield client
-    finally:
-        await client.aclose(close_connection_pool=True)
 
 
 async def test_one_attempt_holds_the_run_until_it_lets_go(
