@@ -46,9 +46,7 @@ def scope_factors(question: str, titles: Iterable[str]) -> dict[str, float]:
     documents naming some of the same words (other filings of the same company, other
     periods): "Sathish Kalathil" is not a lesser "Christopher Nolan", and a page the question
     does not name at all (the second hop of a multi-hop question) is not discounted."""
-    tokens = [token for token in tokenize(question) if token not in QUESTION_WORDS]
-    shorts = short_names(question)
-    named = {title: named_words(tokens, title, shorts) for title in set(titles)}
+    named = _named_by_title(question, titles)
     factors: dict[str, float] = {}
     for title, words in named.items():
         rivals = [len(other) for other in named.values() if other & words]
@@ -64,9 +62,7 @@ def off_entity_titles(question: str, titles: Iterable[str]) -> set[str]:
     while being the same kind of document ("AMAZON_2017_10K": a "10k" like the filing asked
     about). A page of another kind naming nothing of the question (a second-hop page of the
     web) is never one of them."""
-    tokens = [token for token in tokenize(question) if token not in QUESTION_WORDS]
-    shorts = short_names(question)
-    named = {title: named_words(tokens, title, shorts) for title in set(titles)}
+    named = _named_by_title(question, titles)
     about = {title for title, words in named.items() if any(not _PERIOD.match(w) for w in words)}
     if not about:
         return set()
@@ -76,6 +72,13 @@ def off_entity_titles(question: str, titles: Iterable[str]) -> set[str]:
         for title, words in named.items()
         if title not in about and (words or _kind_words(title) & kinds)
     }
+
+
+def _named_by_title(question: str, titles: Iterable[str]) -> dict[str, set[str]]:
+    """What of `question` each title names (`named_words`), question scaffolding aside."""
+    tokens = [token for token in tokenize(question) if token not in QUESTION_WORDS]
+    shorts = short_names(question)
+    return {title: named_words(tokens, title, shorts) for title in set(titles)}
 
 
 def _kind_words(title: str) -> set[str]:
