@@ -68,11 +68,8 @@ def conflict_blocks(report: Report, index: CitationIndex, labels: Labels) -> lis
         lines = [f"- **{about}**"]
         for claim_id in conflict.claim_ids:
             claim = report.claim(claim_id)
-            where = (
-                page_text(labels, claim.locator.page)
-                if claim.locator and claim.locator.page
-                else ""
-            )
+            page = source_location(claim).page  # as the sources list and the HTML read it
+            where = page_text(labels, page) if page is not None else ""
             source = " — ".join(
                 part for part in (inert_markdown(source_title(claim)), where) if part
             )
