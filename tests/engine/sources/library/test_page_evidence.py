@@ -9,7 +9,11 @@ import pytest
 from engine.contracts import Claim, ClaimStatus, Locator, Report, Section
 from engine.snapshots import split_page
 from engine.sources.library import Library
-from engine.sources.library.page_evidence import LibraryPageEvidence, crop_png
+from engine.sources.library.page_evidence import (
+    LibraryPageEvidence,
+    PdfPageEvidence,
+    crop_png,
+)
 from engine.verify.excerpts import verify_claim
 from tests.support.pdfs import pdf_bytes
 from tests.support.render_samples import build_claim, build_report, cite
@@ -185,3 +189,30 @@ async def test_a_claim_that_is_not_verified_gets_no_crop(library: Library) -> No
 
     assert crop_png(rejected, library) is None
     assert crop_png(claim.model_copy(update={"status": ClaimStatus.pending}), library) is None
+
+
+async def test_a_pdf_given_as_bytes_gets_the_boxes_and_crop_its_file_gets(
+    library: Library, folder: Path
+) -> None:
+    claim = await item_claim(library)
+    report = report_citing(claim)
+    data = (folder / "ren 1000.pdf").read_bytes()
+    base = split_page(claim.url)[0]
+    from_bytes = PdfPageEvidence(lambda url: data if url == base else None)
+
+    boxed = from_bytes.with_boxes(report).claim("citem").locator
+    assert boxed is not None
+    assert boxed.boxes
+    assert boxed == LibraryPageEvidence(library).with_boxes(report).claim("citem").locator
+    assert list(from_bytes.crops(report)) == ["citem"]
+    assert from_bytes.crop_png(claim) == crop_png(claim, library)
+
+
+async def test_a_pdf_pdfium_cannot_open_gives_no_evidence_and_no_error(library: Library) -> None:
+    claim = await item_claim(library)
+    report = report_citing(claim)
+    broken = PdfPageEvidence(lambda url: b"%PDF-1.4 truncated")
+
+    assert broken.with_boxes(report).claim("citem").locator == claim.locator
+    assert broken.crops(report) == {}
+    assert broken.crop_png(claim) is None
