@@ -11,6 +11,8 @@ from engine.settings import env_value, parse_flag
 from engine.sources.web.address_policy import Allowlist
 
 USER_AGENT = "FonteBot/0.1 (+https://github.com/fonte)"
+MAX_BYTES = 20_000_000
+"""The largest body read by default; also the largest PDF kept on disk for page crops."""
 
 
 @dataclass(frozen=True)
@@ -22,7 +24,7 @@ class FetchConfig:
     timeout: float = 30.0
     connect_timeout: float = 10.0
     read_timeout: float = 15.0
-    max_bytes: int = 20_000_000
+    max_bytes: int = MAX_BYTES
     max_redirects: int = 5
     robots: bool = True
     per_host: int = 2

@@ -1,4 +1,5 @@
-"""`WebFetcher`: one http(s) page into a Snapshot, within limits of time, size and manners.
+"""`WebFetcher`: one http(s) page into a Snapshot, within limits of time, size and manners
+(and, for a PDF, its bytes: `fetch_with_pdf`).
 
 Every hop (the first request and each redirect) is checked for scheme and robots.txt here and
 for its address in the network backend (`ssrf.py`), and waits its turn at the host.
@@ -18,7 +19,8 @@ from engine.sources.protocols import FetchError
 from engine.sources.web.address_policy import refusal
 from engine.sources.web.body import ACCEPT_ENCODING, content_decoder, megabytes, read_capped
 from engine.sources.web.config import FetchConfig
-from engine.sources.web.extract import ContentType, extract, type_refusal
+from engine.sources.web.extract import PDF_TYPES, ContentType, extract, type_refusal
+from engine.sources.web.kept_pdfs import Fetched
 from engine.sources.web.page import check_page
 from engine.sources.web.politeness import HostGate
 from engine.sources.web.robots import ROBOTS_MAX_BYTES, RobotsCache, RobotsRules
@@ -83,6 +85,10 @@ class WebFetcher:
     async def fetch(self, url: str) -> Snapshot:
         """The text of `url` as it is now. A `#page=N` fragment is accepted and must name a
         page of a PDF; the snapshot's url is `url` without it."""
+        return (await self.fetch_with_pdf(url)).snapshot
+
+    async def fetch_with_pdf(self, url: str) -> Fetched:
+        """`fetch`, with the body as it came when it is a PDF (for the pages a report shows)."""
         requested, page = split_page(url.strip())
         target = _http_url(requested)
         try:
@@ -110,7 +116,7 @@ class WebFetcher:
             published=extracted.published,
         )
         check_page(snapshot, page)
-        return snapshot
+        return Fetched(snapshot, body if extracted.content_type in PDF_TYPES else None)
 
     async def _follow(self, url: httpx.URL) -> tuple[str, int, ContentType, bytes]:
         for _ in range(self.config.max_redirects + 1):

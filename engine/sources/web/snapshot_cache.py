@@ -1,12 +1,15 @@
 """Snapshots kept on disk, one JSON file per URL, and a fetcher that reads them first.
 
-Files are written to a temporary name and renamed into place, so a reader sees the old
-snapshot or the new one, never half of one; a file that cannot be read back is a miss.
+Beside a PDF's snapshot the store keeps the PDF itself (same name, `.pdf`), so a report can
+show the pages it cites (`kept_pdfs.py`). Files are written to a temporary name and renamed
+into place, so a reader sees the old file or the new one, never half of one; a file that
+cannot be read back is a miss.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 from collections.abc import Awaitable, Callable
@@ -19,6 +22,15 @@ from engine.disk import write_atomically
 from engine.snapshots import Snapshot, SnapshotStore, split_page
 from engine.sources.library.cache import default_cache_dir
 from engine.sources.protocols import Fetcher
+from engine.sources.web.config import MAX_BYTES
+from engine.sources.web.kept_pdfs import (
+    Fetched,
+    InMemoryPdfStore,
+    PdfFetcher,
+    PdfStore,
+    keepable,
+    read_pdf_file,
+)
 from engine.sources.web.page import check_page
 
 _FORMAT = 1
@@ -30,14 +42,36 @@ def default_snapshot_dir() -> Path:
 
 
 class DiskSnapshotStore:
-    """A SnapshotStore in `folder` (default `default_snapshot_dir()`), keyed by URL sans `#page`."""
+    """A SnapshotStore in `folder` (default `default_snapshot_dir()`), keyed by URL sans `#page`,
+    and the `PdfStore` of the PDFs among them (each at most `max_pdf_bytes`)."""
 
-    def __init__(self, folder: Path | None = None) -> None:
+    def __init__(self, folder: Path | None = None, max_pdf_bytes: int = MAX_BYTES) -> None:
         self.folder = folder if folder is not None else default_snapshot_dir()
+        self.max_pdf_bytes = max_pdf_bytes
 
     def path_for(self, url: str) -> Path:
-        digest = hashlib.sha256(split_page(url)[0].encode("utf-8")).hexdigest()
-        return self.folder / f"{digest}.json"
+        return self.folder / f"{_digest(url)}.json"
+
+    def pdf_path_for(self, url: str) -> Path:
+        return self.folder / f"{_digest(url)}.pdf"
+
+    def pdf(self, url: str) -> bytes | None:
+        return read_pdf_file(self.pdf_path_for(url), self.max_pdf_bytes)
+
+    def keep_pdf(self, url: str, body: bytes) -> None:
+        """Keep `body` as the PDF at `url`; a body too large (or not a PDF) is not kept, and
+        a disk that refuses it costs the crops only, not the fetch."""
+        if not keepable(body, self.max_pdf_bytes):
+            self.forget_pdf(url)
+            return
+        try:
+            write_atomically(self.pdf_path_for(url), body)
+        except OSError:
+            self.forget_pdf(url)
+
+    def forget_pdf(self, url: str) -> None:
+        with contextlib.suppress(OSError):
+            self.pdf_path_for(url).unlink(missing_ok=True)
 
     async def get(self, url: str) -> Snapshot | None:
         return await asyncio.to_thread(self._read, split_page(url)[0])
@@ -96,6 +130,10 @@ def snapshot_from_record(record: object) -> Snapshot:
     return Snapshot(**fields)
 
 
+def _digest(url: str) -> str:
+    return hashlib.sha256(split_page(url)[0].encode("utf-8")).hexdigest()
+
+
 def _string(value: object) -> str:
     if not isinstance(value, str):
         raise TypeError(f"expected a string, got {type(value).__name__}")
@@ -110,7 +148,10 @@ address policy as it is now)."""
 class CachingFetcher:
     """A fetcher that answers from `store` when it holds the URL (younger than `max_age`),
     if `admit` lets the stored page through: a page read while its host was allowlisted is
-    not served once the allowlist no longer opens it."""
+    not served once the allowlist no longer opens it.
+
+    The bytes of each PDF read live are kept in `pdfs`: `store` itself when it keeps PDFs
+    (`DiskSnapshotStore`), else memory for the life of this fetcher."""
 
     def __init__(
         self,
@@ -123,6 +164,7 @@ class CachingFetcher:
         self.store = store
         self.max_age = max_age
         self.admit = admit
+        self.pdfs: PdfStore = store if isinstance(store, PdfStore) else InMemoryPdfStore()
 
     async def fetch(self, url: str, *, fresh: bool = False) -> Snapshot:
         """The stored snapshot of `url`, else (or with `fresh`) a live read, which is stored."""
@@ -135,6 +177,16 @@ class CachingFetcher:
                 if self.admit is not None:
                     await self.admit(stored)
                 return stored
-        snapshot = await self.fetcher.fetch(url)
+        fetched = await self._fetch_live(url)
+        snapshot = fetched.snapshot
+        if fetched.pdf is not None:
+            await asyncio.to_thread(self.pdfs.keep_pdf, snapshot.url, fetched.pdf)
+        else:  # the URL is no longer the PDF kept for it, if it ever was one
+            await asyncio.to_thread(self.pdfs.forget_pdf, snapshot.url)
         await self.store.put(snapshot)
         return snapshot
+
+    async def _fetch_live(self, url: str) -> Fetched:
+        if isinstance(self.fetcher, PdfFetcher):
+            return await self.fetcher.fetch_with_pdf(url)
+        return Fetched(await self.fetcher.fetch(url))

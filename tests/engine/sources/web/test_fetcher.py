@@ -79,6 +79,29 @@ async def test_a_pdf_gives_pages_and_a_page_fragment_is_accepted(
         await web_fetcher.fetch(page_server.url("/relatorio.pdf") + "#page=9")
 
 
+@pytest.mark.parametrize("content_type", ["application/pdf", "application/octet-stream"])
+async def test_a_pdf_is_handed_on_with_its_bytes(
+    page_server: PageServer, web_fetcher: WebFetcher, content_type: str
+) -> None:
+    body = pdf_bytes(["Overview of the market.", "Installed capacity: 37 GW in 2023."])
+    page_server.routes["/relatorio.pdf"] = page(body, content_type)
+    fetched = await web_fetcher.fetch_with_pdf(page_server.url("/relatorio.pdf") + "#page=2")
+    assert fetched.pdf == body
+    assert fetched.snapshot.url == page_server.url("/relatorio.pdf")
+    assert fetched.snapshot.pages is not None
+    assert "37 GW in 2023" in fetched.snapshot.pages[1]
+
+
+@pytest.mark.parametrize(("body", "content_type"), [(ARTICLE, "text/html"), ("Só texto.", None)])
+async def test_other_pages_are_handed_on_without_bytes(
+    page_server: PageServer, web_fetcher: WebFetcher, body: str, content_type: str | None
+) -> None:
+    page_server.routes["/pagina"] = page(body, content_type or "text/plain")
+    fetched = await web_fetcher.fetch_with_pdf(page_server.url("/pagina"))
+    assert fetched.pdf is None
+    assert fetched.snapshot.text
+
+
 @pytest.mark.parametrize(
     ("content_type", "title"),
     [("text/plain; charset=utf-8", ""), ("text/markdown", "Lei 14.300")],

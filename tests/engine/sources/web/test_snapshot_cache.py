@@ -9,16 +9,19 @@ from pathlib import Path
 
 import pytest
 
-from engine.snapshots import Snapshot
+from engine.snapshots import InMemorySnapshotStore, Snapshot
 from engine.sources.protocols import FetchError
 from engine.sources.web.address_policy import Allowlist
+from engine.sources.web.config import FetchConfig
 from engine.sources.web.fetcher import WebFetcher
+from engine.sources.web.kept_pdfs import InMemoryPdfStore
 from engine.sources.web.snapshot_cache import (
     CachingFetcher,
     DiskSnapshotStore,
     default_snapshot_dir,
 )
 from tests.support.page_server import PageServer, page, web_config
+from tests.support.pdfs import pdf_bytes
 
 ACCESSED = datetime(2024, 5, 1, 12, 30, tzinfo=UTC)
 
@@ -219,3 +222,116 @@ async def test_a_stored_page_is_served_only_while_the_address_policy_still_allow
         ):
             await refused.fetch(url)
     assert len(page_server.paths()) == asked  # refused without a request
+
+
+PDF_PAGES = ["Overview of the market.", "Installed capacity: 37 GW in 2023."]
+
+
+async def test_a_pdf_read_live_is_kept_beside_its_snapshot(
+    tmp_path: Path, page_server: PageServer, web_fetcher: WebFetcher
+) -> None:
+    body = pdf_bytes(PDF_PAGES)
+    page_server.routes["/r.pdf"] = page(body, "application/pdf")
+    page_server.routes["/artigo"] = page("<p>Um artigo com texto suficiente para ser lido.</p>")
+    store = DiskSnapshotStore(tmp_path)
+    fetcher = CachingFetcher(web_fetcher, store, admit=web_fetcher.admit)
+    url = page_server.url("/r.pdf")
+
+    await fetcher.fetch(f"{url}#page=2")
+    await fetcher.fetch(page_server.url("/artigo"))
+
+    assert fetcher.pdfs is store
+    assert store.pdf(f"{url}#page=1") == store.pdf(url) == body
+    assert store.pdf_path_for(url) == store.path_for(url).with_suffix(".pdf")
+    assert store.pdf(page_server.url("/artigo")) is None
+    assert sorted(Path(name).suffix for name in file_names(tmp_path)) == [".json", ".json", ".pdf"]
+
+
+async def test_a_stored_pdf_keeps_its_bytes_without_a_request(
+    tmp_path: Path, page_server: PageServer, web_fetcher: WebFetcher
+) -> None:
+    body = pdf_bytes(PDF_PAGES)
+    page_server.routes["/r.pdf"] = page(body, "application/pdf")
+    store = DiskSnapshotStore(tmp_path)
+    url = page_server.url("/r.pdf")
+    await CachingFetcher(web_fetcher, store).fetch(url)
+    asked = len(page_server.paths())
+
+    again = await CachingFetcher(web_fetcher, DiskSnapshotStore(tmp_path)).fetch(f"{url}#page=2")
+
+    assert again.pages is not None
+    assert len(page_server.paths()) == asked
+    assert DiskSnapshotStore(tmp_path).pdf(url) == body
+
+
+async def test_a_url_that_is_no_longer_a_pdf_drops_the_pdf_kept_for_it(
+    tmp_path: Path, page_server: PageServer, web_fetcher: WebFetcher
+) -> None:
+    page_server.routes["/doc"] = page(pdf_bytes(PDF_PAGES), "application/pdf")
+    store = DiskSnapshotStore(tmp_path)
+    fetcher = CachingFetcher(web_fetcher, store)
+    await fetcher.fetch(page_server.url("/doc"))
+    assert store.pdf(page_server.url("/doc")) is not None
+
+    page_server.routes["/doc"] = page("<p>O documento agora é uma página com texto.</p>")
+    await fetcher.fetch(page_server.url("/doc"), fresh=True)
+
+    assert store.pdf(page_server.url("/doc")) is None
+    assert not store.pdf_path_for(page_server.url("/doc")).exists()
+
+
+async def test_a_pdf_over_the_size_cap_is_not_kept(
+    tmp_path: Path, page_server: PageServer, web_fetcher: WebFetcher
+) -> None:
+    body = pdf_bytes(PDF_PAGES)
+    page_server.routes["/r.pdf"] = page(body, "application/pdf")
+    store = DiskSnapshotStore(tmp_path, max_pdf_bytes=len(body) - 1)
+
+    snapshot = await CachingFetcher(web_fetcher, store).fetch(page_server.url("/r.pdf"))
+
+    assert snapshot.pages is not None  # the text is read and kept all the same
+    assert await store.get(page_server.url("/r.pdf")) == snapshot
+    assert store.pdf(page_server.url("/r.pdf")) is None
+    assert file_names(tmp_path) == [store.path_for(page_server.url("/r.pdf")).name]
+
+
+def test_the_default_pdf_cap_is_the_fetchers_body_cap(tmp_path: Path) -> None:
+    assert DiskSnapshotStore(tmp_path).max_pdf_bytes == FetchConfig().max_bytes
+
+
+def test_a_pdf_that_cannot_be_written_costs_the_fetch_nothing_and_leaves_no_debris(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = DiskSnapshotStore(tmp_path)
+    url = "https://example.org/r.pdf"
+    store.keep_pdf(url, pdf_bytes(["versão 1"]))
+
+    def crash(source: object, target: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", crash)
+    store.keep_pdf(url, pdf_bytes(["versão 2"]))
+    monkeypatch.undo()
+
+    assert store.pdf(url) is None  # not the old version under the new snapshot
+    assert file_names(tmp_path) == []
+
+
+async def test_without_a_disk_store_the_pdfs_are_kept_in_memory(
+    page_server: PageServer, web_fetcher: WebFetcher
+) -> None:
+    body = pdf_bytes(PDF_PAGES)
+    page_server.routes["/r.pdf"] = page(body, "application/pdf")
+    fetcher = CachingFetcher(web_fetcher, InMemorySnapshotStore())
+
+    await fetcher.fetch(page_server.url("/r.pdf"))
+
+    assert isinstance(fetcher.pdfs, InMemoryPdfStore)
+    assert fetcher.pdfs.pdf(page_server.url("/r.pdf") + "#page=2") == body
+
+
+async def test_a_fetcher_without_pdf_bytes_keeps_none(tmp_path: Path) -> None:
+    store = DiskSnapshotStore(tmp_path)
+    store.keep_pdf("https://example.org/a", pdf_bytes(["antes"]))
+    await CachingFetcher(CountingFetcher(), store).fetch("https://example.org/a")
+    assert store.pdf("https://example.org/a") is None
