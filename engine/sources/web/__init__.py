@@ -1,4 +1,5 @@
-"""The web source: a guarded fetcher (httpx), robots.txt, politeness and a snapshot cache.
+"""The web source: a guarded fetcher (httpx), robots.txt, politeness, a snapshot cache that
+also keeps the PDFs fetched, and the page evidence (boxes, crops) drawn from them.
 
 Search providers live in `engine.sources.web.search`.
 """
@@ -6,6 +7,8 @@ Search providers live in `engine.sources.web.search`.
 from engine.sources.web.address_policy import Allowlist
 from engine.sources.web.config import USER_AGENT, FetchConfig
 from engine.sources.web.fetcher import WebFetcher
+from engine.sources.web.kept_pdfs import InMemoryPdfStore, PdfStore
+from engine.sources.web.page_evidence import WebPageEvidence
 from engine.sources.web.snapshot_cache import (
     CachingFetcher,
     DiskSnapshotStore,
@@ -18,6 +21,9 @@ __all__ = [
     "CachingFetcher",
     "DiskSnapshotStore",
     "FetchConfig",
+    "InMemoryPdfStore",
+    "PdfStore",
     "WebFetcher",
+    "WebPageEvidence",
     "default_snapshot_dir",
 ]

@@ -29,8 +29,9 @@ UNLABELLED_TYPES = frozenset(
 )
 READABLE_TYPES = HTML_TYPES | PDF_TYPES | MARKDOWN_TYPES | PLAIN_TYPES
 
-# pdfium is not thread-safe, and extraction runs in worker threads.
-_PDFIUM = threading.Lock()
+PDFIUM_LOCK = threading.Lock()
+"""Held around every pdfium call of the web source: pdfium is not thread-safe, and extraction
+runs in worker threads while page evidence may be drawn from the PDFs fetched."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ def extract(body: bytes, content_type: ContentType, url: str) -> Extracted:
 
 def _extract(body: bytes, mime: str, charset: str | None, url: str) -> Extracted:
     if mime in PDF_TYPES:
-        with _PDFIUM:
+        with PDFIUM_LOCK:
             # parse.py reads a path; pdfium takes the bytes just the same.
             parsed = parse_pdf(body)
         return Extracted(mime, "\n\n".join(parsed.texts), _file_name(url), parsed.texts)
