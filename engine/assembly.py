@@ -1,8 +1,10 @@
 """Where a run's text comes from: a library folder or the web, opened and closed as one.
 
 The CLI (and the evals) say what they want; this module builds the Search and Fetcher pair,
-the labels a report records so `fonte verify` can find its sources again, and the notes a
-source gathers along the way (a search provider that failed over, a skipped file).
+the labels a report records so `fonte verify` can find its sources again, the notes a
+source gathers along the way (a search provider that failed over, a skipped file), and the
+page evidence of sources that can show their pages (a library's PDFs), which whoever
+renders a report hands to the renderers.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 
+from engine.render import PageEvidence
 from engine.sources.library import Library
+from engine.sources.library.page_evidence import LibraryPageEvidence
 from engine.sources.protocols import Fetcher, Search
 from engine.sources.web import CachingFetcher, DiskSnapshotStore, FetchConfig, WebFetcher
 from engine.sources.web.search import search_from_env
@@ -28,13 +32,16 @@ SNAPSHOT_MAX_AGE = timedelta(hours=24)
 @dataclass
 class Sources:
     """A Search and Fetcher pair, the labels a report records, the notes gathered on the way,
-    and what must be closed when the sources are no longer used (`aclose`)."""
+    what must be closed when the sources are no longer used (`aclose`), and the page
+    evidence (boxes, highlighted crops) of sources that can show their pages; None for
+    the others."""
 
     searcher: Search
     fetcher: Fetcher
     labels: tuple[str, ...]
     notes: list[str] = field(default_factory=list)
     closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list, repr=False)
+    evidence: PageEvidence | None = field(default=None, repr=False)
 
     async def aclose(self) -> None:
         closers, self.closers = self.closers, []
@@ -43,7 +50,13 @@ class Sources:
 
 
 def library_sources(library: Library, warnings: list[str]) -> Sources:
-    return Sources(library, library, (f"{LIBRARY_LABEL}{library.folder}",), list(warnings))
+    return Sources(
+        library,
+        library,
+        (f"{LIBRARY_LABEL}{library.folder}",),
+        list(warnings),
+        evidence=LibraryPageEvidence(library),
+    )
 
 
 def snapshot_store(cache_dir: Path | None) -> DiskSnapshotStore:
