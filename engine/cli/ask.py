@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.assembly import Sources, library_sources, web_sources
+from engine.assembly import Sources, library_sources, snapshot_store, web_sources
 from engine.cli.clarify import carry_spend, clarify_at_terminal
 from engine.cli.console import console, progress_display, say, summarise
 from engine.contracts import Limits, Report, Spend
@@ -24,10 +24,12 @@ from engine.models.protocol import Brief, Model
 from engine.orchestrator import Orchestrator
 from engine.planning.briefs import make_brief
 from engine.planning.templates import TEMPLATES
+from engine.render import PageEvidence
 from engine.render.files import FORMATS, write_report
 from engine.settings import BadInput, wants_claude
 from engine.sources.library import Library
 from engine.sources.library.page_evidence import LibraryPageEvidence
+from engine.sources.web import WebPageEvidence
 
 if TYPE_CHECKING:  # the Claude SDK and v1 load only for a run that uses them
     from engine.models.claude import ClaudeConfig
@@ -76,7 +78,11 @@ def run_ask(args: argparse.Namespace) -> int:
         raise BadInput("no source: pass --library DIR (a folder of documents) or --web")
     library = open_library(args.library, args.cache_dir) if args.library is not None else None
     report = asyncio.run(_research(args, brief, limits, library))
-    evidence = LibraryPageEvidence(library[0]) if library is not None else None
+    evidence: PageEvidence
+    if library is not None:
+        evidence = LibraryPageEvidence(library[0])
+    else:  # the PDFs the run fetched, kept beside their snapshots
+        evidence = WebPageEvidence(snapshot_store(args.cache_dir))
     paths = write_report(report, out, formats, evidence=evidence)
     summarise(report, paths)
     return 0
