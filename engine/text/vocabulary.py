@@ -19,6 +19,7 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         ("capital expenditure", "capex", "capital spending"),
         (
             "purchases of property plant and equipment",
+            "purchases of property and equipment",
             "additions to property and equipment",
         ),
     ),
@@ -27,7 +28,13 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("net income", "net profit"), ("net earnings",)),
     (("net earnings",), ("net income",)),
     (("cogs", "cost of goods sold"), ("cost of sales", "cost of revenue")),
-    (("cost of sales",), ("cost of goods sold",)),
+    (("cost of sales",), ("cost of goods sold", "cost of revenue", "cost of products sold")),
+    (
+        ("operating income", "operating profit"),
+        ("operating profit", "operating income", "income from operations", "operating earnings"),
+    ),
+    (("property plant and equipment", "fixed assets", "ppne"), ("property and equipment",)),
+    (("shareholders equity", "stockholders equity"), ("stockholders equity", "total equity")),
     (("sg&a",), ("selling general and administrative expenses",)),
     (("ebitda",), ("operating income depreciation and amortization",)),
     (("eps", "earnings per share"), ("earnings per share", "per share diluted")),

@@ -17,6 +17,7 @@ from engine.models.offline.statements import (
     asked_statements,
     statement_alternatives,
     statement_marker,
+    without_statement_names,
 )
 from engine.text.tokens import term_set, tokenize
 from engine.text.vocabulary import QUESTION_WORDS, expansions_for
@@ -54,7 +55,8 @@ def query_terms(question: str, pool: Sequence[frozenset[str]] = ()) -> QueryTerm
     """Weights are inverse document frequencies over `pool` (the candidate units), so terms
     every unit shares (the law's subject, the company name) weigh less than the specific ones."""
     # A question for a figure a statement prints is also about that statement's rows.
-    terms = _asked_terms(question) + [statement_marker(key) for key in asked_statements(question)]
+    named = [statement_marker(key) for key in asked_statements(question)]
+    terms = _asked_terms(without_statement_names(question)) + named
     size = len(pool)
     weights: dict[str, float] = {}
     for term in terms:

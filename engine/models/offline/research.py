@@ -20,6 +20,7 @@ from engine.agents.toolbox import Assignment, Toolbox
 from engine.budget import StepRefused
 from engine.contracts import EXCERPT_MAX_CHARS, EXCERPT_MIN_CHARS
 from engine.models.offline.hops import hop_names, is_about, is_heading, names_the_page
+from engine.models.offline.measures import measures_asked, states_measure
 from engine.models.offline.reading import SEARCH_LIMIT, documents_to_open, pages_to_read
 from engine.models.offline.relevance import QueryTerms, query_terms
 from engine.models.offline.scope import off_entity_titles, scope_factors
@@ -29,6 +30,7 @@ from engine.models.offline.statements import (
     is_table_row,
     page_statement,
     statement_marker,
+    statements_printing,
 )
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import FetchError, SearchError
@@ -56,6 +58,7 @@ _DATE = re.compile(
     r"(?:19|20)\d\d\b|\b(?:19|20)\d\d\b",
     re.IGNORECASE,
 )
+_YEAR_TOKEN = re.compile(r"(?:19|20)\d\d")
 _QUANTITY_QUESTION = re.compile(
     r"\b(quanto|quantos|quantas|até quando|ate quando|quando|qual (?:o|a) (?:valor|prazo|limite)|"
     r"limites?|prazo|how (?:much|many|long)|when|what (?:is|was) the (?:amount|value|total)|"
@@ -190,10 +193,7 @@ def _ranked(
     candidates: list[Candidate], terms: QueryTerms, question: str
 ) -> list[tuple[float, Candidate]]:
     asks_quantity = bool(_QUANTITY_QUESTION.search(question))
-    # A question that names whom it is about is not answered by another entity's document.
-    elsewhere = off_entity_titles(question, (c.title for c in candidates))
-    candidates = [c for c in candidates if c.title not in elsewhere]
-    factors = scope_factors(question, (c.title for c in candidates))
+    candidates, factors = _in_scope(candidates, question)
     scores = [(_score(terms, c, asks_quantity) * factors[c.title], c) for c in candidates]
     best = max((score for score, _ in scores), default=0.0)
     # A long question (a definition, several periods) is covered by no single unit as much
@@ -202,6 +202,45 @@ def _ranked(
     scored = [(score, c) for score, c in scores if score >= threshold]
     scored.sort(key=lambda pair: pair[0], reverse=True)
     return scored
+
+
+def _in_scope(
+    candidates: list[Candidate], question: str
+) -> tuple[list[Candidate], dict[str, float]]:
+    """The candidates of documents about whom the question names (a question that names
+    whom it is about is not answered by another entity's document), and each title's
+    scope factor."""
+    elsewhere = off_entity_titles(question, (c.title for c in candidates))
+    candidates = [c for c in candidates if c.title not in elsewhere]
+    return candidates, scope_factors(question, (c.title for c in candidates))
+
+
+def _measure_rows(candidates: list[Candidate], question: str) -> list[Candidate]:
+    """For each printed measure the question needs (`measures`), the statement row that
+    states it: in the filing the question names, on the statement that prints the measure,
+    with the periods asked in its column header, labelled most nearly as the measure."""
+    measures = measures_asked(question)
+    if not measures:
+        return []
+    candidates, factors = _in_scope(candidates, question)
+    years = {token for token in tokenize(question) if _YEAR_TOKEN.fullmatch(token)}
+    rows: list[Candidate] = []
+    for measure in measures:
+        printed_on = {statement_marker(key) for key in statements_printing(measure)}
+
+        def fit(c: Candidate, printed_on: set[str] = printed_on) -> tuple[float, ...]:
+            label = [word for word in c.words if not _NUMBER.search(word)]
+            on_statement = bool(printed_on & c.terms)
+            return (factors[c.title], on_statement, len(years & c.terms), -len(label), -c.hit_rank)
+
+        stating = [
+            c
+            for c in candidates
+            if is_table_row(c.span.text(c.page_text)) and states_measure(measure, c.words)
+        ]
+        if stating:
+            rows.append(max(stating, key=fit))
+    return list(dict.fromkeys(rows))
 
 
 def _score(terms: QueryTerms, candidate: Candidate, asks_quantity: bool = False) -> float:
@@ -235,18 +274,23 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
     def window_score(text: str) -> float:
         return terms.coverage(term_set(text))
 
+    ranked = [candidate for _, candidate in _ranked(candidates, terms, subquestion)]
+    # The most direct unit first, then the row of each figure the answer is computed from
+    # (which may share a statement page), then the rest of the ranking.
+    measures = [] if aspect_terms is not None else _measure_rows(candidates, subquestion)
     chosen: list[Quote] = []
     per_source: dict[str, int] = {}
     per_page: dict[str, int] = {}
     seen: set[str] = set()
-    for _, candidate in _ranked(candidates, terms, subquestion):
+    for candidate in dict.fromkeys([*ranked[:1], *measures, *ranked[1:]]):
         if len(chosen) >= MAX_CLAIMS:
             break
-        document = split_page(candidate.url)[0]
-        if per_source.get(document, 0) >= MAX_CLAIMS_PER_SOURCE:
-            continue
-        paged = split_page(candidate.url)[1] is not None
-        if paged and per_page.get(candidate.url, 0) >= MAX_CLAIMS_PER_PAGE:
+        document, page = split_page(candidate.url)
+        # A figure the answer is computed from is quoted wherever it is printed.
+        full = per_source.get(document, 0) >= MAX_CLAIMS_PER_SOURCE or (
+            page is not None and per_page.get(candidate.url, 0) >= MAX_CLAIMS_PER_PAGE
+        )
+        if full and candidate not in measures:
             continue
         window = best_window(candidate.page_text, candidate.span, window_score)
         excerpt = window.text(candidate.page_text)

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator, Sequence
 from itertools import product
 
+from engine.models.offline.measures import measures_asked
 from engine.models.offline.sentences import Span
 from engine.text.tokens import term_set, tokenize
 from engine.text.vocabulary import contains_phrase
@@ -142,12 +143,14 @@ PRINTED_ON: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
 
 
 def statements_printing(question: str) -> list[str]:
-    """The primary statements that print what `question` asks for, in first-mention order."""
-    tokens = tokenize(question)
+    """The primary statements that print what `question` asks for, in first-mention order,
+    then those printing the inputs of what it asks for (`measures`)."""
     found: list[str] = []
-    for triggers, statements in PRINTED_ON:
-        if any(contains_phrase(tokens, trigger) for trigger in triggers):
-            found += [key for key in statements if key not in found]
+    for text in (question, *measures_asked(question)):
+        tokens = tokenize(text)
+        for triggers, statements in PRINTED_ON:
+            if any(contains_phrase(tokens, trigger) for trigger in triggers):
+                found += [key for key in statements if key not in found]
     return found
 
 
@@ -226,6 +229,15 @@ def statement_pages(pages: Sequence[str]) -> dict[str, list[int]]:
         key: [first, *(page for page in numbers if page != first)]
         for (key, numbers), first in zip(found.items(), section, strict=True)
     }
+
+
+def without_statement_names(question: str) -> str:
+    """`question` with the statements it names taken out: "(cash flow statement)" says where
+    a figure is printed, which the statement's marker stands for, not what the figure is; as
+    words, "cash" and "statement" would rank every row of the statement above the one asked."""
+    for pattern in _STATEMENT_PATTERNS.values():
+        question = pattern.sub(" ", question)
+    return question
 
 
 def statement_alternatives(question: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
