@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from slack_sdk.errors import SlackApiError, SlackClientError
+from slack_sdk.errors import SlackApiError, SlackClientError, SlackRequestError
 from slack_sdk.http_retry.async_handler import AsyncRetryHandler
 from slack_sdk.http_retry.builtin_async_handlers import (
     AsyncConnectionErrorRetryHandler,
@@ -41,6 +41,15 @@ class Upload:
     title: str
 
 
+@dataclass(frozen=True)
+class OpenedView:
+    """A modal as Slack holds it: its id, and the hash that changes with every update
+    (docs.slack.dev/reference/methods/views.open, "Response")."""
+
+    id: str
+    hash: str
+
+
 class SlackApi(Protocol):
     async def post(self, channel: str, message: Message, thread_ts: str | None = None) -> str:
         """Post a message; returns its ts."""
@@ -52,7 +61,17 @@ class SlackApi(Protocol):
         self, channel: str, user: str, text: str, thread_ts: str | None = None
     ) -> None: ...
 
-    async def open_view(self, trigger_id: str, view: Block) -> None: ...
+    async def open_view(self, trigger_id: str, view: Block) -> OpenedView: ...
+
+    async def update_view(self, view_id: str, view: Block, hash: str) -> OpenedView:
+        """views.update of an open modal; Slack refuses it (hash_conflict) when the view
+        changed since `hash` was read, and (not_found) once the user closed it."""
+        ...
+
+    async def upload_private(self, upload: Upload, alt_text: str) -> str:
+        """Upload a file shared nowhere: without a channel it stays private to the bot
+        (docs.slack.dev/reference/methods/files.completeUploadExternal); returns its id."""
+        ...
 
     async def respond(self, response_url: str, text: str) -> None:
         """An ephemeral answer through a slash command's response_url (works where the bot
@@ -162,6 +181,11 @@ DELIVERY_ERRORS = (SlackApiError, SlackClientError, OSError, asyncio.TimeoutErro
 """What a Slack call may raise once its retries are spent."""
 
 
+def _opened(view: Any) -> OpenedView:
+    view = view if isinstance(view, dict) else {}
+    return OpenedView(str(view.get("id", "")), str(view.get("hash", "")))
+
+
 class SlackWebApi:
     def __init__(self, client: AsyncWebClient) -> None:
         self.client = client
@@ -197,8 +221,22 @@ class SlackWebApi:
             kwargs["thread_ts"] = thread_ts
         await self.client.chat_postEphemeral(**kwargs)
 
-    async def open_view(self, trigger_id: str, view: Block) -> None:
-        await self.client.views_open(trigger_id=trigger_id, view=view)
+    async def open_view(self, trigger_id: str, view: Block) -> OpenedView:
+        response = await self.client.views_open(trigger_id=trigger_id, view=view)
+        return _opened(response.get("view"))
+
+    async def update_view(self, view_id: str, view: Block, hash: str) -> OpenedView:
+        response = await self.client.views_update(view_id=view_id, view=view, hash=hash)
+        return _opened(response.get("view"))
+
+    async def upload_private(self, upload: Upload, alt_text: str) -> str:
+        response = await self.client.files_upload_v2(
+            filename=upload.filename, file=upload.content, title=upload.title, alt_txt=alt_text
+        )
+        uploaded = response.get("file") or {}
+        if not uploaded.get("id"):
+            raise SlackRequestError("files.completeUploadExternal answered no file id")
+        return str(uploaded["id"])
 
     async def respond(self, response_url: str, text: str) -> None:
         await AsyncWebhookClient(response_url).send(text=text, response_type="ephemeral")

@@ -15,6 +15,18 @@ MAX_BUTTON_VALUE = 2000  # button: value "Maximum length ... is 2000 characters"
 MAX_ACTIONS_ELEMENTS = 25  # actions: "a maximum of 25 elements"
 MAX_CONTEXT_ELEMENTS = 10  # context: "Maximum number of items is 10"
 MAX_ACTION_ID = 255  # action_id / block_id: "Maximum length ... 255 characters"
+# image (https://docs.slack.dev/reference/block-kit/blocks/image-block): alt_text "Maximum
+# length for this field is 2000 characters", image_url "... 3000", title "... 2000".
+MAX_ALT_TEXT = 2000
+MAX_IMAGE_URL = 3000
+MAX_IMAGE_TITLE = 2000
+# Modal views (https://docs.slack.dev/reference/views/modal-views): title "a max length of
+# 24 characters", close and submit "Max length of 24 characters", blocks "Max of 100
+# blocks", private_metadata "Max length of 3000 characters", callback_id "Max length of 255".
+MAX_MODAL_BLOCKS = 100
+MAX_MODAL_BUTTON = 24
+MAX_PRIVATE_METADATA = 3000
+MAX_CALLBACK_ID = 255
 
 
 def total_text(node: Any) -> int:
@@ -49,11 +61,67 @@ def _button_errors(where: str, button: dict[str, Any]) -> list[str]:
     return errors
 
 
-def block_errors(blocks: list[dict[str, Any]]) -> list[str]:
-    """What Slack's invalid_blocks answer would list; [] for valid blocks."""
+def _image_errors(where: str, block: dict[str, Any]) -> list[str]:
+    """An image block's own fields (https://docs.slack.dev/reference/block-kit/blocks/image-block
+    and, for slack_file, https://docs.slack.dev/reference/block-kit/composition-objects/slack-file-object).
+    Whether the file it names can be shown is the stand-in's to say (it holds the files)."""
+    errors = []
+    alt_text = block.get("alt_text")
+    if not isinstance(alt_text, str) or not alt_text or len(alt_text) > MAX_ALT_TEXT:
+        errors.append(f"{where}/alt_text: required, at most {MAX_ALT_TEXT} characters")
+    if len(_text(block.get("title"))) > MAX_IMAGE_TITLE:
+        errors.append(f"{where}/title: over {MAX_IMAGE_TITLE} characters")
+    # "You must provide either an image_url or slack_file."
+    if ("image_url" in block) == ("slack_file" in block):
+        errors.append(f"{where}: exactly one of image_url and slack_file")
+    if len(str(block.get("image_url", ""))) > MAX_IMAGE_URL:
+        errors.append(f"{where}/image_url: over {MAX_IMAGE_URL} characters")
+    slack_file = block.get("slack_file")
+    # "you must provide either the URL or ID ... If both are provided then the payload will
+    # be rejected."
+    if "slack_file" in block and (
+        not isinstance(slack_file, dict) or ("id" in slack_file) == ("url" in slack_file)
+    ):
+        errors.append(f"{where}/slack_file: exactly one of id and url")
+    return errors
+
+
+def slack_files(blocks: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """The slack_file objects of image blocks, with the json-pointer of each."""
+    return [
+        (f"/blocks/{n}/slack_file", block["slack_file"])
+        for n, block in enumerate(blocks)
+        if block.get("type") == "image" and isinstance(block.get("slack_file"), dict)
+    ]
+
+
+def view_errors(view: dict[str, Any]) -> list[str]:
+    """A modal's fields and blocks (https://docs.slack.dev/reference/views/modal-views)."""
+    errors = []
+    if view.get("type") != "modal":
+        errors.append("[json-pointer:/view/type] only modals are modelled")
+    title = _text(view.get("title"))
+    if not title or len(title) > MAX_MODAL_BUTTON:
+        errors.append(f"must be 1 to {MAX_MODAL_BUTTON} characters [json-pointer:/view/title]")
+    for button in ("close", "submit"):
+        if button in view and len(_text(view[button])) > MAX_MODAL_BUTTON:
+            errors.append(f"over {MAX_MODAL_BUTTON} characters [json-pointer:/view/{button}]")
+    if len(str(view.get("private_metadata", ""))) > MAX_PRIVATE_METADATA:
+        errors.append(f"over {MAX_PRIVATE_METADATA} [json-pointer:/view/private_metadata]")
+    if len(str(view.get("callback_id", ""))) > MAX_CALLBACK_ID:
+        errors.append(f"over {MAX_CALLBACK_ID} [json-pointer:/view/callback_id]")
+    blocks = view.get("blocks")
+    if not isinstance(blocks, list):
+        return [*errors, "blocks are required [json-pointer:/view/blocks]"]
+    return errors + block_errors(blocks, MAX_MODAL_BLOCKS)
+
+
+def block_errors(blocks: list[dict[str, Any]], max_blocks: int = MAX_BLOCKS) -> list[str]:
+    """What Slack's invalid_blocks answer would list; [] for valid blocks. `max_blocks` is a
+    message's 50, or a modal's 100."""
     errors: list[str] = []
-    if len(blocks) > MAX_BLOCKS:
-        errors.append(f"no more than {MAX_BLOCKS} items allowed [json-pointer:/blocks]")
+    if len(blocks) > max_blocks:
+        errors.append(f"no more than {max_blocks} items allowed [json-pointer:/blocks]")
     for n, block in enumerate(blocks):
         where = f"/blocks/{n}"
         kind = block.get("type")
@@ -82,6 +150,8 @@ def block_errors(blocks: list[dict[str, Any]]) -> list[str]:
             elements = block.get("elements", [])
             if not elements or len(elements) > MAX_CONTEXT_ELEMENTS:
                 errors.append(f"{where}/elements: 1 to {MAX_CONTEXT_ELEMENTS} elements")
-        elif kind not in ("divider", "image", "rich_text", "markdown", "input", "file"):
+        elif kind == "image":
+            errors += _image_errors(where, block)
+        elif kind not in ("divider", "rich_text", "markdown", "input", "file"):
             errors.append(f"{where}: unknown block type {kind!r}")
     return errors

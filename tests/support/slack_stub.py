@@ -2,9 +2,11 @@
 call, and refuses what Slack refuses.
 
 Web API (https://docs.slack.dev/reference/methods): auth.test, chat.postMessage / update /
-postEphemeral, views.open, the files_upload_v2 sequence (files.getUploadURLExternal, the
-upload POST to the URL it handed out, files.completeUploadExternal), the assistant.threads.*
-methods of the agent surface, and apps.connections.open with a real Socket Mode WebSocket.
+postEphemeral, views.open / views.update (`slack_views`), the files_upload_v2 sequence
+(files.getUploadURLExternal, the upload POST to the URL it handed out,
+files.completeUploadExternal; `slack_files`, which also says whether an image block may show
+a file), the assistant.threads.* methods of the agent surface, and apps.connections.open
+with a real Socket Mode WebSocket.
 
 Failures a real workspace produces and tests inject:
 - `fail_next(method, status=429, retry_after=N)`: rate limited, HTTP 429 with Retry-After
@@ -13,6 +15,9 @@ Failures a real workspace produces and tests inject:
 - `revoke("files:write")`: methods needing that scope answer `missing_scope` with `needed`
   and `provided` (https://docs.slack.dev/reference/methods/files.getUploadURLExternal).
 - `channels_without_bot`: chat.postMessage there answers `not_in_channel`.
+- `files.ready_after = N`: an uploaded file can be shown in blocks only N seconds after its
+  upload completed, as Slack processes uploads asynchronously (see `slack_files`).
+- `views.close(view_id)`: the user closed a modal; updating it answers `not_found`.
 """
 
 from __future__ import annotations
@@ -30,8 +35,10 @@ from urllib.parse import parse_qsl
 
 from aiohttp import web
 
+from tests.support.slack_files import FileStore
 from tests.support.slack_limits import block_errors, total_text
 from tests.support.slack_socket import APP_ID, SocketModeSide
+from tests.support.slack_views import ViewStore
 
 BOT_USER = "UBOT"
 
@@ -118,11 +125,12 @@ class SlackStub(SocketModeSide):
         self._changed = asyncio.Event()
         SocketModeSide.__init__(self)
         self.prompts_shown: dict[str, list[dict[str, str]]] = {}
+        """Suggested prompts a user would see, per channel (see setSuggestedPrompts below)."""
         self.threads: dict[tuple[str, str], list[dict[str, Any]]] = {}
-        self.file_names: dict[str, str] = {}
         """Messages the app posted, per (channel, thread ts), as conversations.replies
         returns them."""
-        """Suggested prompts a user would see, per channel (see setSuggestedPrompts below)."""
+        self.files = FileStore()
+        self.views = ViewStore(self.files)
 
     @property
     def api_url(self) -> str:
@@ -256,8 +264,10 @@ class SlackStub(SocketModeSide):
             if len(str(params.get("text") or "")) > MAX_MESSAGE_TEXT:
                 return {"error": "msg_too_long"}
             blocks = Call(method, params).blocks()
-            problems = block_errors(blocks)
-            if problems:  # Block Kit limits: https://docs.slack.dev/reference/block-kit/blocks
+            # Block Kit limits (https://docs.slack.dev/reference/block-kit/blocks), then the
+            # files image blocks name (slack_files).
+            problems = block_errors(blocks) or self.files.refusals(blocks, token)
+            if problems:
                 return {"error": "invalid_blocks", "errors": problems}
             if total_text(blocks) > self.text_ceiling:
                 return {"error": "msg_blocks_too_long"}
@@ -321,13 +331,15 @@ class SlackStub(SocketModeSide):
         if method == "chat.postEphemeral":  # message_ts only: ephemeral messages have no ts
             return {"ok": True, "message_ts": f"{1_700_000_000 + number}.000200"}
         if method == "views.open":  # the trigger_id's 3-second expiry is not modelled
-            return {"ok": True, "view": {"id": f"V{number}"}}
+            return self.views.open(params, token)
+        if method == "views.update":
+            return self.views.update(params, token)
         # files_upload_v2: getUploadURLExternal hands out a URL and a file id, the bytes are
         # POSTed there, completeUploadExternal shares the ids in channel_id / thread_ts
         # (https://docs.slack.dev/messaging/working-with-files#uploading_files).
         if method == "files.getUploadURLExternal":
             file_id = f"F{number}"
-            self.file_names[file_id] = str(params.get("filename", ""))
+            self.files.start(file_id, str(params.get("filename", "")), token)
             return {
                 "ok": True,
                 "upload_url": f"{self.base_url}/upload/{file_id}",
@@ -345,10 +357,9 @@ class SlackStub(SocketModeSide):
         if method == "files.completeUploadExternal":
             files = params.get("files")
             listed = json.loads(files) if isinstance(files, str) else files or []
-            shared = [
-                {"id": f["id"], "name": self.file_names.get(f["id"], ""), "title": f.get("title")}
-                for f in listed
-            ]
+            # Without channel_id (or channels) "the file will be private".
+            in_channel = bool(params.get("channel_id") or params.get("channels"))
+            shared = self.files.complete(listed, shared=in_channel)
             if params.get("channel_id"):  # shared in the thread as one message with the files
                 thread = (str(params["channel_id"]), str(params.get("thread_ts") or ""))
                 message = {
@@ -364,5 +375,6 @@ class SlackStub(SocketModeSide):
     async def _upload(self, request: web.Request) -> web.Response:
         file_id = request.match_info["file_id"]
         self.uploads[file_id] = await request.read()
+        self.files.receive(file_id, self.uploads[file_id])
         self._record(Call("upload", {"file_id": file_id}))
         return web.Response(text=f"OK - {len(self.uploads[file_id])}")
