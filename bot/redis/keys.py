@@ -32,6 +32,11 @@ class Keys:
         """JSON of one delivered version of the report (engine Report)."""
         return f"{self.prefix}:report:{report_id}:v{version}"
 
+    def page_file(self, report_id: str, version: int, claim_id: str) -> str:
+        """The Slack file id of the uploaded page crop of a claim of one version, so the
+        excerpt modal uploads it once."""
+        return f"{self.prefix}:report:{report_id}:v{version}:page:{claim_id}"
+
     def thread(self, channel: str, thread_ts: str) -> str:
         """Which report a Slack thread belongs to."""
         return f"{self.prefix}:thread:{channel}:{thread_ts}"

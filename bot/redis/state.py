@@ -133,6 +133,16 @@ class StateStore(Protocol):
 
     async def load_report(self, report_id: str, version: int) -> Report | None: ...
 
+    async def page_file(self, report_id: str, version: int, claim_id: str) -> str | None:
+        """The Slack file id of the claim's uploaded page crop, if it was uploaded."""
+        ...
+
+    async def set_page_file(
+        self, report_id: str, version: int, claim_id: str, file_id: str | None
+    ) -> None:
+        """Remember the uploaded crop's file id; None forgets it (Slack refused it)."""
+        ...
+
 
 class RedisStateStore:
     def __init__(self, redis: ArqRedis, keys: Keys, ttl_seconds: int) -> None:
@@ -211,6 +221,19 @@ class RedisStateStore:
         raw = await awaited(self._redis.get(self._keys.report(report_id, version)))
         return None if raw is None else Report.model_validate_json(raw)
 
+    async def page_file(self, report_id: str, version: int, claim_id: str) -> str | None:
+        raw = await awaited(self._redis.get(self._keys.page_file(report_id, version, claim_id)))
+        return None if raw is None else text(raw)
+
+    async def set_page_file(
+        self, report_id: str, version: int, claim_id: str, file_id: str | None
+    ) -> None:
+        key = self._keys.page_file(report_id, version, claim_id)
+        if file_id is None:
+            await awaited(self._redis.delete(key))
+        else:
+            await awaited(self._redis.set(key, file_id, ex=self._ttl))
+
 
 class InMemoryStateStore:
     """The embedded bot's store: one process, so a lock is all the atomicity needed."""
@@ -221,6 +244,7 @@ class InMemoryStateStore:
         self._dms: dict[str, str] = {}
         self._reports: dict[tuple[str, int], Report] = {}
         self._assistant_threads: set[tuple[str, str]] = set()
+        self._page_files: dict[tuple[str, int, str], str] = {}
         self._lock = asyncio.Lock()
 
     async def create(self, state: ReportState) -> bool:
@@ -271,3 +295,14 @@ class InMemoryStateStore:
 
     async def load_report(self, report_id: str, version: int) -> Report | None:
         return self._reports.get((report_id, version))
+
+    async def page_file(self, report_id: str, version: int, claim_id: str) -> str | None:
+        return self._page_files.get((report_id, version, claim_id))
+
+    async def set_page_file(
+        self, report_id: str, version: int, claim_id: str, file_id: str | None
+    ) -> None:
+        if file_id is None:
+            self._page_files.pop((report_id, version, claim_id), None)
+        else:
+            self._page_files[(report_id, version, claim_id)] = file_id

@@ -10,6 +10,7 @@ def test_every_key_carries_the_prefix_and_names_differ() -> None:
     names = [
         keys.state("r"),
         keys.report("r", 1),
+        keys.page_file("r", 1, "c1"),
         keys.thread("C", "1.1"),
         keys.dm_open("D"),
         keys.board("r"),

@@ -78,6 +78,18 @@ async def test_reports_are_kept_per_version(store: StateStore) -> None:
     assert await store.load_report("r1", 1) is None
 
 
+async def test_page_files_are_kept_per_claim_and_version_until_forgotten(
+    store: StateStore,
+) -> None:
+    await store.set_page_file("r1", 1, "c1", "F0000000001")
+
+    assert await store.page_file("r1", 1, "c1") == "F0000000001"
+    assert await store.page_file("r1", 2, "c1") is None
+    assert await store.page_file("r1", 1, "c2") is None
+    await store.set_page_file("r1", 1, "c1", None)
+    assert await store.page_file("r1", 1, "c1") is None
+
+
 def test_dm_briefs_belong_to_their_requester() -> None:
     assert new_state(is_dm=True).may_act("U1")
     assert not new_state(is_dm=True).may_act("U2")
