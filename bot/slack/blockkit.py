@@ -17,6 +17,8 @@ MAX_BUTTON_VALUE = 2000
 MAX_ACTIONS_ELEMENTS = 25
 MAX_CONTEXT_ELEMENTS = 10
 MAX_MODAL_TITLE = 24
+MAX_ALT_TEXT = 2000
+MAX_IMAGE_TITLE = 2000
 MAX_FALLBACK_TEXT = 3000
 DEFAULT_TEXT_BUDGET = 11_000
 """Characters of text per message. Slack refuses a message whose blocks carry too much text
@@ -95,6 +97,19 @@ def header(text: str) -> Block:
 
 def context(*texts: str) -> Block:
     return {"type": "context", "elements": [mrkdwn(t) for t in texts[:MAX_CONTEXT_ELEMENTS]]}
+
+
+def image(file_id: str, alt_text: str, title: str | None = None) -> Block:
+    """An image block showing a file uploaded to Slack (docs.slack.dev/reference/block-kit/
+    blocks/image-block): only png, jpg, jpeg and gif files the poster can access."""
+    block: Block = {
+        "type": "image",
+        "slack_file": {"id": file_id},
+        "alt_text": clip(" ".join(alt_text.split()), MAX_ALT_TEXT),
+    }
+    if title:
+        block["title"] = plain(title, MAX_IMAGE_TITLE)
+    return block
 
 
 def divider() -> Block:

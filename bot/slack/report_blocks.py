@@ -19,6 +19,7 @@ from bot.slack.blockkit import (
     divider,
     escape,
     header,
+    image,
     link,
     paginate,
     plain,
@@ -211,9 +212,23 @@ def feedback_blocks(report_id: str, version: int, language: str) -> list[Block]:
     ]
 
 
-def excerpt_view(claim: Claim, number: int, language: str) -> Block:
+def page_crop(claim: Claim, file_id: str, language: str) -> Block:
+    """The uploaded crop of the page `claim` cites, its excerpt highlighted."""
+    t = texts_for("pt" if language == "pt" else "en")
+    page = source_location(claim).page or 1
+    return image(
+        file_id,
+        t.page_crop_alt.format(page=page, source=source_title(claim)),
+        t.page_crop_title.format(page=page),
+    )
+
+
+def excerpt_view(claim: Claim, number: int, language: str, page_file: str | None = None) -> Block:
+    """The modal a citation's button opens; with `page_file` (the id of the uploaded crop
+    of the cited page) it shows the page under the quoted excerpt."""
     t = texts_for("pt" if language == "pt" else "en")
     verdict = f"{claim.status.value}" + (f": {claim.reason}" if claim.reason else "")
+    crop = [page_crop(claim, page_file, language)] if page_file is not None else []
     return {
         "type": "modal",
         "callback_id": EXCERPT_VIEW,
@@ -225,6 +240,7 @@ def excerpt_view(claim: Claim, number: int, language: str) -> Block:
             section(quote(escape(f"{claim.context.strip()} …\n{claim.excerpt}")))
             if claim.context
             else section(quote(escape(claim.excerpt))),
+            *crop,
             context(source_line(claim, language)),
             context(f"*{t.verdict}*: {escape(verdict)}"),
         ],

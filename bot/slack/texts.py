@@ -42,6 +42,8 @@ class Texts:
     excerpt_title: str
     statement: str
     verdict: str
+    page_crop_title: str
+    page_crop_alt: str
     not_yours: str
     busy: str
     not_found: str
@@ -128,6 +130,8 @@ PT = Texts(
     excerpt_title="Trecho [{number}]",
     statement="Afirmação",
     verdict="Verificação",
+    page_crop_title="O trecho na página {page}",
+    page_crop_alt="Página {page} de {source}, com o trecho destacado",
     not_yours="Este relatório é privado: só quem o pediu pode abri-lo.",
     busy="Este relatório está em andamento; aguarde o fim para aprofundar.",
     not_found="Não encontrei esse relatório (pode ter expirado).",
@@ -229,6 +233,8 @@ EN = Texts(
     excerpt_title="Excerpt [{number}]",
     statement="Statement",
     verdict="Verification",
+    page_crop_title="The excerpt on page {page}",
+    page_crop_alt="Page {page} of {source}, with the excerpt highlighted",
     not_yours="This report is private: only the person who asked for it can open it.",
     busy="This report is still running; wait for it to finish before deepening.",
     not_found="I could not find that report (it may have expired).",

@@ -13,6 +13,7 @@ from bot.slack.report_blocks import (
     report_messages,
 )
 from engine.planning.gaps import gap_question
+from tests.support.slack_limits import view_errors
 from tests.support.slack_samples import assert_within_limits, claim, report, walk
 
 
@@ -64,6 +65,22 @@ def test_excerpt_modal_shows_the_whole_excerpt() -> None:
     assert long_excerpt.strip() in text
     assert "Accessed on 2025-05-01" in text
     assert "page 3" in text
+
+
+def test_the_excerpt_view_shows_the_uploaded_page_under_the_excerpt() -> None:
+    cited = claim(7, "O trecho citado.")
+    text_only = excerpt_view(cited, 7, "pt")
+
+    view = excerpt_view(cited, 7, "pt", page_file="F0000000042")
+
+    assert view_errors(view) == []
+    [image] = [block for block in view["blocks"] if block["type"] == "image"]
+    assert image["slack_file"] == {"id": "F0000000042"}
+    assert image["alt_text"].startswith("Página 3 de ")
+    assert image["title"]["text"] == "O trecho na página 3"
+    assert view["blocks"].index(image) == 2, "under the statement and the excerpt"
+    assert [b for b in view["blocks"] if b is not image] == text_only["blocks"]
+    assert not [block for block in text_only["blocks"] if block["type"] == "image"]
 
 
 def test_gap_buttons_have_short_distinct_labels_and_carry_the_whole_gap() -> None:
