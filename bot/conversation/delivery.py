@@ -2,10 +2,11 @@
 
 The summary messages go first (sized to Slack's limits, each recorded in the state as it is
 posted, so a delivery run again after a crash goes on from the next message and never posts
-one twice), then the HTML and Markdown files. Whatever fails, the report ends `delivered`,
-`cancelled` (a partial report the user cut short) or `delivery_failed`, and the user gets one
-line in their language saying what happened and what they can do; the saved report stays
-deepenable. File upload is optional: a refused upload says so and the messages stay.
+one twice), then the HTML and Markdown files, the HTML with the crops of the cited PDF pages
+when the sources can show them. Whatever fails, the report ends `delivered`, `cancelled` (a
+partial report the user cut short) or `delivery_failed`, and the user gets one line in their
+language saying what happened and what they can do; the saved report stays deepenable. File
+upload is optional: a refused upload says so and the messages stay.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import logging
 from dataclasses import replace
 from typing import Any
 
+from bot.conversation.page_evidence import report_crops
 from bot.redis.state import ReportState, Status
 from bot.runtime import Runtime
 from bot.slack.api import DELIVERY_ERRORS, SlackFailure
@@ -138,8 +140,9 @@ async def deliver_report(rt: Runtime, report_id: str, version: int, report: Repo
     files_failure: SlackFailure | None = None
     if not state.files_posted and (failure is None or failure.error in CONTENT_ERRORS):
         await rt.states.update(report_id, lambda s: s.model_copy(update={"files_posting": True}))
+        crops = await report_crops(rt, report)
         files_failure = await upload_files(
-            rt.slack, state.channel, state.thread_ts, report, version
+            rt.slack, state.channel, state.thread_ts, report, version, crops
         )
         if files_failure is None:
             await rt.states.update(report_id, lambda s: s.model_copy(update={"files_posted": True}))

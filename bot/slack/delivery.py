@@ -8,7 +8,7 @@ own channel."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 
 from bot.slack.api import DELIVERY_ERRORS, SlackApi, SlackFailure, Upload
 from bot.slack.blockkit import Message
@@ -28,11 +28,15 @@ def report_file_names(version: int) -> tuple[str, str]:
     return f"fonte-report-v{version}.html", f"fonte-report-v{version}.md"
 
 
-def report_files(report: Report, version: int) -> list[Upload]:
+def report_files(
+    report: Report, version: int, crops: Mapping[str, bytes] | None = None
+) -> list[Upload]:
+    """The HTML and Markdown files; the HTML shows `crops` (PNG crops of the cited pages by
+    claim id, `engine.render.PageEvidence`) inside its citations, as `fonte ask` does."""
     title = report.title or report.question
     html, markdown = report_file_names(version)
     return [
-        Upload(html, render_html(report).encode(), f"{title} (HTML)"),
+        Upload(html, render_html(report, crops=crops).encode(), f"{title} (HTML)"),
         Upload(markdown, render_markdown(report).encode(), f"{title} (MD)"),
     ]
 
@@ -97,11 +101,16 @@ async def post_pages(
 
 
 async def upload_files(
-    slack: SlackApi, channel: str, thread_ts: str, report: Report, version: int
+    slack: SlackApi,
+    channel: str,
+    thread_ts: str,
+    report: Report,
+    version: int,
+    crops: Mapping[str, bytes] | None = None,
 ) -> SlackFailure | None:
     comment = texts_for(report.language).files_comment
     try:
-        await slack.upload(channel, thread_ts, report_files(report, version), comment)
+        await slack.upload(channel, thread_ts, report_files(report, version, crops), comment)
     except DELIVERY_ERRORS as error:
         log.warning("the report files for %s were refused: %s", channel, error)
         return SlackFailure.of(error)

@@ -5,6 +5,7 @@ every message fits Slack's limits, checked by the strict stand-in."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from bot.conversation.delivery import PAGE_EVENT, deliver_report, page_marker
@@ -16,6 +17,7 @@ from bot.slack.report_blocks import report_messages
 from bot.slack.texts import PT
 from bot.steps import Start
 from engine.contracts import Limits, Plan, Report, Subquestion
+from tests.support.slack_pages import pdf_report, write_pdf_library
 from tests.support.slack_runs import (
     CHANNEL,
     USER,
@@ -84,6 +86,24 @@ async def test_messages_then_both_files_land_in_the_thread(
     assert any(c.startswith(b"# Relat") for c in contents)
     assert (state.status, state.delivered, state.files_posted) == ("delivered", 1, True)
     assert not notices(slack)
+
+
+async def test_the_html_file_shows_the_cited_pdf_pages_the_markdown_does_not(
+    make_settings: Any, runtimes: Any, slack: SlackStub, tmp_path: Path
+) -> None:
+    pdfs = write_pdf_library(tmp_path / "pdfs")
+    rt = await runtimes(make_settings(redis=False, library=pdfs))
+    sample = await pdf_report(rt)
+    await delivering(rt, sample)
+    await deliver_report(rt, "r1", 1, sample)
+
+    [html] = [c for c in slack.uploads.values() if b"<html" in c]
+    [markdown] = [c for c in slack.uploads.values() if c.startswith(b"# ")]
+    assert html.count(b"data:image/png;base64,") == 1, "the PDF claim's page, no other"
+    assert b"data:image/png" not in markdown
+    state = await rt.states.get("r1")
+    assert state is not None
+    assert (state.status, state.files_posted) == ("delivered", True)
 
 
 async def test_a_hundred_claims_fit_slacks_limits_in_every_message(

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from bot.slack.api import SlackFailure, SlackWebApi, build_web_client
 from bot.slack.blockkit import Message, section
-from bot.slack.delivery import post_pages, reason_text, tell
+from bot.slack.delivery import post_pages, reason_text, report_files, tell
 from bot.slack.texts import EN, PT
+from tests.support.slack_samples import report
 from tests.support.slack_stub import SlackStub
 
 
@@ -66,3 +67,16 @@ async def test_a_user_is_told_in_their_dm_where_the_channel_refuses(slack: Slack
     assert [c.method for c in refused] == ["chat.postMessage", "chat.postEphemeral"]
     (told,) = slack.calls_to("chat.postMessage")
     assert (told.params["channel"], told.params["text"]) == ("U7", "hello")
+
+
+def test_the_html_file_shows_the_page_crops_it_is_given() -> None:
+    sample = report(2)
+    cited = sample.cited_claim_ids()[0]
+    crop = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
+
+    html, markdown = report_files(sample, 1, {cited: crop})
+    plain_html, _ = report_files(sample, 1)
+
+    assert html.content.count(b"data:image/png;base64,") == 1
+    assert b"data:image/png" not in plain_html.content
+    assert b"data:image/png" not in markdown.content
