@@ -18,6 +18,7 @@ from bot.conversation.common import (
     transition,
     whisper,
 )
+from bot.conversation.excerpt_page import show_page
 from bot.conversation.followups import cancel, deepen, out_of_turn, rate, say
 from bot.redis.state import ReportState
 from bot.runtime import Runtime
@@ -25,7 +26,7 @@ from bot.slack import assistant
 from bot.slack.blockkit import Message
 from bot.slack.blocks import answered_questions, clarifying_questions, plan_message
 from bot.slack.texts import texts_for
-from bot.steps import Answer, Ask, Cancel, Deepen, EditPlan, Rate, Say, Start, Step
+from bot.steps import Answer, Ask, Cancel, Deepen, EditPlan, Rate, Say, ShowPage, Start, Step
 from engine import Brief, ClarifyingQuestion, Meter, Subquestion
 from engine.planning import (
     MAX_QUESTION_CHARS,
@@ -65,6 +66,8 @@ async def handle_step(rt: Runtime, step: Step) -> None:
             await rate(rt, step)
         case Say():
             await say(rt, step)
+        case ShowPage():
+            await show_page(rt, step)
 
 
 def needs_clarifying(brief: Brief) -> bool:

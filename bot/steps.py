@@ -102,8 +102,23 @@ class Deepen(_Step):
     channel: str | None = None
 
 
+class ShowPage(_Step):
+    """The excerpt modal `view_id` opened text-only (a trigger_id lasts three seconds): show
+    the cited page in it, if the claim's source can show one."""
+
+    kind: Literal["page"] = "page"
+    report_id: str
+    version: int
+    claim_id: str
+    number: int
+    view_id: str
+    hash: str
+    language: Language = "pt"
+
+
 Step = Annotated[
-    Ask | Answer | Start | Cancel | EditPlan | Deepen | Rate | Say, Field(discriminator="kind")
+    Ask | Answer | Start | Cancel | EditPlan | Deepen | Rate | Say | ShowPage,
+    Field(discriminator="kind"),
 ]
 STEP = TypeAdapter(Step)
 

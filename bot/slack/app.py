@@ -1,6 +1,7 @@
 """The Bolt app: listeners acknowledge Slack at once and enqueue a step; nothing slow runs
 here. Two exceptions open a modal, because a trigger_id expires three seconds after the
-click: the plan editor and an excerpt (after one state read, and only for those allowed).
+click: the plan editor and an excerpt (after one state read, and only for those allowed). The
+excerpt modal opens text-only; the cited page's crop follows as a step that updates it.
 
 Bolt's `AsyncAssistant` middleware takes the DM events of Slack's agent surface: a thread
 opening (suggested prompts) and every user message in a DM thread, which go through the same
@@ -19,6 +20,7 @@ from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.conversation.excerpt_page import may_show_page
 from bot.runtime import Runtime
 from bot.slack import assistant
 from bot.slack.blocks import (
@@ -44,6 +46,7 @@ from bot.steps import (
     EditPlan,
     Rate,
     Say,
+    ShowPage,
     Start,
     Step,
     deepen_request,
@@ -334,15 +337,29 @@ class Listeners:
         if not state.may_act(user):
             await self.rt.slack.post_ephemeral(channel or state.channel, user, t.not_yours)
             return
-        report = await self.rt.states.load_report(state.report_id, int(value.get("v", 1)))
+        version = int(value.get("v", 1))
+        report = await self.rt.states.load_report(state.report_id, version)
         claim_id = str(value.get("c"))
         if report is None or claim_id not in {c.id for c in report.claims}:
             await self.rt.slack.post_ephemeral(channel or state.channel, user, t.not_found)
             return
         index = CitationIndex(report)
         number = int(value.get("n") or index.number_of(claim_id))
-        view = excerpt_view(report.claim(claim_id), number, state.language)
-        await self.rt.slack.open_view(body["trigger_id"], view)
+        claim = report.claim(claim_id)
+        opened = await self.rt.slack.open_view(
+            body["trigger_id"], excerpt_view(claim, number, state.language)
+        )
+        if may_show_page(claim) and opened.id:
+            step = ShowPage(
+                report_id=state.report_id,
+                version=version,
+                claim_id=claim_id,
+                number=number,
+                view_id=opened.id,
+                hash=opened.hash,
+                language=state.language,
+            )
+            await self._enqueue(step, f"view:{opened.id}:page")
 
     # -- modal ------------------------------------------------------------------------------
 
