@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from engine.budget import Meter
 from engine.contracts import Plan
+from engine.models.offline.quoting import Candidate, candidates_of, choose_quotes
 from engine.models.offline.reading import SEARCH_LIMIT, documents_to_open, pages_to_read
-from engine.models.offline.research import Candidate, candidates_of, choose_quotes
 from engine.models.offline.sentences import clean_statement
 from engine.models.protocol import Brief
 from engine.snapshots import Snapshot, split_page

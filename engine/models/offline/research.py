@@ -1,156 +1,25 @@
-"""The offline subagent: search, read the best sources, quote the sentences that answer.
+"""The offline subagent: search, read the best sources, quote the units that answer, then
+take a second hop to the names the first round left.
 
-Each claim is a verbatim unit of the page: the excerpt is an exact substring of the text read
-and the statement is that excerpt as prose, so nothing is said that the page does not say.
-Which pages are read: `reading`. Units are ranked by how much of the subquestion they cover
-(`relevance`); a table row is read with its statement and its column header (`statements`),
-and a unit from a filing that names less of the question than a rival filing is discounted
-(`scope`). A unit is quoted at `QUOTE_THRESHOLD`,
-or near the best unit (`NEAR_BEST`) down to `QUOTE_FLOOR`, at most two per page; below that
-nothing is quoted and the subquestion stays a gap, which is the honest outcome.
+Which pages are read: `reading`; which units are quoted: `quoting`; which names to look up
+after the first round: `hops`. This module does the searching and reading, within the
+subagent's budget steps.
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
-from dataclasses import dataclass
 
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.budget import StepRefused
-from engine.contracts import EXCERPT_MAX_CHARS, EXCERPT_MIN_CHARS
 from engine.models.offline.hops import hop_names, is_about, is_heading, names_the_page
-from engine.models.offline.measures import measures_asked, states_measure
+from engine.models.offline.quoting import Candidate, Quote, candidates_of, choose_quotes
 from engine.models.offline.reading import SEARCH_LIMIT, documents_to_open, pages_to_read
-from engine.models.offline.relevance import QueryTerms, query_terms
-from engine.models.offline.scope import off_entity_titles, scope_factors
-from engine.models.offline.sentences import Span, best_window, clean_statement, sentence_spans
-from engine.models.offline.statements import (
-    column_headers,
-    is_table_row,
-    page_statement,
-    statement_marker,
-    statements_printing,
-)
 from engine.snapshots import Snapshot, split_page
-from engine.sources.protocols import FetchError, SearchError
-from engine.text.addressed_to_ai import addressed_to_ai
-from engine.text.normalise import collapse_whitespace, excerpt_key
-from engine.text.tokens import term_set, tokenize
+from engine.sources.protocols import FetchError, SearchError, SearchHit
 
-QUOTE_THRESHOLD = 0.4
 HOP_HITS = 10
 HOP_QUOTES = 2
-QUOTE_FLOOR = 0.3
-NEAR_BEST = 0.75
-MAX_CLAIMS = 6
-MAX_CLAIMS_PER_SOURCE = 5
-MAX_CLAIMS_PER_PAGE = 2
-HEADER_CHARS = 240
-ANNOTATION_WEIGHT = 0.5
-QUANTITY_BONUS = 0.1
-ASPECT_SHARE = 0.5
-
-_NUMBER = re.compile(r"\d")
-# Dates are not amounts: "February 2, 2019", "2018", "June 30".
-_DATE = re.compile(
-    r"\b(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s*)?"
-    r"(?:19|20)\d\d\b|\b(?:19|20)\d\d\b",
-    re.IGNORECASE,
-)
-_YEAR_TOKEN = re.compile(r"(?:19|20)\d\d")
-_QUANTITY_QUESTION = re.compile(
-    r"\b(quanto|quantos|quantas|até quando|ate quando|quando|qual (?:o|a) (?:valor|prazo|limite)|"
-    r"limites?|prazo|how (?:much|many|long)|when|what (?:is|was) the (?:amount|value|total)|"
-    r"amount|percent|rate|ratio)\b",
-    re.IGNORECASE,
-)
-
-# An enumerated item of a statute (I -, II –, a), § 1º, Parágrafo único) and an article.
-_LIST_ITEM = re.compile(r"^\W*(?:[IVXLC]+\s*[-–—]|[a-z]\)|§|par[aá]grafo [uú]nico)", re.I)
-_ARTICLE = re.compile(r"^\W*art\.?\s*\d", re.I)
-_ANNOTATION = re.compile(r"(?:^|\s)#\w")
-
-
-@dataclass(frozen=True)
-class Candidate:
-    url: str
-    page_text: str
-    span: Span
-    terms: frozenset[str]
-    context: frozenset[str]
-    hit_rank: int
-    words: frozenset[str]
-    """The unit's own terms; `terms` adds what its table says of it (statement, columns)."""
-    title: str
-    """The title of the document the unit is in."""
-    lead_in: Span | None = None
-    """What the unit means with, quoted beside it: a list item's lead-in, a row's header."""
-
-
-@dataclass(frozen=True)
-class Quote:
-    url: str
-    excerpt: str
-    statement: str
-    context: str | None = None
-
-
-def _page_of(snapshot: Snapshot, url: str) -> str:
-    page = split_page(url)[1]
-    pages = snapshot.page_texts()
-    if page is not None and snapshot.is_paged and 1 <= page <= len(pages):
-        return pages[page - 1]
-    return snapshot.text
-
-
-def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate]:
-    page_text = _page_of(snapshot, url)
-    header = page_text[:HEADER_CHARS] if snapshot.is_paged else ""
-    title = snapshot.title
-    context = term_set(f"{title} {header}")
-    statement = page_statement(page_text) if snapshot.is_paged else None
-    row_subject = frozenset({statement_marker(statement)}) if statement else frozenset[str]()
-    headers = list(column_headers(page_text))
-    candidates: list[Candidate] = []
-    lead = frozenset[str]()
-    lead_in: Span | None = None  # the unit ending in ":" that the list items below complete
-    for span in sentence_spans(page_text):
-        text = span.text(page_text)
-        if addressed_to_ai(text):  # a page talking to its reader's model: never a finding
-            continue
-        words = terms = term_set(text)
-        column_header: Span | None = None
-        if is_table_row(text):
-            # A row means what its statement and its column header say it means.
-            above = [(line, years) for line, years in headers if line.end <= span.start]
-            if above:
-                column_header, years = above[-1]
-                terms = terms | years
-            terms = terms | row_subject
-        if _LIST_ITEM.match(text):
-            # "I - 15% a partir de 2023": an item means what its article's opening says.
-            candidates.append(
-                Candidate(
-                    url,
-                    page_text,
-                    span,
-                    terms,
-                    context | lead,
-                    hit_rank,
-                    words | lead,
-                    title,
-                    lead_in=lead_in,
-                )
-            )
-            continue
-        if _ARTICLE.match(text):
-            lead = terms
-        lead_in = span if text.rstrip().endswith(":") else None
-        candidates.append(
-            Candidate(url, page_text, span, terms, context, hit_rank, words, title, column_header)
-        )
-    return candidates
 
 
 async def _read_candidates(
@@ -189,151 +58,6 @@ async def _read_candidates(
     return candidates, refused
 
 
-def _ranked(
-    candidates: list[Candidate], terms: QueryTerms, question: str
-) -> list[tuple[float, Candidate]]:
-    asks_quantity = bool(_QUANTITY_QUESTION.search(question))
-    candidates, factors = _in_scope(candidates, question)
-    scores = [(_score(terms, c, asks_quantity) * factors[c.title], c) for c in candidates]
-    best = max((score for score, _ in scores), default=0.0)
-    # A long question (a definition, several periods) is covered by no single unit as much
-    # as a short one is: near the best, a unit still answers, down to a floor.
-    threshold = min(QUOTE_THRESHOLD, max(QUOTE_FLOOR, NEAR_BEST * best))
-    scored = [(score, c) for score, c in scores if score >= threshold]
-    scored.sort(key=lambda pair: pair[0], reverse=True)
-    return scored
-
-
-def _in_scope(
-    candidates: list[Candidate], question: str
-) -> tuple[list[Candidate], dict[str, float]]:
-    """The candidates of documents about whom the question names (a question that names
-    whom it is about is not answered by another entity's document), and each title's
-    scope factor."""
-    elsewhere = off_entity_titles(question, (c.title for c in candidates))
-    candidates = [c for c in candidates if c.title not in elsewhere]
-    return candidates, scope_factors(question, (c.title for c in candidates))
-
-
-def _measure_rows(candidates: list[Candidate], question: str) -> list[Candidate]:
-    """For each printed measure the question needs (`measures`), the statement row that
-    states it: in the filing the question names, on the statement that prints the measure,
-    with the periods asked in its column header, labelled most nearly as the measure."""
-    measures = measures_asked(question)
-    if not measures:
-        return []
-    candidates, factors = _in_scope(candidates, question)
-    years = {token for token in tokenize(question) if _YEAR_TOKEN.fullmatch(token)}
-    rows: list[Candidate] = []
-    for measure in measures:
-        printed_on = {statement_marker(key) for key in statements_printing(measure)}
-
-        def fit(c: Candidate, printed_on: set[str] = printed_on) -> tuple[float, ...]:
-            label = [word for word in c.words if not _NUMBER.search(word)]
-            on_statement = bool(printed_on & c.terms)
-            return (factors[c.title], on_statement, len(years & c.terms), -len(label), -c.hit_rank)
-
-        stating = [
-            c
-            for c in candidates
-            if is_table_row(c.span.text(c.page_text)) and states_measure(measure, c.words)
-        ]
-        if stating:
-            rows.append(max(stating, key=fit))
-    return list(dict.fromkeys(rows))
-
-
-def _score(terms: QueryTerms, candidate: Candidate, asks_quantity: bool = False) -> float:
-    coverage = terms.coverage(candidate.terms, candidate.context)
-    if coverage + QUANTITY_BONUS < QUOTE_FLOOR:
-        return coverage  # never quoted, whatever else holds: spare the rest
-    if not _says_something_asked(terms, candidate.words):
-        return 0.0  # only its statement, columns or title match: it states nothing asked
-    text = candidate.span.text(candidate.page_text)
-    if _ANNOTATION.search(text):  # study notes tagged "#Atenção #STJ", not the statute's words
-        coverage *= ANNOTATION_WEIGHT
-    if asks_quantity and _NUMBER.search(_DATE.sub(" ", text)):  # "how much" wants an amount
-        coverage += QUANTITY_BONUS
-    return coverage + 0.01 / candidate.hit_rank
-
-
-def _says_something_asked(terms: QueryTerms, words: frozenset[str]) -> bool:
-    """Whether the unit's own words hold a term of the question other than a number."""
-    return any(not term.isdigit() for term in terms.covered(words))
-
-
-def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "") -> list[Quote]:
-    """What to record, best first. With an `aspect` (a template section such as "Tamanho e
-    crescimento do mercado"), a unit must also speak of the aspect itself, not only of the
-    topic every section shares: a law about solar energy says nothing of market size."""
-    terms = query_terms(subquestion, [c.terms for c in candidates])
-    aspect_terms = _aspect_terms(aspect, subquestion, candidates)
-    if aspect_terms is not None:
-        candidates = [c for c in candidates if aspect_terms.coverage(c.terms) >= ASPECT_SHARE]
-
-    def window_score(text: str) -> float:
-        return terms.coverage(term_set(text))
-
-    ranked = [candidate for _, candidate in _ranked(candidates, terms, subquestion)]
-    # The most direct unit first, then the row of each figure the answer is computed from
-    # (which may share a statement page), then the rest of the ranking.
-    measures = [] if aspect_terms is not None else _measure_rows(candidates, subquestion)
-    chosen: list[Quote] = []
-    per_source: dict[str, int] = {}
-    per_page: dict[str, int] = {}
-    seen: set[str] = set()
-    for candidate in dict.fromkeys([*ranked[:1], *measures, *ranked[1:]]):
-        if len(chosen) >= MAX_CLAIMS:
-            break
-        document, page = split_page(candidate.url)
-        # A figure the answer is computed from is quoted wherever it is printed.
-        full = per_source.get(document, 0) >= MAX_CLAIMS_PER_SOURCE or (
-            page is not None and per_page.get(candidate.url, 0) >= MAX_CLAIMS_PER_PAGE
-        )
-        if full and candidate not in measures:
-            continue
-        window = best_window(candidate.page_text, candidate.span, window_score)
-        excerpt = window.text(candidate.page_text)
-        key = excerpt_key(excerpt)
-        length = len(collapse_whitespace(excerpt))
-        if key in seen or not EXCERPT_MIN_CHARS <= length <= EXCERPT_MAX_CHARS:
-            continue
-        seen.add(key)
-        per_source[document] = per_source.get(document, 0) + 1
-        per_page[candidate.url] = per_page.get(candidate.url, 0) + 1
-        statement = _statement(excerpt, candidate.span, window)
-        chosen.append(Quote(candidate.url, excerpt, statement, _context_of(candidate, window)))
-    return chosen
-
-
-def _context_of(candidate: Candidate, window: Span) -> str | None:
-    """The candidate's context as a quote, unless the excerpt already holds it."""
-    span = candidate.lead_in
-    if span is None or (window.start <= span.start and span.end <= window.end):
-        return None
-    text = span.text(candidate.page_text).strip()
-    if len(collapse_whitespace(text)) > EXCERPT_MAX_CHARS:  # quote the lead-in's end only
-        text = text[-EXCERPT_MAX_CHARS:].split(maxsplit=1)[-1]
-    return text or None
-
-
-def _aspect_terms(aspect: str, subquestion: str, candidates: list[Candidate]) -> QueryTerms | None:
-    """The aspect's own terms (those the topic does not also use), or None without one."""
-    topic = term_set(subquestion.removeprefix(aspect))
-    own = " ".join(t for t in tokenize(aspect) if t not in topic)
-    if not aspect or not own:
-        return None
-    return query_terms(own, [c.terms for c in candidates])
-
-
-def _statement(excerpt: str, unit: Span, window: Span) -> str:
-    """The excerpt as prose; where a long unit was narrowed, an ellipsis marks the cut so the
-    statement does not read as if the sentence ended there."""
-    before = "…" if window.start > unit.start else ""
-    after = "…" if window.end < unit.end else ""
-    return f"{before}{clean_statement(excerpt)}{after}"
-
-
 async def research_offline(assignment: Assignment, tools: Toolbox) -> None:
     candidates, refused = await _read_candidates(assignment, tools)
     subquestion = assignment.subquestion
@@ -350,38 +74,50 @@ async def research_offline(assignment: Assignment, tools: Toolbox) -> None:
 async def _second_hop(
     question: str, quotes: list[Quote], candidates: list[Candidate], tools: Toolbox
 ) -> None:
-    """Look up the names the first round left (see `hops`), within the steps left: one
-    search and one read each, and quote what the page about the name says of the question
-    asked with that name."""
+    """Look up the names the first round left (see `hops`), within the steps left: the
+    searches for all names at once, then the reads of their pages at once (the tool calls
+    of one turn each, as a model asks for independent lookups together), and quote what the
+    page about each name says of the question asked with that name."""
     titles = {c.url: c.title for c in candidates}
     quoted_titles = [titles[q.url] for q in quotes if q.url in titles]
     pages: dict[str, dict[str, str]] = {}
     for candidate in candidates:
         pages.setdefault(candidate.title, {})[candidate.url] = candidate.page_text
     read = {title: list(texts.values()) for title, texts in pages.items()}
-    for name in hop_names(question, [q.excerpt for q in quotes], quoted_titles):
-        if is_heading(name, read):
-            continue  # a caption of the documents read: their structure, not a thing to look up
-        try:
-            found = await tools.search(name, limit=HOP_HITS)
-        except StepRefused:
-            return  # no steps left for another hop
-        except SearchError as error:
-            tools.notes.append(f"second hop: search for {name!r} failed: {error}")
+    names = [
+        name  # a caption of the documents read is their structure, not a thing to look up
+        for name in hop_names(question, [q.excerpt for q in quotes], quoted_titles)
+        if not is_heading(name, read)
+    ]
+    searches = await asyncio.gather(
+        *(tools.search(name, limit=HOP_HITS) for name in names), return_exceptions=True
+    )
+    to_read: list[tuple[str, SearchHit]] = []
+    for name, found in zip(names, searches, strict=True):
+        if isinstance(found, StepRefused):
+            continue  # no step left for this one
+        if isinstance(found, SearchError):
+            tools.notes.append(f"second hop: search for {name!r} failed: {found}")
             continue
+        if isinstance(found, BaseException):
+            raise found
         # The page about the name, read now or in the first round (then it costs no step,
         # and is read again for the question with the name it is about).
         about = [h for h in found if is_about(name, h.title)]
         page = next(iter(about or [h for h in found if names_the_page(name, h.title)]), None)
-        if page is None:
-            continue  # no page is about that name: it was not one worth a hop
-        try:
-            snapshot = await tools.read(page.url)
-        except StepRefused:
-            return
-        except FetchError as error:
-            tools.notes.append(f"could not read {page.url}: {error}")
+        if page is not None:  # no page is about that name: it was not one worth a hop
+            to_read.append((name, page))
+    reads = await asyncio.gather(
+        *(tools.read(page.url) for _, page in to_read), return_exceptions=True
+    )
+    for (name, page), snapshot in zip(to_read, reads, strict=True):
+        if isinstance(snapshot, StepRefused):
             continue
+        if isinstance(snapshot, FetchError):
+            tools.notes.append(f"could not read {page.url}: {snapshot}")
+            continue
+        if isinstance(snapshot, BaseException):
+            raise snapshot
         found_here = await asyncio.to_thread(candidates_of, page.url, snapshot, 1)
         hop = await asyncio.to_thread(choose_quotes, found_here, f"{question} {name}")
         for quote in hop[:HOP_QUOTES]:

@@ -2,7 +2,8 @@ from engine.agents.toolbox import Assignment, Toolbox
 from engine.board import InMemoryBoard
 from engine.budget import InMemoryBudget
 from engine.contracts import Limits, Subquestion
-from engine.models.offline.research import candidates_of, choose_quotes, research_offline
+from engine.models.offline.quoting import candidates_of, choose_quotes
+from engine.models.offline.research import research_offline
 from engine.snapshots import InMemorySnapshotStore, Snapshot, split_page
 from engine.sources.protocols import SearchHit
 
