@@ -25,11 +25,25 @@ MAX_HOPS = 2
 
 _QUOTED = re.compile(r"[\"“]([^\"“”]{3,80})[\"”]")
 _CAPITALISED = r"(?:[A-ZÀ-ÖØ-Þ][\w'’.\-]*[\w'’]|[A-Z])"
-_JOINERS = r"(?:of|de|da|do|dos|das|del|di|du|la|le|von|van|der|den|the|and|y|e)"
-_NAME = re.compile(rf"{_CAPITALISED}(?:\s+(?:{_JOINERS}\s+)*(?:{_CAPITALISED}|\d+))*")
+# Small words names keep inside ("Ministério de Minas e Energia", "Ludwig van Beethoven"); an
+# "and" joins two capitalised words only: "Lei 12.965 e do Decreto 9.412" is two names.
+_LINKS = r"(?:of|de|da|do|dos|das|del|di|du|la|le|von|van|der|den|the)"
+_AND = r"(?:and|y|e)"
+# A number inside a name keeps its separators: "Lei 12.965", "Decreto 9.412/2018".
+_NAME = re.compile(
+    rf"{_CAPITALISED}(?:\s+(?:{_AND}\s+(?={_CAPITALISED})|(?:{_LINKS}\s+)*)"
+    rf"(?:{_CAPITALISED}|\d+(?:[.,/]\d+)*))*"
+)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)$")
 _MIN_CHARS = 4
 _POSSESSIVE = re.compile(r"['’]s?$")
+# "Art. 26", "Section 7", "Note 12", "Anexo II": a part of the document being read, not a thing
+# with a page of its own.
+_PART_OF_A_DOCUMENT = frozenset(
+    """art arts artigo artigos article articles section sections secao seção item items
+    chapter capitulo capítulo paragrafo parágrafo inciso alinea alínea anexo annex appendix
+    exhibit note notes part parte table tabela figure figura schedule titulo título""".split()
+)
 _CALENDAR = frozenset(
     """january february march april may june july august september october november december
     janeiro fevereiro março marco abril maio junho julho agosto setembro outubro novembro
@@ -39,10 +53,17 @@ _CALENDAR = frozenset(
 
 def names_in(text: str) -> list[str]:
     """The names `text` writes, quoted titles first, each once, in order of appearance. A
-    single capitalised word that opens a sentence ("The", "Its") is not a name."""
+    single capitalised word that opens a sentence ("The", "Its") is not a name, a leading
+    article is not part of one, and a part of a document ("Art. 26", "Note 12") is none."""
     names = [match.group(1).strip() for match in _QUOTED.finditer(text)]
     for match in _NAME.finditer(text):
         name = _POSSESSIVE.sub("", match.group(0)).strip(" .-'’")
+        words = name.split()
+        while len(words) > 1 and words[0].lower() in STOPWORDS:  # "A CDE", "The Bourne"
+            words = words[1:]
+        name = " ".join(words)
+        if words[0].lower().rstrip(".") in _PART_OF_A_DOCUMENT:
+            continue
         single = " " not in name
         opens_sentence = _SENTENCE_START.search(text[: match.start()]) is not None
         if single and (opens_sentence or name.lower() in STOPWORDS):

@@ -69,3 +69,22 @@ def test_a_caption_of_the_documents_read_is_their_structure_not_a_bridge() -> No
     assert not is_heading(
         "Maximum Overdrive", {"Maximum Overdrive": ["Maximum Overdrive\nA film."]}
     )
+
+
+def test_a_part_of_the_document_read_is_not_a_name_to_look_up() -> None:
+    text = "Conforme o Art 26 desta Lei e a Note 12, aplica-se o Section 7 do Anexo II."
+    assert names_in(text) == []
+
+
+def test_a_leading_article_is_not_part_of_the_name() -> None:
+    assert names_in("Os recursos da CDE custeiam, e a CDE Conta Nacional paga.") == [
+        "CDE Conta Nacional"
+    ]
+    assert "Dark Knight" in names_in("It was filmed as The Dark Knight in Chicago.")
+
+
+def test_a_numbered_name_keeps_the_whole_number() -> None:
+    assert names_in("Os prazos da Lei 12.965 e do Decreto 9.412/2018 valem.") == [
+        "Lei 12.965",
+        "Decreto 9.412/2018",
+    ]
