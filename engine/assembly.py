@@ -3,8 +3,8 @@
 The CLI (and the evals) say what they want; this module builds the Search and Fetcher pair,
 the labels a report records so `fonte verify` can find its sources again, the notes a
 source gathers along the way (a search provider that failed over, a skipped file), and the
-page evidence of sources that can show their pages (a library's PDFs), which whoever
-renders a report hands to the renderers.
+page evidence of sources that can show their pages (PDFs of a library or fetched from the
+web), which whoever renders a report hands to the renderers.
 """
 
 from __future__ import annotations
@@ -20,7 +20,13 @@ from engine.render import PageEvidence
 from engine.sources.library import Library
 from engine.sources.library.page_evidence import LibraryPageEvidence
 from engine.sources.protocols import Fetcher, Search
-from engine.sources.web import CachingFetcher, DiskSnapshotStore, FetchConfig, WebFetcher
+from engine.sources.web import (
+    CachingFetcher,
+    DiskSnapshotStore,
+    FetchConfig,
+    WebFetcher,
+    WebPageEvidence,
+)
 from engine.sources.web.search import search_from_env
 
 LIBRARY_LABEL = "library:"
@@ -33,8 +39,7 @@ SNAPSHOT_MAX_AGE = timedelta(hours=24)
 class Sources:
     """A Search and Fetcher pair, the labels a report records, the notes gathered on the way,
     what must be closed when the sources are no longer used (`aclose`), and the page
-    evidence (boxes, highlighted crops) of sources that can show their pages; None for
-    the others."""
+    evidence (boxes, highlighted crops) of sources that can show their pages."""
 
     searcher: Search
     fetcher: Fetcher
@@ -88,7 +93,11 @@ def open_web_sources(
     store = snapshot_store(cache_dir)
     fetcher = CachingFetcher(live, store, max_age=SNAPSHOT_MAX_AGE, admit=live.admit)
     label = f"{WEB_LABEL}{searcher.name}"
-    return Sources(searcher, fetcher, (label,), notes=notes, closers=[live.aclose])
+    # The PDFs it fetches are kept beside their snapshots: their pages can be shown.
+    evidence = WebPageEvidence(fetcher.pdfs)
+    return Sources(
+        searcher, fetcher, (label,), notes=notes, closers=[live.aclose], evidence=evidence
+    )
 
 
 @asynccontextmanager

@@ -1,13 +1,17 @@
-"""Sources opened as one: a library brings the page evidence of its PDFs, the web none yet."""
+"""Sources opened as one: a library and the web each bring the page evidence of their PDFs."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from engine.assembly import library_sources, open_web_sources
+from engine.snapshots import Snapshot
 from engine.sources.library import Library
 from engine.sources.library.page_evidence import LibraryPageEvidence
+from engine.sources.web import CachingFetcher, WebPageEvidence
+from engine.verify.excerpts import verify_claim
 from tests.support.pdfs import pdf_bytes
+from tests.support.render_samples import build_claim
 
 
 async def test_a_library_brings_the_page_evidence_of_its_pdfs(tmp_path: Path) -> None:
@@ -21,9 +25,20 @@ async def test_a_library_brings_the_page_evidence_of_its_pdfs(tmp_path: Path) ->
     assert sources.notes == ["a warning"]
 
 
-async def test_the_web_brings_no_page_evidence(tmp_path: Path) -> None:
+async def test_the_web_brings_the_page_evidence_of_the_pdfs_its_fetcher_keeps(
+    tmp_path: Path,
+) -> None:
+    url = "https://www.example.org/ren1000.pdf"
+    excerpt = "Art. 1º Uma norma com texto suficiente."
     sources = open_web_sources(tmp_path, env={})
     try:
-        assert sources.evidence is None
+        assert isinstance(sources.fetcher, CachingFetcher)
+        sources.fetcher.pdfs.keep_pdf(url, pdf_bytes([excerpt]))  # as a fetch of it would
+        claim = verify_claim(
+            build_claim("c1", url=f"{url}#page=1", excerpt=excerpt),
+            Snapshot.from_pages(url, [excerpt]),
+        )
+        assert isinstance(sources.evidence, WebPageEvidence)
+        assert (sources.evidence.crop_png(claim) or b"").startswith(b"\x89PNG")
     finally:
         await sources.aclose()
