@@ -11,18 +11,30 @@ from engine.sources.web.search import BraveSearch, SearxngSearch, TavilySearch
 from tests.engine.sources.web.search.conftest import Reply, ScriptedApi
 
 TIMEOUT = 0.3
+"""For the test of a server that never answers; the others allow a loaded machine time."""
+PATIENT = 10.0
 
 MakeProvider = Callable[[str], Search]
-PROVIDERS: dict[str, MakeProvider] = {
-    "searxng": lambda url: SearxngSearch(url, timeout=TIMEOUT),
-    "brave": lambda url: BraveSearch("brave-key", base_url=url, timeout=TIMEOUT),
-    "tavily": lambda url: TavilySearch("tvly-key", base_url=url, timeout=TIMEOUT),
+PROVIDERS: dict[str, Callable[[str, float], Search]] = {
+    "searxng": lambda url, timeout: SearxngSearch(url, timeout=timeout),
+    "brave": lambda url, timeout: BraveSearch("brave-key", base_url=url, timeout=timeout),
+    "tavily": lambda url, timeout: TavilySearch("tvly-key", base_url=url, timeout=timeout),
 }
 
 
 @pytest.fixture(params=sorted(PROVIDERS))
-def make_provider(request: pytest.FixtureRequest) -> MakeProvider:
-    return PROVIDERS[request.param]
+def provider_name(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def make_provider(provider_name: str) -> MakeProvider:
+    return lambda url: PROVIDERS[provider_name](url, PATIENT)
+
+
+@pytest.fixture
+def make_impatient_provider(provider_name: str) -> MakeProvider:
+    return lambda url: PROVIDERS[provider_name](url, TIMEOUT)
 
 
 @pytest.mark.parametrize(
@@ -44,11 +56,11 @@ async def test_error_statuses_become_one_line_search_errors(
 
 
 async def test_a_server_that_does_not_answer_in_time_is_a_timeout(
-    api: ScriptedApi, make_provider: MakeProvider
+    api: ScriptedApi, make_impatient_provider: MakeProvider
 ) -> None:
     api.reply(Reply(200, {"results": []}, hold=True))
     with pytest.raises(SearchError, match=r"^timed out after 0\.3 s$"):
-        await make_provider(api.base_url).search("solar")
+        await make_impatient_provider(api.base_url).search("solar")
 
 
 @pytest.mark.parametrize(
