@@ -59,7 +59,7 @@ How to work:
 page before citing it. Start with short, broad queries, then narrow them. When a page names \
 something the answer depends on (the film a town's page lists, the person who held an \
 office, the other side of a comparison), search for that name and read its page: a second \
-hop, within your steps.
+hop, and a third when that page names the next link (the director's spouse), within your steps.
 2. Make independent calls in the same turn: several searches, or several page reads, in one \
 reply run at the same time and save your steps and the user's time. Only wait for a result \
 when the next call depends on it.

@@ -9,8 +9,11 @@ name it asks about. So after its first round a subagent looks up, within its ste
 - when the question names several things and a quoted page is about one of them, the
   others (the other side of a comparison).
 
-Names are read from the text as people write them: a quoted title, or a run of capitalised
-words (with the small words names keep inside: "of", "de", "von"…). Pure functions.
+A hop's page may name the next link ("the spouse of the director of the film shot in
+Leland"): the subagent then hops again from that page's quotes (`research`), for what is
+still asked. Names are read from the text as people write them: a quoted title, or a run of
+capitalised words (with the small words names keep inside: "of", "de", "von"…), never a part
+of the document read ("Art. 26"). Pure functions.
 """
 
 from __future__ import annotations

@@ -114,9 +114,9 @@ def _chosen_template(brief: Brief) -> Template | None:
     return None
 
 
-DEEP_STEPS = 12
+DEEP_STEPS = 16
 """Steps of a subagent in a plan of few parts: a first round (a search and up to 8 reads) and
-a second hop (a search and a read for each of two names; see `hops`)."""
+up to two rounds of hops (a search and a read for each of two names; see `hops`)."""
 DEEP_PLAN_PARTS = 3
 
 

@@ -262,6 +262,13 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
     return chosen
 
 
+def still_asked(question: str, quotes: list[Quote]) -> str:
+    """The words of `question` that no quote says yet: what a page found by a hop must
+    answer ("the spouse of the director of …", once the director is quoted: "spouse")."""
+    said = term_set(" ".join(f"{q.context or ''} {q.excerpt}" for q in quotes))
+    return " ".join(t for t in dict.fromkeys(tokenize(question)) if t not in said)
+
+
 def _context_of(candidate: Candidate, window: Span) -> str | None:
     """The candidate's context as a quote, unless the excerpt already holds it."""
     span = candidate.lead_in

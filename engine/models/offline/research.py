@@ -13,13 +13,20 @@ import asyncio
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.budget import StepRefused
 from engine.models.offline.hops import hop_names, is_about, is_heading, names_the_page
-from engine.models.offline.quoting import Candidate, Quote, candidates_of, choose_quotes
+from engine.models.offline.quoting import (
+    Candidate,
+    Quote,
+    candidates_of,
+    choose_quotes,
+    still_asked,
+)
 from engine.models.offline.reading import SEARCH_LIMIT, documents_to_open, pages_to_read
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import FetchError, SearchError, SearchHit
 
 HOP_HITS = 10
 HOP_QUOTES = 2
+MAX_HOP_ROUNDS = 2
 
 
 async def _read_candidates(
@@ -68,16 +75,37 @@ async def research_offline(assignment: Assignment, tools: Toolbox) -> None:
     if refused is not None:
         raise refused  # after quoting what was read: a stopped subagent returns what it has
     if not aspect:  # a template section is one aspect of a topic: nothing to hop to
-        await _second_hop(subquestion.text, quotes, candidates, tools)
+        await _hops(subquestion.text, quotes, candidates, tools)
+
+
+async def _hops(
+    question: str, quotes: list[Quote], candidates: list[Candidate], tools: Toolbox
+) -> None:
+    """Hop after hop while a hop's page names something new, at most `MAX_HOP_ROUNDS`: "the
+    spouse of the director of the film shot in Leland" goes Leland -> the film -> its
+    director. Each round starts from the quotes of the round before."""
+    looked_up: set[str] = set()
+    said = list(quotes)
+    for _ in range(MAX_HOP_ROUNDS):
+        left = still_asked(question, said)
+        quotes, candidates = await _second_hop(question, left, quotes, candidates, tools, looked_up)
+        if not quotes:
+            return
+        said += quotes
 
 
 async def _second_hop(
-    question: str, quotes: list[Quote], candidates: list[Candidate], tools: Toolbox
-) -> None:
+    question: str,
+    left: str,
+    quotes: list[Quote],
+    candidates: list[Candidate],
+    tools: Toolbox,
+    looked_up: set[str],
+) -> tuple[list[Quote], list[Candidate]]:
     """Look up the names the first round left (see `hops`), within the steps left: the
     searches for all names at once, then the reads of their pages at once (the tool calls
     of one turn each, as a model asks for independent lookups together), and quote what the
-    page about each name says of the question asked with that name."""
+    page about each name says of what is `left` of the question (`still_asked`)."""
     titles = {c.url: c.title for c in candidates}
     quoted_titles = [titles[q.url] for q in quotes if q.url in titles]
     pages: dict[str, dict[str, str]] = {}
@@ -87,8 +115,9 @@ async def _second_hop(
     names = [
         name  # a caption of the documents read is their structure, not a thing to look up
         for name in hop_names(question, [q.excerpt for q in quotes], quoted_titles)
-        if not is_heading(name, read)
+        if name not in looked_up and not is_heading(name, read)
     ]
+    looked_up.update(names)
     searches = await asyncio.gather(
         *(tools.search(name, limit=HOP_HITS) for name in names), return_exceptions=True
     )
@@ -110,6 +139,8 @@ async def _second_hop(
     reads = await asyncio.gather(
         *(tools.read(page.url) for _, page in to_read), return_exceptions=True
     )
+    hop_quotes: list[Quote] = []
+    hop_candidates: list[Candidate] = []
     for (name, page), snapshot in zip(to_read, reads, strict=True):
         if isinstance(snapshot, StepRefused):
             continue
@@ -119,6 +150,9 @@ async def _second_hop(
         if isinstance(snapshot, BaseException):
             raise snapshot
         found_here = await asyncio.to_thread(candidates_of, page.url, snapshot, 1)
-        hop = await asyncio.to_thread(choose_quotes, found_here, f"{question} {name}")
+        hop = await asyncio.to_thread(choose_quotes, found_here, f"{left} {name}")
         for quote in hop[:HOP_QUOTES]:
             await tools.record_claim(quote.statement, quote.url, quote.excerpt, quote.context)
+        hop_quotes += hop[:HOP_QUOTES]
+        hop_candidates += found_here
+    return hop_quotes, hop_candidates

@@ -228,3 +228,34 @@ async def test_a_bridge_question_takes_its_second_hop_to_the_page_that_answers()
     published = [report.claim(cid) for cid in report.cited_claim_ids()]
     assert any("directed by Stephen King" in c.excerpt for c in published)
     assert "Maximum Overdrive" in source.searches  # the hop searched the name it found
+
+
+async def test_a_third_page_is_reached_when_the_second_names_the_next_link() -> None:
+    from engine import Orchestrator, make_brief
+    from engine.models.offline import OfflineModel
+    from tests.engine.conftest import PagesSource
+
+    source = PagesSource()
+    source.add(
+        "https://example.org/wiki/Leland",
+        'Leland is a town in Brunswick County, North Carolina. The film "Maximum Overdrive" '
+        "(1986) was shot in and around Leland.",
+        title="Leland, North Carolina",
+    )
+    source.add(
+        "https://example.org/wiki/Maximum_Overdrive",
+        "Maximum Overdrive is a 1986 American horror film, the only film directed by Stephen King.",
+        title="Maximum Overdrive",
+    )
+    source.add(
+        "https://example.org/wiki/Stephen_King",
+        "Stephen King is an American author. His spouse is the novelist Tabitha King, whom he "
+        "married in 1971.",
+        title="Stephen King",
+    )
+    question = "Who is the spouse of the man who directed the film shot in Leland, North Carolina?"
+    report = await Orchestrator(OfflineModel(), source, source).run(make_brief(question))
+    published = [report.claim(cid) for cid in report.cited_claim_ids()]
+    # Leland names the film, the film names its director, the director's page the spouse.
+    assert {"Maximum Overdrive", "Stephen King"} <= set(source.searches)
+    assert any("Tabitha King" in c.excerpt for c in published)
