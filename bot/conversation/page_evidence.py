@@ -1,16 +1,14 @@
 """Page crops of cited PDF pages (`engine.render.PageEvidence`), rendered off the event loop.
 
-The crops come from pdfium, which is slow (about 0.1 s a crop) and not thread-safe: no two
-pdfium calls may run at once in a process, even on different documents
-(https://pypdfium2-team.github.io/pypdfium2/python_api.html). So every crop the bot renders
-goes through here: in a worker thread (asyncio.to_thread), one at a time.
+The crops come from pdfium, which is slow (about 0.1 s a crop) and not thread-safe; the
+engine's page evidence holds the process's one pdfium lock around each call, so the bot only
+has to keep the work off the event loop (asyncio.to_thread).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 from collections.abc import Callable, Mapping
 from typing import TypeVar
 
@@ -20,21 +18,18 @@ from engine.render import PageEvidence
 
 log = logging.getLogger(__name__)
 
-_PDFIUM = threading.Lock()
 T = TypeVar("T")
 
 
 async def _one_at_a_time(work: Callable[[], T]) -> T:
-    def locked() -> T:
-        with _PDFIUM:
-            return work()
-
-    return await asyncio.to_thread(locked)
+    """`work` in a worker thread; the evidence serialises pdfium itself."""
+    return await asyncio.to_thread(work)
 
 
 async def _evidence(rt: Runtime) -> PageEvidence | None:
-    """The page evidence of the process's sources; None when they cannot show pages (the
-    web, for now) or cannot be opened, in which case a report is shown without crops."""
+    """The page evidence of the process's sources (a library's PDFs, or those the web
+    fetcher kept); None when they cannot be opened, in which case a report is shown
+    without crops."""
     try:
         sources = await rt.sources()
     except Exception:  # a library folder gone, a source that cannot load: no crops, no failure

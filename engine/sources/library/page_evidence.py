@@ -27,7 +27,7 @@ from engine.snapshots import split_page
 from engine.sources.library.folder import Library
 from engine.sources.library.page_boxes import Box, open_text_page, span_boxes, text_lines
 from engine.sources.library.page_crops import render_crop
-from engine.sources.library.parse import DocumentKind
+from engine.sources.library.parse import PDFIUM_LOCK, DocumentKind
 
 FindPdf = Callable[[str], Path | bytes | None]
 """The PDF a URL (without `#page`) names, as a file or as its bytes; None when there is none."""
@@ -36,10 +36,8 @@ FindPdf = Callable[[str], Path | bytes | None]
 class PdfPageEvidence:
     """Boxes and crops for the claims of a report on the PDFs `find_pdf` gives, by URL.
 
-    pdfium is not thread-safe: no two pdfium calls may run at once in a process, even on
-    different documents (https://pypdfium2-team.github.io/pypdfium2/python_api.html). Call
-    these methods on the thread that does the process's other PDF work, or hold the lock
-    that work holds."""
+    Each call holds the process's pdfium lock (`parse.PDFIUM_LOCK`), so any thread may call
+    them while other threads parse PDFs."""
 
     def __init__(self, find_pdf: FindPdf) -> None:
         self._find_pdf = find_pdf
@@ -47,7 +45,7 @@ class PdfPageEvidence:
     def with_boxes(self, report: Report) -> Report:
         """`report` with the boxes of every cited claim's excerpt (and context) on its page."""
         cited = set(report.cited_claim_ids())
-        with _Documents(self._find_pdf) as documents:
+        with PDFIUM_LOCK, _Documents(self._find_pdf) as documents:
             claims = [
                 _located(claim, documents) if claim.id in cited else claim
                 for claim in report.claims
@@ -57,7 +55,7 @@ class PdfPageEvidence:
     def crops(self, report: Report) -> dict[str, bytes]:
         """A PNG crop of the page for every cited claim that has one, by claim id."""
         found: dict[str, bytes] = {}
-        with _Documents(self._find_pdf) as documents:
+        with PDFIUM_LOCK, _Documents(self._find_pdf) as documents:
             for claim_id in dict.fromkeys(report.cited_claim_ids()):
                 png = _crop(report.claim(claim_id), documents)
                 if png is not None:
@@ -66,7 +64,7 @@ class PdfPageEvidence:
 
     def crop_png(self, claim: Claim) -> bytes | None:
         """The page around `claim`'s excerpt, highlighted, as PNG; None if there is none."""
-        with _Documents(self._find_pdf) as documents:
+        with PDFIUM_LOCK, _Documents(self._find_pdf) as documents:
             return _crop(claim, documents)
 
 

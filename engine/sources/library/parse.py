@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import threading
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -190,8 +191,21 @@ def text_pages(text: str) -> tuple[str, ...]:
     return tuple(pages)
 
 
+PDFIUM_LOCK = threading.RLock()
+"""Held around every use of pdfium in the process: pdfium is not thread-safe, no two calls may
+run at once even on different documents
+(https://pypdfium2-team.github.io/pypdfium2/python_api.html), and text is parsed and pages are
+cropped in worker threads (library reads, web extraction, page evidence, the bot). Reentrant,
+so a holder may call another holder."""
+
+
 def parse_pdf(source: Path | bytes) -> ParsedFile:
     """Text per page of a PDF file or of PDF bytes (a fetched document)."""
+    with PDFIUM_LOCK:
+        return _parse_pdf(source)
+
+
+def _parse_pdf(source: Path | bytes) -> ParsedFile:
     try:
         document = pypdfium2.PdfDocument(source)
     except pypdfium2.PdfiumError as error:

@@ -7,7 +7,6 @@ the same text. Page text is data: nothing here follows links, refreshes or scrip
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from urllib.parse import unquote, urlsplit
@@ -28,10 +27,6 @@ UNLABELLED_TYPES = frozenset(
     {"", "application/octet-stream", "binary/octet-stream", "application/x-download"}
 )
 READABLE_TYPES = HTML_TYPES | PDF_TYPES | MARKDOWN_TYPES | PLAIN_TYPES
-
-PDFIUM_LOCK = threading.Lock()
-"""Held around every pdfium call of the web source: pdfium is not thread-safe, and extraction
-runs in worker threads while page evidence may be drawn from the PDFs fetched."""
 
 
 @dataclass(frozen=True)
@@ -91,9 +86,7 @@ def extract(body: bytes, content_type: ContentType, url: str) -> Extracted:
 
 def _extract(body: bytes, mime: str, charset: str | None, url: str) -> Extracted:
     if mime in PDF_TYPES:
-        with PDFIUM_LOCK:
-            # parse.py reads a path; pdfium takes the bytes just the same.
-            parsed = parse_pdf(body)
+        parsed = parse_pdf(body)  # under the process's pdfium lock, as every pdfium call
         return Extracted(mime, "\n\n".join(parsed.texts), _file_name(url), parsed.texts)
     if mime in HTML_TYPES:
         markup = decode_body(body, charset, html=True)

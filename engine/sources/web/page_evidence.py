@@ -10,33 +10,14 @@ cannot read stay text-only, and nothing fails.
 
 from __future__ import annotations
 
-from engine.contracts import Claim, Report
 from engine.sources.library.page_evidence import PdfPageEvidence
-from engine.sources.web.extract import PDFIUM_LOCK
 from engine.sources.web.kept_pdfs import PdfStore
 
 
-class WebPageEvidence:
+class WebPageEvidence(PdfPageEvidence):
     """Boxes and crops for the claims of a report on the PDFs `pdfs` kept (a
-    `DiskSnapshotStore`, or `CachingFetcher.pdfs` whatever its store).
-
-    Each call holds the lock web extraction holds around pdfium, so it may run while
-    fetches of other reports parse PDFs in worker threads."""
+    `DiskSnapshotStore`, or `CachingFetcher.pdfs` whatever its store); like every use of
+    pdfium, under the process's pdfium lock."""
 
     def __init__(self, pdfs: PdfStore) -> None:
-        self._pages = PdfPageEvidence(pdfs.pdf)
-
-    def with_boxes(self, report: Report) -> Report:
-        """`report` with the boxes of every cited claim's excerpt (and context) on its page."""
-        with PDFIUM_LOCK:
-            return self._pages.with_boxes(report)
-
-    def crops(self, report: Report) -> dict[str, bytes]:
-        """A PNG crop of the page for every cited claim that has one, by claim id."""
-        with PDFIUM_LOCK:
-            return self._pages.crops(report)
-
-    def crop_png(self, claim: Claim) -> bytes | None:
-        """The page around `claim`'s excerpt, highlighted, as PNG; None if there is none."""
-        with PDFIUM_LOCK:
-            return self._pages.crop_png(claim)
+        super().__init__(pdfs.pdf)

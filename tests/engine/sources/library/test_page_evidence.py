@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import asyncio
 import json
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -14,6 +17,7 @@ from engine.sources.library.page_evidence import (
     PdfPageEvidence,
     crop_png,
 )
+from engine.sources.library.parse import PDFIUM_LOCK, parse_pdf
 from engine.verify.excerpts import verify_claim
 from tests.support.pdfs import pdf_bytes
 from tests.support.render_samples import build_claim, build_report, cite
@@ -216,3 +220,25 @@ async def test_a_pdf_pdfium_cannot_open_gives_no_evidence_and_no_error(library: 
     assert broken.with_boxes(report).claim("citem").locator == claim.locator
     assert broken.crops(report) == {}
     assert broken.crop_png(claim) is None
+
+
+async def test_a_crop_waits_for_pdf_work_of_another_thread(library: Library) -> None:
+    """pdfium is not thread-safe: a crop never runs while another thread holds the
+    process's pdfium lock (a library read or a web PDF being parsed)."""
+    claim = await item_claim(library)
+    evidence = LibraryPageEvidence(library)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        with PDFIUM_LOCK:
+            cropping = pool.submit(evidence.crop_png, claim)
+            await asyncio.sleep(0.3)
+            assert not cropping.done()  # held back while another use of pdfium runs
+        assert (cropping.result(timeout=30) or b"").startswith(b"\x89PNG")
+
+
+def test_parsing_a_pdf_waits_for_pdf_work_of_another_thread() -> None:
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        with PDFIUM_LOCK:
+            parsing = pool.submit(parse_pdf, pdf_bytes(PAGES))
+            time.sleep(0.3)
+            assert not parsing.done()
+        assert len(parsing.result(timeout=30).texts) == 2
