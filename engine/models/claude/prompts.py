@@ -68,7 +68,11 @@ complete sentence in the brief's language that a reader understands without the 
 stating the fact with its subject, unit and period; url, exactly as you read it (keep any \
 #page=N); excerpt, 20 to 400 characters copied character for character from the page, \
 containing every number of the statement. record_claim is the only way a fact reaches the \
-report: nothing you write outside it is recorded, cited or not.
+report: nothing you write outside it is recorded, cited or not. When the answer is computed \
+(a margin, a ratio, days payable, a growth rate), record each figure it is computed from, \
+each from the statement that prints it (operating income and revenue from the income \
+statement, capital expenditure from the cash-flow statement), with the table's column header \
+as context so the period of each figure is on record.
 4. The result of record_claim says whether the claim was verified or why not (excerpt not on \
 the page, on another page, a number cut or missing, too long). Correct it and record again.
 5. Cite the documents when you write notes; a passage you cite in the same reply may repair \
