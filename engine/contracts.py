@@ -88,6 +88,12 @@ class Claim(Contract):
     reason: str | None = None
     support: Support | None = None
 
+    @property
+    def quoted(self) -> str:
+        """All the claim quotes from its page: the excerpt, and its context when it has one.
+        A number a statement or a report sentence states must be in here."""
+        return " \n ".join(part for part in (self.excerpt, self.context) if part)
+
     @field_validator("accessed_at")
     @classmethod
     def _accessed_at_is_utc(cls, value: datetime) -> datetime:

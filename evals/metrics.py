@@ -137,7 +137,7 @@ def unsupported_number(sentence: Sentence, claims: dict[str, Claim], passing: Se
     for cid in sentence.claim_ids:
         claim = claims.get(cid)
         if claim is not None and cid in passing:
-            for token in numbers_in(claim.excerpt):
+            for token in numbers_in(claim.quoted):  # the excerpt and its verified context
                 backed |= token.values
     return any(not token.values & backed for token in numbers_in(sentence.text))
 

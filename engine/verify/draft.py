@@ -1,5 +1,6 @@
 """The writer's post-check: a sentence enters the report only if it cites verified claims and
-every number it states is in one of the excerpts it cites. Whatever is dropped is recorded."""
+every number it states is in one of the excerpts it cites (or their contexts, verified on the
+same page: a table's column header gives a row's periods). Whatever is dropped is recorded."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ def _why_dropped(sentence: Sentence, verified: dict[str, Claim]) -> str | None:
     unknown = [cid for cid in sentence.claim_ids if cid not in verified]
     if unknown:
         return f"cites claims that are not verified: {', '.join(unknown)}"
-    excerpts = " \n ".join(verified[cid].excerpt for cid in sentence.claim_ids)
+    excerpts = " \n ".join(verified[cid].quoted for cid in sentence.claim_ids)
     missing = missing_numbers(sentence.text, excerpts)
     if missing:
         return f"numbers in no cited excerpt: {', '.join(missing)}"

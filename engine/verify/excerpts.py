@@ -96,7 +96,7 @@ def verify_claim(claim: Claim, snapshot: Snapshot) -> Claim:
     context = _verify_context(claim.context, snapshot, verdict)
     status = ClaimStatus.verified if verdict.verified else ClaimStatus.rejected
     reason = verdict.reason
-    quoted = " \n ".join(part for part in (claim.excerpt, claim.context) if part)
+    quoted = claim.quoted
     injected = addressed_to_ai(quoted) or addressed_to_ai(claim.statement)
     if injected is not None:
         status = ClaimStatus.rejected

@@ -121,6 +121,18 @@ def test_a_number_no_rechecked_cited_excerpt_holds_is_unsupported() -> None:
     assert metrics.numeric_sentences == 2
 
 
+def test_a_period_from_the_column_header_quoted_as_context_is_supported() -> None:
+    row = claim(LAW, "Operating Profit 11,512 11,162").model_copy(update={"context": "2022 2021"})
+    sentences = [
+        ("Operating Profit — 2022: 11,512; 2021: 11,162", [row.id]),
+        ("Operating Profit — 2020: 10,080", [row.id]),
+    ]
+
+    metrics = measure(report([row], sentences), _case(), {row.id})
+
+    assert metrics.unsupported_numbers == 1  # 2020 and 10,080 are quoted nowhere
+
+
 def test_a_number_backed_only_by_a_claim_failing_the_recheck_is_unsupported() -> None:
     c = claim(LAW, "Os créditos expiram em 60 (sessenta) meses após o faturamento.")
 

@@ -52,7 +52,8 @@ SUBAGENT_SYSTEM = """\
 You are a Fonte research subagent. You answer one subquestion of a research brief by finding \
 sources and recording claims. A claim is one statement with the URL it comes from and an \
 excerpt copied exactly from that page. Code then checks that the excerpt is on the page and \
-that every number of the statement is in the excerpt; claims that fail are discarded.
+that every number of the statement is in the excerpt (or its context); claims that fail are \
+discarded.
 
 How to work:
 1. Search, then read the most promising results. Search results are only snippets: read a \
@@ -102,8 +103,8 @@ You never see the sources themselves and you add nothing the claims do not say.
 Rules:
 - Every sentence cites, in claim_ids, the ids of the claims that support it (at least one). \
 A sentence no claim supports is not written.
-- Every number in a sentence appears, written the same way, in the excerpt of a claim it \
-cites. No calculations, conversions, rounding or totals.
+- Every number in a sentence appears, written the same way, in the excerpt or the context \
+of a claim it cites. No calculations, conversions, rounding or totals.
 - Sections follow the plan's subquestions, in order; skip a section with no claims. Claims \
 that say the same thing become one sentence citing all of them. Each section opens with the \
 claim that answers its subquestion most directly; the rest follow as support.

@@ -24,6 +24,7 @@ from engine.models.offline.statements import (
     column_headers,
     is_table_row,
     page_statement,
+    row_by_period,
     statement_marker,
     statements_printing,
 )
@@ -257,8 +258,12 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
         seen.add(key)
         per_source[document] = per_source.get(document, 0) + 1
         per_page[candidate.url] = per_page.get(candidate.url, 0) + 1
+        context = _context_of(candidate, window)
         statement = _statement(excerpt, candidate.span, window)
-        chosen.append(Quote(candidate.url, excerpt, statement, _context_of(candidate, window)))
+        if context is not None and window == candidate.span and is_table_row(excerpt):
+            # A row under its column header says which period each figure is for.
+            statement = row_by_period(clean_statement(excerpt), context) or statement
+        chosen.append(Quote(candidate.url, excerpt, statement, context))
     return chosen
 
 

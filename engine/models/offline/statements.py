@@ -177,6 +177,7 @@ _DIGIT = re.compile(r"\d")
 _LETTER = re.compile(r"[^\W\d_]")
 _FIGURE = re.compile(r"\(?-?\$?\d[\d,.]*\)?%?")
 _CELL_FILLERS = frozenset({"$", "—", "–", "-", "%", "€", "£", "R$"})
+_NIL_CELLS = frozenset({"—", "–", "-"})
 MAX_LABEL_WORDS = 10
 
 
@@ -280,3 +281,36 @@ def column_headers(page_text: str) -> Iterator[tuple[Span, frozenset[str]]]:
         if is_column_header(line):
             yield Span(offset, offset + len(line)), term_set(" ".join(_YEAR.findall(line)))
         offset += len(line) + 1
+
+
+# A column's period as a header prints it: "February 2, 2019", "June 30, 2023", "2018".
+_PERIOD = re.compile(r"(?:\b[^\W\d_]+\.?\s+\d{1,2},?\s+)?\b(?:19|20)\d\d\b")
+
+
+def row_by_period(row: str, header: str) -> str | None:
+    """A table row as a reader needs it, each figure with the period of its column:
+    "Operating Profit 11,512 11,162" under "2022 2021" is "Operating Profit — 2022: 11,512;
+    2021: 11,162". None when the row's figures and the header's periods do not pair one to
+    one (a column of changes, a row spanning fewer columns): then no pairing is guessed."""
+    periods = [" ".join(m.group(0).split()) for m in _PERIOD.finditer(header)]
+    words = row.split()
+    figures: list[str] = []
+    suffix = ""
+    while words and (words[-1] in _CELL_FILLERS or _FIGURE.fullmatch(words[-1])):
+        word = words.pop()
+        if word == "%":
+            suffix = word
+        elif word in _NIL_CELLS:
+            figures.append(word)
+        elif word in _CELL_FILLERS:  # a currency sign, printed apart from its figure
+            if figures:
+                figures[-1] = f"{word}{figures[-1]}"
+        else:
+            figures.append(word + suffix)
+            suffix = ""
+    figures.reverse()
+    label = " ".join(words).rstrip(" :")
+    if len(periods) < 2 or len(figures) != len(periods) or not _LETTER.search(label):
+        return None
+    pairs = zip(periods, figures, strict=True)
+    return f"{label} — " + "; ".join(f"{period}: {figure}" for period, figure in pairs)

@@ -7,6 +7,7 @@ from engine.models.offline.statements import (
     is_column_header,
     is_table_row,
     page_statement,
+    row_by_period,
     statement_alternatives,
     statement_marker,
     statement_pages,
@@ -183,3 +184,47 @@ def test_a_question_without_a_statement_figure_asks_for_no_statement() -> None:
         "income_statement",
         "cash_flow_statement",
     ]
+
+
+@pytest.mark.parametrize(
+    ("row", "header", "paired"),
+    [
+        (
+            "Operating Profit 11,512 11,162 10,080",
+            "2022 2021 2020",
+            "Operating Profit — 2022: 11,512; 2021: 11,162; 2020: 10,080",
+        ),
+        (
+            "Net Revenue $ 86,392 $ 79,474",
+            "(in millions) 2022 2021",
+            "Net Revenue — 2022: $86,392; 2021: $79,474",
+        ),
+        (
+            "Merchandise inventories 5,409 5,209",
+            "February 2, 2019 February 3, 2018",
+            "Merchandise inventories — February 2, 2019: 5,409; February 3, 2018: 5,209",
+        ),
+        (
+            "Segment EBITDA margin 40.2 % 43.7 %",
+            "2022 2021",
+            "Segment EBITDA margin — 2022: 40.2%; 2021: 43.7%",
+        ),
+        ("Dividends paid — (2,111)", "2023 2022", "Dividends paid — 2023: —; 2022: (2,111)"),
+    ],
+)
+def test_a_row_pairs_each_figure_with_its_columns_period(
+    row: str, header: str, paired: str
+) -> None:
+    assert row_by_period(row, header) == paired
+
+
+@pytest.mark.parametrize(
+    ("row", "header"),
+    [
+        ("Gross Profit 15,941 67.2 16,849 67.9 (5.4)", "2022 2021"),  # amounts, shares, change
+        ("Total revenues 66,608", "2022 2021"),
+        ("Total revenues 66,608 62,286", "(in millions)"),
+    ],
+)
+def test_no_pairing_is_guessed_when_figures_and_periods_differ(row: str, header: str) -> None:
+    assert row_by_period(row, header) is None
