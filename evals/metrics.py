@@ -32,7 +32,7 @@ class ReportMetrics:
     required_total: int
     unsupported_numbers: int
     """Published sentences stating a number that no re-checked claim they cite holds in its
-    excerpt (a sentence citing nothing holds none)."""
+    excerpt or context (a sentence citing nothing holds none)."""
     numeric_sentences: int
     uncited_sentences: int
     """Sentences published with no source at all (v1 has no post-check to hold them back)."""
@@ -92,7 +92,8 @@ def measure(report: Report, case: Case, passing: Set[str]) -> ReportMetrics:
 
 
 def item_found(item: RequiredItem, claims: Iterable[Claim]) -> bool:
-    return any(cites(item, claim.url) and has_terms(claim.excerpt, item.terms) for claim in claims)
+    # What the claim quotes: its excerpt and the context verified on the same page with it.
+    return any(cites(item, claim.url) and has_terms(claim.quoted, item.terms) for claim in claims)
 
 
 def cites(item: RequiredItem, url: str) -> bool:

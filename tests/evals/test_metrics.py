@@ -35,6 +35,16 @@ def test_a_required_item_is_found_in_a_rechecked_published_claim() -> None:
     assert metrics.missing_required == ()
 
 
+def test_a_required_item_may_be_in_the_context_quoted_with_the_excerpt() -> None:
+    item = claim(LAW, "I - existentes na data de publicação desta Lei;").model_copy(
+        update={"context": "Art. 26. Não se aplicam até 31 de dezembro de 2045 às unidades:"}
+    )
+
+    metrics = measure(report([item]), _case(_law_item("31 de dezembro de 2045")), {item.id})
+
+    assert metrics.required_found == 1
+
+
 def test_a_required_item_is_not_found_without_its_terms_or_document() -> None:
     wrong_terms = claim(LAW, "Art. 26. Os créditos expiram em 60 (sessenta) meses.")
     wrong_document = claim("https://other.gov/lei", MICRO)

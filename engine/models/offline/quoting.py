@@ -235,6 +235,7 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
     # The most direct unit first, then the row of each figure the answer is computed from
     # (which may share a statement page), then the rest of the ranking.
     measures = [] if aspect_terms is not None else _measure_rows(candidates, subquestion)
+    lists = _lists_by_lead_in(candidates)
     chosen: list[Quote] = []
     per_source: dict[str, int] = {}
     per_page: dict[str, int] = {}
@@ -248,6 +249,16 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
             page is not None and per_page.get(candidate.url, 0) >= MAX_CLAIMS_PER_PAGE
         )
         if full and candidate not in measures:
+            continue
+        items = lists.get((candidate.url, candidate.span.start), [])
+        listed = _list_quote(candidate, items) if items else None
+        if listed is not None:  # a lead-in says nothing without the list it opens
+            if excerpt_key(listed.excerpt) in seen:
+                continue
+            seen |= {excerpt_key(listed.excerpt), *(excerpt_key(_text(item)) for item in items)}
+            per_source[document] = per_source.get(document, 0) + 1
+            per_page[candidate.url] = per_page.get(candidate.url, 0) + 1
+            chosen.append(listed)
             continue
         window = best_window(candidate.page_text, candidate.span, window_score)
         excerpt = window.text(candidate.page_text)
@@ -279,10 +290,45 @@ def _context_of(candidate: Candidate, window: Span) -> str | None:
     span = candidate.lead_in
     if span is None or (window.start <= span.start and span.end <= window.end):
         return None
-    text = span.text(candidate.page_text).strip()
-    if len(collapse_whitespace(text)) > EXCERPT_MAX_CHARS:  # quote the lead-in's end only
+    return _quotable_end(span.text(candidate.page_text))
+
+
+def _quotable_end(text: str) -> str | None:
+    """A lead-in as a context quote: whole, or its end when too long to quote whole."""
+    text = text.strip()
+    if len(collapse_whitespace(text)) > EXCERPT_MAX_CHARS:
         text = text[-EXCERPT_MAX_CHARS:].split(maxsplit=1)[-1]
     return text or None
+
+
+def _text(candidate: Candidate) -> str:
+    return candidate.span.text(candidate.page_text)
+
+
+def _lists_by_lead_in(candidates: list[Candidate]) -> dict[tuple[str, int], list[Candidate]]:
+    """The list items that follow each lead-in ("… a incidência:" then "I - 15% …", "II - …"),
+    by the lead-in's page and place, in order."""
+    lists: dict[tuple[str, int], list[Candidate]] = {}
+    for candidate in candidates:
+        if candidate.lead_in is not None and _LIST_ITEM.match(_text(candidate)):
+            lists.setdefault((candidate.url, candidate.lead_in.start), []).append(candidate)
+    return lists
+
+
+def _list_quote(lead_in: Candidate, items: list[Candidate]) -> Quote | None:
+    """A lead-in quoted as what it opens: its items (as many as one excerpt holds) as the
+    excerpt, the lead-in as their context. None when not even the first item fits."""
+    start, end = items[0].span.start, None
+    for item in items:
+        if len(collapse_whitespace(lead_in.page_text[start : item.span.end])) > EXCERPT_MAX_CHARS:
+            break
+        end = item.span.end
+    context = _quotable_end(_text(lead_in))
+    if end is None or context is None:
+        return None
+    excerpt = lead_in.page_text[start:end]
+    cut = "…" if context != _text(lead_in).strip() else ""
+    return Quote(lead_in.url, excerpt, clean_statement(f"{cut}{context} {excerpt}"), context)
 
 
 def _aspect_terms(aspect: str, subquestion: str, candidates: list[Candidate]) -> QueryTerms | None:

@@ -2,7 +2,7 @@ from engine.agents.toolbox import Assignment, Toolbox
 from engine.board import InMemoryBoard
 from engine.budget import InMemoryBudget
 from engine.contracts import Limits, Subquestion
-from engine.models.offline.quoting import candidates_of, choose_quotes
+from engine.models.offline.quoting import Quote, candidates_of, choose_quotes
 from engine.models.offline.research import research_offline
 from engine.snapshots import InMemorySnapshotStore, Snapshot, split_page
 from engine.sources.protocols import SearchHit
@@ -26,10 +26,30 @@ def test_a_list_item_is_judged_with_its_articles_opening() -> None:
     assert any(e.startswith("I - 15%") for e in found)
 
 
+def statute_quotes(question: str) -> list[Quote]:
+    snapshot = Snapshot(url="https://example.org/lei", text=STATUTE, title="Lei 14.300")
+    return choose_quotes(candidates_of(snapshot.url, snapshot, hit_rank=1), question)
+
+
 def test_study_notes_rank_below_the_statutes_words() -> None:
-    found = quotes("regras de transição do faturamento das componentes tarifárias")
-    assert found[0].startswith("Art. 27.")
-    assert not found[0].startswith("#")
+    best = statute_quotes("regras de transição do faturamento das componentes tarifárias")[0]
+    assert (best.context or best.excerpt).startswith("Art. 27.")
+    assert not best.excerpt.startswith("#")
+
+
+def test_a_lead_in_is_quoted_with_the_list_it_opens() -> None:
+    # "… observará as seguintes regras:" alone answers nothing: the items are the answer.
+    best = statute_quotes("regras de transição do faturamento das componentes tarifárias")[0]
+    assert (
+        best.excerpt
+        == "I - 15% (quinze por cento) a partir de 2023;\nII - 30% (trinta por cento) a partir de 2024;"
+    )
+    assert best.context is not None
+    assert best.context.startswith("Art. 27. O faturamento")
+    assert best.statement.startswith("Art. 27.")
+    assert best.statement.endswith("a partir de 2024;")
+    assert best.excerpt in STATUTE
+    assert best.context in STATUTE
 
 
 def test_nothing_is_quoted_when_nothing_covers_the_question() -> None:
