@@ -114,9 +114,10 @@ def _chosen_template(brief: Brief) -> Template | None:
     return None
 
 
-DEEP_STEPS = 16
+DEEP_STEPS = 20
 """Steps of a subagent in a plan of few parts: a first round (a search and up to 8 reads) and
-up to two rounds of hops (a search and a read for each of two names; see `hops`)."""
+up to three rounds of hops (a search and a read for each of two names; see `hops`): a
+question of four pages reaches its fourth."""
 DEEP_PLAN_PARTS = 3
 
 

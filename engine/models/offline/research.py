@@ -26,7 +26,7 @@ from engine.sources.protocols import FetchError, SearchError, SearchHit
 
 HOP_HITS = 10
 HOP_QUOTES = 2
-MAX_HOP_ROUNDS = 2
+MAX_HOP_ROUNDS = 3
 
 
 async def _read_candidates(

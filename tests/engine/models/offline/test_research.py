@@ -283,3 +283,27 @@ async def test_a_third_page_is_reached_when_the_second_names_the_next_link() -> 
     # Leland names the film, the film names its director, the director's page the spouse.
     assert {"Maximum Overdrive", "Stephen King"} <= set(source.searches)
     assert any("Tabitha King" in c.excerpt for c in published)
+
+
+async def test_a_four_page_chain_is_followed_to_its_end() -> None:
+    from engine import Orchestrator, make_brief
+    from engine.models.offline import OfflineModel
+    from tests.engine.conftest import PagesSource
+
+    source = PagesSource()
+    pages = [
+        ("Leland", "Leland, North Carolina", 'The film "Maximum Overdrive" was shot in Leland.'),
+        (
+            "Maximum_Overdrive",
+            "Maximum Overdrive",
+            "Maximum Overdrive was directed by Stephen King.",
+        ),
+        ("Stephen_King", "Stephen King", "Stephen King married the novelist Tabitha King."),
+        ("Tabitha_King", "Tabitha King", "Tabitha King was born in Old Town, Maine, in 1949."),
+    ]
+    for slug, title, text in pages:
+        source.add(f"https://example.org/wiki/{slug}", f"{title} is a page. {text}", title=title)
+    question = "Where was the wife of the man who directed the film shot in Leland born?"
+    report = await Orchestrator(OfflineModel(), source, source).run(make_brief(question))
+    published = [report.claim(cid) for cid in report.cited_claim_ids()]
+    assert any("born in Old Town" in c.excerpt for c in published)
