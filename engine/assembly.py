@@ -27,6 +27,7 @@ from engine.sources.web import (
     WebFetcher,
     WebPageEvidence,
 )
+from engine.sources.web.config import MAX_BYTES
 from engine.sources.web.search import search_from_env
 
 LIBRARY_LABEL = "library:"
@@ -64,8 +65,10 @@ def library_sources(library: Library, warnings: list[str]) -> Sources:
     )
 
 
-def snapshot_store(cache_dir: Path | None) -> DiskSnapshotStore:
-    return DiskSnapshotStore(cache_dir / "snapshots" if cache_dir is not None else None)
+def snapshot_store(cache_dir: Path | None, max_pdf_bytes: int = MAX_BYTES) -> DiskSnapshotStore:
+    """The web's snapshots under `cache_dir`, with the PDFs fetched up to `max_pdf_bytes`."""
+    folder = cache_dir / "snapshots" if cache_dir is not None else None
+    return DiskSnapshotStore(folder, max_pdf_bytes=max_pdf_bytes)
 
 
 def open_web_sources(
@@ -90,7 +93,7 @@ def open_web_sources(
 
     searcher = search_from_env(environment, on_note=note)
     live = WebFetcher(config)
-    store = snapshot_store(cache_dir)
+    store = snapshot_store(cache_dir, max_pdf_bytes=config.max_bytes)
     fetcher = CachingFetcher(live, store, max_age=SNAPSHOT_MAX_AGE, admit=live.admit)
     label = f"{WEB_LABEL}{searcher.name}"
     # The PDFs it fetches are kept beside their snapshots: their pages can be shown.

@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.assembly import Sources, library_sources, snapshot_store, web_sources
+from engine.assembly import Sources, library_sources, web_sources
 from engine.cli.clarify import carry_spend, clarify_at_terminal
 from engine.cli.console import console, progress_display, say, summarise
 from engine.contracts import Limits, Report, Spend
@@ -28,8 +28,6 @@ from engine.render import PageEvidence
 from engine.render.files import FORMATS, write_report
 from engine.settings import BadInput, wants_claude
 from engine.sources.library import Library
-from engine.sources.library.page_evidence import LibraryPageEvidence
-from engine.sources.web import WebPageEvidence
 
 if TYPE_CHECKING:  # the Claude SDK and v1 load only for a run that uses them
     from engine.models.claude import ClaudeConfig
@@ -77,12 +75,9 @@ def run_ask(args: argparse.Namespace) -> int:
     if args.library is None and not args.web:
         raise BadInput("no source: pass --library DIR (a folder of documents) or --web")
     library = open_library(args.library, args.cache_dir) if args.library is not None else None
-    report = asyncio.run(_research(args, brief, limits, library))
-    evidence: PageEvidence
-    if library is not None:
-        evidence = LibraryPageEvidence(library[0])
-    else:  # the PDFs the run fetched, kept beside their snapshots
-        evidence = WebPageEvidence(snapshot_store(args.cache_dir))
+    # The sources' page evidence: a library's PDFs, or those the run fetched, kept beside
+    # their snapshots; it outlives the sources' connections.
+    report, evidence = asyncio.run(_research(args, brief, limits, library))
     paths = write_report(report, out, formats, evidence=evidence)
     summarise(report, paths)
     return 0
@@ -122,7 +117,7 @@ async def _research(
     brief: Brief,
     limits: Limits,
     library: tuple[Library, list[str]] | None,
-) -> Report:
+) -> tuple[Report, PageEvidence | None]:
     claude = choose_model(args.model)
     async with AsyncExitStack() as stack:
         model: Model = OfflineModel()
@@ -141,7 +136,8 @@ async def _research(
                 web_sources(args.cache_dir, on_note=lambda note: say(f"search: {note}"))
             )
         with progress_display(limits) as show:
-            return await _run_architecture(args.arch, brief, limits, show, model, sources, asked)
+            report = await _run_architecture(args.arch, brief, limits, show, model, sources, asked)
+            return report, sources.evidence
     raise AssertionError("unreachable: the stack returns or raises")
 
 

@@ -42,3 +42,15 @@ async def test_the_web_brings_the_page_evidence_of_the_pdfs_its_fetcher_keeps(
         assert (sources.evidence.crop_png(claim) or b"").startswith(b"\x89PNG")
     finally:
         await sources.aclose()
+
+
+async def test_the_pdfs_kept_are_capped_like_the_fetchers_bodies(tmp_path: Path) -> None:
+    url = "https://www.example.org/ren1000.pdf"
+    body = pdf_bytes(["Art. 1º Uma norma com texto suficiente."])
+    sources = open_web_sources(tmp_path, env={"FONTE_FETCH_MAX_BYTES": str(len(body) - 1)})
+    try:
+        assert isinstance(sources.fetcher, CachingFetcher)
+        sources.fetcher.pdfs.keep_pdf(url, body)  # larger than a fetch may read: not kept
+        assert sources.fetcher.pdfs.pdf(url) is None
+    finally:
+        await sources.aclose()
