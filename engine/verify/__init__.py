@@ -1,11 +1,12 @@
 """Verification: an excerpt is on its page or it is not published (DESIGN.md, principle 4).
 
-- `excerpts`: the pure checks. An excerpt is found on the cited page after normalisation,
-  and every number of a claim's statement is in its excerpt.
+- `excerpts`: the pure checks. An excerpt (and its context, a lead-in or column header) is
+  found on the cited page after normalisation, and every number of a claim's statement is
+  in what it quotes (`Claim.quoted`).
 - `service`: `ClaimVerifier` finds the text a claim cites (the snapshot its subagent read,
   or a fresh read) and judges the claim with those checks.
 - `draft`: the writer's post-check. A sentence is published only if it cites verified claims
-  and states no number missing from their excerpts.
+  and states no number missing from what they quote.
 - `recheck` and `refetch`: `fonte verify` on a saved report, against the sources as they are
   or against live re-reads of web pages. Both return a `CheckResult`.
 - `digest`: a SHA-256 of what a report publishes, written with report.json, so that verify

@@ -19,10 +19,11 @@ class Outcome(StrEnum):
 
 
 PROVES = (
-    "checked: each published excerpt is on its cited page, each claim's numbers are in its "
-    "excerpt, each sentence cites verified claims and states no number outside their "
-    "excerpts, and the report is as it was written (digest). Not checked: that a sentence's "
-    "wording follows from its excerpts (--judge asks a model, with ANTHROPIC_API_KEY)."
+    "checked: each published excerpt (and its context) is on its cited page, each claim's "
+    "numbers are in what it quotes, each sentence cites verified claims and states no number "
+    "outside their quotes, and the report is as it was written (digest). Not checked: that a "
+    "sentence's wording follows from its excerpts (--judge asks a model, with "
+    "ANTHROPIC_API_KEY)."
 )
 
 _LABELS = {
