@@ -1,5 +1,5 @@
 from engine.contracts import Report, Section, Sentence
-from engine.verify.digest import digest_problem, published_digest, sealed
+from engine.verify.digest import _hexdigest, digest_problem, published_digest, sealed
 from tests.support.render_samples import build_claim, build_report, cite
 
 
@@ -39,3 +39,19 @@ def test_notes_and_spend_are_not_part_of_what_is_published() -> None:
 
 def test_a_report_without_a_digest_says_edits_go_unseen() -> None:
     assert "no digest" in (digest_problem(report()) or "")
+
+
+def test_an_edited_context_breaks_the_digest() -> None:
+    original = sealed(report())
+    recontexted = original.model_copy(deep=True)
+    recontexted.claims[0] = recontexted.claims[0].model_copy(update={"context": "2019 2018"})
+    assert digest_problem(recontexted) is not None
+
+
+def test_a_report_sealed_before_contexts_were_covered_still_checks() -> None:
+    legacy = report().model_copy(
+        update={"digest": "sha256:" + _hexdigest(report(), with_contexts=False)}
+    )
+    assert digest_problem(legacy) is None
+    edited = legacy.model_copy(update={"title": "Outro título"})
+    assert digest_problem(edited) is not None
