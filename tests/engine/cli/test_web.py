@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ import pytest
 from engine.cli import EXIT_FAILED, EXIT_OK, main
 from evals.offline_web import OfflineWeb
 from evals.web_pages import html_page, wiki_page
+from tests.engine.cli.conftest import ServeWeb
 
 CAPITAL = [
     "Brasília is the federal capital of Brazil and seat of government of the Federal District.",
@@ -29,7 +29,7 @@ INJECTION = (
 
 
 @pytest.fixture
-def web(monkeypatch: pytest.MonkeyPatch) -> Iterator[OfflineWeb]:
+def web(serve_web: ServeWeb) -> OfflineWeb:
     pages = [
         wiki_page("Brasília", CAPITAL),
         wiki_page("Solar power in Brazil", SOLAR),
@@ -40,12 +40,7 @@ def web(monkeypatch: pytest.MonkeyPatch) -> Iterator[OfflineWeb]:
             text="residential solar installers Brazil market leader price financing",
         ),
     ]
-    with OfflineWeb(pages) as server:
-        monkeypatch.setenv("FONTE_SEARCH", "searxng")
-        monkeypatch.setenv("SEARXNG_URL", server.base_url)
-        monkeypatch.setenv("FONTE_FETCH_ALLOWLIST", "127.0.0.2/32")
-        monkeypatch.setenv("FONTE_FETCH_DELAY", "0")
-        yield server
+    return serve_web(pages)
 
 
 def ask(question: str, tmp_path: Path, *extra: str) -> dict[str, object]:

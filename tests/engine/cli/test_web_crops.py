@@ -7,7 +7,6 @@ from __future__ import annotations
 import base64
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from engine.cli import EXIT_OK, main
 from engine.sources.web import DiskSnapshotStore
 from evals.offline_web import OfflineWeb
 from evals.web_pages import pdf_page, wiki_page
+from tests.engine.cli.conftest import ServeWeb
 from tests.support.pdfs import pdf_bytes
 
 PDF_PATH = "/relatorio-gd-2024.pdf"
@@ -36,7 +36,7 @@ DATA_PNG = re.compile(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"')
 
 
 @pytest.fixture
-def web(monkeypatch: pytest.MonkeyPatch) -> Iterator[OfflineWeb]:
+def web(serve_web: ServeWeb) -> OfflineWeb:
     pages = [
         pdf_page(
             PDF_PATH,
@@ -46,12 +46,7 @@ def web(monkeypatch: pytest.MonkeyPatch) -> Iterator[OfflineWeb]:
         ),
         wiki_page("Geracao distribuida", ARTICLE),
     ]
-    with OfflineWeb(pages) as server:
-        monkeypatch.setenv("FONTE_SEARCH", "searxng")
-        monkeypatch.setenv("SEARXNG_URL", server.base_url)
-        monkeypatch.setenv("FONTE_FETCH_ALLOWLIST", "127.0.0.2/32")
-        monkeypatch.setenv("FONTE_FETCH_DELAY", "0")
-        yield server
+    return serve_web(pages)
 
 
 def ask(tmp_path: Path, out: str, formats: str = "json,html") -> Path:

@@ -1,11 +1,14 @@
+from engine import Orchestrator, make_brief
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.board import InMemoryBoard
 from engine.budget import InMemoryBudget
 from engine.contracts import Limits, Subquestion
+from engine.models.offline import OfflineModel
 from engine.models.offline.quoting import Quote, candidates_of, choose_quotes
 from engine.models.offline.research import research_offline
 from engine.snapshots import InMemorySnapshotStore, Snapshot, split_page
 from engine.sources.protocols import SearchHit
+from tests.engine.conftest import PagesSource
 
 STATUTE = """#Atenção #STJ regras de transição do faturamento das componentes tarifárias: cai na prova.
 Art. 27. O faturamento da energia das unidades participantes observará as seguintes regras de transição das componentes tarifárias:
@@ -228,82 +231,71 @@ def test_a_statement_row_is_quoted_with_its_column_header() -> None:
     )
 
 
-async def test_a_bridge_question_takes_its_second_hop_to_the_page_that_answers() -> None:
-    from engine import Orchestrator, make_brief
-    from engine.models.offline import OfflineModel
-    from tests.engine.conftest import PagesSource
-
+def wiki(*pages: tuple[str, str, str]) -> PagesSource:
+    """A loopback-free web of pages: (slug, title, text) each."""
     source = PagesSource()
-    source.add(
-        "https://example.org/wiki/Leland",
-        "Leland is a town in Brunswick County, North Carolina. A number of movies, such as "
-        '"Maximum Overdrive" (1986) and "Domestic Disturbance" (2001), have been shot in or '
-        "around Leland.",
-        title="Leland, North Carolina",
-    )
-    source.add(
-        "https://example.org/wiki/Maximum_Overdrive",
-        "Maximum Overdrive is a 1986 American science fiction horror film written and directed "
-        "by Stephen King.",
-        title="Maximum Overdrive",
-    )
-    question = "Who directed the film that was shot in or around Leland, North Carolina in 1986?"
+    for slug, title, text in pages:
+        source.add(f"https://example.org/wiki/{slug}", text, title=title)
+    return source
+
+
+async def published_excerpts(source: PagesSource, question: str) -> list[str]:
     report = await Orchestrator(OfflineModel(), source, source).run(make_brief(question))
-    published = [report.claim(cid) for cid in report.cited_claim_ids()]
-    assert any("directed by Stephen King" in c.excerpt for c in published)
+    return [report.claim(cid).excerpt for cid in report.cited_claim_ids()]
+
+
+LELAND = (
+    "Leland",
+    "Leland, North Carolina",
+    "Leland is a town in Brunswick County, North Carolina. A number of movies, such as "
+    '"Maximum Overdrive" (1986) and "Domestic Disturbance" (2001), have been shot in or '
+    "around Leland.",
+)
+OVERDRIVE = (
+    "Maximum_Overdrive",
+    "Maximum Overdrive",
+    "Maximum Overdrive is a 1986 American science fiction horror film written and directed "
+    "by Stephen King.",
+)
+KING = (
+    "Stephen_King",
+    "Stephen King",
+    "Stephen King is an American author. His spouse is the novelist Tabitha King, whom he "
+    "married in 1971.",
+)
+TABITHA = (
+    "Tabitha_King",
+    "Tabitha King",
+    "Tabitha King is an American writer. Tabitha King was born in Old Town, Maine, in 1949.",
+)
+
+
+async def test_a_bridge_question_takes_its_second_hop_to_the_page_that_answers() -> None:
+    source = wiki(LELAND, OVERDRIVE)
+    question = "Who directed the film that was shot in or around Leland, North Carolina in 1986?"
+    found = await published_excerpts(source, question)
+    assert any("directed by Stephen King" in excerpt for excerpt in found)
     assert "Maximum Overdrive" in source.searches  # the hop searched the name it found
 
 
 async def test_a_third_page_is_reached_when_the_second_names_the_next_link() -> None:
-    from engine import Orchestrator, make_brief
-    from engine.models.offline import OfflineModel
-    from tests.engine.conftest import PagesSource
-
-    source = PagesSource()
-    source.add(
-        "https://example.org/wiki/Leland",
-        'Leland is a town in Brunswick County, North Carolina. The film "Maximum Overdrive" '
-        "(1986) was shot in and around Leland.",
-        title="Leland, North Carolina",
-    )
-    source.add(
-        "https://example.org/wiki/Maximum_Overdrive",
-        "Maximum Overdrive is a 1986 American horror film, the only film directed by Stephen King.",
-        title="Maximum Overdrive",
-    )
-    source.add(
-        "https://example.org/wiki/Stephen_King",
-        "Stephen King is an American author. His spouse is the novelist Tabitha King, whom he "
-        "married in 1971.",
-        title="Stephen King",
-    )
+    source = wiki(LELAND, OVERDRIVE, KING)
     question = "Who is the spouse of the man who directed the film shot in Leland, North Carolina?"
-    report = await Orchestrator(OfflineModel(), source, source).run(make_brief(question))
-    published = [report.claim(cid) for cid in report.cited_claim_ids()]
+    found = await published_excerpts(source, question)
     # Leland names the film, the film names its director, the director's page the spouse.
     assert {"Maximum Overdrive", "Stephen King"} <= set(source.searches)
-    assert any("Tabitha King" in c.excerpt for c in published)
+    assert any("Tabitha King" in excerpt for excerpt in found)
 
 
 async def test_a_four_page_chain_is_followed_to_its_end() -> None:
-    from engine import Orchestrator, make_brief
-    from engine.models.offline import OfflineModel
-    from tests.engine.conftest import PagesSource
-
-    source = PagesSource()
-    pages = [
-        ("Leland", "Leland, North Carolina", 'The film "Maximum Overdrive" was shot in Leland.'),
-        (
-            "Maximum_Overdrive",
-            "Maximum Overdrive",
-            "Maximum Overdrive was directed by Stephen King.",
-        ),
-        ("Stephen_King", "Stephen King", "Stephen King married the novelist Tabitha King."),
-        ("Tabitha_King", "Tabitha King", "Tabitha King was born in Old Town, Maine, in 1949."),
-    ]
-    for slug, title, text in pages:
-        source.add(f"https://example.org/wiki/{slug}", f"{title} is a page. {text}", title=title)
+    source = wiki(
+        ("Leland", "Leland", 'Leland is a page. The film "Maximum Overdrive" was shot in Leland.'),
+        ("Overdrive", "Maximum Overdrive", "Maximum Overdrive was directed by Stephen King."),
+        ("King", "Stephen King", "Stephen King married the novelist Tabitha King."),
+        ("Tabitha", "Tabitha King", "Tabitha King was born in Old Town, Maine, in 1949."),
+    )
     question = "Where was the wife of the man who directed the film shot in Leland born?"
-    report = await Orchestrator(OfflineModel(), source, source).run(make_brief(question))
-    published = [report.claim(cid) for cid in report.cited_claim_ids()]
-    assert any("born in Old Town" in c.excerpt for c in published)
+    found = await published_excerpts(source, question)
+    # Leland -> the film -> its director -> his wife: three hops after the first page.
+    assert source.searches[1:] == ["Maximum Overdrive", "Stephen King", "Tabitha King"]
+    assert any("born in Old Town" in excerpt for excerpt in found)
