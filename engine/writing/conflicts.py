@@ -38,6 +38,11 @@ _UNIT_WORDS = frozenset(
     "por cento percent kw mw gw kwh mwh gwh mwp milhao milhoes mil bilhao bilhoes million "
     "billion thousand dias days meses months anos years r us".split()
 )
+# Words of a date say when, not what: periods are compared apart from the measure.
+_CALENDAR_WORDS = term_set(
+    "january february march april may june july august september october november december "
+    "janeiro fevereiro marco abril maio junho julho agosto setembro outubro novembro dezembro"
+)
 
 
 @dataclass(frozen=True)
@@ -62,10 +67,9 @@ def amounts(text: str) -> list[Amount]:
 
 
 def key_terms(text: str) -> frozenset[str]:
-    """What a statement is about: its words without numbers, units and stopwords."""
-    return frozenset(
-        t for t in term_set(text) if not t[0].isdigit() and t not in _UNIT_WORDS | STOPWORDS
-    )
+    """What a statement is about: its words without numbers, units, dates and stopwords."""
+    left_out = _UNIT_WORDS | STOPWORDS | _CALENDAR_WORDS
+    return frozenset(t for t in term_set(text) if not t[0].isdigit() and t not in left_out)
 
 
 def published_conflicts(report: Report) -> list[Conflict]:

@@ -59,18 +59,17 @@ def off_entity_titles(question: str, titles: Iterable[str]) -> set[str]:
     """Titles of documents about another entity while another title names whom the question
     is about ("3M_2018_10K" for "FY2018 capital expenditure for 3M"): titles that name only
     the question's period or document kind ("BOEING_2018_10K"), or nothing of the question
-    while being the same kind of document ("AMAZON_2017_10K": a "10k" like the filing asked
-    about). A page of another kind naming nothing of the question (a second-hop page of the
-    web) is never one of them."""
+    while being a filing of a kind ("AMAZON_2017_10K", "BESTBUY_2024Q2_10Q": a 10-K or 10-Q
+    of someone else). A page of no such kind naming nothing of the question (a second-hop
+    page of the web) is never one of them."""
     named = _named_by_title(question, titles)
     about = {title for title, words in named.items() if any(not _PERIOD.match(w) for w in words)}
     if not about:
         return set()
-    kinds = {word for title in about for word in _kind_words(title)}
     return {
         title
         for title, words in named.items()
-        if title not in about and (words or _kind_words(title) & kinds)
+        if title not in about and (words or _kind_words(title))
     }
 
 

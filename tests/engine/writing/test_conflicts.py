@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from engine.contracts import Claim, ClaimStatus
+from engine.models.offline.statements import row_by_period
 from engine.writing.conflicts import amounts, find_conflicts, year_columns
 
 
@@ -187,3 +188,19 @@ def test_one_document_giving_two_amounts_without_a_period_is_no_conflict() -> No
 )
 def test_rows_that_only_look_alike_are_no_conflict(first: Claim, second: Claim) -> None:
     assert find_conflicts([first, second]) == []
+
+
+def test_rows_stated_with_their_dated_columns_share_no_measure_by_the_dates() -> None:
+    """The offline reader states a row with its column dates ("— July 29, 2023: $8,890; …"):
+    the months the two statements share say when, not what."""
+    header = "July 29, 2023 July 30, 2022 July 29, 2023 July 30, 2022"
+    rows = [
+        ("dom", "Total Domestic revenue $ 8,890 $ 9,569 $ 17,691 $ 19,463"),
+        ("onl", "Total online revenue $ 2,763 $ 2,975 $ 5,451 $ 6,034"),
+    ]
+    claims = [
+        claim(claim_id, "BESTBUY_2024Q2_10Q", row, row_by_period(row, header) or "", header)
+        for claim_id, row in rows
+    ]
+    assert all("July 29, 2023:" in c.statement for c in claims)
+    assert find_conflicts(claims) == []

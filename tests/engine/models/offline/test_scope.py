@@ -57,6 +57,13 @@ def test_a_document_about_another_entity_of_the_same_period_is_off_entity() -> N
     assert off_entity_titles(question, titles) == {"BOEING_2018_10K", "AMAZON_2017_10K"}
 
 
+def test_another_companys_filing_of_another_kind_is_off_entity_too() -> None:
+    question = "What is the FY2022 unadjusted EBITDA less capex for PepsiCo?"
+    titles = ["PEPSICO_2022_10K", "BESTBUY_2024Q2_10Q", "Depreciation"]
+    # A 10-Q of Best Buy is not PepsiCo's; a page of no filing kind may be a second hop.
+    assert off_entity_titles(question, titles) == {"BESTBUY_2024Q2_10Q"}
+
+
 @pytest.mark.parametrize(
     ("question", "titles"),
     [
