@@ -20,13 +20,13 @@ from pathlib import Path
 
 from bot.bench.processes import (
     DEFAULT_LIBRARY,
+    bench_settings,
     clean,
     slack_stand_in,
     start_workers,
     stop_workers,
     worker_environment,
 )
-from bot.config import Settings
 from bot.flows import handle_step
 from bot.jobs import open_runtime
 from bot.runtime import Runtime
@@ -73,15 +73,8 @@ async def bench(library: Path, loads: list[int], redis_url: str, workers: int) -
     async with slack_stand_in() as api_url:
         env = worker_environment(api_url, redis_url, prefix, library)
         processes = start_workers(env, workers)
-        settings = Settings(
-            slack_bot_token="xoxb-bench",
-            slack_api_url=api_url,
-            redis_url=redis_url,
-            redis_prefix=prefix,
-            library=library,
-            limits=Limits(steps=60, seconds=300, usd=2.0),
-            poll_interval=0.05,
-        )
+        limits = Limits(steps=60, seconds=300, usd=2.0)
+        settings = bench_settings(api_url, redis_url, prefix, library, limits)
         rt = await open_runtime(settings)
         try:
             await asyncio.sleep(3)  # workers open and index the library

@@ -17,7 +17,9 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.config import Settings
 from bot.redis.connection import connect
+from engine import Limits
 
 DEFAULT_LIBRARY = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "br-laws" / "docs"
 WORKER_COMMAND = "import sys; from engine.cli import main; sys.exit(main(['worker']))"
@@ -111,6 +113,22 @@ def worker_environment(
         "FONTE_TASKS_PER_WORKER": "64",
         **extra,
     }
+
+
+def bench_settings(
+    api_url: str, redis_url: str, prefix: str, library: Path, limits: Limits
+) -> Settings:
+    """The embedded bot's settings for the same stand-in, Redis keys and library as the
+    workers of `worker_environment`."""
+    return Settings(
+        slack_bot_token="xoxb-bench",
+        slack_api_url=api_url,
+        redis_url=redis_url,
+        redis_prefix=prefix,
+        library=library,
+        limits=limits,
+        poll_interval=0.05,
+    )
 
 
 def start_worker(env: dict[str, str], log: Path | None = None) -> subprocess.Popen[bytes]:

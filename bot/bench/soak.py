@@ -31,13 +31,13 @@ from bot.bench.concurrency import QUESTIONS
 from bot.bench.processes import (
     DEFAULT_LIBRARY,
     SlackCalls,
+    bench_settings,
     clean,
     slack_stand_in,
     start_worker,
     stop_workers,
     worker_environment,
 )
-from bot.config import Settings
 from bot.flows import handle_step
 from bot.jobs import open_runtime
 from bot.runtime import Runtime
@@ -164,15 +164,7 @@ async def soak_run(
         )
         first = [logs / f"worker-{n}.log" for n in (1, 2)]
         workers = [start_worker(env, log) for log in first]
-        settings = Settings(
-            slack_bot_token="xoxb-bench",
-            slack_api_url=api_url,
-            redis_url=redis_url,
-            redis_prefix=prefix,
-            library=library,
-            limits=LIMITS,
-            poll_interval=0.05,
-        )
+        settings = bench_settings(api_url, redis_url, prefix, library, LIMITS)
         rt = await open_runtime(settings)
         try:
             await started(first)  # workers open and index the library
