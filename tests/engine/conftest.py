@@ -1,15 +1,21 @@
-"""Shared fixtures: an in-memory source that speaks the Search and Fetcher protocols."""
+"""Shared fixtures: an in-memory source that speaks the Search and Fetcher protocols, and
+the toolbox of one subagent over a source."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import pytest
 
-from engine.snapshots import Snapshot, split_page
-from engine.sources.protocols import FetchError, SearchHit
+from engine.agents.toolbox import Assignment, Toolbox
+from engine.board import InMemoryBoard
+from engine.budget import InMemoryBudget
+from engine.contracts import Language, Limits, Subquestion
+from engine.snapshots import InMemorySnapshotStore, Snapshot, split_page
+from engine.sources.protocols import Fetcher, FetchError, Search, SearchHit
 from engine.text.tokens import term_set
 
 
@@ -103,3 +109,37 @@ class SlowPages(PagesSource):
             return await super().fetch(url)
         finally:
             self.in_flight -= 1
+
+
+class SearchAndFetch(Search, Fetcher, Protocol):
+    """A source that both searches and reads, as a library does."""
+
+
+def subagent_toolbox(
+    source: SearchAndFetch,
+    question: str,
+    *,
+    title: str = "",
+    language: Language = "pt",
+    max_steps: int = 8,
+    limits: Limits | None = None,
+    shared_reads: list[str] | None = None,
+) -> Toolbox:
+    """The toolbox of subagent s1 researching `question` (its only subquestion) over
+    `source`, with in-memory snapshots, board and budget."""
+    assignment = Assignment(
+        subagent="s1",
+        subquestion=Subquestion(id="s1", text=question, title=title),
+        question=question,
+        language=language,
+        max_steps=max_steps,
+    )
+    return Toolbox(
+        assignment,
+        source,
+        source,
+        InMemorySnapshotStore(),
+        InMemoryBoard(),
+        InMemoryBudget(limits or Limits()),
+        shared_reads=shared_reads if shared_reads is not None else [],
+    )

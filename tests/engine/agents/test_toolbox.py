@@ -5,12 +5,10 @@ import asyncio
 
 import pytest
 
-from engine.agents.toolbox import Assignment, Toolbox
-from engine.board import InMemoryBoard
+from engine.agents.toolbox import Toolbox
 from engine.budget import InMemoryBudget, StepRefused
-from engine.contracts import Limits, Subquestion
-from engine.snapshots import InMemorySnapshotStore
-from tests.engine.conftest import LAW_TEXT, PagesSource, SlowPages
+from engine.contracts import Limits
+from tests.engine.conftest import LAW_TEXT, PagesSource, SlowPages, subagent_toolbox
 
 LAW = "https://example.org/lei-14300"
 FILING = "https://example.org/acme-2018.pdf"
@@ -22,22 +20,8 @@ EXPIRY = (
 def make_toolbox(
     source: PagesSource, max_steps: int = 8, shared: list[str] | None = None
 ) -> Toolbox:
-    assignment = Assignment(
-        subagent="s1",
-        subquestion=Subquestion(id="s1", text="Até quando valem os créditos?"),
-        question="Até quando valem os créditos?",
-        language="pt",
-        max_steps=max_steps,
-    )
-    return Toolbox(
-        assignment,
-        source,
-        source,
-        InMemorySnapshotStore(),
-        InMemoryBoard(),
-        InMemoryBudget(Limits()),
-        shared_reads=shared if shared is not None else [],
-    )
+    question = "Até quando valem os créditos?"
+    return subagent_toolbox(source, question, max_steps=max_steps, shared_reads=shared)
 
 
 async def test_parallel_reads_never_pass_the_step_cap() -> None:

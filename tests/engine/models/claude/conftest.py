@@ -9,10 +9,9 @@ from typing import Any
 
 import pytest
 
-from engine.agents.toolbox import Assignment, Toolbox
-from engine.board import InMemoryBoard
+from engine.agents.toolbox import Toolbox
 from engine.budget import InMemoryBudget, Meter
-from engine.contracts import Limits, Subquestion
+from engine.contracts import Limits
 from engine.models.claude import ClaudeConfig, ClaudeModel, claude_model_from_config
 from engine.models.claude.prompts import (
     CLARIFIER_SYSTEM,
@@ -22,8 +21,7 @@ from engine.models.claude.prompts import (
     SUBAGENT_SYSTEM,
     WRITER_SYSTEM,
 )
-from engine.snapshots import InMemorySnapshotStore
-from tests.engine.conftest import PagesSource
+from tests.engine.conftest import PagesSource, subagent_toolbox
 from tests.support.anthropic_server import (
     ApiError,
     Body,
@@ -148,20 +146,8 @@ def toolbox(
     max_steps: int = 8,
     limits: Limits | None = None,
 ) -> Toolbox:
-    assignment = Assignment(
-        subagent="s1",
-        subquestion=Subquestion(id="s1", text=subquestion, title="Créditos"),
-        question=subquestion,
-        language="pt",
-        max_steps=max_steps,
-    )
-    return Toolbox(
-        assignment,
-        source,
-        source,
-        InMemorySnapshotStore(),
-        InMemoryBoard(),
-        InMemoryBudget(limits or Limits()),
+    return subagent_toolbox(
+        source, subquestion, title="Créditos", max_steps=max_steps, limits=limits
     )
 
 

@@ -1,14 +1,11 @@
 from engine import Orchestrator, make_brief
-from engine.agents.toolbox import Assignment, Toolbox
-from engine.board import InMemoryBoard
-from engine.budget import InMemoryBudget
-from engine.contracts import Limits, Subquestion
+from engine.agents.toolbox import Toolbox
 from engine.models.offline import OfflineModel
 from engine.models.offline.quoting import Quote, candidates_of, choose_quotes
 from engine.models.offline.research import research_offline
-from engine.snapshots import InMemorySnapshotStore, Snapshot, split_page
+from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import SearchHit
-from tests.engine.conftest import PagesSource
+from tests.engine.conftest import PagesSource, subagent_toolbox
 
 STATUTE = """#Atenção #STJ regras de transição do faturamento das componentes tarifárias: cai na prova.
 Art. 27. O faturamento da energia das unidades participantes observará as seguintes regras de transição das componentes tarifárias:
@@ -158,20 +155,7 @@ class Filings:
 
 
 def research_toolbox(source: Filings, question: str) -> Toolbox:
-    assignment = Assignment(
-        subagent="s1",
-        subquestion=Subquestion(id="s1", text=question, title="Answer"),
-        question=question,
-        language="en",
-    )
-    return Toolbox(
-        assignment,
-        source,
-        source,
-        InMemorySnapshotStore(),
-        InMemoryBoard(),
-        InMemoryBudget(Limits()),
-    )
+    return subagent_toolbox(source, question, title="Answer", language="en")
 
 
 FILLER = "Item 1. Business\nWe sell consumer electronics in stores and online.\n"
