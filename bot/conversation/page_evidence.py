@@ -9,21 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Mapping
-from typing import TypeVar
+from collections.abc import Mapping
 
 from bot.runtime import Runtime
 from engine import Report
 from engine.render import PageEvidence
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
-
-
-async def _one_at_a_time(work: Callable[[], T]) -> T:
-    """`work` in a worker thread; the evidence serialises pdfium itself."""
-    return await asyncio.to_thread(work)
 
 
 async def _evidence(rt: Runtime) -> PageEvidence | None:
@@ -44,7 +36,7 @@ async def report_crops(rt: Runtime, report: Report) -> Mapping[str, bytes]:
     evidence = await _evidence(rt)
     if evidence is None:
         return {}
-    return await _one_at_a_time(lambda: evidence.crops(report))
+    return await asyncio.to_thread(evidence.crops, report)
 
 
 async def claim_crop(rt: Runtime, report: Report, claim_id: str) -> bytes | None:
@@ -52,17 +44,4 @@ async def claim_crop(rt: Runtime, report: Report, claim_id: str) -> bytes | None
     evidence = await _evidence(rt)
     if evidence is None:
         return None
-    alone = citing_only(report, claim_id)
-    return (await _one_at_a_time(lambda: evidence.crops(alone))).get(claim_id)
-
-
-def citing_only(report: Report, claim_id: str) -> Report:
-    """`report` reduced to its first sentence citing `claim_id`, citing that claim alone, so
-    the evidence crops that one page."""
-    for section in report.sections:
-        for sentence in section.sentences:
-            if claim_id in sentence.claim_ids:
-                only = sentence.model_copy(update={"claim_ids": [claim_id]})
-                alone = section.model_copy(update={"sentences": [only]})
-                return report.model_copy(update={"sections": [alone]})
-    return report.model_copy(update={"sections": []})
+    return await asyncio.to_thread(evidence.crop_png, report.claim(claim_id))

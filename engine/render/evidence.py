@@ -12,13 +12,14 @@ import base64
 from collections.abc import Mapping
 from typing import Protocol
 
-from engine.contracts import Report
+from engine.contracts import Claim, Report
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 class PageEvidence(Protocol):
-    """Boxes and crops for the claims a report cites (implemented by library sources)."""
+    """Boxes and crops for the claims a report cites (implemented by the page evidence of
+    library PDFs and of PDFs the web fetcher kept)."""
 
     def with_boxes(self, report: Report) -> Report:
         """The report with each cited claim's locator carrying its boxes on the page."""
@@ -27,6 +28,11 @@ class PageEvidence(Protocol):
     def crops(self, report: Report) -> Mapping[str, bytes]:
         """A PNG of the page around each cited claim's excerpt, highlighted, by claim id;
         claims without one (web pages) are absent."""
+        ...
+
+    def crop_png(self, claim: Claim) -> bytes | None:
+        """The same crop for one claim (a display that shows a single excerpt); None when it
+        has none."""
         ...
 
 

@@ -20,7 +20,7 @@ from bot.conversation import excerpt_page
 from bot.runtime import Runtime
 from bot.sources import open_library
 from engine.assembly import Sources
-from engine.contracts import Report
+from engine.contracts import Claim, Report
 from engine.render import PageEvidence
 from tests.bot.conftest import SignedSlack, running_workers
 from tests.support.slack_pages import (
@@ -230,6 +230,10 @@ class ThreadsOfCrops:
     def crops(self, report: Report) -> Mapping[str, bytes]:
         self.threads.append(threading.get_ident())
         return self.inner.crops(report)
+
+    def crop_png(self, claim: Claim) -> bytes | None:
+        self.threads.append(threading.get_ident())
+        return self.inner.crop_png(claim)
 
 
 async def test_pages_are_cropped_off_the_event_loop(

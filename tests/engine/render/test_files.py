@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.contracts import Report
+from engine.contracts import Claim, Report
 from engine.render import files
 from engine.render.files import FORMATS, write_report
 from engine.verify import published_digest
@@ -120,6 +120,10 @@ class RecordingEvidence:
         self.asked.append("crops")
         assert report.claim("cpdf").locator.boxes  # type: ignore[union-attr]
         return {"cpdf": self.png}
+
+    def crop_png(self, claim: Claim) -> bytes | None:
+        self.asked.append("crop")
+        return self.png if claim.id == "cpdf" else None
 
 
 def test_evidence_puts_boxes_in_json_and_crops_in_html_and_pdf(
