@@ -259,15 +259,23 @@ def is_column_header(line: str) -> bool:
     return not _DIGIT.search(rest) and len(rest.split()) <= MAX_HEADER_WORDS
 
 
+def _label_and_cells(row: str) -> tuple[list[str], list[str]]:
+    """A row's words before its cells, and its cells in order: the figures and the fillers
+    printed apart from them ("$", "%", "—") at the end of the row."""
+    words = row.split()
+    cells: list[str] = []
+    while words and (words[-1] in _CELL_FILLERS or _FIGURE.fullmatch(words[-1])):
+        cells.append(words.pop())
+    return words, cells[::-1]
+
+
 def is_table_row(text: str) -> bool:
     """A label followed by figures: "Gross profit 2,725 2,820 2,732", "Capital spending
     (4,625) (4,240)", "Effective tax rate 22.9%"; not prose that mentions a number."""
     if text.rstrip().endswith((".", ";")):  # a sentence that ends on a number
         return False
-    words = text.split()
-    figures = 0
-    while words and (words[-1] in _CELL_FILLERS or _FIGURE.fullmatch(words[-1])):
-        figures += words.pop() not in _CELL_FILLERS
+    words, cells = _label_and_cells(text)
+    figures = sum(cell not in _CELL_FILLERS for cell in cells)
     label = " ".join(words)
     if not _LETTER.search(label) or figures == 0 or is_column_header(text):
         return False
@@ -293,22 +301,18 @@ def row_by_period(row: str, header: str) -> str | None:
     2021: 11,162". None when the row's figures and the header's periods do not pair one to
     one (a column of changes, a row spanning fewer columns): then no pairing is guessed."""
     periods = [" ".join(m.group(0).split()) for m in _PERIOD.finditer(header)]
-    words = row.split()
+    words, cells = _label_and_cells(row)
     figures: list[str] = []
-    suffix = ""
-    while words and (words[-1] in _CELL_FILLERS or _FIGURE.fullmatch(words[-1])):
-        word = words.pop()
-        if word == "%":
-            suffix = word
-        elif word in _NIL_CELLS:
-            figures.append(word)
-        elif word in _CELL_FILLERS:  # a currency sign, printed apart from its figure
+    currency = ""
+    for cell in cells:
+        if cell == "%":  # a percent sign printed apart from its figure
             if figures:
-                figures[-1] = f"{word}{figures[-1]}"
-        else:
-            figures.append(word + suffix)
-            suffix = ""
-    figures.reverse()
+                figures[-1] += cell
+        elif cell in _CELL_FILLERS and cell not in _NIL_CELLS:  # a currency sign, apart
+            currency = cell
+        else:  # a figure, or a dash for nil
+            figures.append(currency + cell)
+            currency = ""
     label = " ".join(words).rstrip(" :")
     if len(periods) < 2 or len(figures) != len(periods) or not _LETTER.search(label):
         return None

@@ -86,11 +86,8 @@ def crop_png(claim: Claim, library: Library) -> bytes | None:
     not verified, on web pages or on anything that is not a PDF of `library`, or whose
     excerpt is not on the page.
 
-    It reads the PDF with pdfium (about 0.1 s a crop), which is not thread-safe: no two
-    pdfium calls may run at once in a process, even on different documents
-    (https://pypdfium2-team.github.io/pypdfium2/python_api.html). Call it on the thread
-    that does the process's other PDF work (a library parses PDFs in-thread when a text is
-    not cached), or in another process; not from a thread pool beside it.
+    It reads the PDF with pdfium (about 0.1 s a crop) under the process's pdfium lock
+    (`parse.PDFIUM_LOCK`), so any thread may call it.
     """
     return LibraryPageEvidence(library).crop_png(claim)
 
