@@ -147,10 +147,10 @@ def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate
 
 
 def _ranked(
-    candidates: list[Candidate], terms: QueryTerms, question: str
+    candidates: list[Candidate], factors: dict[str, float], terms: QueryTerms, question: str
 ) -> list[tuple[float, Candidate]]:
+    """The in-scope `candidates` (`_in_scope`) that answer, best first."""
     asks_quantity = bool(_QUANTITY_QUESTION.search(question))
-    candidates, factors = _in_scope(candidates, question)
     scores = [(_score(terms, c, asks_quantity) * factors[c.title], c) for c in candidates]
     best = max((score for score, _ in scores), default=0.0)
     # A long question (a definition, several periods) is covered by no single unit as much
@@ -172,14 +172,16 @@ def _in_scope(
     return candidates, scope_factors(question, (c.title for c in candidates))
 
 
-def _measure_rows(candidates: list[Candidate], question: str) -> list[Candidate]:
-    """For each printed measure the question needs (`measures`), the statement row that
-    states it: in the filing the question names, on the statement that prints the measure,
-    with the periods asked in its column header, labelled most nearly as the measure."""
+def _measure_rows(
+    candidates: list[Candidate], factors: dict[str, float], question: str
+) -> list[Candidate]:
+    """For each printed measure the question needs (`measures`), the statement row of the
+    in-scope `candidates` that states it: in the filing the question names, on the statement
+    that prints the measure, with the periods asked in its column header, labelled most
+    nearly as the measure."""
     measures = measures_asked(question)
     if not measures:
         return []
-    candidates, factors = _in_scope(candidates, question)
     years = {token for token in tokenize(question) if _YEAR_TOKEN.fullmatch(token)}
     rows: list[Candidate] = []
     for measure in measures:
@@ -231,10 +233,11 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
     def window_score(text: str) -> float:
         return terms.coverage(term_set(text))
 
-    ranked = [candidate for _, candidate in _ranked(candidates, terms, subquestion)]
+    in_scope, factors = _in_scope(candidates, subquestion)
+    ranked = [candidate for _, candidate in _ranked(in_scope, factors, terms, subquestion)]
     # The most direct unit first, then the row of each figure the answer is computed from
     # (which may share a statement page), then the rest of the ranking.
-    measures = [] if aspect_terms is not None else _measure_rows(candidates, subquestion)
+    measures = [] if aspect_terms is not None else _measure_rows(in_scope, factors, subquestion)
     lists = _lists_by_lead_in(candidates)
     chosen: list[Quote] = []
     per_source: dict[str, int] = {}
