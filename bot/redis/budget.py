@@ -2,7 +2,9 @@
 
 Each operation is one Lua script, so a reservation is checked and taken atomically: workers
 reserving at the same moment cannot overshoot together. Time is Redis's own clock (`TIME`),
-so machines with skewed clocks agree on the wall seconds spent.
+so machines with skewed clocks agree on the wall seconds spent; a test may pass a clock of its
+own instead (`clock`, seconds since the Unix epoch like `TIME`), which every script then reads
+from its last argument.
 
 Reservations are keyed by `scope:n`, the caller's scope (an arq job id) and the step number
 inside it. arq runs a job at least once; a replayed job asks for the same keys and gets the
@@ -11,6 +13,7 @@ reservations it already holds back, so a retry is never charged twice.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import count
 
@@ -26,7 +29,9 @@ local b = KEYS[1]
 local function num(field)
   return tonumber(redis.call('HGET', b, field) or '0') or 0
 end
+local clock = ARGV[#ARGV]  -- the caller's clock, or '' for Redis's own
 local function now()
+  if clock ~= nil and clock ~= '' then return tonumber(clock) end
   local t = redis.call('TIME')
   return tonumber(t[1]) + tonumber(t[2]) / 1000000
 end
@@ -194,13 +199,24 @@ class RedisBudget:
     """
 
     def __init__(
-        self, redis: ArqRedis, keys: Keys, report_id: str, scope: str, limits: Limits
+        self,
+        redis: ArqRedis,
+        keys: Keys,
+        report_id: str,
+        scope: str,
+        limits: Limits,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         self.limits = limits
         self._redis = redis
         self._keys = [keys.budget(report_id), keys.reservations(report_id)]
         self._scope = scope
         self._steps = count(1)
+        self._clock = clock
+
+    def _now(self) -> str:
+        """The last argument of every script that reads the clock: '' for Redis's `TIME`."""
+        return "" if self._clock is None else repr(float(self._clock()))
 
     @classmethod
     async def open(
@@ -211,8 +227,10 @@ class RedisBudget:
         scope: str,
         limits: Limits,
         ttl_seconds: int,
+        clock: Callable[[], float] | None = None,
     ) -> RedisBudget:
-        """The report's budget; the first opener sets its limits, later ones read them."""
+        """The report's budget; the first opener sets its limits, later ones read them.
+        `clock` (seconds since the Unix epoch) replaces Redis's `TIME`: for tests."""
         budget_key = keys.budget(report_id)
         async with redis.pipeline(transaction=True) as pipe:
             pipe.hsetnx(budget_key, "limit_steps", str(limits.steps))
@@ -222,7 +240,7 @@ class RedisBudget:
             pipe.expire(keys.reservations(report_id), ttl_seconds)
             pipe.hmget(budget_key, ["limit_steps", "limit_seconds", "limit_usd"])
             replies = await pipe.execute()
-        budget = cls(redis, keys, report_id, scope, limits)
+        budget = cls(redis, keys, report_id, scope, limits, clock)
         budget._read_limits(replies[-1])
         return budget
 
@@ -233,7 +251,7 @@ class RedisBudget:
     async def reserve(self, steps: int = 1, usd: float = 0.0) -> Reservation | Refusal:
         number = next(self._steps)
         key = f"{self._scope}:{number}"
-        reply = await _RESERVE(self._redis, self._keys, [key, steps, repr(float(usd))])
+        reply = await _RESERVE(self._redis, self._keys, [key, steps, repr(float(usd)), self._now()])
         outcome, detail = text(reply[0]), text(reply[1])
         self._read_limits(reply[2:5])
         if outcome == "refused":
@@ -257,7 +275,7 @@ class RedisBudget:
         await _SETTLE(self._redis, self._keys, [key, repr(float(usd)), *counts])
 
     async def spend(self) -> Spend:
-        reply = await _SPEND(self._redis, self._keys, [])
+        reply = await _SPEND(self._redis, self._keys, [self._now()])
         steps, seconds, usd = (text(v) for v in reply[:3])
         self._read_limits(reply[3:6])
         fields = await awaited(self._redis.hgetall(self._keys[0]))
@@ -293,7 +311,7 @@ class RedisBudget:
         )
 
     async def exhausted(self) -> Refusal | None:
-        reply = await _EXHAUSTED(self._redis, self._keys, [])
+        reply = await _EXHAUSTED(self._redis, self._keys, [self._now()])
         self._read_limits(reply[2:5])
         limit = text(reply[0])
         return Refusal(limit, text(reply[1])) if limit else None
@@ -316,8 +334,8 @@ class RedisBudget:
         job keeps the clock its first attempt started, minus the time between that attempt's
         last heartbeat and now: the crash is not charged. The clock stands still whenever
         the last heartbeat is older than `alive_ttl` (bot.redis.runs)."""
-        await _BEGIN_RUN(self._redis, self._keys, [run_id, repr(float(alive_ttl))])
+        await _BEGIN_RUN(self._redis, self._keys, [run_id, repr(float(alive_ttl)), self._now()])
 
     async def end_run(self, run_id: str) -> None:
         """Stop the clock, so the hours between a report and its follow-up are not spent."""
-        await _END_RUN(self._redis, self._keys, [run_id])
+        await _END_RUN(self._redis, self._keys, [run_id, self._now()])

@@ -1,7 +1,8 @@
 """Shared fixtures for the bot: a Slack stand-in on loopback (Web API and a Socket Mode
-WebSocket), real Redis under a key prefix of the test's own (deleted afterwards), a library
-the test writes, runtimes, arq workers running as tasks, and helpers to send signed requests
-and Socket Mode envelopes."""
+WebSocket), real Redis in a database of the tests' own (`FONTE_TEST_REDIS_URL`, default db 13,
+never db 0; emptied at the start and end of the session) under a key prefix of the test's own
+(deleted afterwards), a library the test writes, runtimes, arq workers running as tasks, and
+helpers to send signed requests and Socket Mode envelopes."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ import contextlib
 import hashlib
 import hmac
 import json
+import os
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from urllib.parse import urlencode
 
 import httpx
 import pytest
+import redis
 import redis.asyncio as aioredis
 from aiohttp import web
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
@@ -43,7 +46,22 @@ from engine.snapshots import Snapshot
 from engine.sources.protocols import SearchHit
 from tests.support.slack_stub import SlackStub
 
-REDIS_URL = "redis://127.0.0.1:6379/0"
+TEST_REDIS_URL = "redis://127.0.0.1:6379/13"
+"""The Redis database the tests own; another one with FONTE_TEST_REDIS_URL (never db 0)."""
+
+
+def _test_redis_url() -> str:
+    url = os.environ.get("FONTE_TEST_REDIS_URL") or TEST_REDIS_URL
+    db = redis.connection.parse_url(url).get("db", 0)
+    if int(db) == 0:
+        raise pytest.UsageError(
+            f"FONTE_TEST_REDIS_URL={url!r} names Redis db 0: the tests empty their database, "
+            "so give them one of their own (e.g. redis://127.0.0.1:6379/13)"
+        )
+    return url
+
+
+REDIS_URL = _test_redis_url()
 SIGNING_SECRET = "test-signing-secret"
 BOT_TOKEN = "xoxb-test-token"
 
@@ -75,6 +93,25 @@ async def slack() -> AsyncIterator[SlackStub]:
         yield stub
     finally:
         await stub.stop()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _empty_test_redis() -> Iterator[None]:
+    """Empty the tests' own Redis database before the session and after it, so nothing a
+    test wrote (or a killed worker process left) stays behind. Only that database: never
+    db 0, and nothing when no Redis answers (the tests that need one then fail alone)."""
+
+    def flush() -> None:
+        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
+        try:
+            with contextlib.suppress(redis.ConnectionError):
+                client.flushdb()
+        finally:
+            client.close()
+
+    flush()
+    yield
+    flush()
 
 
 @pytest.fixture

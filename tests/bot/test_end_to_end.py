@@ -279,11 +279,16 @@ async def test_failed_deliveries_end_in_a_state_tell_the_user_and_deepen_later_w
         report_id = await report_in_thread(rt, sender, slack, LIMITS_QUESTION, "650.1")
         state = await wait_state(rt, report_id, lambda s: s.delivered == 1)
         assert (state.status, state.delivery_error) == ("delivery_failed", "msg_blocks_too_long")
-        lines = [
-            c.params["text"]
-            for c in slack.calls_to("chat.postMessage")
-            if str(c.params.get("text", "")).startswith(":warning:")
-        ]
+
+        def warnings() -> list[str]:
+            return [
+                c.params["text"]
+                for c in slack.calls_to("chat.postMessage")
+                if str(c.params.get("text", "")).startswith(":warning:")
+            ]
+
+        # The state is saved before the user is told: wait for the telling, then check it.
+        lines = await slack.wait_for(warnings, what="the delivery warning")
         assert lines == [PT.delivery_failed.format(reason=PT.error_too_long)]
         await sender.event(
             {

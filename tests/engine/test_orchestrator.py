@@ -1,4 +1,5 @@
 import asyncio
+import contextlib
 from dataclasses import dataclass
 
 from engine.agents.toolbox import Assignment, Toolbox
@@ -55,20 +56,33 @@ async def test_step_limit_gives_a_partial_report_with_gaps(source: PagesSource) 
 
 
 class SlowSource(PagesSource):
+    """A fetch is held until another one runs alongside it: subagents running at the same
+    time overlap however slowly the machine gets them there; subagents run one after the
+    other would each wait out HOLD_SECONDS alone."""
+
+    HOLD_SECONDS = 5.0
     in_flight: int = 0
     most_in_flight: int = 0
+    overlapped: asyncio.Event | None = None
 
     async def fetch(self, url: str):  # type: ignore[no-untyped-def]
         SlowSource.in_flight += 1
         SlowSource.most_in_flight = max(SlowSource.most_in_flight, SlowSource.in_flight)
+        overlapped = SlowSource.overlapped
+        assert overlapped is not None
+        if SlowSource.in_flight >= 2:
+            overlapped.set()
         try:
-            await asyncio.sleep(0.05)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(overlapped.wait(), SlowSource.HOLD_SECONDS)
             return await super().fetch(url)
         finally:
             SlowSource.in_flight -= 1
 
 
 async def test_independent_subquestions_run_at_the_same_time(source: PagesSource) -> None:
+    SlowSource.in_flight = SlowSource.most_in_flight = 0
+    SlowSource.overlapped = asyncio.Event()
     slow = SlowSource(documents=source.documents)
     orchestrator = Orchestrator(OfflineModel(), slow, slow)
     report = await run(orchestrator, "energia elétrica microgeração", template="regulacao")

@@ -92,6 +92,8 @@ def slow(handler: Handler, seconds: float) -> Handler:
 
 class PageServer:
     def __init__(self) -> None:
+        self.clock: Callable[[], float] = time.monotonic
+        """Stamps each request's `at`: a test's fake clock when the fetcher runs on one."""
         self.routes: dict[str, Handler] = {}
         self.requests: list[Request] = []
         self.active = 0
@@ -136,7 +138,7 @@ class PageServer:
                 if name:
                     headers[name.strip().lower()] = value.strip()
             path = request_line.split(" ")[1]
-            request = Request(path, headers, time.monotonic())
+            request = Request(path, headers, self.clock())
             self.requests.append(request)
             await self.routes.get(path.split("?")[0], page(b"not found", status=404))(
                 request, writer

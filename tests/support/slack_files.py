@@ -75,7 +75,8 @@ class FileStore:
         self.files: dict[str, StoredFile] = {}
         self.ready_after = 0.0
         """Seconds after files.completeUploadExternal before blocks may show the file."""
-        self._clock = clock
+        self.clock = clock
+        """Times that processing: a test may swap in a fake clock it advances itself."""
 
     def start(self, file_id: str, name: str, token: str) -> None:
         self.files[file_id] = StoredFile(file_id, name, token)
@@ -93,7 +94,7 @@ class FileStore:
             if stored is None:
                 continue
             stored.title = item.get("title")
-            stored.completed_at = self._clock()
+            stored.completed_at = self.clock()
             stored.shared = stored.shared or shared
             completed.append(stored.answer())
         return completed
@@ -103,7 +104,7 @@ class FileStore:
         stored = self._named(slack_file)
         if stored is None or stored.completed_at is None or not stored.is_image:
             return False
-        if self._clock() < stored.completed_at + self.ready_after:
+        if self.clock() < stored.completed_at + self.ready_after:
             return False  # still being processed
         return stored.shared or stored.uploader == token
 

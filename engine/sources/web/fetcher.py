@@ -8,6 +8,8 @@ for its address in the network backend (`ssrf.py`), and waits its turn at the ho
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Awaitable, Callable
 from types import TracebackType
 
 import httpcore
@@ -34,9 +36,18 @@ _SCHEMES = frozenset({"http", "https"})
 
 
 class WebFetcher:
-    """Reads web pages; close it with `aclose()` or use it as `async with WebFetcher(…)`."""
+    """Reads web pages; close it with `aclose()` or use it as `async with WebFetcher(…)`.
 
-    def __init__(self, config: FetchConfig | None = None) -> None:
+    `clock` and `sleep` time the delay between requests to one host (politeness.HostGate):
+    the real ones unless a test passes its own."""
+
+    def __init__(
+        self,
+        config: FetchConfig | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
         self.config = config if config is not None else FetchConfig()
         self._client = httpx.AsyncClient(
             transport=GuardedTransport(self.config.allowlist),
@@ -50,7 +61,7 @@ class WebFetcher:
             max_redirects=self.config.max_redirects,
             trust_env=False,
         )
-        self._gate = HostGate(self.config.per_host, self.config.delay)
+        self._gate = HostGate(self.config.per_host, self.config.delay, clock, sleep)
         self._robots = RobotsCache(self._load_robots)
 
     async def __aenter__(self) -> WebFetcher:

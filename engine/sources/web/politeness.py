@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 # A site's Crawl-delay is honoured up to this: a research run cannot wait minutes per page.
@@ -12,14 +12,22 @@ MAX_CRAWL_DELAY = 5.0
 
 
 class HostGate:
+    """`clock` tells the time and `sleep` waits for it (the real ones unless a test passes
+    its own, which must agree with each other)."""
+
     def __init__(
-        self, per_host: int, delay: float, clock: Callable[[], float] = time.monotonic
+        self,
+        per_host: int,
+        delay: float,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         if per_host < 1:
             raise ValueError("per_host must be 1 or more")
         self.per_host = per_host
         self.delay = delay
         self._clock = clock
+        self._sleep = sleep
         self._semaphores: dict[str, asyncio.Semaphore] = {}
         self._next_start: dict[str, float] = {}
         self._delays: dict[str, float] = {}
@@ -39,5 +47,5 @@ class HostGate:
             # Book the start before sleeping, so concurrent waiters queue one delay apart.
             self._next_start[key] = start + self._delays.get(key, self.delay)
             if start > now:
-                await asyncio.sleep(start - now)
+                await self._sleep(start - now)
             yield

@@ -23,6 +23,7 @@ from engine.assembly import Sources
 from engine.contracts import Claim, Report
 from engine.render import PageEvidence
 from tests.bot.conftest import SignedSlack, running_workers
+from tests.support.clock import FakeClock
 from tests.support.slack_pages import (
     CLAIMS,
     PNG_SIGNATURE,
@@ -183,9 +184,14 @@ async def test_a_refused_update_leaves_the_modal_as_it_opened(
 async def test_a_just_uploaded_page_is_shown_once_slack_has_processed_it(
     make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
 ) -> None:
+    clock = slack.files.clock = FakeClock()
     slack.files.ready_after = 0.8
     _, sender = await ready(runtimes, make_settings(redis=False), bolt_http)
     await press(sender, "pdf")
+    # Slack still processes the page (however long the bot took to get here) until its time
+    # has come; the bot retries meanwhile (UPDATE_RETRY_DELAYS, 7.5 s in all).
+    await slack.wait_for(lambda: slack.calls_to("views.update", ok_only=False), what="try")
+    clock.advance(0.8)
     shown = await slack.wait_for(lambda: slack.calls_to("views.update"), what="page", within=10)
 
     tries = slack.calls_to("views.update", ok_only=False)

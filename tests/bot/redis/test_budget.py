@@ -12,15 +12,23 @@ from bot.redis.keys import Keys
 from bot.redis.runs import RedisRunLeases
 from engine.budget import Refusal
 from engine.contracts import Limits, Usage
+from tests.support.clock import FakeClock
 
 TTL = 600
+MS = 0.0015
+"""Spend is rounded to the millisecond: two readings agree within one millisecond (and a
+half, for the float arithmetic)."""
 
 
 async def budget(
-    redis: ArqRedis, prefix: str, scope: str, limits: Limits | None = None
+    redis: ArqRedis,
+    prefix: str,
+    scope: str,
+    limits: Limits | None = None,
+    clock: FakeClock | None = None,
 ) -> RedisBudget:
     return await RedisBudget.open(
-        redis, Keys(prefix), "r1", scope, limits or Limits(steps=10, usd=1.0), TTL
+        redis, Keys(prefix), "r1", scope, limits or Limits(steps=10, usd=1.0), TTL, clock
     )
 
 
@@ -94,19 +102,21 @@ async def test_stop_refuses_everything_and_extend_does_not_lift_it(
 
 
 async def test_the_clock_runs_only_during_a_run(redis: ArqRedis, redis_prefix: str) -> None:
-    b = await budget(redis, redis_prefix, "job", Limits(steps=10, seconds=0.3))
-    await asyncio.sleep(0.35)
+    clock = FakeClock()
+    b = await budget(redis, redis_prefix, "job", Limits(steps=10, seconds=0.3), clock)
+    clock.advance(0.35)
     assert isinstance(await b.reserve(), KeyedReservation)  # not started: no time spent
     await b.begin_run("v1")
     await b.begin_run("v1")  # a retried job keeps the first start
-    await asyncio.sleep(0.35)
+    clock.advance(0.35)
     refused = await b.reserve()
     assert isinstance(refused, Refusal)
     assert refused.limit == "seconds"
     await b.end_run("v1")
     spent = (await b.spend()).seconds
-    await asyncio.sleep(0.1)
-    assert (await b.spend()).seconds == pytest.approx(spent)
+    assert spent == pytest.approx(0.35, abs=MS)
+    clock.advance(100)
+    assert (await b.spend()).seconds == spent
 
 
 async def test_set_limits_and_another_opener_reads_them(redis: ArqRedis, redis_prefix: str) -> None:
@@ -116,37 +126,57 @@ async def test_set_limits_and_another_opener_reads_them(redis: ArqRedis, redis_p
     assert other.limits == Limits(steps=3, seconds=30, usd=0.2)
 
 
+async def heartbeat_at(redis: ArqRedis, prefix: str) -> float:
+    """When the orchestrator's last heartbeat (RedisRunLeases.take) marked it alive: Redis's
+    own clock, which the fake clock below starts from."""
+    alive_at = await redis.hget(Keys(prefix).budget("r1"), "alive_at")
+    assert alive_at is not None, "the heartbeat was not recorded"
+    return float(alive_at)
+
+
+async def redis_now(redis: ArqRedis) -> float:
+    seconds, micros = await redis.time()
+    return seconds + micros / 1_000_000
+
+
 async def test_the_clock_stands_still_while_no_orchestrator_is_alive(
     redis: ArqRedis, redis_prefix: str
 ) -> None:
     keys = Keys(redis_prefix)
-    b = await budget(redis, redis_prefix, "job", Limits(steps=10, seconds=100))
-    leases = RedisRunLeases(redis, keys, seconds=0.2)
-    await b.begin_run("v1", alive_ttl=0.2)
-    await asyncio.sleep(0.1)
+    # The lease's heartbeat stamps Redis's time, so the budget's fake clock starts there,
+    # 0.1 s back: the run had been going 0.1 s (or more, on a busy machine) at the heartbeat.
+    clock = FakeClock(await redis_now(redis) - 0.1)
+    b = await budget(redis, redis_prefix, "job", Limits(steps=10, seconds=100), clock)
+    leases = RedisRunLeases(redis, keys, seconds=5)
+    await b.begin_run("v1", alive_ttl=5)
     await leases.take("r1", "attempt-1")
     await leases.take("r1", "attempt-1")  # the orchestrator's last heartbeat
-    await asyncio.sleep(1.0)  # its worker was killed: no heartbeat for 1 s
+    ran = await heartbeat_at(redis, redis_prefix) - clock.now
+    assert ran > 0.099  # alive_at is kept to 0.1 ms
+    clock.now += ran + 6.0  # its worker was killed: no heartbeat for longer than the lease
     frozen = (await b.spend()).seconds
-    assert 0.05 <= frozen < 0.6, "the time the run lay dead was charged"
-    await asyncio.sleep(0.2)
-    assert (await b.spend()).seconds == pytest.approx(frozen)
+    assert frozen == pytest.approx(ran, abs=MS), "the time the run lay dead was charged"
+    clock.advance(100)
+    assert (await b.spend()).seconds == frozen
 
 
 async def test_a_resumed_run_is_not_charged_the_time_since_the_last_heartbeat(
     redis: ArqRedis, redis_prefix: str
 ) -> None:
     keys = Keys(redis_prefix)
-    b = await budget(redis, redis_prefix, "job", Limits(steps=10, seconds=100))
+    clock = FakeClock(await redis_now(redis) - 0.1)  # as above
+    b = await budget(redis, redis_prefix, "job", Limits(steps=10, seconds=100), clock)
     leases = RedisRunLeases(redis, keys, seconds=5)
     await b.begin_run("v1", alive_ttl=5)
-    await asyncio.sleep(0.1)
     await leases.take("r1", "attempt-1")
     await leases.take("r1", "attempt-1")  # the orchestrator's last heartbeat
-    await asyncio.sleep(1.0)  # dead, but within the lease: the clock still runs...
-    assert (await b.spend()).seconds >= 1.0
+    ran = await heartbeat_at(redis, redis_prefix) - clock.now
+    assert ran > 0.099  # alive_at is kept to 0.1 ms
+    clock.now += ran + 1.0  # dead, but within the lease: the clock still runs...
+    assert (await b.spend()).seconds == pytest.approx(ran + 1.0, abs=MS)
     await b.begin_run("v1", alive_ttl=5)  # ...until the next attempt resumes the run
     resumed = (await b.spend()).seconds
-    assert 0.05 <= resumed < 0.6, "the gap before the resumed attempt was charged"
-    await asyncio.sleep(0.2)
-    assert (await b.spend()).seconds >= resumed + 0.2  # and then it runs again
+    assert resumed == pytest.approx(ran, abs=MS), "the gap before the resumed attempt was charged"
+    clock.advance(0.2)
+    # and then it runs again (spend is rounded to the millisecond)
+    assert (await b.spend()).seconds == pytest.approx(resumed + 0.2, abs=MS)

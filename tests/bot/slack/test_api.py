@@ -4,7 +4,6 @@ update, and show files the bot uploaded privately, within the rules the stand-in
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
@@ -12,6 +11,7 @@ from slack_sdk.errors import SlackApiError
 
 from bot.slack.api import SlackFailure, SlackWebApi, Upload, build_web_client
 from bot.slack.blockkit import Message
+from tests.support.clock import FakeClock
 from tests.support.slack_stub import SlackStub
 
 
@@ -143,6 +143,7 @@ async def test_the_stand_in_refuses_files_a_block_may_not_show(slack: SlackStub)
 async def test_a_just_uploaded_file_is_refused_until_slack_processed_it(
     slack: SlackStub,
 ) -> None:
+    clock = slack.files.clock = FakeClock()
     slack.files.ready_after = 0.3
     slack_api = api(slack)
     opened = await slack_api.open_view("trig-1", modal())
@@ -150,7 +151,7 @@ async def test_a_just_uploaded_file_is_refused_until_slack_processed_it(
 
     with pytest.raises(SlackApiError):
         await slack_api.update_view(opened.id, modal(picture({"id": file_id})), opened.hash)
-    await asyncio.sleep(0.35)
+    clock.advance(0.35)
     await slack_api.update_view(opened.id, modal(picture({"id": file_id})), opened.hash)
 
 

@@ -15,6 +15,7 @@ import pytest
 from engine.snapshots import sha256_text
 from engine.sources.protocols import FetchError
 from engine.sources.web.fetcher import WebFetcher
+from tests.support.clock import FakeClock, until
 from tests.support.page_server import (
     HOST,
     PageServer,
@@ -248,15 +249,18 @@ async def test_five_redirects_are_followed_and_a_sixth_is_refused(
     ],
 )
 async def test_redirects_to_forbidden_places_are_refused_before_connecting(
-    page_server: PageServer, web_fetcher: WebFetcher, location: str, reason: str
+    page_server: PageServer, location: str, reason: str
 ) -> None:
     page_server.routes["/go"] = redirect(location.format(port=page_server.port))
-    started = time.monotonic()
-    with pytest.raises(FetchError) as raised:
-        await web_fetcher.fetch(page_server.url("/go"))
+    config = web_config(connect_timeout=5.0, timeout=10.0)
+    async with WebFetcher(config) as fetcher:
+        started = time.monotonic()
+        with pytest.raises(FetchError) as raised:
+            await fetcher.fetch(page_server.url("/go"))
     assert str(raised.value).startswith(reason)
-    # Refused, not timed out: nothing waited for an address that does not answer.
-    assert time.monotonic() - started < 0.5
+    # Refused, not timed out: nothing waited (the connect timeout) for an address that does
+    # not answer.
+    assert time.monotonic() - started < config.connect_timeout
 
 
 @pytest.mark.parametrize(
@@ -316,7 +320,8 @@ async def test_connect_timeout(full_backlog: int) -> None:
         started = time.monotonic()
         with pytest.raises(FetchError, match=r"^connect timeout: no connection within 0\.3 s$"):
             await fetcher.fetch(f"http://{HOST}:{full_backlog}/")
-    assert time.monotonic() - started < 2
+    # Cut by the connect timeout, long before the fetch's own deadline.
+    assert time.monotonic() - started < config.timeout
 
 
 async def test_read_timeout(page_server: PageServer) -> None:
@@ -335,13 +340,15 @@ async def test_a_slow_drip_is_cut_by_the_total_deadline(page_server: PageServer)
             await asyncio.sleep(0.2)
 
     page_server.routes["/drip"] = drip
-    async with WebFetcher(web_config(timeout=1.0, read_timeout=0.5)) as fetcher:
+    # A byte every 0.2 s: never a read timeout (0.9 s), even when a busy machine delays one.
+    async with WebFetcher(web_config(timeout=1.0, read_timeout=0.9)) as fetcher:
         started = time.monotonic()
         with pytest.raises(FetchError, match=r"^timed out: no complete answer within 1 s$"):
             # A fetcher without a deadline would read forever: fail the test instead.
-            async with asyncio.timeout(5):
+            async with asyncio.timeout(10):
                 await fetcher.fetch(page_server.url("/drip"))
-    assert 0.9 < time.monotonic() - started < 1.5
+    # Cut at its deadline (plus what a busy machine takes to get round to it), not later.
+    assert 0.9 < time.monotonic() - started < 3.0
 
 
 def two_hundred_megabytes() -> Iterator[bytes]:
@@ -425,14 +432,22 @@ async def test_a_missing_robots_txt_allows_and_a_failing_one_refuses(
 # Politeness
 
 
-async def test_a_sites_crawl_delay_spaces_our_requests(
-    page_server: PageServer, web_fetcher: WebFetcher
-) -> None:
+async def test_a_sites_crawl_delay_spaces_our_requests(page_server: PageServer) -> None:
     page_server.routes["/robots.txt"] = page("User-agent: *\nCrawl-delay: 1\n", "text/plain")
     page_server.routes["/a"] = page(ARTICLE)
-    await asyncio.gather(*(web_fetcher.fetch(page_server.url("/a")) for _ in range(2)))
+    clock = page_server.clock = FakeClock(0.0)
+    async with WebFetcher(web_config(), clock=clock, sleep=clock.sleep) as fetcher:
+        fetches = asyncio.gather(*(fetcher.fetch(page_server.url("/a")) for _ in range(2)))
+        await clock.until_sleeping(1)  # the second request waits for its turn
+        await until(lambda: page_server.paths() == ["/robots.txt", "/a"])
+        assert clock.wake_times == [1.0]
+        clock.advance(0.999)
+        await asyncio.sleep(0.01)
+        assert page_server.paths() == ["/robots.txt", "/a"], "requested before the delay"
+        clock.advance(0.001)
+        await fetches
     first, second = sorted(r.at for r in page_server.requests if r.path == "/a")
-    assert round(second - first, 2) >= 1.0
+    assert second - first >= 1.0
 
 
 async def test_never_more_than_per_host_requests_at_once(page_server: PageServer) -> None:
@@ -446,10 +461,21 @@ async def test_never_more_than_per_host_requests_at_once(page_server: PageServer
 
 async def test_requests_to_one_host_start_a_delay_apart(page_server: PageServer) -> None:
     page_server.routes["/a"] = page(ARTICLE)
-    async with WebFetcher(web_config(delay=0.1, per_host=4, robots=False)) as fetcher:
-        await asyncio.gather(*(fetcher.fetch(page_server.url("/a")) for _ in range(3)))
+    clock = page_server.clock = FakeClock(0.0)
+    config = web_config(delay=0.1, per_host=4, robots=False)
+    async with WebFetcher(config, clock=clock, sleep=clock.sleep) as fetcher:
+        fetches = asyncio.gather(*(fetcher.fetch(page_server.url("/a")) for _ in range(3)))
+        await clock.until_sleeping(2)  # the second and third wait for their turns
+        await until(lambda: len(page_server.requests) == 1)
+        assert clock.wake_times == pytest.approx([0.1, 0.2])
+        clock.advance(0.1)
+        await until(lambda: len(page_server.requests) == 2)
+        assert len(clock.wake_times) == 1, "the third request did not wait for its turn"
+        clock.advance(0.1)
+        await fetches
     starts = sorted(r.at for r in page_server.requests)
-    assert all(round(b - a, 2) >= 0.1 for a, b in itertools.pairwise(starts))
+    assert starts == pytest.approx([0.0, 0.1, 0.2])
+    assert all(b - a >= 0.1 - 1e-9 for a, b in itertools.pairwise(starts))
 
 
 # Page text is data

@@ -2,11 +2,11 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import time
 
 import pytest
 
 from engine.sources.web.politeness import MAX_CRAWL_DELAY, HostGate
+from tests.support.clock import FakeClock, until
 
 
 async def test_at_most_per_host_turns_at_once_per_host() -> None:
@@ -26,21 +26,33 @@ async def test_at_most_per_host_turns_at_once_per_host() -> None:
 
 
 async def test_turns_at_one_host_start_a_delay_apart() -> None:
-    gate = HostGate(per_host=5, delay=0.05)
+    clock = FakeClock(0.0)
+    gate = HostGate(per_host=5, delay=0.05, clock=clock, sleep=clock.sleep)
     starts: dict[str, list[float]] = {"a.org": [], "b.org": []}
 
     async def visit(host: str) -> None:
         async with gate.turn(host.upper()):
-            starts[host].append(time.monotonic())
+            starts[host].append(clock())
 
-    await asyncio.gather(*(visit("a.org") for _ in range(3)), visit("b.org"))
-    a = starts["a.org"]
-    assert [round(later - earlier, 2) >= 0.05 for earlier, later in itertools.pairwise(a)] == [
+    visits = asyncio.gather(*(visit("a.org") for _ in range(3)), visit("b.org"))
+    await clock.until_sleeping(2)  # a.org's second and third turn wait for theirs
+    assert clock.wake_times == pytest.approx([0.05, 0.10])
+    # Another host does not wait for this one's delay.
+    assert starts == {"a.org": [0.0], "b.org": [0.0]}
+    clock.advance(0.049)
+    await asyncio.sleep(0.01)
+    assert starts["a.org"] == [0.0], "a turn started before its delay was over"
+    clock.advance(0.001)
+    await until(lambda: len(starts["a.org"]) == 2)
+    clock.advance(0.05)
+    await visits
+    assert starts["a.org"] == pytest.approx([0.0, 0.05, 0.10])
+    assert [
+        later - earlier >= 0.05 - 1e-9 for earlier, later in itertools.pairwise(starts["a.org"])
+    ] == [
         True,
         True,
     ]
-    # Another host does not wait for this one's delay.
-    assert starts["b.org"][0] - a[0] < 0.04
 
 
 def test_crawl_delay_is_honoured_within_bounds() -> None:

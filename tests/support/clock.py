@@ -1,0 +1,66 @@
+"""A clock the test moves by hand, with a sleep that waits on it instead of on real time.
+
+Code that measures or waits for time takes a clock (and a sleep) it calls; a test hands it a
+`FakeClock` and its `sleep`, so what the code computes from time is exact however busy the
+machine is, and nothing waits in real time: a sleeper wakes when the test `advance`s the
+clock past its wake-up time, never before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import time
+from collections.abc import Callable
+
+
+class FakeClock:
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+        self.sleeps: list[float] = []
+        """Every duration `sleep` was asked for, in order."""
+        self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock on and wake every sleeper whose time has come."""
+        if seconds < 0:
+            raise ValueError("a clock does not go back")
+        self.now += seconds
+        while self._sleepers and self._sleepers[0][0] <= self.now:
+            _, _, woken = heapq.heappop(self._sleepers)
+            if not woken.done():
+                woken.set_result(None)
+
+    async def sleep(self, seconds: float) -> None:
+        """`asyncio.sleep` on this clock: returns once the clock reached now + `seconds`."""
+        self.sleeps.append(seconds)
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._sleepers, (self.now + seconds, next(self._order), woken))
+        await woken
+
+    @property
+    def wake_times(self) -> list[float]:
+        """When the sleepers still waiting wake up, earliest first."""
+        return sorted(at for at, _, woken in self._sleepers if not woken.done())
+
+    async def until_sleeping(self, count: int, within: float = 30.0) -> None:
+        """Wait (in real time, generously: it will happen) until `count` sleepers wait."""
+        await until(lambda: len(self.wake_times) >= count, within, f"{count} sleepers")
+
+
+async def until(check: Callable[[], bool], within: float = 30.0, what: str = "condition") -> None:
+    """Poll `check` until it holds; fail after `within` real seconds (a generous bound for
+    something that will happen, not a measurement)."""
+    deadline = time.monotonic() + within
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never happened within {within} s: {what}")
+        await asyncio.sleep(0.005)
