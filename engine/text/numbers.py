@@ -1,7 +1,8 @@
 """Numbers in statements and excerpts, read under both the en and pt conventions.
 
-"1,577" may be 1577 (en) or 1.577 (pt); "1.577,00" is 1577.00 (pt). A statement's number is
-backed by an excerpt when some reading of it equals some reading of a number in the excerpt.
+"1,577" may be 1577 (en) or 1.577 (pt); "1.577,00" is 1577.00 (pt). `numbers_in` gives every
+reading; whether a statement's number is backed by an excerpt is decided on quantities (value,
+unit and scale: `engine.text.quantities`), which `missing_numbers` delegates to.
 """
 
 from __future__ import annotations
@@ -49,16 +50,23 @@ def numbers_in(text: str) -> list[NumberToken]:
     return tokens
 
 
-def missing_numbers(statement: str, excerpt: str) -> list[str]:
-    """Raw numbers of `statement` none of whose readings is a number of `excerpt`."""
-    backed: set[Decimal] = set()
-    for token in numbers_in(excerpt):
-        backed |= token.values
-    missing: list[str] = []
-    for token in numbers_in(statement):
-        if not token.values & backed and token.raw not in missing:
-            missing.append(token.raw)
-    return missing
+def missing_numbers(
+    statement: str,
+    excerpt: str,
+    *,
+    statement_language: str | None = None,
+    quoted_language: str | None = None,
+) -> list[str]:
+    """Raw numbers of `statement` that no quantity of `excerpt` backs: value, unit and scale
+    compared, separators read as each text uses them (`engine.text.quantities`)."""
+    from engine.text.quantities import unsupported_numbers  # it reads numbers with numbers_in
+
+    return unsupported_numbers(
+        statement,
+        excerpt,
+        statement_language=statement_language,
+        quoted_language=quoted_language,
+    )
 
 
 def _longest_reading(

@@ -66,10 +66,10 @@ def test_token_positions_point_at_the_raw_text() -> None:
     ("statement", "excerpt"),
     [
         ("capex was 1,577", "capex was 1577"),
-        ("capex was 1.577 (pt)", "capex was 1,577"),
+        ("o capex foi de 1.577", "capex was 1,577"),
         ("lucro de 1.577,00", "profit of 1,577.00"),
         ("a 75 kW limit", "até 75 kW (setenta e cinco quilowatts)"),
-        ("spent $1,577 million", "Purchases of PP&E (1,577) (1,373)"),
+        ("spent $1,577 million", "(Millions) Purchases of PP&E (1,577) (1,373)"),
         ("fell 5%", "change of -5%"),
         ("grew 3.5%", "cresceu 3,5%"),
         ("no numbers here", "nor here"),
@@ -88,6 +88,8 @@ def test_numbers_backed_by_the_excerpt(statement: str, excerpt: str) -> None:
         ("a 75 kW limit", "setenta e cinco quilowatts", ["75"]),
         ("1,578 and 1,578 again", "1,577", ["1,578"]),
         ("worth 1,577.01", "worth 1,577", ["1,577.01"]),
+        ("spent $1,577 million", "Purchases of PP&E (1,577) (1,373)", ["1,577"]),
+        ("capex was 1.577", "capex was 1,577", ["1.577"]),
     ],
 )
 def test_numbers_missing_from_the_excerpt(statement: str, excerpt: str, missing: list[str]) -> None:

@@ -289,7 +289,7 @@ def test_claim_with_a_changed_number_is_rejected_naming_it() -> None:
     [
         ("3M's capital expenditure was $1,577 million", ClaimStatus.verified),
         ("3M's FY2018 capital expenditure was $1,577 million", ClaimStatus.rejected),
-        ("3M's capital expenditure was $1.577 million", ClaimStatus.verified),
+        ("3M's capital expenditure was $1.577 million", ClaimStatus.rejected),
         ("3M's capital expenditure was $1577 million", ClaimStatus.verified),
         ("3M's capital expenditure was $15.77 million", ClaimStatus.rejected),
     ],
@@ -297,18 +297,29 @@ def test_claim_with_a_changed_number_is_rejected_naming_it() -> None:
 def test_capex_line_from_a_pdf_table(statement: str, status: ClaimStatus) -> None:
     snapshot = paged(["Cover page", CASH_FLOW_PAGE])
     url = "https://example.org/3m-10k.pdf#page=2"
-    result = verify_claim(claim(statement, CAPEX_LINE, url, snapshot), snapshot)
+    # "(Millions)", quoted as context, declares the scale of the row's bare figures.
+    checked = with_context(statement, CAPEX_LINE, "(Millions)", url, snapshot)
+    result = verify_claim(checked, snapshot)
     assert result.status is status, result.reason
     if status is ClaimStatus.rejected:
         assert result.reason is not None
-        assert result.reason.startswith("numbers not in the excerpt:")
+        assert result.reason.startswith("numbers not in the excerpt or its context:")
+
+
+def test_a_scale_no_quote_declares_is_refused() -> None:
+    snapshot = paged(["Cover page", CASH_FLOW_PAGE])
+    url = "https://example.org/3m-10k.pdf#page=2"
+    statement = "3M's capital expenditure was $1,577 million"
+    result = verify_claim(claim(statement, CAPEX_LINE, url, snapshot), snapshot)
+    assert result.reason == "numbers not in the excerpt: 1,577"
 
 
 def test_year_missing_from_the_excerpt_is_named() -> None:
     snapshot = unpaged(CASH_FLOW_PAGE)
     statement = "3M's FY2018 capital expenditure was $1,577 million"
-    result = verify_claim(claim(statement, CAPEX_LINE, snapshot.url, snapshot), snapshot)
-    assert result.reason == "numbers not in the excerpt: 2018"
+    checked = with_context(statement, CAPEX_LINE, "(Millions)", snapshot.url, snapshot)
+    result = verify_claim(checked, snapshot)
+    assert result.reason == "numbers not in the excerpt or its context: 2018"
 
 
 def test_claim_whose_excerpt_is_on_another_page_is_rejected() -> None:
@@ -401,10 +412,11 @@ def test_a_table_row_with_its_column_header_verifies_both_on_the_same_page() -> 
     assert checked.reason.endswith("every number of the statement is in the excerpt or its context")
     assert checked.context_locator is not None
     assert checked.context_locator.page == 2
-    # The year alone is in no excerpt: without its context the same statement is refused.
+    # Without its context the same statement is refused: the year is in no excerpt, and no
+    # "(Millions)" declares the scale of the row's 1,577.
     alone = verify_claim(claim("In 2018 capex was 1,577 million.", row, url, snapshot), snapshot)
     assert alone.status is ClaimStatus.rejected
-    assert alone.reason == "numbers not in the excerpt: 2018"
+    assert alone.reason == "numbers not in the excerpt: 2018, 1,577"
 
 
 def test_a_context_from_another_page_or_nowhere_is_refused() -> None:
