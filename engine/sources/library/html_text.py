@@ -8,6 +8,8 @@ from html.parser import HTMLParser
 
 import trafilatura
 
+from engine.sources.library.visible_html import visible_markup
+
 _TITLE = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
 _SKIPPED_TAGS = frozenset({"script", "style", "noscript", "template", "title", "svg"})
 _BLOCK_TAGS = frozenset(
@@ -17,11 +19,16 @@ _BLOCK_TAGS = frozenset(
 
 
 def html_main_text(markup: str) -> str:
-    """The main text (boilerplate removed by trafilatura), else every visible text node."""
-    extracted = trafilatura.extract(markup, include_comments=False, include_tables=True)
+    """The main text (boilerplate removed by trafilatura), else every visible text node.
+
+    Both read the page as a browser shows it: hidden elements and text are dropped first
+    (engine/sources/library/visible_html.py), so nothing a reader cannot see gets verified.
+    """
+    shown = visible_markup(markup)
+    extracted = trafilatura.extract(shown, include_comments=False, include_tables=True)
     if extracted and extracted.strip():
         return str(extracted)
-    return strip_tags(markup)
+    return strip_tags(shown)
 
 
 def html_title(markup: str) -> str:
