@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 
 from engine.contracts import (
     CONTEXT_MIN_CHARS,
@@ -20,10 +19,10 @@ from engine.contracts import (
 )
 from engine.snapshots import Snapshot, split_page
 from engine.text.addressed_to_ai import addressed_to_ai
-from engine.text.normalise import MatchText, collapse_whitespace, normalise_for_match
+from engine.text.matching import cuts_only, excerpt_pattern, find_excerpt, normalised
+from engine.text.normalise import collapse_whitespace
 from engine.text.numbers import missing_numbers
 
-_NUMBER_SEPARATORS = ".,\u00a0\u2009\u202f"
 ADDRESSED_TO_AI = "text addressed to AI systems (prompt injection) is never a finding"
 
 
@@ -54,25 +53,24 @@ def verify_excerpt(
         return Verdict(False, f"excerpt too short: {length} chars (minimum {min_chars})")
     if length > EXCERPT_MAX_CHARS:
         return Verdict(False, f"excerpt too long: {length} chars (maximum {EXCERPT_MAX_CHARS})")
-    needle = normalise_for_match(excerpt).text
-    if not needle:
+    if excerpt_pattern(excerpt) is None:
         return Verdict(False, "excerpt has no text left after normalisation (only markup)")
 
     if not snapshot.is_paged:
-        return _verify_unpaged(needle, snapshot.text)
+        return _verify_unpaged(excerpt, snapshot.text)
     pages = snapshot.page_texts()
     if cited_page is None:
-        found = _find_on_pages(needle, pages, range(1, len(pages) + 1))
+        found = _find_on_pages(excerpt, pages, range(1, len(pages) + 1))
         if found is not None:
             return Verdict(True, f"excerpt found on page {found.page}", found)
-        return Verdict(False, _not_found_reason(needle, pages))
+        return Verdict(False, _not_found_reason(excerpt, pages))
 
     in_range = 1 <= cited_page <= len(pages)
     if in_range:
-        found = _find_on_pages(needle, pages, [cited_page])
+        found = _find_on_pages(excerpt, pages, [cited_page])
         if found is not None:
             return Verdict(True, f"excerpt found on cited page {cited_page}", found)
-    elsewhere = _find_on_pages(needle, pages, _by_distance(cited_page, len(pages)))
+    elsewhere = _find_on_pages(excerpt, pages, _by_distance(cited_page, len(pages)))
     if not in_range:
         reason = f"cited page {cited_page} is out of range: the document has {len(pages)} pages"
         if elsewhere is not None:
@@ -82,7 +80,7 @@ def verify_excerpt(
         return Verdict(
             False, f"excerpt is on page {elsewhere.page}, not on cited page {cited_page}", elsewhere
         )
-    return Verdict(False, _not_found_reason(needle, pages))
+    return Verdict(False, _not_found_reason(excerpt, pages))
 
 
 def verify_claim(claim: Claim, snapshot: Snapshot) -> Claim:
@@ -133,24 +131,18 @@ def _verify_context(context: str | None, snapshot: Snapshot, excerpt: Verdict) -
     return verdict
 
 
-@lru_cache(maxsize=64)
-def _normalised(text: str) -> MatchText:
-    """Pages are re-read for every claim that cites them; normalise each text once."""
-    return normalise_for_match(text)
-
-
-def _verify_unpaged(needle: str, text: str) -> Verdict:
-    span = _locate(needle, text)
+def _verify_unpaged(excerpt: str, text: str) -> Verdict:
+    span = next(find_excerpt(excerpt, text), None)
     if span is None:
-        return Verdict(False, _not_found_reason(needle, (text,)))
+        return Verdict(False, _not_found_reason(excerpt, (text,)))
     return Verdict(
         True, "excerpt found in the source text", Locator(char_start=span[0], char_end=span[1])
     )
 
 
-def _find_on_pages(needle: str, pages: tuple[str, ...], numbers: Iterable[int]) -> Locator | None:
+def _find_on_pages(excerpt: str, pages: tuple[str, ...], numbers: Iterable[int]) -> Locator | None:
     for number in numbers:
-        span = _locate(needle, pages[number - 1])
+        span = next(find_excerpt(excerpt, pages[number - 1]), None)
         if span is not None:
             return Locator(page=number, char_start=span[0], char_end=span[1])
     return None
@@ -162,43 +154,19 @@ def _by_distance(cited_page: int, page_count: int) -> list[int]:
     return sorted(others, key=lambda p: (abs(p - cited_page), p))
 
 
-def _locate(needle: str, text: str) -> tuple[int, int] | None:
-    """Span of `text` whose normalisation is `needle`, skipping matches that cut a number."""
-    haystack = _normalised(text)
-    at = haystack.text.find(needle)
-    while at >= 0:
-        start, end = haystack.original_span(at, at + len(needle))
-        if not _cuts_number(text, start, end, needle):
-            return start, end
-        at = haystack.text.find(needle, at + 1)
-    return None
-
-
-def _cuts_number(text: str, start: int, end: int, needle: str) -> bool:
-    """Whether the span starts or ends inside a number ("75" taken from "750", "1,577.3")."""
-    if needle[-1].isdigit() and end < len(text):
-        after = text[end]
-        if after.isdigit() or (
-            after in _NUMBER_SEPARATORS and end + 1 < len(text) and text[end + 1].isdigit()
-        ):
-            return True
-    if needle[0].isdigit() and start > 0:
-        before = text[start - 1]
-        if before.isdigit() or (
-            before in _NUMBER_SEPARATORS and start > 1 and text[start - 2].isdigit()
-        ):
-            return True
-    return False
-
-
-def _not_found_reason(needle: str, pages: tuple[str, ...]) -> str:
-    """Say why nothing was found: a cut number, a page break inside the excerpt, or absence."""
-    normalised = [_normalised(page).text for page in pages]
-    if any(needle in text for text in normalised):
-        return "excerpt found only where it cuts a number in two; quote the whole number"
-    for number in range(1, len(pages)):
-        if needle in normalised[number - 1] + normalised[number]:
-            return f"excerpt runs across pages {number} and {number + 1}; quote within one page"
+def _not_found_reason(excerpt: str, pages: tuple[str, ...]) -> str:
+    """Say why nothing was found: a cut word or number, a page break inside the excerpt, or
+    absence."""
+    if any(cuts_only(excerpt, page) for page in pages):
+        return "excerpt found only where it cuts a number or a word in two; quote it whole"
+    pattern = excerpt_pattern(excerpt)
+    if pattern is not None:
+        texts = [normalised(page).text for page in pages]
+        for number in range(1, len(pages)):
+            if pattern.search(f"{texts[number - 1]} {texts[number]}"):
+                return (
+                    f"excerpt runs across pages {number} and {number + 1}; quote within one page"
+                )
     return "excerpt not found in the source text"
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from engine.contracts import Claim, ClaimStatus, Locator
 from engine.snapshots import Snapshot
-from engine.text.normalise import normalise_for_match
+from engine.text.matching import find_excerpt
 from engine.verify.excerpts import (
     ADDRESSED_TO_AI,
     Verdict,
@@ -61,7 +61,7 @@ def assert_locates(verdict: Verdict, snapshot: Snapshot, excerpt: str) -> None:
     texts = snapshot.page_texts()
     text = texts[(verdict.locator.page or 1) - 1]
     found = text[verdict.locator.char_start : verdict.locator.char_end]
-    assert normalise_for_match(found).text == normalise_for_match(excerpt).text
+    assert next(find_excerpt(excerpt, found)) == (0, len(found))
 
 
 # --- where the excerpt is -------------------------------------------------------------------

@@ -263,7 +263,7 @@ RECORDED = [
     ("A microgeração distribuída tem potência instalada de até 75 kW.", LAW, MICRO),
     ("Os créditos de energia expiram em 60 meses após o faturamento.", LAW, EXPIRY),
     (
-        "A ACME gastou 1,577 milhões em compras de imobilizado no último exercício.",
+        "A ACME gastou 1,577 em compras de imobilizado no último exercício (valor da tabela).",
         f"{FILING}#page=2",
         CAPEX,
     ),
