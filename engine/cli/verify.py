@@ -50,6 +50,11 @@ def add_verify_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
     verify.add_argument(
         "--judge-max-usd", type=float, default=0.5, help="money cap of --judge (0.50)"
     )
+    verify.add_argument(
+        "--allow-unsealed",
+        action="store_true",
+        help="check a report that carries no digest instead of failing it (edits go unseen)",
+    )
     verify.add_argument("--cache-dir", type=Path)
     verify.set_defaults(handler=run_verify)
 
@@ -70,9 +75,11 @@ def run_verify(args: argparse.Namespace) -> int:
     folder = args.library or _own_library(report, args.report)
     if folder is not None:
         library, _ = open_library(folder, args.cache_dir)
-        result = asyncio.run(recheck_report(report, library))
+        result = asyncio.run(recheck_report(report, library, allow_unsealed=args.allow_unsealed))
     elif is_web_report(report.sources):
-        result = asyncio.run(_recheck_web(report, args.cache_dir, live=args.refetch))
+        result = asyncio.run(
+            _recheck_web(report, args.cache_dir, args.refetch, args.allow_unsealed)
+        )
     else:
         raise BadInput("the report records no source; pass --library DIR")
     if judge is not None:
@@ -116,11 +123,13 @@ async def _judge(report: Report, config: ClaudeConfig, max_usd: float) -> list[s
     return unsupported_sentences(report, judged)
 
 
-async def _recheck_web(report: Report, cache_dir: Path | None, live: bool) -> CheckResult:
+async def _recheck_web(
+    report: Report, cache_dir: Path | None, live: bool, allow_unsealed: bool
+) -> CheckResult:
     """Against the snapshots the run read (a page missing from the cache is read live), or,
     with --refetch, against the live pages, saying which changed since access."""
     async with WebFetcher(FetchConfig.from_env()) as web:
         if live:  # straight from the web: the run's snapshots stay as they were read
-            return await refetch_claims(report, web.fetch)
+            return await refetch_claims(report, web.fetch, allow_unsealed=allow_unsealed)
         cached = CachingFetcher(web, snapshot_store(cache_dir), admit=web.admit)
-        return await recheck_report(report, cached)
+        return await recheck_report(report, cached, allow_unsealed=allow_unsealed)

@@ -1,11 +1,13 @@
 """A digest of what a report publishes, written with it, so that `fonte verify` can tell
-when its sentences or claims were edited afterwards.
+when anything a reader sees was edited afterwards.
 
-The digest is a plain SHA-256 of the published content (question, title, gaps, sections and
-every claim of the board with its verdict and the context it quotes), not a signature: it
-catches an edited report, not someone who edits the report and recomputes the digest with
-this code. Reports sealed before contexts were covered carry the `sha256:` prefix and are
-checked as they were sealed.
+The digest is a plain SHA-256 of the published content, not a signature: it catches an edited
+report, not someone who edits the report and recomputes the digest with this code. Since
+`sha256-v3:` it covers all a reader sees: question, title, language, partial flag, gaps,
+notes, sections, conflicts, and every claim of the board with its title, excerpt, context,
+access date and verdict. A report without a digest is *unsealed*: `fonte verify` fails it
+unless told to allow it. Reports sealed earlier (`sha256-v2:`, `sha256:`) are checked as
+they were sealed.
 """
 
 from __future__ import annotations
@@ -15,17 +17,20 @@ import json
 
 from engine.contracts import Report
 
-DIGEST_PREFIX = "sha256-v2:"
-"""Covers each claim's context too."""
+DIGEST_PREFIX = "sha256-v3:"
+"""Covers titles, access dates, notes, gaps and conflicts too."""
+V2_PREFIX = "sha256-v2:"
 LEGACY_PREFIX = "sha256:"
+UNSEALED = "the report is unsealed: it carries no digest, so edits to it would go unseen"
+EDITED = "the report was edited after it was written: its sentences or claims differ"
 
 
 def published_digest(report: Report) -> str:
-    return DIGEST_PREFIX + _hexdigest(report, with_contexts=True)
+    return DIGEST_PREFIX + _hexdigest(report, version=3)
 
 
-def _hexdigest(report: Report, *, with_contexts: bool) -> str:
-    content = {
+def _hexdigest(report: Report, *, version: int = 3, with_contexts: bool = True) -> str:
+    content: dict[str, object] = {
         "question": report.question,
         "title": report.title,
         "partial": report.partial,
@@ -39,10 +44,17 @@ def _hexdigest(report: Report, *, with_contexts: bool) -> str:
         ],
         "claims": [
             [c.id, c.statement, c.url, c.excerpt, c.source_sha256, c.status.value]
-            + ([c.context or ""] if with_contexts else [])
+            + ([c.context or ""] if with_contexts or version >= 3 else [])
+            + ([c.title, c.accessed_at.isoformat(), c.reason or ""] if version >= 3 else [])
             for c in report.claims
         ],
     }
+    if version >= 3:
+        content |= {
+            "language": report.language,
+            "notes": report.notes,
+            "conflicts": [c.model_dump(mode="json") for c in report.conflicts],
+        }
     canonical = json.dumps(content, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
@@ -53,13 +65,23 @@ def sealed(report: Report) -> Report:
 
 
 def digest_problem(report: Report) -> str | None:
-    """Why the report's content does not match its digest, or None when it does."""
+    """Why the report's content does not match its digest (`UNSEALED` without one), or None
+    when it does."""
     if report.digest is None:
-        return "the report carries no digest (written before Fonte wrote one): edits go unseen"
+        return UNSEALED
     if report.digest.startswith(LEGACY_PREFIX):
-        expected = LEGACY_PREFIX + _hexdigest(report, with_contexts=False)
+        expected = LEGACY_PREFIX + _hexdigest(report, version=1, with_contexts=False)
+    elif report.digest.startswith(V2_PREFIX):
+        expected = V2_PREFIX + _hexdigest(report, version=2)
     else:
         expected = published_digest(report)
-    if report.digest != expected:
-        return "the report was edited after it was written: its sentences or claims differ"
-    return None
+    return EDITED if report.digest != expected else None
+
+
+def seal_findings(report: Report, *, allow_unsealed: bool = False) -> tuple[str | None, str | None]:
+    """(failure, warning) of the report's seal for `fonte verify`: an edited report fails;
+    an unsealed one fails too, unless `allow_unsealed`, when it is only a warning."""
+    problem = digest_problem(report)
+    if problem == UNSEALED and allow_unsealed:
+        return None, problem
+    return problem, None

@@ -5,19 +5,21 @@ from __future__ import annotations
 from engine.contracts import ClaimStatus, Report
 from engine.snapshots import InMemorySnapshotStore
 from engine.sources.protocols import Fetcher
-from engine.verify.digest import digest_problem
+from engine.verify.digest import seal_findings
 from engine.verify.draft import check_sections
 from engine.verify.result import CheckResult, ClaimCheck, Outcome
 from engine.verify.service import ClaimVerifier
 
 
-async def recheck_report(report: Report, fetcher: Fetcher) -> CheckResult:
+async def recheck_report(
+    report: Report, fetcher: Fetcher, *, allow_unsealed: bool = False
+) -> CheckResult:
     # An empty store: every claim is judged against a fresh read, not the run's snapshot.
     verifier = ClaimVerifier(InMemorySnapshotStore(), fetcher)
     checked = [await verifier.verify(claim) for claim in report.verified_claims()]
     others = [c for c in report.claims if c.status is not ClaimStatus.verified]
     _, dropped = check_sections(report.sections, [*checked, *others])
-    problem = digest_problem(report)
+    failure, warning = seal_findings(report, allow_unsealed=allow_unsealed)
     return CheckResult(
         claims=tuple(
             ClaimCheck(
@@ -28,6 +30,6 @@ async def recheck_report(report: Report, fetcher: Fetcher) -> CheckResult:
             for claim in checked
         ),
         sentence_failures=tuple(f"{d.text[:80]!r}: {d.reason}" for d in dropped),
-        edited=problem if report.digest is not None else None,
-        warnings=(problem,) if report.digest is None and problem else (),
+        edited=failure,
+        warnings=(warning,) if warning else (),
     )

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from engine.contracts import Claim, ClaimStatus, Report
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import FetchError
+from engine.verify.digest import seal_findings
 from engine.verify.excerpts import verify_claim
 from engine.verify.result import CheckResult, ClaimCheck, Outcome
 
@@ -17,7 +18,9 @@ LiveRead = Callable[[str], Awaitable[Snapshot]]
 """Reads a URL live, never from a snapshot store (the CLI passes `WebFetcher.fetch`)."""
 
 
-async def refetch_claims(report: Report, read_live: LiveRead, concurrency: int = 8) -> CheckResult:
+async def refetch_claims(
+    report: Report, read_live: LiveRead, concurrency: int = 8, *, allow_unsealed: bool = False
+) -> CheckResult:
     """Judge every verified claim of `report` against a live read of its page; each page is
     read once however many claims cite it."""
     published = report.verified_claims()
@@ -32,7 +35,13 @@ async def refetch_claims(report: Report, read_live: LiveRead, concurrency: int =
                 return error
 
     reads = dict(zip(documents, await asyncio.gather(*map(read, documents)), strict=True))
-    return CheckResult(tuple(judge(c, reads[split_page(c.url)[0]]) for c in published), live=True)
+    failure, warning = seal_findings(report, allow_unsealed=allow_unsealed)
+    return CheckResult(
+        tuple(judge(c, reads[split_page(c.url)[0]]) for c in published),
+        live=True,
+        edited=failure,
+        warnings=(warning,) if warning else (),
+    )
 
 
 def judge(claim: Claim, fresh: Snapshot | FetchError) -> ClaimCheck:

@@ -1,5 +1,17 @@
+from datetime import UTC, datetime
+
+import pytest
+
 from engine.contracts import Report, Section, Sentence
-from engine.verify.digest import _hexdigest, digest_problem, published_digest, sealed
+from engine.verify.digest import (
+    EDITED,
+    UNSEALED,
+    _hexdigest,
+    digest_problem,
+    published_digest,
+    seal_findings,
+    sealed,
+)
 from tests.support.render_samples import build_claim, build_report, cite
 
 
@@ -31,14 +43,54 @@ def test_an_invented_claim_or_edited_statement_breaks_the_digest() -> None:
     assert digest_problem(restated) is not None
 
 
-def test_notes_and_spend_are_not_part_of_what_is_published() -> None:
+def test_spend_is_not_part_of_what_is_published() -> None:
     original = sealed(report())
-    annotated = original.model_copy(update={"notes": ["search: ddgs failed; used searxng"]})
-    assert published_digest(annotated) == original.digest
+    spent = original.model_copy(update={"spend": original.spend.model_copy(update={"steps": 9})})
+    assert published_digest(spent) == original.digest
 
 
-def test_a_report_without_a_digest_says_edits_go_unseen() -> None:
-    assert "no digest" in (digest_problem(report()) or "")
+@pytest.mark.parametrize(
+    "edit",
+    [
+        {"notes": ["search: ddgs failed; used searxng"]},
+        {"gaps": ["uma lacuna inventada"]},
+        {"title": "Outro título"},
+        {"language": "en" if report().language == "pt" else "pt"},
+    ],
+)
+def test_notes_gaps_titles_and_language_are_covered(edit: dict[str, object]) -> None:
+    original = sealed(report())
+    assert digest_problem(original.model_copy(update=edit)) == EDITED
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        {"title": "Another document"},
+        {"accessed_at": datetime(2020, 1, 1, tzinfo=UTC)},
+        {"reason": "excerpt found on cited page 9"},
+    ],
+)
+def test_a_claims_title_access_date_and_reason_are_covered(edit: dict[str, object]) -> None:
+    original = sealed(report())
+    edited = original.model_copy(deep=True)
+    edited.claims[0] = edited.claims[0].model_copy(update=edit)
+    assert digest_problem(edited) == EDITED
+
+
+def test_a_report_without_a_digest_is_unsealed_and_fails_unless_allowed() -> None:
+    unsealed = report()
+    assert digest_problem(unsealed) == UNSEALED
+    assert seal_findings(unsealed) == (UNSEALED, None)
+    assert seal_findings(unsealed, allow_unsealed=True) == (None, UNSEALED)
+    edited = sealed(report()).model_copy(update={"gaps": ["x"]})
+    assert seal_findings(edited, allow_unsealed=True) == (EDITED, None)
+
+
+def test_a_report_sealed_with_the_v2_digest_still_checks() -> None:
+    v2 = report().model_copy(update={"digest": "sha256-v2:" + _hexdigest(report(), version=2)})
+    assert digest_problem(v2) is None
+    assert digest_problem(v2.model_copy(update={"title": "Outro título"})) == EDITED
 
 
 def test_an_edited_context_breaks_the_digest() -> None:
@@ -50,7 +102,7 @@ def test_an_edited_context_breaks_the_digest() -> None:
 
 def test_a_report_sealed_before_contexts_were_covered_still_checks() -> None:
     legacy = report().model_copy(
-        update={"digest": "sha256:" + _hexdigest(report(), with_contexts=False)}
+        update={"digest": "sha256:" + _hexdigest(report(), version=1, with_contexts=False)}
     )
     assert digest_problem(legacy) is None
     edited = legacy.model_copy(update={"title": "Outro título"})

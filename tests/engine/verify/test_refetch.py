@@ -4,6 +4,7 @@ from engine.contracts import Claim, ClaimStatus, Plan, Report, Subquestion
 from engine.snapshots import Snapshot
 from engine.sources.protocols import FetchError
 from engine.sources.web.fetcher import WebFetcher
+from engine.verify.digest import UNSEALED, sealed
 from engine.verify.refetch import judge, refetch_claims
 from engine.verify.result import Outcome
 from tests.support.page_server import PageServer, page
@@ -39,7 +40,7 @@ def claim_on(
 
 def report_of(*claims: Claim) -> Report:
     plan = Plan(question="Mercado?", subquestions=[Subquestion(id="s1", text="Tamanho?")])
-    return Report(question="Mercado?", plan=plan, claims=list(claims))
+    return sealed(Report(question="Mercado?", plan=plan, claims=list(claims)))
 
 
 async def read_and_claim(server: PageServer, fetcher: WebFetcher, path: str = "/gd") -> Claim:
@@ -157,3 +158,16 @@ async def test_an_empty_report_is_ok() -> None:
     result = await refetch_claims(report_of(), NoFetcher().fetch)
     assert result.ok
     assert result.claims == ()
+
+
+async def test_an_unsealed_report_fails_unless_allowed() -> None:
+    async def no_read(url: str) -> Snapshot:
+        raise AssertionError(f"nothing to fetch: {url}")
+
+    unsealed = report_of().model_copy(update={"digest": None})
+    refused = await refetch_claims(unsealed, no_read)
+    assert not refused.ok
+    assert refused.edited == UNSEALED
+    allowed = await refetch_claims(unsealed, no_read, allow_unsealed=True)
+    assert allowed.ok
+    assert allowed.warnings == (UNSEALED,)
