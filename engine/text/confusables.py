@@ -85,6 +85,15 @@ def fold_to_latin(text: str) -> str:
     return folded.casefold()
 
 
+_WITHOUT_CONTROLS = dict.fromkeys(map(ord, INVISIBLE_CONTROLS))
+
+
+def without_invisible_controls(text: str) -> str:
+    """`text` as a reader sees it: zero-width, bidi control and tag characters removed.
+    Document text is read through this, so no excerpt quoted from a page carries them."""
+    return text if text.isascii() else text.translate(_WITHOUT_CONTROLS)
+
+
 def has_invisible_controls(text: str) -> bool:
     """Whether `text` holds a zero-width, bidi control or tag character: an excerpt a reader
     could not type. A soft hyphen is fine: PDFs are full of them."""

@@ -18,6 +18,7 @@ highlight is drawn where the verdict was found.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from functools import lru_cache
 
@@ -26,7 +27,7 @@ from engine.text.normalise import HARD, SOFT, MatchText, normalise_for_match
 _NUMBER_SEPARATORS = ".,\u00a0\u2009\u202f"
 # A unit written after a number; the letters whose case tells milli from mega, bit from
 # byte, pico from peta, gram from giga, tonne from tera.
-_UNIT_AFTER_NUMBER = re.compile(r"(?<=\d)\s*([A-Za-zµ]{1,4})(?![^\W\d_])")
+_UNIT_AFTER_NUMBER = re.compile(r"(?<=\d)\s*([A-Za-zμ]{1,4})(?![^\W\d_])")
 _CASE_MEANS = frozenset("mMpPbBgGtT")
 
 
@@ -120,6 +121,6 @@ def _same_units(excerpt: str, found: str) -> bool:
 
 
 def _cased_units(text: str) -> list[str]:
-    return [
-        unit for unit in _UNIT_AFTER_NUMBER.findall(text) if unit[0] in _CASE_MEANS or unit == "µ"
-    ]
+    """The units after numbers whose case carries meaning, as written (NFKC: "m²" is "m2")."""
+    units = _UNIT_AFTER_NUMBER.findall(unicodedata.normalize("NFKC", text))
+    return [unit for unit in units if unit[0] in _CASE_MEANS]

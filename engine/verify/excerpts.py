@@ -18,12 +18,17 @@ from engine.contracts import (
     Locator,
 )
 from engine.snapshots import Snapshot, split_page
-from engine.text.addressed_to_ai import addressed_to_ai
+from engine.text.addressed_to_ai import addressed_to_ai, has_invisible_controls
 from engine.text.matching import cuts_only, excerpt_pattern, find_excerpt, normalised
 from engine.text.normalise import collapse_whitespace
 from engine.text.numbers import missing_numbers
+from engine.verify.contexts import context_problem, nearest_before
 
 ADDRESSED_TO_AI = "text addressed to AI systems (prompt injection) is never a finding"
+INVISIBLE_CONTROLS = (
+    "the claim holds zero-width or bidirectional control characters: a reader could not see "
+    "or type what it says"
+)
 
 
 @dataclass(frozen=True)
@@ -99,6 +104,9 @@ def verify_claim(claim: Claim, snapshot: Snapshot) -> Claim:
     if injected is not None:
         status = ClaimStatus.rejected
         reason = f"{ADDRESSED_TO_AI}: “{injected}”"
+    elif has_invisible_controls(f"{quoted} {claim.statement}"):
+        status = ClaimStatus.rejected
+        reason = INVISIBLE_CONTROLS
     elif verdict.verified and context is not None and not context.verified:
         status = ClaimStatus.rejected
         reason = f"context: {context.reason}"
@@ -121,14 +129,27 @@ def verify_claim(claim: Claim, snapshot: Snapshot) -> Claim:
 
 
 def _verify_context(context: str | None, snapshot: Snapshot, excerpt: Verdict) -> Verdict | None:
-    """The context's verdict on the excerpt's own page (None without a context)."""
+    """The context's verdict: on the excerpt's own page, before it, and the lead-in or the
+    header of the structure the excerpt sits in (`contexts`). None without a context."""
     if context is None:
         return None
     page = excerpt.locator.page if excerpt.locator is not None else None
     verdict = verify_excerpt(context, snapshot, page, min_chars=CONTEXT_MIN_CHARS)
-    if not verdict.verified and page is not None and verdict.locator is not None:
-        return Verdict(False, f"found on page {verdict.locator.page}, not on the excerpt's page")
-    return verdict
+    if not verdict.verified:
+        if page is not None and verdict.locator is not None:
+            return Verdict(
+                False, f"found on page {verdict.locator.page}, not on the excerpt's page"
+            )
+        return verdict
+    if excerpt.locator is None:
+        return verdict
+    text = snapshot.page_texts()[(page or 1) - 1]
+    at = (excerpt.locator.char_start, excerpt.locator.char_end)
+    span = nearest_before(list(find_excerpt(context, text)), at)
+    problem = context_problem(text, span, at)
+    if problem is not None:
+        return Verdict(False, f"not the excerpt's lead-in or header: {problem}")
+    return Verdict(True, verdict.reason, Locator(page=page, char_start=span[0], char_end=span[1]))
 
 
 def _verify_unpaged(excerpt: str, text: str) -> Verdict:
@@ -164,9 +185,7 @@ def _not_found_reason(excerpt: str, pages: tuple[str, ...]) -> str:
         texts = [normalised(page).text for page in pages]
         for number in range(1, len(pages)):
             if pattern.search(f"{texts[number - 1]} {texts[number]}"):
-                return (
-                    f"excerpt runs across pages {number} and {number + 1}; quote within one page"
-                )
+                return f"excerpt runs across pages {number} and {number + 1}; quote within one page"
     return "excerpt not found in the source text"
 
 

@@ -8,6 +8,8 @@ import re
 
 import charset_normalizer
 
+from engine.text.confusables import without_invisible_controls
+
 _META_CHARSET = re.compile(
     rb"""<meta[^>]*?charset\s*=\s*["']?\s*([a-z0-9_.:-]+)""", re.IGNORECASE | re.DOTALL
 )
@@ -80,6 +82,7 @@ def choose_codec(data: bytes, header_charset: str | None, *, html: bool) -> str:
 
 
 def decode_body(data: bytes, header_charset: str | None, *, html: bool) -> str:
-    """The body as text, line ends normalised to `\\n`; undecodable bytes become U+FFFD."""
+    """The body as text, line ends normalised to `\\n`; undecodable bytes become U+FFFD;
+    zero-width and bidi control characters removed, as a reader sees the page."""
     text = data.decode(choose_codec(data, header_charset, html=html), errors="replace")
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    return without_invisible_controls(text.replace("\r\n", "\n").replace("\r", "\n"))

@@ -1,0 +1,126 @@
+"""Whether a claim's context belongs to its excerpt: the lead-in of the list or the article
+the excerpt sits in, or the header of the table its row sits in.
+
+A context is quoted so that an excerpt can be read as its page means it ("I - 15%" under
+"the rate is:", "11,512 11,162" under "2022 2021"). Text found anywhere else on the page is
+not that: a fine of "20% do faturamento" combined with "180 dias" from another article says
+something no article says. So a context is accepted only
+
+- before its excerpt, on the same page, at most `MAX_CONTEXT_DISTANCE` characters away;
+- when it has the form of a lead-in (it ends in ":", or opens an article) or of a header (it
+  names periods or columns, or is a row of a table, or a short label line);
+- when nothing between the two ends that structure: no new article or heading, and for a
+  lead-in no paragraph that is not a list item, for a header no line of prose.
+
+Pure code: the verifier and the offline reader choose by the same rule.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_CONTEXT_DISTANCE = 6000
+"""Characters between a context's end and its excerpt's start: a header a page of rows above
+its row is still its header; two pages of text are not one structure."""
+PROSE_WORDS = 16
+"""A line of at least this many words and no figure is prose, not a table's row or label."""
+LABEL_WORDS = 12
+"""A header may be a short label line ("Years ended December 31") of at most this many words."""
+
+_MARKUP = re.compile(r"[*_`#>|]+")
+_ARTICLE = re.compile(r"^\W*(?:art(?:igo)?s?\.?\s*\d|article\s+\d|section\s+\d|sec\.\s*\d)", re.I)
+_HEADING = re.compile(
+    r"^\s{0,3}#{1,6}\s|^\W*(?:cap[ií]tulo|t[ií]tulo|se[çc][ãa]o|subse[çc][ãa]o|livro|chapter|"
+    r"part|anexo|annex)\b[\s\dIVXLC.:-]*$",
+    re.I,
+)
+_ITEM = re.compile(
+    r"^\W{0,3}(?:[-*•▪◦–]\s|\d{1,3}[.)]\s|[a-z][).]\s|[IVXLCDM]+\s*[-–—.)]|§|"
+    r"par[aá]grafo\s+[uú]nico|\(\w{1,4}\)\s)",
+    re.I,
+)
+_PERIOD = re.compile(
+    r"\b(?:19|20)\d\d\b|\bfy\s?\d{2,4}\b|\b(?:q[1-4]|[1-4]q|quarter|trimestre|semestre|"
+    r"year|years|ano|anos|exerc[ií]cio|month|months|m[eê]s|meses|december|dezembro|june|junho)\b"
+    r"|\((?:in\s+)?(?:millions?|thousands?|billions?|milh[oõ]es|mil|milhares|bilh[oõ]es)\b",
+    re.I,
+)
+_FIGURE = re.compile(r"\d")
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def context_problem(page: str, context: tuple[int, int], excerpt: tuple[int, int]) -> str | None:
+    """Why the context at `context` does not belong to the excerpt at `excerpt` (spans of
+    `page`), or None when it does."""
+    if context[1] > excerpt[0]:
+        return "it does not come before the excerpt (a lead-in or header precedes what it opens)"
+    between = page[context[1] : excerpt[0]]
+    if len(between) > MAX_CONTEXT_DISTANCE:
+        return (
+            f"it is {len(between)} characters before the excerpt "
+            f"(at most {MAX_CONTEXT_DISTANCE}): not the same list or table"
+        )
+    text = page[context[0] : context[1]]
+    lines = between.split("\n")[1:]  # the first piece is the rest of the context's line
+    if _is_lead_in(text, page, context):
+        return _lead_in_problem(lines)
+    if _is_header(text):
+        return _header_problem(lines)
+    return "it is neither the lead-in of a list or article nor the header of a table"
+
+
+def nearest_before(spans: list[tuple[int, int]], excerpt: tuple[int, int]) -> tuple[int, int]:
+    """Of a context's occurrences, the one that ends nearest before the excerpt (else the
+    first, which `context_problem` then refuses)."""
+    before = [span for span in spans if span[1] <= excerpt[0]]
+    return max(before, key=lambda span: span[1]) if before else spans[0]
+
+
+def _is_lead_in(text: str, page: str, span: tuple[int, int]) -> bool:
+    """Ends in ":" (a list follows), or opens an article (its caput governs its items)."""
+    bare = _MARKUP.sub("", text).strip()
+    if bare.endswith((":", "：")):
+        return True
+    line_end = page.find("\n", span[1])
+    rest_of_line = page[span[1] : line_end if line_end >= 0 else len(page)]
+    if _MARKUP.sub("", rest_of_line).strip().endswith(":"):
+        return True
+    line_start = page.rfind("\n", 0, span[0]) + 1
+    return bool(_ARTICLE.match(page[line_start : span[1]]))
+
+
+def _is_header(text: str) -> bool:
+    """Names periods or columns, is a table's row, or is a short label line."""
+    if "|" in text or _PERIOD.search(text):
+        return True
+    return len(_WORD.findall(text)) <= LABEL_WORDS and "." not in text.rstrip(". ")
+
+
+def _lead_in_problem(lines: list[str]) -> str | None:
+    after_blank = False
+    for line in lines:
+        bare = _MARKUP.sub("", line).strip()
+        if not bare:
+            after_blank = True
+            continue
+        if _breaks(line):
+            return "a new article or heading stands between it and the excerpt"
+        if after_blank and not _ITEM.match(bare):
+            return "a paragraph that is not an item of its list stands between it and the excerpt"
+        after_blank = False
+    return None
+
+
+def _header_problem(lines: list[str]) -> str | None:
+    for line in lines:
+        if _breaks(line):
+            return "a new article or heading stands between it and the excerpt"
+        bare = _MARKUP.sub("", line).strip()
+        if not _FIGURE.search(bare) and len(_WORD.findall(bare)) >= PROSE_WORDS:
+            return "a line of prose stands between it and the excerpt: not the same table"
+    return None
+
+
+def _breaks(line: str) -> bool:
+    bare = line.strip().lstrip("*_> ")
+    return bool(_ARTICLE.match(bare) or _HEADING.match(line) or _HEADING.match(bare))
