@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from engine.text.matching import find_excerpt
+
 MAX_CONTEXT_DISTANCE = 6000
 """Characters between a context's end and its excerpt's start: a header a page of rows above
 its row is still its header; two pages of text are not one structure."""
@@ -67,6 +69,13 @@ def context_problem(page: str, context: tuple[int, int], excerpt: tuple[int, int
     if _is_header(text):
         return _header_problem(lines)
     return "it is neither the lead-in of a list or article nor the header of a table"
+
+
+def belongs(page: str, context: str, excerpt: tuple[int, int]) -> bool:
+    """Whether `context`, quoted from `page`, belongs to the excerpt at `excerpt`: what a
+    writer of claims checks before it quotes one, by the verifier's own rule."""
+    spans = list(find_excerpt(context, page))
+    return bool(spans) and context_problem(page, nearest_before(spans, excerpt), excerpt) is None
 
 
 def nearest_before(spans: list[tuple[int, int]], excerpt: tuple[int, int]) -> tuple[int, int]:

@@ -32,6 +32,7 @@ from engine.snapshots import Snapshot, split_page
 from engine.text.addressed_to_ai import addressed_to_ai
 from engine.text.normalise import collapse_whitespace, excerpt_key
 from engine.text.tokens import term_set, tokenize
+from engine.verify.contexts import belongs
 
 QUOTE_THRESHOLD = 0.4
 QUOTE_FLOOR = 0.3
@@ -273,6 +274,8 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
         per_source[document] = per_source.get(document, 0) + 1
         per_page[candidate.url] = per_page.get(candidate.url, 0) + 1
         context = _context_of(candidate, window)
+        if context is not None and not belongs(candidate.page_text, context, _bounds(window)):
+            context = None  # the verifier would refuse it: quote the unit alone
         statement = _statement(excerpt, candidate.span, window)
         if context is not None and window == candidate.span and is_table_row(excerpt):
             # A row under its column header says which period each figure is for.
@@ -304,6 +307,10 @@ def _quotable_end(text: str) -> str | None:
     return text or None
 
 
+def _bounds(span: Span) -> tuple[int, int]:
+    return span.start, span.end
+
+
 def _text(candidate: Candidate) -> str:
     return candidate.span.text(candidate.page_text)
 
@@ -327,7 +334,7 @@ def _list_quote(lead_in: Candidate, items: list[Candidate]) -> Quote | None:
             break
         end = item.span.end
     context = _quotable_end(_text(lead_in))
-    if end is None or context is None:
+    if end is None or context is None or not belongs(lead_in.page_text, context, (start, end)):
         return None
     excerpt = lead_in.page_text[start:end]
     cut = "…" if context != _text(lead_in).strip() else ""
