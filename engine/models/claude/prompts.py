@@ -73,7 +73,8 @@ report: nothing you write outside it is recorded, cited or not. When the answer 
 (a margin, a ratio, days payable, a growth rate), record each figure it is computed from, \
 each from the statement that prints it (operating income and revenue from the income \
 statement, capital expenditure from the cash-flow statement), with the table's column header \
-as context so the period of each figure is on record.
+as context so the period of each figure is on record. A figure's unit and scale are part of \
+it: write "$1,577 million" only when the excerpt or its context says millions.
 4. The result of record_claim says whether the claim was verified or why not (excerpt not on \
 the page, on another page, a number cut or missing, too long). Correct it and record again.
 5. Cite the documents when you write notes; a passage you cite in the same reply may repair \

@@ -131,8 +131,9 @@ def tool_definitions(*, library: bool, server_searches: int = 0) -> list[ToolUni
         optional={
             "context": (
                 "only when the excerpt means something with another line of the same page: "
-                "the lead-in a list item completes, or a table row's column header; copied "
-                "character for character, verified on the same page as the excerpt"
+                "the lead-in of the list or article the excerpt sits in, or the header of the "
+                "table its row sits in; copied character for character from above the excerpt, "
+                "with no other article or paragraph between them (anything else is rejected)"
             ),
         },
     )
