@@ -44,6 +44,8 @@ HEADER_CHARS = 240
 ANNOTATION_WEIGHT = 0.5
 QUANTITY_BONUS = 0.1
 ASPECT_SHARE = 0.5
+LEAD_IN_CLAUSE_MIN = 80
+"""A long lead-in is quoted from a clause boundary that leaves at least this many characters."""
 
 _NUMBER = re.compile(r"\d")
 # Dates are not amounts: "February 2, 2019", "2018", "June 30".
@@ -64,6 +66,7 @@ _QUANTITY_QUESTION = re.compile(
 _LIST_ITEM = re.compile(r"^\W*(?:[IVXLC]+\s*[-–—]|[a-z]\)|§|par[aá]grafo [uú]nico)", re.I)
 _ARTICLE = re.compile(r"^\W*art\.?\s*\d", re.I)
 _ANNOTATION = re.compile(r"(?:^|\s)#\w")
+_CLAUSE_START = re.compile(r"[,;:.]\s+(?=\S)")
 
 
 @dataclass(frozen=True)
@@ -300,11 +303,15 @@ def _context_of(candidate: Candidate, window: Span) -> str | None:
 
 
 def _quotable_end(text: str) -> str | None:
-    """A lead-in as a context quote: whole, or its end when too long to quote whole."""
+    """A lead-in as a context quote: whole, or, when too long to quote whole, its last
+    clauses that fit (from a clause boundary, so the quote names the subject the list is
+    about), else its last words that fit."""
     text = text.strip()
     if len(collapse_whitespace(text)) > EXCERPT_MAX_CHARS:
-        text = text[-EXCERPT_MAX_CHARS:].split(maxsplit=1)[-1]
-    return text or None
+        tail = text[-EXCERPT_MAX_CHARS:]
+        clause = _CLAUSE_START.search(tail, 0, len(tail) - LEAD_IN_CLAUSE_MIN)
+        text = tail[clause.end() :] if clause else tail.split(maxsplit=1)[-1]
+    return text.strip() or None
 
 
 def _bounds(span: Span) -> tuple[int, int]:

@@ -52,6 +52,31 @@ def test_a_lead_in_is_quoted_with_the_list_it_opens() -> None:
     assert best.context in STATUTE
 
 
+LONG_LEAD_IN = (
+    "Art. 26. Ressalvado o disposto no art. 17 desta Lei e observadas as condições gerais de "
+    "fornecimento, as normas de segurança das instalações, os procedimentos de rede, os prazos "
+    "de conexão, as regras de medição e de faturamento, a qualidade do serviço e os demais "
+    "regulamentos técnicos e comerciais aplicáveis a cada uma das distribuidoras de energia, "
+    "inclusive quanto às tarifas e aos encargos setoriais de cada área de concessão do país, "
+    "os créditos de energia elétrica das unidades consumidoras participantes do sistema de "
+    "compensação observarão os seguintes prazos de validade:\n"
+    "I - 60 (sessenta) meses para os créditos gerados a partir de 2023;\n"
+    "II - 36 (trinta e seis) meses para os créditos excedentes de geração compartilhada;\n"
+    "Art. 27. A Aneel regulamentará esta Lei.\n"
+)
+
+
+def test_a_lead_in_too_long_to_quote_is_quoted_from_the_clause_naming_the_subject() -> None:
+    snapshot = Snapshot(url="https://example.org/lei", text=LONG_LEAD_IN, title="Lei 14.300")
+    candidates = candidates_of(snapshot.url, snapshot, hit_rank=1)
+    best = choose_quotes(candidates, "prazos de validade dos créditos de energia elétrica")[0]
+    assert best.excerpt.startswith("I - 60 (sessenta) meses")
+    assert best.context is not None
+    assert LONG_LEAD_IN[LONG_LEAD_IN.index(best.context) - 2] in ",;:."  # from a clause's start
+    assert best.context.endswith("prazos de validade:")
+    assert len(best.context) <= 400
+
+
 def test_nothing_is_quoted_when_nothing_covers_the_question() -> None:
     assert quotes("Qual é o preço médio do café arábica exportado?") == []
 
