@@ -15,7 +15,7 @@ from bot.config import Settings
 from bot.queue import InProcessQueue
 from bot.recovery.attempts import give_up, out_of_attempts
 from bot.redis.codec import decode_assignment, decode_claim, encode_claim, encode_outcome
-from bot.redis.outage import REDIS_DOWN
+from bot.redis.outage import is_outage
 from bot.runtime import Runtime, build_runtime
 from bot.steps import decode_step
 
@@ -35,10 +35,13 @@ def runtime_of(ctx: dict[str, Any]) -> Runtime:
 @contextlib.contextmanager
 def again_when_redis_is_down(ctx: dict[str, Any]) -> Iterator[None]:
     """A job that lost Redis mid-way runs again later (arq's Retry, within its max tries)
-    rather than failing with a traceback: Redis being down is no fault of the job."""
+    rather than failing with a traceback: Redis being down (restarting, loading, failed
+    over: `is_outage`) is no fault of the job."""
     try:
         yield
-    except REDIS_DOWN as error:
+    except Exception as error:
+        if not is_outage(error):
+            raise
         log.warning("job %s: Redis is unreachable (%s); it runs again", ctx.get("job_id"), error)
         raise Retry(defer=OUTAGE_RETRY_SECONDS) from None
 

@@ -13,7 +13,9 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from arq.connections import ArqRedis
+from arq.constants import job_key_prefix, result_key_prefix
 
+from bot.redis.connection import awaited
 from bot.redis.keys import Keys
 from bot.steps import Step, encode_step
 
@@ -37,21 +39,33 @@ class ArqQueue:
         self._keys = keys
 
     async def step(self, step: Step, origin: str) -> None:
-        await self._redis.enqueue_job(
-            "converse",
-            encode_step(step),
-            _job_id=self._keys.step_job(origin),
-            _queue_name=self._keys.tasks_queue,
+        await self._enqueue(
+            "converse", encode_step(step), job_id=self._keys.step_job(origin), queue="tasks"
         )
 
     async def run_report(self, report_id: str, version: int) -> None:
-        await self._redis.enqueue_job(
+        await self._enqueue(
             "run_report",
             report_id,
             version,
-            _job_id=self._keys.run_job(report_id, version),
-            _queue_name=self._keys.reports_queue,
+            job_id=self._keys.run_job(report_id, version),
+            queue="reports",
         )
+
+    async def _enqueue(self, function: str, *args: object, job_id: str, queue: str) -> None:
+        """Enqueue once per job id. arq answers None both for a job already enqueued (or
+        done) and for a WatchError on its EXEC, which redis-py also raises when the
+        connection dropped mid-transaction: then the job may be missing, so look, and
+        enqueue again. An outage raises (the caller's to handle), never passes silently."""
+        name = self._keys.tasks_queue if queue == "tasks" else self._keys.reports_queue
+        for _ in range(3):
+            job = await self._redis.enqueue_job(function, *args, _job_id=job_id, _queue_name=name)
+            if job is not None:
+                return
+            keys = (job_key_prefix + job_id, result_key_prefix + job_id)
+            if int(await awaited(self._redis.exists(*keys))):
+                return
+        raise RuntimeError(f"job {job_id} could not be enqueued")
 
 
 class InProcessQueue:

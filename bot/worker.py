@@ -10,17 +10,20 @@ import logging
 import signal
 import socket
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from arq.connections import RedisSettings
 from arq.constants import in_progress_key_prefix
+from arq.utils import timestamp_ms
 from arq.worker import Worker, func
+from redis.exceptions import ResponseError, WatchError
 
 from bot import jobs
 from bot.recovery.attempts import REPORT_ATTEMPTS
 from bot.redis.connection import awaited
-from bot.redis.outage import REDIS_DOWN, Outage
+from bot.redis.outage import Outage, is_outage
 from bot.redis.runs import LEASE_SECONDS
 from bot.runtime import Runtime
 
@@ -30,6 +33,9 @@ HEALTH_INTERVAL_SECONDS = 30
 STEP_TIMEOUT_SECONDS = 300
 VERIFY_TIMEOUT_SECONDS = 300
 MAX_TRIES = 3
+FINISH_PATIENCE_SECONDS = 120.0
+"""How long a worker keeps trying to record a job's end (its result, or its retry) while
+Redis is down; past it the job's lease expires and the job runs again elsewhere."""
 
 
 class FonteWorker(Worker):
@@ -40,24 +46,159 @@ class FonteWorker(Worker):
     a worker killed with SIGKILL stops renewing, and another worker picks its jobs up from
     the queue within the lease. The job's own timeout still bounds how long it may run.
 
-    When Redis stops answering, the poll loop waits and tries again with backoff (one log
-    line when the outage starts, one when it ends) instead of ending the worker.
+    When Redis stops answering (killed, restarting, loading its AOF, failed over to a
+    read-only replica: `bot.redis.outage.is_outage`), nothing ends the worker: the poll loop
+    waits and tries again with backoff (one log line when the outage starts, one when it
+    ends), a job start that failed gives its slot back and is tried again later, a job's end
+    is written once Redis answers, and the main loop starts its poll again if an outage
+    escapes it (at start, or burst mode's queue count).
     """
 
-    def __init__(self, *args: Any, lease_seconds: float = LEASE_SECONDS, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        lease_seconds: float = LEASE_SECONDS,
+        finish_patience: float = FINISH_PATIENCE_SECONDS,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.in_progress_timeout_s = lease_seconds
+        self.finish_patience = finish_patience
         self.outage = Outage(f"worker {self.queue_name}")
         self._renewed_at = 0.0
+
+    async def main(self) -> None:
+        """arq's main loop, run again (same pool, same jobs) when an outage escapes it
+        instead of ending the worker. arq would run `on_startup` again; FonteWorker has none."""
+        while True:
+            try:
+                await super().main()
+                return
+            except Exception as error:
+                if not is_outage(error):
+                    raise
+                await asyncio.sleep(self.outage.failed(error))
 
     async def _poll_iteration(self) -> None:
         try:
             await super()._poll_iteration()
             await self._renew_leases()
-        except REDIS_DOWN as error:
+        except Exception as error:
+            if not is_outage(error):
+                raise
             await asyncio.sleep(self.outage.failed(error))
             return
         self.outage.answered()
+
+    async def start_jobs(self, job_ids: list[bytes]) -> None:
+        """arq's `start_jobs`, whose slot (job counter and semaphore) is given back however
+        the start fails: arq's leaked one on each error outside its EXEC, until the worker
+        took no jobs at all. A WatchError (another worker took the job, its keys moved, or
+        the connection dropped while watching them) skips the job for now; another outage
+        ends this poll, which the poll loop waits out."""
+        for raw_id in job_ids:
+            await self.sem.acquire()
+            if self.job_counter >= self.max_jobs:
+                self.sem.release()
+                return
+            self.job_counter += 1
+            job_id = raw_id.decode()
+            try:
+                score = await self._claim(job_id)
+            except WatchError:
+                score = None
+            except BaseException:
+                self._release_sem_dec_counter_on_complete()
+                raise
+            if score is None:
+                self._release_sem_dec_counter_on_complete()
+                continue
+            task = self.loop.create_task(self.run_job(job_id, score))
+            task.add_done_callback(lambda _: self._release_sem_dec_counter_on_complete())
+            self.tasks[job_id] = task
+
+    async def _claim(self, job_id: str) -> int | None:
+        """Set the job's in-progress key (its lease) if the job is due and no one holds it,
+        in a WATCH/MULTI transaction; the job's score, or None when it is not ours to run."""
+        in_progress_key = in_progress_key_prefix + job_id
+        async with self.pool.pipeline(transaction=True) as pipe:
+            await pipe.watch(in_progress_key)
+            ongoing = await pipe.exists(in_progress_key)
+            score = await pipe.zscore(self.queue_name, job_id)
+            if ongoing or not score or score > timestamp_ms():
+                return None
+            pipe.multi()  # type: ignore[no-untyped-call]
+            pipe.psetex(in_progress_key, int(self.in_progress_timeout_s * 1000), b"1")
+            try:
+                await pipe.execute()
+            except ResponseError as error:
+                if is_outage(error):
+                    raise
+                return None  # as arq: the job started elsewhere meanwhile
+        return int(score)
+
+    async def run_job(self, job_id: str, score: int) -> None:
+        """arq's `run_job`; Redis lost while it reads the job before running it ends the
+        start quietly, not the worker: the job's lease expires and it runs again."""
+        try:
+            await super().run_job(job_id, score)
+        except Exception as error:
+            if not is_outage(error):
+                raise
+            log.warning("job %s: Redis went away as it started (%s); it runs again", job_id, error)
+
+    async def finish_job(
+        self,
+        job_id: str,
+        finish: bool,
+        result_data: bytes | None,
+        result_timeout_s: float | None,
+        keep_result_forever: bool,
+        incr_score: int | None,
+        keep_in_progress: float | None,
+    ) -> None:
+        """arq's, tried again while Redis is down: a job that ran (or must run again) during
+        an outage has its end recorded once Redis answers, instead of running again."""
+        await self._when_redis_answers(
+            lambda: super(FonteWorker, self).finish_job(
+                job_id,
+                finish,
+                result_data,
+                result_timeout_s,
+                keep_result_forever,
+                incr_score,
+                keep_in_progress,
+            )
+        )
+
+    async def finish_failed_job(self, job_id: str, result_data: bytes | None) -> None:
+        await self._when_redis_answers(
+            lambda: super(FonteWorker, self).finish_failed_job(job_id, result_data)
+        )
+
+    async def _when_redis_answers(self, write: Callable[[], Awaitable[None]]) -> None:
+        """Run `write` (idempotent), again with the worker's backoff while Redis is down,
+        for `finish_patience` seconds at most."""
+        deadline = time.monotonic() + self.finish_patience
+        while True:
+            try:
+                await write()
+            except Exception as error:
+                if not is_outage(error) or time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(self.outage.failed(error))
+            else:
+                return
+
+    async def record_health(self) -> None:
+        """arq's; a health check Redis did not take is tried again at the next poll, not
+        an interval later (arq counts the interval from the try)."""
+        tried_at = self._last_health_check
+        try:
+            await super().record_health()
+        except Exception:
+            self._last_health_check = tried_at
+            raise
 
     async def _renew_leases(self) -> None:
         """Push back the expiry of every running job's in-progress key, three times a lease."""
@@ -135,6 +276,7 @@ def build_workers(
 ) -> list[Worker]:
     config = WorkerSettings.for_runtime(rt, host)
     redis = RedisSettings.from_dsn(config.redis_url)
+    redis.conn_retries = 0  # FonteWorker.main waits out a Redis that is down at start
     common = {
         "redis_settings": redis,
         "burst": burst,

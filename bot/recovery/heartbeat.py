@@ -16,7 +16,7 @@ import socket
 import uuid
 from collections.abc import Awaitable, Callable
 
-from bot.redis.outage import REDIS_DOWN, Outage
+from bot.redis.outage import Outage, is_outage
 from bot.redis.runs import RunLeases
 
 log = logging.getLogger(__name__)
@@ -62,7 +62,9 @@ class RunHeartbeat:
             await asyncio.sleep(self.interval)
             try:
                 held = await self.leases.take(self.report_id, self.token)
-            except REDIS_DOWN as error:
+            except Exception as error:
+                if not is_outage(error):
+                    raise
                 await asyncio.sleep(self._outage.failed(error))
                 continue
             self._outage.answered()
@@ -83,5 +85,8 @@ class RunHeartbeat:
         if not self.lost:
             try:
                 await self.leases.release(self.report_id, self.token)
-            except REDIS_DOWN as error:  # the lease then expires by itself
+            except Exception as error:
+                if not is_outage(error):
+                    raise
+                # The lease then expires by itself.
                 log.warning("report %s: could not release the run: %s", self.report_id, error)

@@ -17,6 +17,8 @@ import pytest
 from arq.connections import RedisSettings
 from arq.constants import in_progress_key_prefix
 from arq.worker import func
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import WatchError
 
 from bot.redis.connection import connect
 from bot.redis.runs import LEASE_SECONDS
@@ -238,3 +240,33 @@ async def test_a_worker_rides_out_a_redis_outage_and_says_so_once_each_way(
     assert "unreachable" in outage[0]
     assert "answers again" in outage[1]
     assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"
+
+
+async def test_a_job_start_redis_fails_gives_its_slot_back_and_ends_no_worker(
+    redis_prefix: str,
+) -> None:
+    """arq's start_jobs let a WatchError (a connection dropped while watching the job's
+    keys) out of the job start, which ended the worker, and leaked the job's slot."""
+    async with one_worker(REDIS_URL, f"{redis_prefix}:queue:start") as worker:
+        for _ in range(500):
+            if worker._pool is not None:
+                break
+            await asyncio.sleep(0.01)
+        free = worker.sem._value
+        dropped = WatchError("A ConnectionError occurred on while watching one or more keys")
+
+        async def watch_fails(job_id: str) -> int | None:
+            raise dropped
+
+        async def redis_fails(job_id: str) -> int | None:
+            raise RedisConnectionError("Connection closed by server.")
+
+        worker._claim = watch_fails  # type: ignore[method-assign]
+        await worker.start_jobs([b"j1", b"j2"])  # skipped for now, not raised
+        assert (worker.job_counter, worker.sem._value) == (0, free)
+        worker._claim = redis_fails  # type: ignore[method-assign]
+        with pytest.raises(RedisConnectionError):
+            await worker.start_jobs([b"j1"])  # an outage: the poll loop waits it out
+        assert (worker.job_counter, worker.sem._value) == (0, free)
+        assert worker.main_task is not None
+        assert not worker.main_task.done()

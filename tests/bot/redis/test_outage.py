@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import errno
 import logging
+import socket
 
 import pytest
+from redis._parsers.base import BaseParser
+from redis.exceptions import BusyLoadingError, ReadOnlyError, ResponseError, WatchError
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from bot.redis.outage import REDIS_DOWN, Outage
+from bot.redis.outage import REDIS_DOWN, Outage, is_outage
 
 
 def test_one_line_per_change_and_a_doubling_delay(caplog: pytest.LogCaptureFixture) -> None:
@@ -17,7 +22,7 @@ def test_one_line_per_change_and_a_doubling_delay(caplog: pytest.LogCaptureFixtu
     error = RedisConnectionError("Connection refused")
     delays = [outage.failed(error) for _ in range(5)]
     assert delays == [0.25, 0.5, 1.0, 1.0, 1.0]
-    assert outage.down
+    assert bool(outage.down)  # (not narrowed: `answered` changes it)
     outage.answered()
     outage.answered()
     assert not outage.down
@@ -36,3 +41,41 @@ def test_refused_and_reset_connections_count_as_redis_down() -> None:
     assert isinstance(RedisConnectionError("x"), REDIS_DOWN)
     assert isinstance(ConnectionRefusedError(), REDIS_DOWN)
     assert not isinstance(ValueError(), REDIS_DOWN)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        BusyLoadingError("Redis is loading the dataset in memory"),
+        WatchError("A ConnectionError occurred on while watching one or more keys"),
+        ReadOnlyError("You can't write against a read only replica."),
+        RedisTimeoutError("Timeout reading from socket"),
+        ResponseError("LOADING Redis is loading the dataset in memory"),
+        ResponseError("READONLY You can't write against a read only replica."),
+        ResponseError("MASTERDOWN Link with MASTER is down and replica-serve-stale-data is no"),
+        ResponseError("TRYAGAIN Multiple keys request during rehashing of slot"),
+        TimeoutError(),
+        OSError(errno.EHOSTUNREACH, "No route to host"),
+        socket.gaierror(-2, "Name or service not known"),
+    ],
+)
+def test_what_a_restart_or_failover_raises_is_an_outage(error: Exception) -> None:
+    assert is_outage(error)
+
+
+def test_other_errors_are_not_an_outage() -> None:
+    assert not is_outage(ResponseError("WRONGTYPE Operation against a key"))
+    assert not is_outage(FileNotFoundError(errno.ENOENT, "gone"))
+    assert not is_outage(ValueError())
+
+
+def parsed(reply: str) -> Exception:
+    error: Exception = BaseParser.parse_error(reply)  # type: ignore[no-untyped-call]
+    return error
+
+
+def test_redis_replies_of_a_failover_raise_classes_an_except_clause_catches() -> None:
+    for reply in ("MASTERDOWN Link with MASTER is down", "TRYAGAIN slot", "LOADING x"):
+        assert isinstance(parsed(reply), REDIS_DOWN), reply
+    assert isinstance(parsed("READONLY replica"), REDIS_DOWN)
+    assert not isinstance(parsed("WRONGTYPE x"), REDIS_DOWN)
