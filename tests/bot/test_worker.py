@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import shutil
 import socket
@@ -116,13 +117,11 @@ async def test_a_running_job_is_held_by_a_short_lease_its_worker_keeps_renewing(
             job = await client.enqueue_job("slow_job", 2.5, _job_id=job_id, _queue_name=queue)
             assert job is not None
             key = in_progress_key_prefix + job_id
-            ttls, first_seen, last_seen = [], 0.0, 0.0
+            ttls: list[int] = []
             for _ in range(2000):
                 ttl = int(await client.pttl(key))
                 if ttl > 0:
                     ttls.append(ttl)
-                    last_seen = time.monotonic()
-                    first_seen = first_seen or last_seen
                 if await job.result_info() is not None:
                     break
                 await asyncio.sleep(0.01)
@@ -134,7 +133,10 @@ async def test_a_running_job_is_held_by_a_short_lease_its_worker_keeps_renewing(
         # longer than the lease, renewed while the job ran far past its first lease.
         assert ttls
         assert max(ttls) <= 900
-        assert last_seen - first_seen > 2 * 0.9, "the key outlived its lease: it was renewed"
+        # The job ran far past its first lease: the key's TTL went back up at each renewal
+        # (read from the TTLs themselves, not from wall times a busy machine stretches).
+        renewals = sum(1 for before, after in itertools.pairwise(ttls) if after > before)
+        assert renewals >= 2, f"the lease was not renewed while the job ran: {ttls[:20]}"
         assert not await client.exists(key)
     finally:
         await client.aclose(close_connection_pool=True)
