@@ -39,10 +39,17 @@ def _fail(error: Exception) -> int:
 
 def bot_command(args: argparse.Namespace) -> int:
     from bot.serve import serve_bot
+    from bot.sources import library_problem
 
     try:
         settings = load_settings(role="bot")
         if args.check:
+            # The bot runs without its library (it tells each request what to set); the
+            # check says so, one line, and fails.
+            problem = library_problem(settings)
+            if problem is not None:
+                print(f"error: {problem}", file=sys.stderr)
+                return EXIT_FAILED
             port = settings.http_port if settings.slack_mode == "http" else settings.health_port
             return _http_ok(f"http://127.0.0.1:{port}/healthz")
         configure_logging()

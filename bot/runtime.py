@@ -8,6 +8,7 @@ it, the same flows run in this process (in-memory stores, the in-process executo
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -23,9 +24,22 @@ from bot.redis.runs import InMemoryRunLeases, RedisRunLeases, RunLeases
 from bot.redis.state import InMemoryStateStore, RedisStateStore, StateStore
 from bot.redis.stores import InMemoryResearchStores, RedisResearchStores, ResearchStores
 from bot.slack.api import SlackApi, SlackWebApi, build_web_client
-from bot.sources import SourceFactory, model_factory, source_factory
+from bot.slack.blockkit import Message
+from bot.slack.texts import texts_for
+from bot.sources import (
+    SourceFactory,
+    SourceUnavailable,
+    library_problem,
+    model_factory,
+    source_factory,
+    unavailable_sources,
+)
+from bot.steps import Ask, Step
 from engine import ExecutorFactory, Model, Orchestrator
 from engine.assembly import Sources
+from engine.text import detect_language
+
+log = logging.getLogger(__name__)
 
 ExecutorChoice = Callable[[str, int], ExecutorFactory | None]
 """The executor for (report id, version); None for the engine's in-process one."""
@@ -48,13 +62,33 @@ class Runtime:
     """Which orchestrator attempt owns each report's run (bot.redis.runs)."""
     _sources: Sources | None = field(default=None, repr=False)
     _sources_lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    source_problem: str | None = None
+    """Why the last attempt to open the source found none (FONTE_LIBRARY missing or empty)."""
 
     async def sources(self) -> Sources:
-        """The source, opened once per process (a library is indexed on first open)."""
+        """The source, opened once per process (a library is indexed on first open). While
+        it is unavailable (`SourceUnavailable`) the process keeps running on sources that
+        find nothing, and tries again at the next call: a library filled later is opened."""
         async with self._sources_lock:
             if self._sources is None:
-                self._sources = await asyncio.to_thread(self.open_sources, self.settings)
+                try:
+                    opened = await asyncio.to_thread(self.open_sources, self.settings)
+                except SourceUnavailable as error:
+                    if self.source_problem != str(error):
+                        log.warning("no source to research: %s", error)
+                    self.source_problem = str(error)
+                    return unavailable_sources(str(error))
+                self._sources, self.source_problem = opened, None
             return self._sources
+
+    async def research_problem(self) -> str | None:
+        """Why a research request cannot be served now, or None: the library's quick check,
+        then, where research runs in this process, the source's opening itself."""
+        problem = await asyncio.to_thread(library_problem, self.settings)
+        if problem is None and self.settings.embedded:
+            await self.sources()
+            problem = self.source_problem
+        return problem
 
     async def aclose(self) -> None:
         if isinstance(self.queue, InProcessQueue):
@@ -63,6 +97,47 @@ class Runtime:
             await self._sources.aclose()
         if self.redis is not None:
             await self.redis.aclose(close_connection_pool=True)
+
+
+async def refused_for_no_source(rt: Runtime, step: Step) -> bool:
+    """A research request while the source is unavailable: answered with the one line that
+    says what to set (in the question's language), and not run. True when refused."""
+    if not isinstance(step, Ask):
+        return False
+    problem = await rt.research_problem()
+    if problem is None:
+        return False
+    text = texts_for(step.language or detect_language(step.text)).no_library
+    try:
+        if step.response_url:
+            await rt.slack.respond(step.response_url, text)
+        else:
+            await rt.slack.post(step.channel, Message(text), step.thread_ts)
+    except Exception as error:  # best effort: the request is refused either way
+        log.warning("could not say that the source is unavailable: %s", error)
+    return True
+
+
+class GuardedInProcessQueue(InProcessQueue):
+    """The embedded queue, refusing research requests while the source is unavailable."""
+
+    runtime: Runtime | None = None
+
+    async def step(self, step: Step, origin: str) -> None:
+        if self.runtime is not None and await refused_for_no_source(self.runtime, step):
+            return
+        await super().step(step, origin)
+
+
+class GuardedArqQueue(ArqQueue):
+    """The arq queue, refusing research requests while the source is unavailable."""
+
+    runtime: Runtime | None = None
+
+    async def step(self, step: Step, origin: str) -> None:
+        if self.runtime is not None and await refused_for_no_source(self.runtime, step):
+            return
+        await super().step(step, origin)
 
 
 async def build_runtime(
@@ -79,18 +154,21 @@ async def build_runtime(
     opener = open_sources or source_factory(settings.source)
     ttl = settings.retention_seconds
     if settings.redis_url is None:
-        return Runtime(
+        embedded = GuardedInProcessQueue()  # bound to the flows by bot.jobs.open_runtime
+        runtime = Runtime(
             settings,
             keys,
             SlackWebApi(client),
             InMemoryStateStore(),
             InMemoryResearchStores(),
-            InProcessQueue(),  # bound to the flows by bot.jobs.open_runtime
+            embedded,
             chosen_model,
             opener,
             lambda report_id, version: None,
             web_client=client,
         )
+        embedded.runtime = runtime
+        return runtime
     redis = await connect(settings.redis_url)
 
     def executor_for(report_id: str, version: int) -> ExecutorFactory:
@@ -107,13 +185,14 @@ async def build_runtime(
 
         return build
 
-    return Runtime(
+    queue = GuardedArqQueue(redis, keys)
+    runtime = Runtime(
         settings,
         keys,
         SlackWebApi(client),
         RedisStateStore(redis, keys, ttl),
         RedisResearchStores(redis, keys, ttl),
-        ArqQueue(redis, keys),
+        queue,
         chosen_model,
         opener,
         executor_for,
@@ -121,3 +200,5 @@ async def build_runtime(
         web_client=client,
         leases=RedisRunLeases(redis, keys),
     )
+    queue.runtime = runtime
+    return runtime

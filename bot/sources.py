@@ -14,10 +14,11 @@ from collections.abc import Callable
 from typing import cast
 
 from bot.config import Settings
-from engine import BadInput, Model, OfflineModel
+from engine import BadInput, Model, OfflineModel, Snapshot
 from engine.assembly import Sources, library_sources, open_web_sources
+from engine.assembly import library_problem as folder_problem
 from engine.models.claude import ClaudeConfig, claude_model_from_config
-from engine.sources import SearchError
+from engine.sources import FetchError, SearchError, SearchHit
 from engine.sources.library import Library, LibraryError
 
 SourceFactory = Callable[[Settings], Sources]
@@ -25,16 +26,57 @@ SourceFactory = Callable[[Settings], Sources]
 ModelFactory = Callable[[Settings], Model]
 
 
+class SourceUnavailable(BadInput):
+    """The source is not there yet (FONTE_LIBRARY missing or empty): the bot runs anyway
+    and answers each research request with the line that says what to set."""
+
+
 def open_library(settings: Settings) -> Sources:
     """Open (and index, on first use) the library folder: seconds, so callers run it in a
-    thread and keep the result for the life of the process."""
+    thread and keep the result for the life of the process. Raises `SourceUnavailable`
+    when the folder is missing or holds no readable document."""
     if settings.library is None:
-        raise BadInput("FONTE_LIBRARY is not set: point it at a folder of documents")
+        raise SourceUnavailable("FONTE_LIBRARY is not set: point it at a folder of documents")
     try:
         library = Library.open(settings.library, cache_dir=settings.cache_dir)
     except LibraryError as error:
-        raise BadInput(f"FONTE_LIBRARY: {error}") from None
+        raise SourceUnavailable(f"FONTE_LIBRARY: {error}") from None
     return library_sources(library, [])
+
+
+class _Unavailable:
+    """Search and fetcher of a source that is not there: each call fails with why."""
+
+    name = "unavailable"
+
+    def __init__(self, problem: str) -> None:
+        self.problem = problem
+
+    async def search(self, query: str, limit: int = 10) -> list[SearchHit]:
+        raise SearchError(self.problem)
+
+    async def fetch(self, url: str) -> Snapshot:
+        raise FetchError(self.problem)
+
+
+def unavailable_sources(problem: str) -> Sources:
+    """What a process researches with while its source is unavailable: nothing, `problem`
+    noted (requests are answered with the line to set before any research starts)."""
+    nothing = _Unavailable(problem)
+    return Sources(nothing, nothing, (), [problem])
+
+
+def library_problem(settings: Settings) -> str | None:
+    """Why the configured library cannot be researched (one line), or None: a quick look,
+    no indexing — the folder exists and holds a file of a supported type. None for any
+    other source."""
+    if settings.source != "library":
+        return None
+    folder = settings.library
+    if folder is None:
+        return "FONTE_LIBRARY is not set: point it at a folder of documents"
+    problem = folder_problem(folder)
+    return None if problem is None else f"FONTE_LIBRARY={problem}"
 
 
 def open_web(settings: Settings) -> Sources:

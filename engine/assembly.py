@@ -18,7 +18,10 @@ from pathlib import Path
 
 from engine.render import PageEvidence
 from engine.sources.library import Library
+from engine.sources.library.files import escaped as escaped  # a door for bot/: names shown
+from engine.sources.library.files import in_language
 from engine.sources.library.page_evidence import LibraryPageEvidence
+from engine.sources.library.parse import KIND_BY_SUFFIX
 from engine.sources.protocols import Fetcher, Search
 from engine.sources.web import (
     CachingFetcher,
@@ -49,6 +52,11 @@ class Sources:
     closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list, repr=False)
     evidence: PageEvidence | None = field(default=None, repr=False)
 
+    def notes_in(self, language: str) -> list[str]:
+        """The notes as a report in `language` gives them: a library's warnings have their
+        Portuguese wording (`Note`); any other note is as it was written."""
+        return [in_language(note, language) for note in self.notes]
+
     async def aclose(self) -> None:
         closers, self.closers = self.closers, []
         for close in closers:
@@ -56,6 +64,8 @@ class Sources:
 
 
 def library_sources(library: Library, warnings: list[str]) -> Sources:
+    """`library` as a run's sources; `warnings`, what opening it said (its `Note`s), become
+    the notes, which `Sources.notes_in` gives in a report's language."""
     return Sources(
         library,
         library,
@@ -63,6 +73,19 @@ def library_sources(library: Library, warnings: list[str]) -> Sources:
         list(warnings),
         evidence=LibraryPageEvidence(library),
     )
+
+
+def library_problem(folder: Path) -> str | None:
+    """Why `folder` cannot be a library (one line, naming it), or None: a quick look, no
+    indexing — it exists and holds a file of a supported type (hidden ones aside)."""
+    if not folder.is_dir():
+        return f"{folder}: no such folder"
+    for _, folders, files in os.walk(folder):
+        folders[:] = [name for name in folders if not name.startswith(".")]
+        for name in files:
+            if not name.startswith(".") and os.path.splitext(name)[1].lower() in KIND_BY_SUFFIX:
+                return None
+    return f"{folder}: the folder holds no document ({', '.join(sorted(KIND_BY_SUFFIX))})"
 
 
 def snapshot_store(cache_dir: Path | None, max_pdf_bytes: int = MAX_BYTES) -> DiskSnapshotStore:

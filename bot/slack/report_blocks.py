@@ -5,6 +5,7 @@ buttons. Pure, and paginated to Slack's 50 blocks per message."""
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote, urlsplit
 
 from bot.slack.blockkit import (
     DEFAULT_TEXT_BUDGET,
@@ -30,7 +31,8 @@ from bot.slack.blockkit import (
 )
 from bot.slack.blocks import DEEPEN, EXCERPT, EXCERPT_VIEW, FEEDBACK, spend_text
 from bot.slack.texts import EN, PT, texts_for
-from engine import Claim, Report
+from engine import Claim, Report, split_page
+from engine.assembly import escaped
 from engine.planning import INTERRUPTED, gap_question
 from engine.render import (
     CitationIndex,
@@ -124,11 +126,31 @@ def bot_gap_text(gap: str) -> str:
     return gap
 
 
+def shown_title(claim: Claim) -> str:
+    """The title a citation shows, escaped onto one line; a library document without one by
+    its file name (the last part of its `file://` URL), never by the server's path."""
+    base = split_page(claim.url)[0]
+    title = " ".join(claim.title.split())
+    if not title and _scheme(base) == "file":
+        title = unquote(urlsplit(base).path.rsplit("/", 1)[-1])
+    return escaped(title or source_title(claim))
+
+
+def _scheme(url: str) -> str:
+    try:
+        return urlsplit(url).scheme.lower()
+    except ValueError:
+        return ""
+
+
 def source_line(claim: Claim, language: str) -> str:
-    """`<url|title> — page 3 — accessed on 2025-05-01 14:03 UTC`"""
+    """`<url|title> — page 3 — accessed on 2025-05-01 14:03 UTC`. Only a web page's URL is
+    a link: a library document (a `file://` URL) is its title alone, its excerpt and page
+    one button away (the excerpt view), its URL on this server never shown."""
     labels = labels_for("pt" if language == "pt" else "en")
     where = source_location(claim)
-    parts = [link(where.href, source_title(claim))]
+    web = where.href is not None and _scheme(where.href) in ("http", "https")
+    parts = [link(where.href if web else None, shown_title(claim))]
     if where.page is not None:
         parts.append(page_text(labels, where.page))
     parts.append(accessed_text(labels, claim.accessed_at))
@@ -218,7 +240,7 @@ def page_crop(claim: Claim, file_id: str, language: str) -> Block:
     page = source_location(claim).page or 1
     return image(
         file_id,
-        t.page_crop_alt.format(page=page, source=source_title(claim)),
+        t.page_crop_alt.format(page=page, source=shown_title(claim)),
         t.page_crop_title.format(page=page),
     )
 

@@ -84,6 +84,8 @@ class Texts:
     error_rate_limited: str
     error_unavailable: str
     error_other: str
+    no_library: str
+    """The one line a research request gets while FONTE_LIBRARY is missing or empty."""
     feedback_prompt: str
     feedback_up: str
     feedback_down: str
@@ -187,6 +189,8 @@ PT = Texts(
     error_rate_limited="o Slack limitou os envios; tente de novo em alguns minutos",
     error_unavailable="o Slack está indisponível; tente de novo em alguns minutos",
     error_other="erro do Slack: `{error}`",
+    no_library=":warning: Ainda não há biblioteca para pesquisar: defina `FONTE_LIBRARY` com "
+    "uma pasta de documentos PDF, HTML, Markdown ou texto (hoje ela não existe ou está vazia).",
     feedback_prompt="Este relatório foi útil?",
     feedback_up="👍 Útil",
     feedback_down="👎 Não útil",
@@ -289,6 +293,8 @@ EN = Texts(
     error_rate_limited="Slack rate-limited the posts; try again in a few minutes",
     error_unavailable="Slack is unavailable; try again in a few minutes",
     error_other="Slack error: `{error}`",
+    no_library=":warning: There is no library to research yet: set `FONTE_LIBRARY` to a folder "
+    "of PDF, HTML, Markdown or text documents (it is missing or empty now).",
     feedback_prompt="Was this report useful?",
     feedback_up="👍 Useful",
     feedback_down="👎 Not useful",

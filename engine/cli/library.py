@@ -10,14 +10,16 @@ from __future__ import annotations
 import argparse
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from engine.cli.console import console, say
+from engine.cli.printable import escaped
 from engine.sources.library import Library
+from engine.sources.library.folder import SkippedNote
 
 _FILES_READ = re.compile(r"^indexing (\d+)/(\d+) files$")
 _NAMES_SHOWN = 10
@@ -38,19 +40,27 @@ def add_library_command(commands: argparse._SubParsersAction[argparse.ArgumentPa
 
 def run_library_index(args: argparse.Namespace) -> int:
     started = time.perf_counter()
+    warnings: list[str] = []
     with progress_bar() as on_progress:
-        library = Library.open(args.folder, cache_dir=args.cache_dir, on_progress=on_progress)
+        library = Library.open(
+            args.folder,
+            cache_dir=args.cache_dir,
+            on_warning=warnings.append,
+            on_progress=on_progress,
+        )
     seconds = time.perf_counter() - started
-    for line in summary_lines(library, seconds):
+    for line in summary_lines(library, seconds, warnings):
         say(line)
     return 0
 
 
-def summary_lines(library: Library, seconds: float) -> list[str]:
+def summary_lines(library: Library, seconds: float, warnings: Sequence[str] = ()) -> list[str]:
+    """The summary of an index run; every name in it escaped (`escaped`): a file named
+    "ok.md\\nunreadable: …" shows as one name, never as a line of its own."""
     summary = library.summary
     state = "refreshed" if summary.any_change else "up to date"
     lines = [
-        f"index of {library.folder} {state} in {seconds:.1f} s: "
+        f"index of {escaped(str(library.folder))} {state} in {seconds:.1f} s: "
         f"{len(library.documents())} documents, {library.passage_count()} passages",
         f"  added {len(summary.added)}, changed {len(summary.changed)}, "
         f"removed {len(summary.removed)}, unreadable {len(summary.unreadable)}",
@@ -58,15 +68,33 @@ def summary_lines(library: Library, seconds: float) -> list[str]:
     lines += _named("added", summary.added)
     lines += _named("changed", summary.changed)
     lines += _named("removed", summary.removed)
-    lines += [f"  unreadable: {relative}: {reason}" for relative, reason in summary.unreadable]
+    lines += _unreadable("unreadable", summary.unreadable)
+    lines += _unreadable("skipped", library.refused)
+    # The files left out are listed above; the other warnings (a manifest, the cache) here.
+    lines += [f"  warning: {escaped(w)}" for w in warnings if not isinstance(w, SkippedNote)]
     return lines
 
 
 def _named(label: str, names: list[str]) -> list[str]:
-    shown = [f"  {label}: {name}" for name in names[:_NAMES_SHOWN]]
+    shown = [f"  {label}: {escaped(name)}" for name in names[:_NAMES_SHOWN]]
     if len(names) > _NAMES_SHOWN:
         shown.append(f"  {label}: … and {len(names) - _NAMES_SHOWN} more")
     return shown
+
+
+def _unreadable(label: str, files: list[tuple[str, str]]) -> list[str]:
+    """`label: name: reason` lines, at most `_NAMES_SHOWN` of one reason and then a count
+    (50,000 empty files are one line, not 50,000)."""
+    by_reason: dict[str, list[str]] = {}
+    for relative, reason in files:
+        by_reason.setdefault(reason, []).append(relative)
+    lines: list[str] = []
+    for reason, names in by_reason.items():
+        why = escaped(reason)
+        lines += [f"  {label}: {escaped(name)}: {why}" for name in names[:_NAMES_SHOWN]]
+        if len(names) > _NAMES_SHOWN:
+            lines.append(f"  {label}: … and {len(names) - _NAMES_SHOWN:,} more: {why}")
+    return lines
 
 
 class IndexProgress:
@@ -79,8 +107,8 @@ class IndexProgress:
 
     def __call__(self, message: str) -> None:
         files = _FILES_READ.match(message)
-        if files is None:
-            self._progress.update(self.task, description=message[:60])
+        if files is None:  # "reading DIR": a name, shown escaped
+            self._progress.update(self.task, description=escaped(message)[:60])
             return
         done, total = int(files.group(1)), int(files.group(2))
         self._progress.update(self.task, description="indexing", completed=done, total=total)

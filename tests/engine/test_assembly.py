@@ -11,7 +11,7 @@ from engine.sources.library.page_evidence import LibraryPageEvidence
 from engine.sources.web import CachingFetcher, WebPageEvidence
 from engine.verify.excerpts import verify_claim
 from tests.support.pdfs import pdf_bytes
-from tests.support.render_samples import build_claim
+from tests.support.render_samples import build_claim, build_report
 
 
 async def test_a_library_brings_the_page_evidence_of_its_pdfs(tmp_path: Path) -> None:
@@ -54,3 +54,24 @@ async def test_the_pdfs_kept_are_capped_like_the_fetchers_bodies(tmp_path: Path)
         assert sources.fetcher.pdfs.pdf(url) is None
     finally:
         await sources.aclose()
+
+
+def test_a_librarys_notes_follow_the_reports_language(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "lei.md").write_text("# Lei\n\nArt. 1º Uma norma com texto suficiente.\n")
+    for number in range(5):
+        (folder / f"vazio{number}.md").touch()
+    warnings: list[str] = []
+    library = Library.open(folder, cache_dir=tmp_path / "cache", on_warning=warnings.append)
+    sources = library_sources(library, [*warnings, "search: a provider failed over"])
+
+    assert sources.notes_in("pt") == [
+        "5 arquivos ignorados (arquivo vazio): vazio0.md, vazio1.md, vazio2.md, …",
+        "search: a provider failed over",
+    ]
+    assert sources.notes_in("en")[0] == (
+        "5 files skipped (empty file): vazio0.md, vazio1.md, vazio2.md, …"
+    )
+    report = build_report([], [], language="pt", notes=sources.notes_in("pt"))
+    assert str(tmp_path) not in report.model_dump_json()

@@ -9,6 +9,7 @@ from pathlib import Path
 from urllib.parse import quote_from_bytes
 
 from engine.snapshots import split_page
+from engine.sources.library.files import Note, escaped
 from engine.sources.library.index.catalog import CatalogEntry
 from engine.sources.library.manifest import Manifest
 from engine.sources.library.parse import CONTENT_TYPE_BY_KIND, DocumentKind
@@ -55,9 +56,14 @@ def build_documents(
         file_url = folder_url + quote_from_bytes(os.fsencode(entry.relative))
         url = split_page(listed.url.strip())[0] if listed else file_url
         if url in owner_of_url:
+            name, owner = escaped(entry.relative), escaped(owner_of_url[url])
             on_warning(
-                f"{entry.relative}: citation URL {url} already belongs to "
-                f"{owner_of_url[url]}; citing {file_url} instead"
+                Note(
+                    f"{name}: citation URL {url} already belongs to {owner}; "
+                    f"citing {file_url} instead",
+                    f"{name}: a URL de citação {url} já pertence a {owner}; "
+                    "citado pelo próprio arquivo",
+                )
             )
             url = file_url
         owner_of_url[url] = entry.relative

@@ -4,12 +4,57 @@ whether a file changed since it was indexed."""
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.sources.library.parse import KIND_BY_SUFFIX, DocumentKind
+
+# Control characters (C0, DEL, C1), line and paragraph separators, and the bidirectional
+# marks, embeddings, overrides and isolates that reorder what a terminal or a chat shows.
+_UNSHOWABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def escaped(text: str) -> str:
+    """`text` on one line with its control, newline and bidi characters written as escapes
+    (`\\n`, `\\x1b`, `\\u202e`): a file name or a title shown as it is, never able to forge a
+    line of output or reorder the text around it."""
+    return _UNSHOWABLE.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    if char in _SHORT_ESCAPES:
+        return _SHORT_ESCAPES[char]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+class Note(str):
+    """A warning for the reports, in English (the string itself) and in Portuguese (`pt`),
+    so that a report's notes follow its language (`in_language`). Names in it are
+    library-relative and escaped (`files.escaped`): no server path, no forged line."""
+
+    pt: str
+
+    def __new__(cls, en: str, pt: str) -> Note:
+        note = super().__new__(cls, en)
+        note.pt = pt
+        return note
+
+    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]  # for pickle
+        return str(self), self.pt
+
+    def in_language(self, language: str) -> str:
+        return self.pt if language == "pt" else str(self)
+
+
+def in_language(note: str, language: str) -> str:
+    """`note` in `language` when it is a `Note`; any other note as it is."""
+    return note.in_language(language) if isinstance(note, Note) else note
 
 
 @dataclass(frozen=True)
@@ -27,7 +72,9 @@ def scan_folder(
     """Supported files under `folder`, recursively, in path order, with size and mtime;
     hidden files and folders skipped, symbolic links to folders not followed. A link to a
     file outside the folder is refused (`on_refused` gets its path and why): the library
-    never leaves its folder. One `stat` per file: this runs on every open, over every file."""
+    never leaves its folder. A folder that cannot be listed (permission denied) is reported
+    the same way, its path ending in "/". One `stat` per file: this runs on every open,
+    over every file."""
     inside = folder.resolve()
     found: list[ScannedFile] = []
     pending = [""]
@@ -35,7 +82,10 @@ def scan_folder(
         prefix = pending.pop()
         try:
             entries = list(os.scandir(folder / prefix if prefix else folder))
-        except OSError:
+        except OSError as error:
+            if on_refused is not None:
+                reason = error.strerror or type(error).__name__
+                on_refused(prefix or "./", f"folder not readable ({reason})")
             continue
         for entry in entries:
             if entry.name.startswith("."):

@@ -16,6 +16,7 @@ from engine.contracts import utc_now
 from engine.snapshots import Snapshot, split_page
 from engine.sources.library.cache import ParsedTextCache, default_cache_dir
 from engine.sources.library.documents import LibraryDocument, LibraryError, build_documents
+from engine.sources.library.files import Note, escaped
 from engine.sources.library.index.opening import open_index
 from engine.sources.library.index.passage_index import PassageIndex
 from engine.sources.library.index.refresh import RefreshSummary
@@ -43,11 +44,14 @@ class Library:
         *,
         index_from_cache: bool = False,
         summary: RefreshSummary | None = None,
+        refused: list[tuple[str, str]] | None = None,
     ) -> None:
         self.folder = folder
         self.index_from_cache = index_from_cache
         self.summary = summary or RefreshSummary()
         """What opening changed in the index (files added, changed, removed, unreadable)."""
+        self.refused = refused or []
+        """What the scan would not take, with why: links leading outside, unreadable folders."""
         self._documents = documents
         self._index = index
         self._texts = texts
@@ -66,7 +70,8 @@ class Library:
         """Open `folder`, first bringing its index up to date: only new or changed files are
         read, so this takes seconds on a folder already indexed, longer on a new one.
 
-        Unreadable files are skipped and reported through `on_warning`. Raises
+        Unreadable files and folders are skipped and reported through `on_warning`, as
+        `Note`s (several of one reason as one note, see `skipped_notes`). Raises
         `LibraryError` when the folder is missing or holds no readable document.
         """
         warn = on_warning or _ignore
@@ -81,12 +86,19 @@ class Library:
         cache_errors: list[OSError] = []
 
         def on_cache_error(error: OSError) -> None:
-            if not cache_errors:
-                warn(f"library cache not writable ({error}); continuing without it")
+            if not cache_errors:  # its reason only: the cache's path is the server's
+                why = error.strerror or str(error)
+                warn(
+                    Note(
+                        f"library cache not writable ({why}); continuing without it",
+                        f"cache da biblioteca sem permissão de escrita ({why}); seguindo sem ele",
+                    )
+                )
             cache_errors.append(error)
 
         progress(f"reading {folder}")
         manifest = load_manifest(folder, warn)
+        refused: list[tuple[str, str]] = []
         opened = open_index(
             folder,
             cache_root / "index",
@@ -94,10 +106,10 @@ class Library:
             _manifest_titles(folder, manifest),
             on_progress=progress,
             on_cache_error=on_cache_error,
-            on_refused=lambda relative, reason: warn(f"skipped {relative}: {reason}"),
+            on_refused=lambda relative, reason: refused.append((relative, reason)),
         )
-        for relative, reason in opened.summary.unreadable:
-            warn(f"skipped {relative}: {reason}")
+        for note in skipped_notes(refused + opened.summary.unreadable):
+            warn(note)
         entries = opened.documents()
         if not entries:
             suffixes = ", ".join(sorted(KIND_BY_SUFFIX))
@@ -111,6 +123,7 @@ class Library:
             texts,
             index_from_cache=opened.from_cache,
             summary=opened.summary,
+            refused=refused,
         )
 
     def documents(self) -> list[LibraryDocument]:
@@ -170,6 +183,58 @@ class Library:
         return Snapshot(
             url=document.url, text=texts[0], title=title, content_type=content_type, fetched_at=now
         )
+
+
+SKIPPED_NAMED = 3
+"""Skipped files of one reason named one note each, up to this many; more make one note."""
+_REASONS_PT = {
+    "empty file": "arquivo vazio",
+    "no words in file": "arquivo sem palavras",
+    "no text in file": "arquivo sem texto",
+    "no text in file (scanned PDF?)": "arquivo sem texto (PDF digitalizado?)",
+    "cannot read": "ilegível",
+    "a link to a file outside the library, not read": "um link para fora da biblioteca, não lido",
+    "not a readable PDF": "PDF ilegível",
+}
+_PREFIXES_PT = {"cannot read (": "ilegível (", "folder not readable (": "pasta ilegível ("}
+
+
+class SkippedNote(Note):
+    """A note about files or folders left out (`skipped_notes`)."""
+
+
+def skipped_notes(skipped: list[tuple[str, str]]) -> list[Note]:
+    """One note per skipped file or folder, or, past `SKIPPED_NAMED` of one reason, one note
+    for them all ("50,000 files skipped (empty file): a.md, b.md, c.md, …"): a folder of
+    empty files must not put 50,000 notes in every report."""
+    by_reason: dict[str, list[str]] = {}
+    for relative, reason in skipped:
+        by_reason.setdefault(reason, []).append(escaped(relative))
+    notes: list[Note] = []
+    for reason, names in by_reason.items():
+        why, why_pt = escaped(reason), escaped(_reason_pt(reason))
+        if len(names) <= SKIPPED_NAMED:
+            notes += [SkippedNote(f"skipped {n}: {why}", f"ignorado {n}: {why_pt}") for n in names]
+            continue
+        shown = ", ".join(names[:SKIPPED_NAMED]) + ", …"
+        count = f"{len(names):,}"
+        pt_count = count.replace(",", ".")
+        notes.append(
+            SkippedNote(
+                f"{count} files skipped ({why}): {shown}",
+                f"{pt_count} arquivos ignorados ({why_pt}): {shown}",
+            )
+        )
+    return notes
+
+
+def _reason_pt(reason: str) -> str:
+    if reason in _REASONS_PT:
+        return _REASONS_PT[reason]
+    for prefix, translated in _PREFIXES_PT.items():
+        if reason.startswith(prefix):
+            return translated + reason.removeprefix(prefix)
+    return reason
 
 
 def make_snippet(passage: str, limit: int = SNIPPET_CHARS) -> str:

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.sources.library.files import Note, escaped
+
 INDEX_MANIFEST = "index.jsonl"
 DOCUMENTS_MANIFEST = "documents.jsonl"
 
@@ -55,24 +57,35 @@ def load_manifest(folder: Path, on_warning: Callable[[str], None]) -> Manifest:
     by_stem: dict[str, ManifestEntry] = {}
     folder = folder.resolve()
     for directory in dict.fromkeys((folder, folder.parent)):
-        for row in _rows(directory / INDEX_MANIFEST, ("file", "url"), on_warning):
+        where = "" if directory == folder else "../"  # named from the library: no server path
+        index_rows = _rows(directory / INDEX_MANIFEST, where, ("file", "url"), on_warning)
+        for row in index_rows:
             entry = ManifestEntry(row["url"], row.get("title", ""))
             by_path.setdefault((directory / row["file"]).resolve(), entry)
-        for row in _rows(directory / DOCUMENTS_MANIFEST, ("doc_name", "doc_link"), on_warning):
+        required = ("doc_name", "doc_link")
+        for row in _rows(directory / DOCUMENTS_MANIFEST, where, required, on_warning):
             by_stem.setdefault(row["doc_name"], ManifestEntry(row["doc_link"]))
     return Manifest(by_path, by_stem)
 
 
 def _rows(
-    path: Path, required: tuple[str, str], on_warning: Callable[[str], None]
+    path: Path, where: str, required: tuple[str, str], on_warning: Callable[[str], None]
 ) -> list[dict[str, str]]:
-    """Rows of a JSONL manifest whose `required` fields are non-empty strings."""
+    """Rows of a JSONL manifest whose `required` fields are non-empty strings; `where` is
+    its folder as the library names it ("" for the library's own, "../" for its parent)."""
+    name = escaped(where + path.name)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except FileNotFoundError:
         return []
     except (OSError, UnicodeDecodeError) as error:
-        on_warning(f"manifest {path} ignored: cannot read it ({error})")
+        why = error.reason if isinstance(error, UnicodeDecodeError) else error.strerror
+        on_warning(
+            Note(
+                f"manifest {name} ignored: cannot read it ({why})",
+                f"manifesto {name} ignorado: não pôde ser lido ({why})",
+            )
+        )
         return []
     rows: list[dict[str, str]] = []
     bad_lines: list[int] = []
@@ -86,7 +99,13 @@ def _rows(
             rows.append(row)
     if bad_lines:
         shown = ", ".join(map(str, bad_lines[:5])) + ("…" if len(bad_lines) > 5 else "")
-        on_warning(f"manifest {path}: {len(bad_lines)} unusable line(s) skipped ({shown})")
+        on_warning(
+            Note(
+                f"manifest {name}: {len(bad_lines)} unusable line(s) skipped ({shown})",
+                f"manifesto {name}: {len(bad_lines)} linha(s) inutilizável(is) ignorada(s) "
+                f"({shown})",
+            )
+        )
     return rows
 
 

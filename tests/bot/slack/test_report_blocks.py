@@ -136,3 +136,27 @@ def test_the_excerpt_view_quotes_the_context_before_the_excerpt() -> None:
     assert ">deve considerar, até 2028, a incidência: …" in quoted
     assert "&lt;b&gt;" in quoted  # page text escaped for mrkdwn
     assert quoted.index("incidência") < quoted.index("II - 100%")
+
+
+def test_a_library_document_is_cited_by_its_file_name_never_a_file_link() -> None:
+    untitled = claim(1).model_copy(
+        update={"url": "file:///srv/fonte/library/leis/lei%2014300.pdf#page=2", "title": ""}
+    )
+    titled = claim(2).model_copy(
+        update={"url": "file:///srv/fonte/library/nota.md", "title": "Nota \u202etécnica"}
+    )
+    base = report(2)
+    sample = base.model_copy(update={"claims": [untitled, titled]})
+    text = json.dumps(report_messages(sample, "r1", 1)[0].blocks, ensure_ascii=False)
+    assert "*[1]* lei 14300.pdf — página 2 — Acessado em" in text
+    assert "*[2]* Nota \\\\u202etécnica — página 3 — Acessado em" in text
+    assert "file://" not in text
+    assert "/srv/fonte" not in text
+    # The excerpt stays one button away, and the modal names the file the same way.
+    buttons = [
+        e for e in walk(report_messages(sample, "r1", 1)[0].blocks) if e.get("action_id") == EXCERPT
+    ]
+    assert len(buttons) == 2
+    modal = json.dumps(excerpt_view(untitled, 1, "pt"), ensure_ascii=False)
+    assert "lei 14300.pdf — página 2" in modal
+    assert "file://" not in modal

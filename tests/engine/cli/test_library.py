@@ -1,4 +1,5 @@
 import io
+import os
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,62 @@ def test_the_progress_bar_counts_files_read() -> None:
     assert (task.description, task.completed, task.total) == ("indexing", 3, 10)
     bar("indexing 10/10 files")
     assert task.completed == task.total == 10
+
+
+def test_a_file_name_cannot_forge_a_line_of_the_summary(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (folder / "ok.md\nunreadable: ok.md: corrupted.md").write_text("# Ok\nUm texto.")
+    (folder / "vazio.md\nadded: x.md").touch()
+    (folder / "rel\u202eam.md").write_text("# Bidi\nOutro texto.")
+    _index(folder, tmp_path)
+    err = capsys.readouterr().err
+    assert "  added: ok.md\\nunreadable: ok.md: corrupted.md\n" in err
+    assert "  unreadable: vazio.md\\nadded: x.md: empty file\n" in err
+    assert "\nunreadable: ok.md" not in err
+    assert "\nadded: x.md" not in err
+    assert "rel\\u202eam.md" in err
+    assert "\u202e" not in err
+
+
+def test_many_unreadable_files_of_one_reason_are_counted_not_listed(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for number in range(300):
+        (folder / f"vazio{number:03d}.md").touch()
+    _index(folder, tmp_path)
+    err = capsys.readouterr().err
+    assert "unreadable 300" in err
+    assert err.count("unreadable: vazio") == 10
+    assert "  unreadable: … and 290 more: empty file" in err
+
+
+def test_an_unreadable_subfolder_and_a_bad_manifest_are_warned_about(
+    folder: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    locked = folder / "locked"
+    locked.mkdir()
+    (locked / "a.md").write_text("# A\nTexto.")
+    (folder / "index.jsonl").write_text("{not json\n")
+    scandir = os.scandir
+
+    def refusing(path: os.PathLike[str] | str) -> object:
+        if Path(path) == locked:  # chmod 000 does not stop root, who runs the tests
+            raise PermissionError(13, "Permission denied", str(path))
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", refusing)
+    assert _index(folder, tmp_path) == EXIT_OK
+    err = capsys.readouterr().err
+    assert "  skipped: locked/: folder not readable (Permission denied)" in err
+    assert "  warning: manifest index.jsonl: 1 unusable line(s) skipped (1)" in err
+
+
+def test_the_progress_bar_escapes_a_folder_name() -> None:
+    progress = Progress(console=Console(file=io.StringIO()))
+    bar = IndexProgress(progress)
+    bar("reading /lib/a\nb\u202e")
+    assert progress.tasks[0].description == "reading /lib/a\\nb\\u202e"

@@ -1,5 +1,6 @@
 import itertools
 import json
+import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -8,6 +9,7 @@ import pytest
 from engine.snapshots import Snapshot, split_page
 from engine.sources.library import Library, LibraryDocument, LibraryError
 from engine.sources.library import texts as texts_module
+from engine.sources.library.files import Note
 from engine.sources.library.folder import make_snippet
 from engine.sources.library.index import opening as opening_module
 from engine.sources.library.index import refresh as refresh_module
@@ -410,3 +412,76 @@ async def test_a_running_header_does_not_make_every_page_a_hit(tmp_path: Path) -
     # The page text itself keeps its header: the verifier checks the page as it is.
     snapshot = await library.fetch(hits[0].url)
     assert "Zephyrine Holdings Quarterly Filing" in snapshot.page_texts()[1]
+
+
+def test_many_skipped_files_of_one_reason_make_one_note(
+    library_folder: Path, open_library: OpenLibrary, warning_log: Recorder
+) -> None:
+    empty = library_folder / "empty"
+    empty.mkdir()
+    for number in range(300):
+        (empty / f"e{number:03d}.md").touch()
+    (library_folder / "binary.txt").write_bytes(bytes(range(256)))
+    library = open_library(library_folder)
+    assert len(library.documents()) == 5
+    aggregated = [m for m in warning_log.messages if "empty file" in m]
+    assert aggregated == [
+        "300 files skipped (empty file): empty/e000.md, empty/e001.md, empty/e002.md, …"
+    ]
+    note = aggregated[0]
+    assert isinstance(note, Note)
+    assert note.in_language("pt") == (
+        "300 arquivos ignorados (arquivo vazio): empty/e000.md, empty/e001.md, empty/e002.md, …"
+    )
+    assert len(warning_log.messages) == 2  # and the binary file's own note
+
+
+def test_a_file_name_cannot_forge_a_warning_line(
+    library_folder: Path, open_library: OpenLibrary, warning_log: Recorder
+) -> None:
+    (library_folder / "ok.md\nunreadable: ok.md: corrupted.md").touch()
+    (library_folder / "\u202eevil.md").touch()
+    open_library(library_folder)
+    assert sorted(warning_log.messages) == [
+        "skipped \\u202eevil.md: empty file",
+        "skipped ok.md\\nunreadable: ok.md: corrupted.md: empty file",
+    ]
+    assert all("\n" not in m and "\u202e" not in m for m in warning_log.messages)
+
+
+def test_an_unreadable_subfolder_is_warned_about(
+    library_folder: Path,
+    open_library: OpenLibrary,
+    warning_log: Recorder,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    locked = library_folder / "locked"
+    locked.mkdir()
+    write_text(locked / "secret.md", "# Secret\n\nA document nobody may read here.")
+    scandir = os.scandir
+
+    def refusing(path: os.PathLike[str] | str) -> object:
+        if Path(path) == locked:  # as chmod 000 would, for a user other than root
+            raise PermissionError(13, "Permission denied", str(path))
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", refusing)
+    library = open_library(library_folder)
+    assert all(d.path.parent != locked for d in library.documents())
+    assert warning_log.messages == ["skipped locked/: folder not readable (Permission denied)"]
+    assert isinstance(warning_log.messages[0], Note)
+    assert warning_log.messages[0].in_language("pt") == (
+        "ignorado locked/: pasta ilegível (Permission denied)"
+    )
+
+
+def test_an_unwritable_cache_is_named_without_its_path(
+    library_folder: Path, tmp_path: Path, warning_log: Recorder
+) -> None:
+    blocker = tmp_path / "cache-file"
+    blocker.write_text("not a folder")
+    Library.open(library_folder, cache_dir=blocker, on_warning=warning_log)
+    (message,) = warning_log.messages
+    assert str(blocker) not in message
+    assert isinstance(message, Note)
+    assert message.in_language("pt").startswith("cache da")

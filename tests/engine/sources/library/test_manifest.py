@@ -1,6 +1,7 @@
 import json
 from pathlib import Path
 
+from engine.sources.library.files import Note
 from engine.sources.library.manifest import ManifestEntry, load_manifest
 from tests.engine.sources.library.conftest import Recorder
 
@@ -65,7 +66,9 @@ def test_unusable_lines_are_skipped_with_one_warning(tmp_path: Path) -> None:
     warnings = Recorder()
     manifest = load_manifest(tmp_path / "docs", warnings)
     assert len(manifest) == 2
-    assert warnings.messages == [f"manifest {path}: 3 unusable line(s) skipped (2, 3, 4)"]
+    # Named as the library sees it (the manifest is in its parent): no server path.
+    assert warnings.messages == ["manifest ../index.jsonl: 3 unusable line(s) skipped (2, 3, 4)"]
+    assert str(tmp_path) not in warnings.messages[0]
 
 
 def test_no_manifest_is_an_empty_manifest(tmp_path: Path) -> None:
@@ -82,3 +85,21 @@ def test_unreadable_manifest_is_ignored_with_a_warning(tmp_path: Path) -> None:
     assert len(load_manifest(tmp_path / "docs", warnings)) == 0
     assert len(warnings.messages) == 1
     assert "ignored" in warnings.messages[0]
+
+
+def test_warnings_have_their_portuguese_wording_and_name_no_server_path(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "index.jsonl").write_text("{not json\n", encoding="utf-8")
+    (tmp_path / "documents.jsonl").write_bytes(b"\xff\xfe\x00garbage")
+    warnings = Recorder()
+    load_manifest(folder, warnings)
+    unusable, unreadable = warnings.messages
+    assert unusable == "manifest index.jsonl: 1 unusable line(s) skipped (1)"
+    assert isinstance(unusable, Note)
+    assert isinstance(unreadable, Note)
+    assert unusable.in_language("pt") == (
+        "manifesto index.jsonl: 1 linha(s) inutilizável(is) ignorada(s) (1)"
+    )
+    assert unreadable.in_language("pt").startswith("manifesto ../documents.jsonl ignorado")
+    assert all(str(tmp_path) not in m for m in (unusable, unreadable, unreadable.pt))
