@@ -7,35 +7,51 @@ when the sources can show them. Whatever fails, the report ends `delivered`, `ca
 partial report the user cut short) or `delivery_failed`, and the user gets one line in their
 language saying what happened and what they can do; the saved report stays deepenable. File
 upload is optional: a refused upload says so and the messages stay.
+
+Each file is rendered on its own: one that cannot be made ends the delivery
+`delivery_failed`, with the files that could be made still uploaded and the user told. Page
+crops that cannot be made only degrade the HTML file (without crops, its notes say why).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from bot.conversation.page_evidence import report_crops
 from bot.redis.state import ReportState, Status
 from bot.runtime import Runtime
-from bot.slack.api import DELIVERY_ERRORS, SlackFailure
+from bot.slack.api import DELIVERY_ERRORS, SlackFailure, Upload
 from bot.slack.delivery import (
     CONTENT_ERRORS,
     post_pages,
     reason_text,
     report_file_names,
     tell,
-    upload_files,
 )
 from bot.slack.report_blocks import report_messages
 from bot.slack.texts import texts_for
 from engine import Report
+from engine.render import RenderProblems, render_format
 
 log = logging.getLogger(__name__)
 
 
 async def tell_user(rt: Runtime, state: ReportState, text: str) -> None:
     await tell(rt.slack, state.channel, state.thread_ts, state.requester, text)
+
+
+FILE_NOT_MADE = "file_not_made"
+"""`delivery_error` of a delivery that could not render one of the report's files."""
+FILES_NOT_MADE_TEXT = {
+    "pt": ":warning: Não consegui gerar {files} (um erro ao montar o arquivo, registrado no log "
+    "do Fonte). O relatório está salvo e `aprofunde: <tema>` continua valendo.",
+    "en": ":warning: I could not make {files} (an error while building the file, recorded in "
+    "Fonte's log). The report is saved and `deepen: <topic>` still works.",
+}
+"""What the user is told when a file could not be made, in their language."""
 
 
 PAGE_EVENT = "fonte_report_page"
@@ -138,13 +154,13 @@ async def deliver_report(rt: Runtime, report_id: str, version: int, report: Repo
         rt.slack, state.channel, state.thread_ts, pages[first:], posted, posting
     )
     files_failure: SlackFailure | None = None
+    not_made: list[str] = []
     if not state.files_posted and (failure is None or failure.error in CONTENT_ERRORS):
         await rt.states.update(report_id, lambda s: s.model_copy(update={"files_posting": True}))
-        crops = await report_crops(rt, report)
-        files_failure = await upload_files(
-            rt.slack, state.channel, state.thread_ts, report, version, crops
-        )
-        if files_failure is None:
+        uploads, not_made = await report_uploads(rt, report, report_id, version)
+        if uploads:
+            files_failure = await _upload(rt, state, report, uploads)
+        if uploads and files_failure is None:
             await rt.states.update(report_id, lambda s: s.model_copy(update={"files_posted": True}))
     status: Status = "cancelled" if cancelled else "delivered"
     notice = None
@@ -155,8 +171,14 @@ async def deliver_report(rt: Runtime, report_id: str, version: int, report: Repo
         notice = (t.delivery_partial if files_out else t.delivery_failed).format(reason=reason)
     elif files_failure is not None:
         notice = t.upload_failed.format(reason=reason_text(t, files_failure))
+    elif not_made:
+        notice = FILES_NOT_MADE_TEXT.get(state.language, FILES_NOT_MADE_TEXT["en"]).format(
+            files=", ".join(not_made)
+        )
+    if not_made:
+        status = "delivery_failed"
     refusal = failure or files_failure
-    error = refusal.error if refusal is not None else None
+    error = refusal.error if refusal is not None else FILE_NOT_MADE if not_made else None
     ended: list[ReportState] = []
 
     def finish(current: ReportState) -> ReportState | None:
@@ -172,3 +194,48 @@ async def deliver_report(rt: Runtime, report_id: str, version: int, report: Repo
     await rt.states.update(report_id, finish)
     if notice is not None and ended:  # only the run that ended the delivery says so
         await tell_user(rt, ended[-1], notice)
+
+
+async def report_uploads(
+    rt: Runtime, report: Report, report_id: str, version: int
+) -> tuple[list[Upload], list[str]]:
+    """The HTML and Markdown files that could be made, and the names of those that could
+    not. Each is rendered on its own; crops that cannot be made leave the HTML without them
+    (its notes say so), and an HTML the crops break is made again without them."""
+
+    def logged(line: str) -> None:
+        log.warning("report %s v%d: %s", report_id, version, line)
+
+    problems = RenderProblems(report, on_failure=logged)
+    crops: Mapping[str, bytes] = {}
+    try:
+        crops = await report_crops(rt, report)
+    except Exception as error:  # a PDF gone or unreadable: the HTML shows the excerpts only
+        log.warning("report %s: no page crops", report_id, exc_info=True)
+        problems.page_crops_failed(error)
+    title = report.title or report.question
+    html, markdown = report_file_names(version)
+    # The Markdown first, so that the HTML (the fuller file) notes a Markdown that failed.
+    made = {
+        file: render_format(name, problems, shown, file=file)
+        for name, file, shown in (("md", markdown, {}), ("html", html, crops))
+    }
+    uploads = [
+        Upload(file, content, f"{title} ({kind})")
+        for file, kind in ((html, "HTML"), (markdown, "MD"))
+        if (content := made[file]) is not None
+    ]
+    return uploads, [file for file in (html, markdown) if made[file] is None]
+
+
+async def _upload(
+    rt: Runtime, state: ReportState, report: Report, uploads: list[Upload]
+) -> SlackFailure | None:
+    """Upload the files in the report's thread; what Slack refused, or None."""
+    comment = texts_for(report.language).files_comment
+    try:
+        await rt.slack.upload(state.channel, state.thread_ts, uploads, comment)
+    except DELIVERY_ERRORS as error:
+        log.warning("the report files for %s were refused: %s", state.channel, error)
+        return SlackFailure.of(error)
+    return None

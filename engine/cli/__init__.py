@@ -9,20 +9,20 @@ Packages built on the engine add their commands (`fonte bot`, `fonte eval`) thro
 `fonte.commands` entry point group: the engine never imports them.
 """
 
-from engine.cli.program import (
+from engine.cli.exits import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
     EXIT_INTERRUPTED,
+    EXIT_MODEL_UNREACHABLE,
     EXIT_OK,
-    PLUGIN_GROUP,
-    extra_requiring,
-    main,
 )
+from engine.cli.program import PLUGIN_GROUP, extra_requiring, main
 
 __all__ = [
     "EXIT_BAD_INPUT",
     "EXIT_FAILED",
     "EXIT_INTERRUPTED",
+    "EXIT_MODEL_UNREACHABLE",
     "EXIT_OK",
     "PLUGIN_GROUP",
     "extra_requiring",

@@ -4,33 +4,41 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import math
 import os
 import re
 import signal
 import sys
+from collections.abc import Awaitable
 from contextlib import AsyncExitStack
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
+from engine.agents.toolbox import Assignment, Toolbox
 from engine.assembly import Sources, library_sources, web_sources
+from engine.budget import Budget, Meter
 from engine.cli.clarify import carry_spend, clarify_at_terminal
 from engine.cli.console import console, progress_display, say, summarise
-from engine.contracts import Limits, Report, Spend
+from engine.cli.exits import EXIT_FAILED, EXIT_MODEL_UNREACHABLE, EXIT_OK
+from engine.contracts import Claim, ClarifyingQuestion, Limits, Plan, Report, Spend
 from engine.events import EventSink
 from engine.models.offline import OfflineModel
-from engine.models.protocol import Brief, Model
+from engine.models.protocol import Brief, Draft, Model
 from engine.orchestrator import Orchestrator
 from engine.planning.briefs import make_brief
 from engine.planning.templates import TEMPLATES
-from engine.render import PageEvidence
+from engine.render import PageEvidence, labels_for
 from engine.render.files import FORMATS, write_report
 from engine.settings import BadInput, wants_claude
 from engine.sources.library import Library
 
 if TYPE_CHECKING:  # the Claude SDK and v1 load only for a run that uses them
     from engine.models.claude import ClaudeConfig
+
+
+_T = TypeVar("_T")
 
 
 def add_ask_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -77,10 +85,32 @@ def run_ask(args: argparse.Namespace) -> int:
     library = open_library(args.library, args.cache_dir) if args.library is not None else None
     # The sources' page evidence: a library's PDFs, or those the run fetched, kept beside
     # their snapshots; it outlives the sources' connections.
-    report, evidence = asyncio.run(_research(args, brief, limits, library))
-    paths = write_report(report, out, formats, evidence=evidence)
+    report, evidence, unreachable = asyncio.run(_research(args, brief, limits, library))
+    if unreachable is not None:
+        report = said_unreachable(report, unreachable)
+    paths = write_report(report, out, formats, evidence=evidence, on_failure=_tell_failure)
     summarise(report, paths)
-    return 0
+    if not paths or ("json" in formats and out / "report.json" not in paths):
+        return EXIT_FAILED  # report.json not written; its line was said as it failed
+    return EXIT_OK if unreachable is None else EXIT_MODEL_UNREACHABLE
+
+
+def _tell_failure(line: str) -> None:
+    """One line per part of the report that failed: an error for report.json (no report was
+    saved), a warning for the rest (the report stands without that part)."""
+    if line.startswith("report.json "):
+        say(f"error: {line}; no report was saved")
+    else:
+        say(f"warning: {line}")
+
+
+def said_unreachable(report: Report, why: str) -> Report:
+    """The report of a run whose model could not be reached: partial, its first gap and its
+    first note saying so, in the report's language."""
+    line = labels_for(report.language).model_unreachable.format(error=why)
+    return report.model_copy(
+        update={"partial": True, "gaps": [line, *report.gaps], "notes": [line, *report.notes]}
+    )
 
 
 def open_library(folder: Path, cache_dir: Path | None) -> tuple[Library, list[str]]:
@@ -101,7 +131,13 @@ def open_library(folder: Path, cache_dir: Path | None) -> tuple[Library, list[st
 
 
 def choose_model(flag: str | None) -> ClaudeConfig | None:
-    """The Claude configuration to run with, or None for the offline model."""
+    """The Claude configuration to run with, or None for the offline model; BadInput for a
+    `--model` that is neither (`gpt-4`), naming the choices."""
+    if flag is not None and flag != "offline" and not flag.startswith("claude"):
+        from engine.models.claude import default_price_table
+
+        models = ", ".join(default_price_table().models())
+        raise BadInput(f"unknown --model {flag!r}: use offline or a Claude model id ({models})")
     if flag == "offline" or not wants_claude(os.environ, flag):
         return None
     from engine.models.claude import ClaudeConfig
@@ -117,18 +153,27 @@ async def _research(
     brief: Brief,
     limits: Limits,
     library: tuple[Library, list[str]] | None,
-) -> tuple[Report, PageEvidence | None]:
+) -> tuple[Report, PageEvidence | None, str | None]:
+    """The report, the sources' page evidence, and why the model could not be reached
+    (None when it could)."""
     claude = choose_model(args.model)
     async with AsyncExitStack() as stack:
         model: Model = OfflineModel()
+        watch: WatchedModel | None = None
         if claude is not None:
             from engine.models.claude import claude_model_from_config
 
             model = await stack.enter_async_context(claude_model_from_config(claude))
+            if args.arch == "final":  # v1 builds its roles from the Claude model itself
+                model = watch = WatchedModel(model)
         asked = Spend()
         # v1 asked nothing: it went straight from the brief to its researcher.
         if args.arch == "final" and not args.no_clarify and sys.stdin.isatty():
-            brief, asked = await clarify_at_terminal(model, brief, limits)
+            try:
+                brief, asked = await clarify_at_terminal(model, brief, limits)
+            except Exception:  # unreachable: said, and the research below stops at once
+                if watch is None or watch.unreachable is None:
+                    raise
         if library is not None:
             sources = library_sources(*library)
         else:
@@ -136,9 +181,71 @@ async def _research(
                 web_sources(args.cache_dir, on_note=lambda note: say(f"search: {note}"))
             )
         with progress_display(limits) as show:
-            report = await _run_architecture(args.arch, brief, limits, show, model, sources, asked)
-            return report, sources.evidence
+            report = await _run_architecture(
+                args.arch, brief, limits, show, model, sources, asked, watch
+            )
+            return report, sources.evidence, watch.unreachable if watch is not None else None
     raise AssertionError("unreachable: the stack returns or raises")
+
+
+_UNREACHABLE = re.compile(r"cannot reach the Anthropic API|Claude API 40[13]\b")
+"""How the Claude client words a failure no retry mends: no connection after every retry
+(network, DNS, a closed port), or a key the API refuses (401, 403)."""
+
+
+def is_unreachable(failure: BaseException) -> bool:
+    from engine.models.claude import ClaudeFailure
+
+    return isinstance(failure, ClaudeFailure) and bool(_UNREACHABLE.search(str(failure)))
+
+
+class WatchedModel:
+    """The Claude model, watched for a failure that means it cannot be reached at all. The
+    first one is said on stderr, once, and stops the budget of the call that met it, so the
+    run ends at once with the partial report instead of every later step failing alike."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.name = model.name
+        self.write_cost_estimate_usd = model.write_cost_estimate_usd
+        self.unreachable: str | None = None
+        """The first failure that said so."""
+
+    async def stop_if_unreachable(self, budget: Budget) -> None:
+        if self.unreachable is not None:  # the reason in the report's notes; said above
+            await budget.stop("model unreachable")
+
+    async def _watched(self, call: Awaitable[_T], budget: Budget) -> _T:
+        try:
+            return await call
+        except Exception as failure:
+            if is_unreachable(failure):
+                if self.unreachable is None:
+                    self.unreachable = str(failure)
+                    say(
+                        f"error: the model could not be reached ({failure}); stopping, the "
+                        "partial report follows"
+                    )
+                await self.stop_if_unreachable(budget)
+            raise
+
+    async def clarify(self, brief: Brief, meter: Meter) -> list[ClarifyingQuestion]:
+        return await self._watched(self.model.clarify(brief, meter), meter.budget)
+
+    async def plan(self, brief: Brief, meter: Meter) -> Plan:
+        return await self._watched(self.model.plan(brief, meter), meter.budget)
+
+    async def research(self, assignment: Assignment, tools: Toolbox) -> None:
+        await self._watched(self.model.research(assignment, tools), tools.budget)
+
+    async def unmet_criteria(self, plan: Plan, verified: list[Claim], meter: Meter) -> list[str]:
+        return await self._watched(self.model.unmet_criteria(plan, verified, meter), meter.budget)
+
+    async def judge(self, claims: list[Claim], meter: Meter) -> list[Claim] | None:
+        return await self._watched(self.model.judge(claims, meter), meter.budget)
+
+    async def write(self, brief: Brief, plan: Plan, verified: list[Claim], meter: Meter) -> Draft:
+        return await self._watched(self.model.write(brief, plan, verified, meter), meter.budget)
 
 
 async def _run_architecture(
@@ -149,6 +256,7 @@ async def _run_architecture(
     model: Model,
     sources: Sources,
     asked: Spend,
+    watch: WatchedModel | None = None,
 ) -> Report:
     if arch == "v1":
         from engine.v1 import V1Pipeline, v1_roles_for
@@ -173,8 +281,10 @@ async def _run_architecture(
             source_labels=sources.labels,
         )
         await carry_spend(orchestrator.budget, asked)
+        if watch is not None:  # unreachable while clarifying: no step is even tried
+            await watch.stop_if_unreachable(orchestrator.budget)
         report = await research_until_interrupted(orchestrator, brief)
-    report.notes.extend(sources.notes)
+    report.notes.extend(sources.notes_in(report.language))
     return report
 
 
@@ -221,16 +331,34 @@ def _limits(args: argparse.Namespace) -> Limits:
 
 
 def check_out_folder(out: Path) -> Path:
-    """`out` if the report can be written there; BadInput, before any research, if not."""
+    """`out` if the report can be written there; BadInput, before any research, if not.
+
+    Writability is tried, not guessed from permission bits (root, a read-only mount,
+    /proc): the missing folders are made, a probe file is written and removed, and the
+    folders made are removed again, so a run refused later leaves nothing behind."""
     if out.exists() and not out.is_dir():
         raise BadInput(f"--out {out} is a file: name a folder for the report")
-    existing = out
+    existing, missing = out, []
     while not existing.exists():
+        missing.append(existing)
         existing = existing.parent
     if not existing.is_dir():
         raise BadInput(f"--out {out}: {existing} is a file, not a folder")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise BadInput(f"--out {out}: cannot write in {existing}")
+    made: list[Path] = []
+    try:
+        for folder in reversed(missing):
+            folder.mkdir()
+            made.append(folder)
+        probe = out / f".fonte-probe-{os.getpid()}"
+        with probe.open("xb") as handle:
+            handle.write(b"probe")
+        probe.unlink()
+    except OSError as error:
+        raise BadInput(f"--out {out}: cannot write there ({error.strerror or error})") from None
+    finally:
+        for folder in reversed(made):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
     return out
 
 

@@ -11,13 +11,13 @@ from importlib.metadata import EntryPoint, entry_points
 
 from engine.cli.ask import add_ask_command
 from engine.cli.console import say
+from engine.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED
 from engine.cli.library import add_library_command
 from engine.cli.verify import add_verify_command
 from engine.settings import BadInput
 from engine.sources.library import LibraryError
 from engine.sources.protocols import SearchError
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 PLUGIN_GROUP = "fonte.commands"
 
 

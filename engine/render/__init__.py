@@ -2,7 +2,7 @@
 
 from engine.render.citations import CitationIndex, source_location, source_title
 from engine.render.evidence import PageEvidence
-from engine.render.files import FORMATS, write_report
+from engine.render.files import FORMATS, RenderProblems, render_format, write_report
 from engine.render.html import render_html
 from engine.render.labels import Labels, accessed_text, labels_for, page_text
 from engine.render.markdown import render_markdown
@@ -14,9 +14,11 @@ __all__ = [
     "CitationIndex",
     "Labels",
     "PageEvidence",
+    "RenderProblems",
     "accessed_text",
     "labels_for",
     "page_text",
+    "render_format",
     "render_html",
     "render_markdown",
     "render_pdf",

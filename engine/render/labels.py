@@ -38,6 +38,16 @@ class Labels:
     see_on_page: str
     conflicts: str
     conflicts_explanation: str
+    file_not_made: str
+    """A note: one format of the report could not be rendered or written ({file}, {error})."""
+    crops_left_out: str
+    """A note: a format came out without its page crops, which broke it ({file}, {error})."""
+    page_crops_failed: str
+    """A note: the crops of the cited pages could not be made ({error})."""
+    page_boxes_failed: str
+    """A note: the excerpts' boxes on their pages could not be computed ({error})."""
+    model_unreachable: str
+    """The first gap and note of a run whose model could not be reached ({error})."""
 
 
 PORTUGUESE = Labels(
@@ -71,6 +81,15 @@ PORTUGUESE = Labels(
     conflicts_explanation=(
         "Estas fontes dão valores diferentes para a mesma grandeza; a mais recente vem primeiro."
     ),
+    file_not_made="{file} não pôde ser gerado ({error})",
+    crops_left_out="{file} saiu sem os recortes das páginas citadas, que o impediam de ser "
+    "gerado ({error})",
+    page_crops_failed="Os recortes das páginas citadas não puderam ser gerados ({error}); as "
+    "citações mostram só o trecho",
+    page_boxes_failed="As posições dos trechos nas páginas citadas não puderam ser calculadas "
+    "({error})",
+    model_unreachable="O modelo não pôde ser alcançado ({error}): este relatório parcial reúne "
+    "só o que foi feito sem ele",
 )
 
 ENGLISH = Labels(
@@ -104,6 +123,14 @@ ENGLISH = Labels(
     conflicts_explanation=(
         "These sources give different values for the same quantity; the newer comes first."
     ),
+    file_not_made="{file} could not be made ({error})",
+    crops_left_out="{file} came out without the crops of the cited pages, which kept it from "
+    "being made ({error})",
+    page_crops_failed="The crops of the cited pages could not be made ({error}); citations "
+    "show their excerpt only",
+    page_boxes_failed="The excerpts' positions on the cited pages could not be computed ({error})",
+    model_unreachable="The model could not be reached ({error}): this partial report holds only "
+    "what was done without it",
 )
 
 _BY_LANGUAGE: dict[Language, Labels] = {"pt": PORTUGUESE, "en": ENGLISH}

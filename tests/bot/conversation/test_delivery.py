@@ -8,6 +8,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.conversation.delivery import PAGE_EVENT, deliver_report, page_marker
 from bot.flows import handle_step
 from bot.redis.state import ReportState
@@ -370,3 +372,62 @@ async def test_files_uploaded_just_before_a_crash_are_not_uploaded_again(
     state = await state_of(rt, "r1")
     assert (state.status, state.files_posted) == ("delivered", True)
     assert len(slack.calls_to("chat.postMessage")) == len(state.posted)
+
+
+def broken_markdown(report: Report) -> str:
+    raise ValueError("markdown renderer failed")
+
+
+async def test_a_file_that_cannot_be_rendered_ends_delivery_failed_with_the_other_file(
+    make_settings: Any, runtimes: Any, slack: SlackStub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Wherever the Markdown is rendered from: the engine's renderers or the Slack helpers.
+    monkeypatch.setattr("engine.render.files.render_markdown", broken_markdown)
+    monkeypatch.setattr("bot.slack.delivery.render_markdown", broken_markdown)
+    rt = await runtimes(make_settings(redis=False))
+    sample = report(5)
+    await delivering(rt, sample)
+
+    await deliver_report(rt, "r1", 1, sample)
+
+    state = await state_of(rt, "r1")
+    assert (state.status, state.delivered, state.delivery_error) == (
+        "delivery_failed",
+        1,
+        "file_not_made",
+    )
+    assert slack.calls_to("chat.postMessage"), "the report's messages are there"
+    names = [c.params["filename"] for c in slack.calls_to("files.getUploadURLExternal")]
+    assert names == ["fonte-report-v1.html"], "the file that could be made is attached"
+    [html] = slack.uploads.values()
+    assert b"fonte-report-v1.md n\xc3\xa3o p\xc3\xb4de ser gerado" in html  # its notes say so
+    (line,) = notices(slack)
+    assert line.startswith(":warning: Não consegui gerar fonte-report-v1.md")
+    assert "aprofunde" in line
+    assert state.deepenable
+
+
+async def test_page_crops_that_raise_leave_the_html_without_them_and_deliver(
+    make_settings: Any,
+    runtimes: Any,
+    slack: SlackStub,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pdfs = write_pdf_library(tmp_path / "pdfs")
+    rt = await runtimes(make_settings(redis=False, library=pdfs))
+    sample = await pdf_report(rt)
+    await delivering(rt, sample)
+
+    def broken(self: object, report: Report) -> dict[str, bytes]:
+        raise ValueError("crop failed")
+
+    monkeypatch.setattr("engine.sources.library.page_evidence.LibraryPageEvidence.crops", broken)
+    await deliver_report(rt, "r1", 1, sample)
+
+    state = await state_of(rt, "r1")
+    assert (state.status, state.files_posted) == ("delivered", True)
+    [html] = [c for c in slack.uploads.values() if b"<html" in c]
+    assert b"data:image/png" not in html
+    assert "Os recortes das páginas citadas não puderam ser gerados".encode() in html
+    assert len(slack.uploads) == 2

@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
+from engine import disk
 from engine.contracts import Claim, Report
 from engine.render import files
 from engine.render.files import FORMATS, write_report
@@ -45,12 +47,12 @@ def test_json_round_trips(portuguese_report: Report, tmp_path: Path) -> None:
     assert written.digest == published_digest(portuguese_report)  # sealed as it was written
 
 
-def test_only_the_asked_formats_are_written_once_each(
+def test_only_the_asked_formats_are_written_once_each_the_json_first(
     english_report: Report, tmp_path: Path
 ) -> None:
     paths = write_report(english_report, tmp_path, ["md", "json", "md"])
 
-    assert paths == [tmp_path / "report.md", tmp_path / "report.json"]
+    assert paths == [tmp_path / "report.json", tmp_path / "report.md"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json", "report.md"]
 
 
@@ -85,19 +87,6 @@ def test_written_files_are_readable_by_others(english_report: Report, tmp_path: 
     [path] = write_report(english_report, tmp_path, ["md"])
 
     assert path.stat().st_mode & 0o777 == 0o644
-
-
-def test_failing_renderer_leaves_no_file(
-    english_report: Report, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def broken(report: Report, crops: Mapping[str, bytes]) -> bytes:
-        raise RuntimeError("layout failed")
-
-    monkeypatch.setitem(files._RENDERERS, "pdf", broken)
-    with pytest.raises(RuntimeError):
-        write_report(english_report, tmp_path, ["pdf"])
-
-    assert os.listdir(tmp_path) == []
 
 
 class RecordingEvidence:
@@ -150,3 +139,163 @@ def test_no_crops_are_made_for_formats_that_show_none(
     write_report(portuguese_report, tmp_path, ["json", "md"], evidence=evidence)
 
     assert evidence.asked == ["boxes"]
+
+
+# -- every optional part fails alone: the report still comes out ----------------------------
+
+
+class FailingCrops(RecordingEvidence):
+    """Page evidence whose crops cannot be made (a PDF that no longer opens)."""
+
+    def crops(self, report: Report) -> Mapping[str, bytes]:
+        raise ValueError("crop failed: page 60 is out of range")
+
+
+class FailingBoxes(RecordingEvidence):
+    def with_boxes(self, report: Report) -> Report:
+        raise ValueError("boxes failed")
+
+
+def written_notes(folder: Path) -> list[str]:
+    return Report.model_validate_json((folder / "report.json").read_text("utf-8")).notes
+
+
+def test_crops_that_cannot_be_made_leave_every_file_with_a_note(
+    portuguese_report: Report, tmp_path: Path, small_png: bytes
+) -> None:
+    lines: list[str] = []
+
+    paths = write_report(
+        portuguese_report,
+        tmp_path,
+        FORMATS,
+        evidence=FailingCrops(small_png),
+        on_failure=lines.append,
+    )
+
+    assert [p.name for p in paths] == ["report.json", "report.md", "report.html", "report.pdf"]
+    [line] = lines
+    assert (
+        line
+        == "the crops of the cited pages were left out: ValueError: crop failed: page 60 is out of range"
+    )
+    note = written_notes(tmp_path)[-1]
+    assert note.startswith("Os recortes das páginas citadas não puderam ser gerados")  # pt
+    html = (tmp_path / "report.html").read_text("utf-8")
+    assert "data:image/png" not in html
+    assert "Os recortes das páginas citadas" in html
+    written = Report.model_validate_json((tmp_path / "report.json").read_text("utf-8"))
+    assert written.claim("cpdf").locator.boxes  # type: ignore[union-attr]  # boxes still came
+    assert written.digest == published_digest(written)  # sealed with the note
+
+
+def test_boxes_that_cannot_be_computed_leave_the_json_without_them(
+    english_report: Report, tmp_path: Path, small_png: bytes
+) -> None:
+    lines: list[str] = []
+
+    paths = write_report(
+        english_report,
+        tmp_path,
+        ["json", "md"],
+        evidence=FailingBoxes(small_png),
+        on_failure=lines.append,
+    )
+
+    assert [p.name for p in paths] == ["report.json", "report.md"]
+    assert len(lines) == 1
+    assert written_notes(tmp_path)[-1].startswith("The excerpts' positions")  # en
+
+
+def test_a_failing_pdf_writer_loses_only_the_pdf(
+    portuguese_report: Report, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class BrokenWeasyPrint:
+        @staticmethod
+        def URLFetcher(**_: object) -> object:
+            return object()
+
+        class HTML:
+            def __init__(self, **_: object) -> None:
+                pass
+
+            def write_pdf(self) -> bytes:
+                raise RuntimeError("Pango is missing")
+
+    monkeypatch.setattr("engine.render.pdf.load_weasyprint", lambda: BrokenWeasyPrint)
+    lines: list[str] = []
+
+    paths = write_report(portuguese_report, tmp_path, FORMATS, on_failure=lines.append)
+
+    assert [p.name for p in paths] == ["report.json", "report.md", "report.html"]
+    assert sorted(os.listdir(tmp_path)) == ["report.html", "report.json", "report.md"]
+    assert lines == ["report.pdf could not be made: RuntimeError: Pango is missing"]
+    assert written_notes(tmp_path)[-1] == (
+        "report.pdf não pôde ser gerado (RuntimeError: Pango is missing)"
+    )
+
+
+def test_a_rendering_the_crops_break_is_made_again_without_them(
+    portuguese_report: Report, tmp_path: Path, small_png: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = files._RENDERERS["html"]
+
+    def fragile(report: Report, crops: Mapping[str, bytes]) -> bytes:
+        if crops:
+            raise ValueError("bad image")
+        return real(report, crops)
+
+    monkeypatch.setitem(files._RENDERERS, "html", fragile)
+    lines: list[str] = []
+
+    write_report(
+        portuguese_report,
+        tmp_path,
+        ["json", "html"],
+        evidence=RecordingEvidence(small_png),
+        on_failure=lines.append,
+    )
+
+    html = (tmp_path / "report.html").read_text("utf-8")
+    assert "report.html saiu sem os recortes" in html  # the file says it itself
+    assert lines == ["report.html was made without the page crops: ValueError: bad image"]
+    assert "report.html saiu sem os recortes" in written_notes(tmp_path)[-1]
+
+
+@pytest.mark.parametrize("full", ["report.md", "report.json"])
+def test_a_full_disk_for_one_file_leaves_it_absent_not_half_written(
+    full: str, english_report: Report, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = disk.write_atomically
+
+    def write(path: Path, content: bytes, *, mode: int = 0o644) -> None:
+        if path.name == full:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(path, content, mode=mode)
+
+    monkeypatch.setattr("engine.disk.write_atomically", write)
+    lines: list[str] = []
+
+    paths = write_report(english_report, tmp_path, ["json", "md", "html"], on_failure=lines.append)
+
+    assert full not in {p.name for p in paths}
+    assert sorted(os.listdir(tmp_path)) == sorted(p.name for p in paths)  # no temporary file
+    assert lines == [f"{full} was not written: OSError: [Errno 28] No space left on device"]
+    if full != "report.json":  # report.json was written again with the note, complete
+        assert written_notes(tmp_path)[-1].startswith("report.md could not be made (OSError")
+
+
+def test_a_write_that_fails_midway_leaves_no_temporary_file(
+    english_report: Report, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """engine.disk itself: the temporary file is removed when the write fails."""
+
+    def full(descriptor: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("engine.disk.os.fsync", full)
+    lines: list[str] = []
+
+    assert write_report(english_report, tmp_path, ["json"], on_failure=lines.append) == []
+    assert os.listdir(tmp_path) == []
+    assert len(lines) == 1
