@@ -45,13 +45,6 @@ async def tell_user(rt: Runtime, state: ReportState, text: str) -> None:
 
 FILE_NOT_MADE = "file_not_made"
 """`delivery_error` of a delivery that could not render one of the report's files."""
-FILES_NOT_MADE_TEXT = {
-    "pt": ":warning: Não consegui gerar {files} (um erro ao montar o arquivo, registrado no log "
-    "do Fonte). O relatório está salvo e `aprofunde: <tema>` continua valendo.",
-    "en": ":warning: I could not make {files} (an error while building the file, recorded in "
-    "Fonte's log). The report is saved and `deepen: <topic>` still works.",
-}
-"""What the user is told when a file could not be made, in their language."""
 
 
 PAGE_EVENT = "fonte_report_page"
@@ -172,9 +165,7 @@ async def deliver_report(rt: Runtime, report_id: str, version: int, report: Repo
     elif files_failure is not None:
         notice = t.upload_failed.format(reason=reason_text(t, files_failure))
     elif not_made:
-        notice = FILES_NOT_MADE_TEXT.get(state.language, FILES_NOT_MADE_TEXT["en"]).format(
-            files=", ".join(not_made)
-        )
+        notice = t.files_not_made.format(files=", ".join(not_made))
     if not_made:
         status = "delivery_failed"
     refusal = failure or files_failure

@@ -78,6 +78,7 @@ class Texts:
     delivery_failed: str
     delivery_partial: str
     upload_failed: str
+    files_not_made: str
     error_missing_scope: str
     error_not_in_channel: str
     error_too_long: str
@@ -182,6 +183,8 @@ PT = Texts(
     "completo está nos arquivos anexos, e `aprofunde: <tema>` continua valendo.",
     upload_failed=":warning: Os arquivos HTML e Markdown não foram anexados ({reason}); o "
     "relatório acima está completo.",
+    files_not_made=":warning: Não consegui gerar {files} (um erro ao montar o arquivo, "
+    "registrado no log do Fonte). O relatório está salvo e `aprofunde: <tema>` continua valendo.",
     error_missing_scope="falta ao app a permissão `{needed}`: peça a um administrador para "
     "reinstalá-lo",
     error_not_in_channel="não estou neste canal: convide-me com `/invite @Fonte`",
@@ -287,6 +290,8 @@ EN = Texts(
     "is in the attached files, and `deepen: <topic>` still works.",
     upload_failed=":warning: The HTML and Markdown files were not attached ({reason}); the "
     "report above is complete.",
+    files_not_made=":warning: I could not make {files} (an error while building the file, "
+    "recorded in Fonte's log). The report is saved and `deepen: <topic>` still works.",
     error_missing_scope="the app lacks the `{needed}` permission: ask an admin to reinstall it",
     error_not_in_channel="I am not in this channel: invite me with `/invite @Fonte`",
     error_too_long="message too long for Slack",
