@@ -90,7 +90,8 @@ def test_boundaries_are_soft_only_inside_a_line_and_not_between_figures(
     [
         ("15¹", "15¹"),
         ("10²", "10²"),
-        ("H₂O e m²", f"h2o{SOFT}e{SOFT}m2"),  # after a letter a superscript or subscript digit folds
+        # after a letter a superscript or subscript digit folds
+        ("H₂O e m²", f"h2o{SOFT}e{SOFT}m2"),
         ("① 5 MW", f"①{HARD}5{SOFT}mw"),
         ("⒈5 MW", f"⒈5{SOFT}mw"),
         ("１２３", "123"),
