@@ -22,19 +22,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 import pypdfium2
 import pypdfium2.raw as pdfium_c
 
-from engine.text.normalise import normalise_for_match
+from engine.sources.library.pdf_text import PageText, visible_page_text
+from engine.sources.library.pdf_text import cleaned_page_text as cleaned_page_text
+from engine.text.matching import find_excerpt
 
 Box = tuple[float, float, float, float]
 """(left, bottom, right, top) in PDF points, in the page's coordinates (origin bottom-left)."""
 
-PDF_SOFT_HYPHEN = "\ufffe"
-_DROPPED = frozenset(chr(c) for c in (*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F))
 _MIN_EXTENT = 0.01  # points: boxes thinner than this are generated characters, not ink
 SAME_LINE_OVERLAP = 0.4
 """Two boxes are on one line when they overlap by this share of the shorter one's height."""
@@ -43,58 +42,17 @@ WORD_GAP = 1.2
 stretches spaces; table columns stand many heights apart)."""
 
 
-@dataclass(frozen=True)
-class PageText:
-    """A page's text as the library stores it, with pdfium's text index of each character."""
-
-    text: str
-    text_indices: tuple[int, ...]
-
-
-def cleaned_page_text(raw: str) -> PageText:
-    """`raw` (pdfium's text of a page) cleaned as `parse.py` cleans it, indices kept."""
-    kept: list[str] = []
-    indices: list[int] = []
-    at = 0  # position in pdfium's text, in UTF-16 units
-    i = 0
-    while i < len(raw):
-        char = raw[i]
-        width = 2 if ord(char) > 0xFFFF else 1
-        if char == "\r":
-            kept.append("\n")
-            indices.append(at)
-            if raw[i + 1 : i + 2] == "\n":
-                i, at = i + 1, at + 1
-        elif char == PDF_SOFT_HYPHEN:
-            kept.append("-")
-            indices.append(at)
-        elif char not in _DROPPED:
-            kept.append(char)
-            indices.append(at)
-        i, at = i + 1, at + width
-    return PageText("".join(kept), tuple(indices))
-
-
 def find_span(
     text: str, excerpt: str, hint: tuple[int, int] | None = None
 ) -> tuple[int, int] | None:
-    """The span of `text` that is `excerpt` after normalisation: `hint` if it still is, else
-    the occurrence nearest to it; None when the excerpt is not in `text`."""
-    needle = normalise_for_match(excerpt).text
-    if not needle:
-        return None
-    if (
-        hint is not None
-        and 0 <= hint[0] <= hint[1] <= len(text)
-        and normalise_for_match(text[hint[0] : hint[1]]).text == needle
-    ):
-        return hint
-    haystack = normalise_for_match(text)
-    spans = []
-    at = haystack.text.find(needle)
-    while at >= 0:
-        spans.append(haystack.original_span(at, at + len(needle)))
-        at = haystack.text.find(needle, at + 1)
+    """The span of `text` where a reader sees `excerpt` (`find_excerpt`, as the verifier
+    finds it): `hint` if it still is one, else the occurrence nearest to it; None when the
+    excerpt is not in `text`."""
+    if hint is not None and 0 <= hint[0] <= hint[1] <= len(text):
+        quoted = text[hint[0] : hint[1]]
+        if (0, len(quoted)) in find_excerpt(excerpt, quoted):
+            return hint
+    spans = list(find_excerpt(excerpt, text))
     if not spans:
         return None
     near = hint[0] if hint is not None else 0
@@ -120,7 +78,7 @@ def span_boxes(
 ) -> list[Box]:
     """The boxes of `excerpt` on the page of `text_page`, one per run of a line, in reading
     order; [] when the excerpt is not on the page or pdfium cannot place it."""
-    page_text = cleaned_page_text(text_page.get_text_range())
+    page_text = visible_page_text(text_page)
     span = find_span(page_text.text, excerpt, hint)
     if span is None or span[0] == span[1]:
         return []
@@ -129,8 +87,39 @@ def span_boxes(
     last = _char_index(text_page, page_text.text_indices[end - 1])
     if first < 0 or last < first or not _confirmed(text_page, page_text, start, end):
         return []
-    count = text_page.count_rects(first, last - first + 1)
-    return _drawn([text_page.get_rect(n) for n in range(count)])
+    rects: list[Box] = []
+    runs = [(first, last)]
+    if page_text != cleaned_page_text(text_page.get_text_range()):  # some text is unseen
+        runs = _visible_runs(text_page, page_text, start, end, first, last)
+    for run_first, run_last in runs:
+        count = text_page.count_rects(run_first, run_last - run_first + 1)
+        rects.extend(text_page.get_rect(n) for n in range(count))
+    return _drawn(rects)
+
+
+def _visible_runs(
+    text_page: pypdfium2.PdfTextPage,
+    page_text: PageText,
+    start: int,
+    end: int,
+    first: int,
+    last: int,
+) -> list[tuple[int, int]]:
+    """pdfium's characters first..last split around those the page text left out as unseen
+    (`pdf_text.py`), so an unseen word inside the span gets no highlight. Characters left out
+    by cleaning (a line break's LF, control characters) have no ink and split nothing."""
+    kept = {_char_index(text_page, page_text.text_indices[p]) for p in range(start, end)}
+    runs = []
+    run_first = first
+    for index in range(first, last + 1):
+        if index in kept or pdfium_c.FPDFText_GetUnicode(text_page, index) <= 0x20:
+            continue
+        if index > run_first:
+            runs.append((run_first, index - 1))
+        run_first = index + 1
+    if run_first <= last:
+        runs.append((run_first, last))
+    return runs
 
 
 def text_lines(text_page: pypdfium2.PdfTextPage) -> list[Box]:

@@ -50,7 +50,9 @@ def render_crop(
     text_lines: Sequence[Box] = (),
 ) -> bytes | None:
     """PNG of `page` (1-based) cut around `boxes` (and `context_boxes`), each painted;
-    None when there is nothing to show (no boxes, a page out of range).
+    None when there is nothing to show (no boxes, a page out of range, no box on the page:
+    boxes are clipped to the rendered page, so one off the page or its crop box is not
+    painted, and a crop never fails on it).
 
     `text_lines` (the page's text, line by line) widen the crop to whole lines: a line
     cut at the margin would read as a different sentence."""
@@ -67,15 +69,19 @@ def render_crop(
         finally:
             bitmap.close()
         pad = BOX_PADDING_POINTS * scale
-        excerpt = [_padded(_device_box(to_pixels, box), pad) for box in boxes]
-        context = [_padded(_device_box(to_pixels, box), pad) for box in context_boxes]
-        lines = [_device_box(to_pixels, box) for box in text_lines]
+        excerpt = _on_image([_padded(_device_box(to_pixels, b), pad) for b in boxes], image)
+        context = _on_image([_padded(_device_box(to_pixels, b), pad) for b in context_boxes], image)
+        lines = _on_image([_device_box(to_pixels, box) for box in text_lines], image)
     finally:
         pdf_page.close()
+    if not excerpt:
+        return None
     painted = _highlighted(image, [(context, CONTEXT_INK), (excerpt, EXCERPT_INK)])
     region = crop_region(excerpt + context, image.size, scale, lines)
     if context and region[3] - region[1] > MAX_HEIGHT_POINTS * scale:
         region = crop_region(excerpt, image.size, scale, lines)
+    if region[2] <= region[0] or region[3] <= region[1]:
+        return None
     return _png(painted.crop(region))
 
 
@@ -120,6 +126,16 @@ def _device_box(to_pixels: _ToPixels, box: Box) -> PixelBox:
     x0, y0 = to_pixels(left, bottom)
     x1, y1 = to_pixels(right, top)
     return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
+def _on_image(boxes: Sequence[PixelBox], image: Image.Image) -> list[PixelBox]:
+    """`boxes` clipped to the image; those with nothing on it left out."""
+    width, height = image.size
+    clipped = [
+        (max(0, left), max(0, top), min(width, right), min(height, bottom))
+        for left, top, right, bottom in boxes
+    ]
+    return [box for box in clipped if box[0] < box[2] and box[1] < box[3]]
 
 
 def _padded(box: PixelBox, pad: float) -> PixelBox:

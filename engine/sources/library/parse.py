@@ -17,6 +17,8 @@ from pathlib import Path
 import pypdfium2
 
 from engine.sources.library.html_text import html_main_text, html_title
+from engine.sources.library.pdf_text import visible_text
+from engine.text.confusables import without_invisible_controls
 
 
 class DocumentKind(StrEnum):
@@ -46,7 +48,9 @@ LARGE_TEXT_CHARS = 2_000_000
 TEXT_PAGE_CHARS = 200_000
 
 # Bump when parsing output changes: cached texts from older parsers are then ignored.
-PARSER_VERSION = 3  # 2: UTF-16/32 by their BOM, binary junk refused; 3: large texts paged
+PARSER_VERSION = 5  # 2: UTF-16/32 by their BOM, binary junk refused; 3: large texts paged
+# 4: HTML read as shown, hidden elements dropped; 5: PDF text a reader sees only, zero-width
+# and bidi controls removed
 
 _PDF_SOFT_HYPHEN = "\ufffe"
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -149,7 +153,7 @@ def decode_text(data: bytes) -> str:
     sample = text[:_SNIFF_CHARS]
     if len(_BINARY_CONTROLS.findall(sample)) > max(BINARY_MIN_CONTROLS, BINARY_SHARE * len(sample)):
         raise UnreadableFile("binary content (control characters), not text")
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    return without_invisible_controls(text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
 def markdown_title(text: str) -> str:
@@ -224,7 +228,7 @@ def _page_text(document: pypdfium2.PdfDocument, index: int) -> str:
     try:
         textpage = page.get_textpage()
         try:
-            return str(textpage.get_text_range())
+            return visible_text(textpage)  # cleaned already: cleaning again changes nothing
         finally:
             textpage.close()
     finally:

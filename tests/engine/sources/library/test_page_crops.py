@@ -193,3 +193,31 @@ def test_region_shows_a_line_the_margin_would_cut_whole() -> None:
 
     assert top < cut_above[1]
     assert bottom > cut_below[3]
+
+
+def test_a_box_off_the_page_gives_no_crop(document: pypdfium2.PdfDocument) -> None:
+    off_page: Box = (-400.0, 2000.0, -100.0, 2020.0)  # left of and above the page
+
+    assert render_crop(document, 2, [off_page]) is None
+    assert render_crop(document, 2, [(700.0, 100.0, 900.0, 120.0)]) is None
+
+
+def test_a_box_partly_off_the_page_is_cut_to_the_page(document: pypdfium2.PdfDocument) -> None:
+    boxes, lines = boxes_of(document, 2, EXCERPT)
+    left, bottom, right, top = boxes[0]
+    partly: Box = (left, bottom, right + 2000.0, top + 3000.0)
+
+    image = image_of(render_crop(document, 2, [partly], text_lines=lines))
+
+    assert highlighted(image) is not None
+    assert image.width <= round(595.28 * SCALE) + 1
+    assert image.height <= round(841.89 * SCALE) + 1
+
+
+def test_a_context_box_off_the_page_is_left_out(document: pypdfium2.PdfDocument) -> None:
+    boxes, lines = boxes_of(document, 2, EXCERPT)
+    alone = image_of(render_crop(document, 2, boxes, text_lines=lines))
+
+    image = image_of(render_crop(document, 2, boxes, [(-500.0, -500.0, -400.0, -480.0)], lines))
+
+    assert image.size == alone.size
