@@ -68,12 +68,22 @@ class Budget(Protocol):
 
 
 class InMemoryBudget:
-    """The budget of one report inside one process."""
+    """The budget of one report inside one process.
 
-    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+    Its seconds run from `started` (a reading of `clock`) when given: the run began before
+    its budget existed (`fonte ask` opening, and perhaps first indexing, its library), and
+    that time is spent too, counted against the cap and recorded in the report's spend."""
+
+    def __init__(
+        self,
+        limits: Limits,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        started: float | None = None,
+    ) -> None:
         self.limits = limits
         self._clock = clock
-        self._started = clock()
+        self._started = clock() if started is None else min(started, clock())
         self._lock = asyncio.Lock()
         self._ids = itertools.count(1)
         self._steps = 0

@@ -67,11 +67,14 @@ class Orchestrator:
         gap_rounds: int = 1,
         subagent_max_steps: int = 8,
         source_labels: tuple[str, ...] = (),
+        started: float | None = None,
     ) -> None:
+        """`started`: the `time.monotonic()` the run began at, when that was before now (the
+        CLI opening a library first): the budget's seconds count from it."""
         self.model = model
         self.searcher = searcher
         self.fetcher = fetcher
-        self.budget = budget or InMemoryBudget(limits or Limits())
+        self.budget = budget or InMemoryBudget(limits or Limits(), started=started)
         self.board = board or InMemoryBoard()
         self.snapshots = snapshots or InMemorySnapshotStore()
         self.verifier = ClaimVerifier(self.snapshots, fetcher)

@@ -110,3 +110,21 @@ async def test_extend_adds_room_after_a_refusal() -> None:
     assert budget.limits.steps == 3
     assert await budget.exhausted() is None
     assert isinstance(await budget.reserve(), Reservation)
+
+
+async def test_seconds_count_from_when_the_run_started_before_its_budget() -> None:
+    clock = FakeClock()
+    budget = InMemoryBudget(Limits(steps=10, seconds=60, usd=1), clock, started=clock.now - 45)
+    assert (await budget.spend()).seconds == 45  # the library took 45 s to open and index
+    assert isinstance(await budget.reserve(), Reservation)
+    clock.now += 15
+    refusal = await budget.reserve()
+    assert isinstance(refusal, Refusal)
+    assert refusal.limit == "seconds"
+    assert (await budget.spend()).seconds == 60
+
+
+async def test_a_start_after_now_counts_from_now() -> None:
+    clock = FakeClock()
+    budget = InMemoryBudget(Limits(steps=10, seconds=60, usd=1), clock, started=clock.now + 5)
+    assert (await budget.spend()).seconds == 0

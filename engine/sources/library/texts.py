@@ -1,8 +1,9 @@
 """The texts of library documents, loaded when a search hit or a fetch needs them.
 
 A library of thousands of documents keeps none of their text in memory: each is read on
-first use (a PDF's or HTML file's from the parsed-text cache, a Markdown or text file's from
-the file itself), and the last few used are kept. A text read from the file (or parsed
+first use (a PDF's or HTML file's from the parsed-text cache, as a Markdown or text file's
+too when it is large enough to be paged, else from the file itself), and the last few used
+are kept. A text read from the file (or parsed
 again, when the cache lacks it) is used only if the file still has the bytes that were
 indexed.
 """
@@ -42,7 +43,8 @@ class DocumentTexts:
         return found
 
     def _load(self, document: LibraryDocument) -> tuple[str, ...]:
-        if document.kind in CACHED_KINDS:
+        # A paged Markdown or text file was cached when indexed (`worth_caching`).
+        if document.kind in CACHED_KINDS or document.page_count is not None:
             cached = self._cache.get(document.sha256, document.kind)
             if cached is not None and not isinstance(cached, str):
                 return cached.texts

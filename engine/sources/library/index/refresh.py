@@ -19,7 +19,7 @@ from engine.sources.library.cache import file_sha256
 from engine.sources.library.files import ScannedFile
 from engine.sources.library.index.catalog import Catalog, CatalogEntry
 from engine.sources.library.index.merging import plan_merges
-from engine.sources.library.index.reading import FileOutcome, FileTask
+from engine.sources.library.index.reading import TOO_LARGE, FileOutcome, FileTask
 from engine.sources.library.index.segment import (
     DocumentTokens,
     Segment,
@@ -119,7 +119,11 @@ def refresh(
         file = scanned[outcome.task.relative]
         if outcome.cache_error:
             on_cache_error(outcome.cache_error)
-        entry = _entry_of(outcome, file, builder, state)
+        try:
+            entry = _entry_of(outcome, file, builder, state)
+        except MemoryError:  # this file's terms did not fit: skipped, the rest goes on
+            outcome = FileOutcome(outcome.task, reason=TOO_LARGE)
+            entry = _entry_of(outcome, file, builder, state)
         if entry is not None:
             entries[file.relative] = entry
         if outcome.reason:

@@ -1,8 +1,21 @@
+import random
 from pathlib import Path
 
+import pytest
+
 from engine.sources.library.cache import ParsedTextCache, file_sha256
-from engine.sources.library.index.reading import FileTask, read_for_index, tokenize_document
-from engine.sources.library.parse import DocumentKind, ParsedFile
+from engine.sources.library.documents import LibraryDocument
+from engine.sources.library.index import reading as reading_module
+from engine.sources.library.index.reading import (
+    MAX_TOKEN_CHARS,
+    TOO_LARGE,
+    FileTask,
+    read_for_index,
+    tokenize_document,
+)
+from engine.sources.library.index.segment import DocumentTokens
+from engine.sources.library.parse import LARGE_TEXT_CHARS, DocumentKind, ParsedFile
+from engine.sources.library.texts import DocumentTexts
 from tests.engine.sources.library.conftest import write_pdf, write_text
 
 
@@ -88,3 +101,71 @@ def test_title_tokens_count_in_every_passage() -> None:
     }
     assert counted[(1, "profit")] == 2
     assert counted[(0, "acme")] == counted[(1, "acme")] == 1
+
+
+def test_a_word_over_the_token_cap_is_not_indexed_nor_its_parts() -> None:
+    blob = "ab12" * 150  # 600 characters of letters and digits, as base64 writes
+    parsed = ParsedFile(DocumentKind.text, (f"Solar panels {blob} on roofs.\n",))
+    tokens, vocabulary = tokenize_document(parsed, "")
+    assert set(vocabulary) == {"solar", "panel", "roof"}
+    assert tokens.lengths.tolist() == [3]
+
+
+def test_words_at_the_token_cap_are_indexed() -> None:
+    word = "a" * MAX_TOKEN_CHARS
+    _, vocabulary = tokenize_document(ParsedFile(DocumentKind.text, (f"{word} solar",)), "")
+    assert set(vocabulary) == {word, "solar"}
+
+
+def test_term_ids_follow_first_use_across_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "\n\n".join(f"word{n} common other{n % 3}" for n in range(50))
+    parsed = ParsedFile(DocumentKind.text, (text,))
+    whole, whole_vocabulary = tokenize_document(parsed, "Title")
+    monkeypatch.setattr(reading_module, "_KEYS_PER_BATCH", 2)  # numbered a few at a time
+    batched, batched_vocabulary = tokenize_document(parsed, "Title")
+    assert batched_vocabulary == whole_vocabulary
+    for name in DocumentTokens._fields:
+        assert getattr(batched, name).tolist() == getattr(whole, name).tolist()
+        assert getattr(batched, name).dtype == getattr(whole, name).dtype
+
+
+def test_a_file_that_is_one_huge_token_is_skipped_in_bounded_work(tmp_path: Path) -> None:
+    path = tmp_path / "blob.txt"
+    with path.open("w", encoding="ascii") as out:
+        for _ in range(20):  # 20 MB, no space nor line break
+            out.write("x7" * 500_000)
+    outcome = read_for_index(_task(path, tmp_path / "parsed", DocumentKind.text))
+    assert outcome.reason == "no words in file"
+    assert outcome.vocabulary == ()
+
+
+def test_a_file_out_of_memory_is_skipped_with_its_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write_text(tmp_path / "a.md", "Words.\n")
+
+    def exhausted(path: str) -> ParsedFile | str:
+        raise MemoryError
+
+    monkeypatch.setattr(reading_module, "parse_file_or_reason", exhausted)
+    outcome = read_for_index(_task(path, tmp_path / "parsed", DocumentKind.markdown))
+    assert (outcome.reason, outcome.cacheable, outcome.tokens) == (TOO_LARGE, True, None)
+
+
+def test_a_text_file_large_enough_to_be_paged_is_cached_for_its_readers(tmp_path: Path) -> None:
+    words = "solar eólica rede tarifa crédito potência consumo lei geração mercado".split()
+    chosen = random.Random(7).choices(words, k=LARGE_TEXT_CHARS // 7)
+    text = "\n".join(" ".join(chosen[i : i + 12]) for i in range(0, len(chosen), 12))
+    path = write_text(tmp_path / "big.txt", text)
+    task = _task(path, tmp_path / "parsed", DocumentKind.text)
+    outcome = read_for_index(task)
+    assert outcome.page_count is not None
+    assert outcome.page_count > 1
+    cached = ParsedTextCache(tmp_path / "parsed").get(task.sha256, DocumentKind.text)
+    assert isinstance(cached, ParsedFile)
+    path.write_text("Changed since.\n")  # the cached pages are those of the indexed bytes
+    document = LibraryDocument(
+        "file:///big.txt", "big", path, DocumentKind.text, outcome.page_count, task.sha256
+    )
+    texts = DocumentTexts(ParsedTextCache(tmp_path / "parsed")).texts(document)
+    assert texts == cached.texts

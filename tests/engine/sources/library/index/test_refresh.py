@@ -1,13 +1,16 @@
 import os
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 
 from engine.sources.library.files import scan_folder
+from engine.sources.library.index import reading as reading_module
 from engine.sources.library.index import refresh as refresh_module
 from engine.sources.library.index.catalog import Catalog
 from engine.sources.library.index.merging import SEGMENTS_PER_TIER
-from engine.sources.library.index.reading import FileOutcome, FileTask
+from engine.sources.library.index.reading import TOO_LARGE, FileOutcome, FileTask
 from engine.sources.library.index.refresh import (
     IndexState,
     RefreshSummary,
@@ -16,6 +19,7 @@ from engine.sources.library.index.refresh import (
     refresh,
 )
 from engine.sources.library.index.vocabulary import Vocabulary
+from engine.sources.library.parse import ParsedFile
 from tests.engine.sources.library.conftest import Recorder, write_text
 
 
@@ -170,3 +174,40 @@ def test_the_effective_title(tmp_path: Path) -> None:
     assert effective_title(" LEI 1 ", "Alpha", file) == "LEI 1"
     assert effective_title("", "Alpha", file) == "Alpha"
     assert effective_title("", "", file) == "a"
+
+
+def test_a_file_out_of_memory_in_its_reader_is_skipped_and_the_rest_indexed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _folder(tmp_path)
+    parse = reading_module.parse_file_or_reason
+
+    def parse_or_exhaust(path: str) -> ParsedFile | str:
+        if path.endswith("b.md"):
+            raise MemoryError
+        return parse(path)
+
+    monkeypatch.setattr(reading_module, "parse_file_or_reason", parse_or_exhaust)
+    state = _new_state()
+    summary = _refresh(state, folder, tmp_path)
+    assert summary == RefreshSummary(added=["a.md", "c.txt"], unreadable=[("b.md", TOO_LARGE)])
+    assert [e.relative for e in state.catalog.entries.values() if e.indexed] == ["a.md", "c.txt"]
+
+
+def test_a_file_out_of_memory_while_merged_into_the_index_is_skipped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _folder(tmp_path)
+    ids_of = Vocabulary.ids_of
+
+    def ids_or_exhaust(self: Vocabulary, tokens: tuple[str, ...]) -> npt.NDArray[np.int64]:
+        if "turbine" in tokens:  # b.md's terms
+            raise MemoryError
+        return ids_of(self, tokens)
+
+    monkeypatch.setattr(Vocabulary, "ids_of", ids_or_exhaust)
+    state = _new_state()
+    summary = _refresh(state, folder, tmp_path)
+    assert summary == RefreshSummary(added=["a.md", "c.txt"], unreadable=[("b.md", TOO_LARGE)])
+    assert state.catalog.entries["b.md"].reason == TOO_LARGE
+    assert state.catalog.entries["c.txt"].indexed

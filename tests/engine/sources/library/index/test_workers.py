@@ -1,5 +1,11 @@
+import multiprocessing
 import os
+import subprocess
+import sys
 import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -7,7 +13,7 @@ import pytest
 from engine.sources.library.cache import file_sha256
 from engine.sources.library.index import workers as workers_module
 from engine.sources.library.index.reading import FileOutcome, FileTask
-from engine.sources.library.index.workers import read_files
+from engine.sources.library.index.workers import abandon, read_files
 from engine.sources.library.parse import DocumentKind
 from tests.engine.sources.library.conftest import Recorder, write_pdf, write_text
 
@@ -96,3 +102,97 @@ def test_reading_while_other_threads_run_uses_spawned_workers(tmp_path: Path) ->
         bystander.join()
     assert outcome.reason == ""
     assert workers_module._pool_context().get_start_method() == "fork"
+
+
+def _never_done(batch: list[FileTask]) -> list[FileOutcome]:
+    threading.Event().wait()  # a parse that would outlast any signal's grace
+    return []
+
+
+def test_abandoning_a_pool_terminates_its_busy_workers() -> None:
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
+    future = pool.submit(_never_done, [])
+    (worker,) = pool._processes.values()
+    abandon(pool)
+    worker.join(30)  # returns once the terminated worker is reaped (a busy machine is slow)
+    assert not worker.is_alive()
+    assert future.cancelled() or isinstance(future.exception(timeout=30), BrokenProcessPool)
+
+
+def test_a_reader_stopped_mid_way_abandons_its_pool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "docs"
+    write_pdf(folder / "a.pdf", ["Alpha page"])
+    write_pdf(folder / "b.pdf", ["Beta page"])
+    monkeypatch.setattr(workers_module, "_FILES_PER_TASK", 1)
+    abandoned: list[ProcessPoolExecutor] = []
+
+    def recorded(pool: ProcessPoolExecutor) -> None:
+        abandoned.append(pool)
+        abandon(pool)
+
+    monkeypatch.setattr(workers_module, "abandon", recorded)
+    reading = read_files(_tasks(folder, tmp_path / "parsed"), Recorder())
+    next(reading)
+    reading.close()  # what KeyboardInterrupt raised in the caller's loop does too
+    assert len(abandoned) == 1
+
+
+def test_a_reader_that_finishes_shuts_its_pool_down_gracefully(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "docs"
+    write_pdf(folder / "a.pdf", ["Alpha page"])
+
+    def not_abandoned(pool: ProcessPoolExecutor) -> None:
+        raise AssertionError("abandoned")
+
+    monkeypatch.setattr(workers_module, "abandon", not_abandoned)
+    (outcome,) = read_files(_tasks(folder, tmp_path / "parsed"), Recorder())
+    assert outcome.reason == ""
+
+
+_ORPHAN_MAKER = """
+import multiprocessing, os, sys, threading
+from concurrent.futures import ProcessPoolExecutor
+from engine.sources.library.index.workers import die_with_parent
+
+def wait_forever():
+    threading.Event().wait()
+
+if __name__ == "__main__":
+    pool = ProcessPoolExecutor(
+        1, mp_context=multiprocessing.get_context("fork"),
+        initializer=die_with_parent, initargs=(os.getpid(),),
+    )
+    pool.submit(wait_forever)
+    (worker,) = pool._processes.values()
+    print(worker.pid, flush=True)
+    threading.Event().wait()
+"""
+
+
+def _gone(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return True
+    return "State:\tZ" in status  # a zombie waiting for init to reap it has exited
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_worker_dies_with_its_parent_when_the_parent_is_killed(tmp_path: Path) -> None:
+    script = tmp_path / "orphan_maker.py"
+    script.write_text(_ORPHAN_MAKER)
+    with subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, cwd=Path.cwd()
+    ) as parent:
+        assert parent.stdout is not None
+        worker = int(parent.stdout.readline())
+        parent.kill()  # SIGKILL: no handler, no cleanup, as SIGTERM's default action
+    for _ in range(500):  # polled: the kernel signals the worker as the parent exits
+        if _gone(worker):
+            break
+        time.sleep(0.02)
+    assert _gone(worker)
