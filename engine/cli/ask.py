@@ -10,6 +10,7 @@ import os
 import re
 import signal
 import sys
+import time
 from collections.abc import Awaitable
 from contextlib import AsyncExitStack
 from datetime import datetime
@@ -22,6 +23,7 @@ from engine.budget import Budget, Meter
 from engine.cli.clarify import carry_spend, clarify_at_terminal
 from engine.cli.console import console, progress_display, say, summarise
 from engine.cli.exits import EXIT_FAILED, EXIT_MODEL_UNREACHABLE, EXIT_OK
+from engine.cli.signals import terminate_as_interrupt
 from engine.contracts import Claim, ClarifyingQuestion, Limits, Plan, Report, Spend
 from engine.events import EventSink
 from engine.models.offline import OfflineModel
@@ -75,6 +77,7 @@ def add_ask_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
 
 
 def run_ask(args: argparse.Namespace) -> int:
+    started = time.monotonic()  # the time budget counts the whole run, index building too
     brief = make_brief(args.question, template=args.template)  # fail fast, before opening anything
     formats = _formats(args.format)
     limits = _limits(args)
@@ -82,10 +85,11 @@ def run_ask(args: argparse.Namespace) -> int:
     choose_model(args.model)  # a missing key or unknown model fails before any work
     if args.library is None and not args.web:
         raise BadInput("no source: pass --library DIR (a folder of documents) or --web")
-    library = open_library(args.library, args.cache_dir) if args.library is not None else None
+    with terminate_as_interrupt():  # SIGTERM while indexing stops the index's workers too
+        library = None if args.library is None else open_library(args.library, args.cache_dir)
     # The sources' page evidence: a library's PDFs, or those the run fetched, kept beside
     # their snapshots; it outlives the sources' connections.
-    report, evidence, unreachable = asyncio.run(_research(args, brief, limits, library))
+    report, evidence, unreachable = asyncio.run(_research(args, brief, limits, library, started))
     if unreachable is not None:
         report = said_unreachable(report, unreachable)
     paths = write_report(report, out, formats, evidence=evidence, on_failure=_tell_failure)
@@ -153,6 +157,7 @@ async def _research(
     brief: Brief,
     limits: Limits,
     library: tuple[Library, list[str]] | None,
+    started: float | None = None,
 ) -> tuple[Report, PageEvidence | None, str | None]:
     """The report, the sources' page evidence, and why the model could not be reached
     (None when it could)."""
@@ -182,7 +187,7 @@ async def _research(
             )
         with progress_display(limits) as show:
             report = await _run_architecture(
-                args.arch, brief, limits, show, model, sources, asked, watch
+                args.arch, brief, limits, show, model, sources, asked, watch, started
             )
             return report, sources.evidence, watch.unreachable if watch is not None else None
     raise AssertionError("unreachable: the stack returns or raises")
@@ -257,6 +262,7 @@ async def _run_architecture(
     sources: Sources,
     asked: Spend,
     watch: WatchedModel | None = None,
+    started: float | None = None,
 ) -> Report:
     if arch == "v1":
         from engine.v1 import V1Pipeline, v1_roles_for
@@ -279,6 +285,7 @@ async def _run_architecture(
             limits=limits,
             events=show,
             source_labels=sources.labels,
+            started=started,
         )
         await carry_spend(orchestrator.budget, asked)
         if watch is not None:  # unreachable while clarifying: no step is even tried

@@ -3,6 +3,9 @@ date), PDF text per page, plain text and Markdown verbatim. Anything else is ref
 
 Parsing reuses the library's readers, so a web page and a library file of the same kind give
 the same text. Page text is data: nothing here follows links, refreshes or scripts.
+
+A large body costs seconds of extraction; the fetcher runs it in a child process a cancel
+kills (`isolation.py`), so the whole page is read and Ctrl-C still stops at once.
 """
 
 from __future__ import annotations

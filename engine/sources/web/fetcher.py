@@ -22,6 +22,7 @@ from engine.sources.web.address_policy import refusal
 from engine.sources.web.body import ACCEPT_ENCODING, content_decoder, megabytes, read_capped
 from engine.sources.web.config import FetchConfig
 from engine.sources.web.extract import PDF_TYPES, ContentType, extract, type_refusal
+from engine.sources.web.isolation import INLINE_BYTES, ChildDied, run_killable
 from engine.sources.web.kept_pdfs import Fetched
 from engine.sources.web.page import check_page
 from engine.sources.web.politeness import HostGate
@@ -114,7 +115,13 @@ class WebFetcher:
         except httpx.HTTPError as error:
             raise FetchError(self._describe(error)) from None
         fetched_at = utc_now()
-        extracted = await asyncio.to_thread(extract, body, content_type, final_url)
+        if len(body) > INLINE_BYTES:  # seconds of CPU: in a child a cancel can kill
+            try:
+                extracted = await run_killable(extract, body, content_type, final_url)
+            except ChildDied as error:
+                raise FetchError(f"could not extract text ({error})") from None
+        else:
+            extracted = await asyncio.to_thread(extract, body, content_type, final_url)
         snapshot = Snapshot(
             url=requested,
             text=extracted.text,
