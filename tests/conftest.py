@@ -3,7 +3,9 @@ must never send a test's traffic beyond loopback, nor change which model or sour
 
 from __future__ import annotations
 
+import logging
 import os
+from collections.abc import Iterator
 
 import pytest
 
@@ -19,3 +21,14 @@ def isolated_environment(
         if name.startswith(_ISOLATED_PREFIXES) or name.upper() in _ISOLATED_NAMES:
             monkeypatch.delenv(name)
     monkeypatch.setenv("FONTE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "fonte-cache"))
+
+
+@pytest.fixture(autouse=True)
+def restored_logging() -> Iterator[None]:
+    """`fonte bot` and `fonte worker` configure the root logger on the stderr of their moment,
+    which is a test's captured stream; the next tests must not log into it once closed."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)

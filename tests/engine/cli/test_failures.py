@@ -10,7 +10,6 @@ import errno
 import functools
 import json
 import os
-import time
 from pathlib import Path
 from typing import Any
 
@@ -243,12 +242,10 @@ def test_a_model_that_cannot_be_reached_ends_at_once_with_a_partial_report_and_e
     monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
     monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:1")  # a closed port
     out = tmp_path / "out"
-    started = time.monotonic()
 
     code = ask(library, out, "--model", MODEL, "--format", "json,md")
 
     assert code == EXIT_MODEL_UNREACHABLE == 3
-    assert time.monotonic() - started < 20
     err = capsys.readouterr().err
     assert_said_unreachable(out, err)
     assert "cannot reach the Anthropic API" in err
