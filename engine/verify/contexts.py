@@ -9,8 +9,9 @@ something no article says. So a context is accepted only
 - before its excerpt, on the same page, at most `MAX_CONTEXT_DISTANCE` characters away;
 - when it has the form of a lead-in (it ends in ":", or opens an article) or of a header (it
   names periods or columns, or is a row of a table, or a short label line);
-- when nothing between the two ends that structure: no new article or heading, and for a
-  lead-in no paragraph that is not a list item, for a header no line of prose.
+- when nothing between the two ends that structure: no new article or heading; for a lead-in
+  no paragraph that is not a list item and no other lead-in (a nested list's item may end
+  in ":"), for a header no line of prose and no other table's header after rows.
 
 Pure code: the verifier and the offline reader choose by the same rule.
 """
@@ -48,6 +49,12 @@ _PERIOD = re.compile(
     re.I,
 )
 _FIGURE = re.compile(r"\d")
+_NUMBER = re.compile(r"\d[\d.,]*")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
+_NESTED_ITEM = re.compile(
+    r"^\W{0,3}(?:[IVXLCDM]+\s*[-–—.)]|[a-z][).]\s|\d{1,3}[.)]\s|[-*•▪◦–]\s)", re.I
+)
 _WORD = re.compile(r"[^\W\d_]+")
 
 
@@ -116,18 +123,35 @@ def _lead_in_problem(lines: list[str]) -> str | None:
             return "a new article or heading stands between it and the excerpt"
         if after_blank and not _ITEM.match(bare):
             return "a paragraph that is not an item of its list stands between it and the excerpt"
+        if bare.endswith(":") and not _NESTED_ITEM.match(bare):
+            return "another lead-in stands between it and the excerpt: that one opens its list"
         after_blank = False
     return None
 
 
 def _header_problem(lines: list[str]) -> str | None:
+    rows = False
     for line in lines:
         if _breaks(line):
             return "a new article or heading stands between it and the excerpt"
         bare = _MARKUP.sub("", line).strip()
         if not _FIGURE.search(bare) and len(_WORD.findall(bare)) >= PROSE_WORDS:
             return "a line of prose stands between it and the excerpt: not the same table"
+        if rows and _starts_a_table(line, bare):
+            return "another table's header stands between it and the excerpt"
+        rows = rows or (bool(_FIGURE.search(bare)) and not _is_column_header(bare))
     return None
+
+
+def _starts_a_table(line: str, bare: str) -> bool:
+    """A header row after rows: a markdown table's separator, or a line of periods only."""
+    return bool(_TABLE_RULE.match(line)) or _is_column_header(bare)
+
+
+def _is_column_header(bare: str) -> bool:
+    """A line whose figures are all years ("2018 2017 2016", "Dezembro de 2023 2022")."""
+    figures = _NUMBER.findall(bare)
+    return len(figures) >= 2 and all(_YEAR.fullmatch(figure) for figure in figures)
 
 
 def _breaks(line: str) -> bool:

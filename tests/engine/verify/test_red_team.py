@@ -268,3 +268,55 @@ def test_an_excerpt_with_zero_width_or_bidi_characters_is_rejected() -> None:
         result = judged(page, "A microgeração vai até 75 kW.", excerpt)
         assert result.status is ClaimStatus.rejected
         assert "zero-width or bidirectional" in (result.reason or "")
+
+
+def test_the_header_of_another_table_above_is_rejected() -> None:
+    page = (
+        "Income statement (Millions) 2018 2017\n"
+        "Net sales 32,765 31,657\n"
+        "Segment results\n"
+        "2016 2015\n"
+        "Operating income 7,207 7,820\n"
+    )
+    result = judged(
+        page,
+        "Operating income — 2018: 7,207; 2017: 7,820",
+        "Operating income 7,207 7,820",
+        context="Income statement (Millions) 2018 2017",
+    )
+    assert result.status is ClaimStatus.rejected
+    assert "another table's header" in (result.reason or "")
+
+
+def test_the_lead_in_of_an_earlier_list_is_rejected() -> None:
+    page = (
+        "Art. 11. As sanções aplicáveis são as seguintes:\n"
+        "I - advertência;\n"
+        "II - multa simples;\n"
+        "Parágrafo único. As multas serão destinadas aos seguintes fundos:\n"
+        "a) fundo de defesa de direitos difusos, com 20% do valor arrecadado;\n"
+    )
+    result = judged(
+        page,
+        "As sanções aplicáveis incluem fundo de defesa de direitos difusos, com 20%.",
+        "a) fundo de defesa de direitos difusos, com 20% do valor arrecadado;",
+        context="As sanções aplicáveis são as seguintes:",
+    )
+    assert result.status is ClaimStatus.rejected
+    assert "another lead-in" in (result.reason or "")
+
+
+def test_a_nested_list_does_not_hide_its_articles_lead_in() -> None:
+    page = (
+        "Art. 1º Para os fins desta Lei, considera-se:\n"
+        "I - microgeração, nos seguintes casos:\n"
+        "a) fontes despacháveis;\n"
+        "II - minigeração distribuída: central geradora com potência acima de 75 kW;\n"
+    )
+    result = judged(
+        page,
+        "Considera-se minigeração distribuída a central geradora com potência acima de 75 kW.",
+        "II - minigeração distribuída: central geradora com potência acima de 75 kW;",
+        context="Para os fins desta Lei, considera-se:",
+    )
+    assert result.status is ClaimStatus.verified, result.reason
