@@ -47,6 +47,7 @@ from bot.bench.processes import (
 from bot.flows import handle_step
 from bot.jobs import open_runtime
 from bot.redis.outage import is_outage
+from bot.redis.state import FINAL_STATUSES
 from bot.runtime import Runtime
 from bot.slack.blocks import EXCERPT
 from bot.steps import Ask, Start
@@ -267,10 +268,10 @@ async def restart_run(
                 await asyncio.sleep(down_seconds)
                 server.start()
 
-                async def all_ended() -> bool:
+                async def all_ended() -> bool:  # delivering is not an end: wait past it
                     for report_id in outcome.report_ids:
                         state = await rt.states.get(report_id)
-                        if state is None or state.status == "running":
+                        if state is None or state.status not in FINAL_STATUSES:
                             return False
                     return True
 
