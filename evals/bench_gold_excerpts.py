@@ -1,0 +1,75 @@
+"""How many genuine excerpts the verifier accepts: FinanceBench's gold evidence on its page.
+
+    python -m evals.bench_gold_excerpts [--corpus DIR]
+
+Each gold `evidence_text` of `financebench/questions.jsonl` is cut into its lines (a row's
+label with the figures on the lines after it), and every unit of 20–400 characters is looked
+up with `verify_excerpt` on the gold page of its filing. The gold texts come from another
+PDF extractor, so a unit the verifier refuses is either a rule too strict or a text the page
+does not show as written; the examples printed say which. Prints figures, asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from pathlib import Path
+
+from engine.contracts import EXCERPT_MAX_CHARS, EXCERPT_MIN_CHARS
+from engine.snapshots import Snapshot
+from engine.sources.library.parse import parse_pdf
+from engine.text.normalise import collapse_whitespace
+from engine.verify.excerpts import verify_excerpt
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+_WORDS = re.compile(r"[A-Za-z]{2}")
+EXAMPLES = 12
+
+
+def gold_units(evidence_text: str) -> list[str]:
+    """The lines of a gold text, a line without words joined to the line before it."""
+    lines = [line.strip() for line in evidence_text.split("\n") if line.strip()]
+    units: list[str] = []
+    start = 0
+    while start < len(lines):
+        end = start + 1
+        while end < len(lines) and not _WORDS.search(lines[end]):
+            end += 1
+        unit = " ".join(lines[start:end])
+        if EXCERPT_MIN_CHARS <= len(collapse_whitespace(unit)) <= EXCERPT_MAX_CHARS:
+            units.append(unit)
+        start = end
+    return units
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    args = parser.parse_args(argv)
+    folder = args.corpus / "financebench"
+    pages: dict[str, tuple[str, ...]] = {}
+    accepted = total = 0
+    refused: list[tuple[str, int, str, str]] = []
+    for line in (folder / "questions.jsonl").read_text("utf-8").splitlines():
+        question = json.loads(line)
+        for evidence in question["evidence"]:
+            name = evidence.get("doc_name", question["doc_name"])
+            if name not in pages:
+                pages[name] = parse_pdf(folder / "pdfs" / f"{name}.pdf").texts
+            snapshot = Snapshot.from_pages(f"file:///{name}.pdf", pages[name])
+            page = evidence["evidence_page_num"] + 1
+            for unit in gold_units(evidence["evidence_text"]):
+                total += 1
+                verdict = verify_excerpt(unit, snapshot, page)
+                if verdict.verified:
+                    accepted += 1
+                else:
+                    refused.append((name, page, unit, verdict.reason))
+    print(f"gold evidence units accepted: {accepted}/{total} ({accepted / max(total, 1):.1%})")
+    for name, page, unit, reason in refused[:: max(1, len(refused) // EXAMPLES)][:EXAMPLES]:
+        print(f"  refused  {name} p.{page}: {unit[:90]!r} ({reason})")
+
+
+if __name__ == "__main__":
+    main()
