@@ -16,15 +16,15 @@ import json
 import re
 from pathlib import Path
 
-from engine.contracts import EXCERPT_MAX_CHARS, EXCERPT_MIN_CHARS
-from engine.snapshots import Snapshot
-from engine.sources.library.parse import parse_pdf
-from engine.text.normalise import collapse_whitespace
-from engine.verify.excerpts import verify_excerpt
+from engine import Snapshot
+from engine.sources.library import parse_pdf
+from engine.text import collapse_whitespace
+from engine.verify import verify_excerpt
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 _WORDS = re.compile(r"[A-Za-z]{2}")
 EXAMPLES = 12
+EXCERPT_MIN_CHARS, EXCERPT_MAX_CHARS = 20, 400  # the verifier's bounds (engine.contracts)
 
 
 def gold_units(evidence_text: str) -> list[str]:

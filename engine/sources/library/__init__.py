@@ -3,7 +3,7 @@
 from engine.sources.library.documents import LibraryDocument, LibraryError
 from engine.sources.library.folder import Library
 from engine.sources.library.manifest import Manifest, load_manifest
-from engine.sources.library.parse import DocumentKind
+from engine.sources.library.parse import DocumentKind, parse_pdf
 
 __all__ = [
     "DocumentKind",
@@ -12,4 +12,5 @@ __all__ = [
     "LibraryError",
     "Manifest",
     "load_manifest",
+    "parse_pdf",
 ]
