@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from bot.flows import brief_of
+from bot.redis.state import FINAL_STATUSES
 from bot.slack.blocks import ANSWER, CANCEL, DEEPEN, EXCERPT, START
 from bot.slack.texts import PT
 from bot.sources import open_library
@@ -20,6 +21,7 @@ from tests.bot.conftest import (
     running_workers,
     wait_state,
 )
+from tests.support.hidden_pdfs import hiding_pdf
 from tests.support.slack_stub import Call, SlackStub
 
 CHANNEL, USER = "C100", "U1"
@@ -313,3 +315,32 @@ async def test_failed_deliveries_end_in_a_state_tell_the_user_and_deepen_later_w
     pages = [c for c in slack.calls_to("chat.postMessage") if EXCERPT in c.text_of_blocks()]
     assert pages, "version 2 was posted"
     assert all(c.params.get("thread_ts") == "650.1" for c in slack.calls_to("chat.postMessage"))
+
+
+async def test_a_pdf_whose_text_lies_outside_its_crop_box_is_delivered_in_full(
+    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub, library: Any
+) -> None:
+    """Such a PDF (normal in trimmed print files) once crashed the page crops after the
+    research: no files, no closing line, every "aprofunde" answered "em andamento"."""
+    shown = "Acme revenue was $5,000 million in fiscal 2023."
+    hidden = "Acme revenue was $9,000 million in fiscal 2023."
+    pdf = hiding_pdf("outside-crop-box", shown, hidden)
+    (library / "acme_2023_annual_report.pdf").write_bytes(pdf)
+    rt = await runtimes(make_settings())
+    sender = await bolt_http(rt)
+    async with running_workers(rt):
+        report_id = await report_in_thread(
+            rt, sender, slack, "What was Acme's revenue in fiscal 2023?", "700.1"
+        )
+        state = await wait_state(rt, report_id, lambda s: s.status in FINAL_STATUSES)
+        await slack.wait_for(
+            lambda: slack.calls_to("files.completeUploadExternal"), what="files", within=30
+        )
+    assert state.status == "delivered", state
+    report = await rt.states.load_report(report_id, 1)
+    assert report is not None
+    excerpts = [c.excerpt for c in report.verified_claims()]
+    assert any("5,000" in e for e in excerpts)
+    assert not any("9,000" in e for e in excerpts)
+    html = b"".join(slack.uploads.values())
+    assert b"5,000" in html

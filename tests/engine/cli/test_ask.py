@@ -1,10 +1,12 @@
 import json
 import signal
+import time
 from pathlib import Path
 
 import pytest
 
 from engine.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, main
+from engine.cli import ask as ask_module
 from tests.engine.cli.conftest import LAW, QUESTION
 
 
@@ -219,3 +221,23 @@ def test_arch_v1_writes_a_v1_report_of_the_same_shape(library: Path, tmp_path: P
     assert report["architecture"] == "v1"
     assert report["claims"]
     assert {c["status"] for c in report["claims"]} == {"pending"}
+
+
+def test_the_time_limit_counts_the_whole_run_index_building_included(
+    library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run began 120 s before its research could (a cold index build, say): a limit of
+    one minute is already spent, and report.json says the seconds truly spent."""
+    real = time.monotonic
+
+    class StartedEarlier:
+        @staticmethod
+        def monotonic() -> float:
+            return real() - 120.0
+
+    monkeypatch.setattr(ask_module, "time", StartedEarlier)
+    out = tmp_path / "out"
+    assert ask(library, out, "--max-minutes", "1", "--format", "json") == EXIT_OK
+    report = json.loads((out / "report.json").read_text())
+    assert report["partial"] is True
+    assert report["spend"]["seconds"] >= 120.0
