@@ -4,7 +4,7 @@ PDF too), and the pool spreads the work over every core. A worker that dies (a P
 pdfium) skips its files for this run only: they are not remembered as unreadable.
 
 Reading stops at once when the caller stops taking outcomes (Ctrl-C raising
-KeyboardInterrupt in the reading loop, a closed iterator): the workers are terminated, not
+KeyboardInterrupt in the reading loop, a closed iterator): the workers are killed, not
 waited for, so a signal is answered within a second even while a worker parses a 20 MB page.
 On Linux a worker also dies with its parent (killed outright: SIGKILL, or SIGTERM with no
 handler) instead of parsing on alone.
@@ -84,11 +84,13 @@ def _pooled(tasks: list[FileTask]) -> Generator[FileOutcome, None, None]:
 
 
 def abandon(pool: ProcessPoolExecutor) -> None:
-    """Stop `pool` without waiting for the work it is doing: its workers are terminated."""
+    """Stop `pool` without waiting for the work it is doing: its workers are killed."""
     workers = list((pool._processes or {}).values())  # private: no public way
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
-        worker.terminate()
+        # SIGKILL, not SIGTERM: a forked worker inherits its parent's signal handlers, and
+        # one that catches SIGTERM would parse on; an abandoned worker has nothing to save.
+        worker.kill()
     for worker in workers:
         worker.join(_JOIN_SECONDS)
 
