@@ -159,6 +159,9 @@ class OfflineWeb:
         if self.latency > 0:
             time.sleep(self.latency)
         status, content_type, body = self._route(request.path)
+        # Logged before it is answered: a client that has its answer finds it in the log.
+        with self._lock:
+            self._log.append(LoggedRequest(request.command, request.path, status, started))
         try:
             request.send_response(status)
             request.send_header("Content-Type", content_type)
@@ -168,8 +171,6 @@ class OfflineWeb:
                 request.wfile.write(body)
         except OSError:  # the client stopped waiting (its timeout is shorter than `latency`)
             pass
-        with self._lock:
-            self._log.append(LoggedRequest(request.command, request.path, status, started))
 
     def _route(self, target: str) -> tuple[int, str, bytes]:
         parts = urlsplit(target)
