@@ -22,7 +22,7 @@ import unicodedata
 from collections.abc import Iterator
 from functools import lru_cache
 
-from engine.text.normalise import HARD, SOFT, MatchText, normalise_for_match
+from engine.text.normalise import HARD, SOFT, MatchText, excerpt_key, normalise_for_match
 
 _NUMBER_SEPARATORS = ".,\u00a0\u2009\u202f"
 # A unit written after a number; the letters whose case tells milli from mega, bit from
@@ -35,7 +35,7 @@ _CASE_MEANS = frozenset("mMpPbBgGtT")
 def excerpt_pattern(excerpt: str) -> re.Pattern[str] | None:
     """The regular expression that finds `excerpt` in a normalised text; None when nothing is
     left of it after normalisation (only markup)."""
-    needle = normalise_for_match(excerpt).text.replace(SOFT, HARD).strip(HARD)
+    needle = excerpt_key(excerpt)
     if not needle:
         return None
     parts: list[str] = []

@@ -78,11 +78,20 @@ def context_problem(page: str, context: tuple[int, int], excerpt: tuple[int, int
     return "it is neither the lead-in of a list or article nor the header of a table"
 
 
+def placed(page: str, context: str, excerpt: tuple[int, int]) -> tuple[tuple[int, int], str | None]:
+    """Where `context` stands on `page` for the excerpt at `excerpt` (its occurrence nearest
+    before it), and why it does not belong there (None when it does). The context must be on
+    the page (`find_excerpt`); the verifier checks that first."""
+    span = nearest_before(list(find_excerpt(context, page)), excerpt)
+    return span, context_problem(page, span, excerpt)
+
+
 def belongs(page: str, context: str, excerpt: tuple[int, int]) -> bool:
     """Whether `context`, quoted from `page`, belongs to the excerpt at `excerpt`: what a
     writer of claims checks before it quotes one, by the verifier's own rule."""
-    spans = list(find_excerpt(context, page))
-    return bool(spans) and context_problem(page, nearest_before(spans, excerpt), excerpt) is None
+    return next(find_excerpt(context, page), None) is not None and (
+        placed(page, context, excerpt)[1] is None
+    )
 
 
 def nearest_before(spans: list[tuple[int, int]], excerpt: tuple[int, int]) -> tuple[int, int]:

@@ -22,7 +22,7 @@ from engine.text.addressed_to_ai import addressed_to_ai, has_invisible_controls
 from engine.text.matching import cuts_only, excerpt_pattern, find_excerpt, normalised
 from engine.text.normalise import collapse_whitespace
 from engine.text.numbers import missing_numbers
-from engine.verify.contexts import context_problem, nearest_before
+from engine.verify.contexts import placed
 
 ADDRESSED_TO_AI = "text addressed to AI systems (prompt injection) is never a finding"
 INVISIBLE_CONTROLS = (
@@ -145,8 +145,7 @@ def _verify_context(context: str | None, snapshot: Snapshot, excerpt: Verdict) -
         return verdict
     text = snapshot.page_texts()[(page or 1) - 1]
     at = (excerpt.locator.char_start, excerpt.locator.char_end)
-    span = nearest_before(list(find_excerpt(context, text)), at)
-    problem = context_problem(text, span, at)
+    span, problem = placed(text, context, at)
     if problem is not None:
         return Verdict(False, f"not the excerpt's lead-in or header: {problem}")
     return Verdict(True, verdict.reason, Locator(page=page, char_start=span[0], char_end=span[1]))
