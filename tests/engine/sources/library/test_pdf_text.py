@@ -16,6 +16,7 @@ from PIL import Image
 from engine.sources.library.page_boxes import cleaned_page_text, open_text_page, span_boxes
 from engine.sources.library.parse import parse_pdf
 from engine.sources.library.pdf_text import _unseen_chars, visible_page_text
+from tests.support.hidden_pdfs import hiding_pdf
 
 VISIBLE = "Revenue was $5,000 million in 2023."
 HIDDEN = "Revenue was $9,000 million in 2023."
@@ -110,27 +111,8 @@ def test_hidden_text_is_left_out(draw: Callable[[FPDF], None]) -> None:
     assert "The year closed with a backlog of orders." in text
 
 
-def _outside_crop_box() -> bytes:
-    pdf = FPDF()
-    pdf.set_font("Helvetica", size=11)
-    pdf.add_page()
-    pdf.set_xy(20, 30)
-    pdf.cell(0, 8, VISIBLE)
-    pdf.set_xy(20, 250)
-    pdf.cell(0, 8, HIDDEN)
-    document = pypdfium2.PdfDocument(bytes(pdf.output()))
-    page = document[0]
-    width, height = page.get_size()
-    pdfium_c.FPDFPage_SetCropBox(page.raw, 0, height / 2, width, height)
-    page.close()
-    out = io.BytesIO()
-    document.save(out)
-    document.close()
-    return out.getvalue()
-
-
 def test_text_outside_the_crop_box_is_left_out() -> None:
-    text = parse_pdf(_outside_crop_box()).texts[0]
+    text = parse_pdf(hiding_pdf("outside-crop-box", VISIBLE, HIDDEN)).texts[0]
     assert HIDDEN not in text
     assert VISIBLE in text
 
