@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Mapping
 
 from bot.slack.api import DELIVERY_ERRORS, SlackApi, SlackFailure, Upload
 from bot.slack.blockkit import Message
-from bot.slack.texts import Texts, texts_for
+from bot.slack.texts import Texts
 from engine import Report
 from engine.render import render_html, render_markdown
 
@@ -97,21 +97,4 @@ async def post_pages(
             log.warning("a report message to %s was refused: %s", channel, error)
             return SlackFailure.of(error)
         await on_posted(ts)
-    return None
-
-
-async def upload_files(
-    slack: SlackApi,
-    channel: str,
-    thread_ts: str,
-    report: Report,
-    version: int,
-    crops: Mapping[str, bytes] | None = None,
-) -> SlackFailure | None:
-    comment = texts_for(report.language).files_comment
-    try:
-        await slack.upload(channel, thread_ts, report_files(report, version, crops), comment)
-    except DELIVERY_ERRORS as error:
-        log.warning("the report files for %s were refused: %s", channel, error)
-        return SlackFailure.of(error)
     return None
