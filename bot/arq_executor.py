@@ -102,7 +102,7 @@ class ArqExecutor:
     ) -> SubagentOutcome:
         job_id = self._subagent_job(assignment)
         await self._redis.enqueue_job(
-            "run_subagent",
+            "subagent_job",
             self._report_id,
             self._version,
             encode_assignment(assignment),
@@ -156,7 +156,7 @@ class ArqExecutor:
     async def _verify_one(self, claim: Claim) -> Claim:
         job_id = self._keys.verify_job(self._report_id, self._version, claim.id)
         await self._redis.enqueue_job(
-            "verify_claim",
+            "verification_job",
             self._report_id,
             encode_claim(claim),
             _job_id=job_id,

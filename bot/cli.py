@@ -16,7 +16,8 @@ import urllib.error
 import urllib.request
 
 from bot.config import configure_logging, load_settings
-from engine import BadInput
+from engine import FonteError
+from engine.cli import error_line, exit_code_for
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_CONFIG = 0, 1, 2
 
@@ -31,10 +32,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     worker.set_defaults(handler=worker_command)
 
 
-def _fail(error: Exception) -> int:
-    lines = str(error).splitlines() or [type(error).__name__]
-    print(f"error: {lines[0]}", file=sys.stderr)
-    return EXIT_BAD_CONFIG
+def _fail(error: FonteError) -> int:
+    """Bad configuration exits 2 with its line; every error of the family maps the same way."""
+    print(error_line(error), file=sys.stderr)
+    return exit_code_for(error)
 
 
 def bot_command(args: argparse.Namespace) -> int:
@@ -54,7 +55,7 @@ def bot_command(args: argparse.Namespace) -> int:
             return _http_ok(f"http://127.0.0.1:{port}/healthz")
         configure_logging()
         asyncio.run(serve_bot(settings))
-    except BadInput as error:
+    except FonteError as error:
         return _fail(error)
     return EXIT_OK
 
@@ -78,7 +79,7 @@ def worker_command(args: argparse.Namespace) -> int:
             return EXIT_OK if asyncio.run(check()) else EXIT_FAILED
         configure_logging()
         asyncio.run(serve_workers(settings, burst=args.burst))
-    except BadInput as error:
+    except FonteError as error:
         return _fail(error)
     return EXIT_OK
 

@@ -239,7 +239,7 @@ async def start(rt: Runtime, step: Start) -> None:
         await reply(rt, state, step.user, texts_for(state.language).already_started)
         return
     await close_plan(rt, state, texts_for(state.language).started_by.format(user=step.user))
-    await rt.queue.run_report(state.report_id, state.version)
+    await rt.queue.enqueue_report(state.report_id, state.version)
 
 
 async def edit_plan(rt: Runtime, step: EditPlan) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from arq.worker import Retry
 
-from bot import flows, research
+from bot import flows, report_runner
 from bot.config import Settings
 from bot.queue import InProcessQueue
 from bot.recovery.attempts import give_up, out_of_attempts
@@ -51,19 +51,19 @@ async def converse(ctx: dict[str, Any], raw_step: str) -> None:
         await flows.handle_step(runtime_of(ctx), decode_step(raw_step))
 
 
-async def run_report(ctx: dict[str, Any], report_id: str, version: int) -> None:
+async def report_job(ctx: dict[str, Any], report_id: str, version: int) -> None:
     with again_when_redis_is_down(ctx):
         if out_of_attempts(int(ctx.get("job_try") or 1)):
             await give_up(runtime_of(ctx), report_id, version)
             return
-        await research.run_report(runtime_of(ctx), report_id, version)
+        await report_runner.run_report(runtime_of(ctx), report_id, version)
 
 
-async def run_subagent(
+async def subagent_job(
     ctx: dict[str, Any], report_id: str, version: int, raw_assignment: str
 ) -> str:
     with again_when_redis_is_down(ctx):
-        outcome = await research.run_subagent(
+        outcome = await report_runner.run_assignment(
             runtime_of(ctx),
             report_id,
             decode_assignment(raw_assignment),
@@ -72,9 +72,9 @@ async def run_subagent(
     return encode_outcome(outcome)
 
 
-async def verify_claim(ctx: dict[str, Any], report_id: str, raw_claim: str) -> str:
+async def verification_job(ctx: dict[str, Any], report_id: str, raw_claim: str) -> str:
     with again_when_redis_is_down(ctx):
-        checked = await research.verify_claim(
+        checked = await report_runner.verify_posted_claim(
             runtime_of(ctx), report_id, decode_claim(raw_claim), scope=str(ctx["job_id"])
         )
     return encode_claim(checked)
@@ -86,6 +86,6 @@ async def open_runtime(settings: Settings, **overrides: Any) -> Runtime:
     if isinstance(runtime.queue, InProcessQueue):
         runtime.queue.bind(
             lambda step: flows.handle_step(runtime, step),
-            lambda report_id, version: research.run_report(runtime, report_id, version),
+            lambda report_id, version: report_runner.run_report(runtime, report_id, version),
         )
     return runtime

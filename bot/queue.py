@@ -1,6 +1,6 @@
 """How a listener hands work on: arq jobs in Redis, or tasks in the bot's own process.
 
-Listeners acknowledge Slack and call `step`; flows call `run_report`. The arq queue names
+Listeners acknowledge Slack and call `step`; flows call `enqueue_report`. The arq queue names
 each job after its origin (the Slack event or action), so a request Slack delivers twice
 runs once.
 """
@@ -30,7 +30,7 @@ class JobQueue(Protocol):
         """Enqueue a conversation step; `origin` identifies the Slack request behind it."""
         ...
 
-    async def run_report(self, report_id: str, version: int) -> None: ...
+    async def enqueue_report(self, report_id: str, version: int) -> None: ...
 
 
 class ArqQueue:
@@ -43,9 +43,9 @@ class ArqQueue:
             "converse", encode_step(step), job_id=self._keys.step_job(origin), queue="tasks"
         )
 
-    async def run_report(self, report_id: str, version: int) -> None:
+    async def enqueue_report(self, report_id: str, version: int) -> None:
         await self._enqueue(
-            "run_report",
+            "report_job",
             report_id,
             version,
             job_id=self._keys.run_job(report_id, version),
@@ -97,7 +97,7 @@ class InProcessQueue:
         self._seen.add(origin)
         self._spawn(self._on_step(step), f"step {step.kind}")
 
-    async def run_report(self, report_id: str, version: int) -> None:
+    async def enqueue_report(self, report_id: str, version: int) -> None:
         key = f"run:{report_id}:{version}"
         if key in self._seen or self._on_run is None:
             return

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import cast
 
 from bot.config import Settings
-from engine import BadInput, Model, OfflineModel, Snapshot
+from engine import BadInput, ExtractiveModel, Model, Snapshot
 from engine.assembly import Sources, library_sources, open_web_sources
 from engine.assembly import library_problem as folder_problem
 from engine.models.claude import ClaudeConfig, claude_model_from_config
@@ -89,7 +89,7 @@ def open_web(settings: Settings) -> Sources:
 
 
 def offline_model(settings: Settings) -> Model:
-    return OfflineModel()
+    return ExtractiveModel()
 
 
 def claude_model(settings: Settings) -> Model:

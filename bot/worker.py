@@ -289,8 +289,8 @@ def build_workers(
     reports = FonteWorker(
         functions=[
             func(
-                jobs.run_report,
-                name="run_report",
+                jobs.report_job,
+                name="report_job",
                 timeout=config.report_timeout,
                 max_tries=REPORT_ATTEMPTS + 1,  # the last start ends the report (give_up)
             )
@@ -304,8 +304,8 @@ def build_workers(
     tasks = FonteWorker(
         functions=[
             func(jobs.converse, name="converse", timeout=STEP_TIMEOUT_SECONDS),
-            func(jobs.run_subagent, name="run_subagent", timeout=config.subagent_timeout),
-            func(jobs.verify_claim, name="verify_claim", timeout=VERIFY_TIMEOUT_SECONDS),
+            func(jobs.subagent_job, name="subagent_job", timeout=config.subagent_timeout),
+            func(jobs.verification_job, name="verification_job", timeout=VERIFY_TIMEOUT_SECONDS),
         ],
         queue_name=config.tasks_queue,
         max_jobs=config.tasks_jobs,

@@ -37,14 +37,14 @@ from engine.events import (
     SubagentStarted,
 )
 from engine.executor import GRACE_SECONDS, OutcomeCallback, SubagentOutcome, wait_within_cap
-from engine.models import Brief, Model, OfflineModel
+from engine.models import Brief, ExtractiveModel, Model
 from engine.orchestrator import ExecutorFactory, Orchestrator
 from engine.planning import make_brief
 from engine.progress import ProgressState
 from engine.render import write_report
 from engine.settings import BadInput, env_flag, env_number, env_text
 from engine.snapshots import InMemorySnapshotStore, Snapshot, SnapshotStore, split_page
-from engine.verify import verify_claim
+from engine.verify import verify_on_page
 
 __all__ = [
     "GRACE_SECONDS",
@@ -70,7 +70,7 @@ __all__ = [
     "Limits",
     "Meter",
     "Model",
-    "OfflineModel",
+    "ExtractiveModel",
     "Orchestrator",
     "OutcomeCallback",
     "Plan",
@@ -97,7 +97,7 @@ __all__ = [
     "split_page",
     "utc_now",
     "validate_claim",
-    "verify_claim",
+    "verify_on_page",
     "wait_within_cap",
     "write_report",
 ]

@@ -28,7 +28,7 @@ class SubagentOutcome:
 
 
 SubagentRunner = Callable[[Assignment], Awaitable[SubagentOutcome]]
-ClaimCheck = Callable[[Claim], Awaitable[Claim]]
+ClaimChecker = Callable[[Claim], Awaitable[Claim]]
 OutcomeCallback = Callable[[SubagentOutcome], Awaitable[None]]
 
 
@@ -50,7 +50,7 @@ class InProcessExecutor:
     def __init__(
         self,
         run_subagent: SubagentRunner,
-        check_claim: ClaimCheck,
+        check_claim: ClaimChecker,
         seconds_left: Callable[[], Awaitable[float]],
     ) -> None:
         self._run_subagent = run_subagent

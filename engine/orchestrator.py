@@ -37,7 +37,7 @@ from engine.sources.protocols import Fetcher, Search
 from engine.verify.draft import check_sections
 from engine.verify.excerpts import pages_addressing_ai
 from engine.verify.service import ClaimVerifier
-from engine.writing import published_conflicts, quote_verified
+from engine.writing import published_conflicts, verbatim_draft
 
 ExecutorFactory = Callable[["Orchestrator"], Executor]
 
@@ -304,7 +304,7 @@ class Orchestrator:
                     self._note(f"writer failed ({failure}); report composed from claims verbatim")
             finally:
                 await meter.release()
-        return quote_verified(brief, plan, verified)
+        return verbatim_draft(brief, plan, verified)
 
     async def _report(self, brief: Brief, plan: Plan, draft: Draft) -> Report:
         claims = await self.board.claims()

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict
 
-from engine import OfflineModel, Orchestrator, split_page
+from engine import ExtractiveModel, Orchestrator, split_page
 from engine.planning import make_brief
 from engine.sources import SearchHit
 from engine.sources.library import Library, LibraryDocument
@@ -131,7 +131,7 @@ def _time_research(folder: Path, cache: Path, questions: list[Question]) -> None
     for question in questions:
         started = time.perf_counter()
         library = Library.open(folder, cache_dir=cache, on_warning=_ignore)
-        orchestrator = Orchestrator(OfflineModel(), library, library)
+        orchestrator = Orchestrator(ExtractiveModel(), library, library)
         report = asyncio.run(orchestrator.run(make_brief(question["question"])))
         seconds.append(time.perf_counter() - started)
         verified += len(report.verified_claims())

@@ -23,8 +23,8 @@ from pathlib import Path
 
 from engine import (
     Event,
+    ExtractiveModel,
     Limits,
-    OfflineModel,
     Orchestrator,
     Plan,
     Report,
@@ -79,7 +79,12 @@ async def run_final(plan: Plan, env: dict[str, str], cache: Path) -> tuple[float
     clock = SubagentClock()
     async with web_sources(cache, env) as web:
         orchestrator = Orchestrator(
-            OfflineModel(), web.searcher, web.fetcher, limits=Limits(), events=clock, gap_rounds=0
+            ExtractiveModel(),
+            web.searcher,
+            web.fetcher,
+            limits=Limits(),
+            events=clock,
+            gap_rounds=0,
         )
         started = time.perf_counter()
         await orchestrator.run(make_brief(plan.question), plan=plan)

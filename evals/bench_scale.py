@@ -35,11 +35,11 @@ _FONTE = "import sys; from engine.cli import main; sys.exit(main(sys.argv[1:]))"
 _RESEARCH_ONLY = """
 import asyncio, sys
 from pathlib import Path
-from engine import OfflineModel, Orchestrator, make_brief, write_report
+from engine import ExtractiveModel, Orchestrator, make_brief, write_report
 from engine.sources.library import Library
 folder, question, out = sys.argv[1:4]
 library = Library.open(Path(folder))
-report = asyncio.run(Orchestrator(OfflineModel(), library, library).run(make_brief(question)))
+report = asyncio.run(Orchestrator(ExtractiveModel(), library, library).run(make_brief(question)))
 write_report(report, Path(out), ["json"])
 """
 

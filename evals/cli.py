@@ -18,9 +18,9 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
 
-from engine import BadInput
+from engine import BadInput, FonteError
+from engine.cli import error_line, exit_code_for
 from engine.models.claude import ClaudeConfig, claude_model_from_config, wants_claude
-from engine.sources.library import LibraryError
 from engine.v1 import v1_roles_for
 from evals.latency import DEFAULT_OVERHEAD_SECONDS, SimulatedLatency
 from evals.pricing import SimulatedPricing
@@ -132,9 +132,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         handler: Callable[[argparse.Namespace], int] = args.handler
         return handler(args)
-    except (BadInput, LibraryError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    except FonteError as error:  # bad input, a suite or library that cannot be read
+        print(error_line(error), file=sys.stderr)
+        return exit_code_for(error)
 
 
 if __name__ == "__main__":

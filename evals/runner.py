@@ -24,11 +24,11 @@ from engine import (
     Brief,
     Claim,
     ClaimStatus,
+    ExtractiveModel,
     InMemoryBudget,
     Limits,
     Meter,
     Model,
-    OfflineModel,
     Orchestrator,
     Plan,
     Report,
@@ -38,7 +38,7 @@ from engine import (
 from engine.planning import make_brief
 from engine.sources import Fetcher, FetchError
 from engine.v1 import OfflineV1Roles, V1Pipeline, V1Roles
-from engine.verify import verify_claim
+from engine.verify import verify_on_page
 from evals.cases import Case
 from evals.charts import write_chart
 from evals.latency import (
@@ -86,7 +86,7 @@ def fixed_models(name: str, final: Model, v1: V1Roles, *, offline: bool) -> Mode
     return Models(name, offline, pair)
 
 
-OFFLINE = fixed_models("offline", OfflineModel(), OfflineV1Roles(), offline=True)
+OFFLINE = fixed_models("offline", ExtractiveModel(), OfflineV1Roles(), offline=True)
 
 
 @dataclass(frozen=True)
@@ -207,7 +207,7 @@ async def recheck(claims: Iterable[Claim], fetcher: Fetcher) -> frozenset[str]:
             except FetchError:
                 reads[document] = None
         snapshot = reads[document]
-        if snapshot is not None and verify_claim(claim, snapshot).status is ClaimStatus.verified:
+        if snapshot is not None and verify_on_page(claim, snapshot).status is ClaimStatus.verified:
             passing.add(claim.id)
     return frozenset(passing)
 

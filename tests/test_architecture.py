@@ -42,7 +42,7 @@ ENGINE_LAYERS: dict[str, int] = {
     "engine.models.protocol": 6,
     "engine.sources.web": 6,
     "engine.sources": 7,
-    "engine.models.offline": 7,
+    "engine.models.extractive": 7,
     "engine.models.claude": 7,
     "engine.models": 7,
     "engine.orchestrator": 8,

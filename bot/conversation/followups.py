@@ -82,7 +82,7 @@ async def deepen(rt: Runtime, step: Deepen) -> None:
     await context.budget.extend(rt.settings.top_up)
     notice = t.deepening.format(version=version, gap=question)
     await rt.slack.post(state.channel, Message(notice), state.thread_ts)
-    await rt.queue.run_report(state.report_id, version)
+    await rt.queue.enqueue_report(state.report_id, version)
 
 
 async def out_of_turn(rt: Runtime, state: ReportState, step: Answer) -> None:

@@ -16,7 +16,7 @@ from engine.contracts import Claim, ClaimStatus, Language, Subquestion, Usage
 from engine.snapshots import Snapshot, SnapshotStore, split_page
 from engine.sources.protocols import Fetcher, Search, SearchHit
 from engine.text.normalise import collapse_whitespace
-from engine.verify.excerpts import Verdict, verify_claim
+from engine.verify.excerpts import Verdict, verify_on_page
 
 
 @dataclass(frozen=True)
@@ -116,11 +116,11 @@ class Toolbox:
         self, statement: str, url: str, excerpt: str, context: str | None = None
     ) -> Verdict:
         """What the verifier will say of this claim, against the page this subagent read
-        (the same `verify_claim` the orchestrator runs), before it is posted."""
+        (the same `verify_on_page` the orchestrator runs), before it is posted."""
         snapshot = await self.cited_snapshot(url)
         fields = self._claim_fields(statement, url, excerpt, snapshot, context)
         draft = Claim.model_validate(fields)
-        checked = verify_claim(draft, snapshot)
+        checked = verify_on_page(draft, snapshot)
         verified = checked.status is ClaimStatus.verified
         return Verdict(verified, checked.reason or "", checked.locator)
 

@@ -26,7 +26,7 @@ from engine.cli.exits import EXIT_FAILED, EXIT_MODEL_UNREACHABLE, EXIT_OK
 from engine.cli.signals import terminate_as_interrupt
 from engine.contracts import Claim, ClarifyingQuestion, Limits, Plan, Report, Spend
 from engine.events import EventSink
-from engine.models.offline import OfflineModel
+from engine.models.extractive import ExtractiveModel
 from engine.models.protocol import Brief, Draft, Model
 from engine.orchestrator import Orchestrator
 from engine.planning.briefs import make_brief
@@ -163,7 +163,7 @@ async def _research(
     (None when it could)."""
     claude = choose_model(args.model)
     async with AsyncExitStack() as stack:
-        model: Model = OfflineModel()
+        model: Model = ExtractiveModel()
         watch: WatchedModel | None = None
         if claude is not None:
             from engine.models.claude import claude_model_from_config

@@ -1,6 +1,6 @@
 """Models behind one protocol: the offline extractive model (no key) and Claude."""
 
-from engine.models.offline import OfflineModel
+from engine.models.extractive import ExtractiveModel
 from engine.models.protocol import Brief, Draft, Model
 
-__all__ = ["Brief", "Draft", "Model", "OfflineModel"]
+__all__ = ["Brief", "Draft", "ExtractiveModel", "Model"]

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from engine.models.offline.sentences import clean_statement, sentence_spans
+from engine.models.extractive.sentences import clean_statement, sentence_spans
 from engine.v1.prose import tidy_punctuation
 
 _MARKER = re.compile(r"\[\s*(\d+(?:\s*[,;]\s*\d+)*)\s*\]")

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from engine.budget import Meter
 from engine.contracts import Plan
-from engine.models.offline.quoting import Candidate, candidates_of, choose_quotes
-from engine.models.offline.reading import SEARCH_LIMIT, documents_to_open, pages_to_read
-from engine.models.offline.sentences import clean_statement
+from engine.models.extractive.ranking import Candidate, candidates_of, choose_quotes
+from engine.models.extractive.reading import SEARCH_LIMIT, documents_to_open, pages_to_read
+from engine.models.extractive.sentences import clean_statement
 from engine.models.protocol import Brief
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import FetchError, SearchError
@@ -29,7 +29,7 @@ from engine.v1.prose import (
     without_duplicates,
 )
 from engine.v1.tools import ResearchTools
-from engine.writing.quoting import MAX_SENTENCES_PER_SECTION, title_for
+from engine.writing.verbatim import MAX_SENTENCES_PER_SECTION, title_for
 
 
 class OfflineV1Roles:
@@ -83,7 +83,7 @@ class OfflineV1Roles:
 
 async def _read_for(query: str, tools: ResearchTools) -> list[Candidate]:
     """Search, then open the documents one after another and look at their pages as the
-    final subagent does (`engine.models.offline.reading`); a document that cannot be read is
+    final subagent does (`engine.models.extractive.reading`); a document that cannot be read is
     skipped, as a researcher moves on from a broken link."""
     try:
         found = await tools.search(query, limit=SEARCH_LIMIT)

@@ -15,14 +15,14 @@ from typing import TypeVar
 from engine.budget import InMemoryBudget, Meter
 from engine.contracts import Limits, Plan, Report, utc_now
 from engine.events import EventSink, Notice, PlanReady, SpendUpdated, ignore_events
-from engine.models.offline.planner import plan_offline
+from engine.models.extractive.planner import extractive_plan
 from engine.models.protocol import Brief
 from engine.sources.protocols import Fetcher, Search
 from engine.v1.extract import Extraction, extract_report
 from engine.v1.notes import ResearchNotes
 from engine.v1.roles import V1Roles
 from engine.v1.tools import ResearchTools
-from engine.writing.quoting import title_for
+from engine.writing.verbatim import title_for
 
 NO_CEILING = Limits(steps=10**9, seconds=1e9, usd=1e9)
 
@@ -55,7 +55,7 @@ class V1Pipeline:
         self._budget = InMemoryBudget(NO_CEILING)
         self._notes = []
         meter = Meter(self._budget)
-        plan = plan or plan_offline(brief)
+        plan = plan or extractive_plan(brief)
         self.events(PlanReady(plan))
         tools = ResearchTools(self.searcher, self.fetcher, self._budget, self.events)
         notes = await self._research(brief, plan, tools, meter)

@@ -1,7 +1,7 @@
 """Pure text work of the offline v1 roles: split, rank, de-duplicate, tidy, guess sources.
 
 Nothing here knows where a sentence came from; that is the point of v1. Sentence units and
-relevance are the final architecture's (`engine.models.offline.sentences` and `.relevance`),
+relevance are the final architecture's (`engine.models.extractive.sentences` and `.relevance`),
 so the two architectures differ in structure, not in how they read a page.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from engine.contracts import Plan, Subquestion
-from engine.models.offline.relevance import query_terms
-from engine.models.offline.sentences import clean_statement, sentence_spans
+from engine.models.extractive.relevance import query_terms
+from engine.models.extractive.sentences import clean_statement, sentence_spans
 from engine.text.normalise import collapse_whitespace, excerpt_key
 from engine.text.tokens import term_set
 from engine.v1.notes import SourceEntry

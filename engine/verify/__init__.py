@@ -16,7 +16,7 @@
 
 from engine.verify.digest import digest_problem, published_digest, sealed
 from engine.verify.draft import check_sections
-from engine.verify.excerpts import Verdict, verify_claim, verify_excerpt
+from engine.verify.excerpts import Verdict, verify_excerpt, verify_on_page
 from engine.verify.recheck import recheck_report
 from engine.verify.refetch import LiveRead, refetch_claims
 from engine.verify.result import CheckResult, ClaimCheck, Outcome
@@ -38,6 +38,6 @@ __all__ = [
     "sealed",
     "sentence_pairs",
     "unsupported_sentences",
-    "verify_claim",
     "verify_excerpt",
+    "verify_on_page",
 ]

@@ -88,7 +88,7 @@ def verify_excerpt(
     return Verdict(False, _not_found_reason(excerpt, pages))
 
 
-def verify_claim(claim: Claim, snapshot: Snapshot) -> Claim:
+def verify_on_page(claim: Claim, snapshot: Snapshot) -> Claim:
     """The claim marked verified or rejected (with reason and locators) against `snapshot`.
 
     A claim with a `context` (a list item's lead-in, a table row's column header) passes only

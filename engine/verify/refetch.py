@@ -11,7 +11,7 @@ from engine.contracts import Claim, ClaimStatus, Report
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import FetchError
 from engine.verify.digest import seal_findings
-from engine.verify.excerpts import verify_claim
+from engine.verify.excerpts import verify_on_page
 from engine.verify.result import CheckResult, ClaimCheck, Outcome
 
 LiveRead = Callable[[str], Awaitable[Snapshot]]
@@ -48,7 +48,7 @@ def judge(claim: Claim, fresh: Snapshot | FetchError) -> ClaimCheck:
     """Pure: how `claim` fares against `fresh`, the live read of its page (or why it failed)."""
     if isinstance(fresh, FetchError):
         return ClaimCheck(claim, Outcome.unreachable, f"could not be read: {fresh}")
-    checked = verify_claim(claim, fresh)
+    checked = verify_on_page(claim, fresh)
     changed = fresh.sha256 != claim.source_sha256
     since = f"page changed since accessed on {claim.accessed_at:%Y-%m-%d %H:%M} UTC; "
     if checked.status is not ClaimStatus.verified:

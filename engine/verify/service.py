@@ -11,7 +11,7 @@ import asyncio
 from engine.contracts import Claim, ClaimStatus
 from engine.snapshots import SnapshotStore
 from engine.sources.protocols import Fetcher, FetchError
-from engine.verify.excerpts import verify_claim
+from engine.verify.excerpts import verify_on_page
 
 
 class ClaimVerifier:
@@ -33,4 +33,4 @@ class ClaimVerifier:
                         "reason": f"source could not be read: {error}",
                     }
                 )
-        return await asyncio.to_thread(verify_claim, claim, snapshot)
+        return await asyncio.to_thread(verify_on_page, claim, snapshot)

@@ -2,12 +2,12 @@
 conflicts among them that a report must declare."""
 
 from engine.writing.conflicts import find_conflicts, published_conflicts
-from engine.writing.quoting import MAX_SENTENCES_PER_SECTION, quote_verified, title_for
+from engine.writing.verbatim import MAX_SENTENCES_PER_SECTION, title_for, verbatim_draft
 
 __all__ = [
     "MAX_SENTENCES_PER_SECTION",
     "find_conflicts",
     "published_conflicts",
-    "quote_verified",
     "title_for",
+    "verbatim_draft",
 ]

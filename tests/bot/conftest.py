@@ -40,7 +40,7 @@ from bot.worker import build_workers, run_workers
 from engine.assembly import Sources
 from engine.budget import Meter
 from engine.contracts import ClarifyingQuestion, Limits
-from engine.models.offline import OfflineModel
+from engine.models.extractive import ExtractiveModel
 from engine.models.protocol import Brief
 from engine.snapshots import Snapshot
 from engine.sources.protocols import SearchHit
@@ -166,7 +166,7 @@ def make_settings(
     return make
 
 
-class AskingModel(OfflineModel):
+class AskingModel(ExtractiveModel):
     """The offline model, but it asks one clarifying question with two options."""
 
     async def clarify(self, brief: Brief, meter: Meter) -> list[ClarifyingQuestion]:

@@ -12,7 +12,7 @@ from bot.redis.state import FINAL_STATUSES
 from bot.slack.blocks import ANSWER, CANCEL, DEEPEN, EXCERPT, START
 from bot.slack.texts import PT
 from bot.sources import open_library
-from engine.models.offline import OfflineModel
+from engine.models.extractive import ExtractiveModel
 from engine.orchestrator import Orchestrator
 from tests.bot.conftest import (
     LIMITS_QUESTION,
@@ -254,7 +254,7 @@ async def test_worker_killed_mid_run_and_replaced_loses_and_duplicates_nothing(
     assert state.plan is not None
 
     library = open_library(make_settings())
-    baseline = await Orchestrator(OfflineModel(), library.searcher, library.fetcher).run(
+    baseline = await Orchestrator(ExtractiveModel(), library.searcher, library.fetcher).run(
         brief_of(state), plan=state.plan
     )
     ids = [c.id for c in report.claims]

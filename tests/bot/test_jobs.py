@@ -47,7 +47,7 @@ async def test_a_report_whose_job_ran_out_of_starts_ends_failed_instead_of_runni
     await rt.states.update(report_id, lambda s: s.model_copy(update={"status": "running"}))
     # Its workers were killed under it at every start so far (arq counts the starts).
     await rt.redis.enqueue_job(
-        "run_report",
+        "report_job",
         report_id,
         1,
         _job_id=rt.keys.run_job(report_id, 1),

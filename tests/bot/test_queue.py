@@ -12,8 +12,8 @@ async def test_in_process_queue_runs_each_origin_once_and_drains() -> None:
 
     async def on_step(step: Step) -> None:
         ran.append(step.kind)
-        await queue.run_report("r1", 1)
-        await queue.run_report("r1", 1)
+        await queue.enqueue_report("r1", 1)
+        await queue.enqueue_report("r1", 1)
 
     async def on_run(report_id: str, version: int) -> None:
         ran.append(f"run {report_id} v{version}")

@@ -11,7 +11,7 @@ from bot.config import Settings
 from bot.sources import model_factory, open_library, source_factory
 from engine.assembly import Sources
 from engine.models.claude import ClaudeModel
-from engine.models.offline import OfflineModel
+from engine.models.extractive import ExtractiveModel
 from engine.settings import BadInput
 from engine.sources.web import CachingFetcher
 from engine.sources.web.search import FallbackSearch
@@ -25,7 +25,7 @@ def test_built_in_and_imported_factories(make_settings: Any) -> None:
     settings = make_settings(redis=False)
     sources = source_factory("library")(settings)
     assert sources.labels[0].startswith("library:")
-    assert isinstance(model_factory("offline")(settings), OfflineModel)
+    assert isinstance(model_factory("offline")(settings), ExtractiveModel)
     imported = source_factory("tests.bot.test_sources:custom_sources")(settings)
     assert imported.labels == sources.labels
 

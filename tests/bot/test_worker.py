@@ -32,12 +32,12 @@ async def test_two_workers_one_per_queue(make_settings: Any, runtimes: Any) -> N
     reports, tasks = build_workers(rt, host="h1")
     assert reports.queue_name == rt.keys.reports_queue
     assert tasks.queue_name == rt.keys.tasks_queue
-    assert set(reports.functions) == {"run_report"}
-    assert set(tasks.functions) == {"converse", "run_subagent", "verify_claim"}
+    assert set(reports.functions) == {"report_job"}
+    assert set(tasks.functions) == {"converse", "subagent_job", "verification_job"}
     assert tasks.allow_abort_jobs
     assert not reports.allow_abort_jobs
-    assert reports.functions["run_report"].timeout_s == 320
-    assert tasks.functions["run_subagent"].timeout_s == 160
+    assert reports.functions["report_job"].timeout_s == 320
+    assert tasks.functions["subagent_job"].timeout_s == 160
     assert reports.health_check_key == rt.keys.health(rt.keys.reports_queue, "h1")
 
 

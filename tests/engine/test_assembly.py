@@ -9,7 +9,7 @@ from engine.snapshots import Snapshot
 from engine.sources.library import Library
 from engine.sources.library.page_evidence import LibraryPageEvidence
 from engine.sources.web import CachingFetcher, WebPageEvidence
-from engine.verify.excerpts import verify_claim
+from engine.verify.excerpts import verify_on_page
 from tests.support.pdfs import pdf_bytes
 from tests.support.render_samples import build_claim, build_report
 
@@ -34,7 +34,7 @@ async def test_the_web_brings_the_page_evidence_of_the_pdfs_its_fetcher_keeps(
     try:
         assert isinstance(sources.fetcher, CachingFetcher)
         sources.fetcher.pdfs.keep_pdf(url, pdf_bytes([excerpt]))  # as a fetch of it would
-        claim = verify_claim(
+        claim = verify_on_page(
             build_claim("c1", url=f"{url}#page=1", excerpt=excerpt),
             Snapshot.from_pages(url, [excerpt]),
         )

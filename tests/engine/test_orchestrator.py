@@ -16,7 +16,7 @@ from engine.contracts import (
     Support,
 )
 from engine.events import Event, SubagentStarted
-from engine.models.offline import OfflineModel
+from engine.models.extractive import ExtractiveModel
 from engine.models.protocol import Brief, Draft
 from engine.orchestrator import Orchestrator
 from engine.planning.briefs import make_brief
@@ -31,7 +31,7 @@ def run(orchestrator: Orchestrator, question: str, template: str | None = None):
 
 async def test_offline_run_publishes_only_verified_cited_sentences(source: PagesSource) -> None:
     events: list[Event] = []
-    orchestrator = Orchestrator(OfflineModel(), source, source, events=events.append)
+    orchestrator = Orchestrator(ExtractiveModel(), source, source, events=events.append)
     report = await run(orchestrator, LIMITS_QUESTION)
     assert report.language == "pt"
     assert report.title.startswith("Relatório")
@@ -47,7 +47,7 @@ async def test_offline_run_publishes_only_verified_cited_sentences(source: Pages
 
 
 async def test_step_limit_gives_a_partial_report_with_gaps(source: PagesSource) -> None:
-    orchestrator = Orchestrator(OfflineModel(), source, source, limits=Limits(steps=3))
+    orchestrator = Orchestrator(ExtractiveModel(), source, source, limits=Limits(steps=3))
     report = await run(orchestrator, LIMITS_QUESTION)
     assert report.partial
     assert report.gaps
@@ -84,7 +84,7 @@ async def test_independent_subquestions_run_at_the_same_time(source: PagesSource
     SlowSource.in_flight = SlowSource.most_in_flight = 0
     SlowSource.overlapped = asyncio.Event()
     slow = SlowSource(documents=source.documents)
-    orchestrator = Orchestrator(OfflineModel(), slow, slow)
+    orchestrator = Orchestrator(ExtractiveModel(), slow, slow)
     report = await run(orchestrator, "energia elétrica microgeração", template="regulacao")
     assert len(report.plan.subquestions) == 3
     assert SlowSource.most_in_flight >= 2
@@ -192,7 +192,7 @@ async def test_unmet_criteria_dispatch_a_gap_subagent_while_budget_remains(
     source: PagesSource,
 ) -> None:
     events: list[Event] = []
-    orchestrator = Orchestrator(OfflineModel(), source, source, events=events.append)
+    orchestrator = Orchestrator(ExtractiveModel(), source, source, events=events.append)
     report = await run(orchestrator, "Qual é o preço médio do café arábica exportado?")
     assert any(isinstance(e, SubagentStarted) and e.gap for e in events)
     assert report.gaps
@@ -202,7 +202,7 @@ async def test_unmet_criteria_dispatch_a_gap_subagent_while_budget_remains(
 
 async def test_cancel_returns_a_partial_report_promptly(source: PagesSource) -> None:
     hanging = HangingSource(documents=source.documents)
-    orchestrator = Orchestrator(OfflineModel(), hanging, hanging)
+    orchestrator = Orchestrator(ExtractiveModel(), hanging, hanging)
     task = asyncio.create_task(run(orchestrator, LIMITS_QUESTION))
     await asyncio.sleep(0.1)
     orchestrator.cancel("interrupted by the user")
@@ -214,7 +214,7 @@ async def test_cancel_returns_a_partial_report_promptly(source: PagesSource) -> 
 
 async def test_time_cap_stops_a_stuck_subagent(source: PagesSource) -> None:
     hanging = HangingSource(documents=source.documents)
-    orchestrator = Orchestrator(OfflineModel(), hanging, hanging, limits=Limits(seconds=0.2))
+    orchestrator = Orchestrator(ExtractiveModel(), hanging, hanging, limits=Limits(seconds=0.2))
     report = await asyncio.wait_for(run(orchestrator, LIMITS_QUESTION), timeout=10)
     assert report.partial
     assert report.gaps
@@ -244,7 +244,7 @@ async def test_support_judge_rejects_contradicted_claims_and_flags_neutral_ones(
 
 
 async def test_offline_model_says_it_skipped_the_judge(source: PagesSource) -> None:
-    report = await run(Orchestrator(OfflineModel(), source, source), LIMITS_QUESTION)
+    report = await run(Orchestrator(ExtractiveModel(), source, source), LIMITS_QUESTION)
     assert any("judge skipped" in note for note in report.notes)
 
 
@@ -269,7 +269,7 @@ async def test_the_writer_call_is_reserved_before_research_can_spend_it(
 async def test_a_follow_up_researches_one_subquestion_on_the_same_board(
     source: PagesSource,
 ) -> None:
-    orchestrator = Orchestrator(OfflineModel(), source, source)
+    orchestrator = Orchestrator(ExtractiveModel(), source, source)
     first = await run(orchestrator, LIMITS_QUESTION)
     first_ids = {c.id for c in first.claims}
     deeper = first.plan.model_copy(
@@ -301,6 +301,6 @@ class FlakySource(PagesSource):
 
 async def test_an_unreadable_page_is_skipped_and_noted(source: PagesSource) -> None:
     flaky = FlakySource(documents=source.documents)
-    report = await run(Orchestrator(OfflineModel(), flaky, flaky), "potência instalada 2018")
+    report = await run(Orchestrator(ExtractiveModel(), flaky, flaky), "potência instalada 2018")
     assert any("could not read" in note and "503" in note for note in report.notes)
     assert report.verified_claims()

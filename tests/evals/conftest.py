@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+from tests.support.corpus import corpus_folder
 
 LAW = """# Lei 14.300, de 6 de janeiro de 2022
 
@@ -82,6 +82,4 @@ def suite_folder(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def corpus() -> Path:
-    if not CORPUS.is_dir():
-        pytest.skip(f"eval corpus not found at {CORPUS}: these tests read ../shared/corpus")
-    return CORPUS
+    return corpus_folder()

@@ -10,7 +10,7 @@ from engine.agents.toolbox import Assignment, Toolbox
 from engine.board import InMemoryBoard
 from engine.budget import InMemoryBudget
 from engine.contracts import Limits, Subquestion
-from engine.models.offline import OfflineModel
+from engine.models.extractive import ExtractiveModel
 from engine.orchestrator import Orchestrator
 from engine.planning.briefs import make_brief
 from engine.snapshots import InMemorySnapshotStore, Snapshot
@@ -163,7 +163,7 @@ async def test_the_final_model_counts_every_call_it_sleeps_for(
 ) -> None:
     library = _library(suite_folder, tmp_path / "cache")
     sleep = FakeSleep()
-    model = SimulatedModel(OfflineModel(), CallClock(SimulatedLatency(1000, 0.25), sleep))
+    model = SimulatedModel(ExtractiveModel(), CallClock(SimulatedLatency(1000, 0.25), sleep))
 
     report = await Orchestrator(model, library, library).run(make_brief(QUESTION))
 
@@ -180,8 +180,8 @@ async def test_the_final_model_without_latency_counts_the_same_calls(
 ) -> None:
     library = _library(suite_folder, tmp_path / "cache")
     slept, counted = FakeSleep(), FakeSleep()
-    timed = SimulatedModel(OfflineModel(), CallClock(SimulatedLatency(1000), slept))
-    untimed = SimulatedModel(OfflineModel(), CallClock(None, counted))
+    timed = SimulatedModel(ExtractiveModel(), CallClock(SimulatedLatency(1000), slept))
+    untimed = SimulatedModel(ExtractiveModel(), CallClock(None, counted))
 
     with_latency = await Orchestrator(timed, library, library).run(make_brief(QUESTION))
     without = await Orchestrator(untimed, library, library).run(make_brief(QUESTION))

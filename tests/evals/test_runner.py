@@ -7,7 +7,7 @@ import pytest
 
 from engine.budget import Meter
 from engine.contracts import Plan, Report
-from engine.models.offline import OfflineModel
+from engine.models.extractive import ExtractiveModel
 from engine.models.protocol import Brief
 from engine.planning.briefs import make_brief
 from engine.snapshots import Snapshot
@@ -81,7 +81,7 @@ async def test_limit_and_one_architecture(suite_folder: Path, tmp_path: Path) ->
     assert [(r.case_id, r.arch) for r in rows] == [("limites", "v1")]
 
 
-class BrokenPlanner(OfflineModel):
+class BrokenPlanner(ExtractiveModel):
     async def plan(self, brief: Brief, meter: Meter) -> Plan:
         raise RuntimeError("planner down")
 

@@ -11,7 +11,7 @@ from bot.slack.blockkit import value
 from bot.slack.blocks import EXCERPT
 from engine.contracts import Claim, ClaimStatus, Limits, Plan, Report, Section, Subquestion
 from engine.sources.library import Library
-from engine.verify.excerpts import verify_claim
+from engine.verify.excerpts import verify_on_page
 from tests.support.pdfs import pdf_bytes
 from tests.support.render_samples import build_claim, build_report, cite
 
@@ -35,7 +35,7 @@ def write_pdf_library(folder: Path) -> Path:
 
 
 async def _checked(library: Library, claim: Claim) -> Claim:
-    return verify_claim(claim, await library.fetch(claim.url))
+    return verify_on_page(claim, await library.fetch(claim.url))
 
 
 async def pdf_report(rt: Runtime) -> Report:

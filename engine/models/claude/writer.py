@@ -20,7 +20,7 @@ from engine.models.claude.prompts import WRITER_SYSTEM, writer_prompt
 from engine.models.claude.request import ClaudeRequest
 from engine.models.claude.structured import validated
 from engine.models.protocol import Brief, Draft
-from engine.writing.quoting import title_for
+from engine.writing.verbatim import title_for
 
 UNCITED = "uncited"
 """Stands in for the ids of a sentence Claude left uncited, so the post-check drops it and

@@ -149,14 +149,14 @@ def test_ctrl_c_or_sigterm_during_research_still_returns_the_partial_report(
     import os
 
     from engine.cli.ask import research_until_interrupted
-    from engine.models.offline import OfflineModel
+    from engine.models.extractive import ExtractiveModel
     from engine.orchestrator import Orchestrator
     from engine.planning.briefs import make_brief
     from tests.engine.conftest import LAW_TEXT, HangingSource
 
     source = HangingSource()
     source.add("https://example.org/lei", LAW_TEXT, title="Lei")
-    orchestrator = Orchestrator(OfflineModel(), source, source)
+    orchestrator = Orchestrator(ExtractiveModel(), source, source)
 
     async def interrupted_research():  # type: ignore[no-untyped-def]
         asyncio.get_running_loop().call_later(0.2, os.kill, os.getpid(), signum)

@@ -71,12 +71,12 @@ def test_a_claim_that_quotes_a_page_talking_to_the_model_is_rejected_and_noted(
 
     from engine import Orchestrator, make_brief
     from engine.agents.toolbox import Assignment, Toolbox
-    from engine.models.offline import OfflineModel
+    from engine.models.extractive import ExtractiveModel
     from engine.sources.library import Library
 
     library = Library.open(hostile_library, cache_dir=tmp_path / "cache")
 
-    class Obedient(OfflineModel):
+    class Obedient(ExtractiveModel):
         """Quotes the injected line, as a model that followed it would."""
 
         async def research(self, assignment: Assignment, tools: Toolbox) -> None:

@@ -18,7 +18,7 @@ from engine.contracts import Claim, Report, Section
 from engine.render.files import write_report
 from engine.sources.library import Library
 from engine.sources.library.page_evidence import LibraryPageEvidence
-from engine.verify.excerpts import verify_claim
+from engine.verify.excerpts import verify_on_page
 from tests.support.html_tree import Element, parse_html
 from tests.support.pdfs import pdf_bytes
 from tests.support.render_samples import build_claim, build_report, cite
@@ -65,7 +65,7 @@ async def written(tmp_path: Path) -> Path:
         statement="O Nordeste concentra 30% da potência instalada.",
         excerpt=EXCERPT,
     )
-    claim = verify_claim(claim, await library.fetch(claim.url))
+    claim = verify_on_page(claim, await library.fetch(claim.url))
     web = build_claim("cweb", url="https://www.absolar.org.br/mercado", title="ABSOLAR")
     report = report_citing(claim, web)
     out = tmp_path / "out"

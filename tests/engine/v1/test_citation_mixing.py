@@ -2,12 +2,12 @@
 into one summary, the writer can only guess a sentence's source from the source list."""
 
 from engine.contracts import ClaimStatus, Report
-from engine.models.offline import OfflineModel
+from engine.models.extractive import ExtractiveModel
 from engine.orchestrator import Orchestrator
 from engine.planning.briefs import make_brief
 from engine.snapshots import split_page
 from engine.v1 import OfflineV1Roles, V1Pipeline
-from engine.verify.excerpts import verify_claim
+from engine.verify.excerpts import verify_on_page
 from tests.engine.conftest import PagesSource
 
 TARIFFS = "https://example.org/bahia-tariffs"
@@ -38,7 +38,7 @@ def mixed_sources() -> PagesSource:
 def checked(report: Report, pages: PagesSource) -> list[ClaimStatus]:
     """Every claim of the report verified against the snapshot of the source it cites."""
     return [
-        verify_claim(claim, pages.documents[split_page(claim.url)[0]]).status
+        verify_on_page(claim, pages.documents[split_page(claim.url)[0]]).status
         for claim in report.claims
     ]
 
@@ -51,11 +51,11 @@ async def test_v1_cites_a_sentence_of_one_page_to_another_and_the_verifier_rejec
     wrong = claims[MIXED]
     assert wrong.url == TARIFFS  # guessed from the tariffs page's title and snippet
     assert wrong.id in report.cited_claim_ids()
-    on_cited_page = verify_claim(wrong, pages.documents[TARIFFS])
+    on_cited_page = verify_on_page(wrong, pages.documents[TARIFFS])
     assert on_cited_page.status is ClaimStatus.rejected
     assert on_cited_page.reason == "excerpt not found in the source text"
     # The sentence is real: cited to the page it came from, it verifies.
-    on_own_page = verify_claim(
+    on_own_page = verify_on_page(
         wrong.model_copy(update={"url": AUCTIONS}), pages.documents[AUCTIONS]
     )
     assert on_own_page.status is ClaimStatus.verified
@@ -66,7 +66,7 @@ async def test_v1_cites_a_sentence_of_one_page_to_another_and_the_verifier_rejec
 
 async def test_the_final_architecture_on_the_same_sources_cites_the_right_page() -> None:
     pages = mixed_sources()
-    report = await Orchestrator(OfflineModel(), pages, pages).run(make_brief(QUESTION))
+    report = await Orchestrator(ExtractiveModel(), pages, pages).run(make_brief(QUESTION))
     cited = [report.claim(cid) for cid in report.cited_claim_ids()]
     assert cited
     assert all(c.status is ClaimStatus.verified for c in cited)

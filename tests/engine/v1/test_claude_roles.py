@@ -10,7 +10,7 @@ from engine.models.claude import ClaudeModel, default_price_table
 from engine.orchestrator import Orchestrator
 from engine.planning.briefs import make_brief
 from engine.v1 import ClaudeV1Roles, V1Pipeline, v1_roles_for
-from engine.verify.excerpts import verify_claim
+from engine.verify.excerpts import verify_on_page
 from tests.engine.conftest import PagesSource
 from tests.engine.models.claude.conftest import (  # the Claude fixtures, shared
     anthropic,  # noqa: F401
@@ -135,6 +135,6 @@ async def test_v1_and_final_on_the_same_script_are_priced_from_usage(
     # v1's claims carry its own sentences as excerpts: the verifier can score them.
     assert v1.architecture == "v1"
     assert {c.url for c in v1.claims} == {LAW}
-    verdicts = [verify_claim(c, await source.fetch(c.url)).status for c in v1.claims]
+    verdicts = [verify_on_page(c, await source.fetch(c.url)).status for c in v1.claims]
     assert ClaimStatus.rejected in verdicts  # a rewritten sentence is not on the page
     assert all(role_of(r.body) for r in final_requests)

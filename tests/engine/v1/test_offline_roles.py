@@ -1,6 +1,6 @@
 from engine.budget import InMemoryBudget, Meter
 from engine.contracts import Limits, Plan, Subquestion
-from engine.models.offline.planner import plan_offline
+from engine.models.extractive.planner import extractive_plan
 from engine.planning.briefs import make_brief
 from engine.snapshots import Snapshot
 from engine.sources.protocols import SearchHit
@@ -24,7 +24,7 @@ async def test_research_pools_every_page_into_one_summary_and_a_source_list(
 ) -> None:
     tools = ResearchTools(solar, solar, InMemoryBudget(Limits(steps=1000)))
     calls = meter()
-    notes = await OfflineV1Roles().research(BRIEF, plan_offline(BRIEF), tools, calls)
+    notes = await OfflineV1Roles().research(BRIEF, extractive_plan(BRIEF), tools, calls)
     lines = notes.summary.splitlines()
     assert "Under the rules, energy credits expire 60 months after billing." in lines
     assert "The residential solar market in Brazil grew 35% in 2023 as tariffs rose." in lines
@@ -140,7 +140,7 @@ async def test_v1_reads_a_filing_as_the_final_subagent_does() -> None:
     source = OneFiling()
     tools = ResearchTools(source, source, InMemoryBudget(Limits(steps=1000)))
     brief = make_brief("What were Best Buy's FY2019 inventories?")
-    notes = await OfflineV1Roles().research(brief, plan_offline(brief), tools, meter())
+    notes = await OfflineV1Roles().research(brief, extractive_plan(brief), tools, meter())
     # The balance sheet is looked at though no hit named it, and it costs no second step.
     assert "Merchandise inventories 5,409 5,209" in notes.summary.splitlines()
     assert f"{source.url}#page=2" in {entry.url for entry in notes.sources}

@@ -12,7 +12,7 @@ from engine.events import (
     SubagentFinished,
     SubagentStarted,
 )
-from engine.models.offline.planner import plan_offline
+from engine.models.extractive.planner import extractive_plan
 from engine.models.protocol import Brief
 from engine.planning.briefs import make_brief
 from engine.render import render_html, render_markdown
@@ -120,7 +120,7 @@ async def test_no_ceiling_the_run_goes_past_its_limits_and_is_not_partial(
 async def test_defaults_limits_and_the_final_offline_plan(solar: PagesSource) -> None:
     report = await run_v1(solar, RecordingRoles())
     assert report.limits == Limits()
-    assert report.plan == plan_offline(make_brief(SOLAR_QUESTION))
+    assert report.plan == extractive_plan(make_brief(SOLAR_QUESTION))
 
 
 async def test_an_approved_plan_is_followed(solar: PagesSource) -> None:

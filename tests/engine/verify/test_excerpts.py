@@ -11,8 +11,8 @@ from engine.verify.excerpts import (
     ADDRESSED_TO_AI,
     Verdict,
     pages_addressing_ai,
-    verify_claim,
     verify_excerpt,
+    verify_on_page,
 )
 
 LAW_PAGE = (
@@ -266,7 +266,7 @@ def test_claim_with_matching_numbers_is_verified() -> None:
     url = "https://example.org/lei.pdf#page=2"
     statement = "Microgeração distribuída vai até 75 kW de potência instalada."
     excerpt = "menor ou igual a 75 kW (setenta e cinco quilowatts)"
-    result = verify_claim(claim(statement, excerpt, url, snapshot), snapshot)
+    result = verify_on_page(claim(statement, excerpt, url, snapshot), snapshot)
     assert result.status is ClaimStatus.verified, result.reason
     assert result.reason is not None
     assert result.reason.startswith("excerpt found on cited page 2")
@@ -278,7 +278,7 @@ def test_claim_with_a_changed_number_is_rejected_naming_it() -> None:
     snapshot = unpaged(LAW_PAGE)
     statement = "Microgeração distribuída vai até 80 kW."
     excerpt = "menor ou igual a 75 kW (setenta e cinco quilowatts)"
-    result = verify_claim(claim(statement, excerpt, snapshot.url, snapshot), snapshot)
+    result = verify_on_page(claim(statement, excerpt, snapshot.url, snapshot), snapshot)
     assert result.status is ClaimStatus.rejected
     assert result.reason == "numbers not in the excerpt: 80"
     assert result.locator is not None
@@ -299,7 +299,7 @@ def test_capex_line_from_a_pdf_table(statement: str, status: ClaimStatus) -> Non
     url = "https://example.org/3m-10k.pdf#page=2"
     # "(Millions)", quoted as context, declares the scale of the row's bare figures.
     checked = with_context(statement, CAPEX_LINE, "(Millions)", url, snapshot)
-    result = verify_claim(checked, snapshot)
+    result = verify_on_page(checked, snapshot)
     assert result.status is status, result.reason
     if status is ClaimStatus.rejected:
         assert result.reason is not None
@@ -310,7 +310,7 @@ def test_a_scale_no_quote_declares_is_refused() -> None:
     snapshot = paged(["Cover page", CASH_FLOW_PAGE])
     url = "https://example.org/3m-10k.pdf#page=2"
     statement = "3M's capital expenditure was $1,577 million"
-    result = verify_claim(claim(statement, CAPEX_LINE, url, snapshot), snapshot)
+    result = verify_on_page(claim(statement, CAPEX_LINE, url, snapshot), snapshot)
     assert result.reason == "numbers not in the excerpt: 1,577"
 
 
@@ -318,7 +318,7 @@ def test_year_missing_from_the_excerpt_is_named() -> None:
     snapshot = unpaged(CASH_FLOW_PAGE)
     statement = "3M's FY2018 capital expenditure was $1,577 million"
     checked = with_context(statement, CAPEX_LINE, "(Millions)", snapshot.url, snapshot)
-    result = verify_claim(checked, snapshot)
+    result = verify_on_page(checked, snapshot)
     assert result.reason == "numbers not in the excerpt or its context: 2018"
 
 
@@ -326,7 +326,7 @@ def test_claim_whose_excerpt_is_on_another_page_is_rejected() -> None:
     snapshot = paged(REPORT_PAGES)
     url = "https://example.org/report.pdf#page=2"
     excerpt = "Distributors reported long connection queues"
-    result = verify_claim(claim("Queues are long.", excerpt, url, snapshot), snapshot)
+    result = verify_on_page(claim("Queues are long.", excerpt, url, snapshot), snapshot)
     assert result.status is ClaimStatus.rejected
     assert result.reason == "excerpt is on page 3, not on cited page 2"
     assert result.locator is not None
@@ -337,7 +337,7 @@ def test_claim_with_thousands_and_decimal_variants_is_verified() -> None:
     snapshot = unpaged("O investimento foi de R$ 1.577,00 milhões no ano passado.")
     statement = "Investment was R$ 1,577.00 million."
     excerpt = "O investimento foi de R$ 1.577,00 milhões"
-    result = verify_claim(claim(statement, excerpt, snapshot.url, snapshot), snapshot)
+    result = verify_on_page(claim(statement, excerpt, snapshot.url, snapshot), snapshot)
     assert result.status is ClaimStatus.verified, result.reason
 
 
@@ -345,7 +345,7 @@ def test_claim_reading_15_from_an_excerpt_saying_1_5_is_rejected() -> None:
     snapshot = unpaged("A participação da geração distribuída cresceu 1.5 por cento.")
     statement = "Distributed generation grew 15 percent."
     excerpt = "geração distribuída cresceu 1.5 por cento"
-    result = verify_claim(claim(statement, excerpt, snapshot.url, snapshot), snapshot)
+    result = verify_on_page(claim(statement, excerpt, snapshot.url, snapshot), snapshot)
     assert result.status is ClaimStatus.rejected
     assert result.reason == "numbers not in the excerpt: 15"
 
@@ -355,7 +355,7 @@ def test_verify_claim_keeps_every_other_field() -> None:
     original = claim(
         "Microgeração vai até 75 kW.", "igual a 75 kW (setenta e cinco quilowatts)", "u", snapshot
     )
-    result = verify_claim(original, snapshot)
+    result = verify_on_page(original, snapshot)
     assert result.model_dump(exclude={"status", "reason", "locator"}) == original.model_dump(
         exclude={"status", "reason", "locator"}
     )
@@ -374,7 +374,7 @@ def test_an_excerpt_addressed_to_ai_systems_is_never_verified() -> None:
         snapshot.url,
         snapshot,
     )
-    checked = verify_claim(injected, snapshot)
+    checked = verify_on_page(injected, snapshot)
     assert checked.status is ClaimStatus.rejected
     assert (checked.reason or "").startswith(ADDRESSED_TO_AI)
     assert "ignore previous instructions" in (checked.reason or "").lower()
@@ -382,8 +382,8 @@ def test_an_excerpt_addressed_to_ai_systems_is_never_verified() -> None:
     honest = claim(
         "O mercado cresceu 40% em 2023.", "O mercado cresceu 40% em 2023", snapshot.url, snapshot
     )
-    assert verify_claim(honest, snapshot).status is ClaimStatus.verified
-    assert pages_addressing_ai([verify_claim(honest, snapshot)]) == []
+    assert verify_on_page(honest, snapshot).status is ClaimStatus.verified
+    assert pages_addressing_ai([verify_on_page(honest, snapshot)]) == []
 
 
 CASH_FLOWS = (
@@ -401,7 +401,7 @@ def test_a_table_row_with_its_column_header_verifies_both_on_the_same_page() -> 
     snapshot = paged([OTHER_PAGE, CASH_FLOWS])
     row = "Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)"
     url = f"{snapshot.url}#page=2"
-    checked = verify_claim(
+    checked = verify_on_page(
         with_context(
             "In 2018 capex was 1,577 million.", row, "(Millions) 2018 2017 2016", url, snapshot
         ),
@@ -414,7 +414,7 @@ def test_a_table_row_with_its_column_header_verifies_both_on_the_same_page() -> 
     assert checked.context_locator.page == 2
     # Without its context the same statement is refused: the year is in no excerpt, and no
     # "(Millions)" declares the scale of the row's 1,577.
-    alone = verify_claim(claim("In 2018 capex was 1,577 million.", row, url, snapshot), snapshot)
+    alone = verify_on_page(claim("In 2018 capex was 1,577 million.", row, url, snapshot), snapshot)
     assert alone.status is ClaimStatus.rejected
     assert alone.reason == "numbers not in the excerpt: 2018, 1,577"
 
@@ -423,13 +423,13 @@ def test_a_context_from_another_page_or_nowhere_is_refused() -> None:
     snapshot = paged([OTHER_PAGE, CASH_FLOWS])
     row = "Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)"
     url = f"{snapshot.url}#page=2"
-    elsewhere = verify_claim(
+    elsewhere = verify_on_page(
         with_context("Capex was 1,577 in 2019.", row, "(Millions) 2019 2018", url, snapshot),
         snapshot,
     )
     assert elsewhere.status is ClaimStatus.rejected
     assert elsewhere.reason == "context: found on page 1, not on the excerpt's page"
-    invented = verify_claim(
+    invented = verify_on_page(
         with_context("Capex was 1,577 in 2021.", row, "(Millions) 2021", url, snapshot), snapshot
     )
     assert invented.status is ClaimStatus.rejected

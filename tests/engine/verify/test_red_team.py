@@ -14,7 +14,7 @@ import pytest
 
 from engine.contracts import Claim, ClaimStatus
 from engine.snapshots import Snapshot
-from engine.verify.excerpts import verify_claim, verify_excerpt
+from engine.verify.excerpts import verify_excerpt, verify_on_page
 
 URL = "https://example.org/lei"
 
@@ -35,7 +35,7 @@ def claim(statement: str, excerpt: str, snapshot: Snapshot, context: str | None 
 
 def judged(page: str, statement: str, excerpt: str, context: str | None = None) -> Claim:
     snapshot = Snapshot(url=URL, text=page)
-    return verify_claim(claim(statement, excerpt, snapshot, context), snapshot)
+    return verify_on_page(claim(statement, excerpt, snapshot, context), snapshot)
 
 
 # --- 1. words and digits do not join across boundaries ---------------------------------------

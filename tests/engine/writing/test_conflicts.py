@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from engine.contracts import Claim, ClaimStatus
-from engine.models.offline.statements import row_by_period
+from engine.models.extractive.statements import row_by_period
 from engine.writing.conflicts import amounts, find_conflicts, year_columns
 
 

@@ -18,7 +18,7 @@ from engine.sources.library.page_evidence import (
     crop_png,
 )
 from engine.sources.library.parse import PDFIUM_LOCK, parse_pdf
-from engine.verify.excerpts import verify_claim
+from engine.verify.excerpts import verify_on_page
 from tests.support.pdfs import pdf_bytes
 from tests.support.render_samples import build_claim, build_report, cite
 
@@ -53,7 +53,7 @@ def pdf_url(library: Library) -> str:
 
 async def verified(library: Library, claim: Claim) -> Claim:
     """The claim as the verifier leaves it: status, reason and locator (offsets only)."""
-    checked = verify_claim(claim, await library.fetch(claim.url))
+    checked = verify_on_page(claim, await library.fetch(claim.url))
     assert checked.status.value == "verified", checked.reason
     assert checked.locator is not None
     assert checked.locator.boxes == []
@@ -128,7 +128,7 @@ async def test_crops_only_for_claims_on_library_pdfs(library: Library) -> None:
     claim = await item_claim(library)
     [html] = [d for d in library.documents() if d.path.suffix == ".html"]
     note = build_claim("cnote", url=html.url, excerpt="Uma nota técnica com texto suficiente")
-    note = verify_claim(note, await library.fetch(html.url))
+    note = verify_on_page(note, await library.fetch(html.url))
     web = build_claim("cweb", url="https://www.aneel.gov.br/nota")
 
     crops = LibraryPageEvidence(library).crops(report_citing(claim, note, web))

@@ -13,7 +13,7 @@ from engine.sources.library.page_evidence import PdfPageEvidence
 from engine.sources.web.fetcher import WebFetcher
 from engine.sources.web.page_evidence import WebPageEvidence
 from engine.sources.web.snapshot_cache import CachingFetcher, DiskSnapshotStore
-from engine.verify.excerpts import verify_claim
+from engine.verify.excerpts import verify_on_page
 from tests.support.page_server import PageServer, page
 from tests.support.pdfs import pdf_bytes
 from tests.support.render_samples import build_claim, build_report, cite
@@ -37,7 +37,7 @@ def store(tmp_path: Path) -> DiskSnapshotStore:
 
 
 async def read_and_verify(fetcher: CachingFetcher, claim: Claim) -> Claim:
-    checked = verify_claim(claim, await fetcher.fetch(claim.url))
+    checked = verify_on_page(claim, await fetcher.fetch(claim.url))
     assert checked.status is ClaimStatus.verified, checked.reason
     return checked
 

@@ -1,6 +1,6 @@
 import pytest
 
-from engine.models.offline.statements import (
+from engine.models.extractive.statements import (
     PRINTED_ON,
     asked_statements,
     column_headers,

@@ -1,6 +1,6 @@
 import pytest
 
-from engine.models.offline.planner import focus_of, plan_offline
+from engine.models.extractive.planner import extractive_plan, focus_of
 from engine.planning.briefs import make_brief
 
 
@@ -35,7 +35,7 @@ def test_focus_drops_answering_instructions(question: str, focus: str) -> None:
 
 
 def test_a_joined_second_question_becomes_its_own_subquestion_with_the_subject() -> None:
-    plan = plan_offline(
+    plan = extractive_plan(
         make_brief("Como funciona a transição tarifária da geração distribuída e até quando vale?")
     )
     texts = [s.text for s in plan.subquestions]
@@ -46,18 +46,18 @@ def test_a_joined_second_question_becomes_its_own_subquestion_with_the_subject()
 
 
 def test_a_single_question_plan_has_a_section_named_for_the_answer() -> None:
-    english = plan_offline(make_brief("What is the FY2018 capex for 3M?"))
-    portuguese = plan_offline(make_brief("Qual é o limite da microgeração?"))
+    english = extractive_plan(make_brief("What is the FY2018 capex for 3M?"))
+    portuguese = extractive_plan(make_brief("Qual é o limite da microgeração?"))
     assert english.subquestions[0].title == "Answer"
     assert portuguese.subquestions[0].title == "Resposta"
 
 
 def test_templates_give_fixed_sections_in_the_language_of_the_question() -> None:
-    plan = plan_offline(make_brief("energia solar no Nordeste", template="regulacao"))
+    plan = extractive_plan(make_brief("energia solar no Nordeste", template="regulacao"))
     assert plan.template == "regulacao"
     assert plan.subquestions[0].title == "Leis e normas aplicáveis"
     assert all("energia solar no Nordeste" in s.text for s in plan.subquestions)
-    broad = plan_offline(
+    broad = extractive_plan(
         make_brief("Como está o mercado de energia solar residencial no Nordeste?")
     )
     assert broad.template == "mercado"
@@ -65,7 +65,7 @@ def test_templates_give_fixed_sections_in_the_language_of_the_question() -> None
 
 
 def test_a_brief_that_lists_its_questions_gets_one_subquestion_each() -> None:
-    plan = plan_offline(
+    plan = extractive_plan(
         make_brief(
             "3M: answer these questions from its SEC filings. (1) What is the FY2018 capex "
             "for 3M? Answer in USD millions. (2) Is 3M a capital-intensive business?"

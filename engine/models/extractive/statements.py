@@ -16,8 +16,8 @@ import re
 from collections.abc import Iterator, Sequence
 from itertools import product
 
-from engine.models.offline.measures import measures_asked
-from engine.models.offline.sentences import Span
+from engine.models.extractive.measures import measures_asked
+from engine.models.extractive.sentences import Span
 from engine.text.tokens import term_set, tokenize
 from engine.text.vocabulary import contains_phrase
 

@@ -260,7 +260,7 @@ async def worker_orchestrator(rt: Runtime, report_id: str, scope: str) -> Orches
     )
 
 
-async def run_subagent(
+async def run_assignment(
     rt: Runtime, report_id: str, assignment: Assignment, scope: str
 ) -> SubagentOutcome:
     orchestrator = await worker_orchestrator(rt, report_id, scope)
@@ -286,6 +286,6 @@ async def run_subagent(
     return replace(outcome, claims=[*outcome.claims, *earlier]) if earlier else outcome
 
 
-async def verify_claim(rt: Runtime, report_id: str, claim: Claim, scope: str) -> Claim:
+async def verify_posted_claim(rt: Runtime, report_id: str, claim: Claim, scope: str) -> Claim:
     orchestrator = await worker_orchestrator(rt, report_id, scope)
     return await orchestrator.check_claim(claim)

@@ -16,11 +16,11 @@ import re
 from dataclasses import dataclass
 
 from engine.contracts import EXCERPT_MAX_CHARS, EXCERPT_MIN_CHARS
-from engine.models.offline.measures import measures_asked, states_measure
-from engine.models.offline.relevance import QueryTerms, query_terms
-from engine.models.offline.scope import off_entity_titles, scope_factors
-from engine.models.offline.sentences import Span, best_window, clean_statement, sentence_spans
-from engine.models.offline.statements import (
+from engine.models.extractive.measures import measures_asked, states_measure
+from engine.models.extractive.relevance import QueryTerms, query_terms
+from engine.models.extractive.scope import off_entity_titles, scope_factors
+from engine.models.extractive.sentences import Span, best_window, clean_statement, sentence_spans
+from engine.models.extractive.statements import (
     column_headers,
     is_table_row,
     page_statement,

@@ -40,7 +40,7 @@ def _merge_duplicates(claims: list[Claim]) -> list[Sentence]:
     return sentences
 
 
-def quote_verified(brief: Brief, plan: Plan, verified: list[Claim]) -> Draft:
+def verbatim_draft(brief: Brief, plan: Plan, verified: list[Claim]) -> Draft:
     sections: list[Section] = []
     for subquestion in plan.subquestions:
         own = [c for c in verified if c.subquestion == subquestion.id]

@@ -1,6 +1,6 @@
 import pytest
 
-from engine.models.offline.hops import hop_names, names_in, names_the_page
+from engine.models.extractive.hops import hop_names, names_in, names_the_page
 
 LELAND = (
     'A number of movies, such as "Maximum Overdrive" (1986), "Domestic Disturbance" (2001), '
@@ -60,7 +60,7 @@ def test_a_possessive_is_not_part_of_the_name() -> None:
 
 
 def test_a_caption_of_the_documents_read_is_their_structure_not_a_bridge() -> None:
-    from engine.models.offline.hops import is_heading
+    from engine.models.extractive.hops import is_heading
 
     filings = {"3M_2018_10K": ["Consolidated Statement of Cash Flows\n(Millions) 2018 2017"]}
     assert is_heading("Consolidated Statement of Cash Flows", filings)

@@ -5,13 +5,13 @@ from __future__ import annotations
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.budget import Meter
 from engine.contracts import Claim, ClarifyingQuestion, Plan
-from engine.models.offline.planner import plan_offline
-from engine.models.offline.research import research_offline
+from engine.models.extractive.planner import extractive_plan
+from engine.models.extractive.research import extractive_research
 from engine.models.protocol import Brief, Draft
-from engine.writing.quoting import quote_verified
+from engine.writing.verbatim import verbatim_draft
 
 
-class OfflineModel:
+class ExtractiveModel:
     name = "offline"
     write_cost_estimate_usd = 0.0
 
@@ -19,10 +19,10 @@ class OfflineModel:
         return []  # it cannot tell a clear brief from an ambiguous one: it asks nothing
 
     async def plan(self, brief: Brief, meter: Meter) -> Plan:
-        return plan_offline(brief)
+        return extractive_plan(brief)
 
     async def research(self, assignment: Assignment, tools: Toolbox) -> None:
-        await research_offline(assignment, tools)
+        await extractive_research(assignment, tools)
 
     async def unmet_criteria(self, plan: Plan, verified: list[Claim], meter: Meter) -> list[str]:
         # Criterion i belongs to subquestion i (the offline planner builds them in pairs); a
@@ -38,4 +38,4 @@ class OfflineModel:
         return None  # extractive statements are their excerpts: nothing to judge
 
     async def write(self, brief: Brief, plan: Plan, verified: list[Claim], meter: Meter) -> Draft:
-        return quote_verified(brief, plan, verified)
+        return verbatim_draft(brief, plan, verified)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.models.offline.statements import (
+from engine.models.extractive.statements import (
     asked_statements,
     statement_alternatives,
     statement_marker,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.models.offline.statements import asked_statements, statement_pages
+from engine.models.extractive.statements import asked_statements, statement_pages
 from engine.snapshots import Snapshot, split_page, with_page
 from engine.sources.protocols import SearchHit
 

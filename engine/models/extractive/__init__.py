@@ -7,6 +7,6 @@ reads the same way): relevance, scope between rival documents, sentence cutting,
 financial statement prints a figure.
 """
 
-from engine.models.offline.model import OfflineModel
+from engine.models.extractive.model import ExtractiveModel
 
-__all__ = ["OfflineModel"]
+__all__ = ["ExtractiveModel"]

@@ -1,4 +1,4 @@
-from engine.models.offline.sentences import Span, best_window, clean_statement, sentence_spans
+from engine.models.extractive.sentences import Span, best_window, clean_statement, sentence_spans
 
 
 def texts(page: str) -> list[str]:

@@ -1,4 +1,4 @@
-from engine.models.offline.reading import (
+from engine.models.extractive.reading import (
     DOCUMENT_HITS,
     MAX_READS,
     PageToRead,

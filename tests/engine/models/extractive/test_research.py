@@ -1,8 +1,8 @@
 from engine import Orchestrator, make_brief
 from engine.agents.toolbox import Toolbox
-from engine.models.offline import OfflineModel
-from engine.models.offline.quoting import Quote, candidates_of, choose_quotes
-from engine.models.offline.research import research_offline
+from engine.models.extractive import ExtractiveModel
+from engine.models.extractive.ranking import Quote, candidates_of, choose_quotes
+from engine.models.extractive.research import extractive_research
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import SearchHit
 from tests.engine.conftest import PagesSource, subagent_toolbox
@@ -193,7 +193,7 @@ async def test_the_filing_is_opened_once_and_read_at_the_statement_asked_for() -
         hits=["file:///bby.pdf#page=2", "file:///bby.pdf#page=1", "file:///other.pdf#page=1"],
     )
     tools = research_toolbox(source, "What is the FY2019 amount of inventories for Best Buy?")
-    await research_offline(tools.assignment, tools)
+    await extractive_research(tools.assignment, tools)
     # One search and one read per document: the other pages of an opened filing are free.
     assert tools.steps_used == 3
     assert sorted(source.fetched) == ["file:///bby.pdf", "file:///other.pdf"]
@@ -206,7 +206,7 @@ async def test_no_page_gives_more_than_two_claims() -> None:
     rows = "\n".join(f"Inventories of region {n} rose to {n},000 units in 2019" for n in range(6))
     source = Filings({"file:///bby.pdf": [rows]}, hits=["file:///bby.pdf#page=1"])
     tools = research_toolbox(source, "How many inventories units by region in 2019?")
-    await research_offline(tools.assignment, tools)
+    await extractive_research(tools.assignment, tools)
     assert [claim.url for claim in tools.posted] == ["file:///bby.pdf#page=1"] * 2
 
 
@@ -249,7 +249,7 @@ def wiki(*pages: tuple[str, str, str]) -> PagesSource:
 
 
 async def published_excerpts(source: PagesSource, question: str) -> list[str]:
-    report = await Orchestrator(OfflineModel(), source, source).run(make_brief(question))
+    report = await Orchestrator(ExtractiveModel(), source, source).run(make_brief(question))
     return [report.claim(cid).excerpt for cid in report.cited_claim_ids()]
 
 

@@ -1,5 +1,5 @@
-from engine.models.offline.measures import measures_asked, states_measure
-from engine.models.offline.quoting import candidates_of, choose_quotes
+from engine.models.extractive.measures import measures_asked, states_measure
+from engine.models.extractive.ranking import candidates_of, choose_quotes
 from engine.snapshots import Snapshot
 from engine.text.tokens import term_set
 

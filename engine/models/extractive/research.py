@@ -1,7 +1,7 @@
 """The offline subagent: search, read the best sources, quote the units that answer, then
 take a second hop to the names the first round left.
 
-Which pages are read: `reading`; which units are quoted: `quoting`; which names to look up
+Which pages are read: `reading`; which units are quoted: `ranking`; which names to look up
 after the first round: `hops`. This module does the searching and reading, within the
 subagent's budget steps.
 """
@@ -12,15 +12,15 @@ import asyncio
 
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.budget import StepRefused
-from engine.models.offline.hops import hop_names, is_about, is_heading, names_the_page
-from engine.models.offline.quoting import (
+from engine.models.extractive.hops import hop_names, is_about, is_heading, names_the_page
+from engine.models.extractive.ranking import (
     Candidate,
     Quote,
     candidates_of,
     choose_quotes,
     still_asked,
 )
-from engine.models.offline.reading import SEARCH_LIMIT, documents_to_open, pages_to_read
+from engine.models.extractive.reading import SEARCH_LIMIT, documents_to_open, pages_to_read
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import FetchError, SearchError, SearchHit
 
@@ -32,7 +32,7 @@ MAX_HOP_ROUNDS = 3
 async def _read_candidates(
     assignment: Assignment, tools: Toolbox
 ) -> tuple[list[Candidate], StepRefused | None]:
-    """Search and read (see `engine.models.offline.reading`); returns the candidates
+    """Search and read (see `engine.models.extractive.reading`); returns the candidates
     gathered and the refusal that stopped it."""
     query = assignment.subquestion.text
     if assignment.gap:
@@ -65,7 +65,7 @@ async def _read_candidates(
     return candidates, refused
 
 
-async def research_offline(assignment: Assignment, tools: Toolbox) -> None:
+async def extractive_research(assignment: Assignment, tools: Toolbox) -> None:
     candidates, refused = await _read_candidates(assignment, tools)
     subquestion = assignment.subquestion
     aspect = subquestion.title if subquestion.text.startswith(f"{subquestion.title}:") else ""
@@ -88,13 +88,13 @@ async def _hops(
     said = list(quotes)
     for _ in range(MAX_HOP_ROUNDS):
         left = still_asked(question, said)
-        quotes, candidates = await _second_hop(question, left, quotes, candidates, tools, looked_up)
+        quotes, candidates = await _hop_round(question, left, quotes, candidates, tools, looked_up)
         if not quotes:
             return
         said += quotes
 
 
-async def _second_hop(
+async def _hop_round(
     question: str,
     left: str,
     quotes: list[Quote],

@@ -121,7 +121,7 @@ question of four pages reaches its fourth."""
 DEEP_PLAN_PARTS = 3
 
 
-def plan_offline(brief: Brief) -> Plan:
+def extractive_plan(brief: Brief) -> Plan:
     template = _chosen_template(brief)
     if template is not None:
         subquestions = _template_subquestions(template, brief.question, brief.language)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot import research
+from bot import report_runner
 from bot.flows import handle_step
 from bot.redis.runs import RedisRunLeases
 from bot.runtime import Runtime
@@ -60,7 +60,7 @@ async def test_two_attempts_of_one_delivery_post_it_once(
     files_before = len(slack.calls_to("files.completeUploadExternal"))
     await asyncio.wait_for(
         asyncio.gather(
-            research.run_report(rt, report_id, 1), research.run_report(rt, report_id, 1)
+            report_runner.run_report(rt, report_id, 1), report_runner.run_report(rt, report_id, 1)
         ),
         60,
     )
@@ -93,7 +93,7 @@ async def test_an_attempt_that_lost_its_run_stops_and_delivers_nothing(
         assert report_pages(slack) == 0
         # The successor (whose lease lapses unrenewed here) is replaced by a new attempt,
         # which finishes the run from what it holds.
-        await asyncio.wait_for(research.run_report(rt, report_id, 1), 60)
+        await asyncio.wait_for(report_runner.run_report(rt, report_id, 1), 60)
         state = await wait_state(rt, report_id, lambda s: s.delivered == 1, within=30)
     assert report_pages(slack) == len(state.posted) >= 1
     assert len(slack.calls_to("files.completeUploadExternal")) == 1

@@ -1,6 +1,11 @@
 import pytest
 
-from engine.models.offline.scope import SCOPE_FLOOR, named_words, off_entity_titles, scope_factors
+from engine.models.extractive.scope import (
+    SCOPE_FLOOR,
+    named_words,
+    off_entity_titles,
+    scope_factors,
+)
 from engine.text.tokens import tokenize
 
 
