@@ -152,11 +152,88 @@ class ClarifyingQuestion(Contract):
 class Sentence(Contract):
     text: str = Field(min_length=1)
     claim_ids: list[str] = Field(min_length=1)
+    calculation_ids: list[str] = Field(default_factory=list, description="results it states")
 
 
 class Section(Contract):
     title: str
     sentences: list[Sentence] = Field(default_factory=list)
+
+
+class Figure(Contract):
+    """One verified figure: a value of a measure, for an entity and a period, as printed in
+    the excerpts (or contexts) of the claims it cites."""
+
+    measure: str = Field(min_length=1, description='what is measured, e.g. "Revenue"')
+    entity: str = Field(default="", description="whose figure it is (a company, a state, …)")
+    period: str = Field(default="", description='when, as labelled: "2019", "FY2023", …')
+    value: float = Field(description="the number, scale applied where the figure prints it")
+    unit: str = Field(default="", description='"$ million", "%", "MW", … ("" for a count)')
+    text: str = Field(min_length=1, description='the figure as printed: "$ 42,879"')
+    claim_ids: list[str] = Field(min_length=1, description="the claims that quote it")
+
+
+CalculationKind = Literal["difference", "percent_change", "cagr", "margin", "ratio", "share", "sum"]
+
+
+class Calculation(Contract):
+    """A figure computed in code from verified figures; never a number a model typed."""
+
+    id: str = Field(min_length=1)
+    kind: CalculationKind
+    measure: str = Field(min_length=1)
+    entity: str = ""
+    period: str = Field(default="", description='the span or period, e.g. "2019 to 2023"')
+    value: float
+    unit: str = Field(default="", description='"%", "$ million", "" for a ratio')
+    text: str = Field(min_length=1, description='the result as published, e.g. "+8.0%"')
+    formula: str = Field(min_length=1, description="the computation shown with its inputs")
+    inputs: list[Figure] = Field(min_length=1)
+
+    @property
+    def claim_ids(self) -> list[str]:
+        """Every claim an input quotes, each once, in input order."""
+        return list(dict.fromkeys(cid for figure in self.inputs for cid in figure.claim_ids))
+
+
+class TableCell(Contract):
+    text: str = Field(min_length=1)
+    claim_ids: list[str] = Field(default_factory=list)
+    calculation_id: str | None = None
+
+    @model_validator(mode="after")
+    def _is_cited(self) -> TableCell:
+        if not self.claim_ids and self.calculation_id is None:
+            raise ValueError("a table cell cites claims or a calculation")
+        return self
+
+
+class TableRow(Contract):
+    label: str = Field(min_length=1)
+    cells: list[TableCell | None] = Field(description="one per column; None when unknown")
+
+
+class FiguresTable(Contract):
+    """Verified figures of one measure (or a few) across periods or entities."""
+
+    id: str = Field(min_length=1)
+    title: str = Field(min_length=1)
+    unit: str = ""
+    columns: list[str] = Field(min_length=1, description="column labels (periods or entities)")
+    rows: list[TableRow] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _rows_fit_columns(self) -> FiguresTable:
+        for row in self.rows:
+            if len(row.cells) != len(self.columns):
+                raise ValueError(
+                    f"row {row.label!r} has {len(row.cells)} cells, not {len(self.columns)}"
+                )
+        return self
+
+    def cited_claim_ids(self) -> list[str]:
+        cells = [cell for row in self.rows for cell in row.cells if cell is not None]
+        return list(dict.fromkeys(cid for cell in cells for cid in cell.claim_ids))
 
 
 class DroppedSentence(Contract):
@@ -214,7 +291,12 @@ class Report(Contract):
     created_at: datetime = Field(default_factory=utc_now)
     partial: bool = False
     gaps: list[str] = Field(default_factory=list)
+    summary: list[Sentence] = Field(
+        default_factory=list, description="the answer first: 3-6 cited points"
+    )
     sections: list[Section] = Field(default_factory=list)
+    tables: list[FiguresTable] = Field(default_factory=list)
+    calculations: list[Calculation] = Field(default_factory=list)
     claims: list[Claim] = Field(default_factory=list)
     spend: Spend = Field(default_factory=Spend)
     limits: Limits = Field(default_factory=Limits)
@@ -243,12 +325,39 @@ class Report(Contract):
             missing = [cid for cid in conflict.claim_ids if cid not in known]
             if missing:
                 raise ValueError(f"conflict names unknown claim ids: {missing}")
-        for section in self.sections:
-            for sentence in section.sentences:
-                missing = [cid for cid in sentence.claim_ids if cid not in known]
-                if missing:
-                    raise ValueError(f"sentence cites unknown claim ids: {missing}")
+        calculations = {c.id for c in self.calculations}
+        cited = [
+            *(cid for s in self.published_sentences() for cid in s.claim_ids),
+            *(cid for c in self.calculations for cid in c.claim_ids),
+            *(cid for t in self.tables for cid in t.cited_claim_ids()),
+        ]
+        missing = [cid for cid in cited if cid not in known]
+        if missing:
+            raise ValueError(f"sentence, table or calculation cites unknown claim ids: {missing}")
+        cited_calculations = [
+            *(cid for s in self.published_sentences() for cid in s.calculation_ids),
+            *(
+                cell.calculation_id
+                for t in self.tables
+                for r in t.rows
+                for cell in r.cells
+                if cell is not None and cell.calculation_id is not None
+            ),
+        ]
+        unknown = [cid for cid in cited_calculations if cid not in calculations]
+        if unknown:
+            raise ValueError(f"sentence or table cites unknown calculations: {unknown}")
         return self
+
+    def published_sentences(self) -> list[Sentence]:
+        """The summary's sentences, then every section's, in reading order."""
+        return [*self.summary, *(s for section in self.sections for s in section.sentences)]
+
+    def calculation(self, calculation_id: str) -> Calculation:
+        for c in self.calculations:
+            if c.id == calculation_id:
+                return c
+        raise KeyError(calculation_id)
 
     def verified_claims(self) -> list[Claim]:
         return [c for c in self.claims if c.status is ClaimStatus.verified]
@@ -262,16 +371,25 @@ class Report(Contract):
     def cited_claim_ids(self) -> list[str]:
         """Claim ids in the order a reader meets them, each once."""
         seen: dict[str, None] = {}
-        for section in self.sections:
-            for sentence in section.sentences:
-                for cid in sentence.claim_ids:
-                    seen.setdefault(cid, None)
+        for sentence in self.published_sentences():
+            for cid in sentence.claim_ids:
+                seen.setdefault(cid, None)
+        for table in self.tables:
+            for cid in table.cited_claim_ids():
+                seen.setdefault(cid, None)
+        for calculation in self.calculations:
+            for cid in calculation.claim_ids:
+                seen.setdefault(cid, None)
         return list(seen)
 
 
 @dataclass(frozen=True)
 class Draft:
-    """What a writer returns: a title and sections whose sentences cite claim ids."""
+    """What a writer returns: a title, the summary and sections whose sentences cite claim
+    ids (and calculation ids), the figures tables and the calculations they use."""
 
     title: str
     sections: list[Section] = field(default_factory=list)
+    summary: list[Sentence] = field(default_factory=list)
+    tables: list[FiguresTable] = field(default_factory=list)
+    calculations: list[Calculation] = field(default_factory=list)

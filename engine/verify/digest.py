@@ -3,11 +3,11 @@ when anything a reader sees was edited afterwards.
 
 The digest is a plain SHA-256 of the published content, not a signature: it catches an edited
 report, not someone who edits the report and recomputes the digest with this code. Since
-`sha256-v3:` it covers all a reader sees: question, title, language, partial flag, gaps,
-notes, sections, conflicts, and every claim of the board with its title, excerpt, context,
-access date and verdict. A report without a digest is *unsealed*: `fonte verify` fails it
-unless told to allow it. Reports sealed earlier (`sha256-v2:`, `sha256:`) are checked as
-they were sealed.
+`sha256-v4:` it covers all a reader sees: question, title, language, partial flag, gaps,
+notes, the summary, sections, figures tables, calculations, conflicts, and every claim of
+the board with its title, excerpt, context, access date and verdict. A report without a
+digest is *unsealed*: `fonte verify` fails it unless told to allow it. Reports sealed
+earlier (`sha256-v3:`, `sha256-v2:`, `sha256:`) are checked as they were sealed.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ import json
 
 from engine.contracts import Report
 
-DIGEST_PREFIX = "sha256-v3:"
-"""Covers titles, access dates, notes, gaps and conflicts too."""
+DIGEST_PREFIX = "sha256-v4:"
+"""Covers the summary, figures tables and calculations too."""
+V3_PREFIX = "sha256-v3:"
 V2_PREFIX = "sha256-v2:"
 LEGACY_PREFIX = "sha256:"
 UNSEALED = "the report is unsealed: it carries no digest, so edits to it would go unseen"
@@ -26,10 +27,10 @@ EDITED = "the report was edited after it was written: its sentences or claims di
 
 
 def published_digest(report: Report) -> str:
-    return DIGEST_PREFIX + _hexdigest(report, version=3)
+    return DIGEST_PREFIX + _hexdigest(report, version=4)
 
 
-def _hexdigest(report: Report, *, version: int = 3, with_contexts: bool = True) -> str:
+def _hexdigest(report: Report, *, version: int = 4, with_contexts: bool = True) -> str:
     content: dict[str, object] = {
         "question": report.question,
         "title": report.title,
@@ -55,6 +56,13 @@ def _hexdigest(report: Report, *, version: int = 3, with_contexts: bool = True) 
             "notes": report.notes,
             "conflicts": [c.model_dump(mode="json") for c in report.conflicts],
         }
+    if version >= 4:
+        content |= {
+            "summary": [s.model_dump(mode="json") for s in report.summary],
+            "sections": [s.model_dump(mode="json") for s in report.sections],
+            "tables": [t.model_dump(mode="json") for t in report.tables],
+            "calculations": [c.model_dump(mode="json") for c in report.calculations],
+        }
     canonical = json.dumps(content, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
@@ -71,6 +79,8 @@ def digest_problem(report: Report) -> str | None:
         return UNSEALED
     if report.digest.startswith(LEGACY_PREFIX):
         expected = LEGACY_PREFIX + _hexdigest(report, version=1, with_contexts=False)
+    elif report.digest.startswith(V3_PREFIX):
+        expected = V3_PREFIX + _hexdigest(report, version=3)
     elif report.digest.startswith(V2_PREFIX):
         expected = V2_PREFIX + _hexdigest(report, version=2)
     else:
