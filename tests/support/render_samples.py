@@ -46,3 +46,180 @@ def build_report(claims: list[Claim], sections: list[Section], **fields: Any) ->
 
 def cite(text: str, *claim_ids: str) -> Sentence:
     return Sentence(text=text, claim_ids=list(claim_ids))
+
+
+FY19_URL = "https://example.org/bestbuy-2019-10k.pdf#page=53"
+FY23_URL = "https://example.org/bestbuy-2023-10k.pdf#page=40"
+FY19_HEADER = "Fiscal Years Ended February 2, 2019 February 3, 2018 January 28, 2017"
+FY23_HEADER = "Fiscal Years Ended January 28, 2023 January 29, 2022 January 30, 2021"
+
+
+def figures_report(**fields: Any) -> Report:
+    """A report with everything an analyst's report holds: a summary answering first, three
+    sections, a figures table with five values, calculations (a change and a growth rate)
+    and sources, two of them one document cited twice. Built from the shapes the offline
+    writer produces for "How did Best Buy's revenue and operating income change between
+    fiscal 2019 and fiscal 2023?"."""
+    from engine.contracts import Calculation, Figure, FiguresTable, TableCell, TableRow
+
+    claims = [
+        build_claim(
+            "r19",
+            statement="Revenue — February 2, 2019: $ 42,879",
+            url=FY19_URL,
+            title="BESTBUY_2019_10K",
+            excerpt="Revenue $ 42,879 $ 42,151 $ 39,403",
+            context=FY19_HEADER,
+        ),
+        build_claim(
+            "o19",
+            statement="Operating income — February 2, 2019: 1,900",
+            url=FY19_URL,
+            title="BESTBUY_2019_10K",
+            excerpt="Operating income 1,900 1,843 1,854",
+            context=FY19_HEADER,
+        ),
+        build_claim(
+            "r23",
+            statement="Revenue — January 28, 2023: $ 46,298",
+            url=FY23_URL,
+            title="BESTBUY_2023_10K",
+            excerpt="Revenue $ 46,298 $ 51,761 $ 47,262",
+            context=FY23_HEADER,
+        ),
+        build_claim(
+            "o23",
+            statement="Operating income — January 28, 2023: 2,795",
+            url=FY23_URL,
+            title="BESTBUY_2023_10K",
+            excerpt="Operating income 2,795 3,039 2,391",
+            context=FY23_HEADER,
+        ),
+        build_claim(
+            "d23",
+            statement=(
+                "Our operating income rate decreased in fiscal 2023, primarily driven by the "
+                "unfavorable gross profit rate."
+            ),
+            url="https://example.org/bestbuy-2023-10k.pdf#page=27",
+            title="BESTBUY_2023_10K",
+            excerpt=(
+                "Our operating income rate decreased in fiscal 2023, primarily driven by the "
+                "unfavorable gross profit rate."
+            ),
+        ),
+    ]
+    r19 = Figure(
+        measure="Revenue", period="2019", value=42879, unit="$", text="$ 42,879", claim_ids=["r19"]
+    )
+    r23 = Figure(
+        measure="Revenue", period="2023", value=46298, unit="$", text="$ 46,298", claim_ids=["r23"]
+    )
+    o19 = Figure(
+        measure="Operating income", period="2019", value=1900, text="1,900", claim_ids=["o19"]
+    )
+    o23 = Figure(
+        measure="Operating income", period="2023", value=2795, text="2,795", claim_ids=["o23"]
+    )
+    calculations = [
+        Calculation(
+            id="k1",
+            kind="percent_change",
+            measure="Revenue",
+            period="2019 to 2023",
+            value=7.97,
+            unit="%",
+            text="+8.0%",
+            formula="($ 46,298 − $ 42,879) ÷ $ 42,879 = +8.0%",
+            inputs=[r19, r23],
+        ),
+        Calculation(
+            id="k2",
+            kind="percent_change",
+            measure="Operating income",
+            period="2019 to 2023",
+            value=47.1,
+            unit="%",
+            text="+47.1%",
+            formula="(2,795 − 1,900) ÷ 1,900 = +47.1%",
+            inputs=[o19, o23],
+        ),
+    ]
+    table = FiguresTable(
+        id="t1",
+        title="Revenue and operating income",
+        columns=["February 2, 2019", "January 28, 2023", "Change"],
+        rows=[
+            TableRow(
+                label="Revenue",
+                cells=[
+                    TableCell(text="$ 42,879", claim_ids=["r19"]),
+                    TableCell(text="$ 46,298", claim_ids=["r23"]),
+                    TableCell(text="+8.0%", claim_ids=["r19", "r23"], calculation_id="k1"),
+                ],
+            ),
+            TableRow(
+                label="Operating income",
+                cells=[
+                    TableCell(text="1,900", claim_ids=["o19"]),
+                    TableCell(text="2,795", claim_ids=["o23"]),
+                    TableCell(text="+47.1%", claim_ids=["o19", "o23"], calculation_id="k2"),
+                ],
+            ),
+        ],
+    )
+    summary = [
+        Sentence(
+            text="Revenue grew from $ 42,879 in fiscal 2019 to $ 46,298 in fiscal 2023, "
+            "+8.0% (calculated).",
+            claim_ids=["r19", "r23"],
+            calculation_ids=["k1"],
+        ),
+        Sentence(
+            text="Operating income grew from 1,900 to 2,795, +47.1% (calculated).",
+            claim_ids=["o19", "o23"],
+            calculation_ids=["k2"],
+        ),
+        cite(
+            "Our operating income rate decreased in fiscal 2023, primarily driven by the "
+            "unfavorable gross profit rate.",
+            "d23",
+        ),
+    ]
+    sections = [
+        Section(
+            title="Fiscal 2019",
+            sentences=[
+                cite("Revenue — February 2, 2019: $ 42,879", "r19"),
+                cite("Operating income — February 2, 2019: 1,900", "o19"),
+            ],
+        ),
+        Section(
+            title="Fiscal 2023",
+            sentences=[
+                cite("Revenue — January 28, 2023: $ 46,298", "r23"),
+                cite("Operating income — January 28, 2023: 2,795", "o23"),
+            ],
+        ),
+        Section(
+            title="Why it changed",
+            sentences=[
+                cite(
+                    "Our operating income rate decreased in fiscal 2023, primarily driven by the "
+                    "unfavorable gross profit rate.",
+                    "d23",
+                ),
+            ],
+        ),
+    ]
+    values: dict[str, Any] = {
+        "question": "How did Best Buy's revenue and operating income change between fiscal "
+        "2019 and fiscal 2023?",
+        "language": "en",
+        "summary": summary,
+        "tables": [table],
+        "calculations": calculations,
+        "notes": ["support judge skipped: the offline model does not judge"],
+    }
+    values.update(fields)
+    return build_report(claims, sections, **values)
