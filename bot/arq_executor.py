@@ -23,6 +23,7 @@ from engine import (
     ClaimRejected,
     ClaimStatus,
     ClaimVerified,
+    DeliveryError,
     EventSink,
     OutcomeCallback,
     SubagentFinished,
@@ -34,7 +35,7 @@ from engine import (
 VERIFY_TIMEOUT_SECONDS = 120.0
 
 
-class JobLost(Exception):
+class JobLost(DeliveryError):
     """A job whose key and result are both gone (expired, or its queue was flushed)."""
 
 

@@ -17,9 +17,7 @@ import urllib.request
 
 from bot.config import configure_logging, load_settings
 from engine import FonteError
-from engine.cli import error_line, exit_code_for
-
-EXIT_OK, EXIT_FAILED, EXIT_BAD_CONFIG = 0, 1, 2
+from engine.cli import EXIT_FAILED, EXIT_OK, error_line, exit_code_for
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

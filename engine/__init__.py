@@ -1,8 +1,10 @@
 """Fonte's research engine: every statement carries a source and an excerpt really on it.
 
-The front door for what builds on the engine (`bot/`, `evals/`): the report contracts, the
+The front door for what builds on the engine (`bot/`, `evals/`, the CLI), holding exactly
+what they take from it (tests/test_architecture.py keeps it so): the report contracts, the
 core a run shares (board, budget, snapshots, events, progress), the orchestrator and its
-executor hooks, the model protocol with the offline model, and the one bad-input error.
+executor hooks, the model protocol with the extractive model, and the errors callers catch
+(`FonteError`, `BadInput`, `DeliveryError`; the whole family is in `engine.errors`).
 Heavier layers have their own doors, imported only where used: `engine.assembly` (library or
 web sources), `engine.models.claude`, `engine.sources.*`, `engine.render`, `engine.v1`,
 `engine.planning`, `engine.text`, `engine.verify`. docs/architecture.md maps them.
@@ -27,6 +29,7 @@ from engine.contracts import (
     Usage,
     utc_now,
 )
+from engine.errors import DeliveryError, FonteError
 from engine.events import (
     ClaimRejected,
     ClaimVerified,
@@ -39,12 +42,9 @@ from engine.events import (
 from engine.executor import GRACE_SECONDS, OutcomeCallback, SubagentOutcome, wait_within_cap
 from engine.models import Brief, ExtractiveModel, Model
 from engine.orchestrator import ExecutorFactory, Orchestrator
-from engine.planning import make_brief
 from engine.progress import ProgressState
-from engine.render import write_report
-from engine.settings import BadInput, env_flag, env_number, env_text
+from engine.settings import BadInput, env_number, env_text
 from engine.snapshots import InMemorySnapshotStore, Snapshot, SnapshotStore, split_page
-from engine.verify import verify_on_page
 
 __all__ = [
     "GRACE_SECONDS",
@@ -58,11 +58,14 @@ __all__ = [
     "ClaimStatus",
     "ClaimVerified",
     "ClarifyingQuestion",
+    "DeliveryError",
     "Draft",
     "DroppedSentence",
     "Event",
     "EventSink",
     "ExecutorFactory",
+    "ExtractiveModel",
+    "FonteError",
     "InMemoryBoard",
     "InMemoryBudget",
     "InMemorySnapshotStore",
@@ -70,7 +73,6 @@ __all__ = [
     "Limits",
     "Meter",
     "Model",
-    "ExtractiveModel",
     "Orchestrator",
     "OutcomeCallback",
     "Plan",
@@ -90,14 +92,10 @@ __all__ = [
     "Toolbox",
     "Usage",
     "as_posted",
-    "env_flag",
     "env_number",
     "env_text",
-    "make_brief",
     "split_page",
     "utc_now",
     "validate_claim",
-    "verify_on_page",
     "wait_within_cap",
-    "write_report",
 ]

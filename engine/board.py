@@ -12,10 +12,11 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 
 from engine.contracts import Claim, ClaimStatus, claim_id_for
+from engine.errors import ModelError
 from engine.text.normalise import excerpt_key
 
 
-class InvalidClaim(ValueError):
+class InvalidClaim(ModelError, ValueError):
     """A post that does not satisfy the Claim schema."""
 
 

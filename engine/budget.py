@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from engine.contracts import Limits, Spend, Usage
+from engine.errors import BudgetError
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class Refusal:
     detail: str
 
 
-class StepRefused(Exception):
+class StepRefused(BudgetError):
     """No further step may start: the shared budget (or an agent's own cap) is reached."""
 
     def __init__(self, refusal: Refusal) -> None:

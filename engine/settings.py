@@ -1,8 +1,8 @@
-"""What a user hands in through flags and the environment, and the one error for it.
+"""What a user hands in through flags and the environment.
 
 Every layer that reads user input (a question, a flag, a FONTE_* variable, a token) raises
-`BadInput` with a one-line message that names what to fix. Every entry point (the CLI, the
-bot, the worker, the evals) maps it the same way: the line on stderr, exit code 2.
+`BadInput` (the bad-input branch of `engine.errors`, re-exported here) with a one-line
+message that names what to fix; every entry point prints that line and exits 2.
 """
 
 from __future__ import annotations
@@ -11,14 +11,12 @@ import math
 from collections.abc import Callable, Mapping
 from typing import TypeVar
 
+from engine.errors import BadInput as BadInput
+
 _T = TypeVar("_T")
 
 _TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 _FALSE_WORDS = frozenset({"0", "false", "no", "off"})
-
-
-class BadInput(ValueError):
-    """Input a user must fix; the message is one line, fit to print as is."""
 
 
 def env_text(env: Mapping[str, str], name: str) -> str | None:

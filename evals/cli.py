@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path
 
 from engine import BadInput, FonteError
-from engine.cli import error_line, exit_code_for
+from engine.cli import EXIT_OK, error_line, exit_code_for
 from engine.models.claude import ClaudeConfig, claude_model_from_config, wants_claude
 from engine.v1 import v1_roles_for
 from evals.latency import DEFAULT_OVERHEAD_SECONDS, SimulatedLatency
@@ -36,7 +36,6 @@ from evals.runner import (
 )
 from evals.suites import CORPUS, SUITE_NAMES, load_suite
 
-EXIT_OK, EXIT_BAD_INPUT = 0, 2
 KEY_VARIABLE = "ANTHROPIC_API_KEY"
 
 

@@ -9,6 +9,7 @@ import importlib
 import importlib.util
 import inspect
 import pkgutil
+import re
 import types
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +24,7 @@ MAX_MODULE_LINES = 400
 # Lower layers never import higher ones (docs/architecture.md draws the same picture).
 ENGINE_LAYERS: dict[str, int] = {
     "engine.text": 0,
+    "engine.errors": 0,
     "engine.contracts": 1,
     "engine.settings": 1,
     "engine.disk": 1,
@@ -172,6 +174,38 @@ def test_no_test_module_imports_another_test_module() -> None:
     assert wrong == []
 
 
+def _is_fixture_or_hook(node: ast.stmt) -> bool:
+    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    if node.name.startswith("pytest_"):
+        return True
+    return any("fixture" in ast.unparse(decorator) for decorator in node.decorator_list)
+
+
+def test_test_helpers_live_in_tests_support_and_conftests_hold_fixtures_only() -> None:
+    """A conftest defines fixtures and hooks; whatever tests share besides (builders,
+    stand-ins, sample pages) is in tests/support/, which tests import. Nothing imports a
+    conftest."""
+    wrong = []
+    for path in sorted((ROOT / "tests").rglob("conftest.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            definition = isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+            targets = node.targets if isinstance(node, ast.Assign) else []
+            if isinstance(node, ast.AnnAssign):
+                targets = [node.target]
+            # A private constant its fixtures read is the conftest's own business.
+            shared = [t for t in targets if not (isinstance(t, ast.Name) and t.id[0] == "_")]
+            if (definition and not _is_fixture_or_hook(node)) or shared:
+                wrong.append(f"{_module_name(path)} defines a helper at line {node.lineno}")
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        wrong += [
+            f"{_module_name(path)} imports {imported}"
+            for imported in _imports(path)
+            if imported.endswith(".conftest")
+        ]
+    assert wrong == []
+
+
 # Runs against an older engine too (PYTHONPATH=<worktree>), whose front door was smaller.
 OLD_ENGINE_BENCHMARKS = frozenset({"evals.bench_claude"})
 
@@ -190,3 +224,114 @@ def test_bot_and_evals_use_the_engine_through_its_front_doors() -> None:
             if spec is None or spec.submodule_search_locations is None:
                 wrong.append(f"{module} imports {imported}, not a package's front door")
     assert wrong == []
+
+
+def _names_taken_from_engine() -> dict[str, list[str]]:
+    """Name → the modules of bot/, evals/ and engine/cli that import it `from engine`."""
+    taken: dict[str, list[str]] = {}
+    sources = [*_sources("bot", "evals"), *_sources("engine/cli")]
+    for module, path in sources:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "engine" and node.level == 0:
+                for alias in node.names:
+                    taken.setdefault(alias.name, []).append(module)
+    return taken
+
+
+def test_the_engine_front_door_holds_what_its_callers_take_and_no_more() -> None:
+    """`engine.__all__` is exactly what bot/, evals/ and the CLI import from `engine`: a
+    name nobody takes is an internal on show, a name taken from elsewhere a door bypassed."""
+    import engine
+
+    taken = _names_taken_from_engine()
+    exported = set(engine.__all__)
+    assert sorted(exported - set(taken)) == [], "exported, but no caller imports it"
+    assert sorted(set(taken) - exported) == [], "imported from engine, but not exported"
+
+
+def _project_modules() -> Iterator[types.ModuleType]:
+    """Every module of engine/, bot/ and evals/, imported; one that needs an optional package
+    not installed is skipped, and the reason printed."""
+    for root in PACKAGES:
+        package = importlib.import_module(root)
+        yield package
+        found = pkgutil.walk_packages(
+            package.__path__, prefix=f"{root}.", onerror=lambda name: print(f"skipped {name}")
+        )
+        for info in found:
+            try:
+                yield importlib.import_module(info.name)
+            except ImportError as error:
+                print(f"skipped {info.name}: {error}")
+
+
+def _project_exceptions() -> set[type[Exception]]:
+    """The exception classes engine/, bot/ and evals/ define (not those they import)."""
+    return {
+        value
+        for module in _project_modules()
+        for value in vars(module).values()
+        if isinstance(value, type)
+        and issubclass(value, Exception)
+        and value.__module__.split(".")[0] in PACKAGES
+    }
+
+
+_TREE_LINE = re.compile(r"^    ((?:[│ ]   )*(?:[├└]── )?)([A-Z]\w*)(?: \(([\w, ]+)\))?(.*)$")
+
+
+def _drawn_tree(docstring: str) -> dict[str, tuple[str | None, set[str], str | None]]:
+    """The tree engine/errors.py draws: each name's parent, its second bases (in
+    parentheses) and its module (when the line names one)."""
+    drawn: dict[str, tuple[str | None, set[str], str | None]] = {}
+    path: list[str] = []
+    for line in docstring.splitlines():
+        match = _TREE_LINE.match(line)
+        if match is None:
+            continue
+        prefix, name, extra, rest = match.groups()
+        depth = len(prefix) // 4
+        path[depth:] = [name]
+        parent = path[depth - 1] if depth else None
+        bases = {base.strip() for base in extra.split(",")} if extra else set()
+        module = re.search(r"\b((?:engine|bot|evals)(?:\.\w+)+)\b", rest)
+        drawn[name] = (parent, bases, module.group(1) if module else None)
+    return drawn
+
+
+def test_every_exception_the_project_defines_is_a_fonte_error() -> None:
+    import engine.errors
+
+    outside = sorted(
+        f"{cls.__module__}.{cls.__qualname__}"
+        for cls in _project_exceptions()
+        if not issubclass(cls, engine.errors.FonteError)
+    )
+    assert outside == [], "re-base them on a branch of engine/errors.py"
+
+
+def test_the_tree_engine_errors_draws_is_the_family() -> None:
+    import engine.errors
+
+    family = {cls.__name__: cls for cls in _project_exceptions()}
+    assert len(family) == len(_project_exceptions()), "two exception classes share a name"
+    actual = {
+        name: (
+            next(
+                (b.__name__ for b in cls.__bases__ if issubclass(b, engine.errors.FonteError)), None
+            ),
+            {b.__name__ for b in cls.__bases__ if not issubclass(b, engine.errors.FonteError)}
+            - {"Exception"},
+            cls.__module__,
+        )
+        for name, cls in family.items()
+    }
+    drawn = _drawn_tree(engine.errors.__doc__ or "")
+    undrawn, gone = sorted(set(actual) - set(drawn)), sorted(set(drawn) - set(actual))
+    assert (undrawn, gone) == ([], []), "engine/errors.py's tree must name every class"
+    wrong = {
+        name: (drawn[name], actual[name])
+        for name in drawn
+        if drawn[name][:2] != actual[name][:2] or drawn[name][2] not in (None, actual[name][2])
+    }
+    assert wrong == {}, "drawn (parent, second bases, module) vs the classes"

@@ -12,12 +12,13 @@ from bot.conversation.delivery import tell_user
 from bot.redis.state import ReportState
 from bot.runtime import Runtime
 from bot.slack.texts import texts_for
+from engine import DeliveryError
 
 REPORT_ATTEMPTS = 5
 """An attempt resumes from what Redis holds, so it is cheap: a report survives four crashes."""
 
 
-class RepeatedCrashes(Exception):
+class RepeatedCrashes(DeliveryError):
     """The report's workers kept stopping under it (killed, or Redis lost) past its attempts."""
 
 

@@ -1,5 +1,5 @@
 """The `fonte` command: its parser, the commands packages add through entry points, and how
-every error maps to an exit code (bad input: one line, exit 2)."""
+every error of the family maps to an exit code and one line (`engine.cli.exits`)."""
 
 from __future__ import annotations
 
@@ -7,27 +7,35 @@ import argparse
 import re
 import sys
 from collections.abc import Callable, Sequence
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint, PackageNotFoundError, entry_points, version
 
 from engine.cli.ask import add_ask_command
 from engine.cli.console import say
-from engine.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED
+from engine.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, error_line, exit_code_for
 from engine.cli.library import add_library_command
 from engine.cli.verify import add_verify_command
-from engine.settings import BadInput
-from engine.sources.library import LibraryError
-from engine.sources.protocols import SearchError
+from engine.errors import FonteError
 
 PLUGIN_GROUP = "fonte.commands"
 
 
-BUILT_IN = frozenset({"ask", "verify", "library"})
+BUILT_IN_ORDER = ("ask", "verify", "library")
+BUILT_IN = frozenset(BUILT_IN_ORDER)
+
+
+def fonte_version() -> str:
+    try:
+        return version("fonte")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
 
 
 def _parser(plugins: bool = True) -> argparse.ArgumentParser:
     """The parser; `plugins` loads the commands other packages add (`fonte bot`, `fonte
-    eval`), which a built-in command does not need to pay for."""
+    eval`), which a built-in command does not need to pay for. Their names are listed in
+    the usage line when loaded; a built-in command's own errors show its own usage."""
     parser = argparse.ArgumentParser(prog="fonte", description="Cited research reports.")
+    parser.add_argument("--version", action="version", version=f"fonte {fonte_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
     add_ask_command(commands)
     add_verify_command(commands)
@@ -40,6 +48,7 @@ def _parser(plugins: bool = True) -> argparse.ArgumentParser:
             _add_unavailable(commands, entry, error)
             continue
         register(commands)
+    commands.metavar = "{" + ",".join(commands.choices) + "}"
     return parser
 
 
@@ -86,16 +95,29 @@ def _normalised(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+def _subparsers(
+    parser: argparse.ArgumentParser,
+) -> argparse._SubParsersAction[argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action
+    raise LookupError("the fonte parser has no commands")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     built_in = bool(arguments) and arguments[0] in BUILT_IN
-    args = _parser(plugins=not built_in).parse_args(arguments)
+    parser = _parser(plugins=not built_in)
+    args, unknown = parser.parse_known_args(arguments)
+    if unknown:  # said by the command's own parser, whose usage is the one that helps
+        command = _subparsers(parser).choices[args.command]
+        command.error(f"unrecognized arguments: {' '.join(unknown)}")
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         return handler(args)
-    except (BadInput, LibraryError, SearchError) as error:
-        say(f"error: {error}")
-        return EXIT_BAD_INPUT
+    except FonteError as error:  # bad input, a library or provider that fails: one line
+        say(error_line(error))
+        return exit_code_for(error)
     except KeyboardInterrupt:  # before research started (e.g. while indexing): nothing to save
         say("interrupted")
         return EXIT_INTERRUPTED

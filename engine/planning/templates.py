@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from engine.contracts import Language
+from engine.errors import BadInput
 from engine.text.tokens import fold_accents
 
 
@@ -98,7 +99,7 @@ TEMPLATES: tuple[Template, ...] = (
 )
 
 
-class UnknownTemplate(ValueError):
+class UnknownTemplate(BadInput):
     pass
 
 

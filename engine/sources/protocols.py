@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from engine.errors import SourceError
 from engine.snapshots import Snapshot
 
 
@@ -22,11 +23,11 @@ class SearchHit:
     score: float = 0.0
 
 
-class SearchError(Exception):
+class SearchError(SourceError):
     """A provider could not answer (quota, 5xx, timeout, bad configuration)."""
 
 
-class FetchError(Exception):
+class FetchError(SourceError):
     """A source could not be read; the message says why in one line."""
 
 

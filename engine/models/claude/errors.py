@@ -6,8 +6,10 @@ plan and write (it falls back to a single-question plan or a verbatim report).
 
 from __future__ import annotations
 
+from engine.errors import ModelError
 
-class ClaudeFailure(Exception):
+
+class ClaudeFailure(ModelError):
     """A model step that ended without a usable answer."""
 
 

@@ -15,13 +15,14 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.contracts import Usage
+from engine.errors import BadInput
 
 PRICES_AS_OF = "2026-11-30"
 WEB_SEARCH_USD_PER_1000 = 10.0
 _MILLION = 1_000_000
 
 
-class UnknownModel(ValueError):
+class UnknownModel(BadInput):
     """A model the price table does not know: its cost could not be capped."""
 
 

@@ -12,13 +12,15 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from engine.errors import ModelError
+
 M = TypeVar("M", bound=BaseModel)
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 MAX_ERRORS_SHOWN = 6
 
 
-class InvalidJson(ValueError):
+class InvalidJson(ModelError, ValueError):
     """The answer is not the JSON asked for; the message says why."""
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote_from_bytes
 
+from engine.errors import SourceError
 from engine.snapshots import split_page
 from engine.sources.library.files import Note, escaped
 from engine.sources.library.index.catalog import CatalogEntry
@@ -15,7 +16,7 @@ from engine.sources.library.manifest import Manifest
 from engine.sources.library.parse import CONTENT_TYPE_BY_KIND, DocumentKind
 
 
-class LibraryError(Exception):
+class LibraryError(SourceError):
     """The library cannot be opened (missing folder, nothing readable); one-line message."""
 
 

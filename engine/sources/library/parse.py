@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pypdfium2
 
+from engine.errors import SourceError
 from engine.sources.library.html_text import html_main_text, html_title
 from engine.sources.library.pdf_text import visible_text
 from engine.text.confusables import without_invisible_controls
@@ -59,7 +60,7 @@ _MARKDOWN_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _TITLE_MAX_CHARS = 200
 
 
-class UnreadableFile(Exception):
+class UnreadableFile(SourceError):
     """A library file yields no text; the message is the reason, in a few words."""
 
 

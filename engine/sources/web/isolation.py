@@ -15,6 +15,8 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
+from engine.errors import SourceError
+
 _T = TypeVar("_T")
 
 INLINE_BYTES = 1_000_000
@@ -23,7 +25,7 @@ child process that a cancel kills."""
 _CONTEXT = multiprocessing.get_context("forkserver")
 
 
-class ChildDied(RuntimeError):
+class ChildDied(SourceError):
     """The child process ended without an answer (killed, out of memory)."""
 
 

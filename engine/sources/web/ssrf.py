@@ -17,10 +17,11 @@ import anyio
 import httpcore
 import httpx
 
+from engine.errors import SourceError
 from engine.sources.web.address_policy import Allowlist, refusal
 
 
-class AddressRefused(Exception):
+class AddressRefused(SourceError):
     """A connection the address policy forbids; the message is the one-line reason."""
 
 

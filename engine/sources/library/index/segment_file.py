@@ -19,13 +19,14 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.disk import write_atomically
+from engine.errors import SourceError
 
 MAGIC = b"FONTE-ARRAYS-1\n"
 _ALIGN = 64
 _LENGTH = struct.Struct("<Q")
 
 
-class DamagedFile(Exception):
+class DamagedFile(SourceError):
     """The file is not an array file this module wrote (truncated, overwritten, other)."""
 
 
