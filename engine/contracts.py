@@ -1,6 +1,6 @@
-"""The JSON a report saves: Plan, Claim, Report (see DESIGN.md, "Contracts").
+"""The JSON a report saves: Plan, Claim, Report (see docs/design.md, "Contracts").
 
-Field names may grow; the ones listed in DESIGN.md keep their meaning. Everything here is
+Field names may grow; the ones listed in docs/design.md keep their meaning. Everything here is
 pure data: no I/O, no clocks except the explicit `utc_now` helper used as a default.
 """
 

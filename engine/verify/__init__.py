@@ -1,12 +1,13 @@
-"""Verification: an excerpt is on its page or it is not published (DESIGN.md, principle 4).
+"""Verification: an excerpt is on its page or it is not published (docs/design.md, principle 4).
 
 - `excerpts`: the pure checks. An excerpt (and its context, a lead-in or column header) is
   found on the cited page after normalisation, and every number of a claim's statement is
   in what it quotes (`Claim.quoted`).
 - `service`: `ClaimVerifier` finds the text a claim cites (the snapshot its subagent read,
   or a fresh read) and judges the claim with those checks.
-- `draft`: the writer's post-check. A sentence is published only if it cites verified claims
-  and states no number missing from what they quote.
+- `draft`: the writer's post-check (`check_draft`, the number guard). A sentence, table cell
+  or calculation is published only if it cites verified claims and states no number missing
+  from what they quote, except the text of a calculation code recomputes from their figures.
 - `recheck` and `refetch`: `fonte verify` on a saved report, against the sources as they are
   or against live re-reads of web pages. Both return a `CheckResult`.
 - `digest`: a SHA-256 of what a report publishes, written with report.json, so that verify
@@ -15,7 +16,7 @@
 """
 
 from engine.verify.digest import digest_problem, published_digest, sealed
-from engine.verify.draft import check_sections
+from engine.verify.draft import CheckedDraft, check_draft, check_sections
 from engine.verify.excerpts import Verdict, verify_excerpt, verify_on_page
 from engine.verify.recheck import recheck_report
 from engine.verify.refetch import LiveRead, refetch_claims
@@ -25,11 +26,13 @@ from engine.verify.support import sentence_pairs, unsupported_sentences
 
 __all__ = [
     "CheckResult",
+    "CheckedDraft",
     "ClaimCheck",
     "ClaimVerifier",
     "LiveRead",
     "Outcome",
     "Verdict",
+    "check_draft",
     "check_sections",
     "digest_problem",
     "published_digest",

@@ -1,5 +1,5 @@
 """The verifier: a claim is published only if its excerpt is on the cited page of the source
-it names and every number of its statement is in that excerpt (DESIGN.md, principle 4).
+it names and every number of its statement is in that excerpt (docs/design.md, principle 4).
 
 Pure code: the caller hands over the Snapshot the claim's author read (or a fresh fetch).
 """

@@ -24,7 +24,6 @@ from evals.web_pages import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-SHARED_HOTPOTQA = REPO.parent / "shared" / "corpus" / "hotpotqa"
 
 CORPUS = {
     "Lilu (mythology)": [
@@ -216,14 +215,10 @@ def test_cli_serves_until_interrupted_and_prints_what_to_export(tmp_path: Path) 
             process.stdout.close()
 
 
-def test_the_shared_hotpotqa_corpus_answers_its_first_question() -> None:
-    if not (SHARED_HOTPOTQA / "corpus.json").is_file():
-        reason = f"shared HotpotQA corpus not found at {SHARED_HOTPOTQA}"
-        print(f"skipped: {reason}")
-        pytest.skip(reason)
-    question = json.loads((SHARED_HOTPOTQA / "questions.json").read_text("utf-8"))[0]
+def test_the_shared_hotpotqa_corpus_answers_its_first_question(hotpotqa_corpus: Path) -> None:
+    question = json.loads((hotpotqa_corpus / "questions.json").read_text("utf-8"))[0]
     gold = {title for title, _ in question["supporting_facts"]}
-    with OfflineWeb(load_hotpotqa(SHARED_HOTPOTQA), bind="127.0.0.1") as web:
+    with OfflineWeb(load_hotpotqa(hotpotqa_corpus), bind="127.0.0.1") as web:
         results = _search(web, question["question"]).json()["results"]
         top = {title_from_url(r["url"]) for r in results}
         assert gold <= top
