@@ -1,42 +1,50 @@
+"""The orchestrator around a scripted model (engine.models.scripted): what it does with
+whatever a model plans, posts, judges and writes. The extractive model's own rules are tested
+in tests/engine/models/extractive/."""
+
 import asyncio
 import contextlib
-from dataclasses import dataclass
 
-from engine.agents.toolbox import Assignment, Toolbox
-from engine.budget import Meter
-from engine.contracts import (
-    Claim,
-    ClaimStatus,
-    ClarifyingQuestion,
-    Limits,
-    Plan,
-    Section,
-    Sentence,
-    Subquestion,
-    Support,
-)
+from engine.contracts import ClaimStatus, Limits, Sentence, Subquestion, Support
 from engine.events import Event, SubagentStarted
-from engine.models.extractive import ExtractiveModel
-from engine.models.protocol import Brief, Draft
+from engine.models.scripted import Post, ScriptedModel
 from engine.orchestrator import Orchestrator
 from engine.planning.briefs import make_brief
-from tests.engine.conftest import HangingSource, PagesSource
+from engine.snapshots import Snapshot
+from tests.support.pages_source import HangingSource, PagesSource
 
 LIMITS_QUESTION = "Quais são os limites de potência instalada da microgeração distribuída?"
+LAW = "https://example.org/lei-14300"
+FILING = "https://example.org/acme-2018.pdf#page=2"
+MICRO = ("Microgeração vai até 75 kW.", LAW, "potência instalada menor ou igual a 75 kW")
+CREDITS = (
+    "Os créditos expiram em 60 meses.",
+    LAW,
+    "Os créditos de energia elétrica expiram em 60 (sessenta) meses",
+)
+CAPEX = (
+    "Purchases of property, plant and equipment were 1,577.",
+    FILING,
+    "Purchases of property, plant and equipment (PP&E) (1,577) (1,373)",
+)
+
+
+def scripted(*posts: tuple[str, str, str] | Post, **script: object) -> ScriptedModel:
+    return ScriptedModel(posts=list(posts), **script)  # type: ignore[arg-type]
 
 
 def run(orchestrator: Orchestrator, question: str, template: str | None = None):  # type: ignore[no-untyped-def]
     return orchestrator.run(make_brief(question, template=template))
 
 
-async def test_offline_run_publishes_only_verified_cited_sentences(source: PagesSource) -> None:
+async def test_a_run_publishes_only_verified_cited_sentences(source: PagesSource) -> None:
     events: list[Event] = []
-    orchestrator = Orchestrator(ExtractiveModel(), source, source, events=events.append)
+    model = scripted(MICRO, CREDITS)
+    orchestrator = Orchestrator(model, source, source, events=events.append)
     report = await run(orchestrator, LIMITS_QUESTION)
     assert report.language == "pt"
-    assert report.title.startswith("Relatório")
     verified = {c.id: c for c in report.verified_claims()}
-    assert any("75 kW" in c.excerpt for c in verified.values())
+    assert {c.statement for c in verified.values()} == {MICRO[0], CREDITS[0]}
     cited = [cid for s in report.sections for sentence in s.sentences for cid in sentence.claim_ids]
     assert cited
     assert all(cid in verified for cid in cited)
@@ -47,7 +55,8 @@ async def test_offline_run_publishes_only_verified_cited_sentences(source: Pages
 
 
 async def test_step_limit_gives_a_partial_report_with_gaps(source: PagesSource) -> None:
-    orchestrator = Orchestrator(ExtractiveModel(), source, source, limits=Limits(steps=3))
+    model = scripted(MICRO, CAPEX, subquestions=["limites", "capex"])
+    orchestrator = Orchestrator(model, source, source, limits=Limits(steps=3))
     report = await run(orchestrator, LIMITS_QUESTION)
     assert report.partial
     assert report.gaps
@@ -55,98 +64,48 @@ async def test_step_limit_gives_a_partial_report_with_gaps(source: PagesSource) 
     assert any("budget reached" in note for note in report.notes)
 
 
-class SlowSource(PagesSource):
+class OverlapSource(PagesSource):
     """A fetch is held until another one runs alongside it: subagents running at the same
     time overlap however slowly the machine gets them there; subagents run one after the
-    other would each wait out HOLD_SECONDS alone."""
+    other would each wait out HOLD_SECONDS alone. Its counters are the instance's own."""
 
     HOLD_SECONDS = 5.0
-    in_flight: int = 0
-    most_in_flight: int = 0
-    overlapped: asyncio.Event | None = None
 
-    async def fetch(self, url: str):  # type: ignore[no-untyped-def]
-        SlowSource.in_flight += 1
-        SlowSource.most_in_flight = max(SlowSource.most_in_flight, SlowSource.in_flight)
-        overlapped = SlowSource.overlapped
-        assert overlapped is not None
-        if SlowSource.in_flight >= 2:
-            overlapped.set()
+    def __init__(self, documents: dict[str, Snapshot]) -> None:
+        super().__init__(documents=documents)
+        self.in_flight = 0
+        self.most_in_flight = 0
+        self.overlapped = asyncio.Event()
+
+    async def fetch(self, url: str) -> Snapshot:
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        if self.in_flight >= 2:
+            self.overlapped.set()
         try:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(overlapped.wait(), SlowSource.HOLD_SECONDS)
+                await asyncio.wait_for(self.overlapped.wait(), self.HOLD_SECONDS)
             return await super().fetch(url)
         finally:
-            SlowSource.in_flight -= 1
+            self.in_flight -= 1
 
 
 async def test_independent_subquestions_run_at_the_same_time(source: PagesSource) -> None:
-    SlowSource.in_flight = SlowSource.most_in_flight = 0
-    SlowSource.overlapped = asyncio.Event()
-    slow = SlowSource(documents=source.documents)
-    orchestrator = Orchestrator(ExtractiveModel(), slow, slow)
-    report = await run(orchestrator, "energia elétrica microgeração", template="regulacao")
+    slow = OverlapSource(source.documents)
+    model = scripted(
+        Post(*MICRO, subquestion="s1"),
+        Post(*CAPEX, subquestion="s2"),
+        subquestions=["limites", "capex", "créditos"],
+    )
+    report = await run(Orchestrator(model, slow, slow), "energia elétrica microgeração")
     assert len(report.plan.subquestions) == 3
-    assert SlowSource.most_in_flight >= 2
-
-
-@dataclass
-class ScriptedModel:
-    """A model whose subagents post what the test says, and whose writer can misbehave."""
-
-    posts: list[tuple[str, str, str]]
-    sentences: list[Sentence] | None = None
-    fail_research: bool = False
-    verdicts: dict[str, Support] | None = None
-    name: str = "scripted"
-    write_cost_estimate_usd: float = 0.0
-    write_calls: int = 0
-
-    async def clarify(self, brief: Brief, meter: Meter) -> list[ClarifyingQuestion]:
-        return []
-
-    async def plan(self, brief: Brief, meter: Meter) -> Plan:
-        return Plan(
-            question=brief.question,
-            sufficient_when=["one verified claim"],
-            subquestions=[Subquestion(id="s1", text=brief.question)],
-        )
-
-    async def research(self, assignment: Assignment, tools: Toolbox) -> None:
-        if self.fail_research:
-            raise RuntimeError("model exploded")
-        await tools.search(assignment.subquestion.text)
-        for statement, url, excerpt in self.posts:
-            await tools.read(url)
-            await tools.record_claim(statement, url, excerpt)
-
-    async def unmet_criteria(self, plan: Plan, verified: list[Claim], meter: Meter) -> list[str]:
-        return [] if verified else list(plan.sufficient_when)
-
-    async def judge(self, claims: list[Claim], meter: Meter) -> list[Claim] | None:
-        if self.verdicts is None:
-            return None
-        return [c.model_copy(update={"support": self.verdicts[c.statement]}) for c in claims]
-
-    async def write(self, brief: Brief, plan: Plan, verified: list[Claim], meter: Meter) -> Draft:
-        reservation = await meter.model_step(self.write_cost_estimate_usd)
-        await meter.settle(reservation, self.write_cost_estimate_usd / 2)
-        self.write_calls += 1
-        sentences = self.sentences or [
-            Sentence(text=c.statement, claim_ids=[c.id]) for c in verified
-        ]
-        return Draft(title="t", sections=[Section(title="s", sentences=sentences)])
-
-
-LAW = "https://example.org/lei-14300"
+    assert slow.most_in_flight >= 2
+    assert {c.subquestion for c in report.verified_claims()} == {"s1", "s2"}
 
 
 async def test_fabricated_excerpt_is_rejected_and_never_written(source: PagesSource) -> None:
-    model = ScriptedModel(
-        posts=[
-            ("Microgeração vai até 75 kW.", LAW, "potência instalada menor ou igual a 75 kW"),
-            ("Microgeração vai até 100 kW.", LAW, "potência instalada menor ou igual a 100 kW"),
-        ]
+    model = scripted(
+        MICRO, ("Microgeração vai até 100 kW.", LAW, "potência instalada menor ou igual a 100 kW")
     )
     report = await run(Orchestrator(model, source, source), "limites")
     by_status = {c.statement: c.status for c in report.claims}
@@ -159,9 +118,7 @@ async def test_fabricated_excerpt_is_rejected_and_never_written(source: PagesSou
 async def test_writer_sentences_without_valid_ids_or_with_unsourced_numbers_are_dropped(
     source: PagesSource,
 ) -> None:
-    model = ScriptedModel(
-        posts=[("Microgeração vai até 75 kW.", LAW, "potência instalada menor ou igual a 75 kW")]
-    )
+    model = scripted(MICRO)
     orchestrator = Orchestrator(model, source, source)
     first = await run(orchestrator, "limites")
     claim_id = first.verified_claims()[0].id
@@ -181,20 +138,21 @@ async def test_writer_sentences_without_valid_ids_or_with_unsourced_numbers_are_
 async def test_a_failing_subagent_becomes_a_note_and_a_gap_not_an_exception(
     source: PagesSource,
 ) -> None:
-    report = await run(
-        Orchestrator(ScriptedModel(posts=[], fail_research=True), source, source), "x y z"
-    )
+    report = await run(Orchestrator(scripted(fail_research="model exploded"), source, source), "x")
     assert any("model exploded" in note for note in report.notes)
-    assert report.gaps == ["one verified claim"]
+    assert report.gaps == ["a verified claim for: x"]
 
 
 async def test_unmet_criteria_dispatch_a_gap_subagent_while_budget_remains(
     source: PagesSource,
 ) -> None:
     events: list[Event] = []
-    orchestrator = Orchestrator(ExtractiveModel(), source, source, events=events.append)
+    invented = ("O café arábica custa 300 dólares.", LAW, "o café arábica exportado custa 300")
+    model = scripted(invented)
+    orchestrator = Orchestrator(model, source, source, events=events.append)
     report = await run(orchestrator, "Qual é o preço médio do café arábica exportado?")
     assert any(isinstance(e, SubagentStarted) and e.gap for e in events)
+    assert model.researched == ["s1", "s1-gap1"]
     assert report.gaps
     assert "café" in report.gaps[0]
     assert not report.partial
@@ -202,7 +160,7 @@ async def test_unmet_criteria_dispatch_a_gap_subagent_while_budget_remains(
 
 async def test_cancel_returns_a_partial_report_promptly(source: PagesSource) -> None:
     hanging = HangingSource(documents=source.documents)
-    orchestrator = Orchestrator(ExtractiveModel(), hanging, hanging)
+    orchestrator = Orchestrator(scripted(MICRO), hanging, hanging)
     task = asyncio.create_task(run(orchestrator, LIMITS_QUESTION))
     await asyncio.sleep(0.1)
     orchestrator.cancel("interrupted by the user")
@@ -214,7 +172,7 @@ async def test_cancel_returns_a_partial_report_promptly(source: PagesSource) -> 
 
 async def test_time_cap_stops_a_stuck_subagent(source: PagesSource) -> None:
     hanging = HangingSource(documents=source.documents)
-    orchestrator = Orchestrator(ExtractiveModel(), hanging, hanging, limits=Limits(seconds=0.2))
+    orchestrator = Orchestrator(scripted(MICRO), hanging, hanging, limits=Limits(seconds=0.2))
     report = await asyncio.wait_for(run(orchestrator, LIMITS_QUESTION), timeout=10)
     assert report.partial
     assert report.gaps
@@ -223,11 +181,9 @@ async def test_time_cap_stops_a_stuck_subagent(source: PagesSource) -> None:
 async def test_support_judge_rejects_contradicted_claims_and_flags_neutral_ones(
     source: PagesSource,
 ) -> None:
-    model = ScriptedModel(
-        posts=[
-            ("Microgeração vai até 75 kW.", LAW, "potência instalada menor ou igual a 75 kW"),
-            ("Minigeração começa acima de 75 kW.", LAW, "potência instalada maior que 75 kW"),
-        ],
+    model = scripted(
+        MICRO,
+        ("Minigeração começa acima de 75 kW.", LAW, "potência instalada maior que 75 kW"),
         verdicts={
             "Microgeração vai até 75 kW.": Support.neutral,
             "Minigeração começa acima de 75 kW.": Support.contradicts,
@@ -243,23 +199,22 @@ async def test_support_judge_rejects_contradicted_claims_and_flags_neutral_ones(
     assert "contradicts" in (contradicted.reason or "")
 
 
-async def test_offline_model_says_it_skipped_the_judge(source: PagesSource) -> None:
-    report = await run(Orchestrator(ExtractiveModel(), source, source), LIMITS_QUESTION)
-    assert any("judge skipped" in note for note in report.notes)
+async def test_a_model_that_does_not_judge_is_said_to_have_skipped_the_judge(
+    source: PagesSource,
+) -> None:
+    report = await run(Orchestrator(scripted(MICRO), source, source), LIMITS_QUESTION)
+    assert any("judge skipped" in note and "scripted" in note for note in report.notes)
 
 
 async def test_the_writer_call_is_reserved_before_research_can_spend_it(
     source: PagesSource,
 ) -> None:
-    model = ScriptedModel(
-        posts=[("Microgeração vai até 75 kW.", LAW, "potência instalada menor ou igual a 75 kW")],
-        write_cost_estimate_usd=0.5,
-    )
+    model = scripted(MICRO, write_cost_estimate_usd=0.5)
     orchestrator = Orchestrator(model, source, source, limits=Limits(usd=0.5))
     report = await run(orchestrator, "limites")
     assert model.write_calls == 1
     assert report.spend.usd == 0.25
-    too_poor = ScriptedModel(posts=model.posts, write_cost_estimate_usd=0.5)
+    too_poor = scripted(MICRO, write_cost_estimate_usd=0.5)
     report = await run(Orchestrator(too_poor, source, source, limits=Limits(usd=0.1)), "limites")
     assert too_poor.write_calls == 0
     assert report.sections  # composed from the verified claims verbatim
@@ -269,8 +224,10 @@ async def test_the_writer_call_is_reserved_before_research_can_spend_it(
 async def test_a_follow_up_researches_one_subquestion_on_the_same_board(
     source: PagesSource,
 ) -> None:
-    orchestrator = Orchestrator(ExtractiveModel(), source, source)
+    model = scripted(Post(*MICRO, subquestion="s1"), Post(*CREDITS, subquestion="d1"))
+    orchestrator = Orchestrator(model, source, source)
     first = await run(orchestrator, LIMITS_QUESTION)
+    assert [c.statement for c in first.claims] == [MICRO[0]]
     first_ids = {c.id for c in first.claims}
     deeper = first.plan.model_copy(
         update={
@@ -284,14 +241,13 @@ async def test_a_follow_up_researches_one_subquestion_on_the_same_board(
     await orchestrator.budget.extend(Limits(steps=10, seconds=60, usd=0))
     second = await orchestrator.run(make_brief(LIMITS_QUESTION), plan=deeper, research={"d1"})
     new = [c for c in second.claims if c.id not in first_ids]
-    assert new
-    assert all(c.subquestion == "d1" for c in new)
+    assert [(c.statement, c.subquestion) for c in new] == [(CREDITS[0], "d1")]
     assert first_ids <= {c.id for c in second.claims}
     assert len({c.id for c in second.claims}) == len(second.claims)
 
 
 class FlakySource(PagesSource):
-    async def fetch(self, url: str):  # type: ignore[no-untyped-def]
+    async def fetch(self, url: str) -> Snapshot:
         if "acme" in url:
             from engine.sources.protocols import FetchError
 
@@ -299,8 +255,8 @@ class FlakySource(PagesSource):
         return await super().fetch(url)
 
 
-async def test_an_unreadable_page_is_skipped_and_noted(source: PagesSource) -> None:
+async def test_a_subagent_note_reaches_the_report_with_its_subagent(source: PagesSource) -> None:
     flaky = FlakySource(documents=source.documents)
-    report = await run(Orchestrator(ExtractiveModel(), flaky, flaky), "potência instalada 2018")
-    assert any("could not read" in note and "503" in note for note in report.notes)
-    assert report.verified_claims()
+    report = await run(Orchestrator(scripted(CAPEX, MICRO), flaky, flaky), "potência 2018")
+    assert any(note.startswith("s1: could not read") and "503" in note for note in report.notes)
+    assert [c.statement for c in report.verified_claims()] == [MICRO[0]]
