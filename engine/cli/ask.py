@@ -35,6 +35,7 @@ from engine.render import PageEvidence, labels_for
 from engine.render.files import FORMATS, write_report
 from engine.settings import BadInput, wants_claude
 from engine.sources.library import Library
+from engine.text.language import locale_language
 
 if TYPE_CHECKING:  # the Claude SDK and v1 load only for a run that uses them
     from engine.models.claude import ClaudeConfig
@@ -54,7 +55,11 @@ def add_ask_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
     ask.add_argument("--max-minutes", type=float, default=10.0, help="wall time cap (10)")
     ask.add_argument("--max-usd", type=float, default=2.0, help="money cap in USD (2.00)")
     ask.add_argument("--out", type=Path, help="output folder (default reports/<time>-<slug>)")
-    ask.add_argument("--format", default="md,html,json,pdf", help="comma list of md,html,json,pdf")
+    ask.add_argument(
+        "--format",
+        default="md,html,json,pdf",
+        help="comma list of json,md,html,pdf,docx,pptx,xlsx (default md,html,json,pdf)",
+    )
     ask.add_argument(
         "--cache-dir", type=Path, help="caches (default $FONTE_CACHE_DIR or ~/.cache/fonte)"
     )
@@ -78,6 +83,8 @@ def add_ask_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
 
 def run_ask(args: argparse.Namespace) -> int:
     started = time.monotonic()  # the time budget counts the whole run, index building too
+    if not args.question.strip():  # its example in the user's language: the locale's
+        make_brief(args.question, language=locale_language(os.environ))
     brief = make_brief(args.question, template=args.template)  # fail fast, before opening anything
     formats = _formats(args.format)
     limits = _limits(args)

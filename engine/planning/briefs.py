@@ -24,6 +24,12 @@ class Brief:
     answers: tuple[str, ...] = ()
 
 
+EMPTY_QUESTION_EXAMPLES: dict[Language, str] = {
+    "pt": "Qual é o tamanho do mercado de energia solar no Brasil?",
+    "en": "What is the size of the solar energy market in Brazil?",
+}
+
+
 def make_brief(
     question: str,
     *,
@@ -31,9 +37,12 @@ def make_brief(
     language: Language | None = None,
     answers: tuple[str, ...] = (),
 ) -> Brief:
+    """`language` is the question's when known (a Slack user's); an empty question's example
+    is given in it, else in English."""
     text = " ".join(question.split())
     if not text:
-        raise BadInput('the question is empty: ask something, e.g. "Qual é o tamanho do mercado?"')
+        example = EMPTY_QUESTION_EXAMPLES[language or "en"]
+        raise BadInput(f'the question is empty: ask something, e.g. "{example}"')
     if len(text) > MAX_QUESTION_CHARS:
         raise BadInput(
             f"the question has {len(text):,} characters; the limit is {MAX_QUESTION_CHARS:,}: "

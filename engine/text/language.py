@@ -9,6 +9,7 @@ answer is English.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Literal
 
 Language = Literal["pt", "en"]
@@ -61,3 +62,17 @@ def detect_language(text: str) -> Language:
         english += en_end
     portuguese += len(_PORTUGUESE_LETTERS.findall(text.casefold()))
     return "pt" if portuguese > english else "en"
+
+
+_LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def locale_language(env: Mapping[str, str]) -> Language | None:
+    """The language of the user's locale (`LC_ALL`, `LC_MESSAGES`, `LANG`, first set wins, as
+    POSIX orders them): "pt" for pt_BR.UTF-8, "en" for en_US, None for C, POSIX or any other."""
+    for name in _LOCALE_VARIABLES:
+        value = env.get(name, "").strip()
+        if value:
+            code = value.split(".")[0].split("_")[0].casefold()
+            return "pt" if code == "pt" else "en" if code == "en" else None
+    return None
