@@ -35,7 +35,9 @@ _FONTE = "import sys; from engine.cli import main; sys.exit(main(sys.argv[1:]))"
 _RESEARCH_ONLY = """
 import asyncio, sys
 from pathlib import Path
-from engine import ExtractiveModel, Orchestrator, make_brief, write_report
+from engine import ExtractiveModel, Orchestrator
+from engine.planning import make_brief
+from engine.render import write_report
 from engine.sources.library import Library
 folder, question, out = sys.argv[1:4]
 library = Library.open(Path(folder))

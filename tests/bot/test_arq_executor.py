@@ -10,7 +10,7 @@ from engine.agents.toolbox import Assignment
 from engine.contracts import Claim, ClaimStatus, Subquestion
 from engine.events import Event, SubagentFinished, SubagentStarted
 from engine.executor import SubagentOutcome
-from tests.bot.conftest import running_workers
+from tests.support.bot_env import running_workers
 
 
 async def test_a_job_that_fails_on_the_worker_becomes_an_outcome_with_its_error(

@@ -78,7 +78,7 @@ def test_health_checks_fail_when_nothing_runs(env: Any) -> None:
 
 async def test_worker_check_sees_a_running_worker(make_settings: Any, runtimes: Any) -> None:
     from bot.worker import workers_alive
-    from tests.bot.conftest import running_workers
+    from tests.support.bot_env import running_workers
 
     rt = await runtimes(make_settings())
     assert not await workers_alive(rt, host="checked-host")

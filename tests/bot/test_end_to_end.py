@@ -14,7 +14,7 @@ from bot.slack.texts import PT
 from bot.sources import open_library
 from engine.models.extractive import ExtractiveModel
 from engine.orchestrator import Orchestrator
-from tests.bot.conftest import (
+from tests.support.bot_env import (
     LIMITS_QUESTION,
     AskingModel,
     SlowSources,

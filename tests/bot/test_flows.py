@@ -9,7 +9,7 @@ from bot.flows import estimate_run, handle_step, needs_clarifying, report_id_for
 from bot.steps import Ask, Deepen, Start
 from engine.contracts import Limits, Plan, Subquestion
 from engine.planning.briefs import make_brief
-from tests.bot.conftest import AskingModel, wait_state
+from tests.support.bot_env import AskingModel, wait_state
 from tests.support.slack_stub import SlackStub
 
 

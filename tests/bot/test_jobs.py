@@ -14,7 +14,7 @@ from bot.flows import handle_step
 from bot.jobs import OUTAGE_RETRY_SECONDS, again_when_redis_is_down
 from bot.recovery.attempts import REPORT_ATTEMPTS
 from bot.steps import Ask
-from tests.bot.conftest import LIMITS_QUESTION, running_workers, wait_state
+from tests.support.bot_env import LIMITS_QUESTION, running_workers, wait_state
 from tests.support.slack_stub import SlackStub
 
 

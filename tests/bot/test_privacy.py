@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from bot.slack.blocks import CANCEL, EXCERPT, START
-from tests.bot.conftest import LIMITS_QUESTION, wait_state
+from tests.support.bot_env import LIMITS_QUESTION, wait_state
 from tests.support.slack_stub import Call, SlackStub
 
 DM, OWNER, OTHER = "D42", "U1", "U2"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.bench.redis_restart import restart_run
-from tests.bot.conftest import LIMITS_QUESTION
+from tests.support.bot_env import LIMITS_QUESTION
 
 ROOT = Path(__file__).resolve().parents[2]
 REPORTS = 8

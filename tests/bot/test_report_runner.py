@@ -13,7 +13,7 @@ from bot.runtime import Runtime
 from bot.slack.blocks import EXCERPT
 from bot.sources import open_library
 from bot.steps import Ask, Start
-from tests.bot.conftest import LIMITS_QUESTION, SlowSources, running_workers, wait_state
+from tests.support.bot_env import LIMITS_QUESTION, SlowSources, running_workers, wait_state
 from tests.support.slack_stub import SlackStub
 
 CHANNEL, USER = "C400", "U1"

@@ -24,7 +24,7 @@ from redis.exceptions import WatchError
 from bot.redis.connection import connect
 from bot.redis.runs import LEASE_SECONDS
 from bot.worker import FonteWorker, WorkerSettings, build_workers, run_workers
-from tests.bot.conftest import REDIS_URL
+from tests.support.bot_env import REDIS_URL
 
 
 async def test_two_workers_one_per_queue(make_settings: Any, runtimes: Any) -> None:

@@ -21,7 +21,7 @@ from bot.flows import handle_step
 from bot.slack.blocks import EXCERPT
 from bot.steps import Ask, EditPlan, Start
 from engine.contracts import ClaimStatus, Limits
-from tests.bot.conftest import BOT_TOKEN, REDIS_URL, wait_state
+from tests.support.bot_env import BOT_TOKEN, REDIS_URL, wait_state
 from tests.support.slack_stub import SlackStub
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,7 +13,7 @@ from evals.cases import (
     load_folder_cases,
     load_hotpotqa_cases,
 )
-from tests.evals.conftest import write_suite
+from tests.support.eval_suites import write_suite
 
 
 def test_folder_cases_read_the_seed_format(suite_folder: Path) -> None:

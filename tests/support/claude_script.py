@@ -10,7 +10,6 @@ from typing import Any
 
 from engine.contracts import Usage
 from engine.models.claude import default_price_table
-from tests.engine.conftest import LAW_TEXT
 from tests.support.anthropic_server import (
     Body,
     Reply,
@@ -25,6 +24,7 @@ from tests.support.anthropic_server import (
     tool_use,
     usage,
 )
+from tests.support.pages_source import LAW_TEXT
 
 PRICES = default_price_table()
 LAW = "https://example.org/lei-14300"

@@ -22,7 +22,7 @@ from bot.sources import open_library
 from engine.assembly import Sources
 from engine.contracts import Claim, Report
 from engine.render import PageEvidence
-from tests.bot.conftest import SignedSlack, running_workers
+from tests.support.bot_env import SignedSlack, running_workers
 from tests.support.clock import FakeClock
 from tests.support.slack_pages import (
     CLAIMS,

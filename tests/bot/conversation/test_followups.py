@@ -10,7 +10,7 @@ from bot.flows import handle_step
 from bot.slack.texts import PT
 from bot.sources import open_library
 from bot.steps import Answer, Cancel, Deepen, Rate, Start
-from tests.bot.conftest import SlowSources
+from tests.support.bot_env import SlowSources
 from tests.support.slack_runs import (
     CHANNEL,
     USER,

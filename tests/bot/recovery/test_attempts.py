@@ -7,7 +7,7 @@ from typing import Any
 from bot.flows import handle_step
 from bot.recovery.attempts import REPORT_ATTEMPTS, give_up, out_of_attempts
 from bot.steps import Ask
-from tests.bot.conftest import LIMITS_QUESTION
+from tests.support.bot_env import LIMITS_QUESTION
 from tests.support.slack_stub import SlackStub
 
 

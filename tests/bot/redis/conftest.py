@@ -8,7 +8,7 @@ import pytest
 from arq.connections import ArqRedis
 
 from bot.redis.connection import connect
-from tests.bot.conftest import REDIS_URL
+from tests.support.bot_env import REDIS_URL
 
 
 @pytest.fixture

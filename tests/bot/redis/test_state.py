@@ -11,7 +11,7 @@ from bot.redis.connection import connect
 from bot.redis.keys import Keys
 from bot.redis.state import InMemoryStateStore, RedisStateStore, ReportState, StateStore
 from engine.contracts import Limits, Plan, Report, Subquestion
-from tests.bot.conftest import REDIS_URL
+from tests.support.bot_env import REDIS_URL
 
 
 def new_state(report_id: str = "r1", is_dm: bool = False) -> ReportState:

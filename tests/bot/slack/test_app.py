@@ -13,7 +13,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.slack.blocks import DEEPEN, EDIT, EDIT_VIEW, FEEDBACK, START
 from bot.slack.http import socket_health_app
 from bot.slack.texts import PT
-from tests.bot.conftest import LIMITS_QUESTION, AskingModel, wait_state
+from tests.support.bot_env import LIMITS_QUESTION, AskingModel, wait_state
 from tests.support.slack_stub import SlackStub
 
 CHANNEL, USER = "C7", "U1"

@@ -12,7 +12,7 @@ from bot.slack.api import SlackWebApi, build_web_client
 from bot.slack.assistant import StatusLine, suggested_prompts
 from bot.slack.blocks import START
 from bot.slack.texts import PT
-from tests.bot.conftest import wait_state
+from tests.support.bot_env import wait_state
 from tests.support.slack_stub import SlackStub
 
 DM, USER, THREAD = "D7", "U1", "1729999327.187299"

@@ -8,7 +8,7 @@ import pytest
 from engine.agents.toolbox import Toolbox
 from engine.budget import InMemoryBudget, StepRefused
 from engine.contracts import Limits
-from tests.engine.conftest import LAW_TEXT, PagesSource, SlowPages, subagent_toolbox
+from tests.support.pages_source import LAW_TEXT, PagesSource, SlowPages, subagent_toolbox
 
 LAW = "https://example.org/lei-14300"
 FILING = "https://example.org/acme-2018.pdf"

@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack
 
 import pytest
 
 from evals.offline_web import OfflineWeb
 from evals.web_pages import Page
-
-ServeWeb = Callable[[Sequence[Page]], OfflineWeb]
+from tests.support.cli_pages import ServeWeb
 
 
 @pytest.fixture
@@ -29,12 +28,3 @@ def serve_web(monkeypatch: pytest.MonkeyPatch) -> Iterator[ServeWeb]:
             return server
 
         yield serve
-
-
-LAW = """# Lei 14.300
-
-XI - microgeração distribuída: central geradora de energia elétrica, com potência instalada menor ou igual a 75 kW (setenta e cinco quilowatts), conectada na rede de distribuição;
-
-XIII - minigeração distribuída: central geradora com potência instalada maior que 75 kW e menor ou igual a 5 MW para as fontes despacháveis;
-"""
-QUESTION = "Quais são os limites de potência instalada da microgeração distribuída?"

@@ -7,7 +7,7 @@ import pytest
 
 from engine.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, main
 from engine.cli import ask as ask_module
-from tests.engine.cli.conftest import LAW, QUESTION
+from tests.support.cli_pages import LAW, QUESTION
 
 
 @pytest.fixture
@@ -152,7 +152,7 @@ def test_ctrl_c_or_sigterm_during_research_still_returns_the_partial_report(
     from engine.models.extractive import ExtractiveModel
     from engine.orchestrator import Orchestrator
     from engine.planning.briefs import make_brief
-    from tests.engine.conftest import LAW_TEXT, HangingSource
+    from tests.support.pages_source import LAW_TEXT, HangingSource
 
     source = HangingSource()
     source.add("https://example.org/lei", LAW_TEXT, title="Lei")

@@ -8,8 +8,6 @@ from pathlib import Path
 import pytest
 
 from engine.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, main
-from tests.engine.cli.conftest import LAW, QUESTION
-from tests.engine.models.claude.conftest import API_KEY, MODEL, by_role
 from tests.support.anthropic_server import (
     ScriptedAnthropic,
     first_user_text,
@@ -18,6 +16,8 @@ from tests.support.anthropic_server import (
     text,
 )
 from tests.support.claude_script import PLAN
+from tests.support.claude_turns import API_KEY, MODEL, by_role
+from tests.support.cli_pages import LAW, QUESTION
 
 
 def test_claude_without_a_key_is_a_one_line_error(

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 
 from engine.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_MODEL_UNREACHABLE, EXIT_OK, main
-from tests.engine.cli.conftest import LAW, QUESTION
-from tests.engine.models.claude.conftest import API_KEY, MODEL
 from tests.support.anthropic_replies import ApiError
 from tests.support.anthropic_server import ScriptedAnthropic
+from tests.support.claude_turns import API_KEY, MODEL
+from tests.support.cli_pages import LAW, QUESTION
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import pytest
 
 from engine.cli import EXIT_OK, main
 from evals.web_pages import pdf_page
-from tests.engine.cli.conftest import ServeWeb
+from tests.support.cli_pages import ServeWeb
 from tests.support.hidden_pdfs import HIDING, hiding_pdf
 
 SHOWN = "Acme revenue was $5,000 million in fiscal 2023."

@@ -11,7 +11,7 @@ import pytest
 
 from engine.cli import EXIT_OK, main
 from evals.web_pages import html_page
-from tests.engine.cli.conftest import ServeWeb
+from tests.support.cli_pages import ServeWeb
 
 VISIBLE = "Residential solar installers in Brazil compete mostly on price and financing terms."
 HIDDEN = "The installed capacity of the Zorblax solar plant reached 9,000 MW in 2024."

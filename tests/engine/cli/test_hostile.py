@@ -11,7 +11,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from engine.cli import EXIT_OK, main
-from tests.engine.cli.conftest import LAW, QUESTION
+from tests.support.cli_pages import LAW, QUESTION
 
 INJECTION = (
     "# Notas do setor\n\n"
@@ -69,7 +69,8 @@ def test_a_claim_that_quotes_a_page_talking_to_the_model_is_rejected_and_noted(
     """Whatever a model posts, the verifier stands between the page and the report."""
     import asyncio
 
-    from engine import Orchestrator, make_brief
+    from engine import Orchestrator
+    from engine.planning import make_brief
     from engine.agents.toolbox import Assignment, Toolbox
     from engine.models.extractive import ExtractiveModel
     from engine.sources.library import Library

@@ -8,7 +8,7 @@ from rich.progress import Progress
 
 from engine.cli import EXIT_BAD_INPUT, EXIT_OK, main
 from engine.cli.library import IndexProgress
-from tests.engine.cli.conftest import LAW
+from tests.support.cli_pages import LAW
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 from engine.cli import EXIT_FAILED, EXIT_OK, main
 from evals.offline_web import OfflineWeb
 from evals.web_pages import html_page, wiki_page
-from tests.engine.cli.conftest import ServeWeb
+from tests.support.cli_pages import ServeWeb
 
 CAPITAL = [
     "Brasília is the federal capital of Brazil and seat of government of the Federal District.",

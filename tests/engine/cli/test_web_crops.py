@@ -18,7 +18,7 @@ from engine.cli import EXIT_OK, main
 from engine.sources.web import DiskSnapshotStore
 from evals.offline_web import OfflineWeb
 from evals.web_pages import pdf_page, wiki_page
-from tests.engine.cli.conftest import ServeWeb
+from tests.support.cli_pages import ServeWeb
 from tests.support.pdfs import pdf_bytes
 
 PDF_PATH = "/relatorio-gd-2024.pdf"

@@ -8,7 +8,7 @@ from engine.planning.briefs import make_brief
 from engine.snapshots import split_page
 from engine.v1 import OfflineV1Roles, V1Pipeline
 from engine.verify.excerpts import verify_on_page
-from tests.engine.conftest import PagesSource
+from tests.support.pages_source import PagesSource
 
 TARIFFS = "https://example.org/bahia-tariffs"
 AUCTIONS = "https://example.org/wind-auctions"

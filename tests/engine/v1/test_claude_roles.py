@@ -11,16 +11,6 @@ from engine.orchestrator import Orchestrator
 from engine.planning.briefs import make_brief
 from engine.v1 import ClaudeV1Roles, V1Pipeline, v1_roles_for
 from engine.verify.excerpts import verify_on_page
-from tests.engine.conftest import PagesSource
-from tests.engine.models.claude.conftest import (  # the Claude fixtures, shared
-    anthropic,  # noqa: F401
-    by_role,
-    config,  # noqa: F401
-    make_model,  # noqa: F401
-    model,  # noqa: F401
-    role_of,
-    sleeps,  # noqa: F401
-)
 from tests.support.anthropic_server import (
     Body,
     Reply,
@@ -42,6 +32,8 @@ from tests.support.claude_script import (
     usage_in,
     writer,
 )
+from tests.support.claude_turns import by_role, role_of
+from tests.support.pages_source import PagesSource
 
 PRICES = default_price_table()
 ROLE_TOKENS = usage(4000, 600)
@@ -92,8 +84,8 @@ def billed(requests: list[object]) -> tuple[float, Usage]:
 
 
 async def test_v1_and_final_on_the_same_script_are_priced_from_usage(
-    anthropic: ScriptedAnthropic,  # noqa: F811
-    model: ClaudeModel,  # noqa: F811
+    anthropic: ScriptedAnthropic,
+    model: ClaudeModel,
     source: PagesSource,
 ) -> None:
     anthropic.script(

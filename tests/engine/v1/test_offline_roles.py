@@ -9,8 +9,8 @@ from engine.v1.notes import ResearchNotes, SourceEntry
 from engine.v1.offline_roles import OfflineV1Roles
 from engine.v1.prose import guess_source, tidy_punctuation, tidy_whitespace, without_duplicates
 from engine.v1.tools import ResearchTools
-from tests.engine.conftest import PagesSource
-from tests.engine.v1.conftest import MARKET, PLAYERS, PRICES, RULES, SOLAR_QUESTION
+from tests.support.pages_source import PagesSource
+from tests.support.solar_pages import MARKET, PLAYERS, PRICES, RULES, SOLAR_QUESTION
 
 BRIEF = make_brief(SOLAR_QUESTION)
 

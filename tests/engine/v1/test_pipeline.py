@@ -19,8 +19,8 @@ from engine.render import render_html, render_markdown
 from engine.snapshots import split_page
 from engine.v1 import V1_RESEARCHER, OfflineV1Roles, ResearchNotes, ResearchTools, V1Pipeline
 from engine.v1.notes import SourceEntry
-from tests.engine.conftest import PagesSource, SlowPages
-from tests.engine.v1.conftest import SOLAR_QUESTION, solar_pages
+from tests.support.pages_source import PagesSource, SlowPages
+from tests.support.solar_pages import SOLAR_QUESTION, solar_pages
 
 ROLE_ORDER = ["research", "analyse", "write", "review", "edit"]
 

@@ -8,8 +8,8 @@ from engine.events import Event, SubagentFinished, SubagentStarted
 from engine.sources.protocols import FetchError
 from engine.v1.notes import V1_RESEARCHER, SourceEntry
 from engine.v1.tools import ResearchTools
-from tests.engine.conftest import PagesSource, SlowPages
-from tests.engine.v1.conftest import MARKET, PRICES, RULES, solar_pages
+from tests.support.pages_source import PagesSource, SlowPages
+from tests.support.solar_pages import MARKET, PRICES, RULES, solar_pages
 
 
 def tools_for(source: PagesSource, events: list[Event] | None = None) -> ResearchTools:

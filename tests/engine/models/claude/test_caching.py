@@ -10,10 +10,10 @@ from engine.models.claude.caching import (
     minimum_cacheable_tokens,
     with_breakpoints,
 )
-from tests.engine.conftest import PagesSource
-from tests.engine.models.claude.conftest import DONE, toolbox, turns
 from tests.support.anthropic_cache import PromptCache
 from tests.support.anthropic_server import ScriptedAnthropic, message, thinking, tool_use
+from tests.support.claude_turns import DONE, toolbox, turns
+from tests.support.pages_source import PagesSource
 
 
 def test_minimums_follow_the_model_and_unknown_models_get_the_largest() -> None:

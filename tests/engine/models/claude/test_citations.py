@@ -6,8 +6,16 @@ import pytest
 from engine.models.claude import ClaudeModel
 from engine.models.claude.citations import repair_candidates, verdict_message
 from engine.verify.excerpts import Verdict
-from tests.engine.conftest import LAW_TEXT, PagesSource
-from tests.engine.models.claude.conftest import (
+from tests.support.anthropic_server import (
+    ScriptedAnthropic,
+    char_citation,
+    message,
+    text,
+    thinking,
+    tool_results,
+    tool_use,
+)
+from tests.support.claude_turns import (
     DONE,
     EXPIRY,
     EXPIRY_STATEMENT,
@@ -18,15 +26,7 @@ from tests.engine.models.claude.conftest import (
     toolbox,
     turns,
 )
-from tests.support.anthropic_server import (
-    ScriptedAnthropic,
-    char_citation,
-    message,
-    text,
-    thinking,
-    tool_results,
-    tool_use,
-)
+from tests.support.pages_source import LAW_TEXT, PagesSource
 
 PARAPHRASE = "Os créditos de energia expiram em 60 (sessenta) meses após a data do faturamento."
 

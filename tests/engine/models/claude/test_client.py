@@ -16,7 +16,6 @@ from engine.models.claude import (
     complete_text,
     default_price_table,
 )
-from tests.engine.models.claude.conftest import API_KEY, MODEL, meter
 from tests.support.anthropic_server import (
     ApiError,
     ScriptedAnthropic,
@@ -28,6 +27,7 @@ from tests.support.anthropic_server import (
     thinking,
     usage,
 )
+from tests.support.claude_turns import API_KEY, MODEL, meter
 
 PRICES = default_price_table()
 

@@ -6,7 +6,6 @@ import pytest
 from engine.contracts import Plan, Subquestion, Support
 from engine.models.claude import ClaudeModel, InvalidAnswer
 from engine.models.claude.prompts import CRITERIA_SYSTEM, JUDGE_SYSTEM
-from tests.engine.models.claude.conftest import JUDGE_MODEL, MODEL, meter
 from tests.support.anthropic_server import (
     Body,
     Reply,
@@ -16,6 +15,7 @@ from tests.support.anthropic_server import (
     system_text,
 )
 from tests.support.claude_claims import CREDITS, MICRO, MINI
+from tests.support.claude_turns import JUDGE_MODEL, MODEL, meter
 
 PLAN = Plan(
     question="Limites e créditos?",

@@ -14,8 +14,6 @@ from engine.events import Event, SpendUpdated, SubagentFinished
 from engine.models.claude import ClaudeModel
 from engine.orchestrator import Orchestrator
 from engine.planning.briefs import make_brief
-from tests.engine.conftest import LAW_TEXT, PagesSource
-from tests.engine.models.claude.conftest import by_role, role_of
 from tests.support.anthropic_server import (
     ApiError,
     Body,
@@ -49,6 +47,8 @@ from tests.support.claude_script import (
     turn,
     writer,
 )
+from tests.support.claude_turns import by_role, role_of
+from tests.support.pages_source import LAW_TEXT, PagesSource
 
 
 async def run(model: ClaudeModel, source: PagesSource, **options: object) -> Report:

@@ -7,7 +7,6 @@ from engine.models.claude import ClaudeModel, ClaudeTruncated, InvalidAnswer
 from engine.models.claude.planner import fit_steps
 from engine.models.claude.prompts import CLARIFIER_SYSTEM, PLANNER_SYSTEM
 from engine.planning.briefs import make_brief
-from tests.engine.models.claude.conftest import meter
 from tests.support.anthropic_server import (
     ScriptedAnthropic,
     first_user_text,
@@ -16,6 +15,7 @@ from tests.support.anthropic_server import (
     system_text,
     text,
 )
+from tests.support.claude_turns import meter
 
 SOLAR = "Como está o mercado de energia solar residencial no Nordeste?"
 CRITERIA = [

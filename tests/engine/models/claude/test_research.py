@@ -9,19 +9,6 @@ from engine.budget import StepRefused
 from engine.contracts import Limits
 from engine.models.claude import ClaudeModel, ClaudeRefused
 from engine.models.claude.prompts import SUBAGENT_SYSTEM
-from tests.engine.conftest import FILING_PAGES, LAW_TEXT, PagesSource, SlowPages
-from tests.engine.models.claude.conftest import (
-    DONE,
-    EXPIRY,
-    EXPIRY_STATEMENT,
-    FILING,
-    LAW,
-    fetch,
-    record,
-    search,
-    toolbox,
-    turns,
-)
 from tests.support.anthropic_server import (
     ApiError,
     Body,
@@ -39,6 +26,19 @@ from tests.support.anthropic_server import (
     tool_use,
     usage,
 )
+from tests.support.claude_turns import (
+    DONE,
+    EXPIRY,
+    EXPIRY_STATEMENT,
+    FILING,
+    LAW,
+    fetch,
+    record,
+    search,
+    toolbox,
+    turns,
+)
+from tests.support.pages_source import FILING_PAGES, LAW_TEXT, PagesSource, SlowPages
 
 
 async def test_search_read_record_in_one_context(

@@ -7,7 +7,6 @@ from typing import Any
 import anthropic as sdk
 import pytest
 
-from tests.engine.models.claude.conftest import API_KEY, MODEL
 from tests.support.anthropic_server import (
     ScriptedAnthropic,
     message,
@@ -17,6 +16,7 @@ from tests.support.anthropic_server import (
     thinking,
     tool_use,
 )
+from tests.support.claude_turns import API_KEY, MODEL
 
 Messages = list[dict[str, Any]]
 

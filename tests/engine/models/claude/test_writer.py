@@ -7,7 +7,7 @@ from engine.models.claude import ClaudeModel, InvalidAnswer
 from engine.models.claude.prompts import WRITER_SYSTEM
 from engine.models.claude.writer import UNCITED
 from engine.planning.briefs import make_brief
-from tests.engine.models.claude.conftest import meter
+from tests.support.claude_turns import meter
 from tests.support.anthropic_server import (
     ScriptedAnthropic,
     blocks,

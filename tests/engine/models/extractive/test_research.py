@@ -5,7 +5,7 @@ from engine.models.extractive.ranking import Quote, candidates_of, choose_quotes
 from engine.models.extractive.research import extractive_research
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import SearchHit
-from tests.engine.conftest import PagesSource, subagent_toolbox
+from tests.support.pages_source import PagesSource, subagent_toolbox
 
 STATUTE = """#Atenção #STJ regras de transição do faturamento das componentes tarifárias: cai na prova.
 Art. 27. O faturamento da energia das unidades participantes observará as seguintes regras de transição das componentes tarifárias:

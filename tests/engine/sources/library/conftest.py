@@ -2,58 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from fpdf import FPDF
 
 from engine.sources.library import Library
-
-SOLAR_PAGES = [
-    "Solar Outlook 2024\nAnnual review of rooftop photovoltaic installations.",
-    "Installed capacity grew to 37 GW in 2023.\nResidential systems led the growth.",
-    "Cash flows from investing activities\nPurchases of property, plant and equipment (1,577)",
-]
-WIND_PAGES = ["Wind Turbines Review\nOffshore wind farms in the North Sea.", "Blade length: 107 m."]
-
-LAW_MARKDOWN = """# Lei da Geração Distribuída
-
-Art. 1º Para fins desta Lei, **microgeração distribuída** é a central geradora com potência
-instalada menor ou igual a 75 kW.
-
-Art. 2º A **minigeração distribuída** tem potência instalada maior que 75 kW e menor ou igual
-a 5 MW.
-"""
-
-HTML_PAGE = """<html><head><title>Battery Storage Notes</title>
-<script>var tracking = "lithium";</script></head>
-<body><nav>Home | About | Contact</nav>
-<article><h1>Battery storage</h1>
-<p>Home battery storage paired with rooftop solar reduces evening grid imports.</p>
-<p>Lithium iron phosphate cells dominate new residential installations this year.</p>
-</article><footer>Copyright</footer></body></html>
-"""
-
-PLAIN_TEXT = "Hydrogen electrolysers\n\nGreen hydrogen costs fell by a third since 2020.\n"
-
-
-def write_pdf(path: Path, pages: list[str]) -> Path:
-    """A PDF with one page per entry (latin-1 text: fpdf2's core fonts)."""
-    pdf = FPDF()
-    pdf.set_font("Helvetica", size=11)
-    for text in pages:
-        pdf.add_page()
-        pdf.multi_cell(0, 6, text)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    pdf.output(str(path))
-    return path
-
-
-def write_text(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
+from tests.support.library_files import (
+    HTML_PAGE,
+    LAW_MARKDOWN,
+    PLAIN_TEXT,
+    SOLAR_PAGES,
+    WIND_PAGES,
+    OpenLibrary,
+    Recorder,
+    write_pdf,
+    write_text,
+)
 
 
 @pytest.fixture
@@ -74,22 +38,9 @@ def cache_dir(tmp_path: Path) -> Path:
     return tmp_path / "cache"
 
 
-class Recorder:
-    """Collects the messages a library reports."""
-
-    def __init__(self) -> None:
-        self.messages: list[str] = []
-
-    def __call__(self, message: str) -> None:
-        self.messages.append(message)
-
-
 @pytest.fixture
 def warning_log() -> Recorder:
     return Recorder()
-
-
-OpenLibrary = Callable[..., Library]
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from engine.sources.library.documents import LibraryDocument, build_documents
 from engine.sources.library.index.catalog import CatalogEntry
 from engine.sources.library.manifest import Manifest, ManifestEntry
 from engine.sources.library.parse import DocumentKind
-from tests.engine.sources.library.conftest import Recorder
+from tests.support.library_files import Recorder
 
 
 def _entry(name: str, kind: DocumentKind, title: str, pages: int | None = None) -> CatalogEntry:

@@ -3,7 +3,7 @@ from pathlib import Path
 
 from engine.sources.library.files import find_library_files, scan_folder
 from engine.sources.library.parse import DocumentKind
-from tests.engine.sources.library.conftest import write_text
+from tests.support.library_files import write_text
 
 
 def test_finds_supported_files_recursively_in_path_order(library_folder: Path) -> None:

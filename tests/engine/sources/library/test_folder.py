@@ -15,7 +15,7 @@ from engine.sources.library.index import opening as opening_module
 from engine.sources.library.index import refresh as refresh_module
 from engine.sources.library.index.reading import FileOutcome, FileTask
 from engine.sources.protocols import Fetcher, FetchError, Search
-from tests.engine.sources.library.conftest import (
+from tests.support.library_files import (
     LAW_MARKDOWN,
     SOLAR_PAGES,
     OpenLibrary,

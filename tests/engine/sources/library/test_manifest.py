@@ -3,7 +3,7 @@ from pathlib import Path
 
 from engine.sources.library.files import Note
 from engine.sources.library.manifest import ManifestEntry, load_manifest
-from tests.engine.sources.library.conftest import Recorder
+from tests.support.library_files import Recorder
 
 
 def _write_jsonl(path: Path, rows: list[object]) -> None:

@@ -16,7 +16,7 @@ from engine.sources.library.parse import (
     parse_file,
     parse_file_or_reason,
 )
-from tests.engine.sources.library.conftest import (
+from tests.support.library_files import (
     HTML_PAGE,
     LAW_MARKDOWN,
     SOLAR_PAGES,

@@ -7,7 +7,7 @@ from engine.sources.library.documents import LibraryDocument
 from engine.sources.library.parse import DocumentKind, ParsedFile
 from engine.sources.library.texts import RECENT_DOCUMENTS, DocumentTexts
 from engine.sources.protocols import FetchError
-from tests.engine.sources.library.conftest import write_text
+from tests.support.library_files import write_text
 
 
 def _document(path: Path) -> LibraryDocument:

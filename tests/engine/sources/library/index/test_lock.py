@@ -3,7 +3,7 @@ import sys
 from pathlib import Path
 
 from engine.sources.library.index.lock import exclusive
-from tests.engine.sources.library.conftest import Recorder
+from tests.support.library_files import Recorder
 
 _TAKE_LOCK = """
 import sys

@@ -5,7 +5,7 @@ from engine.sources.library.index import merging
 from engine.sources.library.index.merging import SEGMENTS_PER_TIER, plan_merges
 from engine.sources.library.index.segment import Segment, build_segment
 from engine.sources.library.index.vocabulary import Vocabulary
-from tests.engine.sources.library.index.conftest import tokens_of
+from tests.support.index_segments import tokens_of
 
 
 def _segments(count: int, documents: int = 1) -> list[Segment]:

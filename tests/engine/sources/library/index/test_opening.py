@@ -8,7 +8,7 @@ from engine.sources.library.index import opening as opening_module
 from engine.sources.library.index.lock import exclusive
 from engine.sources.library.index.opening import OpenedIndex, open_index
 from engine.sources.library.index.store import IndexStore
-from tests.engine.sources.library.conftest import Recorder, write_pdf, write_text
+from tests.support.library_files import Recorder, write_pdf, write_text
 
 
 def _folder(tmp_path: Path) -> Path:

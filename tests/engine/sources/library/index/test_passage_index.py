@@ -9,7 +9,7 @@ from engine.sources.library.index.passage_index import (
 from engine.sources.library.index.segment import build_segment
 from engine.sources.library.index.vocabulary import Vocabulary
 from engine.text.tokens import tokenize
-from tests.engine.sources.library.index.conftest import tokens_of
+from tests.support.index_segments import tokens_of
 
 TEXTS = [
     ("Solar panels on roofs. Solar again.", "Solar tariffs in 2023."),

@@ -16,7 +16,7 @@ from engine.sources.library.index.reading import (
 from engine.sources.library.index.segment import DocumentTokens
 from engine.sources.library.parse import LARGE_TEXT_CHARS, DocumentKind, ParsedFile
 from engine.sources.library.texts import DocumentTexts
-from tests.engine.sources.library.conftest import write_pdf, write_text
+from tests.support.library_files import write_pdf, write_text
 
 
 def _task(path: Path, cache: Path, kind: DocumentKind, title: str = "") -> FileTask:

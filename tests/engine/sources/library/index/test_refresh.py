@@ -20,7 +20,7 @@ from engine.sources.library.index.refresh import (
 )
 from engine.sources.library.index.vocabulary import Vocabulary
 from engine.sources.library.parse import ParsedFile
-from tests.engine.sources.library.conftest import Recorder, write_text
+from tests.support.library_files import Recorder, write_text
 
 
 def _folder(tmp_path: Path) -> Path:

@@ -6,7 +6,7 @@ import pytest
 from engine.sources.library.index.segment import Segment, build_segment, merge_segments
 from engine.sources.library.index.segment_file import DamagedFile, write_arrays
 from engine.sources.library.index.vocabulary import Vocabulary
-from tests.engine.sources.library.index.conftest import tokens_of
+from tests.support.index_segments import tokens_of
 
 
 def _documents(vocabulary: Vocabulary) -> list[tuple[str, ...]]:

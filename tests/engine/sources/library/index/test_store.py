@@ -4,7 +4,7 @@ from engine.sources.library.index.catalog import Catalog
 from engine.sources.library.index.segment import build_segment
 from engine.sources.library.index.store import IndexStore
 from engine.sources.library.index.vocabulary import Vocabulary
-from tests.engine.sources.library.index.conftest import tokens_of
+from tests.support.index_segments import tokens_of
 
 
 def test_commit_saves_the_index_and_drops_what_it_no_longer_names(tmp_path: Path) -> None:

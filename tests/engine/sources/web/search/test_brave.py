@@ -3,7 +3,7 @@ from __future__ import annotations
 from engine.sources.protocols import SearchHit
 from engine.sources.web.search import BraveSearch
 from engine.sources.web.search.brave import brave_hits
-from tests.engine.sources.web.search.conftest import Reply, ScriptedApi
+from tests.support.search_api import Reply, ScriptedApi
 
 ANSWER = {
     "type": "search",

@@ -8,7 +8,7 @@ import pytest
 
 from engine.sources.protocols import Search, SearchError
 from engine.sources.web.search import BraveSearch, SearxngSearch, TavilySearch
-from tests.engine.sources.web.search.conftest import Reply, ScriptedApi
+from tests.support.search_api import Reply, ScriptedApi
 
 TIMEOUT = 0.3
 """For the test of a server that never answers; the others allow a loaded machine time."""

@@ -8,7 +8,7 @@ from engine.sources.web.search import SearxngSearch
 from engine.sources.web.search.searxng import searxng_hits
 from evals.offline_web import OfflineWeb
 from evals.web_pages import wiki_page
-from tests.engine.sources.web.search.conftest import Reply, ScriptedApi
+from tests.support.search_api import Reply, ScriptedApi
 
 ANSWER = {
     "query": "solar",

@@ -5,7 +5,7 @@ import pytest
 from engine.sources.protocols import SearchError, SearchHit
 from engine.sources.web.search import TavilySearch
 from engine.sources.web.search.tavily import tavily_hits
-from tests.engine.sources.web.search.conftest import Reply, ScriptedApi
+from tests.support.search_api import Reply, ScriptedApi
 
 ANSWER = {
     "query": "solar",
