@@ -14,6 +14,7 @@ from engine.agents.toolbox import Assignment, Toolbox
 from engine.board import Board, InMemoryBoard, as_posted, validate_claim
 from engine.budget import Budget, InMemoryBudget, Meter, Refusal, Reservation
 from engine.contracts import (
+    Calculation,
     Claim,
     ClaimStatus,
     ClarifyingQuestion,
@@ -53,6 +54,7 @@ __all__ = [
     "Board",
     "Brief",
     "Budget",
+    "Calculation",
     "Claim",
     "ClaimRejected",
     "ClaimStatus",

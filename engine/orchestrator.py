@@ -34,7 +34,7 @@ from engine.planning.briefs import single_question_plan
 from engine.planning.gaps import declared_gaps, gap_targets
 from engine.snapshots import InMemorySnapshotStore, SnapshotStore
 from engine.sources.protocols import Fetcher, Search
-from engine.verify.draft import check_sections
+from engine.verify.draft import check_draft
 from engine.verify.excerpts import pages_addressing_ai
 from engine.verify.service import ClaimVerifier
 from engine.writing import published_conflicts, verbatim_draft
@@ -308,7 +308,7 @@ class Orchestrator:
 
     async def _report(self, brief: Brief, plan: Plan, draft: Draft) -> Report:
         claims = await self.board.claims()
-        sections, dropped = check_sections(draft.sections, claims)
+        checked = check_draft(draft, claims, language=brief.language)
         unmet = await self._unmet(plan)
         stopped = {o.subquestion for o in self._state.outcomes.values() if o.stopped_by_budget}
         gaps = declared_gaps(plan, unmet, stopped, brief.language, by_user=self._cancelled)
@@ -327,14 +327,17 @@ class Orchestrator:
             plan=plan,
             partial=exhausted is not None,
             gaps=gaps,
-            sections=sections,
+            summary=checked.summary,
+            sections=checked.sections,
+            tables=checked.tables,
+            calculations=checked.calculations,
             claims=claims,
             spend=spend,
             limits=self.budget.limits,
             model=self.model.name,
             architecture="final",
             notes=self._state.notes,
-            dropped_sentences=dropped,
+            dropped_sentences=checked.dropped,
             sources=list(self.source_labels),
         )
         # Sources that disagree are declared, never settled silently (newer first).

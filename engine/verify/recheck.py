@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from engine.contracts import ClaimStatus, Report
+from engine.contracts import ClaimStatus, Draft, Report
 from engine.snapshots import InMemorySnapshotStore
 from engine.sources.protocols import Fetcher
 from engine.verify.digest import seal_findings
-from engine.verify.draft import check_sections
+from engine.verify.draft import check_draft
 from engine.verify.result import CheckResult, ClaimCheck, Outcome
 from engine.verify.service import ClaimVerifier
 
@@ -18,7 +18,14 @@ async def recheck_report(
     verifier = ClaimVerifier(InMemorySnapshotStore(), fetcher)
     checked = [await verifier.verify(claim) for claim in report.verified_claims()]
     others = [c for c in report.claims if c.status is not ClaimStatus.verified]
-    _, dropped = check_sections(report.sections, [*checked, *others])
+    published = Draft(
+        title=report.title,
+        summary=report.summary,
+        sections=report.sections,
+        tables=report.tables,
+        calculations=report.calculations,
+    )
+    dropped = check_draft(published, [*checked, *others], language=report.language).dropped
     failure, warning = seal_findings(report, allow_unsealed=allow_unsealed)
     return CheckResult(
         claims=tuple(

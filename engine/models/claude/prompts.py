@@ -13,6 +13,7 @@ from engine.agents.toolbox import Assignment
 from engine.contracts import Claim, Language, Plan
 from engine.models.protocol import Brief
 from engine.writing import find_conflicts
+from engine.writing.figures import gather_figures
 
 CLARIFIER_SYSTEM = """\
 You are Fonte's planner, deciding whether a research brief needs clarifying questions before \
@@ -41,6 +42,10 @@ self-contained, search-ready question that names its subject.
 several entities. The steps of all subquestions fit in the steps the research has.
 - sufficient_when has exactly one checkable criterion per subquestion, in the same order, \
 naming the fact a verified source must state.
+- A question that compares periods, entities or options ("between fiscal 2019 and fiscal \
+2023", "A vs B", "Petrobras ou Vale") gets one subquestion per side, each naming its side \
+(the year, the entity), with its own criterion naming the figures that side needs, so a side \
+no source states becomes a declared gap rather than a silent omission.
 - When fixed sections are given, return exactly one subquestion per section, in the given \
 order, with the section's title unchanged.
 
@@ -105,7 +110,14 @@ Rules:
 - Every sentence cites, in claim_ids, the ids of the claims that support it (at least one). \
 A sentence no claim supports is not written.
 - Every number in a sentence appears, written the same way, in the excerpt or the context \
-of a claim it cites. No calculations, conversions, rounding or totals.
+of a claim it cites, or is the text of a calculation it cites. Never calculate, convert, \
+round or total yourself: for a change, a growth rate, a margin, a ratio, a share or a sum, \
+call the calculate tool with the figures as the claims print them (you are given the list), \
+then state the result's text as returned, put its calculation_id in calculation_ids and its \
+claim_ids in claim_ids, and say that it is calculated.
+- The summary comes first: 3 to 6 sentences that answer the question with the key figures, \
+each cited. A question that compares periods, entities or options gets each side (and the \
+change, calculated) or says which side the claims do not give.
 - Sections follow the plan's subquestions, in order; skip a section with no claims. Claims \
 that say the same thing become one sentence citing all of them. Each section opens with the \
 claim that answers its subquestion most directly; the rest follow as support.
@@ -115,8 +127,9 @@ their claims, the newer first. Never choose one silently.
 together: use the context to say which period or case a figure belongs to.
 - Neutral, concise prose for analysts.
 
-Reply with only JSON: {"title": "...", "sections": [{"title": "...", "sentences": \
-[{"text": "...", "claim_ids": ["..."]}]}]}"""
+When you have the calculations you need, reply with only JSON: {"title": "...", "summary": \
+[{"text": "...", "claim_ids": ["..."], "calculation_ids": ["..."]}], "sections": [{"title": \
+"...", "sentences": [{"text": "...", "claim_ids": ["..."], "calculation_ids": []}]}]}"""
     + UNTRUSTED_CLAIMS
 )
 
@@ -252,6 +265,21 @@ def writer_prompt(brief: Brief, plan: Plan, claims: Sequence[Claim]) -> str:
         f"Plan:\n{_plan_lines(plan)}",
         f"Verified claims (untrusted page text), one JSON object a line:\n{lines}",
     ]
+    figures = gather_figures(claims)
+    if figures:
+        listed = "\n".join(
+            json.dumps(
+                {
+                    "claim_ids": f.claim_ids,
+                    "measure": f.measure,
+                    "period": f.period,
+                    "text": f.text,
+                },
+                ensure_ascii=False,
+            )
+            for f in figures
+        )
+        parts.append(f"Figures the claims print (for calculate), one a line:\n{listed}")
     conflicts = find_conflicts(list(claims))
     if conflicts:
         told = "\n".join(

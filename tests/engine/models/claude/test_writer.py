@@ -7,7 +7,7 @@ from engine.models.claude import ClaudeModel, InvalidAnswer
 from engine.models.claude.prompts import WRITER_SYSTEM
 from engine.models.claude.writer import UNCITED
 from engine.planning.briefs import make_brief
-from tests.support.claude_turns import meter
+from engine.writing.verbatim import title_for
 from tests.support.anthropic_server import (
     ScriptedAnthropic,
     blocks,
@@ -18,6 +18,7 @@ from tests.support.anthropic_server import (
     text,
 )
 from tests.support.claude_claims import CREDITS, MICRO
+from tests.support.claude_turns import meter
 
 QUESTION = "Quais os limites da microgeração e a validade dos créditos?"
 PLAN = Plan(
@@ -83,7 +84,7 @@ async def test_no_verified_claims_means_no_call(
 ) -> None:
     draft = await model.write(make_brief(QUESTION), PLAN, [], meter())
     assert draft.sections == []
-    assert draft.title.startswith("Relatório")
+    assert draft.title == title_for(make_brief(QUESTION))
     assert anthropic.requests == []
 
 

@@ -1,0 +1,286 @@
+"""Derived figures computed in code from verified figures, never typed by a model.
+
+`Calculator(language)` computes a difference, a percentage change, a CAGR, a margin, a ratio,
+a share or a sum of `Figure`s and returns a `Calculation` (ids k1, k2, … per calculator)
+whose `formula` shows the inputs as printed and whose `text` is the result as a report
+states it, in the report's language ("+8.0%" in English, "+8,0%" in Portuguese).
+
+The arithmetic is exact: inputs are read as decimals (`Decimal(repr(value))`), a CAGR's root
+is taken at 28 significant digits, and only the text is rounded (one decimal for a
+percentage, two for a ratio, an amount with the decimals its inputs print). `recompute` is
+the number guard's own computation of a calculation from its inputs.
+
+Inputs must be comparable, else `NotComparable`: the same unit family (`unit_family`: "$"
+and "$ million" are both USD; "%" is not "p.p."), the same entity; a change or growth rate
+is of one measure between two periods; a margin, ratio or share is of one period.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from decimal import ROUND_HALF_UP, Decimal, localcontext
+
+from engine.contracts import Calculation, CalculationKind, Figure, Language
+from engine.errors import ModelError
+from engine.writing.figures import unit_family, unit_scale, year_of
+
+__all__ = ["Calculator", "NotComparable", "comparability_problem", "recompute"]
+
+MINUS = "\u2212"
+_WORDS = {
+    "en": {"to": "to", "a_year": "a year", "pp": "pp"},
+    "pt": {"to": "a", "a_year": "ao ano", "pp": "p.p."},
+}
+_HUNDRED = Decimal(100)
+_TWO_INPUTS = frozenset({"difference", "percent_change", "cagr", "margin", "ratio", "share"})
+_YEARS_IN_FORMULA = re.compile(r"\^\(1/(\d+)\)")
+_DIGITS = re.compile(r"\d(?:[\d.,\u00a0\u2009\u202f]*\d)?")
+
+
+class NotComparable(ModelError):
+    """Figures a calculation cannot combine: units or entities differ, a change across two
+    measures, a margin across two periods, a division by zero."""
+
+
+def comparability_problem(kind: str, inputs: Sequence[Figure]) -> str | None:
+    """Why `inputs` cannot make a calculation of `kind`, or None when they can."""
+    if kind == "sum":
+        if len(inputs) < 2:
+            return "a sum needs at least two figures"
+    elif kind in _TWO_INPUTS:
+        if len(inputs) != 2:
+            return f"a {kind} needs exactly two figures, not {len(inputs)}"
+    else:
+        return f"unknown calculation {kind!r}"
+    families = {unit_family(f.unit) for f in inputs}
+    if len(families) > 1:
+        return "the figures' units differ: " + ", ".join(repr(f.unit) for f in inputs)
+    entities = {f.entity.casefold() for f in inputs}
+    if len(entities) > 1:
+        return "the figures are of different entities: " + ", ".join(f.entity for f in inputs)
+    if kind in ("percent_change", "cagr"):
+        if len({_key(f.measure) for f in inputs}) > 1:
+            return f"a {kind} compares one measure, not " + " and ".join(f.measure for f in inputs)
+        if inputs[0].period == inputs[1].period:
+            return f"a {kind} is between two periods"
+    if kind in ("margin", "ratio", "share"):
+        periods = {f.period for f in inputs if f.period}
+        if len(periods) > 1:
+            return f"a {kind} is of one period, not " + " and ".join(sorted(periods))
+    return None
+
+
+def recompute(calculation: Calculation) -> float:
+    """The calculation's value computed again from its inputs (NotComparable when it cannot
+    be: the guard then drops it)."""
+    problem = comparability_problem(calculation.kind, calculation.inputs)
+    if problem:
+        raise NotComparable(problem)
+    years = None
+    if calculation.kind == "cagr":
+        match = _YEARS_IN_FORMULA.search(calculation.formula)
+        if match is None:
+            raise NotComparable("a CAGR's formula names no number of years")
+        years = int(match[1])
+    return float(_exact(calculation.kind, calculation.inputs, years))
+
+
+def _exact(kind: str, inputs: Sequence[Figure], years: int | None) -> Decimal:
+    values = [_decimal(f.value) for f in inputs]
+    if kind == "sum":
+        return sum(values, Decimal(0))
+    a, b = values
+    if kind == "difference":
+        return b - a
+    divisor = b if kind in ("margin", "ratio", "share") else a
+    if divisor == 0:
+        raise NotComparable(f"a {kind} would divide by zero")
+    if kind == "percent_change":
+        return (b - a) / abs(a) * _HUNDRED
+    if kind == "cagr":
+        if years is None or years < 1:
+            raise NotComparable("a CAGR needs a span of at least one year")
+        if a <= 0 or b <= 0:
+            raise NotComparable("a CAGR needs two positive figures")
+        with localcontext() as context:
+            context.prec = 28
+            growth = (b / a) ** (Decimal(1) / Decimal(years))
+        return (growth - 1) * _HUNDRED
+    if kind == "ratio":
+        return a / b
+    return a / b * _HUNDRED  # margin, share: a part of a whole, in percent
+
+
+def _decimal(value: float) -> Decimal:
+    return Decimal(repr(float(value)))
+
+
+def _key(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+class Calculator:
+    """Calculations of one report, numbered k1, k2, … in the order they are asked for."""
+
+    def __init__(self, language: Language) -> None:
+        self.language: Language = language
+        self._count = 0
+
+    # -- the calculations -------------------------------------------------------------
+
+    def difference(self, old: Figure, new: Figure) -> Calculation:
+        value = self._checked("difference", [old, new], None)
+        text, unit = self._amount(value, [old, new], signed=True)
+        formula = f"{new.text} {MINUS} {old.text} = {text}"
+        return self._made("difference", [old, new], value, unit, text, formula, _span(old, new))
+
+    def percent_change(self, old: Figure, new: Figure) -> Calculation:
+        value = self._checked("percent_change", [old, new], None)
+        text = self._percent(value, signed=True)
+        formula = f"({new.text} {MINUS} {old.text}) ÷ {old.text} = {text}"
+        return self._made("percent_change", [old, new], value, "%", text, formula, _span(old, new))
+
+    def cagr(self, first: Figure, last: Figure, years: int | None = None) -> Calculation:
+        """Compound annual growth from `first` to `last` over `years` (by default the years
+        between their periods)."""
+        if years is None:
+            start, end = year_of(first.period), year_of(last.period)
+            if start is None or end is None:
+                raise NotComparable("a CAGR needs the years of both periods, or `years`")
+            years = end - start
+        value = self._checked("cagr", [first, last], years)
+        text = self._percent(value, signed=True)
+        a_year = _WORDS[self.language]["a_year"]
+        formula = (
+            f"(({_printed_digits(last.text)} ÷ {_printed_digits(first.text)})^(1/{years}) "
+            f"{MINUS} 1) = {text} {a_year}"
+        )
+        return self._made("cagr", [first, last], value, "%", text, formula, _span(first, last))
+
+    def margin(self, part: Figure, whole: Figure) -> Calculation:
+        return self._part_of("margin", part, whole)
+
+    def share(self, part: Figure, whole: Figure) -> Calculation:
+        return self._part_of("share", part, whole)
+
+    def ratio(self, a: Figure, b: Figure) -> Calculation:
+        value = self._checked("ratio", [a, b], None)
+        text = self._number(value, 2, signed=False)
+        formula = f"{a.text} ÷ {b.text} = {text}"
+        return self._made("ratio", [a, b], value, "", text, formula, a.period or b.period)
+
+    def total(self, figures: Sequence[Figure]) -> Calculation:
+        inputs = list(figures)
+        value = self._checked("sum", inputs, None)
+        text, unit = self._amount(value, inputs, signed=False)
+        formula = " + ".join(f.text for f in inputs) + f" = {text}"
+        periods = list(dict.fromkeys(f.period for f in inputs if f.period))
+        period = periods[0] if len(periods) == 1 else ", ".join(periods)
+        return self._made("sum", inputs, value, unit, text, formula, period)
+
+    # -- helpers ----------------------------------------------------------------------
+
+    def _part_of(self, kind: CalculationKind, part: Figure, whole: Figure) -> Calculation:
+        value = self._checked(kind, [part, whole], None)
+        text = self._percent(value, signed=False)
+        formula = f"{part.text} ÷ {whole.text} = {text}"
+        return self._made(kind, [part, whole], value, "%", text, formula, part.period)
+
+    def _checked(self, kind: str, inputs: Sequence[Figure], years: int | None) -> Decimal:
+        problem = comparability_problem(kind, inputs)
+        if problem:
+            raise NotComparable(problem)
+        return _exact(kind, inputs, years)
+
+    def _made(
+        self,
+        kind: CalculationKind,
+        inputs: list[Figure],
+        value: Decimal,
+        unit: str,
+        text: str,
+        formula: str,
+        period: str,
+    ) -> Calculation:
+        self._count += 1
+        named: dict[str, str] = {}
+        for figure in inputs:
+            named.setdefault(_key(figure.measure), " ".join(figure.measure.split()))
+        measures = list(named.values())
+        joiner = " ÷ " if kind in ("margin", "ratio", "share") else " + "
+        measure = measures[0] if len(measures) == 1 else joiner.join(measures)
+        if kind == "difference" and len(measures) == 2:
+            measure = f"{measures[1]} {MINUS} {measures[0]}"
+        return Calculation(
+            id=f"k{self._count}",
+            kind=kind,
+            measure=measure,
+            entity=inputs[0].entity,
+            period=period.replace(" to ", f" {_WORDS[self.language]['to']} "),
+            value=float(value),
+            unit=unit,
+            text=text,
+            formula=formula,
+            inputs=inputs,
+        )
+
+    def _percent(self, value: Decimal, *, signed: bool) -> str:
+        return f"{self._number(value, 1, signed=signed)}%"
+
+    def _amount(self, value: Decimal, inputs: Sequence[Figure], *, signed: bool) -> tuple[str, str]:
+        """An amount in the first input's unit, printed as it prints its figures."""
+        first = inputs[0]
+        if unit_family(first.unit) == "%":
+            pp = _WORDS[self.language]["pp"]
+            return f"{self._number(value, _decimals(inputs), signed=signed)} {pp}", pp
+        face = value / unit_scale(first.unit)
+        prefix, suffix = _around_digits(first.text)
+        number = self._number(abs(face), _decimals(inputs), signed=False)
+        sign = "" if not signed or face.is_zero() else ("+" if face > 0 else MINUS)
+        if not signed and face < 0:
+            sign = MINUS
+        return f"{sign}{prefix}{number}{suffix}", first.unit
+
+    def _number(self, value: Decimal, decimals: int, *, signed: bool) -> str:
+        quantum = Decimal(1).scaleb(-decimals)
+        rounded = value.quantize(quantum, rounding=ROUND_HALF_UP)
+        body = f"{abs(rounded):,.{decimals}f}"
+        if self.language == "pt":
+            body = body.translate(str.maketrans(",.", ".,"))
+        if rounded < 0:
+            return f"{MINUS}{body}"
+        return f"+{body}" if signed and rounded > 0 else body
+
+
+def _span(old: Figure, new: Figure) -> str:
+    if old.period and new.period and old.period != new.period:
+        return f"{old.period} to {new.period}"
+    return new.period or old.period
+
+
+def _printed_digits(text: str) -> str:
+    match = _DIGITS.search(text)
+    return match[0] if match else text
+
+
+def _around_digits(text: str) -> tuple[str, str]:
+    """What a printed figure writes before and after its number ("$ ", " billion"), its
+    signs and parentheses left out."""
+    match = _DIGITS.search(text)
+    if match is None:
+        return "", ""
+    prefix = text[: match.start()].lstrip("(-\u2212+ ")
+    suffix = text[match.end() :].replace(")", "").rstrip()
+    return prefix, suffix
+
+
+def _decimals(inputs: Sequence[Figure]) -> int:
+    """The most decimals an input prints (a trailing group of three digits is thousands)."""
+    most = 0
+    for figure in inputs:
+        digits = _printed_digits(figure.text)
+        groups = re.split(r"[.,]", digits)
+        if len(groups) > 1 and len(groups[-1]) != 3:
+            most = max(most, len(groups[-1]))
+    return most

@@ -1,0 +1,161 @@
+"""Figures tables: verified figures of one unit family across periods or entities, every
+cell cited, with the changes computed in code beside them. Pure functions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from decimal import Decimal
+
+from engine.contracts import (
+    Calculation,
+    Claim,
+    Figure,
+    FiguresTable,
+    Language,
+    TableCell,
+    TableRow,
+)
+from engine.writing.units import header_cells, unit_family, year_of
+
+__all__ = ["figures_tables"]
+
+_WORDS = {
+    "en": {"and": "and", "difference": "Difference", "percent_change": "Change", "cagr": "CAGR"},
+    "pt": {"and": "e", "difference": "Diferença", "percent_change": "Variação", "cagr": "CAGR"},
+}
+_CHANGE_KINDS = ("difference", "percent_change", "cagr")
+
+
+def _key(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def figures_tables(
+    figures: Sequence[Figure],
+    calculations: Sequence[Calculation] = (),
+    *,
+    language: Language,
+    claims: Sequence[Claim] = (),
+) -> list[FiguresTable]:
+    """One table per unit family: rows are measures, columns periods (entities when the
+    figures share one period), every cell cited; a cell whose figures disagree stays empty
+    (the report's conflicts declare them). Changes among `calculations` add a column; with
+    `claims`, a column is labelled with the header its claims print ("February 2, 2019").
+    Only tables with at least two figures are made."""
+    groups: dict[str, list[Figure]] = {}
+    for figure in figures:
+        groups.setdefault(unit_family(figure.unit), []).append(figure)
+    by_id = {claim.id: claim for claim in claims}
+    tables: list[FiguresTable] = []
+    for group in groups.values():
+        table = _table(group, calculations, language, by_id, f"t{len(tables) + 1}")
+        if table is not None:
+            tables.append(table)
+    return tables
+
+
+def _table(
+    group: list[Figure],
+    calculations: Sequence[Calculation],
+    language: Language,
+    claims: dict[str, Claim],
+    table_id: str,
+) -> FiguresTable | None:
+    entities = list(dict.fromkeys(f.entity for f in group))
+    periods = list(dict.fromkeys(f.period for f in group))
+    by_entity = len(periods) == 1 and len(entities) > 1
+    named = len(entities) > 1 and not by_entity
+
+    def row_of(f: Figure) -> str:
+        return f"{f.measure} — {f.entity}" if named and f.entity else f.measure
+
+    def column_of(f: Figure) -> str:
+        return f.entity if by_entity else f.period
+
+    columns = entities if by_entity else sorted(periods, key=_period_order(periods))
+    rows: dict[str, str] = {}
+    cells: dict[tuple[str, str], list[Figure]] = {}
+    for f in group:
+        rows.setdefault(_key(row_of(f)), row_of(f))
+        cells.setdefault((_key(row_of(f)), column_of(f)), []).append(f)
+    grid: list[list[TableCell | None]] = []
+    for key in rows:
+        grid.append([_cell(cells.get((key, column), [])) for column in columns])
+    if sum(cell is not None for row in grid for cell in row) < 2:
+        return None
+    labels = [c if by_entity else _column_label(c, group, claims) for c in columns]
+    for kind in _CHANGE_KINDS:
+        changes = _changes(kind, list(rows), row_of, calculations)
+        if changes:
+            spans = {c.period for c in changes.values()}
+            word = _WORDS[language][kind]
+            labels.append(f"{word} {spans.pop()}" if len(spans) == 1 else word)
+            for index, row in enumerate(grid):
+                row.append(_change_cell(changes.get(index)))
+    measures = list({_key(f.measure): f.measure for f in reversed(group)}.values())[::-1]
+    units = {f.unit for f in group}
+    return FiguresTable(
+        id=table_id,
+        title=_joined(measures, language),
+        unit=units.pop() if len(units) == 1 else "",
+        columns=labels,
+        rows=[
+            TableRow(label=label, cells=row) for label, row in zip(rows.values(), grid, strict=True)
+        ],
+    )
+
+
+def _cell(found: list[Figure]) -> TableCell | None:
+    if len({Decimal(repr(f.value)) for f in found}) != 1:
+        return None  # no figure, or figures that disagree
+    ids = list(dict.fromkeys(cid for f in found for cid in f.claim_ids))
+    return TableCell(text=found[0].text, claim_ids=ids)
+
+
+def _change_cell(calculation: Calculation | None) -> TableCell | None:
+    if calculation is None:
+        return None
+    return TableCell(
+        text=calculation.text, claim_ids=calculation.claim_ids, calculation_id=calculation.id
+    )
+
+
+def _changes(
+    kind: str,
+    keys: list[str],
+    row_of: Callable[[Figure], str],
+    calculations: Sequence[Calculation],
+) -> dict[int, Calculation]:
+    """The first calculation of `kind` whose inputs are all of one row, by row index."""
+    chosen: dict[int, Calculation] = {}
+    for calculation in calculations:
+        rows = {_key(row_of(f)) for f in calculation.inputs}
+        if calculation.kind == kind and len(rows) == 1 and (key := rows.pop()) in keys:
+            chosen.setdefault(keys.index(key), calculation)
+    return chosen
+
+
+def _period_order(periods: list[str]) -> Callable[[str], tuple[bool, int, int]]:
+    def order(period: str) -> tuple[bool, int, int]:
+        year = year_of(period)
+        return (year is None, year or 0, periods.index(period))
+
+    return order
+
+
+def _column_label(period: str, group: list[Figure], claims: dict[str, Claim]) -> str:
+    """The header the claims of a column print for its period, when they print one."""
+    labels = set()
+    for figure in (f for f in group if f.period == period):
+        for cid in figure.claim_ids:
+            claim = claims.get(cid)
+            if claim is not None and claim.context:
+                labels |= {label for label, year in header_cells(claim.context) if year == period}
+    return labels.pop() if len(labels) == 1 else period
+
+
+def _joined(items: list[str], language: Language) -> str:
+    if len(items) == 1:
+        return items[0]
+    rest = [items[0], *(i[:1].lower() + i[1:] for i in items[1:])]
+    return f"{', '.join(rest[:-1])} {_WORDS[language]['and']} {rest[-1]}"

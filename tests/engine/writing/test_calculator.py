@@ -1,0 +1,119 @@
+"""Derived figures computed in code, exactly, shown with their inputs as printed."""
+
+import pytest
+
+from engine.contracts import Figure
+from engine.errors import ModelError
+from engine.writing.calculator import Calculator, NotComparable, recompute
+
+
+def figure(text: str, value: float, period: str, measure: str = "Revenue", **fields: str) -> Figure:
+    values = {"unit": "$", "entity": "BESTBUY 10K", **fields}
+    return Figure(
+        measure=measure, period=period, value=value, text=text, claim_ids=[f"c{period}"], **values
+    )
+
+
+R19 = figure("$ 42,879", 42879, "2019")
+R23 = figure("$ 46,298", 46298, "2023")
+O19 = figure("1,900", 1900, "2019", "Operating income", unit="")
+O23 = figure("1,900", 1900, "2023", "Operating income", unit="")
+
+
+def test_a_percentage_change_shows_its_formula_and_cites_both_inputs() -> None:
+    change = Calculator("en").percent_change(R19, R23)
+    assert (change.id, change.kind, change.measure, change.period) == (
+        "k1",
+        "percent_change",
+        "Revenue",
+        "2019 to 2023",
+    )
+    assert change.text == "+8.0%"
+    assert change.formula == "($ 46,298 − $ 42,879) ÷ $ 42,879 = +8.0%"
+    assert change.value == pytest.approx(3419 / 42879 * 100, rel=1e-15)
+    assert change.claim_ids == ["c2019", "c2023"]
+    assert (change.unit, change.entity) == ("%", "BESTBUY 10K")
+
+
+def test_a_cagr_over_the_years_between_the_periods() -> None:
+    growth = Calculator("en").cagr(R19, R23)
+    assert growth.text == "+1.9%"
+    assert growth.formula == "((46,298 ÷ 42,879)^(1/4) − 1) = +1.9% a year"
+    assert growth.value == pytest.approx(((46298 / 42879) ** 0.25 - 1) * 100, rel=1e-12)
+    assert Calculator("en").cagr(R19, R23, years=2).text == "+3.9%"
+
+
+def test_portuguese_numbers_and_words() -> None:
+    calculator = Calculator("pt")
+    assert calculator.percent_change(R19, R23).text == "+8,0%"
+    growth = calculator.cagr(R19, R23)
+    assert growth.period == "2019 a 2023"
+    assert growth.formula.endswith("= +1,9% ao ano")
+    assert calculator.difference(R19, R23).text == "+$ 3.419"
+
+
+def test_ids_count_up_per_calculator() -> None:
+    calculator = Calculator("en")
+    ids = [calculator.percent_change(R19, R23).id, calculator.difference(R19, R23).id]
+    assert ids == ["k1", "k2"]
+    assert Calculator("en").cagr(R19, R23).id == "k1"
+
+
+def test_amounts_keep_the_printed_unit_and_scale() -> None:
+    old = figure("$51.8 billion", 51.8e9, "2022", unit="$ billion")
+    new = figure("$46.3 billion", 46.3e9, "2023", unit="$ billion")
+    fall = Calculator("en").difference(old, new)
+    assert fall.text == "−$5.5 billion"
+    assert fall.formula == "$46.3 billion − $51.8 billion = −$5.5 billion"
+    assert fall.value == pytest.approx(-5.5e9)
+    assert Calculator("en").percent_change(old, new).text == "−10.6%"
+    assert Calculator("en").total([old, new]).text == "$98.1 billion"
+
+
+def test_margins_ratios_shares_and_percentage_points() -> None:
+    revenue = figure("$ 43,638", 43638, "2019")
+    income = figure("$ 1,900", 1900, "2019", "Operating income")
+    calculator = Calculator("en")
+    assert calculator.margin(income, revenue).formula == "$ 1,900 ÷ $ 43,638 = 4.4%"
+    assert calculator.share(income, revenue).text == "4.4%"
+    assert calculator.ratio(revenue, income).text == "22.97"
+    low = figure("4.4%", 4.4, "2019", "Operating margin", unit="%")
+    high = figure("6.0%", 6.0, "2023", "Operating margin", unit="%")
+    points = calculator.difference(low, high)
+    assert (points.text, points.unit) == ("+1.6 pp", "pp")
+
+
+def test_recompute_is_the_guards_own_computation() -> None:
+    calculator = Calculator("en")
+    for calculation in (
+        calculator.percent_change(R19, R23),
+        calculator.cagr(R19, R23),
+        calculator.difference(R19, R23),
+        calculator.total([R19, R23]),
+    ):
+        assert recompute(calculation) == calculation.value
+    no_years = calculator.cagr(R19, R23).model_copy(update={"formula": "growth = +1.9%"})
+    with pytest.raises(NotComparable, match="no number of years"):
+        recompute(no_years)
+
+
+@pytest.mark.parametrize(
+    ("kind", "inputs", "why"),
+    [
+        ("percent_change", [R19, figure("$ 1,900", 1900, "2023", "Income")], "one measure"),
+        ("margin", [O19, R19], "units differ"),
+        ("difference", [R19, figure("$ 1", 1, "2023", entity="Other")], "entities"),
+        ("margin", [R19, R23], "one period"),
+        ("percent_change", [R19, R19], "two periods"),
+        ("percent_change", [figure("$ 0", 0, "2018"), R23], "divide by zero"),
+        ("total", [[R19]], "at least two"),
+        ("cagr", [R19, figure("$ 1", 1, "recent")], "years of both"),
+    ],
+)
+def test_figures_that_do_not_compare_are_refused(kind: str, inputs: list[object], why: str) -> None:
+    with pytest.raises(NotComparable, match=why):
+        getattr(Calculator("en"), kind)(*inputs)
+
+
+def test_not_comparable_is_a_model_error() -> None:
+    assert issubclass(NotComparable, ModelError)
