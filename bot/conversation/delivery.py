@@ -2,15 +2,17 @@
 
 The summary messages go first (sized to Slack's limits, each recorded in the state as it is
 posted, so a delivery run again after a crash goes on from the next message and never posts
-one twice), then the HTML and Markdown files, the HTML with the crops of the cited PDF pages
-when the sources can show them. Whatever fails, the report ends `delivered`, `cancelled` (a
-partial report the user cut short) or `delivery_failed`, and the user gets one line in their
-language saying what happened and what they can do; the saved report stays deepenable. File
-upload is optional: a refused upload says so and the messages stay.
+one twice), then the HTML, Markdown, Word and PowerPoint files, the HTML and Word ones with
+the crops of the cited PDF pages when the sources can show them. Whatever fails, the report
+ends `delivered`, `cancelled` (a partial report the user cut short) or `delivery_failed`, and
+the user gets one line in their language saying what happened and what they can do; the
+saved report stays deepenable. File upload is optional: a refused upload says so and the
+messages stay.
 
 Each file is rendered on its own: one that cannot be made ends the delivery
 `delivery_failed`, with the files that could be made still uploaded and the user told. Page
-crops that cannot be made only degrade the HTML file (without crops, its notes say why).
+crops that cannot be made only degrade the HTML and Word files (without crops, their notes
+say why).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from bot.runtime import Runtime
 from bot.slack.api import DELIVERY_ERRORS, SlackFailure, Upload
 from bot.slack.delivery import (
     CONTENT_ERRORS,
+    office_file_names,
     post_pages,
     reason_text,
     report_file_names,
@@ -190,9 +193,10 @@ async def deliver_report(rt: Runtime, report_id: str, version: int, report: Repo
 async def report_uploads(
     rt: Runtime, report: Report, report_id: str, version: int
 ) -> tuple[list[Upload], list[str]]:
-    """The HTML and Markdown files that could be made, and the names of those that could
-    not. Each is rendered on its own; crops that cannot be made leave the HTML without them
-    (its notes say so), and an HTML the crops break is made again without them."""
+    """The HTML, Markdown, Word and PowerPoint files that could be made, and the names of
+    those that could not. Each is rendered on its own; crops that cannot be made leave the
+    HTML and Word files without them (their notes say so), and a file the crops break is made
+    again without them. The deck shows no crops: its notes hold the excerpts."""
 
     def logged(line: str) -> None:
         log.warning("report %s v%d: %s", report_id, version, line)
@@ -206,17 +210,24 @@ async def report_uploads(
         problems.page_crops_failed(error)
     title = report.title or report.question
     html, markdown = report_file_names(version)
-    # The Markdown first, so that the HTML (the fuller file) notes a Markdown that failed.
+    word, deck = office_file_names(version)
+    # The HTML (the fullest file) last, so that its notes name any other file that failed.
     made = {
         file: render_format(name, problems, shown, file=file)
-        for name, file, shown in (("md", markdown, {}), ("html", html, crops))
+        for name, file, shown in (
+            ("md", markdown, {}),
+            ("docx", word, crops),
+            ("pptx", deck, {}),
+            ("html", html, crops),
+        )
     }
+    files = ((html, "HTML"), (markdown, "MD"), (word, "Word"), (deck, "PowerPoint"))
     uploads = [
         Upload(file, content, f"{title} ({kind})")
-        for file, kind in ((html, "HTML"), (markdown, "MD"))
+        for file, kind in files
         if (content := made[file]) is not None
     ]
-    return uploads, [file for file in (html, markdown) if made[file] is None]
+    return uploads, [file for file, _ in files if made[file] is None]
 
 
 async def _upload(

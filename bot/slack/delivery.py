@@ -1,7 +1,7 @@
 """The Slack half of delivering a report: its pages (each reported as posted, so the caller
-can record it), its HTML and Markdown files, what a failure means in the user's words, and
-one line to the user wherever the bot can still reach them. Failures come back as values,
-never as exceptions: the caller decides the report's final state
+can record it), its files' names (HTML, Markdown, Word, PowerPoint), what a failure means in
+the user's words, and one line to the user wherever the bot can still reach them. Failures
+come back as values, never as exceptions: the caller decides the report's final state
 (bot.conversation.delivery). A DM brief is delivered in the DM only: every call names its
 own channel."""
 
@@ -26,6 +26,11 @@ NOT_A_MEMBER = frozenset({"not_in_channel", "channel_not_found", "is_archived"})
 def report_file_names(version: int) -> tuple[str, str]:
     """The names of a version's HTML and Markdown files (what a thread shows of them)."""
     return f"fonte-report-v{version}.html", f"fonte-report-v{version}.md"
+
+
+def office_file_names(version: int) -> tuple[str, str]:
+    """The names of a version's Word and PowerPoint files, uploaded beside the HTML."""
+    return f"fonte-report-v{version}.docx", f"fonte-report-v{version}.pptx"
 
 
 def report_files(

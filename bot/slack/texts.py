@@ -129,7 +129,7 @@ PT = Texts(
     sources="Fontes",
     no_sentences="Nenhuma afirmação verificada para relatar.",
     version="versão",
-    files_comment="Relatório completo em HTML e Markdown.",
+    files_comment="Relatório completo em HTML, Markdown, Word e PowerPoint.",
     excerpt_title="Trecho [{number}]",
     statement="Afirmação",
     verdict="Verificação",
@@ -181,7 +181,8 @@ PT = Texts(
     "está salvo: escreva `aprofunde: <tema>` aqui para uma nova versão.",
     delivery_partial=":warning: O Slack recusou parte do relatório ({reason}); o relatório "
     "completo está nos arquivos anexos, e `aprofunde: <tema>` continua valendo.",
-    upload_failed=":warning: Os arquivos HTML e Markdown não foram anexados ({reason}); o "
+    upload_failed=":warning: Os arquivos do relatório (HTML, Markdown, Word, PowerPoint) não "
+    "foram anexados ({reason}); o "
     "relatório acima está completo.",
     files_not_made=":warning: Não consegui gerar {files} (um erro ao montar o arquivo, "
     "registrado no log do Fonte). O relatório está salvo e `aprofunde: <tema>` continua valendo.",
@@ -236,7 +237,7 @@ EN = Texts(
     sources="Sources",
     no_sentences="No verified claim to report.",
     version="version",
-    files_comment="Full report as HTML and Markdown.",
+    files_comment="Full report as HTML, Markdown, Word and PowerPoint.",
     excerpt_title="Excerpt [{number}]",
     statement="Statement",
     verdict="Verification",
@@ -288,7 +289,8 @@ EN = Texts(
     "saved: write `deepen: <topic>` here for a new version.",
     delivery_partial=":warning: Slack refused part of the report ({reason}); the full report "
     "is in the attached files, and `deepen: <topic>` still works.",
-    upload_failed=":warning: The HTML and Markdown files were not attached ({reason}); the "
+    upload_failed=":warning: The report files (HTML, Markdown, Word, PowerPoint) were not "
+    "attached ({reason}); the "
     "report above is complete.",
     files_not_made=":warning: I could not make {files} (an error while building the file, "
     "recorded in Fonte's log). The report is saved and `deepen: <topic>` still works.",

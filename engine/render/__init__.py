@@ -1,12 +1,14 @@
 """Renderers: a Report as Markdown, self-contained HTML, PDF and JSON files."""
 
 from engine.render.citations import CitationIndex, source_location, source_title
+from engine.render.docx import render_docx
 from engine.render.evidence import PageEvidence
 from engine.render.files import FORMATS, RenderProblems, render_format, write_report
 from engine.render.html import render_html
 from engine.render.labels import Labels, accessed_text, labels_for, page_text
 from engine.render.markdown import render_markdown
 from engine.render.pdf import render_pdf
+from engine.render.pptx import render_pptx
 from engine.render.text import report_title
 
 __all__ = [
@@ -18,10 +20,12 @@ __all__ = [
     "accessed_text",
     "labels_for",
     "page_text",
+    "render_docx",
     "render_format",
     "render_html",
     "render_markdown",
     "render_pdf",
+    "render_pptx",
     "report_title",
     "source_location",
     "source_title",

@@ -1,11 +1,13 @@
-"""Citation numbers in reading order, and where a cited source points (URL, page, link)."""
+"""Citation numbers in reading order, where a cited source points (URL, page, link), and the
+cited sources grouped by document."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from urllib.parse import urlsplit
 
-from engine.contracts import Claim, Report
+from engine.contracts import Claim, ClaimStatus, Report
 from engine.render.text import one_line
 from engine.snapshots import split_page
 
@@ -67,3 +69,56 @@ def safe_href(url: str) -> str | None:
 def source_title(claim: Claim) -> str:
     """The title to show for a source; the bare URL when the page had none."""
     return one_line(claim.title) or split_page(claim.url)[0]
+
+
+@dataclass(frozen=True)
+class CitedExcerpt:
+    """One cited claim under its document: its citation number, its page and its claim
+    (excerpt, context, status)."""
+
+    number: int
+    claim: Claim
+    page: int | None
+    href: str | None
+    """The claim's own URL (with its page fragment) when a reader may follow it."""
+
+
+@dataclass(frozen=True)
+class SourceGroup:
+    """One document a report cites, listed once, with every cited excerpt of it."""
+
+    title: str
+    url: str
+    """The document's URL without a page fragment."""
+    href: str | None
+    accessed_at: datetime
+    """When it was first read (the earliest access among its cited claims)."""
+    excerpts: list[CitedExcerpt]
+    """In citation-number order."""
+
+    @property
+    def verified(self) -> bool:
+        return all(e.claim.status is ClaimStatus.verified for e in self.excerpts)
+
+
+def sources_by_document(report: Report) -> list[SourceGroup]:
+    """The cited claims grouped by document (the URL without its page), each document once,
+    in the order a reader first meets it; its excerpts under it with their numbers."""
+    grouped: dict[str, list[CitedExcerpt]] = {}
+    titles: dict[str, str] = {}
+    for number, claim in CitationIndex(report).cited():
+        location = source_location(claim)
+        titles.setdefault(location.base_url, source_title(claim))
+        grouped.setdefault(location.base_url, []).append(
+            CitedExcerpt(number=number, claim=claim, page=location.page, href=location.href)
+        )
+    return [
+        SourceGroup(
+            title=titles[url],
+            url=url,
+            href=safe_href(url),
+            accessed_at=min(e.claim.accessed_at for e in excerpts),
+            excerpts=excerpts,
+        )
+        for url, excerpts in grouped.items()
+    ]

@@ -1,9 +1,9 @@
 """Write a report to disk in the asked formats, each file atomically and each on its own.
 
 report.json is the report (what `fonte verify` reads), so it is written first, before any
-optional part is made; report.md, report.html and report.pdf are views of it. Every optional
-part fails alone: the page boxes and crops (a PDF that no longer opens), a format's renderer
-(WeasyPrint for the PDF), the writing of a file (a full disk). That part is left out or
+optional part is made; report.md, .html, .pdf, .docx, .pptx and .xlsx are views of it. Every
+optional part fails alone: the page boxes and crops (a PDF that no longer opens), a format's
+renderer (WeasyPrint for the PDF), the writing of a file (a full disk). That part is left out or
 degraded, the report's notes say so in the report's language, `on_failure` hears one line,
 and the rest is still written. A file is never half-written (`engine.disk`).
 """
@@ -16,28 +16,42 @@ from pathlib import Path
 
 import engine.disk as disk
 from engine.contracts import Report
+from engine.render.docx import render_docx
 from engine.render.evidence import PageEvidence
 from engine.render.html import render_html
 from engine.render.labels import labels_for
 from engine.render.markdown import render_markdown
 from engine.render.pdf import render_pdf
+from engine.render.pptx import render_pptx
 from engine.render.text import one_line
 from engine.verify.digest import sealed
 
 log = logging.getLogger(__name__)
 
-FORMATS: tuple[str, ...] = ("json", "md", "html", "pdf")
+FORMATS: tuple[str, ...] = ("json", "md", "html", "pdf", "docx", "pptx", "xlsx")
 """Also the order they are written in: the report first, then its views, the one that needs
-WeasyPrint last."""
+WeasyPrint, then the office files."""
 
 _Renderer = Callable[[Report, Mapping[str, bytes]], bytes]
+
+
+def _render_xlsx(report: Report, crops: Mapping[str, bytes]) -> bytes:
+    from engine.render.xlsx import render_xlsx  # openpyxl loads only for a spreadsheet
+
+    return render_xlsx(report, crops)
+
+
 _RENDERERS: dict[str, _Renderer] = {
     "json": lambda report, _: report.model_dump_json(indent=2).encode("utf-8"),
     "md": lambda report, _: render_markdown(report).encode("utf-8"),
     "html": lambda report, crops: render_html(report, crops=crops).encode("utf-8"),
     "pdf": render_pdf,
+    "docx": render_docx,
+    "pptx": render_pptx,
+    "xlsx": _render_xlsx,
 }
-_SHOW_CROPS = frozenset({"html", "pdf"})
+_SHOW_CROPS = frozenset({"html", "pdf", "docx"})
+"""The formats that show the page crops (a deck holds its excerpts in its notes instead)."""
 _ERROR_CHARS = 200
 
 OnFailure = Callable[[str], None]
@@ -165,9 +179,9 @@ def render_format(
     *,
     file: str | None = None,
 ) -> bytes | None:
-    """`problems.report` as format `name` (md, html, pdf); None, and a note naming `file`
-    (default `report.<name>`), when it cannot be made. A rendering the page crops break is
-    made again without them, saying so."""
+    """`problems.report` as format `name` (one of `FORMATS` but json); None, and a note
+    naming `file` (default `report.<name>`), when it cannot be made. A rendering the page
+    crops break is made again without them, saying so."""
     file = file or f"report.{name}"
     render = _RENDERERS[name]
     uses_crops = bool(crops) and name in _SHOW_CROPS

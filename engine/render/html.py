@@ -1,4 +1,6 @@
-"""A report as one self-contained HTML file whose excerpts open under each citing sentence.
+"""A report as one self-contained HTML file: the answer first, then the sections (each
+citation opens under its sentence), the figures tables with their charts, the calculations,
+the sources grouped by document and the appendix on how the report was made.
 
 All report text is untrusted (excerpts and titles come from fetched pages), so the template
 autoescapes everything and only http/https/file URLs become links.
@@ -12,11 +14,28 @@ from functools import cache
 
 import jinja2
 
-from engine.contracts import Claim, ClaimStatus, Report, Section
-from engine.render.citations import CitationIndex, safe_href, source_location, source_title
+from engine.contracts import Claim, ClaimStatus, Report, Section, Sentence
+from engine.render.appendix import appendix
+from engine.render.citations import (
+    CitationIndex,
+    SourceGroup,
+    source_location,
+    source_title,
+    sources_by_document,
+)
 from engine.render.evidence import png_data_uri
-from engine.render.labels import Labels, accessed_text, labels_for, page_text, spend_rows
-from engine.render.text import one_line, report_title
+from engine.render.labels import Labels, accessed_text, labels_for, page_text
+from engine.render.outline import contents, declared_gaps, section_anchor, shown_sections
+from engine.render.tables import (
+    CalculationIndex,
+    calculation_heading,
+    calculation_title,
+    cell_claim_ids,
+    figure_label,
+    table_chart,
+    table_heading,
+)
+from engine.render.text import display_text, one_line, report_question, report_title
 
 TEMPLATE_NAME = "report.html.j2"
 
@@ -38,22 +57,75 @@ class CitationView:
 
 
 @dataclass(frozen=True)
+class CalculationRef:
+    marker: str
+    anchor: str
+    title: str
+    """The formula, shown on hover."""
+
+
+@dataclass(frozen=True)
+class EvidenceView:
+    """A citation opened under its sentence; the first one of a claim holds its page crop,
+    the others link to it."""
+
+    citation: CitationView
+    holds_crop: bool
+
+
+@dataclass(frozen=True)
 class SentenceView:
     text: str
     citations: list[CitationView]
+    calculations: list[CalculationRef]
+    evidence: list[EvidenceView]
 
 
 @dataclass(frozen=True)
 class SectionView:
+    anchor: str
     title: str
     sentences: list[SentenceView]
 
 
 @dataclass(frozen=True)
-class RejectedView:
-    url: str
-    href: str | None
-    reason: str
+class CellView:
+    text: str
+    citations: list[CitationView]
+    calculation: CalculationRef | None
+
+
+@dataclass(frozen=True)
+class RowView:
+    label: str
+    cells: list[CellView | None]
+
+
+@dataclass(frozen=True)
+class TableView:
+    caption: str
+    corner: str
+    columns: list[str]
+    rows: list[RowView]
+    chart: str | None
+    """A `data:image/png` URI of the table's chart."""
+    chart_alt: str
+    chart_sources: str
+
+
+@dataclass(frozen=True)
+class InputView:
+    label: str
+    citations: list[CitationView]
+
+
+@dataclass(frozen=True)
+class CalculationView:
+    anchor: str
+    marker: str
+    heading: str
+    formula: str
+    inputs: list[InputView]
 
 
 @dataclass(frozen=True)
@@ -64,10 +136,139 @@ class ConflictView:
 
 
 @dataclass(frozen=True)
-class DroppedView:
-    section: str
-    text: str
-    reason: str
+class ExcerptView:
+    citation: CitationView
+    holds_crop: bool
+    """The crop is printed here (print, or no sentence opens this citation); otherwise the
+    entry links to the crop under the sentence."""
+
+
+@dataclass(frozen=True)
+class DocumentView:
+    title: str
+    url: str
+    href: str | None
+    accessed: str
+    excerpts: list[ExcerptView]
+
+
+class _Views:
+    """The views one rendering builds, sharing its citation and calculation numbers."""
+
+    def __init__(
+        self, report: Report, labels: Labels, crops: Mapping[str, bytes], expanded: bool
+    ) -> None:
+        self.report, self.labels, self.expanded = report, labels, expanded
+        self.calculation_index = CalculationIndex(report)
+        self.citations = {
+            claim.id: citation_view(n, claim, labels, crops.get(claim.id))
+            for n, claim in CitationIndex(report).cited()
+        }
+        self.crops_inline: set[int] = set()
+
+    def cited(self, claim_ids: list[str]) -> list[CitationView]:
+        return [self.citations[cid] for cid in dict.fromkeys(claim_ids) if cid in self.citations]
+
+    def calculation_ref(self, calculation_id: str) -> CalculationRef:
+        calculation = self.report.calculation(calculation_id)
+        number = self.calculation_index.number_of(calculation_id)
+        return CalculationRef(
+            marker=self.calculation_index.marker(self.labels, calculation_id),
+            anchor=f"calculation-{number}",
+            title=calculation_title(calculation, self.labels),
+        )
+
+    def sentence(self, sentence: Sentence, *, opens: bool) -> SentenceView:
+        citations = self.cited(sentence.claim_ids)
+        evidence = []
+        if opens and not self.expanded:
+            for c in citations:
+                holds = c.crop is not None and c.number not in self.crops_inline
+                self.crops_inline.add(c.number)
+                evidence.append(EvidenceView(c, holds))
+        return SentenceView(
+            text=one_line(sentence.text),
+            citations=citations,
+            calculations=[
+                self.calculation_ref(cid) for cid in dict.fromkeys(sentence.calculation_ids)
+            ],
+            evidence=evidence,
+        )
+
+    def section(self, position: int, section: Section) -> SectionView:
+        return SectionView(
+            anchor=section_anchor(position),
+            title=one_line(section.title),
+            sentences=[self.sentence(s, opens=True) for s in section.sentences],
+        )
+
+    def tables(self) -> list[TableView]:
+        views = []
+        for table in self.report.tables:
+            chart = table_chart(table, self.report)
+            rows = [
+                RowView(
+                    label=one_line(row.label),
+                    cells=[
+                        None
+                        if cell is None
+                        else CellView(
+                            text=display_text(cell.text),
+                            citations=self.cited(cell_claim_ids(cell, self.report)),
+                            calculation=None
+                            if cell.calculation_id is None
+                            else self.calculation_ref(cell.calculation_id),
+                        )
+                        for cell in row.cells
+                    ],
+                )
+                for row in table.rows
+            ]
+            views.append(
+                TableView(
+                    caption=table_heading(table),
+                    corner=one_line(table.unit),
+                    columns=[one_line(column) for column in table.columns],
+                    rows=rows,
+                    chart=None if chart is None else png_data_uri(chart.png),
+                    chart_alt=self.labels.chart.format(title=one_line(table.title)),
+                    chart_sources="" if chart is None else chart.sources,
+                )
+            )
+        return views
+
+    def calculations(self) -> list[CalculationView]:
+        return [
+            CalculationView(
+                anchor=f"calculation-{number}",
+                marker=self.calculation_index.marker(self.labels, calculation.id),
+                heading=calculation_heading(calculation, self.labels),
+                formula=one_line(calculation.formula),
+                inputs=[
+                    InputView(
+                        figure_label(f.text, f.measure, f.entity, f.period),
+                        self.cited(f.claim_ids),
+                    )
+                    for f in calculation.inputs
+                ],
+            )
+            for number, calculation in self.calculation_index.numbered()
+        ]
+
+    def document(self, group: SourceGroup) -> DocumentView:
+        excerpts = []
+        for cited in group.excerpts:
+            c = self.citations[cited.claim.id]
+            excerpts.append(
+                ExcerptView(c, c.crop is not None and c.number not in self.crops_inline)
+            )
+        return DocumentView(
+            title=group.title,
+            url=group.url,
+            href=group.href,
+            accessed=accessed_text(self.labels, group.accessed_at),
+            excerpts=excerpts,
+        )
 
 
 def render_html(
@@ -75,42 +276,40 @@ def render_html(
 ) -> str:
     """The report as HTML.
 
-    `expanded` (for print and PDF) opens every `<details>`, and the bibliography then lists
-    sources without repeating the excerpts already printed under each sentence.
-
-    `crops` (PNG bytes by claim id, see `PageEvidence`) show the page around an excerpt:
-    inside its expanded citation, or, when `expanded`, once in the bibliography, where each
-    citation links to it.
+    Interactive (the default), every citation under a section's sentence is a `<details>` a
+    reader opens to see its excerpt and, for a page of a PDF, the crop of that page (`crops`:
+    PNG bytes by claim id, see `PageEvidence`). `expanded` (for print and PDF) shows the
+    sentences with their citation numbers only: each excerpt is printed once, with its crop,
+    under its document in the sources.
     """
     labels = labels_for(report.language)
-    index = CitationIndex(report)
-    crops = crops or {}
-    citations = {
-        claim.id: citation_view(n, claim, labels, crops.get(claim.id)) for n, claim in index.cited()
-    }
+    views = _Views(report, labels, crops or {}, expanded)
+    summary = [views.sentence(s, opens=False) for s in report.summary]
+    sections = [views.section(n, section) for n, section in shown_sections(report)]
+    # After the sections: a crop a sentence holds is not printed again under its document.
+    documents = [views.document(group) for group in sources_by_document(report)]
     return report_template().render(
         language=report.language,
         title=report_title(report),
-        question=one_line(report.question),
+        question=report_question(report),
         labels=labels,
         partial=report.partial,
         gaps=[one_line(gap) for gap in report.gaps],
-        sections=[section_view(section, citations) for section in report.sections],
+        summary=summary,
+        contents=contents(report, labels),
+        sections=sections,
+        tables=views.tables(),
+        calculations=views.calculations(),
         conflicts=[
             ConflictView(
                 one_line(" ".join(part for part in (c.measure, c.period) if part)),
-                [citations[claim_id] for claim_id in c.claim_ids if claim_id in citations],
+                views.cited(c.claim_ids),
             )
             for c in report.conflicts
         ],
-        sources=list(citations.values()),
-        rejected=rejected_views(report, labels),
-        dropped=[
-            DroppedView(one_line(d.section), one_line(d.text), one_line(d.reason))
-            for d in report.dropped_sentences
-        ],
-        notes=[one_line(note) for note in report.notes],
-        footer=spend_rows(report),
+        declared_gaps=declared_gaps(report),
+        documents=documents,
+        appendix=appendix(report),
         expanded=expanded,
     )
 
@@ -134,8 +333,8 @@ def citation_view(
     return CitationView(
         number=number,
         title=source_title(claim),
-        excerpt=claim.excerpt.strip(),
-        context=claim.context.strip() if claim.context else None,
+        excerpt=display_text(claim.excerpt),
+        context=display_text(claim.context) if claim.context else None,
         url=location.base_url,
         href=location.href,
         page=None if location.page is None else page_text(labels, location.page),
@@ -143,26 +342,3 @@ def citation_view(
         verified=claim.status is ClaimStatus.verified,
         crop=None if crop is None else png_data_uri(crop),
     )
-
-
-def section_view(section: Section, citations: dict[str, CitationView]) -> SectionView:
-    sentences = [
-        SentenceView(
-            text=one_line(sentence.text),
-            citations=[citations[claim_id] for claim_id in dict.fromkeys(sentence.claim_ids)],
-        )
-        for sentence in section.sentences
-    ]
-    return SectionView(title=one_line(section.title), sentences=sentences)
-
-
-def rejected_views(report: Report, labels: Labels) -> list[RejectedView]:
-    return [
-        RejectedView(
-            url=claim.url,
-            href=safe_href(claim.url),
-            reason=one_line(claim.reason or labels.no_reason),
-        )
-        for claim in report.claims
-        if claim.status is ClaimStatus.rejected
-    ]

@@ -10,7 +10,6 @@ from engine.contracts import Language, Report
 
 @dataclass(frozen=True)
 class Labels:
-    question: str
     partial_report: str
     partial_explanation: str
     gaps: str
@@ -48,10 +47,25 @@ class Labels:
     """A note: the excerpts' boxes on their pages could not be computed ({error})."""
     model_unreachable: str
     """The first gap and note of a run whose model could not be reached ({error})."""
+    summary: str
+    contents: str
+    figures: str
+    chart: str
+    """The alt text of a figures table's chart ({title})."""
+    calculated: str
+    calculation_marker: str
+    """The short mark of a calculated figure, linking to its calculation ({number})."""
+    calculations: str
+    calculations_explanation: str
+    formula: str
+    inputs: str
+    calculation_kinds: dict[str, str]
+    """The name of each `CalculationKind`."""
+    appendix: str
+    appendix_explanation: str
 
 
 PORTUGUESE = Labels(
-    question="Pergunta",
     partial_report="Relatório parcial",
     partial_explanation="A pesquisa parou antes de cobrir tudo o que o plano pedia.",
     gaps="Lacunas",
@@ -90,10 +104,33 @@ PORTUGUESE = Labels(
     "({error})",
     model_unreachable="O modelo não pôde ser alcançado ({error}): este relatório parcial reúne "
     "só o que foi feito sem ele",
+    summary="Resumo",
+    contents="Sumário",
+    figures="Números",
+    chart="Gráfico: {title}",
+    calculated="calculado",
+    calculation_marker="cálc. {number}",
+    calculations="Cálculos",
+    calculations_explanation=(
+        "Calculados em código a partir dos números verificados que citam; nenhum é citação "
+        "de uma fonte."
+    ),
+    formula="Fórmula",
+    inputs="Dados de entrada",
+    calculation_kinds={
+        "difference": "diferença",
+        "percent_change": "variação percentual",
+        "cagr": "taxa de crescimento anual composta",
+        "margin": "margem",
+        "ratio": "razão",
+        "share": "participação",
+        "sum": "soma",
+    },
+    appendix="Apêndice: como este relatório foi feito",
+    appendix_explanation="Detalhes internos da execução, para quem quiser conferi-la.",
 )
 
 ENGLISH = Labels(
-    question="Question",
     partial_report="Partial report",
     partial_explanation="The research stopped before covering everything the plan asked for.",
     gaps="Gaps",
@@ -131,6 +168,29 @@ ENGLISH = Labels(
     page_boxes_failed="The excerpts' positions on the cited pages could not be computed ({error})",
     model_unreachable="The model could not be reached ({error}): this partial report holds only "
     "what was done without it",
+    summary="Summary",
+    contents="Contents",
+    figures="Figures",
+    chart="Chart: {title}",
+    calculated="calculated",
+    calculation_marker="calc. {number}",
+    calculations="Calculations",
+    calculations_explanation=(
+        "Computed in code from the verified figures they cite; none is quoted from a source."
+    ),
+    formula="Formula",
+    inputs="Inputs",
+    calculation_kinds={
+        "difference": "difference",
+        "percent_change": "percentage change",
+        "cagr": "compound annual growth rate",
+        "margin": "margin",
+        "ratio": "ratio",
+        "share": "share",
+        "sum": "sum",
+    },
+    appendix="Appendix: how this report was made",
+    appendix_explanation="Internal details of the run, for whoever wants to check it.",
 )
 
 _BY_LANGUAGE: dict[Language, Labels] = {"pt": PORTUGUESE, "en": ENGLISH}

@@ -1,4 +1,12 @@
-"""A report as Markdown: body with `[n]` markers, sources with excerpts, rejections, spend.
+"""A report as Markdown, in the order every renderer follows (`engine.render.outline`): the
+title, the summary, the contents, the sections with `[n]` markers, the figures tables, the
+calculations, conflicts, declared gaps, the sources grouped by document with their excerpts,
+and the appendix on how the report was made.
+
+A table's chart is not written: Markdown has no inline image a report.md could carry without
+a second file, and the table above it already holds every plotted value with its citations.
+A calculated cell carries a `(calc. n)` mark and the table is followed by one line per
+calculated cell giving its formula; the Calculations part lists each with its cited inputs.
 
 Every text that comes from a page, a file or a user goes through `inert_markdown`, so a
 report.md opened in any Markdown viewer shows it as text: no HTML, link, image or emphasis
@@ -6,54 +14,175 @@ that a page wrote can come alive in the report."""
 
 from __future__ import annotations
 
-from engine.contracts import Claim, ClaimStatus, Report, Section
-from engine.render.citations import CitationIndex, source_location, source_title
-from engine.render.labels import Labels, accessed_text, labels_for, page_text, spend_rows
-from engine.render.text import inert_markdown, report_title
+from engine.contracts import ClaimStatus, FiguresTable, Report, Section, Sentence
+from engine.render.appendix import appendix
+from engine.render.citations import (
+    CitationIndex,
+    CitedExcerpt,
+    source_location,
+    source_title,
+    sources_by_document,
+)
+from engine.render.labels import Labels, accessed_text, labels_for, page_text
+from engine.render.outline import contents, declared_gaps, shown_sections
+from engine.render.tables import (
+    CalculationIndex,
+    calculation_heading,
+    calculation_title,
+    cell_claim_ids,
+    figure_label,
+    table_heading,
+)
+from engine.render.text import inert_markdown, report_question, report_title
+
+
+class _Numbers:
+    """The citation and calculation numbers of one rendering."""
+
+    def __init__(self, report: Report, labels: Labels) -> None:
+        self.report, self.labels = report, labels
+        self.citations = CitationIndex(report)
+        self.calculations = CalculationIndex(report)
+
+    def cited(self, claim_ids: list[str]) -> str:
+        """` [1][3]`: the markers of the claims, each once ("" for none)."""
+        markers = "".join(
+            f"[{self.citations.number_of(claim_id)}]" for claim_id in dict.fromkeys(claim_ids)
+        )
+        return f" {markers}" if markers else ""
+
+    def calculated(self, calculation_ids: list[str]) -> str:
+        """` (calc. 1)`: the marks of the calculations a sentence or cell states."""
+        return "".join(
+            f" ({self.calculations.marker(self.labels, cid)})"
+            for cid in dict.fromkeys(calculation_ids)
+        )
+
+    def sentence(self, sentence: Sentence) -> str:
+        return (
+            inert_markdown(sentence.text)
+            + self.cited(sentence.claim_ids)
+            + self.calculated(sentence.calculation_ids)
+        )
 
 
 def render_markdown(report: Report) -> str:
     labels = labels_for(report.language)
-    index = CitationIndex(report)
+    numbers = _Numbers(report, labels)
+    question = report_question(report)
     blocks = [
         f"# {inert_markdown(report_title(report))}",
-        f"**{labels.question}:** {inert_markdown(report.question)}",
-        *gap_blocks(report, labels),
-        *(section_block(section, index) for section in report.sections),
-        *conflict_blocks(report, index, labels),
-        sources_block(index, labels),
-        rejected_block(report, labels),
-        *dropped_blocks(report, labels),
-        spend_block(report, labels),
-        *notes_blocks(report, labels),
+        *([f"*{inert_markdown(question)}*"] if question else []),
+        *partial_blocks(report, labels),
+        *summary_blocks(report, numbers),
+        *contents_blocks(report, labels),
+        *(section_block(section, numbers) for _, section in shown_sections(report)),
+        *figures_blocks(report, numbers),
+        *calculation_blocks(report, numbers),
+        *conflict_blocks(report, numbers.citations, labels),
+        *declared_gap_blocks(report, labels),
+        sources_block(report, labels),
+        appendix_block(report, labels),
     ]
     return "\n\n".join(blocks) + "\n"
 
 
-def gap_blocks(report: Report, labels: Labels) -> list[str]:
-    gap_list = bullet_list([inert_markdown(gap) for gap in report.gaps])
-    if report.partial:
-        banner = f"**{labels.partial_report}.** {labels.partial_explanation}"
-        if report.gaps:
-            banner += f"\n\n**{labels.gaps}:**\n\n{gap_list}"
-        return [blockquote(banner)]
+def partial_blocks(report: Report, labels: Labels) -> list[str]:
+    if not report.partial:
+        return []
+    banner = f"**{labels.partial_report}.** {labels.partial_explanation}"
     if report.gaps:
-        return [f"**{labels.declared_gaps}:**\n\n{gap_list}"]
-    return []
+        gap_list = bullet_list([inert_markdown(gap) for gap in report.gaps])
+        banner += f"\n\n**{labels.gaps}:**\n\n{gap_list}"
+    return [blockquote(banner)]
 
 
-def section_block(section: Section, index: CitationIndex) -> str:
-    sentences = [
-        inert_markdown(sentence.text) + citation_markers(sentence.claim_ids, index)
-        for sentence in section.sentences
-    ]
+def summary_blocks(report: Report, numbers: _Numbers) -> list[str]:
+    if not report.summary:
+        return []
+    points = bullet_list([numbers.sentence(sentence) for sentence in report.summary])
+    return [f"## {numbers.labels.summary}\n\n{points}"]
+
+
+def contents_blocks(report: Report, labels: Labels) -> list[str]:
+    headings = contents(report, labels)
+    if not headings:
+        return []
+    entries = "\n".join(f"{n}. {inert_markdown(h.title)}" for n, h in enumerate(headings, 1))
+    return [f"## {labels.contents}\n\n{entries}"]
+
+
+def section_block(section: Section, numbers: _Numbers) -> str:
+    sentences = [numbers.sentence(sentence) for sentence in section.sentences]
     # One paragraph per sentence, as in the HTML: each sentence stands with its own sources.
     return "\n\n".join([f"## {inert_markdown(section.title)}", *sentences])
 
 
-def citation_markers(claim_ids: list[str], index: CitationIndex) -> str:
-    markers = "".join(f"[{index.number_of(claim_id)}]" for claim_id in dict.fromkeys(claim_ids))
-    return f" {markers}"
+def figures_blocks(report: Report, numbers: _Numbers) -> list[str]:
+    if not report.tables:
+        return []
+    tables = [figures_table(table, numbers) for table in report.tables]
+    return [f"## {numbers.labels.figures}", *tables]
+
+
+def figures_table(table: FiguresTable, numbers: _Numbers) -> str:
+    """A GFM table (labelled rows and columns, every cell with its markers), then one line
+    per calculated cell with its formula."""
+    report, labels = numbers.report, numbers.labels
+    header = [inert_markdown(table.unit, inline=True)]
+    header += [inert_markdown(column, inline=True) for column in table.columns]
+    lines = [
+        f"**{inert_markdown(table_heading(table))}**",
+        "",
+        table_line(header),
+        table_line(["---", *("---:" for _ in table.columns)]),
+    ]
+    formulas: dict[str, str] = {}
+    for row in table.rows:
+        cells = [f"**{inert_markdown(row.label, inline=True)}**"]
+        for cell in row.cells:
+            if cell is None:
+                cells.append("—")
+                continue
+            text = inert_markdown(cell.text, inline=True) + numbers.cited(
+                cell_claim_ids(cell, report)
+            )
+            if cell.calculation_id is not None:
+                text += numbers.calculated([cell.calculation_id])
+                marker = numbers.calculations.marker(labels, cell.calculation_id)
+                calculation = report.calculation(cell.calculation_id)
+                formulas[marker] = inert_markdown(calculation_title(calculation, labels))
+            cells.append(text)
+        lines.append(table_line(cells))
+    if formulas:
+        lines += ["", bullet_list([f"{marker} — {line}" for marker, line in formulas.items()])]
+    return "\n".join(lines)
+
+
+def table_line(cells: list[str]) -> str:
+    """One row of a GFM table; an empty cell is a space, so the row keeps its columns."""
+    return "| " + " | ".join(cell or " " for cell in cells) + " |"
+
+
+def calculation_blocks(report: Report, numbers: _Numbers) -> list[str]:
+    if not report.calculations:
+        return []
+    labels = numbers.labels
+    entries = []
+    for number, calculation in numbers.calculations.numbered():
+        inputs = "; ".join(
+            inert_markdown(figure_label(f.text, f.measure, f.entity, f.period))
+            + numbers.cited(f.claim_ids)
+            for f in calculation.inputs
+        )
+        entries.append(
+            f"{number}. **{numbers.calculations.marker(labels, calculation.id)}** · "
+            f"{inert_markdown(calculation_heading(calculation, labels))}\n"
+            f"   - {labels.formula}: {inert_markdown(calculation.formula)}\n"
+            f"   - {labels.inputs}: {inputs}"
+        )
+    body = "\n".join(entries)
+    return [f"## {labels.calculations}\n\n{labels.calculations_explanation}\n\n{body}"]
 
 
 def conflict_blocks(report: Report, index: CitationIndex, labels: Labels) -> list[str]:
@@ -81,58 +210,62 @@ def conflict_blocks(report: Report, index: CitationIndex, labels: Labels) -> lis
     return [f"## {labels.conflicts}\n\n{labels.conflicts_explanation}\n\n{body}"]
 
 
-def sources_block(index: CitationIndex, labels: Labels) -> str:
-    entries = [source_entry(number, claim, labels) for number, claim in index.cited()]
+def declared_gap_blocks(report: Report, labels: Labels) -> list[str]:
+    gaps = declared_gaps(report)
+    if not gaps:
+        return []
+    return [f"## {labels.declared_gaps}\n\n{bullet_list([inert_markdown(g) for g in gaps])}"]
+
+
+def sources_block(report: Report, labels: Labels) -> str:
+    """Each document once (title, URL, access date), its cited excerpts under it."""
+    entries = []
+    for group in sources_by_document(report):
+        entries.append(
+            f"**{inert_markdown(group.title)}** — {inert_markdown(group.url, url=True)} — "
+            f"{accessed_text(labels, group.accessed_at)}"
+        )
+        entries.extend(excerpt_entry(cited, labels) for cited in group.excerpts)
     return "\n\n".join([f"## {labels.sources}", *(entries or [labels.no_sources])])
 
 
-def source_entry(number: int, claim: Claim, labels: Labels) -> str:
-    location = source_location(claim)
-    where = inert_markdown(claim.url, url=True)
-    if location.page is not None:
-        where += f" ({page_text(labels, location.page)})"
-    line = (
-        f"[{number}] {inert_markdown(source_title(claim))} — {where} — "
-        f"{accessed_text(labels, claim.accessed_at)}"
-    )
+def excerpt_entry(cited: CitedExcerpt, labels: Labels) -> str:
+    claim = cited.claim
+    line = f"[{cited.number}]"
+    if cited.page is not None:
+        line += f" {page_text(labels, cited.page)}"
     if claim.status is not ClaimStatus.verified:
         line += f" — **{labels.not_verified}**"
     context = f"{claim.context.strip()} …\n\n" if claim.context else ""
     return f"{line}\n\n{quoted_excerpt(context + claim.excerpt)}"
 
 
-def rejected_block(report: Report, labels: Labels) -> str:
-    rejected = [c for c in report.claims if c.status is ClaimStatus.rejected]
-    heading = f"## {labels.rejected_claims} ({len(rejected)})"
-    if not rejected:
-        return heading
-    lines = [
-        f"{inert_markdown(c.url, url=True)} — {inert_markdown(c.reason or labels.no_reason)}"
-        for c in rejected
+def appendix_block(report: Report, labels: Labels) -> str:
+    """How the report was made: spend and limits always; notes, rejected claims and dropped
+    sentences when there are any."""
+    parts = appendix(report)
+    rows = bullet_list([f"{label}: {inert_markdown(value)}" for label, value in parts.rows])
+    blocks = [
+        f"## {labels.appendix}",
+        labels.appendix_explanation,
+        f"### {labels.spend_and_limits}\n\n{rows}",
     ]
-    return f"{heading}\n\n{bullet_list(lines)}"
-
-
-def dropped_blocks(report: Report, labels: Labels) -> list[str]:
-    dropped = report.dropped_sentences
-    if not dropped:
-        return []
-    lines = [
-        f"{inert_markdown(d.section)}: {inert_markdown(d.text)} — {inert_markdown(d.reason)}"
-        for d in dropped
-    ]
-    return [f"## {labels.dropped_sentences} ({len(dropped)})\n\n{bullet_list(lines)}"]
-
-
-def spend_block(report: Report, labels: Labels) -> str:
-    rows = bullet_list([f"{label}: {value}" for label, value in spend_rows(report)])
-    return f"## {labels.spend_and_limits}\n\n{rows}"
-
-
-def notes_blocks(report: Report, labels: Labels) -> list[str]:
-    if not report.notes:
-        return []
-    return [f"## {labels.notes}\n\n{bullet_list([inert_markdown(n) for n in report.notes])}"]
+    if parts.notes:
+        notes = bullet_list([inert_markdown(note) for note in parts.notes])
+        blocks.append(f"### {labels.notes}\n\n{notes}")
+    if parts.rejected:
+        lines = [
+            f"{inert_markdown(r.url, url=True)} — {inert_markdown(r.reason)}"
+            for r in parts.rejected
+        ]
+        blocks.append(f"### {labels.rejected_claims} ({len(lines)})\n\n{bullet_list(lines)}")
+    if parts.dropped:
+        lines = [
+            f"{inert_markdown(d.section)}: {inert_markdown(d.text)} — {inert_markdown(d.reason)}"
+            for d in parts.dropped
+        ]
+        blocks.append(f"### {labels.dropped_sentences} ({len(lines)})\n\n{bullet_list(lines)}")
+    return "\n\n".join(blocks)
 
 
 def bullet_list(items: list[str]) -> str:

@@ -17,8 +17,9 @@ MISSING_HARFBUZZ_SUBSET = "HarfBuzz-Subset"
 
 
 def render_pdf(report: Report, crops: Mapping[str, bytes] | None = None) -> bytes:
-    """The report as PDF; each citation with a page crop (PNG bytes by claim id) links to
-    that crop, printed once under its source in the bibliography."""
+    """The report as PDF: the print layout of the HTML (`expanded`), where each sentence
+    carries its citation numbers, each linking to its excerpt under its document in the
+    sources, printed there once with its page crop (PNG bytes by claim id) when it has one."""
     weasyprint = load_weasyprint()
     # Only data: URLs (the page crops the renderer embedded) may be read: the HTML is
     # self-contained, and a URL that slipped into it must not reach the network.

@@ -223,3 +223,34 @@ def figures_report(**fields: Any) -> Report:
     }
     values.update(fields)
     return build_report(claims, sections, **values)
+
+
+NBSP_EXCERPT = "\u00a0".join(
+    (
+        "Net earnings attributable to Best Buy Co., Inc. shareholders were $ 1,464 million in "
+        "fiscal 2019, compared with $ 1,000 million in fiscal 2018, and diluted earnings per "
+        "share attributable to Best Buy Co., Inc. shareholders were $ 5.20, compared with "
+        "$ 3.26 in fiscal 2018, an increase driven by the lower effective income tax rate."
+    ).split(" ")
+).replace("\u00a0$\u00a0", "\u00a0$\u202f")
+"""One long excerpt whose words are joined by no-break spaces (U+00A0, and U+202F after the
+dollar signs), as some 10-K filings print them: nothing in it is a normal space."""
+
+
+def nbsp_figures_report(**fields: Any) -> Report:
+    """`figures_report()` with one more section citing the long no-break-space excerpt."""
+    report = figures_report(**fields)
+    claim = build_claim(
+        "nbsp",
+        statement="Net earnings attributable to Best Buy shareholders were $ 1,464 million.",
+        url="https://example.org/bestbuy-2019-10k.pdf#page=24",
+        title="BESTBUY_2019_10K",
+        excerpt=NBSP_EXCERPT,
+    )
+    section = Section(
+        title="Earnings",
+        sentences=[cite("Net earnings attributable to shareholders were $ 1,464 million.", "nbsp")],
+    )
+    return report.model_copy(
+        update={"claims": [*report.claims, claim], "sections": [*report.sections, section]}
+    )

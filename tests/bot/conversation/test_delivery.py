@@ -4,11 +4,16 @@ every message fits Slack's limits, checked by the strict stand-in."""
 
 from __future__ import annotations
 
+import io
+import zipfile
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import docx
+import pptx
 import pytest
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
 
 from bot.conversation.delivery import PAGE_EVENT, deliver_report, page_marker
 from bot.flows import handle_step
@@ -78,8 +83,10 @@ async def test_messages_then_both_files_land_in_the_thread(
     assert all(m.params["channel"] == CHANNEL and m.params["thread_ts"] == THREAD for m in messages)
     urls = slack.calls_to("files.getUploadURLExternal")
     assert sorted(c.params["filename"] for c in urls) == [
+        "fonte-report-v1.docx",
         "fonte-report-v1.html",
         "fonte-report-v1.md",
+        "fonte-report-v1.pptx",
     ]
     complete = slack.calls_to("files.completeUploadExternal")[0].params
     assert (complete["channel_id"], complete["thread_ts"]) == (CHANNEL, THREAD)
@@ -106,6 +113,40 @@ async def test_the_html_file_shows_the_cited_pdf_pages_the_markdown_does_not(
     state = await rt.states.get("r1")
     assert state is not None
     assert (state.status, state.files_posted) == ("delivered", True)
+
+
+async def test_the_word_and_powerpoint_files_land_beside_the_html(
+    make_settings: Any, runtimes: Any, slack: SlackStub, tmp_path: Path
+) -> None:
+    pdfs = write_pdf_library(tmp_path / "pdfs")
+    rt = await runtimes(make_settings(redis=False, library=pdfs))
+    sample = await pdf_report(rt)
+    await delivering(rt, sample)
+    await deliver_report(rt, "r1", 1, sample)
+
+    names = [c.params["filename"] for c in slack.calls_to("files.getUploadURLExternal")]
+    assert {"fonte-report-v1.docx", "fonte-report-v1.pptx"} <= set(names)
+    word = docx.Document(io.BytesIO(office_file(slack, "word/document.xml")))
+    deck = pptx.Presentation(io.BytesIO(office_file(slack, "ppt/presentation.xml")))
+    [cited] = [c for c in sample.claims if c.id in sample.cited_claim_ids()][:1]
+    excerpt = " ".join(cited.excerpt.split())[:40]
+    footnotes = word.part.part_related_by(RT.FOOTNOTES).blob.decode("utf-8")
+    assert excerpt in " ".join(footnotes.split()), "a footnote holds the cited excerpt"
+    assert len(word.inline_shapes) >= 1, "the cited PDF page's crop is in the Word file"
+    notes = [s.notes_slide.notes_text_frame.text for s in deck.slides if s.has_notes_slide]
+    assert any(excerpt in " ".join(n.split()) for n in notes), "the deck's notes hold it"
+    state = await state_of(rt, "r1")
+    assert (state.status, state.files_posted) == ("delivered", True)
+
+
+def office_file(slack: SlackStub, part: str) -> bytes:
+    """The one uploaded file that is an Office package holding `part`."""
+    [content] = [
+        c
+        for c in slack.uploads.values()
+        if c.startswith(b"PK") and part in zipfile.ZipFile(io.BytesIO(c)).namelist()
+    ]
+    return content
 
 
 async def test_a_hundred_claims_fit_slacks_limits_in_every_message(
@@ -398,8 +439,12 @@ async def test_a_file_that_cannot_be_rendered_ends_delivery_failed_with_the_othe
     )
     assert slack.calls_to("chat.postMessage"), "the report's messages are there"
     names = [c.params["filename"] for c in slack.calls_to("files.getUploadURLExternal")]
-    assert names == ["fonte-report-v1.html"], "the file that could be made is attached"
-    [html] = slack.uploads.values()
+    assert names == [
+        "fonte-report-v1.html",
+        "fonte-report-v1.docx",
+        "fonte-report-v1.pptx",
+    ], "the files that could be made are attached"
+    [html] = [c for c in slack.uploads.values() if b"<html" in c]
     assert b"fonte-report-v1.md n\xc3\xa3o p\xc3\xb4de ser gerado" in html  # its notes say so
     (line,) = notices(slack)
     assert line.startswith(":warning: Não consegui gerar fonte-report-v1.md")
@@ -430,4 +475,4 @@ async def test_page_crops_that_raise_leave_the_html_without_them_and_deliver(
     [html] = [c for c in slack.uploads.values() if b"<html" in c]
     assert b"data:image/png" not in html
     assert "Os recortes das páginas citadas não puderam ser gerados".encode() in html
-    assert len(slack.uploads) == 2
+    assert len(slack.uploads) == 4

@@ -116,7 +116,7 @@ def test_max_steps_three_exits_zero_with_a_partial_report(library: Path, tmp_pat
         (["ask", "x" * 100_000, "--library", "."], "limit is 2,000"),
         (["ask", "pergunta válida?", "--library", "/nonexistent/folder"], "not found"),
         (["ask", "pergunta válida?"], "no source"),
-        (["ask", "pergunta válida?", "--library", ".", "--format", "docx"], "unknown format"),
+        (["ask", "pergunta válida?", "--library", ".", "--format", "odt"], "unknown format"),
         (["verify", "/nonexistent/report.json"], "no such report"),
     ],
 )

@@ -1,10 +1,18 @@
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
-from engine.contracts import Locator, Report, Section
-from engine.render.citations import CitationIndex, safe_href, source_location, source_title
-from tests.support.render_samples import build_claim, build_report, cite
+from engine.contracts import ClaimStatus, Locator, Report, Section
+from engine.render.citations import (
+    CitationIndex,
+    safe_href,
+    source_location,
+    source_title,
+    sources_by_document,
+)
+from tests.support.render_samples import build_claim, build_report, cite, figures_report
 
 
 def test_claims_are_numbered_in_reading_order_not_board_order(portuguese_report: Report) -> None:
@@ -98,3 +106,49 @@ def test_source_title_falls_back_to_the_url_without_page() -> None:
 
     assert source_title(claim) == "https://x.org/doc.pdf"
     assert source_title(build_claim("c2", title="A\nTitle")) == "A Title"
+
+
+def test_sources_are_grouped_by_document_in_first_citation_order() -> None:
+    groups = sources_by_document(figures_report())
+
+    assert [(g.title, g.url) for g in groups] == [
+        ("BESTBUY_2019_10K", "https://example.org/bestbuy-2019-10k.pdf"),
+        ("BESTBUY_2023_10K", "https://example.org/bestbuy-2023-10k.pdf"),
+    ]
+    assert [[(e.number, e.claim.id, e.page) for e in g.excerpts] for g in groups] == [
+        [(1, "r19", 53), (3, "o19", 53)],
+        [(2, "r23", 40), (4, "o23", 40), (5, "d23", 27)],
+    ]
+    assert groups[1].excerpts[2].href == "https://example.org/bestbuy-2023-10k.pdf#page=27"
+    assert groups[0].href == "https://example.org/bestbuy-2019-10k.pdf"
+    assert all(g.verified for g in groups)
+
+
+def test_a_group_keeps_the_earliest_access_and_flags_an_unverified_excerpt() -> None:
+    first = build_claim("ca", url="https://x.org/doc.pdf#page=2", title="Doc")
+    later = build_claim(
+        "cb",
+        url="https://x.org/doc.pdf#page=5",
+        title="Doc",
+        accessed_at=first.accessed_at + timedelta(days=1),
+        status=ClaimStatus.pending,
+    )
+    report = build_report(
+        [later, first], [Section(title="S", sentences=[cite("One.", "cb"), cite("Two.", "ca")])]
+    )
+    [group] = sources_by_document(report)
+
+    assert [e.number for e in group.excerpts] == [1, 2]
+    assert group.accessed_at == first.accessed_at
+    assert not group.verified
+
+
+def test_an_unlinkable_document_is_grouped_without_a_link() -> None:
+    report = build_report(
+        [build_claim("c1", url="javascript:alert(1)")],
+        [Section(title="S", sentences=[cite("One.", "c1")])],
+    )
+    [group] = sources_by_document(report)
+
+    assert group.href is None
+    assert group.excerpts[0].href is None

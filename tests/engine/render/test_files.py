@@ -22,11 +22,13 @@ def test_writes_every_format_and_returns_the_paths(
 
     paths = write_report(portuguese_report, out_dir, FORMATS)
 
-    assert paths == [out_dir / f"report.{name}" for name in ("json", "md", "html", "pdf")]
+    assert paths == [out_dir / f"report.{name}" for name in FORMATS]
     assert sorted(p.name for p in out_dir.iterdir()) == sorted(p.name for p in paths)
     assert (out_dir / "report.md").read_text("utf-8").startswith("# Energia solar")
     assert '<details class="evidence">' in (out_dir / "report.html").read_text("utf-8")
     assert (out_dir / "report.pdf").read_bytes().startswith(b"%PDF-")
+    for office in ("docx", "pptx", "xlsx"):
+        assert (out_dir / f"report.{office}").read_bytes().startswith(b"PK")  # a zip package
 
 
 def test_a_report_with_nothing_found_still_renders_in_every_format(tmp_path: Path) -> None:
@@ -62,12 +64,12 @@ def test_unknown_format_is_refused_before_anything_is_written(
     out_dir = tmp_path / "out"
 
     with pytest.raises(ValueError, match="unknown report format") as raised:
-        write_report(english_report, out_dir, ["md", "docx"])
+        write_report(english_report, out_dir, ["md", "odt"])
 
     message = str(raised.value)
     assert "\n" not in message
-    assert "'docx'" in message
-    assert "json, md, html, pdf" in message
+    assert "'odt'" in message
+    assert "json, md, html, pdf, docx, pptx, xlsx" in message
     assert not out_dir.exists()
 
 
@@ -173,7 +175,7 @@ def test_crops_that_cannot_be_made_leave_every_file_with_a_note(
         on_failure=lines.append,
     )
 
-    assert [p.name for p in paths] == ["report.json", "report.md", "report.html", "report.pdf"]
+    assert [p.name for p in paths] == [f"report.{name}" for name in FORMATS]
     [line] = lines
     assert (
         line
@@ -227,8 +229,8 @@ def test_a_failing_pdf_writer_loses_only_the_pdf(
 
     paths = write_report(portuguese_report, tmp_path, FORMATS, on_failure=lines.append)
 
-    assert [p.name for p in paths] == ["report.json", "report.md", "report.html"]
-    assert sorted(os.listdir(tmp_path)) == ["report.html", "report.json", "report.md"]
+    assert [p.name for p in paths] == [f"report.{n}" for n in FORMATS if n != "pdf"]
+    assert sorted(os.listdir(tmp_path)) == sorted(f"report.{n}" for n in FORMATS if n != "pdf")
     assert lines == ["report.pdf could not be made: RuntimeError: Pango is missing"]
     assert written_notes(tmp_path)[-1] == (
         "report.pdf não pôde ser gerado (RuntimeError: Pango is missing)"

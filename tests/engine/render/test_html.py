@@ -81,12 +81,17 @@ def test_markers_link_to_numbered_bibliography_entries(portuguese_report: Report
 
     markers = [a.attrs["href"] for a in document.find_all("a", "marker")]
     assert markers == ["#source-1", "#source-2", "#source-1", "#source-3"]
-    entries = document.find_all("ol", "sources")[0].find_all("li")
-    assert [li.attrs["id"] for li in entries] == ["source-1", "source-2", "source-3"]
-    assert [squash(li.find_all("span", "source-title")[0].text()) for li in entries] == [
-        "[1] ABSOLAR — Panorama",
-        "[2] Relatório de Geração Distribuída 2024",
-        "[3] Lei nº 14.300",
+    entries = document.find_all("ol", "excerpts")
+    assert [li.attrs["id"] for ol in entries for li in ol.find_all("li")] == [
+        "source-1",
+        "source-2",
+        "source-3",
+    ]
+    titles = document.find_all("section", "bibliography")[0].find_all("p", "source-title")
+    assert [squash(p.text()) for p in titles] == [
+        "ABSOLAR — Panorama",
+        "Relatório de Geração Distribuída 2024",
+        "Lei nº 14.300",
     ]
 
 
@@ -99,26 +104,36 @@ def test_uncited_and_rejected_claims_stay_out_of_the_bibliography(
     assert "blog.example.com" not in bibliography.text()
 
 
-def test_details_are_collapsed_unless_expanded(portuguese_report: Report) -> None:
+def test_citations_open_under_sentences_unless_expanded(portuguese_report: Report) -> None:
     collapsed = parse_html(render_html(portuguese_report)).find_all("details")
-    expanded = parse_html(render_html(portuguese_report, expanded=True)).find_all("details")
+    expanded = parse_html(render_html(portuguese_report, expanded=True))
 
-    assert len(collapsed) == len(expanded) == 5
+    assert len(collapsed) == 4  # one per citation of a sentence of a section
     assert not [d for d in collapsed if "open" in d.attrs]
-    assert all("open" in d.attrs for d in expanded)
+    # For print, a sentence carries its numbers and each excerpt is printed once, in Sources.
+    assert expanded.find_all("details") == []
+    assert [a.attrs["href"] for a in expanded.find_all("a", "marker")] == [
+        "#source-1",
+        "#source-2",
+        "#source-1",
+        "#source-3",
+    ]
 
 
-def test_bibliography_repeats_excerpts_only_when_collapsed(portuguese_report: Report) -> None:
+def test_the_sources_hold_every_cited_excerpt_once(portuguese_report: Report) -> None:
     def bibliography_excerpts(markup: str) -> list[str]:
         bibliography = parse_html(markup).find_all("section", "bibliography")[0]
         return [quote.text() for quote in bibliography.find_all("blockquote", "excerpt")]
 
-    assert bibliography_excerpts(render_html(portuguese_report)) == [
+    excerpts = [
         "A capacidade instalada cresceu 40% em 2023.",
         "Tabela 12 — Geração distribuída por região\nO Nordeste concentra 30% da potência",
         "Institui o marco legal da microgeração e minigeração distribuída.",
     ]
-    assert bibliography_excerpts(render_html(portuguese_report, expanded=True)) == []
+    assert bibliography_excerpts(render_html(portuguese_report)) == excerpts
+    expanded = render_html(portuguese_report, expanded=True)
+    assert bibliography_excerpts(expanded) == excerpts
+    assert len(parse_html(expanded).find_all("blockquote", "excerpt")) == 3
 
 
 def test_hostile_page_text_is_escaped(hostile_report: Report) -> None:
@@ -158,34 +173,67 @@ def test_partial_banner_with_gaps_comes_first(portuguese_report: Report) -> None
 
 
 def test_complete_report_declares_gaps_without_banner(english_report: Report) -> None:
-    document = parse_html(render_html(english_report))
+    markup = render_html(english_report)
+    document = parse_html(markup)
 
     assert not document.find_all("section", "banner")
     [declared] = document.find_all("section", "declared-gaps")
-    assert "Declared gaps" in declared.text()
+    assert squash(declared.find_all("h2")[0].text()) == "Declared gaps"
     assert [li.text() for li in declared.find_all("li")] == ["No data on Africa"]
+    # After the findings, before the sources.
+    assert markup.index('id="section-1"') < markup.index('id="gaps"') < markup.index('id="sources"')
 
 
-def test_rejected_claims_sit_in_a_collapsed_details_with_reasons(
+def appendix_of(report: Report) -> Element:
+    [part] = parse_html(render_html(report)).find_all("section", "appendix")
+    return part
+
+
+def appendix_parts(report: Report) -> dict[str, Element]:
+    """The appendix's sub-parts by heading, each the list or table that follows it."""
+    part = appendix_of(report)
+    headings = [squash(h.text()) for h in part.find_all("h3")]
+    blocks = [c for c in part.children if isinstance(c, Element) and c.tag in ("ul", "table")]
+    return dict(zip(headings, blocks, strict=True))
+
+
+def test_rejected_claims_are_listed_in_the_appendix_with_reasons(
     portuguese_report: Report,
 ) -> None:
-    [rejected] = parse_html(render_html(portuguese_report)).find_all("details", "rejected")
+    rejected = appendix_parts(portuguese_report)["Afirmações rejeitadas pelo verificador (1)"]
 
-    assert "open" not in rejected.attrs
-    assert squash(rejected.find_all("summary")[0].text()) == (
-        "Afirmações rejeitadas pelo verificador (1)"
-    )
     assert [squash(li.text()) for li in rejected.find_all("li")] == [
         "https://blog.example.com/solar — excerpt not found on page"
     ]
 
 
-def test_footer_shows_spend_limits_model_architecture_and_date(portuguese_report: Report) -> None:
-    footer = parse_html(render_html(portuguese_report)).find_all("footer")[0]
+def test_the_appendix_comes_last_in_the_reports_language(portuguese_report: Report) -> None:
+    document = parse_html(render_html(portuguese_report))
+    main = document.find_all("main")[0]
+    parts = [c for c in main.children if isinstance(c, Element)]
 
-    rows = {
-        tr.find_all("th")[0].text(): tr.find_all("td")[0].text() for tr in footer.find_all("tr")
-    }
+    assert parts[-1].classes() == ["appendix"]
+    assert squash(parts[-1].find_all("h2")[0].text()) == "Apêndice: como este relatório foi feito"
+    assert not document.find_all("footer")
+
+
+def test_no_empty_part_is_shown(english_report: Report) -> None:
+    markup = render_html(english_report)
+
+    assert list(appendix_parts(english_report)) == ["Spend and limits"]
+    assert "(0)" not in markup
+    assert "Claims rejected" not in markup
+    assert "Notes" not in markup
+    for absent in ("summary", "contents", "figures", "calculations", "conflicts"):
+        assert f'id="{absent}"' not in markup
+
+
+def test_appendix_shows_spend_limits_model_architecture_and_date(
+    portuguese_report: Report,
+) -> None:
+    table = appendix_parts(portuguese_report)["Gasto e limites"]
+
+    rows = {tr.find_all("th")[0].text(): tr.find_all("td")[0].text() for tr in table.find_all("tr")}
     assert rows == {
         "Passos": "60 de 60",
         "Tempo": "412,5 s de 600,0 s",
@@ -196,8 +244,8 @@ def test_footer_shows_spend_limits_model_architecture_and_date(portuguese_report
     }
 
 
-def test_notes_are_shown(portuguese_report: Report) -> None:
-    [notes] = parse_html(render_html(portuguese_report)).find_all("section", "notes")
+def test_notes_are_shown_in_the_appendix(portuguese_report: Report) -> None:
+    notes = appendix_parts(portuguese_report)["Notas"]
 
     assert [li.text() for li in notes.find_all("li")] == ["2 arquivos ignorados na biblioteca"]
 
@@ -221,8 +269,10 @@ def test_english_labels(english_report: Report) -> None:
     assert "Fontes" not in markup
 
 
-def test_dropped_sentences_sit_in_a_collapsed_details(english_report: Report) -> None:
-    assert not parse_html(render_html(english_report)).find_all("details", "dropped")
+def test_dropped_sentences_are_listed_in_the_appendix_only_when_present(
+    english_report: Report,
+) -> None:
+    assert "Sentences dropped" not in render_html(english_report)
 
     english_report.dropped_sentences = [
         DroppedSentence(
@@ -232,12 +282,8 @@ def test_dropped_sentences_sit_in_a_collapsed_details(english_report: Report) ->
             reason="numbers in no cited excerpt: 12%",
         )
     ]
-    [dropped] = parse_html(render_html(english_report)).find_all("details", "dropped")
+    dropped = appendix_parts(english_report)["Sentences dropped by the draft check (1)"]
 
-    assert "open" not in dropped.attrs
-    assert (
-        squash(dropped.find_all("summary")[0].text()) == "Sentences dropped by the draft check (1)"
-    )
     assert [squash(li.text()) for li in dropped.find_all("li")] == [
         "Global context: Prices fell <b>12%</b>. — numbers in no cited excerpt: 12%"
     ]
@@ -259,19 +305,25 @@ def crop_figures(element: Element) -> list[Element]:
     return element.find_all("figure", "page-crop")
 
 
-def test_expanded_citation_shows_the_page_crop(portuguese_report: Report, small_png: bytes) -> None:
+def test_an_opened_citation_shows_the_page_crop(
+    portuguese_report: Report, small_png: bytes
+) -> None:
     document = parse_html(render_html(portuguese_report, crops={"cpdf": small_png}))
 
     pairs = evidence_under_sentences(document)
     pdf_evidence, web_evidence = pairs[1][1]
     [figure] = crop_figures(pdf_evidence)
+    assert figure.attrs["id"] == "crop-2"
     [image] = figure.find_all("img")
     assert image.attrs["src"] == "data:image/png;base64," + base64.b64encode(small_png).decode()
     assert image.attrs["alt"] == "O trecho destacado na página (página 60)"
     assert crop_figures(web_evidence) == []  # a web page keeps text-only evidence
-    # Collapsed, the bibliography lists the excerpt as text and does not repeat the image.
+    # The sources list the excerpt as text and link to the crop rather than repeat the image.
     [bibliography] = document.find_all("section", "bibliography")
     assert crop_figures(bibliography) == []
+    [entry] = [li for li in bibliography.find_all("li") if li.attrs.get("id") == "source-2"]
+    [link] = entry.find_all("p", "crop-link")[0].find_all("a")
+    assert link.attrs["href"] == "#crop-2"
 
 
 def test_with_crops_the_page_stays_self_contained(
@@ -293,20 +345,32 @@ def test_a_crop_that_is_not_a_png_is_not_embedded(portuguese_report: Report) -> 
     assert "onload" not in html
 
 
-def test_expanded_citation_links_to_its_crop_in_the_bibliography(
+def test_printed_the_crop_sits_under_its_excerpt_in_the_sources(
     portuguese_report: Report, small_png: bytes
 ) -> None:
     document = parse_html(render_html(portuguese_report, expanded=True, crops={"cpdf": small_png}))
 
-    [pdf_evidence, _] = evidence_under_sentences(document)[1][1]
-    assert crop_figures(pdf_evidence) == []
-    [link] = pdf_evidence.find_all("p", "crop-link")[0].find_all("a")
-    assert link.attrs["href"] == "#crop-2"
-    assert link.text() == "ver o trecho na página"
     [bibliography] = document.find_all("section", "bibliography")
-    [figure] = crop_figures(bibliography)
+    [figure] = crop_figures(document)
     assert figure.attrs["id"] == "crop-2"
     [entry] = [li for li in bibliography.find_all("li") if li.attrs.get("id") == "source-2"]
+    assert crop_figures(entry) == [figure]
+    assert document.find_all("p", "crop-link") == []
+
+
+def test_a_crop_no_sentence_opens_is_shown_under_its_excerpt_in_the_sources(
+    portuguese_report: Report, small_png: bytes
+) -> None:
+    only_in_summary = portuguese_report.model_copy(
+        update={
+            "summary": [cite("O Nordeste concentra 30% da potência.", "cpdf")],
+            "sections": [portuguese_report.sections[1]],
+        }
+    )
+    document = parse_html(render_html(only_in_summary, crops={"cpdf": small_png}))
+
+    [figure] = crop_figures(document)
+    [entry] = [li for li in document.find_all("li") if li.attrs.get("id") == "source-1"]
     assert crop_figures(entry) == [figure]
 
 
@@ -323,6 +387,6 @@ def test_conflicts_show_both_sources_newer_first() -> None:
         conflicts=[Conflict(claim_ids=["c2", "c1"], measure="convite", unit="r$")],
     )
     html = render_html(report)
-    part = html.split('<section class="conflicts">')[1].split("</section>")[0]
+    part = html.split('<section class="conflicts" id="conflicts">')[1].split("</section>")[0]
     assert part.index("Decreto 9.412/2018") < part.index("Lei 8.666 (texto original)")
     assert 'href="#source-2"' in part

@@ -1,11 +1,14 @@
 """The HTML report as a reader sees it: a citation on a library PDF, expanded, shows the page
-crop with its excerpt highlighted. Checked in the markup always, and in headless Chromium
-when it is installed (.ci/run installs it), which saves a screenshot as a test artefact."""
+crop with its excerpt highlighted; the report an analyst sends (summary, figures table and
+chart, an excerpt whose words are joined by no-break spaces) fits the window, wide or narrow.
+Checked in the markup always, and in headless Chromium when it is installed (.ci/run
+installs it), which saves screenshots as test artefacts."""
 
 from __future__ import annotations
 
 import base64
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -16,16 +19,21 @@ from PIL import Image, ImageChops
 
 from engine.contracts import Claim, Report, Section
 from engine.render.files import write_report
+from engine.render.html import render_html
 from engine.sources.library import Library
 from engine.sources.library.page_evidence import LibraryPageEvidence
 from engine.verify.excerpts import verify_on_page
 from tests.support.html_tree import Element, parse_html
 from tests.support.pdfs import pdf_bytes
-from tests.support.render_samples import build_claim, build_report, cite
+from tests.support.render_samples import build_claim, build_report, cite, nbsp_figures_report
 
 ROOT = Path(__file__).resolve().parents[3]
 ARTEFACTS = Path(os.environ.get("TEST_ARTEFACTS_DIR") or ROOT / "build" / "test-artefacts")
 SCREENSHOT = ARTEFACTS / "render" / "expanded-citation.png"
+REPORT_SCREENSHOTS = {
+    1000: ARTEFACTS / "render" / "analyst-report.png",
+    500: ARTEFACTS / "render" / "analyst-report-narrow.png",  # Chromium's narrowest window
+}
 
 FILLER = " ".join(f"Frase {n} do relatório, que fala de outra coisa." for n in range(16))
 EXCERPT = "O Nordeste concentra 30% da potência instalada de geração distribuída."
@@ -46,8 +54,20 @@ CHROMIUM_FLAGS = (
     "--host-resolver-rules=MAP * ~NOTFOUND",
     "--proxy-server=127.0.0.1:9",
     "--hide-scrollbars",
-    "--window-size=1000,1100",
 )
+# Run by the test only, on a copy of the report (which itself holds no script): how wide the
+# page is laid out, and every element of <main> whose box reaches past the window's edge or
+# whose content runs out of its box (text too long for its line, a table in its scroller).
+LAYOUT_PROBE = """<script>
+const width = window.innerWidth;
+const over = [...document.querySelectorAll("main *")]
+  .filter((e) => e.getBoundingClientRect().right > width + 0.5
+    || (e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1))
+  .map((e) => e.tagName + "." + e.className + ": " + e.textContent.slice(0, 60));
+document.body.setAttribute("data-layout", JSON.stringify(
+  {scrollWidth: document.documentElement.scrollWidth, innerWidth: width, overflowing: over}
+));
+</script>"""
 
 
 @pytest.fixture
@@ -129,6 +149,7 @@ def test_chromium_shows_the_highlighted_crop(written: Path, tmp_path: Path) -> N
         [
             chromium,
             *CHROMIUM_FLAGS,
+            "--window-size=1000,1100",
             f"--user-data-dir={tmp_path / 'chromium-profile'}",
             f"--screenshot={SCREENSHOT}",
             opened.as_uri(),
@@ -145,3 +166,77 @@ def test_chromium_shows_the_highlighted_crop(written: Path, tmp_path: Path) -> N
     left, top, right, bottom = area
     assert right - left > 200  # the excerpt's line, highlighted, at a readable size
     assert bottom - top > 8
+
+
+def chromium_or_skip() -> str:
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("chromium is not on PATH (.ci/run installs Debian's chromium)")
+    return chromium
+
+
+def opened_report(tmp_path: Path) -> Path:
+    """report.html of the analyst's report with a no-break-space excerpt, every citation
+    opened as a reader who clicks them all sees it."""
+    markup = render_html(nbsp_figures_report())
+    assert markup.count('<details class="evidence">') == 6
+    page = tmp_path / "report-opened.html"
+    page.write_text(markup.replace('<details class="evidence">', '<details class="evidence" open>'))
+    return page
+
+
+def laid_out(chromium: str, page: Path, width: int, profile: Path) -> dict[str, object]:
+    """What LAYOUT_PROBE measured with the page in a window `width` pixels wide."""
+    probed = page.with_name(f"probed-{width}.html")
+    probed.write_text(page.read_text("utf-8").replace("</body>", LAYOUT_PROBE + "</body>"))
+    done = subprocess.run(
+        [
+            chromium,
+            *CHROMIUM_FLAGS,
+            f"--window-size={width},1000",
+            f"--user-data-dir={profile}",
+            "--dump-dom",
+            probed.as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    [body] = parse_html(done.stdout).find_all("body")
+    layout: dict[str, object] = json.loads(body.attrs["data-layout"] or "{}")
+    return layout
+
+
+@pytest.mark.parametrize("width", sorted(REPORT_SCREENSHOTS))
+def test_chromium_lays_the_analysts_report_out_within_the_window(
+    tmp_path: Path, width: int
+) -> None:
+    chromium = chromium_or_skip()
+    page = opened_report(tmp_path)
+    screenshot = REPORT_SCREENSHOTS[width]
+    screenshot.parent.mkdir(parents=True, exist_ok=True)
+    screenshot.unlink(missing_ok=True)
+
+    subprocess.run(
+        [
+            chromium,
+            *CHROMIUM_FLAGS,
+            f"--window-size={width},4000",
+            f"--user-data-dir={tmp_path / 'chromium-profile'}",
+            f"--screenshot={screenshot}",
+            page.as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=180,
+    )
+    layout = laid_out(chromium, page, width, tmp_path / "chromium-profile")
+
+    print(f"screenshot: {screenshot}")
+    with Image.open(screenshot) as shot:
+        assert shot.width == width
+    assert layout["overflowing"] == []
+    assert layout["innerWidth"] == width
+    assert isinstance(layout["scrollWidth"], int)
+    assert layout["scrollWidth"] <= width

@@ -1,8 +1,9 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from typing import get_args
 
-from engine.contracts import Report
+from engine.contracts import CalculationKind, Report
 from engine.render.labels import (
     ENGLISH,
     PORTUGUESE,
@@ -29,6 +30,27 @@ def test_labels_follow_the_language() -> None:
 def test_every_label_is_translated() -> None:
     assert all(value for value in vars(PORTUGUESE).values())
     assert all(value for value in vars(ENGLISH).values())
+    assert vars(PORTUGUESE).keys() == vars(ENGLISH).keys()
+
+
+def test_every_kind_of_calculation_is_named_in_both_languages() -> None:
+    kinds = set(get_args(CalculationKind))
+
+    for labels in (PORTUGUESE, ENGLISH):
+        assert set(labels.calculation_kinds) == kinds
+        assert all(labels.calculation_kinds.values())
+    assert PORTUGUESE.calculation_kinds["percent_change"] == "variação percentual"
+    assert ENGLISH.calculation_kinds["cagr"] == "compound annual growth rate"
+
+
+def test_the_report_parts_are_named_in_both_languages() -> None:
+    assert (PORTUGUESE.summary, ENGLISH.summary) == ("Resumo", "Summary")
+    assert (PORTUGUESE.appendix, ENGLISH.appendix) == (
+        "Apêndice: como este relatório foi feito",
+        "Appendix: how this report was made",
+    )
+    assert PORTUGUESE.calculation_marker.format(number=2) == "cálc. 2"
+    assert ENGLISH.chart.format(title="Revenue") == "Chart: Revenue"
 
 
 def test_dates_are_shown_as_iso_date_and_time_in_utc() -> None:

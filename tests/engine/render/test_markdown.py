@@ -8,25 +8,30 @@ from tests.support.render_samples import PDF_URL, build_claim, build_report, cit
 
 
 def lines_after(markdown: str, heading: str) -> list[str]:
-    """The lines of a `## heading` section, up to the next `## `."""
+    """The lines of a `## heading` (or `### heading`) part, up to the next heading."""
     lines = markdown.split(f"\n{heading}\n", 1)[1].splitlines()
-    end = next((i for i, line in enumerate(lines) if line.startswith("## ")), len(lines))
+    end = next((i for i, line in enumerate(lines) if line.startswith("#")), len(lines))
     return [line for line in lines[:end] if line]
 
 
-def test_title_heading_and_question(portuguese_report: Report) -> None:
+def test_title_heading_then_the_question_once(portuguese_report: Report) -> None:
     markdown = render_markdown(portuguese_report)
 
-    assert markdown.startswith("# Energia solar residencial no Nordeste\n")
-    assert "**Pergunta:** Como está o mercado de energia solar no Nordeste?" in markdown
+    assert markdown.startswith(
+        "# Energia solar residencial no Nordeste\n\n"
+        "*Como está o mercado de energia solar no Nordeste?*\n"
+    )
+    assert markdown.count("Como está o mercado") == 1
+    assert "Pergunta" not in markdown
 
 
 def test_title_falls_back_to_the_question(english_report: Report) -> None:
     english_report.title = ""
 
-    assert render_markdown(english_report).startswith(
-        "# How is the residential solar market doing worldwide?\n"
-    )
+    markdown = render_markdown(english_report)
+
+    assert markdown.startswith("# How is the residential solar market doing worldwide?\n")
+    assert markdown.count("residential solar market doing worldwide") == 1
 
 
 def test_sentences_carry_markers_numbered_in_reading_order(portuguese_report: Report) -> None:
@@ -43,14 +48,38 @@ def test_sources_list_cited_claims_in_order_with_url_page_and_date(
     portuguese_report: Report,
 ) -> None:
     entries = lines_after(render_markdown(portuguese_report), "## Fontes")
+    documents = [line for line in entries if line.startswith("**")]
     numbered = [line for line in entries if line.startswith("[")]
 
-    assert [line[:3] for line in numbered] == ["[1]", "[2]", "[3]"]
-    assert numbered[1] == (
-        f"[2] Relatório de Geração Distribuída 2024 — {PDF_URL} (página 60)"
+    assert numbered == ["[1]", "[2] página 60", "[3]"]
+    assert documents[1] == (
+        "**Relatório de Geração Distribuída 2024** — https://www.aneel.gov.br/relatorio-gd-2024.pdf"
         " — Acessado em 2025-05-01 14:03 UTC"
     )
-    assert numbered[0].startswith("[1] ABSOLAR — Panorama — https://www.absolar.org.br/mercado — ")
+    assert documents[0].startswith("**ABSOLAR — Panorama** — https://www.absolar.org.br/mercado — ")
+    assert entries.index(documents[1]) + 1 == entries.index("[2] página 60")
+
+
+def test_a_document_cited_twice_is_listed_once_with_both_excerpts() -> None:
+    same = PDF_URL.split("#")[0]
+    claims = [
+        build_claim("a", url=f"{same}#page=3", title="Relatório", excerpt="Primeiro trecho."),
+        build_claim("b", url=f"{same}#page=9", title="Relatório", excerpt="Segundo trecho."),
+    ]
+    report = build_report(
+        claims, [Section(title="S", sentences=[cite("Um.", "a", "b")])], language="pt"
+    )
+    entries = lines_after(render_markdown(report), "## Fontes")
+
+    assert [line for line in entries if line.startswith("**")] == [
+        f"**Relatório** — {same} — Acessado em 2025-05-01 14:03 UTC"
+    ]
+    assert entries[1:] == [
+        "[1] página 3",
+        "> Primeiro trecho.",
+        "[2] página 9",
+        "> Segundo trecho.",
+    ]
 
 
 def test_uncited_claims_stay_out_of_the_sources(portuguese_report: Report) -> None:
@@ -64,7 +93,7 @@ def test_multi_line_excerpt_stays_in_one_blockquote(portuguese_report: Report) -
     markdown = render_markdown(portuguese_report)
 
     assert (
-        "(página 60) — Acessado em 2025-05-01 14:03 UTC\n\n"
+        "[2] página 60\n\n"
         "> Tabela 12 — Geração distribuída por região\n"
         "> O Nordeste concentra 30% da potência\n"
     ) in markdown
@@ -88,8 +117,9 @@ def test_complete_report_has_no_banner_but_declares_its_gaps(english_report: Rep
     markdown = render_markdown(english_report)
 
     assert "Partial report" not in markdown
-    assert "**Declared gaps:**\n\n- No data on Africa" in markdown
-    assert markdown.index("Declared gaps") < markdown.index("## Global context")
+    assert "## Declared gaps\n\n- No data on Africa" in markdown
+    assert markdown.index("## Global context") < markdown.index("Declared gaps")
+    assert markdown.index("Declared gaps") < markdown.index("## Sources")
 
 
 def test_report_without_gaps_mentions_none(english_report: Report) -> None:
@@ -98,18 +128,21 @@ def test_report_without_gaps_mentions_none(english_report: Report) -> None:
     assert "gaps" not in render_markdown(english_report).lower()
 
 
-def test_rejected_claims_are_counted_with_url_and_reason(portuguese_report: Report) -> None:
+def test_rejected_claims_are_counted_in_the_appendix(portuguese_report: Report) -> None:
     markdown = render_markdown(portuguese_report)
 
-    assert lines_after(markdown, "## Afirmações rejeitadas pelo verificador (1)") == [
+    assert markdown.index("## Apêndice: como este relatório foi feito") < markdown.index(
+        "### Afirmações rejeitadas"
+    )
+    assert lines_after(markdown, "### Afirmações rejeitadas pelo verificador (1)") == [
         "- https://blog.example.com/solar — excerpt not found on page"
     ]
 
 
-def test_spend_model_architecture_and_notes(portuguese_report: Report) -> None:
+def test_spend_model_architecture_and_notes_close_the_appendix(portuguese_report: Report) -> None:
     markdown = render_markdown(portuguese_report)
 
-    assert lines_after(markdown, "## Gasto e limites") == [
+    assert lines_after(markdown, "### Gasto e limites") == [
         "- Passos: 60 de 60",
         "- Tempo: 412,5 s de 600,0 s",
         "- Custo: US$ 1,2346 de US$ 2,0000",
@@ -117,14 +150,17 @@ def test_spend_model_architecture_and_notes(portuguese_report: Report) -> None:
         "- Arquitetura: final",
         "- Criado em: 2025-05-01 14:20 UTC",
     ]
-    assert lines_after(markdown, "## Notas") == ["- 2 arquivos ignorados na biblioteca"]
+    assert lines_after(markdown, "### Notas") == ["- 2 arquivos ignorados na biblioteca"]
+    assert markdown.rindex("\n## ") == markdown.index("\n## Apêndice")  # the last part
 
 
 def test_english_report_uses_english_labels(english_report: Report) -> None:
     markdown = render_markdown(english_report)
 
     assert "## Sources" in markdown
-    assert "## Claims rejected by the verifier (0)" in markdown
+    assert "## Appendix: how this report was made" in markdown
+    assert "Claims rejected" not in markdown  # no empty part
+    assert "### Notes" not in markdown
     assert "Accessed on" in markdown
     assert "Fontes" not in markdown
     assert "Acessado" not in markdown
@@ -139,7 +175,7 @@ def test_a_cited_claim_that_is_not_verified_is_flagged(portuguese_report: Report
 
 
 def test_dropped_sentences_are_recorded_only_when_present(portuguese_report: Report) -> None:
-    assert "## Frases retiradas" not in render_markdown(portuguese_report)
+    assert "Frases retiradas" not in render_markdown(portuguese_report)
 
     portuguese_report.dropped_sentences = [
         DroppedSentence(
@@ -151,7 +187,7 @@ def test_dropped_sentences_are_recorded_only_when_present(portuguese_report: Rep
     ]
     markdown = render_markdown(portuguese_report)
 
-    assert lines_after(markdown, "## Frases retiradas pela checagem do rascunho (1)") == [
+    assert lines_after(markdown, "### Frases retiradas pela checagem do rascunho (1)") == [
         "- Mercado: O preço caiu 12%. — numbers in no cited excerpt: 12%"
     ]
 

@@ -51,12 +51,17 @@ def test_pdf_contains_title_excerpts_and_sources(portuguese_pdf: bytes) -> None:
     assert "Fontes" in text
 
 
-def test_pdf_shows_excerpts_under_sentences_expanded(portuguese_pdf: bytes) -> None:
+def test_pdf_prints_each_excerpt_once_and_run_details_in_the_appendix(
+    portuguese_pdf: bytes,
+) -> None:
     text = pdf_text(portuguese_pdf)
 
-    # Under the citing sentence (an opened <details>); the bibliography does not repeat it.
+    # Under its document in the sources; the sentence carries its number.
     assert text.count("Institui o marco legal da microgeração") == 1
-    assert "excerpt not found on page" in text
+    assert "A Lei 14.300 criou o marco legal da geração distribuída.[3]" in text
+    assert text.index("Fontes") < text.index("Apêndice: como este relatório foi feito")
+    assert text.index("Apêndice") < text.index("excerpt not found on page")
+    assert "Pergunta:" not in text
 
 
 def test_hostile_text_is_printed_literally(hostile_report: Report) -> None:
@@ -117,13 +122,17 @@ def images_per_page(pdf: bytes) -> list[int]:
         document.close()
 
 
-def test_citation_links_to_its_page_crop(portuguese_report: Report, small_png: bytes) -> None:
+def test_citation_links_to_the_page_that_prints_its_crop(
+    portuguese_report: Report, small_png: bytes
+) -> None:
     pdf = render_pdf(portuguese_report, crops={"cpdf": small_png})
 
-    [target] = [page for text, page in link_targets(pdf) if text == "ver o trecho na página"]
+    targets = {page for text, page in link_targets(pdf) if text == "[2]"}
     images = images_per_page(pdf)
-    assert images[target] == 1  # the link lands on the page that prints the crop
-    assert sum(images) == 1  # printed once, in the bibliography
+    assert len(targets) == 1  # every marker [2] lands on its excerpt in the sources
+    [target] = targets
+    assert images[target] == 1  # which prints the crop
+    assert sum(images) == 1  # once
     assert "O trecho destacado na página · página 60" in pdf_text(pdf)
 
 
@@ -131,4 +140,4 @@ def test_without_crops_the_pdf_has_no_images(portuguese_report: Report) -> None:
     pdf = render_pdf(portuguese_report)
 
     assert sum(images_per_page(pdf)) == 0
-    assert "ver o trecho na página" not in pdf_text(pdf)
+    assert "O trecho destacado na página" not in pdf_text(pdf)

@@ -1,0 +1,105 @@
+"""What the Word and PowerPoint renderers share: their few words in both languages, a
+citation's short line, text made safe for Office XML, and pictures sized to fit a box."""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+
+from PIL import Image
+
+from engine.contracts import Claim, Language
+from engine.render.citations import CitationIndex, source_location, source_title
+from engine.render.text import display_text
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# Characters XML 1.0 cannot hold (lxml refuses them): C0 controls but tab, newline and CR,
+# lone surrogates and the two non-characters. Page text is kept as text, only these go.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+@dataclass(frozen=True)
+class Words:
+    """The words these renderers need that `Labels` does not hold (yet)."""
+
+    continued: str
+    page_short: str
+    """A page in a source line: "p. 53"."""
+    slide_sources: str
+
+
+_WORDS: dict[Language, Words] = {
+    "pt": Words(continued="cont.", page_short="p.", slide_sources="Trechos citados neste slide"),
+    "en": Words(continued="cont.", page_short="p.", slide_sources="Excerpts cited on this slide"),
+}
+
+
+def words_for(language: Language) -> Words:
+    return _WORDS[language]
+
+
+def plain(text: str) -> str:
+    """Page text as a run of Office XML can hold it: as it is (non-breaking spaces and all),
+    without the control characters XML refuses."""
+    return _NOT_XML.sub("", text)
+
+
+def shown(text: str) -> str:
+    """An excerpt as the page shows it, on several lines if it has them: `plain`, stripped,
+    its non-breaking spaces shown as ordinary ones so it wraps between words like any text
+    (as in the HTML and the PDF; report.json keeps it verbatim)."""
+    return plain(display_text(text))
+
+
+def flat(text: str) -> str:
+    """`plain`, on one line."""
+    return " ".join(plain(text).split())
+
+
+def page_of(claim: Claim) -> int | None:
+    return source_location(claim).page
+
+
+def source_line(number: int, claim: Claim, words: Words) -> str:
+    """`[1] BESTBUY_2019_10K, p. 53`: a citation as a slide's foot shows it."""
+    page = page_of(claim)
+    where = f", {words.page_short} {page}" if page is not None else ""
+    return f"[{number}] {flat(source_title(claim))}{where}"
+
+
+def markers(claim_ids: list[str], index: CitationIndex) -> str:
+    """`[1][3]`: the citation numbers of `claim_ids`, each once."""
+    return "".join(f"[{index.number_of(cid)}]" for cid in dict.fromkeys(claim_ids))
+
+
+def excerpt_text(claim: Claim) -> str:
+    """The excerpt quoted, with its context (the lead-in or the table's header) after it."""
+    quote = f"“{shown(claim.excerpt)}”"
+    if claim.context:
+        return f"{quote} ({flat(claim.context)})"
+    return quote
+
+
+def png_size(png: bytes) -> tuple[int, int, float] | None:
+    """(width px, height px, dots per inch) of a PNG; None for bytes that are not a PNG."""
+    if not png.startswith(PNG_SIGNATURE):
+        return None
+    try:
+        with Image.open(io.BytesIO(png)) as image:
+            dpi = image.info.get("dpi", (96.0, 96.0))[0] or 96.0
+            return image.width, image.height, float(dpi)
+    except (OSError, ValueError):
+        return None
+
+
+def fitted_inches(png: bytes, max_width: float, max_height: float) -> tuple[float, float] | None:
+    """(width, height) in inches at which to show `png`: its own size, shrunk to fit the box;
+    None for bytes that are not a readable PNG."""
+    size = png_size(png)
+    if size is None:
+        return None
+    width_px, height_px, dpi = size
+    width, height = width_px / dpi, height_px / dpi
+    scale = min(1.0, max_width / width, max_height / height)
+    return width * scale, height * scale

@@ -1,0 +1,59 @@
+"""The order of a report's parts, which every renderer follows, and its table of contents.
+
+Title (the question stated once), partial banner, summary, contents (three sections or
+more), sections, figures tables (each with its chart), calculations, conflicts, declared
+gaps, sources grouped by document, appendix. A part with nothing in it is left out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.contracts import Report, Section
+from engine.render.labels import Labels
+from engine.render.text import one_line
+
+MIN_SECTIONS_FOR_CONTENTS = 3
+
+
+@dataclass(frozen=True)
+class Heading:
+    anchor: str
+    """The id of the part in HTML (`section-2`, `sources`, …)."""
+    title: str
+
+
+def section_anchor(position: int) -> str:
+    """The id of the report's section at `position` (1-based)."""
+    return f"section-{position}"
+
+
+def shown_sections(report: Report) -> list[tuple[int, Section]]:
+    """(position, section) for every section with a sentence in it: an empty one is not
+    shown."""
+    return [(n, s) for n, s in enumerate(report.sections, start=1) if s.sentences]
+
+
+def declared_gaps(report: Report) -> list[str]:
+    """The gaps shown in their own part; a partial report lists them in its banner instead."""
+    if report.partial:
+        return []
+    return [line for line in (one_line(gap) for gap in report.gaps) if line]
+
+
+def contents(report: Report, labels: Labels) -> list[Heading]:
+    """The table of contents: the sections, then the parts after them that the report has;
+    empty when it has fewer than three sections."""
+    sections = shown_sections(report)
+    if len(sections) < MIN_SECTIONS_FOR_CONTENTS:
+        return []
+    headings = [Heading(section_anchor(n), one_line(section.title)) for n, section in sections]
+    later = [
+        ("figures", labels.figures, bool(report.tables)),
+        ("calculations", labels.calculations, bool(report.calculations)),
+        ("conflicts", labels.conflicts, bool(report.conflicts)),
+        ("gaps", labels.declared_gaps, bool(declared_gaps(report))),
+        ("sources", labels.sources, True),
+        ("appendix", labels.appendix, True),
+    ]
+    return [*headings, *(Heading(anchor, title) for anchor, title, shown in later if shown)]

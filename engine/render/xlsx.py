@@ -1,0 +1,351 @@
+"""report.xlsx: the claims board for analysts who work in spreadsheets.
+
+Three sheets, named in the report's language: the claims (one row per claim, verified and
+rejected, with its excerpt, context, source, page, status and access date), the figures
+(each figures table with the claims of every cell beside it, then the calculations with
+their formulas and inputs) and the summary (the answer's sentences with what they cite).
+
+Page text is data, never a formula: every string is written as a text cell, and one that
+Excel would read as a formula when a user edits it (it starts with "=", "+", "-", "@", a tab
+or a carriage return: OWASP's CSV injection list) also carries Excel's quote prefix, so the
+cell keeps the page's characters exactly and never computes. Characters a workbook cannot
+hold (control characters such as a PDF's form feed) become spaces. The workbook's
+properties name Fonte, never a user. Page crops are not part of the board.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC
+from typing import TYPE_CHECKING, Any
+
+from engine.contracts import Calculation, ClaimStatus, FiguresTable, Report
+from engine.render.citations import CitationIndex, source_location, source_title
+from engine.render.text import report_title
+from engine.text.language import Language
+
+if TYPE_CHECKING:
+    from openpyxl.cell.cell import Cell
+    from openpyxl.styles import Alignment, Font, PatternFill
+    from openpyxl.worksheet.worksheet import Worksheet
+
+__all__ = ["render_xlsx"]
+
+_WORDS: dict[Language, dict[str, str]] = {
+    "pt": {
+        "claims_sheet": "Afirmações",
+        "figures_sheet": "Números",
+        "summary_sheet": "Resumo",
+        "id": "ID",
+        "citation": "Citação",
+        "statement": "Afirmação",
+        "excerpt": "Trecho",
+        "context": "Contexto",
+        "source": "Fonte",
+        "url": "URL",
+        "page": "Página",
+        "status": "Situação",
+        "reason": "Motivo",
+        "accessed": "Acesso (UTC)",
+        "subquestion": "Subpergunta",
+        "claims": "Afirmações",
+        "calculated": "cálculo {id}: {claims}",
+        "calculations": "Cálculos",
+        "measure": "Medida",
+        "entity": "Entidade",
+        "period": "Período",
+        "kind": "Tipo",
+        "result": "Resultado",
+        "value": "Valor",
+        "unit": "Unidade",
+        "formula": "Fórmula",
+        "inputs": "Entradas",
+        "question": "Pergunta",
+        "number": "Nº",
+        "sentence": "Frase",
+        "verified": "verificada",
+        "rejected": "rejeitada",
+        "pending": "pendente",
+        "difference": "diferença",
+        "percent_change": "variação percentual",
+        "cagr": "CAGR",
+        "margin": "margem",
+        "ratio": "razão",
+        "share": "participação",
+        "sum": "soma",
+    },
+    "en": {
+        "claims_sheet": "Claims",
+        "figures_sheet": "Figures",
+        "summary_sheet": "Summary",
+        "id": "ID",
+        "citation": "Citation",
+        "statement": "Statement",
+        "excerpt": "Excerpt",
+        "context": "Context",
+        "source": "Source",
+        "url": "URL",
+        "page": "Page",
+        "status": "Status",
+        "reason": "Reason",
+        "accessed": "Accessed (UTC)",
+        "subquestion": "Subquestion",
+        "claims": "Claims",
+        "calculated": "calculation {id}: {claims}",
+        "calculations": "Calculations",
+        "measure": "Measure",
+        "entity": "Entity",
+        "period": "Period",
+        "kind": "Kind",
+        "result": "Result",
+        "value": "Value",
+        "unit": "Unit",
+        "formula": "Formula",
+        "inputs": "Inputs",
+        "question": "Question",
+        "number": "No.",
+        "sentence": "Sentence",
+        "verified": "verified",
+        "rejected": "rejected",
+        "pending": "pending",
+        "difference": "difference",
+        "percent_change": "percent change",
+        "cagr": "CAGR",
+        "margin": "margin",
+        "ratio": "ratio",
+        "share": "share",
+        "sum": "sum",
+    },
+}
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_ILLEGAL = re.compile(r"[\000-\010]|[\013-\014]|[\016-\037]")  # openpyxl's ILLEGAL_CHARACTERS_RE
+_DATE_FORMAT = "yyyy-mm-dd hh:mm:ss"
+_DEFAULT_WIDTH = 13.0
+_CHARS_PER_WIDTH = 1.1  # characters of the default font per unit of column width, roughly
+_LINE_HEIGHT = 15.0  # points
+_MAX_HEIGHT = 409.0  # the tallest row a workbook may have
+
+_CLAIM_COLUMNS = (
+    ("id", 10),
+    ("citation", 9),
+    ("statement", 48),
+    ("excerpt", 60),
+    ("context", 40),
+    ("source", 28),
+    ("url", 40),
+    ("page", 8),
+    ("status", 12),
+    ("reason", 30),
+    ("accessed", 20),
+    ("subquestion", 40),
+)
+_CALCULATION_COLUMNS: tuple[str, ...] = ("id", "measure", "entity", "period", "kind", "result")
+_CALCULATION_COLUMNS += ("value", "unit", "formula", "inputs", "claims")
+
+
+def render_xlsx(report: Report, crops: Mapping[str, bytes]) -> bytes:
+    """The workbook's bytes. `crops` is taken for the renderers' common signature and not
+    used: the board holds text, dates and numbers only. openpyxl is imported here, so a
+    run that writes no workbook never loads it."""
+    from openpyxl import Workbook
+
+    words = _WORDS[report.language]
+    workbook = Workbook()
+    workbook.properties.creator = "Fonte"
+    workbook.properties.lastModifiedBy = None
+    workbook.properties.title = report_title(report)
+    workbook.properties.created = report.created_at.astimezone(UTC).replace(tzinfo=None)
+    claims = workbook.active
+    assert claims is not None  # a new workbook has one sheet
+    claims.title = words["claims_sheet"]
+    _claims_sheet(claims, report, words)
+    _figures_sheet(workbook.create_sheet(words["figures_sheet"]), report, words)
+    _summary_sheet(workbook.create_sheet(words["summary_sheet"]), report, words)
+    for sheet in workbook.worksheets:
+        _fit_rows(sheet)
+        sheet.page_setup.orientation = "landscape"  # printed: every column on one page's width
+        sheet.page_setup.fitToWidth = 1
+        sheet.page_setup.fitToHeight = 0
+        sheet.sheet_properties.pageSetUpPr.fitToPage = True
+    out = io.BytesIO()
+    workbook.save(out)
+    return out.getvalue()
+
+
+def _claims_sheet(sheet: Worksheet, report: Report, words: Mapping[str, str]) -> None:
+    _header(sheet, 1, [words[key] for key, _ in _CLAIM_COLUMNS])
+    index = CitationIndex(report)
+    cited = {claim.id: n for n, claim in index.cited()}
+    subquestions = {s.id: s.text for s in report.plan.subquestions}
+    for row, claim in enumerate(report.claims, start=2):
+        location = source_location(claim)
+        values: list[Any] = [
+            claim.id,
+            cited.get(claim.id),
+            claim.statement,
+            claim.excerpt,
+            claim.context,
+            source_title(claim),
+            location.base_url,
+            location.page,
+            words[claim.status.value],
+            claim.reason if claim.status is not ClaimStatus.verified else None,
+            claim.accessed_at.astimezone(UTC).replace(tzinfo=None),
+            subquestions.get(claim.subquestion, claim.subquestion),
+        ]
+        cells = _row(sheet, row, values)
+        cells[10].number_format = _DATE_FORMAT
+        if location.href is not None and location.href.startswith(("http://", "https://")):
+            cells[6].hyperlink = location.href
+    for column, (_, width) in enumerate(_CLAIM_COLUMNS, start=1):
+        sheet.column_dimensions[_letter(column)].width = width
+    sheet.freeze_panes = "A2"
+    sheet.auto_filter.ref = f"A1:{_letter(len(_CLAIM_COLUMNS))}{len(report.claims) + 1}"
+
+
+def _figures_sheet(sheet: Worksheet, report: Report, words: Mapping[str, str]) -> None:
+    row = 1
+    widest = 2
+    for table in report.tables:
+        row = _table(sheet, row, table, words) + 1
+        widest = max(widest, 1 + 2 * len(table.columns))
+    if report.calculations:
+        sheet.cell(row, 1, words["calculations"]).font = _styles().bold
+        _header(sheet, row + 1, [words[key] for key in _CALCULATION_COLUMNS])
+        for offset, calculation in enumerate(report.calculations, start=row + 2):
+            _row(sheet, offset, _calculation_values(calculation, words))
+        widest = max(widest, len(_CALCULATION_COLUMNS))
+    wide = {1}  # the row labels, and the calculations' formulas and inputs
+    if report.calculations:
+        wide |= {_CALCULATION_COLUMNS.index(key) + 1 for key in ("formula", "inputs")}
+    for column in range(1, widest + 1):
+        sheet.column_dimensions[_letter(column)].width = 36 if column in wide else 20
+
+
+def _table(sheet: Worksheet, row: int, table: FiguresTable, words: Mapping[str, str]) -> int:
+    """Writes one table from `row`; returns the row after it."""
+    title = f"{table.title} ({table.unit})" if table.unit else table.title
+    _text(sheet.cell(row, 1), title).font = _styles().bold
+    header = [""]
+    for column in table.columns:
+        header += [column, words["claims"]]
+    _header(sheet, row + 1, header)
+    for offset, table_row in enumerate(table.rows, start=row + 2):
+        values: list[Any] = [table_row.label]
+        for cell in table_row.cells:
+            if cell is None:
+                values += [None, None]
+                continue
+            claims = ", ".join(cell.claim_ids)
+            if cell.calculation_id is not None:
+                claims = words["calculated"].format(id=cell.calculation_id, claims=claims)
+            values += [cell.text, claims]
+        _row(sheet, offset, values)
+    return row + 2 + len(table.rows)
+
+
+def _calculation_values(calculation: Calculation, words: Mapping[str, str]) -> list[Any]:
+    inputs = "; ".join(
+        f"{' '.join(p for p in (f.measure, f.entity, f.period) if p)}: {f.text} "
+        f"[{', '.join(f.claim_ids)}]"
+        for f in calculation.inputs
+    )
+    return [
+        calculation.id,
+        calculation.measure,
+        calculation.entity or None,
+        calculation.period or None,
+        words[calculation.kind],
+        calculation.text,
+        calculation.value,
+        calculation.unit or None,
+        calculation.formula,
+        inputs,
+        ", ".join(calculation.claim_ids),
+    ]
+
+
+def _summary_sheet(sheet: Worksheet, report: Report, words: Mapping[str, str]) -> None:
+    sheet.cell(1, 1, words["question"]).font = _styles().bold
+    _text(sheet.cell(1, 2), report.question).alignment = _styles().wrap
+    _header(sheet, 3, [words["number"], words["sentence"], words["claims"], words["calculations"]])
+    for n, sentence in enumerate(report.summary, start=1):
+        values = [n, sentence.text, ", ".join(sentence.claim_ids)]
+        _row(sheet, 3 + n, [*values, ", ".join(sentence.calculation_ids) or None])
+    for column, width in zip("ABCD", (8, 90, 20, 16), strict=True):
+        sheet.column_dimensions[column].width = width
+    sheet.freeze_panes = "A4"
+
+
+def _fit_rows(sheet: Worksheet) -> None:
+    """Row heights for the wrapped text (a spreadsheet does not always grow a row to fit
+    on opening): the most lines any cell of the row wraps to, at its column's width."""
+    for cells in sheet.iter_rows():
+        lines = 1
+        for cell in cells:
+            if not isinstance(cell.value, str) or not cell.value:
+                continue
+            width = sheet.column_dimensions[cell.column_letter].width or _DEFAULT_WIDTH
+            per_line = max(1, int(width * _CHARS_PER_WIDTH))
+            wrapped = sum(-(-len(part) // per_line) or 1 for part in cell.value.split("\n"))
+            lines = max(lines, wrapped)
+        if lines > 1:
+            sheet.row_dimensions[cells[0].row].height = min(_MAX_HEIGHT, _LINE_HEIGHT * lines)
+
+
+def _header(sheet: Worksheet, row: int, labels: Sequence[str]) -> None:
+    for cell in _row(sheet, row, list(labels)):
+        cell.font = _styles().bold
+        cell.fill = _styles().header
+
+
+def _row(sheet: Worksheet, row: int, values: Sequence[Any]) -> list[Cell]:
+    cells = []
+    for column, value in enumerate(values, start=1):
+        cell = sheet.cell(row, column)
+        if isinstance(value, str):
+            _text(cell, value)
+        elif value is not None:
+            cell.value = value
+        cell.alignment = _styles().wrap
+        cells.append(cell)
+    return cells
+
+
+def _text(cell: Cell, value: str) -> Cell:
+    """`value` as a text cell that never computes (see the module docstring)."""
+    text = _ILLEGAL.sub(" ", value)
+    cell.value = text
+    cell.data_type = "s"  # openpyxl reads "=…" as a formula and "#N/A" as an error
+    if text.startswith(_FORMULA_START):
+        cell.quotePrefix = True
+    return cell
+
+
+@dataclass(frozen=True)
+class _Styles:
+    wrap: Alignment
+    bold: Font
+    header: PatternFill
+
+
+@functools.cache
+def _styles() -> _Styles:
+    from openpyxl.styles import Alignment, Font, PatternFill
+
+    return _Styles(
+        wrap=Alignment(wrap_text=True, vertical="top"),
+        bold=Font(bold=True),
+        header=PatternFill("solid", fgColor="E2E8F0"),
+    )
+
+
+def _letter(column: int) -> str:
+    from openpyxl.utils import get_column_letter
+
+    return str(get_column_letter(column))

@@ -1,0 +1,162 @@
+"""report.docx and report.pptx as a reader opens them: read back with python-docx and
+python-pptx, converted to PDF by LibreOffice headless (.ci/run installs it), their first
+pages saved as PNG test artefacts, and no text past a page's edge, even for an excerpt
+whose words are joined by non-breaking spaces and a long URL."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import docx
+import pptx
+import pypdfium2 as pdfium
+import pytest
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
+
+from engine.contracts import Report
+from engine.render.docx import render_docx
+from engine.render.pptx import render_pptx
+from tests.support.render_samples import figures_report
+
+ROOT = Path(__file__).resolve().parents[3]
+ARTEFACTS = Path(os.environ.get("TEST_ARTEFACTS_DIR") or ROOT / "build" / "test-artefacts")
+SHOTS = ARTEFACTS / "render"
+PAGES_SHOWN = 3
+EDGE_SLACK = 0.5
+"""Points a glyph's box may pass the page edge by (rounding in pdfium's boxes)."""
+NO_BREAK = "\u00a0".join(
+    "The company's consolidated net earnings attributable to Best Buy Co., Inc. shareholders "
+    "rose in fiscal 2023 compared to the prior year".split()
+)
+LONG_URL = "https://example.org/" + "investor-relations/" * 8 + "bestbuy-2023-10k.pdf#page=27"
+
+
+def hard_report() -> Report:
+    """The figures sample with one excerpt that has no ordinary space and a very long URL."""
+    report = figures_report()
+    claims = [
+        c.model_copy(update={"excerpt": NO_BREAK, "url": LONG_URL}) if c.id == "d23" else c
+        for c in report.claims
+    ]
+    return report.model_copy(update={"claims": claims})
+
+
+@pytest.fixture(scope="module")
+def soffice() -> str:
+    found = shutil.which("soffice") or shutil.which("libreoffice")
+    if found is None:
+        reason = "soffice is not on PATH (.ci/run installs LibreOffice)"
+        print(reason)
+        pytest.skip(reason)
+    return found
+
+
+def converted(soffice: str, document: Path, out: Path) -> Path:
+    """`document` as PDF, by LibreOffice with a profile of this run's own."""
+    profile = out / "libreoffice-profile"
+    subprocess.run(
+        [
+            soffice,
+            f"-env:UserInstallation={profile.as_uri()}",
+            "--headless",
+            "--norestore",
+            "--convert-to",
+            "pdf",
+            "--outdir",
+            str(out),
+            str(document),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=180,
+    )
+    pdf = out / f"{document.stem}.pdf"
+    assert pdf.is_file(), f"LibreOffice wrote no PDF of {document.name}"
+    return pdf
+
+
+def overflowing(pdf: pdfium.PdfDocument) -> list[str]:
+    """The characters whose box reaches past their page's edges."""
+    wrong = []
+    for number in range(len(pdf)):
+        page = pdf[number]
+        width, height = page.get_size()
+        text = page.get_textpage()
+        for index in range(text.count_chars()):
+            left, bottom, right, top = text.get_charbox(index)
+            if left == right:
+                continue  # a space or a break: nothing drawn
+            if (
+                left < -EDGE_SLACK
+                or right > width + EDGE_SLACK
+                or bottom < -EDGE_SLACK
+                or (top > height + EDGE_SLACK)
+            ):
+                wrong.append(f"page {number + 1}: {text.get_text_range(index, 1)!r} at {right:.1f}")
+    return wrong
+
+
+def page_text(pdf: pdfium.PdfDocument) -> str:
+    return " ".join(pdf[n].get_textpage().get_text_range() for n in range(len(pdf)))
+
+
+def keep_pictures(pdf: pdfium.PdfDocument, name: str) -> list[Path]:
+    """The first pages as PNG in the tests' artefacts."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    saved = []
+    for number in range(min(PAGES_SHOWN, len(pdf))):
+        path = SHOTS / f"{name}-page-{number + 1}.png"
+        pdf[number].render(scale=1.5).to_pil().save(path)
+        saved.append(path)
+    print("pictures:", ", ".join(str(p) for p in saved))
+    return saved
+
+
+def test_the_docx_reads_back_and_libreoffice_lays_it_out_within_the_page(
+    soffice: str, tmp_path: Path
+) -> None:
+    content = render_docx(hard_report(), {})
+    document = docx.Document(io.BytesIO(content))
+    notes = document.part.part_related_by(RT.FOOTNOTES).blob.decode("utf-8")
+    assert NO_BREAK.replace("\u00a0", " ") in notes  # shown so that it wraps between words
+    assert "“Revenue $ 42,879 $ 42,151 $ 39,403”" in notes
+    path = tmp_path / "report.docx"
+    path.write_bytes(content)
+
+    pdf = pdfium.PdfDocument(converted(soffice, path, tmp_path))
+
+    shown = " ".join(page_text(pdf).split())
+    assert "Revenue grew from $ 42,879" in shown
+    assert "Revenue $ 42,879 $ 42,151 $ 39,403" in shown  # a footnote, on the page
+    assert "Accessed on 2025-05-01 14:03 UTC" in shown
+    assert "shareholders rose in fiscal 2023" in shown, "the excerpt wraps between words"
+    assert overflowing(pdf) == []
+    assert all(p.stat().st_size > 0 for p in keep_pictures(pdf, "report-docx"))
+
+
+def test_the_pptx_reads_back_and_libreoffice_keeps_every_slide_within_its_page(
+    soffice: str, tmp_path: Path
+) -> None:
+    report = hard_report()
+    content = render_pptx(report, {})
+    deck = pptx.Presentation(io.BytesIO(content))
+    titles = [s.shapes[0].text_frame.text for s in deck.slides]
+    for section in report.sections:
+        assert titles.count(section.title) == 1, "one slide per section"
+    notes = "\n".join(s.notes_slide.notes_text_frame.text for s in deck.slides if s.has_notes_slide)
+    assert NO_BREAK.replace("\u00a0", " ") in notes
+    assert "“Operating income 2,795 3,039 2,391”" in notes
+    path = tmp_path / "report.pptx"
+    path.write_bytes(content)
+
+    pdf = pdfium.PdfDocument(converted(soffice, path, tmp_path))
+
+    assert len(pdf) == len(deck.slides)
+    shown = " ".join(page_text(pdf).split())
+    assert "[1] BESTBUY_2019_10K, p. 53" in shown
+    assert overflowing(pdf) == []
+    assert all(p.stat().st_size > 0 for p in keep_pictures(pdf, "report-pptx"))
