@@ -15,6 +15,7 @@ from engine.contracts import (
     TableCell,
     TableRow,
 )
+from engine.snapshots import split_page
 from engine.writing.units import header_cells, unit_family, year_of
 
 __all__ = ["figures_tables"]
@@ -42,16 +43,55 @@ def figures_tables(
     (the report's conflicts declare them). Changes among `calculations` add a column; with
     `claims`, a column is labelled with the header its claims print ("February 2, 2019").
     Only tables with at least two figures are made."""
-    groups: dict[str, list[Figure]] = {}
-    for figure in figures:
-        groups.setdefault(unit_family(figure.unit), []).append(figure)
     by_id = {claim.id: claim for claim in claims}
+    groups: dict[str, list[Figure]] = {}
+    printed_family = _families_by_header(figures, by_id)
+    for figure in figures:
+        family = unit_family(figure.unit) or _header_family(figure, by_id, printed_family)
+        groups.setdefault(family, []).append(figure)
     tables: list[FiguresTable] = []
     for group in groups.values():
         table = _table(group, calculations, language, by_id, f"t{len(tables) + 1}")
         if table is not None:
             tables.append(table)
     return tables
+
+
+def _header(claim: Claim) -> tuple[str, str] | None:
+    """Where a figure was printed: the document and the header its row is read under."""
+    if not claim.context:
+        return None
+    return split_page(claim.url)[0], _key(claim.context)
+
+
+def _families_by_header(
+    figures: Sequence[Figure], claims: dict[str, Claim]
+) -> dict[tuple[str, str], set[str]]:
+    """The unit families printed under each header of each document."""
+    families: dict[tuple[str, str], set[str]] = {}
+    for figure in figures:
+        family = unit_family(figure.unit)
+        for claim_id in figure.claim_ids if family else ():
+            claim = claims.get(claim_id)
+            header = _header(claim) if claim is not None else None
+            if header is not None:
+                families.setdefault(header, set()).add(family)
+    return families
+
+
+def _header_family(
+    figure: Figure, claims: dict[str, Claim], families: dict[tuple[str, str], set[str]]
+) -> str:
+    """A bare figure printed under the same header of the same statement as figures of one
+    unit family sits in their table: a financial statement prints "$" on its first row and
+    totals only ("Revenue $ 42,879" above "Operating income 1,900"). Its cell keeps the
+    text as printed; only where it is shown changes. "" when that is not one family."""
+    found: set[str] = set()
+    for claim_id in figure.claim_ids:
+        claim = claims.get(claim_id)
+        header = _header(claim) if claim is not None else None
+        found |= families.get(header, set()) if header is not None else set()
+    return next(iter(found)) if len(found) == 1 else ""
 
 
 def _table(

@@ -175,6 +175,20 @@ def test_without_claims_columns_are_the_periods_and_units_make_separate_tables()
     assert tables[0].columns == ["2017", "2018", "2019"]
 
 
+def test_a_bare_row_under_the_header_of_a_dollar_row_sits_in_its_table() -> None:
+    """A statement prints "$" on its first row only: "Operating income 1,900" under the
+    same header of the same filing as "Revenue $ 42,879" is one table with it, its cells as
+    printed; the same bare row from another document stays a table of its own."""
+    same_page = O19.model_copy(update={"url": R19.url})
+    claims = [R19, same_page]
+    (table,) = figures_tables(gather_figures(claims), language="en", claims=claims)
+    assert [row.label for row in table.rows] == ["Revenue", "Operating income"]
+    assert [c.text for c in table.rows[1].cells if c] == ["1,854", "1,843", "1,900"]
+    claims = [R19, O19]  # O19 is cited from a page of its own
+    tables = figures_tables(gather_figures(claims), language="en", claims=claims)
+    assert [t.title for t in tables] == ["Revenue", "Operating income"]
+
+
 def test_figures_that_disagree_leave_their_cell_empty_and_one_figure_makes_no_table() -> None:
     restated = R19.model_copy(
         update={
