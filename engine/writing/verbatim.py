@@ -1,46 +1,101 @@
-"""Quote the verified claims as they are: sections from verified claims only, each sentence
-a cited claim. The offline model writes this way, and the orchestrator falls back to it when a
-model's writer fails or the budget cannot pay for one.
+"""The report an analyst sends, written from verified claims only: the answer first (a
+summary of cited points, with the changes a comparison asks for computed in code), then one
+section per subquestion quoting its verified statements, the figures tables and the
+calculations. The offline model writes this way, and the orchestrator falls back to it when
+a model's writer fails or the budget cannot pay for one.
 
-It composes nothing of its own: every sentence is the statement of a verified claim, whose
-excerpt the verifier found on the cited page. Near-identical statements merge into one
-sentence citing all their claims.
+It composes nothing a source does not say: a section's sentence is the statement of a
+verified claim, whose excerpt the verifier found on the cited page, and a summary point is
+such a statement or a sentence stating verified figures and calculated results (see
+`summary`). Near-identical statements merge into one sentence citing all their claims, and so
+do two claims of one document that quote the same figures (one row printed on two pages).
 """
 
 from __future__ import annotations
 
-from engine.contracts import Claim, Draft, Plan, Section, Sentence
+import re
+from collections.abc import Sequence
+
+from engine.contracts import Claim, Draft, Figure, Plan, Section, Sentence
 from engine.planning.briefs import Brief
 from engine.text.normalise import excerpt_key
+from engine.writing.figures import figures_tables, gather_figures
+from engine.writing.summary import summary_for
 
 MAX_SENTENCES_PER_SECTION = 8
+MAX_TITLE_WORDS = 14
+
+# What opens a question and says nothing of its subject ("How did", "Qual é o", "Como está a").
+_OPENING = re.compile(
+    r"^(?:(?:how|what|which|who|when|where|why|did|does|do|is|are|was|were|has|have|had|"
+    r"the|an?|tell me about|como|qual|quais|quanto|quantos|quantas|quando|onde|quem|"
+    r"o que|que|é|e|está|esta|estão|estao|são|sao|foi|foram|anda|andam|os?|as?|"
+    r"fale sobre|me fale sobre)\s+)+",
+    re.IGNORECASE,
+)
+_QUESTION = re.compile(r"[^?]*\?")
 
 
 def title_for(brief: Brief) -> str:
-    question = brief.question.strip()
-    return f"Relatório: {question}" if brief.language == "pt" else f"Report: {question}"
+    """A short title in the question's own words (its subject, without the words that open
+    it), or the question itself when that would be too short or too long. The renderers
+    state the question once; the title does not repeat it under a label."""
+    question = " ".join(brief.question.split())
+    first = _QUESTION.match(question)
+    asked = first.group(0) if first else question
+    subject = _OPENING.sub("", asked.strip().rstrip("?!. ")).strip(" ,;:")
+    if not 2 <= len(subject.split()) <= MAX_TITLE_WORDS:
+        return question
+    return subject[:1].upper() + subject[1:]
+
+
+def _document(claim: Claim) -> str:
+    return claim.url.split("#", 1)[0]
 
 
 def _merge_duplicates(claims: list[Claim]) -> list[Sentence]:
+    """One sentence per statement: a statement contained in another, or a claim quoting no
+    figure but those of another claim of the same document, joins it (both cited)."""
+    figures = gather_figures(claims)
+    held = {
+        c.id: frozenset(i for i, f in enumerate(figures) if c.id in f.claim_ids) for c in claims
+    }
     sentences: list[Sentence] = []
     keys: list[str] = []
+    owners: list[Claim] = []  # the claim whose statement each sentence holds
     for claim in claims:
         key = excerpt_key(claim.statement)
         for index, known in enumerate(keys):
-            if key in known or known in key:
-                merged = [*sentences[index].claim_ids, claim.id]
-                # Keep the fuller wording: the longer statement says everything the shorter does.
-                text = claim.statement if len(key) > len(known) else sentences[index].text
-                sentences[index] = Sentence(text=text, claim_ids=merged)
-                keys[index] = max(key, known, key=len)
-                break
+            owner = owners[index]
+            same_words = key in known or known in key
+            same_figures = _document(claim) == _document(owner) and _nested(
+                held[claim.id], held[owner.id]
+            )
+            if not (same_words or same_figures):
+                continue
+            # Keep the fuller one: the statement with more figures, else the longer wording.
+            fuller = (
+                len(held[claim.id]) > len(held[owner.id])
+                if same_figures and held[claim.id] != held[owner.id]
+                else len(key) > len(known)
+            )
+            merged = list(dict.fromkeys([*sentences[index].claim_ids, claim.id]))
+            text = claim.statement if fuller else sentences[index].text
+            sentences[index] = Sentence(text=text, claim_ids=merged)
+            keys[index], owners[index] = (key, claim) if fuller else (known, owner)
+            break
         else:
             sentences.append(Sentence(text=claim.statement, claim_ids=[claim.id]))
             keys.append(key)
+            owners.append(claim)
     return sentences
 
 
-def verbatim_draft(brief: Brief, plan: Plan, verified: list[Claim]) -> Draft:
+def _nested(one: frozenset[int], other: frozenset[int]) -> bool:
+    return bool(one) and bool(other) and (one <= other or other <= one)
+
+
+def _sections(plan: Plan, verified: list[Claim]) -> list[Section]:
     sections: list[Section] = []
     for subquestion in plan.subquestions:
         own = [c for c in verified if c.subquestion == subquestion.id]
@@ -49,4 +104,55 @@ def verbatim_draft(brief: Brief, plan: Plan, verified: list[Claim]) -> Draft:
             sections.append(
                 Section(title=subquestion.title or subquestion.text, sentences=sentences)
             )
-    return Draft(title=title_for(brief), sections=sections)
+    return sections
+
+
+def _published_figures(sentences: Sequence[Sentence], verified: Sequence[Claim]) -> list[Figure]:
+    cited = {cid for sentence in sentences for cid in sentence.claim_ids}
+    return gather_figures([c for c in verified if c.id in cited])
+
+
+def _as_merged(points: list[Sentence], sections: list[Section]) -> list[Sentence]:
+    """A point quoting one claim says it as its section does: with every claim its statement
+    merged with (the same row from two pages cites both)."""
+    merged = {
+        cid: sentence
+        for section in sections
+        for sentence in section.sentences
+        if len(sentence.claim_ids) > 1
+        for cid in sentence.claim_ids
+    }
+    said: list[Sentence] = []
+    for point in points:
+        if len(point.claim_ids) == 1 and not point.calculation_ids:
+            point = merged.get(point.claim_ids[0], point)
+        if point not in said:
+            said.append(point)
+    return said
+
+
+def verbatim_draft(brief: Brief, plan: Plan, verified: list[Claim]) -> Draft:
+    sections = _sections(plan, verified)
+    summary = summary_for(brief.question, plan, verified, gather_figures(verified), brief.language)
+    points = _as_merged(summary.points, sections)
+    published = [*points, *(s for section in sections for s in section.sentences)]
+    # A comparison's tables show the figures its points compare; another report's tables (or
+    # a comparison's whose points state too few figures for one) gather those its sentences
+    # quote.
+    tables = figures_tables(
+        summary.figures, summary.calculations, language=brief.language, claims=verified
+    )
+    if not tables:
+        tables = figures_tables(
+            _published_figures(published, verified),
+            summary.calculations,
+            language=brief.language,
+            claims=verified,
+        )
+    return Draft(
+        title=title_for(brief),
+        summary=points,
+        sections=sections,
+        tables=tables,
+        calculations=summary.calculations,
+    )

@@ -83,7 +83,7 @@ async def test_writer_makes_plan_sections_whose_sentences_end_with_markers() -> 
     analysis = "Energy credits expire 60 months after billing.\nPanel prices fell 30% in Brazil."
     draft = await OfflineV1Roles().write(make_brief("q and r"), plan, analysis, SOURCES, meter())
     assert draft == (
-        "# Report: q and r\n\n## Prices\nPanel prices fell 30% in Brazil. [1]\n\n"
+        "# Q and r\n\n## Prices\nPanel prices fell 30% in Brazil. [1]\n\n"
         "## Credits\nEnergy credits expire 60 months after billing. [2]\n"
     )
 

@@ -1,0 +1,262 @@
+"""The summary's points for a question that compares: each side's verified figure of each
+measure the question asks about, and for periods the change between them computed in code.
+
+A side with no verified figure gets no sentence here (the orchestrator declares its gap from
+the plan's criteria). Every number a point states is a figure's own `text`, as the cited
+excerpts print it, or a calculation's `text`, which the sentence cites by id.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.contracts import Calculation, Claim, Figure, Language, Sentence
+from engine.text.tokens import term_set
+from engine.writing.calculator import Calculator, NotComparable
+
+MAX_MEASURES = 4
+"""Measures a comparison states in the summary; more go to the figures tables."""
+
+_WORDS: dict[Language, dict[str, str]] = {
+    "en": {
+        "rose": "{measure} rose from {old} in {first} to {new} in {last}",
+        "fell": "{measure} fell from {old} in {first} to {new} in {last}",
+        "flat": "{measure} was {old} in {first} and {new} in {last}",
+        "change": ", a calculated change of {difference}",
+        "percent": " ({percent})",
+        "growth": " and a compound annual growth rate of {cagr}",
+        "one": "{measure} was {value} in {period}",
+        "sides": "{measure} was {parts}",
+        "side": "{value} for {side}",
+        "side_in": "{value} for {side} in {period}",
+        "and": " and ",
+    },
+    "pt": {
+        "rose": "{measure} cresceu de {old} em {first} para {new} em {last}",
+        "fell": "{measure} caiu de {old} em {first} para {new} em {last}",
+        "flat": "{measure} foi de {old} em {first} e de {new} em {last}",
+        "change": ", variação calculada de {difference}",
+        "percent": " ({percent})",
+        "growth": " e taxa composta de crescimento anual de {cagr}",
+        "one": "{measure} foi de {value} em {period}",
+        "sides": "{measure} foi de {parts}",
+        "side": "{value} para {side}",
+        "side_in": "{value} para {side} em {period}",
+        "and": " e ",
+    },
+}
+
+_YEAR = re.compile(r"^\d{4}$")
+_GROWTH = re.compile(
+    r"\b(?:grow\w*|grew|growth|cagr|compound annual|cresc\w*|taxa composta)\b", re.IGNORECASE
+)
+_PERIOD_WORDS = (
+    r"(?:fiscal years?|fiscal|FY|exerc[ií]cios? (?:fiscal )?(?:de )?|ano fiscal (?:de )?)"
+)
+
+
+@dataclass(frozen=True)
+class ComparisonPoints:
+    sentences: list[Sentence]
+    calculations: list[Calculation]
+    figures: list[Figure]
+    """The figures the points state: what the summary's figures table shows."""
+
+
+def comparison_points(
+    question: str,
+    sides: Sequence[str],
+    figures: Sequence[Figure],
+    claims: Sequence[Claim],
+    calculator: Calculator,
+    language: Language,
+) -> ComparisonPoints:
+    """One point per asked measure that has a verified figure for at least one side."""
+    if len(sides) >= 2 and all(_YEAR.match(side) for side in sides):
+        return _periods(question, sorted(sides), figures, calculator, language)
+    return _entities(question, sides, figures, claims, language)
+
+
+def asked_measures(question: str, figures: Sequence[Figure]) -> list[list[Figure]]:
+    """The figures of each measure the question names, grouped by measure, in the order the
+    question names them (a measure named by more of its words first on a tie)."""
+    asked = term_set(question)
+    groups: dict[str, list[Figure]] = {}
+    for figure in figures:
+        groups.setdefault(" ".join(figure.measure.casefold().split()), []).append(figure)
+    scored: list[tuple[float, int, list[Figure]]] = []
+    for measure, group in groups.items():
+        terms = term_set(measure)
+        shared = terms & asked
+        if not terms or len(shared) * 2 < len(terms):
+            continue
+        position = min(_position(question, term) for term in shared)
+        scored.append((-len(shared) / len(terms), position, group))
+    scored.sort(key=lambda item: (item[1], item[0]))
+    return [group for _, _, group in scored]
+
+
+def _position(question: str, term: str) -> int:
+    found = question.casefold().find(term)
+    return found if found >= 0 else len(question)
+
+
+def _periods(
+    question: str,
+    sides: list[str],
+    figures: Sequence[Figure],
+    calculator: Calculator,
+    language: Language,
+) -> ComparisonPoints:
+    first, last = sides[0], sides[-1]
+    words = _WORDS[language]
+    sentences: list[Sentence] = []
+    calculations: list[Calculation] = []
+    stated: list[Figure] = []
+    for group in asked_measures(question, figures)[:MAX_MEASURES]:
+        old, new = _of_period(group, first), _of_period(group, last)
+        if old is None and new is None:
+            continue
+        if old is None or new is None:
+            figure, side = (old, first) if old is not None else (new, last)
+            assert figure is not None
+            text = words["one"].format(
+                measure=_capitalised(figure.measure),
+                value=figure.text,
+                period=_period_label(question, side),
+            )
+            sentences.append(Sentence(text=f"{text}.", claim_ids=list(figure.claim_ids)))
+            stated.append(figure)
+            continue
+        growth = _GROWTH.search(question) is not None
+        change = _change(calculator, old, new, int(last) - int(first), growth)
+        shape = "rose" if new.value > old.value else "fell" if new.value < old.value else "flat"
+        text = words[shape].format(
+            measure=_capitalised(old.measure),
+            old=old.text,
+            new=new.text,
+            first=_period_label(question, first),
+            last=_period_label(question, last),
+        )
+        text += _change_words(change, words)
+        sentences.append(
+            Sentence(
+                text=f"{text}.",
+                claim_ids=list(dict.fromkeys([*old.claim_ids, *new.claim_ids])),
+                calculation_ids=[c.id for c in change],
+            )
+        )
+        calculations += change
+        stated += [old, new]
+    return ComparisonPoints(sentences, calculations, stated)
+
+
+def _change(
+    calculator: Calculator, old: Figure, new: Figure, years: int, growth: bool
+) -> list[Calculation]:
+    """Difference and percentage change (and the CAGR when growth over more than a year is
+    asked), each computed in code; none when the figures are not comparable."""
+    change: list[Calculation] = []
+    try:
+        change.append(calculator.difference(old, new))
+    except NotComparable:
+        return []
+    try:
+        change.append(calculator.percent_change(old, new))
+        if growth and years > 1:
+            change.append(calculator.cagr(old, new, years))
+    except (NotComparable, ZeroDivisionError, ValueError):
+        pass  # a change from zero or across signs has no percentage: the difference stands
+    return change
+
+
+def _change_words(change: list[Calculation], words: dict[str, str]) -> str:
+    by_kind = {c.kind: c.text for c in change}
+    if "difference" not in by_kind:
+        return ""
+    text = words["change"].format(difference=by_kind["difference"])
+    if "percent_change" in by_kind:
+        text += words["percent"].format(percent=by_kind["percent_change"])
+    if "cagr" in by_kind:
+        text += words["growth"].format(cagr=by_kind["cagr"])
+    return text
+
+
+def _of_period(group: Sequence[Figure], year: str) -> Figure | None:
+    """The first figure of the group that is of `year` (its period names the year)."""
+    pattern = re.compile(rf"(?<!\d){year}(?!\d)")
+    return next((f for f in group if pattern.search(f.period)), None)
+
+
+def _period_label(question: str, year: str) -> str:
+    """The year as the question says it: "fiscal 2019", "FY2019", or the year alone."""
+    said = re.search(rf"\b{_PERIOD_WORDS}\s?{year}\b", question, re.IGNORECASE)
+    return " ".join(said.group(0).split()) if said else year
+
+
+def _entities(
+    question: str,
+    sides: Sequence[str],
+    figures: Sequence[Figure],
+    claims: Sequence[Claim],
+    language: Language,
+) -> ComparisonPoints:
+    """Entities or options compared: each side's figure of each asked measure, in one
+    sentence per measure; no calculation across entities (the calculator refuses it)."""
+    words = _WORDS[language]
+    titles = {c.id: _squashed(f"{c.title} {c.url}") for c in claims}
+    sentences: list[Sentence] = []
+    stated: list[Figure] = []
+    for group in asked_measures(question, figures)[:MAX_MEASURES]:
+        found = [(side, _of_side(group, side, titles)) for side in sides]
+        present = [(side, figure) for side, figure in found if figure is not None]
+        if not present:
+            continue
+        parts = [
+            (words["side_in"] if figure.period else words["side"]).format(
+                value=figure.text, side=_name_of(side), period=figure.period
+            )
+            for side, figure in present
+        ]
+        measure = _capitalised(present[0][1].measure)
+        text = words["sides"].format(measure=measure, parts=words["and"].join(parts))
+        cited = [cid for _, figure in present for cid in figure.claim_ids]
+        sentences.append(Sentence(text=f"{text}.", claim_ids=list(dict.fromkeys(cited))))
+        stated += [figure for _, figure in present]
+    return ComparisonPoints(sentences, [], stated)
+
+
+def _of_side(group: Sequence[Figure], side: str, titles: dict[str, str]) -> Figure | None:
+    """The first figure of the group whose entity is the side, or whose claims' source is
+    named after it ("3M" in "3M_2018_10K")."""
+    wanted = _squashed(_name_of(side))
+    if not wanted:
+        return None
+    for figure in group:
+        if wanted in _squashed(figure.entity) or any(
+            wanted in titles.get(cid, "") for cid in figure.claim_ids
+        ):
+            return figure
+    return None
+
+
+def _name_of(side: str) -> str:
+    """The name a side opens with ("Amazon" of "Amazon revenue"), else the side itself."""
+    words = side.split()
+    name = []
+    for word in words:
+        if not (word[:1].isupper() or word[:1].isdigit()):
+            break
+        name.append(word)
+    return " ".join(name) or side
+
+
+def _squashed(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def _capitalised(measure: str) -> str:
+    measure = " ".join(measure.split())
+    return measure[:1].upper() + measure[1:]
