@@ -17,6 +17,7 @@ say why).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping
 from dataclasses import replace
@@ -193,10 +194,11 @@ async def deliver_report(rt: Runtime, report_id: str, version: int, report: Repo
 async def report_uploads(
     rt: Runtime, report: Report, report_id: str, version: int
 ) -> tuple[list[Upload], list[str]]:
-    """The HTML, Markdown, Word and PowerPoint files that could be made, and the names of
-    those that could not. Each is rendered on its own; crops that cannot be made leave the
-    HTML and Word files without them (their notes say so), and a file the crops break is made
-    again without them. The deck shows no crops: its notes hold the excerpts."""
+    """The HTML, Markdown, PDF, Word and PowerPoint files that could be made, and the names
+    of those that could not. Each is rendered on its own, off the event loop; crops that
+    cannot be made leave the HTML, PDF and Word files without them (their notes say so), and
+    a file the crops break is made again without them. The deck shows no crops: its notes
+    hold the excerpts."""
 
     def logged(line: str) -> None:
         log.warning("report %s v%d: %s", report_id, version, line)
@@ -210,18 +212,28 @@ async def report_uploads(
         problems.page_crops_failed(error)
     title = report.title or report.question
     html, markdown = report_file_names(version)
-    word, deck = office_file_names(version)
+    pdf, word, deck = office_file_names(version)
     # The HTML (the fullest file) last, so that its notes name any other file that failed.
-    made = {
-        file: render_format(name, problems, shown, file=file)
-        for name, file, shown in (
-            ("md", markdown, {}),
-            ("docx", word, crops),
-            ("pptx", deck, {}),
-            ("html", html, crops),
-        )
-    }
-    files = ((html, "HTML"), (markdown, "MD"), (word, "Word"), (deck, "PowerPoint"))
+    nothing: Mapping[str, bytes] = {}
+    formats: tuple[tuple[str, str, Mapping[str, bytes]], ...] = (
+        ("md", markdown, nothing),
+        ("pdf", pdf, crops),
+        ("docx", word, crops),
+        ("pptx", deck, nothing),
+        ("html", html, crops),
+    )
+    made = await asyncio.to_thread(
+        lambda: {
+            file: render_format(name, problems, shown, file=file) for name, file, shown in formats
+        }
+    )
+    files = (
+        (html, "HTML"),
+        (markdown, "MD"),
+        (pdf, "PDF"),
+        (word, "Word"),
+        (deck, "PowerPoint"),
+    )
     uploads = [
         Upload(file, content, f"{title} ({kind})")
         for file, kind in files

@@ -28,9 +28,10 @@ def report_file_names(version: int) -> tuple[str, str]:
     return f"fonte-report-v{version}.html", f"fonte-report-v{version}.md"
 
 
-def office_file_names(version: int) -> tuple[str, str]:
-    """The names of a version's Word and PowerPoint files, uploaded beside the HTML."""
-    return f"fonte-report-v{version}.docx", f"fonte-report-v{version}.pptx"
+def office_file_names(version: int) -> tuple[str, str, str]:
+    """The names of a version's PDF, Word and PowerPoint files, uploaded beside the HTML."""
+    stem = f"fonte-report-v{version}"
+    return f"{stem}.pdf", f"{stem}.docx", f"{stem}.pptx"
 
 
 def report_files(

@@ -88,9 +88,10 @@ async def test_mention_clarify_plan_start_progress_report(
     assert all(c.params.get("thread_ts") == "500.1" for c in slack.calls_to("chat.postMessage"))
     assert uploads[0].params["channel_id"] == CHANNEL
     assert uploads[0].params["thread_ts"] == "500.1"
-    assert len(slack.uploads) == 4  # HTML, Markdown, Word and PowerPoint
+    assert len(slack.uploads) == 5  # HTML, Markdown, PDF, Word and PowerPoint
     assert any(b"75 kW" in content for content in slack.uploads.values())
     assert sum(content.startswith(b"PK") for content in slack.uploads.values()) == 2
+    assert sum(content.startswith(b"%PDF") for content in slack.uploads.values()) == 1
     progress = [
         c for c in slack.calls_to("chat.update") if "Afirmações" in c.params.get("text", "")
     ]

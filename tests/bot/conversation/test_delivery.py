@@ -86,6 +86,7 @@ async def test_messages_then_both_files_land_in_the_thread(
         "fonte-report-v1.docx",
         "fonte-report-v1.html",
         "fonte-report-v1.md",
+        "fonte-report-v1.pdf",
         "fonte-report-v1.pptx",
     ]
     complete = slack.calls_to("files.completeUploadExternal")[0].params
@@ -441,6 +442,7 @@ async def test_a_file_that_cannot_be_rendered_ends_delivery_failed_with_the_othe
     names = [c.params["filename"] for c in slack.calls_to("files.getUploadURLExternal")]
     assert names == [
         "fonte-report-v1.html",
+        "fonte-report-v1.pdf",
         "fonte-report-v1.docx",
         "fonte-report-v1.pptx",
     ], "the files that could be made are attached"
@@ -475,4 +477,4 @@ async def test_page_crops_that_raise_leave_the_html_without_them_and_deliver(
     [html] = [c for c in slack.uploads.values() if b"<html" in c]
     assert b"data:image/png" not in html
     assert "Os recortes das páginas citadas não puderam ser gerados".encode() in html
-    assert len(slack.uploads) == 4
+    assert len(slack.uploads) == 5
