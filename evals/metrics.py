@@ -4,13 +4,15 @@ that held, so nothing here trusts a claim's `status` (v1 reports leave every cla
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Set
+import math
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
 from decimal import Decimal
 from urllib.parse import unquote, urlparse
 
-from engine import Claim, DroppedSentence, Report, Sentence, split_page
-from engine.text import numbers_in, term_set
+from engine import Calculation, Claim, DroppedSentence, Report, Sentence, split_page
+from engine.text import is_fragment, numbers_in, term_set
+from engine.writing import NotComparable, recompute
 from evals.cases import Case, RequiredItem
 from evals.pricing import SimulatedPricing
 
@@ -50,6 +52,10 @@ class ReportMetrics:
     """Pairs of claims the report declares as disagreeing on one quantity."""
     context_claims: int = 0
     """Published claims quoted with their context (a list item's lead-in, a column header)."""
+    fragments: int = 0
+    """Published sentences that start or end mid-sentence (`engine.text.sentences`)."""
+    calculated_figures: int = 0
+    """Calculations the report states (derived figures computed in code)."""
 
 
 def measure(report: Report, case: Case, passing: Set[str]) -> ReportMetrics:
@@ -58,9 +64,10 @@ def measure(report: Report, case: Case, passing: Set[str]) -> ReportMetrics:
     published = [by_id[cid] for cid in report.cited_claim_ids()]
     held = [claim for claim in published if claim.id in passing]
     on_board = [claim for claim in report.claims if claim.id in passing]
-    cited = [s for section in report.sections for s in section.sentences]
+    cited = report.published_sentences()
     uncited = [s.text for s in published_uncited(report)]
     numeric_uncited = sum(1 for text in uncited if numbers_in(text))
+    calculations = {c.id: c for c in report.calculations}
     missing = tuple(item.topic for item in case.required if not item_found(item, held))
     unmatched = tuple(gap for gap in case.expected_gaps if not gap_declared(gap, report.gaps))
     usage = report.spend.usage
@@ -71,7 +78,7 @@ def measure(report: Report, case: Case, passing: Set[str]) -> ReportMetrics:
         required_on_board=sum(1 for item in case.required if item_found(item, on_board)),
         required_total=len(case.required),
         unsupported_numbers=numeric_uncited
-        + sum(1 for s in cited if unsupported_number(s, by_id, passing)),
+        + sum(1 for s in cited if unsupported_number(s, by_id, passing, calculations)),
         numeric_sentences=numeric_uncited + sum(1 for s in cited if numbers_in(s.text)),
         uncited_sentences=len(uncited),
         gaps_declared=len(case.expected_gaps) - len(unmatched),
@@ -85,6 +92,8 @@ def measure(report: Report, case: Case, passing: Set[str]) -> ReportMetrics:
         conflicts_declared=len(report.conflicts),
         context_claims=sum(1 for claim in published if claim.context),
         missing_gaps=unmatched,
+        fragments=sum(1 for text in [*(s.text for s in cited), *uncited] if is_fragment(text)),
+        calculated_figures=len(report.calculations),
     )
 
 
@@ -132,15 +141,52 @@ def published_uncited(report: Report) -> list[DroppedSentence]:
     return list(report.dropped_sentences) if report.architecture == "v1" else []
 
 
-def unsupported_number(sentence: Sentence, claims: dict[str, Claim], passing: Set[str]) -> bool:
-    """Whether the sentence states a number none of its re-checked cited claims holds."""
+def unsupported_number(
+    sentence: Sentence,
+    claims: Mapping[str, Claim],
+    passing: Set[str],
+    calculations: Mapping[str, Calculation] | None = None,
+) -> bool:
+    """Whether the sentence states a number that neither its re-checked cited claims hold
+    nor a calculation it cites computes (`calculation_holds`): a derived figure counts as
+    supported only through the calculator."""
     backed: set[Decimal] = set()
     for cid in sentence.claim_ids:
-        claim = claims.get(cid)
-        if claim is not None and cid in passing:
-            for token in numbers_in(claim.quoted):  # the excerpt and its verified context
-                backed |= token.values
+        backed |= _held_numbers(cid, claims, passing)
+    for kid in sentence.calculation_ids:
+        calculation = (calculations or {}).get(kid)
+        if calculation is not None and calculation_holds(calculation, claims, passing):
+            for text in (calculation.text, *(figure.text for figure in calculation.inputs)):
+                for token in numbers_in(text):
+                    backed |= token.values
     return any(not token.values & backed for token in numbers_in(sentence.text))
+
+
+def _held_numbers(cid: str, claims: Mapping[str, Claim], passing: Set[str]) -> set[Decimal]:
+    """The numbers a re-checked claim holds in its excerpt and its verified context."""
+    claim = claims.get(cid)
+    if claim is None or cid not in passing:
+        return set()
+    return {value for token in numbers_in(claim.quoted) for value in token.values}
+
+
+def calculation_holds(
+    calculation: Calculation, claims: Mapping[str, Claim], passing: Set[str]
+) -> bool:
+    """Whether a calculation is what the calculator computes from its inputs, and each input
+    is printed in a claim it cites that passed the re-check."""
+    try:
+        value = recompute(calculation)
+    except (NotComparable, ValueError, ArithmeticError):
+        return False
+    if not math.isclose(value, calculation.value, rel_tol=1e-6, abs_tol=1e-9):
+        return False
+    for figure in calculation.inputs:
+        held = set().union(*(_held_numbers(cid, claims, passing) for cid in figure.claim_ids))
+        printed = [token.values for token in numbers_in(figure.text)]
+        if not printed or not all(values & held for values in printed):
+            return False
+    return True
 
 
 def gap_declared(expected: str, declared: Iterable[str]) -> bool:
@@ -185,6 +231,8 @@ class Row:
     error: str | None = None
     conflicts_declared: int = 0
     context_claims: int = 0
+    fragments: int = 0
+    calculated_figures: int = 0
 
     @classmethod
     def of(
@@ -220,6 +268,8 @@ class Row:
             missing_gaps=metrics.missing_gaps,
             conflicts_declared=metrics.conflicts_declared,
             context_claims=metrics.context_claims,
+            fragments=metrics.fragments,
+            calculated_figures=metrics.calculated_figures,
         )
 
     @classmethod
@@ -281,6 +331,8 @@ class Totals:
     output_tokens: int
     conflicts_declared: int = 0
     context_claims: int = 0
+    fragments: int = 0
+    calculated_figures: int = 0
 
     @property
     def recall(self) -> float | None:
@@ -321,6 +373,8 @@ def totals(rows: Iterable[Row], arch: str) -> Totals:
         output_tokens=sum(r.output_tokens for r in own),
         conflicts_declared=sum(r.conflicts_declared for r in own),
         context_claims=sum(r.context_claims for r in own),
+        fragments=sum(r.fragments for r in own),
+        calculated_figures=sum(r.calculated_figures for r in own),
     )
 
 

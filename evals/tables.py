@@ -74,6 +74,8 @@ _TOTAL_LINES: list[tuple[str, Callable[[Totals], str]]] = [
     ("numeric sentences without a verified source", lambda t: str(t.unsupported_numbers)),
     ("uncited sentences published", lambda t: str(t.uncited_sentences)),
     ("expected gaps declared", lambda t: _ratio(t.gaps_declared, t.gaps_expected)),
+    ("published sentences that are fragments", lambda t: str(t.fragments)),
+    ("calculated figures", lambda t: str(t.calculated_figures)),
     ("conflicts declared", lambda t: str(t.conflicts_declared)),
     ("claims quoted with context", lambda t: _ratio(t.context_claims, t.published_claims)),
     ("partial reports", lambda t: _ratio(t.partial, t.cases)),
@@ -91,11 +93,11 @@ _TOTAL_LINES: list[tuple[str, Callable[[Totals], str]]] = [
 def _cases_table(rows: Sequence[Row], archs: list[str], cases: list[str]) -> list[str]:
     by_key = {(r.case_id, r.arch): r for r in rows}
     header = (
-        "| case | required | claims holding | unsupported numbers | gaps | conflicts "
-        "| with context | time (s) | cost ($) |"
+        "| case | required | claims holding | unsupported numbers | fragments | calculated "
+        "| gaps | conflicts | with context | time (s) | cost ($) |"
     )
     lines = ["## Per case", "", f"Each cell reads {' · '.join(archs)}.", "", header]
-    lines.append("|---|---|---|---|---|---|---|---|---|")
+    lines.append("|---" * 11 + "|")
     for case_id in cases:
         own = [by_key.get((case_id, arch)) for arch in archs]
         cells = [_escape(case_id)]
@@ -113,6 +115,8 @@ _CASE_CELLS: list[Callable[[Row], str]] = [
     lambda r: "failed" if r.error else _case_ratio(r.required_found, r.required_total),
     lambda r: _case_ratio(r.verified_claims, r.published_claims),
     lambda r: str(r.unsupported_numbers),
+    lambda r: str(r.fragments),
+    lambda r: str(r.calculated_figures),
     lambda r: _case_ratio(r.gaps_declared, r.gaps_expected),
     lambda r: str(r.conflicts_declared),
     lambda r: _case_ratio(r.context_claims, r.published_claims),

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.contracts import ClaimStatus, Conflict, Usage
+from engine.contracts import ClaimStatus, Conflict, Figure, Report, Sentence, Usage
+from engine.writing.calculator import Calculator
 from evals.cases import Case, RequiredItem
 from evals.metrics import (
     cites,
@@ -238,3 +239,50 @@ def test_totals_add_up_per_architecture() -> None:
     assert v1.pass_rate == 0.25
     assert v1.usd_mean == 0.5
     assert totals(rows, "other").recall is None
+
+
+def _revenue(year: str, value: float, printed: str, cid: str) -> Figure:
+    return Figure(
+        measure="Revenue", period=year, value=value, unit="$ million", text=printed, claim_ids=[cid]
+    )
+
+
+def _change_report(value_shift: float = 0.0) -> tuple[Report, set[str]]:
+    old = claim(FILING, "Revenue — February 2, 2019: $42,879", page_text="p1")
+    new = claim(FILING, "Revenue — January 28, 2023: $46,298", page_text="p2")
+    calculation = Calculator("en").percent_change(
+        _revenue("2019", 42879, "$42,879", old.id), _revenue("2023", 46298, "$46,298", new.id)
+    )
+    calculation = calculation.model_copy(update={"value": calculation.value + value_shift})
+    said = Sentence(
+        text=f"Revenue grew {calculation.text} from $42,879 to $46,298.",
+        claim_ids=[old.id, new.id],
+        calculation_ids=[calculation.id],
+    )
+    r = report([old, new]).model_copy(update={"summary": [said], "calculations": [calculation]})
+    return r, {old.id, new.id}
+
+
+def test_a_calculated_figure_is_supported_through_the_calculator_only() -> None:
+    r, passing = _change_report()
+    metrics = measure(r, _case(), passing)
+    assert (metrics.unsupported_numbers, metrics.calculated_figures) == (0, 1)
+
+    wrong, passing = _change_report(value_shift=1.0)  # not what its inputs compute
+    assert measure(wrong, _case(), passing).unsupported_numbers == 1
+    r, _ = _change_report()
+    # Inputs failing the re-check back neither the calculation nor the rows' own sentences.
+    assert measure(r, _case(), set()).unsupported_numbers == 3
+
+
+def test_published_sentences_that_are_fragments_are_counted() -> None:
+    c = claim(FILING, "Adjusted operating income was $1,250 million ($35 million net of")
+    whole = claim(FILING, "Revenue was $43.6 billion in fiscal 2023.")
+    row_claim = claim(FILING, "Revenue — 2023: $46,298; 2019: $42,879")
+    r = report([c, whole, row_claim])
+    metrics = measure(r, _case(), {c.id, whole.id, row_claim.id})
+    assert metrics.fragments == 1
+    summary = [Sentence(text="and revenue rose 5%.", claim_ids=[whole.id])]
+    assert measure(r.model_copy(update={"summary": summary}), _case(), set()).fragments == 2
+    rows = [row("final", "a", fragments=2, calculated_figures=1), row("final", "b", fragments=1)]
+    assert (totals(rows, "final").fragments, totals(rows, "final").calculated_figures) == (3, 1)

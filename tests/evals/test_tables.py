@@ -23,6 +23,8 @@ def test_totals_put_the_architectures_side_by_side() -> None:
     assert "| required-item recall | 2/3 (67%) | 2/4 (50%) |" in text
     assert "| numeric sentences without a verified source | 0 | 3 |" in text
     assert "| failed runs | 0 | 1 |" in text
+    assert "| published sentences that are fragments | 0 | 0 |" in text
+    assert "| calculated figures | 0 | 0 |" in text
     assert "no simulated latency" in text
 
 
@@ -30,8 +32,8 @@ def test_per_case_cells_read_final_then_v1() -> None:
     text = render_markdown(_rows(), suite="s", model="offline")
 
     assert (
-        "| a | 2/2 · 1/2 | 4/4 · 4/4 | 0 · 3 | 1/1 · 1/1 | 0 · 0 | 0/4 · 0/4 | 1.25 · 4.50 "
-        "| 0.0000 · 0.0000 |" in text
+        "| a | 2/2 · 1/2 | 4/4 · 4/4 | 0 · 3 | 0 · 0 | 0 · 0 | 1/1 · 1/1 | 0 · 0 | 0/4 · 0/4 "
+        "| 1.25 · 4.50 | 0.0000 · 0.0000 |" in text
     )
     assert "| b\\|c | 0/1 · failed |" in text  # a pipe in an id does not break the table
 

@@ -4,11 +4,23 @@ from __future__ import annotations
 
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.budget import Meter
-from engine.contracts import Claim, ClarifyingQuestion, Plan
+from engine.contracts import Claim, ClarifyingQuestion, Plan, Subquestion
 from engine.models.extractive.planner import extractive_plan
 from engine.models.extractive.research import extractive_research
 from engine.models.protocol import Brief, Draft
+from engine.text.comparisons import compared_periods
+from engine.text.tokens import tokenize
 from engine.writing.verbatim import verbatim_draft
+
+
+def _answers(claim: Claim, subquestion: Subquestion, years: list[str]) -> bool:
+    if claim.subquestion != subquestion.id:
+        return False
+    side = [year for year in years if year in tokenize(subquestion.text)]
+    if len(side) != 1:
+        return True
+    said = tokenize(f"{claim.statement} {claim.excerpt} {claim.context or ''}")
+    return side[0] in said
 
 
 class ExtractiveModel:
@@ -27,11 +39,13 @@ class ExtractiveModel:
     async def unmet_criteria(self, plan: Plan, verified: list[Claim], meter: Meter) -> list[str]:
         # Criterion i belongs to subquestion i (the offline planner builds them in pairs); a
         # claim is only quoted when it covers its subquestion, so one verified claim meets it.
-        answered = {c.subquestion for c in verified}
+        # A side of a comparison of periods is met by a claim that names its year: a row of
+        # FY2023 and FY2022 answers nothing of FY2019.
+        years = compared_periods(plan.question)
         return [
             criterion
             for subquestion, criterion in zip(plan.subquestions, plan.sufficient_when, strict=False)
-            if subquestion.id not in answered
+            if not any(_answers(claim, subquestion, years) for claim in verified)
         ]
 
     async def judge(self, claims: list[Claim], meter: Meter) -> list[Claim] | None:

@@ -8,6 +8,7 @@ from engine.contracts import Language, Plan, Subquestion
 from engine.models.protocol import Brief
 from engine.planning.gaps import criterion_for
 from engine.planning.templates import Template, find_template, topic_of
+from engine.text.comparisons import compared_sides, one_side
 from engine.text.tokens import fold_accents
 
 # A second question joined to the first: "..., e até quando ...", "... and how ...".
@@ -78,7 +79,7 @@ def _numbered_items(question: str) -> list[str]:
     return items if len(items) >= 2 else []
 
 
-def _question_parts(question: str) -> list[str]:
+def _question_parts(question: str, language: Language) -> list[str]:
     items = _numbered_items(question)
     if items:
         return [focus_of(item) for item in items]
@@ -86,10 +87,19 @@ def _question_parts(question: str) -> list[str]:
     parts = [p.strip(" ,;") for p in _JOINED_QUESTION.split(question.strip())]
     parts = [p for p in parts if len(p.split()) >= 3]
     if len(parts) <= 1:
-        return [question.strip()]
+        return _sides(question.strip(), language)
     # Later parts lean on the first for their subject ("até quando vale o direito?").
     subject = topic_of(parts[0])
     return [parts[0], *(f"{p.rstrip('?')} ({subject})?" for p in parts[1:])]
+
+
+def _sides(question: str, language: Language) -> list[str]:
+    """A question comparing periods or entities asked once per side ("… in fiscal 2019",
+    "… in fiscal 2023"), so that each side is answered or declared a gap; else itself."""
+    sides = compared_sides(question)
+    if len(sides) < 2:
+        return [question]
+    return list(dict.fromkeys(one_side(question, side, sides, language) for side in sides))
 
 
 def _template_subquestions(
@@ -126,7 +136,7 @@ def extractive_plan(brief: Brief) -> Plan:
     if template is not None:
         subquestions = _template_subquestions(template, brief.question, brief.language)
     else:
-        parts = _question_parts(brief.question)
+        parts = _question_parts(brief.question, brief.language)
         # One part is the question itself: its section needs no heading repeating it.
         answer = "Resposta" if brief.language == "pt" else "Answer"
         subquestions = [

@@ -13,16 +13,25 @@ nothing is quoted and the subquestion stays a gap, which is the honest outcome.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from engine.contracts import EXCERPT_MAX_CHARS, EXCERPT_MIN_CHARS
 from engine.models.extractive.measures import measures_asked, states_measure
 from engine.models.extractive.relevance import QueryTerms, query_terms
 from engine.models.extractive.scope import off_entity_titles, scope_factors
-from engine.models.extractive.sentences import Span, best_window, clean_statement, sentence_spans
+from engine.models.extractive.sentences import (
+    Span,
+    capitalised,
+    clause_window,
+    clean_statement,
+    sentence_spans,
+    statement_of,
+)
 from engine.models.extractive.statements import (
     column_headers,
     is_table_row,
+    of_asked_periods,
     page_statement,
     row_by_period,
     statement_marker,
@@ -31,6 +40,7 @@ from engine.models.extractive.statements import (
 from engine.snapshots import Snapshot, split_page
 from engine.text.addressed_to_ai import addressed_to_ai
 from engine.text.normalise import collapse_whitespace, excerpt_key
+from engine.text.sentences import is_fragment, starts_mid_sentence
 from engine.text.tokens import term_set, tokenize
 from engine.verify.contexts import belongs
 
@@ -55,6 +65,7 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 _YEAR_TOKEN = re.compile(r"(?:19|20)\d\d")
+_CURRENCY = re.compile(r"R\$|US\$|[$€£]")
 _QUANTITY_QUESTION = re.compile(
     r"\b(quanto|quantos|quantas|até quando|ate quando|quando|qual (?:o|a) (?:valor|prazo|limite)|"
     r"limites?|prazo|how (?:much|many|long)|when|what (?:is|was) the (?:amount|value|total)|"
@@ -115,6 +126,8 @@ def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate
     for span in sentence_spans(page_text):
         text = span.text(page_text)
         if addressed_to_ai(text):  # a page talking to its reader's model: never a finding
+            continue
+        if starts_mid_sentence(clean_statement(text)):  # the rest of a sentence begun before
             continue
         words = terms = term_set(text)
         column_header: Span | None = None
@@ -243,10 +256,12 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
     # (which may share a statement page), then the rest of the ranking.
     measures = [] if aspect_terms is not None else _measure_rows(in_scope, factors, subquestion)
     lists = _lists_by_lead_in(candidates)
+    asked_years = {int(t) for t in tokenize(subquestion) if _YEAR_TOKEN.fullmatch(t)}
     chosen: list[Quote] = []
     per_source: dict[str, int] = {}
     per_page: dict[str, int] = {}
     seen: set[str] = set()
+    stated: dict[str, str] = {}
     for candidate in dict.fromkeys([*ranked[:1], *measures, *ranked[1:]]):
         if len(chosen) >= MAX_CLAIMS:
             break
@@ -256,6 +271,10 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
             page is not None and per_page.get(candidate.url, 0) >= MAX_CLAIMS_PER_PAGE
         )
         if full and candidate not in measures:
+            continue
+        header = candidate.lead_in  # a row of other periods than those asked answers nothing
+        header_text = header.text(candidate.page_text) if header else ""
+        if not of_asked_periods(_text(candidate), header_text, asked_years):
             continue
         items = lists.get((candidate.url, candidate.span.start), [])
         listed = _list_quote(candidate, items) if items else None
@@ -267,24 +286,48 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
             per_page[candidate.url] = per_page.get(candidate.url, 0) + 1
             chosen.append(listed)
             continue
-        window = best_window(candidate.page_text, candidate.span, window_score)
-        excerpt = window.text(candidate.page_text)
-        key = excerpt_key(excerpt)
-        length = len(collapse_whitespace(excerpt))
-        if key in seen or not EXCERPT_MIN_CHARS <= length <= EXCERPT_MAX_CHARS:
+        quote = _quote(candidate, window_score)
+        if quote is None:
+            continue
+        if (key := excerpt_key(quote.excerpt)) in seen:
             continue
         seen.add(key)
+        # The same row printed on two pages of one filing is one figure: both are quoted
+        # (each page is where it is printed) in the same words, so the writer cites it once.
+        figures = f"{document}\x00{excerpt_key(_CURRENCY.sub('', quote.statement))}"
+        quote = replace(quote, statement=stated.setdefault(figures, quote.statement))
         per_source[document] = per_source.get(document, 0) + 1
         per_page[candidate.url] = per_page.get(candidate.url, 0) + 1
-        context = _context_of(candidate, window)
-        if context is not None and not belongs(candidate.page_text, context, _bounds(window)):
-            context = None  # the verifier would refuse it: quote the unit alone
-        statement = _statement(excerpt, candidate.span, window)
-        if context is not None and window == candidate.span and is_table_row(excerpt):
-            # A row under its column header says which period each figure is for.
-            statement = row_by_period(clean_statement(excerpt), context) or statement
-        chosen.append(Quote(candidate.url, excerpt, statement, context))
+        chosen.append(quote)
     return chosen
+
+
+def _quote(candidate: Candidate, window_score: Callable[[str], float]) -> Quote | None:
+    """The candidate quoted whole, or from its start to a clause boundary (`clause_window`);
+    None when what would be published is not a whole sentence (`is_fragment`)."""
+    page = candidate.page_text
+    window = clause_window(page, candidate.span, window_score)
+    if window is None:
+        return None
+    excerpt = window.span.text(page)
+    length = len(collapse_whitespace(excerpt))
+    if not EXCERPT_MIN_CHARS <= length <= EXCERPT_MAX_CHARS:
+        return None
+    if window.lead is not None:
+        context: str | None = window.lead.text(page)
+    else:
+        context = _context_of(candidate, window.span)
+    if context is not None and not belongs(page, context, (window.span.start, window.span.end)):
+        if window.lead is not None:
+            return None  # a clause without the label it belongs to means nothing
+        context = None  # the verifier would refuse it: quote the unit alone
+    statement = statement_of(excerpt, candidate.span, window, page)
+    if context is not None and window.span == candidate.span and is_table_row(excerpt):
+        # A row under its column header says which period each figure is for.
+        statement = row_by_period(clean_statement(excerpt), context) or statement
+    if is_fragment(statement):
+        return None
+    return Quote(candidate.url, excerpt, statement, context)
 
 
 def still_asked(question: str, quotes: list[Quote]) -> str:
@@ -314,10 +357,6 @@ def _quotable_end(text: str) -> str | None:
     return text.strip() or None
 
 
-def _bounds(span: Span) -> tuple[int, int]:
-    return span.start, span.end
-
-
 def _text(candidate: Candidate) -> str:
     return candidate.span.text(candidate.page_text)
 
@@ -344,8 +383,9 @@ def _list_quote(lead_in: Candidate, items: list[Candidate]) -> Quote | None:
     if end is None or context is None or not belongs(lead_in.page_text, context, (start, end)):
         return None
     excerpt = lead_in.page_text[start:end]
-    cut = "…" if context != _text(lead_in).strip() else ""
-    return Quote(lead_in.url, excerpt, clean_statement(f"{cut}{context} {excerpt}"), context)
+    # A lead-in quoted from a clause boundary reads from there as a sentence of its own.
+    statement = clean_statement(f"{capitalised(context)} {excerpt}")
+    return None if is_fragment(statement) else Quote(lead_in.url, excerpt, statement, context)
 
 
 def _aspect_terms(aspect: str, subquestion: str, candidates: list[Candidate]) -> QueryTerms | None:
@@ -355,11 +395,3 @@ def _aspect_terms(aspect: str, subquestion: str, candidates: list[Candidate]) ->
     if not aspect or not own:
         return None
     return query_terms(own, [c.terms for c in candidates])
-
-
-def _statement(excerpt: str, unit: Span, window: Span) -> str:
-    """The excerpt as prose; where a long unit was narrowed, an ellipsis marks the cut so the
-    statement does not read as if the sentence ended there."""
-    before = "…" if window.start > unit.start else ""
-    after = "…" if window.end < unit.end else ""
-    return f"{before}{clean_statement(excerpt)}{after}"

@@ -318,3 +318,14 @@ def row_by_period(row: str, header: str) -> str | None:
         return None
     pairs = zip(periods, figures, strict=True)
     return f"{label} — " + "; ".join(f"{period}: {figure}" for period, figure in pairs)
+
+
+def of_asked_periods(row: str, header: str, years: set[int]) -> bool:
+    """Whether a table row's columns are of a period asked: a question about FY2018 is not
+    answered by a row under "2022 2021 2020". A fiscal year ends in the calendar year before
+    or after the one it is named for (Q2 of FY2024 closes in July 2023), so a year either
+    side counts. Prose, a header naming no year, and a question naming none always count."""
+    if not years or not is_table_row(row):
+        return True
+    columns = {int(year) for year in _YEAR.findall(header)}
+    return not columns or any(abs(column - year) <= 1 for column in columns for year in years)

@@ -70,9 +70,9 @@ def test_a_claim_that_quotes_a_page_talking_to_the_model_is_rejected_and_noted(
     import asyncio
 
     from engine import Orchestrator
-    from engine.planning import make_brief
     from engine.agents.toolbox import Assignment, Toolbox
     from engine.models.extractive import ExtractiveModel
+    from engine.planning import make_brief
     from engine.sources.library import Library
 
     library = Library.open(hostile_library, cache_dir=tmp_path / "cache")

@@ -75,3 +75,33 @@ def test_a_brief_that_lists_its_questions_gets_one_subquestion_each() -> None:
         "What is the FY2018 capex for 3M?",
         "Is 3M a capital-intensive business?",
     ]
+
+
+def test_a_comparison_of_periods_is_asked_once_per_side_with_a_criterion_each() -> None:
+    plan = extractive_plan(
+        make_brief(
+            "How did Best Buy's revenue and operating income change between fiscal 2019 and "
+            "fiscal 2023?"
+        )
+    )
+    assert [s.text for s in plan.subquestions] == [
+        "How did Best Buy's revenue and operating income change in fiscal 2019?",
+        "How did Best Buy's revenue and operating income change in fiscal 2023?",
+    ]
+    assert len(plan.sufficient_when) == 2
+    assert "fiscal 2019" in plan.sufficient_when[0]
+    assert "fiscal 2023" in plan.sufficient_when[1]
+
+
+def test_a_comparison_of_entities_is_asked_once_per_side() -> None:
+    plan = extractive_plan(make_brief("Qual empresa lucrou mais em 2022, Petrobras ou Vale?"))
+    texts = [s.text for s in plan.subquestions]
+    assert len(texts) == 2
+    assert "Petrobras" in texts[0]
+    assert "Vale" not in texts[0]
+    assert "Vale" in texts[1]
+
+
+def test_a_question_of_one_period_stays_one_subquestion() -> None:
+    plan = extractive_plan(make_brief("What was 3M's FY2018 capital expenditure?"))
+    assert [s.text for s in plan.subquestions] == ["What was 3M's FY2018 capital expenditure?"]

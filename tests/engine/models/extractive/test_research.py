@@ -1,8 +1,9 @@
-from engine import Orchestrator, make_brief
+from engine import Orchestrator
 from engine.agents.toolbox import Toolbox
 from engine.models.extractive import ExtractiveModel
 from engine.models.extractive.ranking import Quote, candidates_of, choose_quotes
 from engine.models.extractive.research import extractive_research
+from engine.planning import make_brief
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import SearchHit
 from tests.support.pages_source import PagesSource, subagent_toolbox

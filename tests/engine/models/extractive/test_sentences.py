@@ -1,4 +1,12 @@
-from engine.models.extractive.sentences import Span, best_window, clean_statement, sentence_spans
+from engine.models.extractive.sentences import (
+    Span,
+    Window,
+    block_spans,
+    clause_window,
+    clean_statement,
+    sentence_spans,
+)
+from engine.text.sentences import is_fragment
 
 
 def texts(page: str) -> list[str]:
@@ -33,20 +41,92 @@ def test_markdown_and_table_markup_is_trimmed_from_units_and_statements() -> Non
     assert clean_statement(unit) == "Receita líquida 1.200 milhões em 2023"
 
 
-def test_best_window_keeps_short_units_and_narrows_long_ones_to_the_best_terms() -> None:
+def test_a_short_whole_unit_is_quoted_as_it_is() -> None:
+    page = "Revenue was $43.6 billion in fiscal 2023."
+    unit = Span(0, len(page))
+    assert clause_window(page, unit, lambda text: 0.0) == Window(unit)
+
+
+def test_a_long_unit_is_quoted_from_its_start_to_a_clause_boundary() -> None:
     page = (
-        " ".join(["palavra"] * 80)
-        + " o limite é de 75 kW para microgeração "
-        + " ".join(["fim"] * 60)
+        "A receita da companhia cresceu no exercício, impulsionada pelas vendas de energia "
+        "solar, "
+        + ", ".join(f"pelo segmento número {i} com limite de 75 kW" for i in range(20))
+        + " e pelo restante."
     )
-    whole = Span(0, len(page))
-    window = best_window(page, whole, lambda text: float("75" in text and "microgeração" in text))
-    excerpt = window.text(page)
+    unit = Span(0, len(page))
+    window = clause_window(page, unit, lambda text: float("75 kW" in text))
+    assert window is not None
+    assert window.lead is None
+    excerpt = window.span.text(page)
+    assert window.span.start == 0
+    assert page[window.span.end - 1] == ","
+    assert "75 kW" in excerpt
     assert len(excerpt) <= 380
-    assert "75 kW para microgeração" in excerpt
-    assert page[window.start : window.end] == excerpt
-    short = Span(0, 20)
-    assert best_window(page, short, lambda text: 0.0) == short
+
+
+def test_a_clause_deep_in_a_labelled_item_is_quoted_under_its_label() -> None:
+    page = (
+        "II - minigeração distribuída: central geradora de energia elétrica renovável, "
+        + ", ".join(f"conectada por meio da instalação número {i}" for i in range(12))
+        + ", menor ou igual a 3 MW (três megawatts) para as fontes não despacháveis, "
+        "conforme regulamentação da Aneel;"
+    )
+    unit = Span(0, len(page))
+    window = clause_window(page, unit, lambda text: float("3 MW" in text))
+    assert window is not None
+    assert window.lead is not None
+    assert window.lead.text(page) == "II - minigeração distribuída:"
+    excerpt = window.span.text(page)
+    assert "menor ou igual a 3 MW (três megawatts) para as fontes não despacháveis" in excerpt
+    assert excerpt.count("(") == excerpt.count(")")
+
+
+def test_a_unit_cut_off_by_its_page_is_quoted_to_its_last_clause() -> None:
+    page = (
+        "Our operating income rate decreased in fiscal 2023, primarily driven by the "
+        "unfavorable gross profit rate described above and decreased leverage from lower"
+    )
+    window = clause_window(page, Span(0, len(page)), lambda text: 1.0)
+    assert window is not None
+    assert window.span.text(page) == "Our operating income rate decreased in fiscal 2023,"
+    assert window.cut_at_end(Span(0, len(page)))
+
+
+def test_a_unit_with_no_clause_to_end_on_is_not_quoted() -> None:
+    page = "Operating income rose because of lower costs of the"
+    assert clause_window(page, Span(0, len(page)), lambda text: 1.0) is None
+
+
+def test_wrapped_lines_of_a_paragraph_are_one_unit() -> None:
+    page = (
+        "The combination of accounts receivable, inventories and accounts payable increased "
+        "working capital by\n$406 million in 2018, compared to the working capital increases "
+        "of $608 million in 2017. Additional discussion on working capital changes is provided"
+        "\nearlier in the section.\nLiquidity and Capital Resources\nWe ended the year with cash."
+    )
+    units = texts(page)
+    assert units[0].startswith("The combination of")
+    assert units[0].endswith("in 2017.")
+    assert "\n$406 million" in units[0]
+    assert units[1].endswith("earlier in the section.")
+    assert units[2:] == ["Liquidity and Capital Resources", "We ended the year with cash."]
+    assert not any(is_fragment(clean_statement(unit)) for unit in units)
+
+
+def test_table_rows_headings_and_list_items_stay_lines_of_their_own() -> None:
+    page = (
+        "Consolidated Statements of Earnings\n"
+        "(in millions, except per share amounts)\n"
+        "2023 2022 2021\n"
+        "Revenue 46,298 51,761 47,262\n"
+        "Operating income 1,795 3,039 2,391\n"
+        "I - microgeração distribuída: central geradora com potência até 75 kW\n"
+        "II - minigeração distribuída: central geradora com potência acima de 75 kW\n"
+        "| Receita | 1.200 |\n| Lucro | 300 |"
+    )
+    lines = [span.text(page) for span in block_spans(page)]
+    assert lines == page.split("\n")
 
 
 def test_an_article_number_does_not_end_a_sentence() -> None:
