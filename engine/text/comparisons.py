@@ -155,6 +155,17 @@ _LEAD_INTO_PERIODS = re.compile(
 _SIDE_WORD = {"en": "in", "pt": "em"}
 
 
+def side_label(question: str, side: str) -> str:
+    """How `question` names one of its sides, as a heading: "Fiscal 2019" for the year
+    "2019" of "… between fiscal 2019 and fiscal 2023", "FY2023", "Petrobras"."""
+    asked = _asked(question)
+    label = side
+    if side.isdigit():
+        own = next((m for m in _period_mentions(asked) if m[2] == side), None)
+        label = asked[own[0] : own[1]].strip() if own is not None else side
+    return label[:1].upper() + label[1:]
+
+
 def one_side(question: str, side: str, sides: list[str], language: str = "en") -> str:
     """`question` asked of one of the `sides` it compares: "How did revenue change between
     fiscal 2019 and fiscal 2023?" of "2019" is "How did revenue change in fiscal 2019?"; "Are

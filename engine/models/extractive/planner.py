@@ -8,7 +8,7 @@ from engine.contracts import Language, Plan, Subquestion
 from engine.models.protocol import Brief
 from engine.planning.gaps import criterion_for
 from engine.planning.templates import Template, find_template, topic_of
-from engine.text.comparisons import compared_sides, one_side
+from engine.text.comparisons import compared_sides, one_side, side_label
 from engine.text.tokens import fold_accents
 
 # A second question joined to the first: "..., e até quando ...", "... and how ...".
@@ -137,11 +137,16 @@ def extractive_plan(brief: Brief) -> Plan:
         subquestions = _template_subquestions(template, brief.question, brief.language)
     else:
         parts = _question_parts(brief.question, brief.language)
-        # One part is the question itself: its section needs no heading repeating it.
+        # One part is the question itself: its section needs no heading repeating it. The
+        # side of a comparison is headed by the side ("Fiscal 2019"), not the question again.
         answer = "Resposta" if brief.language == "pt" else "Answer"
+        sides = compared_sides(brief.question)
+        titles = [side_label(brief.question, side) for side in sides]
+        if len(parts) != len(titles) or len(parts) < 2:
+            titles = [part.rstrip("?") if len(parts) > 1 else answer for part in parts]
         subquestions = [
-            Subquestion(id=f"s{i}", title=part.rstrip("?") if len(parts) > 1 else answer, text=part)
-            for i, part in enumerate(parts, start=1)
+            Subquestion(id=f"s{i}", title=title, text=part)
+            for i, (part, title) in enumerate(zip(parts, titles, strict=True), start=1)
         ]
         if len(subquestions) <= DEEP_PLAN_PARTS:  # few parts: each may take its second hop
             subquestions = [s.model_copy(update={"steps": DEEP_STEPS}) for s in subquestions]

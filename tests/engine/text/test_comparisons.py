@@ -1,6 +1,6 @@
 import pytest
 
-from engine.text.comparisons import compared_sides, one_side
+from engine.text.comparisons import compared_sides, one_side, side_label
 
 
 @pytest.mark.parametrize(
@@ -137,3 +137,16 @@ def test_a_question_that_compares_nothing_has_no_sides(question: str) -> None:
 def test_each_side_is_asked_alone(question: str, language: str, asked: list[str]) -> None:
     sides = compared_sides(question)
     assert [one_side(question, side, sides, language) for side in sides] == asked
+
+
+@pytest.mark.parametrize(
+    ("question", "side", "label"),
+    [
+        ("How did revenue change between fiscal 2019 and fiscal 2023?", "2019", "Fiscal 2019"),
+        ("Revenue FY2019 vs FY2023?", "2023", "FY2023"),
+        ("Como evoluiu a receita de 2019 a 2023?", "2023", "2023"),
+        ("Compare a Petrobras com a Vale em receita", "Vale", "Vale"),
+    ],
+)
+def test_a_side_is_labelled_as_the_question_names_it(question: str, side: str, label: str) -> None:
+    assert side_label(question, side) == label
