@@ -65,8 +65,8 @@ class ArqExecutor:
 
     # -- subagents ----------------------------------------------------------------------------
 
-    def _subagent_job(self, assignment: Assignment) -> str:
-        return self._keys.subagent_job(self._report_id, self._version, assignment.subagent)
+    def _subagent_job_id(self, assignment: Assignment) -> str:
+        return self._keys.subagent_job_id(self._report_id, self._version, assignment.subagent)
 
     async def run_subagents(
         self, assignments: Sequence[Assignment], on_outcome: OutcomeCallback
@@ -89,7 +89,7 @@ class ArqExecutor:
                 outcomes.append(task.result())
                 continue
             task.cancel()
-            await self._abort(self._subagent_job(assignment))
+            await self._abort(self._subagent_job_id(assignment))
             outcome = SubagentOutcome(
                 assignment.subagent, assignment.subquestion.id, stopped_by_budget=True
             )
@@ -101,7 +101,7 @@ class ArqExecutor:
     async def _run_one(
         self, assignment: Assignment, on_outcome: OutcomeCallback
     ) -> SubagentOutcome:
-        job_id = self._subagent_job(assignment)
+        job_id = self._subagent_job_id(assignment)
         await self._redis.enqueue_job(
             "subagent_job",
             self._report_id,
@@ -155,7 +155,7 @@ class ArqExecutor:
                 self._waiting.discard(current)
 
     async def _verify_one(self, claim: Claim) -> Claim:
-        job_id = self._keys.verify_job(self._report_id, self._version, claim.id)
+        job_id = self._keys.verification_job_id(self._report_id, self._version, claim.id)
         await self._redis.enqueue_job(
             "verification_job",
             self._report_id,

@@ -48,7 +48,7 @@ class ArqQueue:
             "report_job",
             report_id,
             version,
-            job_id=self._keys.run_job(report_id, version),
+            job_id=self._keys.report_job_id(report_id, version),
             queue="reports",
         )
 

@@ -91,13 +91,13 @@ class Keys:
     def health(self, queue: str, host: str) -> str:
         return f"{queue}:health-check:{host}"
 
-    def run_job(self, report_id: str, version: int) -> str:
+    def report_job_id(self, report_id: str, version: int) -> str:
         return f"{self.prefix}:run:{report_id}:v{version}"
 
-    def subagent_job(self, report_id: str, version: int, subagent: str) -> str:
+    def subagent_job_id(self, report_id: str, version: int, subagent: str) -> str:
         return f"{self.prefix}:subagent:{report_id}:v{version}:{subagent}"
 
-    def verify_job(self, report_id: str, version: int, claim_id: str) -> str:
+    def verification_job_id(self, report_id: str, version: int, claim_id: str) -> str:
         return f"{self.prefix}:verify:{report_id}:v{version}:{claim_id}"
 
     def step_job(self, origin: str) -> str:

@@ -50,7 +50,7 @@ async def test_a_report_whose_job_ran_out_of_starts_ends_failed_instead_of_runni
         "report_job",
         report_id,
         1,
-        _job_id=rt.keys.run_job(report_id, 1),
+        _job_id=rt.keys.report_job_id(report_id, 1),
         _queue_name=rt.keys.reports_queue,
         _job_try=REPORT_ATTEMPTS + 1,
     )

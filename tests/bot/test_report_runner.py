@@ -83,7 +83,7 @@ async def test_an_attempt_that_lost_its_run_stops_and_delivers_nothing(
         # Its loop stalled past the lease, and another attempt took the run over.
         await rt.redis.set(rt.keys.runner(report_id), "successor", px=1000)
         for _ in range(100):
-            if not await rt.redis.exists(f"arq:in-progress:{rt.keys.run_job(report_id, 1)}"):
+            if not await rt.redis.exists(f"arq:in-progress:{rt.keys.report_job_id(report_id, 1)}"):
                 break
             await asyncio.sleep(0.05)
         await asyncio.sleep(2.5)  # the subagent ends; an attempt still running would deliver

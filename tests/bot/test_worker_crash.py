@@ -131,7 +131,7 @@ async def test_a_report_whose_worker_is_sigkilled_is_delivered_once_by_the_next_
     assert rt.redis is not None
     tries = {}
     for subagent in ("s1", "s2"):
-        job = Job(rt.keys.subagent_job(report_id, 1, subagent), rt.redis)
+        job = Job(rt.keys.subagent_job_id(report_id, 1, subagent), rt.redis)
         info = await job.result_info()
         assert info is not None
         tries[subagent] = info.job_try

@@ -21,9 +21,9 @@ def test_every_key_carries_the_prefix_and_names_differ() -> None:
         keys.runner("r"),
         keys.reports_queue,
         keys.tasks_queue,
-        keys.run_job("r", 1),
-        keys.subagent_job("r", 1, "s1"),
-        keys.verify_job("r", 1, "c1"),
+        keys.report_job_id("r", 1),
+        keys.subagent_job_id("r", 1, "s1"),
+        keys.verification_job_id("r", 1, "c1"),
         keys.step_job("event:1"),
         keys.health(keys.tasks_queue, "h"),
     ]
