@@ -13,16 +13,16 @@ from __future__ import annotations
 import itertools
 import re
 
+from engine.text.periods import YEAR
+
 _YEAR = re.compile(
     r"(?<![\d./])(?:(?:\bFY|\bfiscal(?:\s+year)?|\bano(?:\s+fiscal)?|\bexerc[ií]cio(?:\s+de)?)"
-    r"\s*['’]?)?((?:19|20)\d\d)(?![\d/]|\.\d)",
+    rf"\s*['’]?)?({YEAR})(?![\d/]|\.\d)",
     re.IGNORECASE,
 )
 _SHORT_FISCAL_YEAR = re.compile(r"\bFY\s*['’]?(\d\d)(?!\d)", re.IGNORECASE)
 # "… 25 de junho de 2019": the date of a law, not a period asked.
-_SEASON = re.compile(
-    r"\b(?:19|20)\d\d[-–/](?:(?:19|20)\d\d|\d\d)\s+(?:season|temporada|safra)\b", re.I
-)
+_SEASON = re.compile(rf"\b{YEAR}[-–/](?:{YEAR}|\d\d)\s+(?:season|temporada|safra)\b", re.I)
 _LAW_DATE = re.compile(r"\bde\s+[a-zç]+\s+de\s+$", re.IGNORECASE)
 # What joins two periods of a list or range: "and", "e", ",", "to", "a", "–", "vs".
 _PERIOD_JOINER = re.compile(

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from engine.text.matching import find_excerpt
+from engine.text.periods import QUARTER, SHORT_FISCAL_YEAR, YEAR, is_year
 
 MAX_CONTEXT_DISTANCE = 6000
 """Characters between a context's end and its excerpt's start: a header a page of rows above
@@ -43,14 +44,13 @@ _ITEM = re.compile(
     re.I,
 )
 _PERIOD = re.compile(
-    r"\b(?:19|20)\d\d\b|\bfy\s?\d{2,4}\b|\b(?:q[1-4]|[1-4]q|quarter|trimestre|semestre|"
+    rf"\b{YEAR}\b|\b{SHORT_FISCAL_YEAR}\b|\b(?:{QUARTER}|quarter|trimestre|semestre|"
     r"year|years|ano|anos|exerc[ií]cio|month|months|m[eê]s|meses|december|dezembro|june|junho)\b"
     r"|\((?:in\s+)?(?:millions?|thousands?|billions?|milh[oõ]es|mil|milhares|bilh[oõ]es)\b",
     re.I,
 )
 _FIGURE = re.compile(r"\d")
 _NUMBER = re.compile(r"\d[\d.,]*")
-_YEAR = re.compile(r"(?:19|20)\d\d")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
 _NESTED_ITEM = re.compile(
     r"^\W{0,3}(?:[IVXLCDM]+\s*[-–—.)]|[a-z][).]\s|\d{1,3}[.)]\s|[-*•▪◦–]\s)", re.I
@@ -160,7 +160,7 @@ def _starts_a_table(line: str, bare: str) -> bool:
 def _is_column_header(bare: str) -> bool:
     """A line whose figures are all years ("2018 2017 2016", "Dezembro de 2023 2022")."""
     figures = _NUMBER.findall(bare)
-    return len(figures) >= 2 and all(_YEAR.fullmatch(figure) for figure in figures)
+    return len(figures) >= 2 and all(is_year(figure) for figure in figures)
 
 
 def _breaks(line: str) -> bool:

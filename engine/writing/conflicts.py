@@ -18,6 +18,7 @@ from itertools import combinations
 from engine.contracts import Claim, ClaimStatus, Conflict, Report
 from engine.snapshots import split_page
 from engine.text.numbers import numbers_in
+from engine.text.periods import MONTH_NAMES, YEAR_IN_TEXT, is_year, years_in
 from engine.text.tokens import STOPWORDS, term_set
 
 SHARED_TERMS = 0.6
@@ -25,7 +26,6 @@ SHARED_TERMS = 0.6
 measure: "mandato do Conselho Diretor" and "mandato do Conselho Consultivo" are not."""
 MIN_SHARED_TERMS = 3
 
-_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 # The unit right after an amount, or the currency right before it.
 _UNIT_AFTER = re.compile(
     r"\s*(?:\([^)]{1,80}\)\s*)?"  # "5 (cinco) anos": the unit after the number in words
@@ -39,10 +39,7 @@ _UNIT_WORDS = frozenset(
     "billion thousand dias days meses months anos years r us".split()
 )
 # Words of a date say when, not what: periods are compared apart from the measure.
-_CALENDAR_WORDS = term_set(
-    "january february march april may june july august september october november december "
-    "janeiro fevereiro marco abril maio junho julho agosto setembro outubro novembro dezembro"
-)
+_CALENDAR_WORDS = term_set(" ".join(sorted(MONTH_NAMES)))
 
 
 @dataclass(frozen=True)
@@ -55,7 +52,7 @@ def amounts(text: str) -> list[Amount]:
     """The amounts `text` states with a unit or currency, years and bare ordinals left out."""
     found = []
     for token in numbers_in(text):
-        if _YEAR.fullmatch(token.raw):
+        if is_year(token.raw):
             continue
         after = _UNIT_AFTER.match(text, token.end)
         before = _CURRENCY_BEFORE.search(text[max(0, token.start - 4) : token.start])
@@ -98,10 +95,10 @@ def year_columns(claim: Claim) -> dict[str, frozenset[Decimal]]:
     """A table row quoted with its column header, as {year: values of that column}: the
     row's last figures, one per year of the header, in order (a footnote mark such as "(1)"
     after the label comes first, so it is never read as a column). Empty for other claims."""
-    years = _YEAR.findall(claim.context or "")
+    years = YEAR_IN_TEXT.findall(claim.context or "")
     if not years or len(set(years)) < len(years):
         return {}  # a year twice: three and six months side by side, not one period a column
-    figures = [t for t in numbers_in(claim.excerpt) if not _YEAR.fullmatch(t.raw)]
+    figures = [t for t in numbers_in(claim.excerpt) if not is_year(t.raw)]
     if len(figures) < len(years):
         return {}
     columns = figures[len(figures) - len(years) :]
@@ -153,8 +150,8 @@ def _stated_conflict(first: Claim, second: Claim) -> Conflict | None:
     if year_columns(first) or year_columns(second):
         return None  # table rows disagree only column by column (`_table_conflict`)
     a_text, b_text = _said(first), _said(second)
-    periods = set(_YEAR.findall(a_text))
-    if periods != set(_YEAR.findall(b_text)):
+    periods = set(YEAR_IN_TEXT.findall(a_text))
+    if periods != set(YEAR_IN_TEXT.findall(b_text)):
         return None  # other periods: 2018 and 2019 figures differ without disagreeing
     if not periods and split_page(first.url)[0] == split_page(second.url)[0]:
         return None  # one document giving two amounts without a period: other years or scopes
@@ -180,7 +177,7 @@ def _newer_first(first: Claim, second: Claim) -> tuple[Claim, Claim]:
     fiscal year, an amendment's decree), then by access time."""
 
     def recency(claim: Claim) -> tuple[int, object]:
-        years = [int(y) for y in _YEAR.findall(f"{claim.title} {claim.excerpt} {_said(claim)}")]
+        years = years_in(f"{claim.title} {claim.excerpt} {_said(claim)}")
         return max(years, default=0), claim.accessed_at
 
     return (first, second) if recency(first) >= recency(second) else (second, first)

@@ -32,6 +32,7 @@ from decimal import Decimal
 
 from engine.contracts import Claim, ClaimStatus, Figure
 from engine.text.language import detect_language
+from engine.text.periods import YEAR_IN_TEXT
 from engine.text.quantities import Quantity, declarations, quantities
 from engine.writing.tables import figures_tables
 from engine.writing.units import (
@@ -69,7 +70,6 @@ _SUFFIX = re.compile(
     r"|(?i:quilo|kilo|mega|giga)?watts?(?:[- ]?(?i:horas?|hours?))?(?!\w)"
     r"|(?i:reais|d[óo]lares|dollars|euros)(?!\w)))*"
 )
-_YEARS = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _SENTENCE_END = re.compile(r"[.;!?](?=\s|$)")
 _CLAUSE_MARKS = ",;:()"
@@ -95,7 +95,7 @@ _PER_SHARE = re.compile(r"(?i:per\s+(?:share|unit)|por\s+a[çc][ãa]o)")
 
 
 def _entity(claim: Claim) -> str:
-    title = _YEARS.sub(" ", claim.title.replace("_", " "))
+    title = YEAR_IN_TEXT.sub(" ", claim.title.replace("_", " "))
     return " ".join(title.split()).strip(" -–—:,.")
 
 

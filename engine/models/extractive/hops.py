@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from engine.text.periods import MONTH_NAMES, WEEKDAY_NAMES
 from engine.text.tokens import STOPWORDS, term_set
 
 MAX_HOPS = 2
@@ -47,11 +48,7 @@ _PART_OF_A_DOCUMENT = frozenset(
     chapter capitulo capítulo paragrafo parágrafo inciso alinea alínea anexo annex appendix
     exhibit note notes part parte table tabela figure figura schedule titulo título""".split()
 )
-_CALENDAR = frozenset(
-    """january february march april may june july august september october november december
-    janeiro fevereiro março marco abril maio junho julho agosto setembro outubro novembro
-    dezembro monday tuesday wednesday thursday friday saturday sunday""".split()
-)
+_CALENDAR = MONTH_NAMES | WEEKDAY_NAMES
 
 
 def names_in(text: str) -> list[str]:

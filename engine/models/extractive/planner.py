@@ -9,12 +9,19 @@ from engine.models.protocol import Brief
 from engine.planning.gaps import criterion_for
 from engine.planning.templates import Template, find_template, topic_of
 from engine.text.comparisons import compared_sides, one_side, side_label
+from engine.text.questions import (
+    AUXILIARIES_EN,
+    INTERROGATIVES_EN,
+    INTERROGATIVES_PT,
+    LONG_INTERROGATIVES_PT,
+    words_alternation,
+)
 from engine.text.tokens import fold_accents
 
+_INTERROGATIVE = words_alternation(INTERROGATIVES_EN, INTERROGATIVES_PT, LONG_INTERROGATIVES_PT)
 # A second question joined to the first: "..., e até quando ...", "... and how ...".
 _JOINED_QUESTION = re.compile(
-    r",?\s+(?:e|and)\s+(?=(?:até quando|ate quando|o que|por que|quanto|quantos|quantas|quando|"
-    r"como|qual|quais|onde|quem|what|how|which|when|where|why|who)\b)",
+    rf",?\s+(?:e|and)\s+(?={_INTERROGATIVE}\b)",
     re.IGNORECASE,
 )
 _MARKET_WORDS = re.compile(r"\b(mercado|market)\b", re.IGNORECASE)
@@ -35,8 +42,7 @@ _INSTRUCTION = re.compile(
 )
 # Where a leading instruction gives way to the question: "…: what is", "…, what is".
 _QUESTION_AFTER = re.compile(
-    r"[:,.]\s*(?=(?:what|which|how|who|when|where|why|is|are|does|did|has|have|was|were|"
-    r"qual|quais|quanto|quantos|quantas|quando|como|onde|quem|o que)\b)",
+    rf"[:,.]\s*(?={words_alternation(INTERROGATIVES_EN, AUXILIARIES_EN, INTERROGATIVES_PT)}\b)",
     re.IGNORECASE,
 )
 # A sentence ends at end punctuation followed by a word, whatever its case ("… sheet. what").

@@ -40,6 +40,8 @@ from engine.models.extractive.statements import (
 from engine.snapshots import Snapshot, split_page
 from engine.text.addressed_to_ai import addressed_to_ai
 from engine.text.normalise import collapse_whitespace, excerpt_key
+from engine.text.periods import DATE, is_year
+from engine.text.questions import asks_quantity
 from engine.text.sentences import is_fragment, starts_mid_sentence
 from engine.text.tokens import term_set, tokenize
 from engine.verify.contexts import belongs
@@ -58,20 +60,7 @@ LEAD_IN_CLAUSE_MIN = 80
 """A long lead-in is quoted from a clause boundary that leaves at least this many characters."""
 
 _NUMBER = re.compile(r"\d")
-# Dates are not amounts: "February 2, 2019", "2018", "June 30".
-_DATE = re.compile(
-    r"\b(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s*)?"
-    r"(?:19|20)\d\d\b|\b(?:19|20)\d\d\b",
-    re.IGNORECASE,
-)
-_YEAR_TOKEN = re.compile(r"(?:19|20)\d\d")
 _CURRENCY = re.compile(r"R\$|US\$|[$€£]")
-_QUANTITY_QUESTION = re.compile(
-    r"\b(quanto|quantos|quantas|até quando|ate quando|quando|qual (?:o|a) (?:valor|prazo|limite)|"
-    r"limites?|prazo|how (?:much|many|long)|when|what (?:is|was) the (?:amount|value|total)|"
-    r"amount|percent|rate|ratio)\b",
-    re.IGNORECASE,
-)
 
 # An enumerated item of a statute (I -, II –, a), § 1º, Parágrafo único) and an article.
 _LIST_ITEM = re.compile(r"^\W*(?:[IVXLC]+\s*[-–—]|[a-z]\)|§|par[aá]grafo [uú]nico)", re.I)
@@ -167,8 +156,8 @@ def _ranked(
     candidates: list[Candidate], factors: dict[str, float], terms: QueryTerms, question: str
 ) -> list[tuple[float, Candidate]]:
     """The in-scope `candidates` (`_in_scope`) that answer, best first."""
-    asks_quantity = bool(_QUANTITY_QUESTION.search(question))
-    scores = [(_score(terms, c, asks_quantity) * factors[c.title], c) for c in candidates]
+    quantity_asked = asks_quantity(question)
+    scores = [(_score(terms, c, quantity_asked) * factors[c.title], c) for c in candidates]
     best = max((score for score, _ in scores), default=0.0)
     # A long question (a definition, several periods) is covered by no single unit as much
     # as a short one is: near the best, a unit still answers, down to a floor.
@@ -199,7 +188,7 @@ def _measure_rows(
     measures = measures_asked(question)
     if not measures:
         return []
-    years = {token for token in tokenize(question) if _YEAR_TOKEN.fullmatch(token)}
+    years = {token for token in tokenize(question) if is_year(token)}
     rows: list[Candidate] = []
     for measure in measures:
         printed_on = {statement_marker(key) for key in statements_printing(measure)}
@@ -228,7 +217,9 @@ def _score(terms: QueryTerms, candidate: Candidate, asks_quantity: bool = False)
     text = candidate.span.text(candidate.page_text)
     if _ANNOTATION.search(text):  # study notes tagged "#Atenção #STJ", not the statute's words
         coverage *= ANNOTATION_WEIGHT
-    if asks_quantity and _NUMBER.search(_DATE.sub(" ", text)):  # "how much" wants an amount
+    if asks_quantity and _NUMBER.search(
+        DATE.sub(" ", text)
+    ):  # "how much" wants an amount; dates are none
         coverage += QUANTITY_BONUS
     return coverage + 0.01 / candidate.hit_rank
 
@@ -256,7 +247,7 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
     # (which may share a statement page), then the rest of the ranking.
     measures = [] if aspect_terms is not None else _measure_rows(in_scope, factors, subquestion)
     lists = _lists_by_lead_in(candidates)
-    asked_years = {int(t) for t in tokenize(subquestion) if _YEAR_TOKEN.fullmatch(t)}
+    asked_years = {int(t) for t in tokenize(subquestion) if is_year(t)}
     chosen: list[Quote] = []
     per_source: dict[str, int] = {}
     per_page: dict[str, int] = {}

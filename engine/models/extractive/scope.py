@@ -16,13 +16,14 @@ from collections.abc import Iterable
 from itertools import pairwise
 
 from engine.text.abbreviations import abbreviated_words, short_names
+from engine.text.periods import QUARTER, SHORT_FISCAL_YEAR, YEAR
 from engine.text.tokens import tokenize
 from engine.text.vocabulary import QUESTION_WORDS
 
 SCOPE_FLOOR = 0.7
 """The factor for a document whose title names none of what the best title names."""
 
-_PERIOD = re.compile(r"^(?:(?:19|20)\d\d|fy\d{2,4}|q[1-4]|\d{1,2}[kq])$")
+_PERIOD = re.compile(rf"^(?:{YEAR}|{SHORT_FISCAL_YEAR}|{QUARTER}|\d{{1,2}}[kq])$")
 """Words of a title that say when or what kind of document it is, not whom it is about."""
 _KIND = re.compile(r"^\d{1,2}[kq]$")
 

@@ -18,6 +18,7 @@ from itertools import product
 
 from engine.models.extractive.measures import measures_asked
 from engine.models.extractive.sentences import Span
+from engine.text.periods import YEAR, YEAR_WORD
 from engine.text.tokens import term_set, tokenize
 from engine.text.vocabulary import contains_phrase
 
@@ -166,11 +167,8 @@ _SQUEEZED_PATTERNS = {
 _SPACE = re.compile(r"\s+")
 # "Consolidated Statements of Comprehensive Income" is not the income statement.
 _NOT_A_CAPTION = re.compile(r"comprehensive|notes? to|see accompanying|audit", re.IGNORECASE)
-_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 # Two periods side by side: "2018 2017", "2019 February 3, 2018", "2023 vs. 2022".
-_YEAR_RUN = re.compile(
-    r"\b(?:19|20)\d\d\b[\s,]+(?:vs\.?\s+|[^\W\d_]+\.?\s+\d{1,2},?\s+)?(?:19|20)\d\d\b"
-)
+_YEAR_RUN = re.compile(rf"\b{YEAR}\b[\s,]+(?:vs\.?\s+|[^\W\d_]+\.?\s+\d{{1,2}},?\s+)?{YEAR}\b")
 _DAY = re.compile(r"\b\d{1,2}\b")
 MAX_HEADER_WORDS = 10
 _DIGIT = re.compile(r"\d")
@@ -255,7 +253,7 @@ def is_column_header(line: str) -> bool:
     "February 2, 2019 February 3, 2018", "For the years ended June 30, 2023 2022 2021"."""
     if not _YEAR_RUN.search(line):
         return False
-    rest = _DAY.sub(" ", _YEAR.sub(" ", line))  # what is left besides dates
+    rest = _DAY.sub(" ", YEAR_WORD.sub(" ", line))  # what is left besides dates
     return not _DIGIT.search(rest) and len(rest.split()) <= MAX_HEADER_WORDS
 
 
@@ -287,12 +285,12 @@ def column_headers(page_text: str) -> Iterator[tuple[Span, frozenset[str]]]:
     offset = 0
     for line in page_text.split("\n"):
         if is_column_header(line):
-            yield Span(offset, offset + len(line)), term_set(" ".join(_YEAR.findall(line)))
+            yield Span(offset, offset + len(line)), term_set(" ".join(YEAR_WORD.findall(line)))
         offset += len(line) + 1
 
 
 # A column's period as a header prints it: "February 2, 2019", "June 30, 2023", "2018".
-_PERIOD = re.compile(r"(?:\b[^\W\d_]+\.?\s+\d{1,2},?\s+)?\b(?:19|20)\d\d\b")
+_PERIOD = re.compile(rf"(?:\b[^\W\d_]+\.?\s+\d{{1,2}},?\s+)?\b{YEAR}\b")
 
 
 def row_by_period(row: str, header: str) -> str | None:
@@ -327,5 +325,5 @@ def of_asked_periods(row: str, header: str, years: set[int]) -> bool:
     side counts. Prose, a header naming no year, and a question naming none always count."""
     if not years or not is_table_row(row):
         return True
-    columns = {int(year) for year in _YEAR.findall(header)}
+    columns = {int(year) for year in YEAR_WORD.findall(header)}
     return not columns or any(abs(column - year) <= 1 for column in columns for year in years)
