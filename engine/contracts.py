@@ -126,6 +126,9 @@ class Subquestion(Contract):
     steps: int | None = Field(
         default=None, ge=1, description="the subagent's step cap, as the planner sized it"
     )
+    depends_on: list[str] = Field(
+        default_factory=list, description="ids whose verified claims it needs: run after them"
+    )
 
 
 class Plan(Contract):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from engine.agents.toolbox import Assignment
-from engine.contracts import Claim
+from engine.contracts import Claim, Subquestion
 
 GRACE_SECONDS = 2.0
 
@@ -25,6 +25,29 @@ class SubagentOutcome:
     stopped_by_budget: bool = False
     error: str | None = None
     read_urls: tuple[str, ...] = ()
+    summary: str = ""
+    """The subagent's closing word to the lead: what it found, what not, and why."""
+    refused: str | None = None
+    """Why the model declined the subquestion, when it did."""
+
+
+def waves(subquestions: Sequence[Subquestion]) -> list[list[Subquestion]]:
+    """The subquestions in the order their `depends_on` allows: each wave runs at once,
+    after every wave holding a subquestion it depends on. An id outside `subquestions`
+    (already researched, or unknown) holds nothing back; a cycle runs together, last."""
+    ids = {s.id for s in subquestions}
+    done: set[str] = set()
+    left = list(subquestions)
+    ordered: list[list[Subquestion]] = []
+    while left:
+        ready = [
+            s for s in left if all(d in done or d not in ids or d == s.id for d in s.depends_on)
+        ]
+        wave = ready or left
+        ordered.append(wave)
+        done.update(s.id for s in wave)
+        left = [s for s in left if s.id not in done]
+    return ordered
 
 
 SubagentRunner = Callable[[Assignment], Awaitable[SubagentOutcome]]

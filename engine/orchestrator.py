@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime
 
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.board import Board, InMemoryBoard
@@ -28,15 +29,16 @@ from engine.events import (
     SubagentStarted,
     ignore_events,
 )
-from engine.executor import Executor, InProcessExecutor, SubagentOutcome
+from engine.executor import Executor, InProcessExecutor, SubagentOutcome, waves
 from engine.models.protocol import Brief, Draft, Model
-from engine.planning.briefs import single_question_plan
-from engine.planning.gaps import declared_gaps, gap_targets
+from engine.planning.briefs import SourceKind, single_question_plan
+from engine.planning.gaps import declared_gaps, gap_targets, subquestion_for
 from engine.snapshots import InMemorySnapshotStore, SnapshotStore
 from engine.sources.protocols import Fetcher, Search
 from engine.verify.draft import check_draft
 from engine.verify.excerpts import pages_addressing_ai
 from engine.verify.service import ClaimVerifier
+from engine.words import ENGLISH, NoteWords, words_for
 from engine.writing import published_conflicts, verbatim_draft
 
 ExecutorFactory = Callable[["Orchestrator"], Executor]
@@ -46,6 +48,8 @@ ExecutorFactory = Callable[["Orchestrator"], Executor]
 class RunState:
     outcomes: dict[str, SubagentOutcome] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    words: NoteWords = ENGLISH.notes
+    """The notes' wording, in the brief's language."""
     verifications: list[asyncio.Task[None]] = field(default_factory=list)
     shared_reads: list[str] = field(default_factory=list)
     """Pages any subagent has read this run (in the snapshot store): siblings are told."""
@@ -68,9 +72,11 @@ class Orchestrator:
         subagent_max_steps: int = 8,
         source_labels: tuple[str, ...] = (),
         started: float | None = None,
+        today: Callable[[], date] = lambda: datetime.now(UTC).date(),
     ) -> None:
         """`started`: the `time.monotonic()` the run began at, when that was before now (the
-        CLI opening a library first): the budget's seconds count from it."""
+        CLI opening a library first): the budget's seconds count from it. `today`: the
+        clock every prompt's date comes from."""
         self.model = model
         self.searcher = searcher
         self.fetcher = fetcher
@@ -82,6 +88,7 @@ class Orchestrator:
         self.gap_rounds = gap_rounds
         self.subagent_max_steps = subagent_max_steps
         self.source_labels = source_labels
+        self.today = today
         self.executor = (executor or _in_process)(self)
         self._state = RunState()
         self._stopping: asyncio.Task[None] | None = None
@@ -124,6 +131,8 @@ class Orchestrator:
             stopped_by_budget=stopped,
             error=error,
             read_urls=tuple(tools.read_urls),
+            summary=tools.summary,
+            refused=tools.refused,
         )
 
     async def check_claim(self, claim: Claim) -> Claim:
@@ -153,26 +162,25 @@ class Orchestrator:
         """Research and write. `plan` skips planning (a plan the user approved or edited);
         `research` limits the first round to those subquestion ids (a follow-up deepening one
         gap of a report whose board already holds the rest)."""
-        self._state = RunState()
+        self._state = RunState(words=words_for(brief.language).notes)
+        source: SourceKind = "library" if self.searcher.name == "library" else "web"
+        brief = replace(brief, today=brief.today or self.today(), source=source)
         writer_meter = await self._writer_meter()
         plan = plan or await self._plan(brief)
         self.events(PlanReady(plan))
-        assignments = [
-            self._assignment(brief, s, plan)
-            for s in plan.subquestions
-            if research is None or s.id in research
-        ]
-        await self._research_round(assignments)
+        first = [s for s in plan.subquestions if research is None or s.id in research]
+        for wave in waves(first):  # a subquestion runs after those it depends on
+            verified = await self._verified()
+            await self._research_round([self._assignment(brief, s, plan, verified) for s in wave])
         for round_number in range(1, self.gap_rounds + 1):
             unmet = await self._unmet(plan)
             if not unmet or await self.budget.exhausted() is not None:
                 break
             self.events(GapsUpdated(unmet))
+            verified, gap = await self._verified(), f"gap{round_number}"
+            targets = [s for s in gap_targets(plan, unmet) if not self._refused(s)]
             await self._research_round(
-                [
-                    self._gap_assignment(brief, s, round_number, plan)
-                    for s in gap_targets(plan, unmet)
-                ]
+                [self._gap_assignment(brief, s, gap, plan, verified, unmet) for s in targets]
             )
         await self._verify_pending()
         await self._judge()
@@ -185,7 +193,7 @@ class Orchestrator:
         claims verbatim, which costs nothing."""
         reservation = await self.budget.reserve(steps=1, usd=self.model.write_cost_estimate_usd)
         if isinstance(reservation, Refusal):
-            self._note(f"no budget for the writer ({reservation.detail})")
+            self._note(self._words.no_budget_for_writer.format(detail=reservation.detail))
             return None
         return Meter(self.budget, prepaid=reservation)
 
@@ -193,22 +201,25 @@ class Orchestrator:
         """Planning is one step of the tree, whoever plans."""
         step = await self.budget.reserve(steps=1)
         if isinstance(step, Refusal):
-            self._note(f"no budget to plan ({step.detail}); the question is the plan")
+            self._note(self._words.no_budget_to_plan.format(detail=step.detail))
             return single_question_plan(brief)
         meter = Meter(self.budget, prepaid=step)
         try:
             return await self.model.plan(brief, meter)
         except StepRefused as refused:
             if not _stopped(refused):  # a stopped budget has its own note
-                self._note(f"no budget to plan ({refused}); the question is the plan")
+                self._note(self._words.no_budget_to_plan.format(detail=refused))
         except Exception as failure:
-            self._note(f"planner failed ({failure}); the question is the plan")
+            self._note(self._words.planner_failed.format(error=failure))
         finally:
             await meter.release()
         return single_question_plan(brief)
 
-    def _assignment(self, brief: Brief, subquestion: Subquestion, plan: Plan) -> Assignment:
-        """The planner's step cap for the subquestion where it sized one, else the default."""
+    def _assignment(
+        self, brief: Brief, subquestion: Subquestion, plan: Plan, verified: list[Claim]
+    ) -> Assignment:
+        """The planner's step cap for the subquestion where it sized one, else the default;
+        the verified claims of the subquestions it depends on."""
         return Assignment(
             subagent=subquestion.id,
             subquestion=subquestion,
@@ -216,23 +227,42 @@ class Orchestrator:
             language=brief.language,
             max_steps=subquestion.steps or self.subagent_max_steps,
             siblings=tuple(s for s in plan.subquestions if s.id != subquestion.id),
+            source=brief.source,
+            today=brief.today,
+            prior_claims=tuple(c for c in verified if c.subquestion in subquestion.depends_on),
         )
 
     def _gap_assignment(
-        self, brief: Brief, subquestion: Subquestion, round_number: int, plan: Plan
+        self,
+        brief: Brief,
+        subquestion: Subquestion,
+        gap: str,
+        plan: Plan,
+        verified: list[Claim],
+        unmet: list[str],
     ) -> Assignment:
-        """Another subagent on the same subquestion, told to look beyond what was read."""
-        first = self._state.outcomes.get(subquestion.id)
-        return Assignment(
-            subagent=f"{subquestion.id}-gap{round_number}",
-            subquestion=subquestion,
-            question=brief.question,
-            language=brief.language,
-            max_steps=subquestion.steps or self.subagent_max_steps,
+        """Another subagent on the same subquestion, told the criterion left unmet, what was
+        verified, how the last subagent ended, and to look beyond every page read for it."""
+        earlier = self._outcomes_of(subquestion)
+        last = earlier[-1] if earlier else None
+        return replace(
+            self._assignment(brief, subquestion, plan, verified),
+            subagent=f"{subquestion.id}-{gap}",
             gap=True,
-            avoid_urls=first.read_urls if first is not None else (),
-            siblings=tuple(s for s in plan.subquestions if s.id != subquestion.id),
+            avoid_urls=tuple(dict.fromkeys(url for o in earlier for url in o.read_urls)),
+            unmet_criterion="; ".join(
+                c for c in unmet if subquestion_for(plan, c).id == subquestion.id
+            ),
+            found=tuple(c.statement for c in verified if c.subquestion == subquestion.id),
+            failed=(last.error or last.summary) if last is not None else "",
         )
+
+    def _outcomes_of(self, subquestion: Subquestion) -> list[SubagentOutcome]:
+        return [o for o in self._state.outcomes.values() if o.subquestion == subquestion.id]
+
+    def _refused(self, subquestion: Subquestion) -> bool:
+        """The model declined it: sent again unchanged, it would be declined again."""
+        return any(o.refused for o in self._outcomes_of(subquestion))
 
     async def _research_round(self, assignments: list[Assignment]) -> None:
         await self.executor.run_subagents(assignments, self._on_outcome)
@@ -243,7 +273,8 @@ class Orchestrator:
     async def _on_outcome(self, outcome: SubagentOutcome) -> None:
         self._state.outcomes[outcome.subagent] = outcome
         if outcome.error:
-            self._note(f"subagent {outcome.subagent} failed: {outcome.error}")
+            words = self._words
+            self._note(words.subagent_failed.format(subagent=outcome.subagent, error=outcome.error))
         pending = [c for c in outcome.claims if c.status is ClaimStatus.pending]
         self._state.verifications.append(asyncio.create_task(self._verify(pending)))
         self.events(SpendUpdated(await self.budget.spend()))
@@ -265,7 +296,7 @@ class Orchestrator:
             return await self.model.unmet_criteria(plan, await self._verified(), Meter(self.budget))
         except Exception as failure:
             if not _stopped(failure):  # a stopped budget has its own note
-                self._note(f"criteria check failed ({failure}); all criteria treated as unmet")
+                self._note(self._words.criteria_check_failed.format(error=failure))
             return list(plan.sufficient_when)
 
     async def _judge(self) -> None:
@@ -278,10 +309,10 @@ class Orchestrator:
             judged = await self.model.judge(verified, Meter(self.budget))
         except Exception as failure:  # StepRefused included: the claims stay as verified
             if not _stopped(failure):  # a stopped budget has its own note
-                self._note(f"support judge did not run ({failure})")
+                self._note(self._words.judge_failed.format(error=failure))
             return
         if judged is None:
-            self._note(f"support judge skipped: the {self.model.name} model does not judge")
+            self._note(self._words.judge_skipped.format(model=self.model.name))
             return
         for claim in judged:
             if claim.support is Support.contradicts:
@@ -301,7 +332,7 @@ class Orchestrator:
                 return await self.model.write(brief, plan, verified, meter)
             except Exception as failure:
                 if not _stopped(failure):  # a stopped budget has its own note
-                    self._note(f"writer failed ({failure}); report composed from claims verbatim")
+                    self._note(self._words.writer_failed.format(error=failure))
             finally:
                 await meter.release()
         return verbatim_draft(brief, plan, verified)
@@ -312,11 +343,12 @@ class Orchestrator:
         unmet = await self._unmet(plan)
         stopped = {o.subquestion for o in self._state.outcomes.values() if o.stopped_by_budget}
         gaps = declared_gaps(plan, unmet, stopped, brief.language, by_user=self._cancelled)
-        exhausted = await self.budget.exhausted()
+        exhausted, words = await self.budget.exhausted(), self._words
         if exhausted is not None:
-            self._note(f"budget reached: {exhausted.limit} ({exhausted.detail})")
+            limit = words.budget_limits.get(exhausted.limit, exhausted.limit)
+            self._note(words.budget_reached.format(limit=limit, detail=exhausted.detail))
         for url in pages_addressing_ai(claims):
-            self._note(f"{url} contains text addressed to AI systems; it was left out")
+            self._note(words.addressed_to_ai.format(url=url))
         self.events(GapsUpdated(gaps))
         spend = await self.budget.spend()
         self.events(SpendUpdated(spend))
@@ -342,6 +374,10 @@ class Orchestrator:
         )
         # Sources that disagree are declared, never settled silently (newer first).
         return report.model_copy(update={"conflicts": published_conflicts(report)})
+
+    @property
+    def _words(self) -> NoteWords:
+        return self._state.words
 
     def _note(self, message: str) -> None:
         self._state.notes.append(message)

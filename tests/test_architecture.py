@@ -24,6 +24,7 @@ MAX_MODULE_LINES = 400
 # Lower layers never import higher ones (docs/architecture.md draws the same picture).
 ENGINE_LAYERS: dict[str, int] = {
     "engine.text": 0,
+    "engine.words": 0,
     "engine.errors": 0,
     "engine.contracts": 1,
     "engine.settings": 1,
@@ -99,8 +100,22 @@ def test_engine_imports_run_downward_only() -> None:
             there = _layer_of(imported)
             if imported.startswith(f"{module}."):
                 continue  # a package's front door re-exports what lies under it
+            if here == "engine.words" and imported == "engine.text.language":
+                continue  # beside text, it takes the `Language` type (and only that: below)
             if there != here and ENGINE_LAYERS[there] >= ENGINE_LAYERS[here]:
                 wrong.append(f"{module} ({here}) imports {imported} ({there})")
+    assert wrong == []
+
+
+def test_engine_words_imports_only_the_language_type() -> None:
+    """The tables of words sit beside `engine.text` and take nothing else of the engine."""
+    wrong = [
+        f"{module} imports {imported}"
+        for module, path in _sources("engine/words")
+        for imported in _imports(path)
+        if imported.split(".")[0] == "engine"
+        and not imported.startswith(("engine.words", "engine.text.language"))
+    ]
     assert wrong == []
 
 
@@ -335,3 +350,96 @@ def test_the_tree_engine_errors_draws_is_the_family() -> None:
         if drawn[name][:2] != actual[name][:2] or drawn[name][2] not in (None, actual[name][2])
     }
     assert wrong == {}, "drawn (parent, second bases, module) vs the classes"
+
+
+# Where text keyed by language may live besides the tables of words: rules about language
+# (engine/text: markers, number words, stopwords) and the models' prompts.
+WORDS_ELSEWHERE_ALLOWED = ("engine/words/", "engine/text/", "engine/models/claude/prompts.py")
+WORDS_NOT_YET_MOVED: frozenset[str] = frozenset()
+"""Modules that may still keep words of their own (none: keep it so)."""
+_TABLE_NAMES = frozenset({"PORTUGUESE", "ENGLISH", "PT", "EN"})
+
+
+def _second_word_tables(source: str) -> Iterator[str]:
+    """Dicts keyed by both "pt" and "en" (literals or `dict(pt=…, en=…)`), and tables built
+    under a language's name (`PORTUGUESE = Labels(…)`), in one module's source."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Dict):
+            keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
+            if {"pt", "en"} <= keys:
+                yield f"line {node.lineno}: a dict keyed by 'pt' and 'en'"
+        elif isinstance(node, ast.Call) and ast.unparse(node.func) == "dict":
+            if {"pt", "en"} <= {keyword.arg for keyword in node.keywords}:
+                yield f"line {node.lineno}: dict(pt=…, en=…)"
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Call):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name) and target.id in _TABLE_NAMES:
+                    yield f"line {node.lineno}: {target.id} built as a table of its own"
+
+
+def test_the_words_of_each_language_live_in_one_table() -> None:
+    """Every user-facing string is in engine/words' table of its language; no other module
+    keeps words of its own in both languages (a report in one language throughout)."""
+    wrong = []
+    for _, path in _sources(*PACKAGES):
+        relative = path.relative_to(ROOT).as_posix()
+        if relative.startswith(WORDS_ELSEWHERE_ALLOWED) or relative in WORDS_NOT_YET_MOVED:
+            continue
+        source = path.read_text(encoding="utf-8")
+        wrong += [f"{relative}, {where}" for where in _second_word_tables(source)]
+    assert wrong == [], "move these words into engine/words (pt.py and en.py)"
+
+
+def test_the_words_check_sees_a_table_outside_engine_words() -> None:
+    """The check above fails on what it forbids."""
+    samples = {
+        'WORDS = {"pt": {"a": "Fontes"}, "en": {"a": "Sources"}}': 1,
+        'WORDS = dict(pt="Fontes", en="Sources")': 1,
+        'PORTUGUESE = Labels(sources="Fontes")': 1,
+        'PT = words_for("pt").slack\nX = {"pt-BR": 1, "en": 2}': 0,
+    }
+    for source, found in samples.items():
+        assert len(list(_second_word_tables(source))) == found, source
+
+
+# A year pattern, "(?:19|20)\d\d" and its variants, compiled outside engine/text/periods.py.
+_YEAR_PATTERN = re.compile(r"19\|20\)?(?:\\d|\[0-9\])")
+YEAR_PATTERNS_ALLOWED: frozenset[str] = frozenset()
+
+
+def _year_patterns(source: str) -> Iterator[str]:
+    """The string literals of one module's source (f-strings' parts too) that hold a year
+    pattern."""
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and _YEAR_PATTERN.search(node.value)
+        ):
+            yield f"line {node.lineno}: {node.value[:60]!r}"
+
+
+def test_year_patterns_live_in_engine_text() -> None:
+    """Years, fiscal years and dates are read by engine/text/periods.py's patterns; a module
+    composes its own from `YEAR` rather than writing the year rule again."""
+    found = {
+        relative: hits
+        for _, path in _sources(*PACKAGES)
+        if not (relative := path.relative_to(ROOT).as_posix()).startswith("engine/text/")
+        and relative not in YEAR_PATTERNS_ALLOWED
+        and (hits := list(_year_patterns(path.read_text(encoding="utf-8"))))
+    }
+    assert found == {}, "compose from engine.text.periods (YEAR, YEAR_IN_TEXT, …) instead"
+
+
+def test_the_year_pattern_scan_finds_what_it_looks_for() -> None:
+    samples = {
+        'YEAR = re.compile(r"(?<!\\d)(?:19|20)\\d\\d(?!\\d)")': 1,
+        'YEAR = re.compile(r"\\b(19|20)\\d{2}\\b")': 1,
+        'YEAR = re.compile(rf"(?:19|20)[0-9]{{2}}{SUFFIX}")': 1,
+        'YEAR = re.compile(rf"\\b{YEAR}\\b")': 0,
+        'NOTE = "between 19 and 20 digits"': 0,
+    }
+    for source, found in samples.items():
+        assert len(list(_year_patterns(source))) == found, source

@@ -20,30 +20,26 @@ from bot.slack.blockkit import Message, clip
 from bot.slack.texts import texts_for
 from engine import Language
 from engine.planning import TEMPLATES
+from engine.words import words_for
 
 log = logging.getLogger(__name__)
 
 MAX_PROMPTS = 4
 MAX_TITLE_CHARS = 120
-_EXAMPLES: dict[str, tuple[str, str]] = {
-    "mercado": ("energia solar residencial no Brasil", "residential solar energy in Brazil"),
-    "concorrentes": ("distribuidoras de energia solar", "solar energy distributors"),
-    "regulacao": ("geração distribuída de energia", "distributed energy generation"),
-    "tecnologia": ("baterias para armazenamento de energia", "battery energy storage"),
-}
 
 
 def suggested_prompts(language: Language) -> list[tuple[str, str]]:
     """(title, message) per report template: the message is what the user sends, read as
     `/research <template> <subject>`."""
+    examples = words_for(language).templates.examples
     prompts = []
     for template in TEMPLATES:
-        if template.id not in _EXAMPLES:
+        if template.id not in examples:
             continue
-        subject_pt, subject_en = _EXAMPLES[template.id]
-        description = template.description_pt if language == "pt" else template.description_en
-        subject = subject_pt if language == "pt" else subject_en
-        prompts.append((description.split(":")[0].capitalize(), f"{template.id} {subject}"))
+        description = template.description(language)
+        prompts.append(
+            (description.split(":")[0].capitalize(), f"{template.id} {examples[template.id]}")
+        )
     return prompts[:MAX_PROMPTS]
 
 

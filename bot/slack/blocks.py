@@ -258,24 +258,5 @@ def progress_message(
 
 def help_message(language: Language) -> Message:
     t: Texts = texts_for(language)
-    if language == "pt":
-        intro = (
-            "*Como pedir uma pesquisa*\n"
-            "• Mencione-me num canal: `@Fonte Como está o mercado de energia solar?`\n"
-            "• `/research [modelo] pergunta` — ou me mande uma DM (relatório privado).\n"
-            "• No fio de um relatório: `aprofunde: <lacuna>` para uma nova versão."
-        )
-        heading = "*Modelos*"
-    else:
-        intro = (
-            "*How to ask for research*\n"
-            "• Mention me in a channel: `@Fonte How is the residential solar market?`\n"
-            "• `/research [template] question` — or DM me (private report).\n"
-            "• In a report's thread: `deepen: <gap>` for a new version."
-        )
-        heading = "*Templates*"
-    lines = [
-        f"• `{tpl.id}` — {tpl.description_pt if language == 'pt' else tpl.description_en}"
-        for tpl in TEMPLATES
-    ]
-    return Message(t.plan_title, [section(intro), *sections(heading, lines)])
+    lines = [f"• `{tpl.id}` — {tpl.description(language)}" for tpl in TEMPLATES]
+    return Message(t.plan_title, [section(t.help_intro), *sections(t.help_templates, lines)])

@@ -30,10 +30,11 @@ from bot.slack.blockkit import (
     value,
 )
 from bot.slack.blocks import DEEPEN, EXCERPT, EXCERPT_VIEW, FEEDBACK, spend_text
-from bot.slack.texts import EN, PT, texts_for
+from bot.slack.texts import texts_for
 from engine import Claim, Report, split_page
 from engine.assembly import escaped
-from engine.planning import INTERRUPTED, gap_question
+from engine.planning import cut_by_budget, gap_question
+from engine.planning import cut_by_user as user_cut
 from engine.render import (
     CitationIndex,
     accessed_text,
@@ -104,26 +105,14 @@ def gap_buttons(report_id: str, gaps: list[str], label: str) -> list[Block]:
     )
 
 
-def _cut_suffixes() -> list[tuple[str, str]]:
-    return [
-        (f"({INTERRUPTED['pt']})", f"({PT.cut_by_user})"),
-        (f"({INTERRUPTED['en']})", f"({EN.cut_by_user})"),
-    ]
-
-
 def cut_by_user(report: Report) -> Report:
     """A cancelled run's report: its gaps say the user, not the budget, cut them short."""
-    gaps = list(report.gaps)
-    for by_budget, by_user in _cut_suffixes():
-        gaps = [gap.replace(by_budget, by_user) for gap in gaps]
-    return report.model_copy(update={"gaps": gaps})
+    return report.model_copy(update={"gaps": [user_cut(gap) for gap in report.gaps]})
 
 
 def bot_gap_text(gap: str) -> str:
     """A gap as the engine words it (so `gap_question` reads it), whoever cut it short."""
-    for by_budget, by_user in _cut_suffixes():
-        gap = gap.replace(by_user, by_budget)
-    return gap
+    return cut_by_budget(gap)
 
 
 def shown_title(claim: Claim) -> str:
@@ -147,7 +136,7 @@ def source_line(claim: Claim, language: str) -> str:
     """`<url|title> — page 3 — accessed on 2025-05-01 14:03 UTC`. Only a web page's URL is
     a link: a library document (a `file://` URL) is its title alone, its excerpt and page
     one button away (the excerpt view), its URL on this server never shown."""
-    labels = labels_for("pt" if language == "pt" else "en")
+    labels = labels_for(language)
     where = source_location(claim)
     web = where.href is not None and _scheme(where.href) in ("http", "https")
     parts = [link(where.href if web else None, shown_title(claim))]
@@ -158,7 +147,7 @@ def source_line(claim: Claim, language: str) -> str:
 
 
 def citation_block(report_id: str, version: int, number: int, claim: Claim, language: str) -> Block:
-    t = texts_for("pt" if language == "pt" else "en")
+    t = texts_for(language)
     preview = quote(escape(clip(" ".join(claim.excerpt.split()), EXCERPT_PREVIEW_CHARS)))
     return section(
         f"*[{number}]* {source_line(claim, language)}\n{preview}",
@@ -236,7 +225,7 @@ def feedback_blocks(report_id: str, version: int, language: str) -> list[Block]:
 
 def page_crop(claim: Claim, file_id: str, language: str) -> Block:
     """The uploaded crop of the page `claim` cites, its excerpt highlighted."""
-    t = texts_for("pt" if language == "pt" else "en")
+    t = texts_for(language)
     page = source_location(claim).page or 1
     return image(
         file_id,
@@ -248,7 +237,7 @@ def page_crop(claim: Claim, file_id: str, language: str) -> Block:
 def excerpt_view(claim: Claim, number: int, language: str, page_file: str | None = None) -> Block:
     """The modal a citation's button opens; with `page_file` (the id of the uploaded crop
     of the cited page) it shows the page under the quoted excerpt."""
-    t = texts_for("pt" if language == "pt" else "en")
+    t = texts_for(language)
     verdict = f"{claim.status.value}" + (f": {claim.reason}" if claim.reason else "")
     crop = [page_crop(claim, page_file, language)] if page_file is not None else []
     return {

@@ -9,6 +9,8 @@ tells the subagent at once what the verifier will say of a claim.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
+from typing import Literal
 
 from engine.board import Board
 from engine.budget import Budget, Refusal, Reservation, StepRefused
@@ -17,6 +19,7 @@ from engine.snapshots import Snapshot, SnapshotStore, split_page
 from engine.sources.protocols import Fetcher, Search, SearchHit
 from engine.text.normalise import collapse_whitespace
 from engine.verify.excerpts import Verdict, verify_on_page
+from engine.words import NoteWords, words_for
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,18 @@ class Assignment:
     """Pages (URL with #page=N where paged) another subagent already read for this subquestion."""
     siblings: tuple[Subquestion, ...] = ()
     """The plan's other subquestions, researched by other subagents at the same time."""
+    source: Literal["library", "web"] = "web"
+    """What the subagent searches: the user's document library or the web."""
+    today: date | None = None
+    """The date the research runs on (the orchestrator's clock), for "recent" figures."""
+    prior_claims: tuple[Claim, ...] = ()
+    """Verified claims of the subquestions this one depends on (an earlier wave's)."""
+    unmet_criterion: str = ""
+    """A gap subagent's: the criterion earlier research left unmet."""
+    found: tuple[str, ...] = ()
+    """A gap subagent's: the statements already verified for this subquestion."""
+    failed: str = ""
+    """A gap subagent's: how the earlier subagent ended (its summary, or its failure)."""
 
 
 @dataclass
@@ -47,27 +62,52 @@ class Toolbox:
     posted: list[Claim] = field(default_factory=list)
     read_urls: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    """What went wrong along the way (a page that could not be read), for the report."""
+    """What went wrong along the way (a page that could not be read), for the report, in its
+    language (`words`)."""
     shared_reads: list[str] = field(default_factory=list)
     """Pages any subagent of the report has read (one list shared by their toolboxes): in
     the snapshot store, so reading one again costs no step and no fetch."""
+    summary: str = ""
+    """The subagent's closing word to the lead: what it found, what not, and why."""
+    refused: str | None = None
+    """Set when the model declined the subquestion: the lead does not send it again as is."""
+    free_retries: int = 0
+    """Model calls that ask a turn again (`retry_step`): reserved, but no step of the cap."""
+
+    @property
+    def words(self) -> NoteWords:
+        """The wording of this subagent's notes, in its report's language."""
+        return words_for(self.assignment.language).notes
+
+    def note_unreadable(self, url: str, error: object) -> None:
+        """Note, for the report, a page that could not be read."""
+        self.notes.append(self.words.unreadable_page.format(url=url, error=error))
 
     async def model_step(self, usd_estimate: float) -> Reservation:
         """Reserve one model call at its worst-case cost; settle it with `settle` after."""
-        return await self._take_step(usd_estimate)
+        free = self.free_retries > 0
+        if free:
+            self.free_retries -= 1
+        return await self._take_step(usd_estimate, counted=not free)
 
     async def settle(self, reservation: Reservation, usd: float, usage: Usage) -> None:
         await self.budget.settle(reservation, usd, usage)
 
-    async def _take_step(self, usd: float = 0.0) -> Reservation:
-        if self.steps_used >= self.assignment.max_steps:
+    def retry_step(self) -> None:
+        """The next model call asks the same turn again (with room after a `max_tokens`
+        stop): reserved on the budget like any call, but not a step of the subagent's cap."""
+        self.free_retries += 1
+
+    async def _take_step(self, usd: float = 0.0, *, counted: bool = True) -> Reservation:
+        if counted and self.steps_used >= self.assignment.max_steps:
             raise StepRefused(
                 Refusal("subagent_steps", f"{self.assignment.max_steps} steps per subagent")
             )
-        self.steps_used += 1  # held while the budget answers: parallel calls see it taken
+        taken = 1 if counted else 0
+        self.steps_used += taken  # held while the budget answers: parallel calls see it taken
         outcome = await self.budget.reserve(steps=1, usd=usd)
         if isinstance(outcome, Refusal):
-            self.steps_used -= 1
+            self.steps_used -= taken
             raise StepRefused(outcome)
         return outcome
 

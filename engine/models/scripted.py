@@ -54,6 +54,8 @@ class ScriptedModel:
 
     posts: Sequence[Post | tuple[str, str, str]] = ()
     subquestions: Sequence[str] = ()
+    depends_on: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    """Subquestion id → the ids it depends on, as a planner marks them (`s2` on `s1`)."""
     sentences: list[Sentence] | None = None
     verdicts: Mapping[str, Support] | None = None
     """Statement → support, for the judge; None: this model does not judge."""
@@ -65,6 +67,8 @@ class ScriptedModel:
     write_calls: int = 0
     researched: list[str] = field(default_factory=list)
     """The subagents that ran, in the order they started."""
+    assignments: list[Assignment] = field(default_factory=list)
+    """What each subagent was told, in the order they started."""
 
     async def clarify(self, brief: Brief, meter: Meter) -> list[ClarifyingQuestion]:
         return list(self.questions)
@@ -75,13 +79,18 @@ class ScriptedModel:
             question=brief.question,
             sufficient_when=[f"a verified claim for: {text}" for text in texts],
             subquestions=[
-                Subquestion(id=f"s{number}", text=text)
+                Subquestion(
+                    id=f"s{number}",
+                    text=text,
+                    depends_on=list(self.depends_on.get(f"s{number}", ())),
+                )
                 for number, text in enumerate(texts, start=1)
             ],
         )
 
     async def research(self, assignment: Assignment, tools: Toolbox) -> None:
         self.researched.append(assignment.subagent)
+        self.assignments.append(assignment)
         if self.fail_research is not None:
             raise ScriptedFailure(self.fail_research)
         await tools.search(assignment.subquestion.text)
@@ -89,9 +98,10 @@ class ScriptedModel:
             try:
                 await tools.read(post.url)
             except FetchError as error:  # as the real models do: noted, and on to the next
-                tools.notes.append(f"could not read {post.url}: {error}")
+                tools.note_unreadable(post.url, error)
                 continue
             await tools.record_claim(post.statement, post.url, post.excerpt, post.context)
+        tools.summary = f"recorded {len(tools.posted)} claims"  # the lead reads it
 
     def _posts_for(self, subquestion: str) -> list[Post]:
         posts = [p if isinstance(p, Post) else Post(*p) for p in self.posts]

@@ -4,9 +4,9 @@ recovers the question a gap asks)."""
 
 from engine.planning.briefs import MAX_QUESTION_CHARS, Brief, make_brief, single_question_plan
 from engine.planning.gaps import (
-    CANCELLED,
-    INTERRUPTED,
     criterion_for,
+    cut_by_budget,
+    cut_by_user,
     declared_gaps,
     gap_question,
     gap_targets,
@@ -20,14 +20,14 @@ from engine.planning.templates import (
 )
 
 __all__ = [
-    "CANCELLED",
-    "INTERRUPTED",
     "MAX_QUESTION_CHARS",
     "TEMPLATES",
     "Brief",
     "Template",
     "UnknownTemplate",
     "criterion_for",
+    "cut_by_budget",
+    "cut_by_user",
     "declared_gaps",
     "find_template",
     "gap_question",

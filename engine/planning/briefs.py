@@ -4,14 +4,20 @@ brief that nobody split: the question as its only subquestion."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
+from typing import Literal
 
 from engine.contracts import Language, Plan, Subquestion
 from engine.planning.gaps import criterion_for
 from engine.planning.templates import find_template
 from engine.settings import BadInput
 from engine.text.language import detect_language
+from engine.words import words_for
 
 MAX_QUESTION_CHARS = 2000
+
+SourceKind = Literal["library", "web"]
+"""What a report researches: the user's document library, or the web."""
 
 
 @dataclass(frozen=True)
@@ -22,12 +28,11 @@ class Brief:
     language: Language
     template: str | None = None
     answers: tuple[str, ...] = ()
-
-
-EMPTY_QUESTION_EXAMPLES: dict[Language, str] = {
-    "pt": "Qual é o tamanho do mercado de energia solar no Brasil?",
-    "en": "What is the size of the solar energy market in Brazil?",
-}
+    today: date | None = None
+    """The date the research runs on, for "recent" and "newer first": the orchestrator sets
+    it from its clock; None says nothing of the date."""
+    source: SourceKind = "web"
+    """What the research reads: the user's document library or the web."""
 
 
 def make_brief(
@@ -41,7 +46,7 @@ def make_brief(
     is given in it, else in English."""
     text = " ".join(question.split())
     if not text:
-        example = EMPTY_QUESTION_EXAMPLES[language or "en"]
+        example = words_for(language or "en").templates.empty_question_example
         raise BadInput(f'the question is empty: ask something, e.g. "{example}"')
     if len(text) > MAX_QUESTION_CHARS:
         raise BadInput(

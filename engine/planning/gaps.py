@@ -1,7 +1,9 @@
 """Gaps: which subquestions a gap subagent should retry, and what the report declares.
 
-The wording of criteria and gaps lives here with its inverse (`gap_question`), so a follow-up
-("aprofunde: <gap>") recovers the question a gap asks without a second copy of the phrasing.
+The wording of criteria and gaps (`engine.words`, `GapWords`) is applied here with its
+inverse (`gap_question`), so a follow-up ("aprofunde: <gap>") recovers the question a gap
+asks, in either language, without a second copy of the phrasing. `cut_by_user` rewords a
+budget's gaps as the user's.
 """
 
 from __future__ import annotations
@@ -10,35 +12,20 @@ import re
 
 from engine.contracts import Language, Plan, Subquestion
 from engine.text.tokens import term_set
+from engine.words import ENGLISH, PORTUGUESE, words_for
 
-CRITERION_LEAD: dict[Language, str] = {
-    "pt": "Fonte verificada que responda",
-    "en": "A verified source that answers",
-}
-UNFINISHED_LEAD: dict[Language, str] = {
-    "pt": "Subquestão incompleta",
-    "en": "Unfinished subquestion",
-}
-INTERRUPTED: dict[Language, str] = {
-    "pt": "interrompida pelo orçamento",
-    "en": "interrupted by the budget",
-}
-CANCELLED: dict[Language, str] = {
-    "pt": "interrompida pelo usuário",
-    "en": "interrupted by the user",
-}
-
+_TABLES = (PORTUGUESE.gaps, ENGLISH.gaps)
 _LEADS = "|".join(
-    [re.escape(lead) for lead in CRITERION_LEAD.values()]
-    + [rf"{re.escape(lead)} \([^)]*\)" for lead in UNFINISHED_LEAD.values()]
+    [re.escape(words.criterion_lead) for words in _TABLES]
+    + [rf"{re.escape(words.unfinished_lead)} \([^)]*\)" for words in _TABLES]
 )
 _GAP_PREFIX = re.compile(rf"^(?:{_LEADS})\s*:\s*", re.IGNORECASE)
-_STOPPED_BY = [*INTERRUPTED.values(), *CANCELLED.values()]
+_STOPPED_BY = [words.interrupted for words in _TABLES] + [words.cancelled for words in _TABLES]
 _GAP_SUFFIX = re.compile(rf"\s*\((?:{'|'.join(re.escape(words) for words in _STOPPED_BY)})\)\s*$")
 
 
 def criterion_for(subquestion: Subquestion, language: Language) -> str:
-    return f"{CRITERION_LEAD[language]}: {subquestion.text}"
+    return f"{words_for(language).gaps.criterion_lead}: {subquestion.text}"
 
 
 def gap_question(gap: str) -> str:
@@ -75,7 +62,8 @@ def declared_gaps(
 ) -> list[str]:
     """Unmet criteria, then subquestions the budget (or the user, `by_user`) interrupted;
     each said once."""
-    interrupted = (CANCELLED if by_user else INTERRUPTED)[language]
+    words = words_for(language).gaps
+    interrupted = words.cancelled if by_user else words.interrupted
     gaps: list[str] = []
     reported: set[str] = set()
     for criterion in unmet:
@@ -83,8 +71,22 @@ def declared_gaps(
         suffix = f" ({interrupted})" if subquestion.id in stopped else ""
         gaps.append(f"{criterion}{suffix}")
         reported.add(subquestion.id)
-    label = UNFINISHED_LEAD[language]
+    label = words.unfinished_lead
     for subquestion in plan.subquestions:
         if subquestion.id in stopped and subquestion.id not in reported:
             gaps.append(f"{label} ({interrupted}): {subquestion.text}")
     return gaps
+
+
+def cut_by_user(gap: str) -> str:
+    """`gap` as the user's cancel, not the budget, cut it short (in its own language)."""
+    for words in _TABLES:
+        gap = gap.replace(f"({words.interrupted})", f"({words.cancelled})")
+    return gap
+
+
+def cut_by_budget(gap: str) -> str:
+    """The inverse of `cut_by_user`: `gap` as the engine words it when the budget cut it."""
+    for words in _TABLES:
+        gap = gap.replace(f"({words.cancelled})", f"({words.interrupted})")
+    return gap

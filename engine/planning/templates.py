@@ -1,5 +1,6 @@
 """Report templates: fixed sections that run in parallel without the orchestrator deciding
-the split. Pure data plus the few string operations that fill them in."""
+the split. Pure data (their words are in `engine.words`) plus the few string operations
+that fill them in."""
 
 from __future__ import annotations
 
@@ -9,93 +10,45 @@ from dataclasses import dataclass
 from engine.contracts import Language
 from engine.errors import BadInput
 from engine.text.tokens import fold_accents
+from engine.words import ENGLISH, words_for
 
 
 @dataclass(frozen=True)
 class Aspect:
-    """One fixed section: its heading in each language."""
+    """One fixed section of a template: its heading in each language is in `engine.words`
+    (`TemplateWords.sections`, by template id and position)."""
 
-    pt: str
-    en: str
+    template: str
+    number: int
 
     def title(self, language: Language) -> str:
-        return self.pt if language == "pt" else self.en
+        return words_for(language).templates.sections[self.template][self.number]
 
 
 @dataclass(frozen=True)
 class Template:
+    """A template's id and the names users call it by; its sections and description are in
+    each language's table."""
+
     id: str
     aliases: tuple[str, ...]
-    aspects: tuple[Aspect, ...]
-    description_pt: str
-    description_en: str
+
+    @property
+    def aspects(self) -> tuple[Aspect, ...]:
+        count = len(ENGLISH.templates.sections[self.id])
+        return tuple(Aspect(self.id, number) for number in range(count))
+
+    def description(self, language: Language) -> str:
+        return words_for(language).templates.descriptions[self.id]
 
 
 TEMPLATES: tuple[Template, ...] = (
-    Template(
-        "mercado",
-        ("market", "mercado"),
-        (
-            Aspect("Tamanho e crescimento do mercado", "Market size and growth"),
-            Aspect("Principais empresas e concorrência", "Main players and competition"),
-            Aspect("Regulação e marco legal", "Regulation and legal framework"),
-            Aspect("Tendências e riscos", "Trends and risks"),
-        ),
-        "estudo de mercado: tamanho, players, regulação, tendências",
-        "market study: size, players, regulation, trends",
-    ),
-    Template(
-        "concorrentes",
-        ("competitors", "concorrentes", "concorrencia", "players"),
-        (
-            Aspect("Principais empresas", "Main companies"),
-            Aspect("Participação de mercado", "Market share"),
-            Aspect("Preços e modelos de negócio", "Pricing and business models"),
-            Aspect(
-                "Movimentos recentes: fusões, aquisições e entradas",
-                "Recent moves: M&A and entries",
-            ),
-        ),
-        "mapa de concorrentes",
-        "competitor map",
-    ),
-    Template(
-        "regulacao",
-        ("regulation", "regulacao", "regulatorio", "legal"),
-        (
-            Aspect("Leis e normas aplicáveis", "Applicable laws and rules"),
-            Aspect("Órgãos reguladores e obrigações", "Regulators and obligations"),
-            Aspect(
-                "Limites, prazos e regras de transição",
-                "Thresholds, deadlines and transition rules",
-            ),
-        ),
-        "panorama regulatório",
-        "regulatory overview",
-    ),
-    Template(
-        "tendencias",
-        ("trends", "tendencias", "riscos", "risks"),
-        (
-            Aspect("Tendências", "Trends"),
-            Aspect("Riscos", "Risks"),
-            Aspect("Projeções", "Projections"),
-        ),
-        "tendências e riscos",
-        "trends and risks",
-    ),
-    Template(
-        "tecnologia",
-        ("technology", "tecnologia"),
-        (
-            Aspect("Estado da tecnologia", "State of the technology"),
-            Aspect("Custos e desempenho", "Costs and performance"),
-            Aspect("Adoção", "Adoption"),
-        ),
-        "panorama tecnológico",
-        "technology overview",
-    ),
-    Template("livre", ("free", "livre"), (), "plano livre a partir da pergunta", "free plan"),
+    Template("mercado", ("market", "mercado")),
+    Template("concorrentes", ("competitors", "concorrentes", "concorrencia", "players")),
+    Template("regulacao", ("regulation", "regulacao", "regulatorio", "legal")),
+    Template("tendencias", ("trends", "tendencias", "riscos", "risks")),
+    Template("tecnologia", ("technology", "tecnologia")),
+    Template("livre", ("free", "livre")),
 )
 
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 import io
 import itertools
 import math
-import re
 import textwrap
 import threading
 from dataclasses import dataclass
@@ -39,7 +38,9 @@ from typing import TYPE_CHECKING
 from engine.contracts import FiguresTable, Report, TableCell
 from engine.render.citations import source_location, source_title
 from engine.text.language import Language
+from engine.text.periods import YEAR_IN_TEXT
 from engine.text.quantities import Quantity, quantities
+from engine.words import words_for
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -51,10 +52,6 @@ CHART_DPI = 150
 """The PNG is CHART_INCHES × CHART_DPI pixels: 1200 × 675."""
 MIN_VALUES = 3
 
-_WORDS: dict[Language, dict[str, str]] = {
-    "pt": {"sources": "Fontes", "value": "Valor", "period": "Período"},
-    "en": {"sources": "Sources", "value": "Value", "period": "Period"},
-}
 _COLOURS = ("#2b6cb0", "#c05621", "#2f855a", "#6b46c1", "#b7791f", "#c53030", "#4a5568")
 _STYLE = {
     "font.family": ["DejaVu Sans"],
@@ -66,7 +63,6 @@ _STYLE = {
     "grid.color": "#e2e8f0",
     "axes.axisbelow": True,
 }
-_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _JOIN = " | "
 _LOCK = threading.Lock()  # matplotlib's style context is process-wide
 
@@ -97,7 +93,7 @@ def chart_png(table: FiguresTable, language: Language) -> bytes | None:
     from matplotlib.figure import Figure
     from matplotlib.ticker import FuncFormatter
 
-    words = _WORDS[language]
+    words = words_for(language).report
     with _LOCK, matplotlib.style.context(["default", _STYLE]):
         figure = Figure(figsize=CHART_INCHES, dpi=CHART_DPI, layout="constrained")
         FigureCanvasAgg(figure)
@@ -105,13 +101,13 @@ def chart_png(table: FiguresTable, language: Language) -> bytes | None:
         order = _period_order(plot.columns)
         if order is not None and len(plot.columns) >= MIN_VALUES:
             _lines(axes, plot, order)
-            axes.set_xlabel(words["period"])
+            axes.set_xlabel(words.chart_period)
         else:
             _bars(axes, plot)
             if len(plot.rows) == 1 and _period_order(plot.columns) is not None:
-                axes.set_xlabel(words["period"])
+                axes.set_xlabel(words.chart_period)
         axes.set_title(textwrap.fill(" ".join(table.title.split()), 70), loc="left")
-        axes.set_ylabel(" ".join(table.unit.split()) or words["value"])
+        axes.set_ylabel(" ".join(table.unit.split()) or words.chart_value)
         axes.yaxis.set_major_formatter(FuncFormatter(lambda v, _: _tick(v, language)))
         out = io.BytesIO()
         figure.savefig(out, format="png", dpi=CHART_DPI, metadata={"Software": None})
@@ -138,7 +134,7 @@ def chart_sources(table: FiguresTable, report: Report) -> str:
         if location.page is not None:
             pages.add(location.page)
     parts = [_document(title, sorted(pages)) for title, pages in documents.values()]
-    return f"{_WORDS[report.language]['sources']}: {'; '.join(parts)}"
+    return f"{words_for(report.language).report.sources}: {'; '.join(parts)}"
 
 
 def _document(title: str, pages: list[int]) -> str:
@@ -227,7 +223,7 @@ def _period_order(columns: list[str]) -> list[int] | None:
     order (rising or falling); None otherwise."""
     years: list[int] = []
     for label in columns:
-        found = {int(y) for y in _YEAR.findall(label)}
+        found = {int(y) for y in YEAR_IN_TEXT.findall(label)}
         if len(found) != 1:
             return None
         years.append(found.pop())
@@ -295,6 +291,5 @@ def _tick(value: float, language: Language) -> str:
     """An axis number as the report's language writes it: 42,879.5 (en), 42.879,5 (pt)."""
     number = float(value)
     text = f"{number:,.0f}" if number.is_integer() else f"{number:,.2f}".rstrip("0").rstrip(".")
-    if language == "pt":
-        text = text.translate(str.maketrans(",.", ".,"))
-    return text
+    words = words_for(language).report
+    return text.translate(str.maketrans(",.", words.thousands_separator + words.decimal_separator))

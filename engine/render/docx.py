@@ -53,7 +53,6 @@ CROP_MAX_INCHES = (CONTENT_INCHES, 3.5)
 CHART_MAX_INCHES = (CONTENT_INCHES, 4.5)
 BODY_FONT = "Calibri"
 GREY = RGBColor(0x57, 0x60, 0x6A)
-LANGUAGE_TAGS = {"pt": "pt-BR", "en": "en-US"}
 
 
 def render_docx(report: Report, crops: Mapping[str, bytes]) -> bytes:
@@ -327,14 +326,14 @@ def _set_up(document: WordDocument, report: Report) -> None:
     properties = document.core_properties
     properties.title = flat(report_title(report))[:250]
     properties.author = "Fonte"
-    properties.language = LANGUAGE_TAGS[report.language]
+    properties.language = labels_for(report.language).locale
     properties.created = properties.modified = report.created_at.replace(tzinfo=None)
     normal_style = document.styles["Normal"]
     normal_style.font.name = BODY_FONT
     normal_style.font.size = Pt(10.5)
     normal = normal_style.element.get_or_add_rPr()
     language = OxmlElement("w:lang")
-    language.set(qn("w:val"), LANGUAGE_TAGS[report.language])
+    language.set(qn("w:val"), labels_for(report.language).locale)
     normal.append(language)
 
 

@@ -1,17 +1,18 @@
-"""What the Word and PowerPoint renderers share: their few words in both languages, a
+"""What the Word and PowerPoint renderers share: their words (the report's table), a
 citation's short line, text made safe for Office XML, and pictures sized to fit a box."""
 
 from __future__ import annotations
 
 import io
 import re
-from dataclasses import dataclass
 
 from PIL import Image
 
 from engine.contracts import Claim, Language
 from engine.render.citations import CitationIndex, source_location, source_title
 from engine.render.text import display_text
+from engine.words import ReportWords
+from engine.words import words_for as words_of
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # Characters XML 1.0 cannot hold (lxml refuses them): C0 controls but tab, newline and CR,
@@ -19,24 +20,12 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
-@dataclass(frozen=True)
-class Words:
-    """The words these renderers need that `Labels` does not hold (yet)."""
-
-    continued: str
-    page_short: str
-    """A page in a source line: "p. 53"."""
-    slide_sources: str
-
-
-_WORDS: dict[Language, Words] = {
-    "pt": Words(continued="cont.", page_short="p.", slide_sources="Trechos citados neste slide"),
-    "en": Words(continued="cont.", page_short="p.", slide_sources="Excerpts cited on this slide"),
-}
+Words = ReportWords
+"""The words these renderers need: the report's own (`engine.words`)."""
 
 
 def words_for(language: Language) -> Words:
-    return _WORDS[language]
+    return words_of(language).report
 
 
 def plain(text: str) -> str:

@@ -83,7 +83,7 @@ class _Deck:
         properties = self.presentation.core_properties
         properties.title = flat(report_title(report))[:250]
         properties.author = "Fonte"
-        properties.language = "pt-BR" if report.language == "pt" else "en-US"
+        properties.language = labels_for(report.language).locale
         self.calculations = CalculationIndex(report)
 
     def write(self) -> None:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from engine.contracts import Calculation, ClaimStatus, FiguresTable, Report
 from engine.render.citations import CitationIndex, source_location, source_title
 from engine.render.text import report_title
-from engine.text.language import Language
+from engine.words import SheetWords, words_for
 
 if TYPE_CHECKING:
     from openpyxl.cell.cell import Cell
@@ -34,93 +34,6 @@ if TYPE_CHECKING:
     from openpyxl.worksheet.worksheet import Worksheet
 
 __all__ = ["render_xlsx"]
-
-_WORDS: dict[Language, dict[str, str]] = {
-    "pt": {
-        "claims_sheet": "Afirmações",
-        "figures_sheet": "Números",
-        "summary_sheet": "Resumo",
-        "id": "ID",
-        "citation": "Citação",
-        "statement": "Afirmação",
-        "excerpt": "Trecho",
-        "context": "Contexto",
-        "source": "Fonte",
-        "url": "URL",
-        "page": "Página",
-        "status": "Situação",
-        "reason": "Motivo",
-        "accessed": "Acesso (UTC)",
-        "subquestion": "Subpergunta",
-        "claims": "Afirmações",
-        "calculated": "cálculo {id}: {claims}",
-        "calculations": "Cálculos",
-        "measure": "Medida",
-        "entity": "Entidade",
-        "period": "Período",
-        "kind": "Tipo",
-        "result": "Resultado",
-        "value": "Valor",
-        "unit": "Unidade",
-        "formula": "Fórmula",
-        "inputs": "Entradas",
-        "question": "Pergunta",
-        "number": "Nº",
-        "sentence": "Frase",
-        "verified": "verificada",
-        "rejected": "rejeitada",
-        "pending": "pendente",
-        "difference": "diferença",
-        "percent_change": "variação percentual",
-        "cagr": "CAGR",
-        "margin": "margem",
-        "ratio": "razão",
-        "share": "participação",
-        "sum": "soma",
-    },
-    "en": {
-        "claims_sheet": "Claims",
-        "figures_sheet": "Figures",
-        "summary_sheet": "Summary",
-        "id": "ID",
-        "citation": "Citation",
-        "statement": "Statement",
-        "excerpt": "Excerpt",
-        "context": "Context",
-        "source": "Source",
-        "url": "URL",
-        "page": "Page",
-        "status": "Status",
-        "reason": "Reason",
-        "accessed": "Accessed (UTC)",
-        "subquestion": "Subquestion",
-        "claims": "Claims",
-        "calculated": "calculation {id}: {claims}",
-        "calculations": "Calculations",
-        "measure": "Measure",
-        "entity": "Entity",
-        "period": "Period",
-        "kind": "Kind",
-        "result": "Result",
-        "value": "Value",
-        "unit": "Unit",
-        "formula": "Formula",
-        "inputs": "Inputs",
-        "question": "Question",
-        "number": "No.",
-        "sentence": "Sentence",
-        "verified": "verified",
-        "rejected": "rejected",
-        "pending": "pending",
-        "difference": "difference",
-        "percent_change": "percent change",
-        "cagr": "CAGR",
-        "margin": "margin",
-        "ratio": "ratio",
-        "share": "share",
-        "sum": "sum",
-    },
-}
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _ILLEGAL = re.compile(r"[\000-\010]|[\013-\014]|[\016-\037]")  # openpyxl's ILLEGAL_CHARACTERS_RE
@@ -154,7 +67,7 @@ def render_xlsx(report: Report, crops: Mapping[str, bytes]) -> bytes:
     run that writes no workbook never loads it."""
     from openpyxl import Workbook
 
-    words = _WORDS[report.language]
+    words = words_for(report.language).sheet
     workbook = Workbook()
     workbook.properties.creator = "Fonte"
     workbook.properties.lastModifiedBy = None
@@ -162,10 +75,10 @@ def render_xlsx(report: Report, crops: Mapping[str, bytes]) -> bytes:
     workbook.properties.created = report.created_at.astimezone(UTC).replace(tzinfo=None)
     claims = workbook.active
     assert claims is not None  # a new workbook has one sheet
-    claims.title = words["claims_sheet"]
+    claims.title = words.claims_sheet
     _claims_sheet(claims, report, words)
-    _figures_sheet(workbook.create_sheet(words["figures_sheet"]), report, words)
-    _summary_sheet(workbook.create_sheet(words["summary_sheet"]), report, words)
+    _figures_sheet(workbook.create_sheet(words.figures_sheet), report, words)
+    _summary_sheet(workbook.create_sheet(words.summary_sheet), report, words)
     for sheet in workbook.worksheets:
         _fit_rows(sheet)
         sheet.page_setup.orientation = "landscape"  # printed: every column on one page's width
@@ -177,8 +90,15 @@ def render_xlsx(report: Report, crops: Mapping[str, bytes]) -> bytes:
     return out.getvalue()
 
 
-def _claims_sheet(sheet: Worksheet, report: Report, words: Mapping[str, str]) -> None:
-    _header(sheet, 1, [words[key] for key, _ in _CLAIM_COLUMNS])
+def _column(words: SheetWords, key: str) -> str:
+    """A column's header: the field of `words` named `key`."""
+    header = getattr(words, key)
+    assert isinstance(header, str), key
+    return header
+
+
+def _claims_sheet(sheet: Worksheet, report: Report, words: SheetWords) -> None:
+    _header(sheet, 1, [_column(words, key) for key, _ in _CLAIM_COLUMNS])
     index = CitationIndex(report)
     cited = {claim.id: n for n, claim in index.cited()}
     subquestions = {s.id: s.text for s in report.plan.subquestions}
@@ -193,7 +113,7 @@ def _claims_sheet(sheet: Worksheet, report: Report, words: Mapping[str, str]) ->
             source_title(claim),
             location.base_url,
             location.page,
-            words[claim.status.value],
+            words.statuses[claim.status.value],
             claim.reason if claim.status is not ClaimStatus.verified else None,
             claim.accessed_at.astimezone(UTC).replace(tzinfo=None),
             subquestions.get(claim.subquestion, claim.subquestion),
@@ -208,15 +128,15 @@ def _claims_sheet(sheet: Worksheet, report: Report, words: Mapping[str, str]) ->
     sheet.auto_filter.ref = f"A1:{_letter(len(_CLAIM_COLUMNS))}{len(report.claims) + 1}"
 
 
-def _figures_sheet(sheet: Worksheet, report: Report, words: Mapping[str, str]) -> None:
+def _figures_sheet(sheet: Worksheet, report: Report, words: SheetWords) -> None:
     row = 1
     widest = 2
     for table in report.tables:
         row = _table(sheet, row, table, words) + 1
         widest = max(widest, 1 + 2 * len(table.columns))
     if report.calculations:
-        sheet.cell(row, 1, words["calculations"]).font = _styles().bold
-        _header(sheet, row + 1, [words[key] for key in _CALCULATION_COLUMNS])
+        sheet.cell(row, 1, words.calculations).font = _styles().bold
+        _header(sheet, row + 1, [_column(words, key) for key in _CALCULATION_COLUMNS])
         for offset, calculation in enumerate(report.calculations, start=row + 2):
             _row(sheet, offset, _calculation_values(calculation, words))
         widest = max(widest, len(_CALCULATION_COLUMNS))
@@ -227,13 +147,13 @@ def _figures_sheet(sheet: Worksheet, report: Report, words: Mapping[str, str]) -
         sheet.column_dimensions[_letter(column)].width = 36 if column in wide else 20
 
 
-def _table(sheet: Worksheet, row: int, table: FiguresTable, words: Mapping[str, str]) -> int:
+def _table(sheet: Worksheet, row: int, table: FiguresTable, words: SheetWords) -> int:
     """Writes one table from `row`; returns the row after it."""
     title = f"{table.title} ({table.unit})" if table.unit else table.title
     _text(sheet.cell(row, 1), title).font = _styles().bold
     header = [""]
     for column in table.columns:
-        header += [column, words["claims"]]
+        header += [column, words.claims]
     _header(sheet, row + 1, header)
     for offset, table_row in enumerate(table.rows, start=row + 2):
         values: list[Any] = [table_row.label]
@@ -243,13 +163,13 @@ def _table(sheet: Worksheet, row: int, table: FiguresTable, words: Mapping[str, 
                 continue
             claims = ", ".join(cell.claim_ids)
             if cell.calculation_id is not None:
-                claims = words["calculated"].format(id=cell.calculation_id, claims=claims)
+                claims = words.calculated.format(id=cell.calculation_id, claims=claims)
             values += [cell.text, claims]
         _row(sheet, offset, values)
     return row + 2 + len(table.rows)
 
 
-def _calculation_values(calculation: Calculation, words: Mapping[str, str]) -> list[Any]:
+def _calculation_values(calculation: Calculation, words: SheetWords) -> list[Any]:
     inputs = "; ".join(
         f"{' '.join(p for p in (f.measure, f.entity, f.period) if p)}: {f.text} "
         f"[{', '.join(f.claim_ids)}]"
@@ -260,7 +180,7 @@ def _calculation_values(calculation: Calculation, words: Mapping[str, str]) -> l
         calculation.measure,
         calculation.entity or None,
         calculation.period or None,
-        words[calculation.kind],
+        words.calculation_kinds[calculation.kind],
         calculation.text,
         calculation.value,
         calculation.unit or None,
@@ -270,10 +190,10 @@ def _calculation_values(calculation: Calculation, words: Mapping[str, str]) -> l
     ]
 
 
-def _summary_sheet(sheet: Worksheet, report: Report, words: Mapping[str, str]) -> None:
-    sheet.cell(1, 1, words["question"]).font = _styles().bold
+def _summary_sheet(sheet: Worksheet, report: Report, words: SheetWords) -> None:
+    sheet.cell(1, 1, words.question).font = _styles().bold
     _text(sheet.cell(1, 2), report.question).alignment = _styles().wrap
-    _header(sheet, 3, [words["number"], words["sentence"], words["claims"], words["calculations"]])
+    _header(sheet, 3, [words.number, words.sentence, words.claims, words.calculations])
     for n, sentence in enumerate(report.summary, start=1):
         values = [n, sentence.text, ", ".join(sentence.claim_ids)]
         _row(sheet, 3 + n, [*values, ", ".join(sentence.calculation_ids) or None])

@@ -23,7 +23,6 @@ PAGE_CHARS = 12_000
 # Sonnet 5.5 thinks by default and thinking shares the cap with the answer: room for both.
 ROLE_MAX_TOKENS = 12_000
 
-_LANGUAGE = {"pt": "Write in Portuguese.", "en": "Write in English."}
 
 RESEARCHER = (
     "You are the researcher of a market-research team. Summarise, as one prose text, what "
@@ -51,7 +50,7 @@ class ClaudeV1Roles:
             meter,
             role=role,
             model=self.config.model,
-            system=f"{system} {_LANGUAGE[brief.language]}",
+            system=f"{system} {_language_line(brief)}",
             prompt=prompt,
             max_tokens=ROLE_MAX_TOKENS,
             effort=self.config.writer_effort,
@@ -110,3 +109,8 @@ def _page_text(snapshot: Snapshot, url: str) -> str:
     pages = snapshot.page_texts()
     text = pages[page - 1] if page is not None and 1 <= page <= len(pages) else snapshot.text
     return text[:PAGE_CHARS]
+
+
+def _language_line(brief: Brief) -> str:
+    """A prompt's line, for the model (prompts are not user-facing, so not in engine.words)."""
+    return "Write in Portuguese." if brief.language == "pt" else "Write in English."

@@ -22,6 +22,7 @@ from engine.contracts import (
     Claim,
     ClaimStatus,
     DroppedSentence,
+    Language,
     Plan,
     Section,
     Sentence,
@@ -31,6 +32,7 @@ from engine.text.normalise import collapse_whitespace
 from engine.text.tokens import fold_accents
 from engine.v1.markdown_markers import MarkedSentence, parse_markdown
 from engine.v1.notes import V1_RESEARCHER, SourceEntry
+from engine.words import words_for
 
 STATEMENT_MAX_CHARS = 2000
 SOURCE_LIST_TITLES = frozenset(
@@ -54,15 +56,17 @@ def extract_report(
     sources: list[SourceEntry],
     snapshots: Mapping[str, Snapshot],
     now: datetime,
+    language: Language = "en",
 ) -> Extraction:
     """`snapshots` are the researcher's reads by document URL; `now` stands in for the access
-    time of a source it never read."""
+    time of a source it never read; `language` is the notes' (the report's)."""
     by_number = {s.number: s for s in sources}
     marked = parse_markdown(markdown)
     claims: dict[str, Claim] = {}
     sections: list[Section] = []
     uncited: list[DroppedSentence] = []
     notes: list[str] = []
+    unknown_note = words_for(language).notes.v1_unknown_sources
     for part in marked.sections:
         if _folded(part.title) in SOURCE_LIST_TITLES:
             continue  # the writer's own bibliography: the report lists its sources itself
@@ -73,7 +77,7 @@ def extract_report(
             cited = [by_number[n] for n in marked_sentence.numbers if n in by_number]
             unknown = [n for n in marked_sentence.numbers if n not in by_number]
             if unknown:
-                notes.append(f"sentence cites unknown sources {unknown}: {marked_sentence.text}")
+                notes.append(unknown_note.format(numbers=unknown, sentence=marked_sentence.text))
             if not cited:
                 uncited.append(_dropped(title, marked_sentence, unknown))
                 continue

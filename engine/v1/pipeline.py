@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from engine.budget import InMemoryBudget, Meter
-from engine.contracts import Limits, Plan, Report, utc_now
+from engine.contracts import Language, Limits, Plan, Report, utc_now
 from engine.events import EventSink, Notice, PlanReady, SpendUpdated, ignore_events
 from engine.models.extractive.planner import extractive_plan
 from engine.models.protocol import Brief
@@ -22,6 +22,7 @@ from engine.v1.extract import Extraction, extract_report
 from engine.v1.notes import ResearchNotes
 from engine.v1.roles import V1Roles
 from engine.v1.tools import ResearchTools
+from engine.words import NoteWords, words_for
 from engine.writing.verbatim import title_for
 
 NO_CEILING = Limits(steps=10**9, seconds=1e9, usd=1e9)
@@ -48,37 +49,47 @@ class V1Pipeline:
         self.source_labels = source_labels
         self._budget = InMemoryBudget(NO_CEILING)
         self._notes: list[str] = []
+        self._words: NoteWords = words_for("en").notes
 
     async def run(self, brief: Brief, plan: Plan | None = None) -> Report:
         """`plan` is the final architecture's when comparing the two on one question; without
         it the final offline planner makes it, so both get the same plan either way."""
         self._budget = InMemoryBudget(NO_CEILING)
         self._notes = []
+        self._words = words_for(brief.language).notes
         meter = Meter(self._budget)
         plan = plan or extractive_plan(brief)
         self.events(PlanReady(plan))
         tools = ResearchTools(self.searcher, self.fetcher, self._budget, self.events)
         notes = await self._research(brief, plan, tools, meter)
         roles = self.roles
+        words = self._words
         analysis = await self._attempt(
             "analyst",
             lambda: roles.analyse(brief, notes, meter),
             lambda: notes.summary,
-            "the summary stands as the analysis",
+            words.v1_analysis_is_summary,
         )
         draft = await self._attempt(
             "writer",
             lambda: roles.write(brief, plan, analysis, notes.sources, meter),
             lambda: "",
-            "the report has no sections",
+            words.v1_no_sections,
         )
         reviewed = await self._attempt(
-            "reviewer", lambda: roles.review(brief, draft, meter), lambda: draft, "draft kept"
+            "reviewer",
+            lambda: roles.review(brief, draft, meter),
+            lambda: draft,
+            words.v1_draft_kept,
         )
         final = await self._attempt(
-            "editor", lambda: roles.edit(brief, reviewed, meter), lambda: reviewed, "draft kept"
+            "editor",
+            lambda: roles.edit(brief, reviewed, meter),
+            lambda: reviewed,
+            words.v1_draft_kept,
         )
-        return await self._report(brief, plan, self._extract(final, plan, notes, tools))
+        extraction = self._extract(final, plan, notes, tools, brief.language)
+        return await self._report(brief, plan, extraction)
 
     async def _research(
         self, brief: Brief, plan: Plan, tools: ResearchTools, meter: Meter
@@ -87,7 +98,7 @@ class V1Pipeline:
             notes = await self.roles.research(brief, plan, tools, meter)
         except Exception as failure:
             tools.finish(error=_described(failure))
-            self._note(f"v1 researcher failed ({_described(failure)}); nothing was summarised")
+            self._note(self._words.v1_researcher_failed.format(error=_described(failure)))
             notes = ResearchNotes("", tools.consulted())
         tools.finish()
         self.events(SpendUpdated(await self._budget.spend()))
@@ -103,18 +114,30 @@ class V1Pipeline:
         try:
             return await call()
         except Exception as failure:
-            self._note(f"v1 {role} failed ({_described(failure)}); {consequence}")
+            words = self._words
+            role_name = words.v1_roles[role]
+            error = _described(failure)
+            self._note(
+                words.v1_role_failed.format(role=role_name, error=error, consequence=consequence)
+            )
             return fallback()
         finally:
             self.events(SpendUpdated(await self._budget.spend()))
 
     def _extract(
-        self, markdown: str, plan: Plan, notes: ResearchNotes, tools: ResearchTools
+        self,
+        markdown: str,
+        plan: Plan,
+        notes: ResearchNotes,
+        tools: ResearchTools,
+        language: Language,
     ) -> Extraction:
         try:
-            extraction = extract_report(markdown, plan, notes.sources, tools.snapshots(), utc_now())
+            extraction = extract_report(
+                markdown, plan, notes.sources, tools.snapshots(), utc_now(), language
+            )
         except ValueError as failure:  # a source entry no claim can be built from
-            self._note(f"v1 citations could not be read ({_described(failure)})")
+            self._note(self._words.v1_citations_unreadable.format(error=_described(failure)))
             return Extraction(None, [], [], [])
         self._notes.extend(extraction.notes)
         return extraction

@@ -37,15 +37,12 @@ from engine.contracts import (
 )
 from engine.text.numbers import missing_numbers, numbers_in
 from engine.text.quantities import quantities
+from engine.words import words_for
 from engine.writing.calculator import NotComparable, comparability_problem, recompute
 from engine.writing.figures import unit_family, unit_scale
 
 __all__ = ["CheckedDraft", "calculation_problem", "check_draft", "check_sections"]
 
-_WORDS = {
-    "en": {"summary": "Summary", "table": "Table", "calculation": "Calculation"},
-    "pt": {"summary": "Resumo", "table": "Tabela", "calculation": "Cálculo"},
-}
 _SCALE_WORDS = {3: "thousand", 6: "million", 9: "billion", 12: "trillion"}
 _DIGITS = re.compile(r"\d(?:[\d.,\u00a0\u2009\u202f]*\d)?")
 _MINUS = "-\u2212"
@@ -70,7 +67,7 @@ def check_draft(
     """The whole draft through the guard: calculations first, then the tables and the
     sentences that use them."""
     verified = _verified(claims)
-    words = _WORDS[language]
+    words = words_for(language).report
     dropped: list[DroppedSentence] = []
     calculations: list[Calculation] = []
     for calculation in draft.calculations:
@@ -80,7 +77,7 @@ def check_draft(
         else:
             dropped.append(
                 DroppedSentence(
-                    section=f"{words['calculation']} {calculation.id}",
+                    section=f"{words.dropped_in_calculation} {calculation.id}",
                     text=f"{calculation.text} = {calculation.formula}",
                     claim_ids=calculation.claim_ids or ["-"],
                     reason=problem,
@@ -89,10 +86,10 @@ def check_draft(
     kept = {c.id: c for c in calculations}
     tables: list[FiguresTable] = []
     for table in draft.tables:
-        checked = _checked_table(table, verified, kept, dropped, words["table"])
+        checked = _checked_table(table, verified, kept, dropped, words.dropped_in_table)
         if checked is not None:
             tables.append(checked)
-    summary = _kept(draft.summary, words["summary"], verified, kept, dropped)
+    summary = _kept(draft.summary, words.dropped_in_summary, verified, kept, dropped)
     sections, section_drops = _check_sections(draft.sections, verified, kept)
     return CheckedDraft(summary, sections, tables, calculations, [*dropped, *section_drops])
 

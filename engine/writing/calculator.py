@@ -23,15 +23,12 @@ from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 from engine.contracts import Calculation, CalculationKind, Figure, Language
 from engine.errors import ModelError
+from engine.words import words_for
 from engine.writing.figures import unit_family, unit_scale, year_of
 
 __all__ = ["Calculator", "NotComparable", "comparability_problem", "recompute"]
 
 MINUS = "\u2212"
-_WORDS = {
-    "en": {"to": "to", "a_year": "a year", "pp": "pp"},
-    "pt": {"to": "a", "a_year": "ao ano", "pp": "p.p."},
-}
 _HUNDRED = Decimal(100)
 _TWO_INPUTS = frozenset({"difference", "percent_change", "cagr", "margin", "ratio", "share"})
 _YEARS_IN_FORMULA = re.compile(r"\^\(1/(\d+)\)")
@@ -151,7 +148,7 @@ class Calculator:
             years = end - start
         value = self._checked("cagr", [first, last], years)
         text = self._percent(value, signed=True)
-        a_year = _WORDS[self.language]["a_year"]
+        a_year = words_for(self.language).writer.a_year
         formula = (
             f"(({_printed_digits(last.text)} ÷ {_printed_digits(first.text)})^(1/{years}) "
             f"{MINUS} 1) = {text} {a_year}"
@@ -217,7 +214,7 @@ class Calculator:
             kind=kind,
             measure=measure,
             entity=inputs[0].entity,
-            period=period.replace(" to ", f" {_WORDS[self.language]['to']} "),
+            period=period.replace(" to ", f" {words_for(self.language).writer.span_to} "),
             value=float(value),
             unit=unit,
             text=text,
@@ -232,7 +229,7 @@ class Calculator:
         """An amount in the first input's unit, printed as it prints its figures."""
         first = inputs[0]
         if unit_family(first.unit) == "%":
-            pp = _WORDS[self.language]["pp"]
+            pp = words_for(self.language).writer.percentage_points
             return f"{self._number(value, _decimals(inputs), signed=signed)} {pp}", pp
         face = value / unit_scale(first.unit)
         prefix, suffix = _around_digits(first.text)
@@ -245,9 +242,9 @@ class Calculator:
     def _number(self, value: Decimal, decimals: int, *, signed: bool) -> str:
         quantum = Decimal(1).scaleb(-decimals)
         rounded = value.quantize(quantum, rounding=ROUND_HALF_UP)
-        body = f"{abs(rounded):,.{decimals}f}"
-        if self.language == "pt":
-            body = body.translate(str.maketrans(",.", ".,"))
+        words = words_for(self.language).report
+        separators = str.maketrans(",.", words.thousands_separator + words.decimal_separator)
+        body = f"{abs(rounded):,.{decimals}f}".translate(separators)
         if rounded < 0:
             return f"{MINUS}{body}"
         return f"+{body}" if signed and rounded > 0 else body

@@ -14,39 +14,11 @@ from dataclasses import dataclass
 
 from engine.contracts import Calculation, Claim, Figure, Language, Sentence
 from engine.text.tokens import term_set
+from engine.words import words_for
 from engine.writing.calculator import Calculator, NotComparable
 
 MAX_MEASURES = 4
 """Measures a comparison states in the summary; more go to the figures tables."""
-
-_WORDS: dict[Language, dict[str, str]] = {
-    "en": {
-        "rose": "{measure} rose from {old} in {first} to {new} in {last}",
-        "fell": "{measure} fell from {old} in {first} to {new} in {last}",
-        "flat": "{measure} was {old} in {first} and {new} in {last}",
-        "change": ", a calculated change of {difference}",
-        "percent": " ({percent})",
-        "growth": " and a compound annual growth rate of {cagr}",
-        "one": "{measure} was {value} in {period}",
-        "sides": "{measure} was {parts}",
-        "side": "{value} for {side}",
-        "side_in": "{value} for {side} in {period}",
-        "and": " and ",
-    },
-    "pt": {
-        "rose": "{measure} cresceu de {old} em {first} para {new} em {last}",
-        "fell": "{measure} caiu de {old} em {first} para {new} em {last}",
-        "flat": "{measure} foi de {old} em {first} e de {new} em {last}",
-        "change": ", variação calculada de {difference}",
-        "percent": " ({percent})",
-        "growth": " e taxa composta de crescimento anual de {cagr}",
-        "one": "{measure} foi de {value} em {period}",
-        "sides": "{measure} foi de {parts}",
-        "side": "{value} para {side}",
-        "side_in": "{value} para {side} em {period}",
-        "and": " e ",
-    },
-}
 
 _YEAR = re.compile(r"^\d{4}$")
 _GROWTH = re.compile(
@@ -111,7 +83,7 @@ def _periods(
     language: Language,
 ) -> ComparisonPoints:
     first, last = sides[0], sides[-1]
-    words = _WORDS[language]
+    words = _words(language)
     sentences: list[Sentence] = []
     calculations: list[Calculation] = []
     stated: list[Figure] = []
@@ -205,7 +177,7 @@ def _entities(
 ) -> ComparisonPoints:
     """Entities or options compared: each side's figure of each asked measure, in one
     sentence per measure; no calculation across entities (the calculator refuses it)."""
-    words = _WORDS[language]
+    words = _words(language)
     titles = {c.id: _squashed(f"{c.title} {c.url}") for c in claims}
     sentences: list[Sentence] = []
     stated: list[Figure] = []
@@ -221,7 +193,7 @@ def _entities(
             for side, figure in present
         ]
         measure = _capitalised(present[0][1].measure)
-        text = words["sides"].format(measure=measure, parts=words["and"].join(parts))
+        text = words["sides"].format(measure=measure, parts=words["list_and"].join(parts))
         cited = [cid for _, figure in present for cid in figure.claim_ids]
         sentences.append(Sentence(text=f"{text}.", claim_ids=list(dict.fromkeys(cited))))
         stated += [figure for _, figure in present]
@@ -260,3 +232,10 @@ def _squashed(text: str) -> str:
 def _capitalised(measure: str) -> str:
     measure = " ".join(measure.split())
     return measure[:1].upper() + measure[1:]
+
+
+def _words(language: Language) -> dict[str, str]:
+    """The comparison's sentence shapes in `language` (engine/words)."""
+    writer = words_for(language).writer
+    names = ("rose", "fell", "flat", "change", "percent", "growth", "one", "sides", "side")
+    return {name: getattr(writer, name) for name in (*names, "side_in", "list_and")}

@@ -34,6 +34,7 @@ from engine.contracts import Claim, ClaimStatus, Figure
 from engine.text.language import detect_language
 from engine.text.periods import YEAR_IN_TEXT
 from engine.text.quantities import Quantity, declarations, quantities
+from engine.words import words_for
 from engine.writing.tables import figures_tables
 from engine.writing.units import (
     PERIOD,
@@ -56,10 +57,6 @@ __all__ = [
 
 _MONEY = frozenset({"USD", "BRL", "EUR", "GBP"})
 _SYMBOL = {"USD": "$", "BRL": "R$", "EUR": "€", "GBP": "£"}
-_SCALE_WORDS = {
-    "en": {3: "thousand", 6: "million", 9: "billion", 12: "trillion"},
-    "pt": {3: "mil", 6: "milhões", 9: "bilhões", 12: "trilhões"},
-}
 _SPACE = "[ \t\u00a0\u2009\u202f]"
 _CURRENCY_BEFORE = re.compile(rf"(?:R\$|US\$|U\$S|\$|€|£|\b(?:USD|BRL|EUR|GBP)){_SPACE}*$")
 _SUFFIX = re.compile(
@@ -246,7 +243,7 @@ def _unit(claim: Claim, measure: str, q: Quantity, printed: str, language: str) 
         before = re.match(r"[(\-\u2212]?(R\$|US\$|U\$S|\$|€|£)", printed)
         symbol = before[1] if before else _SYMBOL.get(currency, currency)
     exponent = scale.adjusted() if scale != 1 else 0
-    word = _SCALE_WORDS["pt" if language == "pt" else "en"].get(exponent, "")
+    word = words_for(language).writer.scales.get(exponent, "")
     return " ".join(part for part in (symbol, word) if part)
 
 

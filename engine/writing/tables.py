@@ -16,14 +16,11 @@ from engine.contracts import (
     TableRow,
 )
 from engine.snapshots import split_page
+from engine.words import words_for
 from engine.writing.units import header_cells, unit_family, year_of
 
 __all__ = ["figures_tables"]
 
-_WORDS = {
-    "en": {"and": "and", "difference": "Difference", "percent_change": "Change", "cagr": "CAGR"},
-    "pt": {"and": "e", "difference": "Diferença", "percent_change": "Variação", "cagr": "CAGR"},
-}
 _CHANGE_KINDS = ("difference", "percent_change", "cagr")
 
 
@@ -128,7 +125,7 @@ def _table(
         changes = _changes(kind, list(rows), row_of, calculations)
         if changes:
             spans = {c.period for c in changes.values()}
-            word = _WORDS[language][kind]
+            word = words_for(language).writer.change_columns[kind]
             labels.append(f"{word} {spans.pop()}" if len(spans) == 1 else word)
             for index, row in enumerate(grid):
                 row.append(_change_cell(changes.get(index)))
@@ -198,4 +195,4 @@ def _joined(items: list[str], language: Language) -> str:
     if len(items) == 1:
         return items[0]
     rest = [items[0], *(i[:1].lower() + i[1:] for i in items[1:])]
-    return f"{', '.join(rest[:-1])} {_WORDS[language]['and']} {rest[-1]}"
+    return f"{', '.join(rest[:-1])} {words_for(language).writer.list_and.strip()} {rest[-1]}"

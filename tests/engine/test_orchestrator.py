@@ -61,7 +61,7 @@ async def test_step_limit_gives_a_partial_report_with_gaps(source: PagesSource) 
     assert report.partial
     assert report.gaps
     assert report.spend.steps == 3
-    assert any("budget reached" in note for note in report.notes)
+    assert any("orçamento atingido" in note for note in report.notes)  # pt, as asked
 
 
 class OverlapSource(PagesSource):
@@ -203,7 +203,7 @@ async def test_a_model_that_does_not_judge_is_said_to_have_skipped_the_judge(
     source: PagesSource,
 ) -> None:
     report = await run(Orchestrator(scripted(MICRO), source, source), LIMITS_QUESTION)
-    assert any("judge skipped" in note and "scripted" in note for note in report.notes)
+    assert any("juiz de suporte não usado: o modelo scripted" in note for note in report.notes)
 
 
 async def test_the_writer_call_is_reserved_before_research_can_spend_it(
@@ -218,7 +218,7 @@ async def test_the_writer_call_is_reserved_before_research_can_spend_it(
     report = await run(Orchestrator(too_poor, source, source, limits=Limits(usd=0.1)), "limites")
     assert too_poor.write_calls == 0
     assert report.sections  # composed from the verified claims verbatim
-    assert any("no budget for the writer" in note for note in report.notes)
+    assert any("no budget for the writer" in note for note in report.notes)  # "limites": en
 
 
 async def test_a_follow_up_researches_one_subquestion_on_the_same_board(
@@ -258,5 +258,7 @@ class FlakySource(PagesSource):
 async def test_a_subagent_note_reaches_the_report_with_its_subagent(source: PagesSource) -> None:
     flaky = FlakySource(documents=source.documents)
     report = await run(Orchestrator(scripted(CAPEX, MICRO), flaky, flaky), "potência 2018")
-    assert any(note.startswith("s1: could not read") and "503" in note for note in report.notes)
+    assert any(
+        note.startswith("s1: não foi possível ler") and "503" in note for note in report.notes
+    )
     assert [c.statement for c in report.verified_claims()] == [MICRO[0]]

@@ -10,7 +10,7 @@ from urllib.parse import quote_from_bytes
 
 from engine.errors import SourceError
 from engine.snapshots import split_page
-from engine.sources.library.files import Note, escaped
+from engine.sources.library.files import escaped, worded
 from engine.sources.library.index.catalog import CatalogEntry
 from engine.sources.library.manifest import Manifest
 from engine.sources.library.parse import CONTENT_TYPE_BY_KIND, DocumentKind
@@ -58,14 +58,7 @@ def build_documents(
         url = split_page(listed.url.strip())[0] if listed else file_url
         if url in owner_of_url:
             name, owner = escaped(entry.relative), escaped(owner_of_url[url])
-            on_warning(
-                Note(
-                    f"{name}: citation URL {url} already belongs to {owner}; "
-                    f"citing {file_url} instead",
-                    f"{name}: a URL de citação {url} já pertence a {owner}; "
-                    "citado pelo próprio arquivo",
-                )
-            )
+            on_warning(worded(lambda words: words.duplicate_url, name=name, url=url, owner=owner))
             url = file_url
         owner_of_url[url] = entry.relative
         document = LibraryDocument(

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.sources.library.parse import KIND_BY_SUFFIX, DocumentKind
+from engine.words import ENGLISH, PORTUGUESE, LibraryWords
 
 # Control characters (C0, DEL, C1), line and paragraph separators, and the bidirectional
 # marks, embeddings, overrides and isolates that reorder what a terminal or a chat shows.
@@ -34,8 +35,9 @@ def _escape(match: re.Match[str]) -> str:
 
 
 class Note(str):
-    """A warning for the reports, in English (the string itself) and in Portuguese (`pt`),
-    so that a report's notes follow its language (`in_language`). Names in it are
+    """A warning for the reports, in English (the string itself, which a terminal shows too)
+    and in Portuguese (`pt`), so that a report's notes follow its language (`in_language`);
+    both are worded by `engine.words` (`worded`). Names in it are
     library-relative and escaped (`files.escaped`): no server path, no forged line."""
 
     pt: str
@@ -50,6 +52,12 @@ class Note(str):
 
     def in_language(self, language: str) -> str:
         return self.pt if language == "pt" else str(self)
+
+
+def worded(pick: Callable[[LibraryWords], str], **fields: object) -> Note:
+    """A `Note` in both languages: the string `pick` takes from each table's library part
+    (`engine.words`), filled in with the same `fields`."""
+    return Note(pick(ENGLISH.library).format(**fields), pick(PORTUGUESE.library).format(**fields))
 
 
 def in_language(note: str, language: str) -> str:

@@ -16,7 +16,7 @@ from engine.contracts import utc_now
 from engine.snapshots import Snapshot, split_page
 from engine.sources.library.cache import ParsedTextCache, default_cache_dir
 from engine.sources.library.documents import LibraryDocument, LibraryError, build_documents
-from engine.sources.library.files import Note, escaped
+from engine.sources.library.files import Note, escaped, worded
 from engine.sources.library.index.opening import open_index
 from engine.sources.library.index.passage_index import PassageIndex
 from engine.sources.library.index.refresh import RefreshSummary
@@ -26,6 +26,7 @@ from engine.sources.library.query import search_terms
 from engine.sources.library.ranking import TitleField, rank_passages
 from engine.sources.library.texts import DocumentTexts
 from engine.sources.protocols import FetchError, SearchHit
+from engine.words import ENGLISH, PORTUGUESE, Words
 
 SNIPPET_CHARS = 300
 
@@ -88,12 +89,7 @@ class Library:
         def on_cache_error(error: OSError) -> None:
             if not cache_errors:  # its reason only: the cache's path is the server's
                 why = error.strerror or str(error)
-                warn(
-                    Note(
-                        f"library cache not writable ({why}); continuing without it",
-                        f"cache da biblioteca sem permissão de escrita ({why}); seguindo sem ele",
-                    )
-                )
+                warn(worded(lambda words: words.cache_not_writable, error=why))
             cache_errors.append(error)
 
         progress(f"reading {folder}")
@@ -187,16 +183,6 @@ class Library:
 
 SKIPPED_NAMED = 3
 """Skipped files of one reason named one note each, up to this many; more make one note."""
-_REASONS_PT = {
-    "empty file": "arquivo vazio",
-    "no words in file": "arquivo sem palavras",
-    "no text in file": "arquivo sem texto",
-    "no text in file (scanned PDF?)": "arquivo sem texto (PDF digitalizado?)",
-    "cannot read": "ilegível",
-    "a link to a file outside the library, not read": "um link para fora da biblioteca, não lido",
-    "not a readable PDF": "PDF ilegível",
-}
-_PREFIXES_PT = {"cannot read (": "ilegível (", "folder not readable (": "pasta ilegível ("}
 
 
 class SkippedNote(Note):
@@ -212,26 +198,37 @@ def skipped_notes(skipped: list[tuple[str, str]]) -> list[Note]:
         by_reason.setdefault(reason, []).append(escaped(relative))
     notes: list[Note] = []
     for reason, names in by_reason.items():
-        why, why_pt = escaped(reason), escaped(_reason_pt(reason))
         if len(names) <= SKIPPED_NAMED:
-            notes += [SkippedNote(f"skipped {n}: {why}", f"ignorado {n}: {why_pt}") for n in names]
+            notes += [_skipped(reason, name=name) for name in names]
             continue
         shown = ", ".join(names[:SKIPPED_NAMED]) + ", …"
-        count = f"{len(names):,}"
-        pt_count = count.replace(",", ".")
-        notes.append(
-            SkippedNote(
-                f"{count} files skipped ({why}): {shown}",
-                f"{pt_count} arquivos ignorados ({why_pt}): {shown}",
-            )
-        )
+        notes.append(_skipped(reason, count=len(names), names=shown))
     return notes
 
 
-def _reason_pt(reason: str) -> str:
-    if reason in _REASONS_PT:
-        return _REASONS_PT[reason]
-    for prefix, translated in _PREFIXES_PT.items():
+def _skipped(reason: str, **fields: object) -> SkippedNote:
+    """The note of one skipped file (`name`) or of `count` files (`names`), in both tables'
+    wording, the reason and the count as each language writes them."""
+    return SkippedNote(
+        _skipped_text(ENGLISH, reason, **fields), _skipped_text(PORTUGUESE, reason, **fields)
+    )
+
+
+def _skipped_text(words: Words, reason: str, **fields: object) -> str:
+    why = escaped(_reason_in(words, reason))
+    count = fields.pop("count", None)
+    if count is None:
+        return words.library.skipped_file.format(reason=why, **fields)
+    shown = f"{count:,}".replace(",", words.report.thousands_separator)
+    return words.library.skipped_files.format(reason=why, count=shown, **fields)
+
+
+def _reason_in(words: Words, reason: str) -> str:
+    """`reason` (in English, as the library gives it) in the language of `words`."""
+    library = words.library
+    if reason in library.skip_reasons:
+        return library.skip_reasons[reason]
+    for prefix, translated in library.skip_reason_prefixes.items():
         if reason.startswith(prefix):
             return translated + reason.removeprefix(prefix)
     return reason

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.sources.library.files import Note, escaped
+from engine.sources.library.files import escaped, worded
 
 INDEX_MANIFEST = "index.jsonl"
 DOCUMENTS_MANIFEST = "documents.jsonl"
@@ -80,12 +80,7 @@ def _rows(
         return []
     except (OSError, UnicodeDecodeError) as error:
         why = error.reason if isinstance(error, UnicodeDecodeError) else error.strerror
-        on_warning(
-            Note(
-                f"manifest {name} ignored: cannot read it ({why})",
-                f"manifesto {name} ignorado: não pôde ser lido ({why})",
-            )
-        )
+        on_warning(worded(lambda words: words.manifest_unreadable, name=name, error=why))
         return []
     rows: list[dict[str, str]] = []
     bad_lines: list[int] = []
@@ -99,12 +94,9 @@ def _rows(
             rows.append(row)
     if bad_lines:
         shown = ", ".join(map(str, bad_lines[:5])) + ("…" if len(bad_lines) > 5 else "")
+        count = len(bad_lines)
         on_warning(
-            Note(
-                f"manifest {name}: {len(bad_lines)} unusable line(s) skipped ({shown})",
-                f"manifesto {name}: {len(bad_lines)} linha(s) inutilizável(is) ignorada(s) "
-                f"({shown})",
-            )
+            worded(lambda words: words.manifest_bad_lines, name=name, count=count, lines=shown)
         )
     return rows
 

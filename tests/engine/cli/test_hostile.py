@@ -91,7 +91,7 @@ def test_a_claim_that_quotes_a_page_talking_to_the_model_is_rejected_and_noted(
     [claim] = report.claims
     assert claim.status.value == "rejected"
     assert (claim.reason or "").startswith("text addressed to AI systems")
-    assert any("notas.md contains text addressed to AI systems" in n for n in report.notes)
+    assert any("notas.md contém texto dirigido a sistemas de IA" in n for n in report.notes)
     assert report.sections == []
 
 

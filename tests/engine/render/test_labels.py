@@ -4,15 +4,11 @@ from datetime import datetime, timedelta, timezone
 from typing import get_args
 
 from engine.contracts import CalculationKind, Report
-from engine.render.labels import (
-    ENGLISH,
-    PORTUGUESE,
-    accessed_text,
-    format_utc,
-    labels_for,
-    page_text,
-    spend_rows,
-)
+from engine.render.labels import accessed_text, format_utc, labels_for, page_text, spend_rows
+from engine.words import words_for
+
+PORTUGUESE = words_for("pt").report
+ENGLISH = words_for("en").report
 
 
 def test_labels_follow_the_language() -> None:

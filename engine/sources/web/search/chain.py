@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from engine.sources.library.files import Note
 from engine.sources.protocols import Search, SearchError, SearchHit
 from engine.sources.web.search.json_api import one_line
+from engine.words import ENGLISH, PORTUGUESE, Words
+
+_TABLES = (ENGLISH, PORTUGUESE)  # a Note is its English text, with its Portuguese beside
 
 NoteSink = Callable[[str], None]
 
@@ -35,9 +39,9 @@ class FallbackSearch:
                 self._note(fallback_note(failures, provider.name))
             return hits
         reasons = "; ".join(f"{name}: {reason}" for name, reason in failures)
-        message = f"all search providers failed: {reasons}"
-        self._note(message)
-        raise SearchError(message)
+        note = Note(*(words.search.all_failed.format(reasons=reasons) for words in _TABLES))
+        self._note(note)
+        raise SearchError(str(note))
 
     def _note(self, message: str) -> None:
         if message in self.notes:
@@ -53,8 +57,15 @@ def failure_reason(error: Exception) -> str:
     return one_line(f"{type(error).__name__}: {error}")
 
 
-def fallback_note(failures: Sequence[tuple[str, str]], used: str) -> str:
+def fallback_note(failures: Sequence[tuple[str, str]], used: str) -> Note:
     """`[("searxng", "HTTP 503 (server error)")], "ddgs"` ->
-    "searxng failed: HTTP 503 (server error); used ddgs"."""
-    failed = "; ".join(f"{name} failed: {reason}" for name, reason in failures)
-    return f"{failed}; used {used}"
+    "searxng failed: HTTP 503 (server error); used ddgs" (a `Note`: in Portuguese too, for a
+    Portuguese report)."""
+    english, portuguese = (_fallback_text(words, failures, used) for words in _TABLES)
+    return Note(english, portuguese)
+
+
+def _fallback_text(words: Words, failures: Sequence[tuple[str, str]], used: str) -> str:
+    search = words.search
+    lines = [search.provider_failed.format(provider=name, reason=why) for name, why in failures]
+    return search.fell_back.format(failures="; ".join(lines), provider=used)

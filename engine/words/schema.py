@@ -1,0 +1,358 @@
+"""The shape of a language's table: one frozen dataclass per part of Fonte that speaks.
+
+`Words` holds them all. Each field's docstring (where it has one) says what the string is
+and which placeholders it takes; both tables (`pt`, `en`) fill every field with the same
+placeholders (tests/engine/words/test_tables.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from engine.text.language import Language
+
+
+@dataclass(frozen=True)
+class ReportWords:
+    """The words a rendered report shows around its content (every format), and the notes
+    rendering adds to it."""
+
+    locale: str
+    """The language tag a Word or PowerPoint file declares ("pt-BR")."""
+    decimal_separator: str
+    thousands_separator: str
+    partial_report: str
+    partial_explanation: str
+    gaps: str
+    declared_gaps: str
+    sources: str
+    no_sources: str
+    accessed_on: str
+    page: str
+    page_short: str
+    """A page in a slide's source line: "p. 53"."""
+    excerpt: str
+    not_verified: str
+    rejected_claims: str
+    no_reason: str
+    dropped_sentences: str
+    dropped_in_summary: str
+    """Where a dropped sentence was: the summary, a figures table, a calculation."""
+    dropped_in_table: str
+    dropped_in_calculation: str
+    spend_and_limits: str
+    steps: str
+    time: str
+    cost: str
+    of: str
+    model: str
+    architecture: str
+    created_at: str
+    notes: str
+    page_crop: str
+    see_on_page: str
+    conflicts: str
+    conflicts_explanation: str
+    file_not_made: str
+    """A note: one format of the report could not be rendered or written ({file}, {error})."""
+    crops_left_out: str
+    """A note: a format came out without its page crops, which broke it ({file}, {error})."""
+    page_crops_failed: str
+    """A note: the crops of the cited pages could not be made ({error})."""
+    page_boxes_failed: str
+    """A note: the excerpts' boxes on their pages could not be computed ({error})."""
+    model_unreachable: str
+    """The first gap and note of a run whose model could not be reached ({error})."""
+    summary: str
+    contents: str
+    figures: str
+    chart: str
+    """The alt text of a figures table's chart ({title})."""
+    chart_value: str
+    """A chart's vertical axis when its table names no unit."""
+    chart_period: str
+    calculated: str
+    calculation_marker: str
+    """The short mark of a calculated figure, linking to its calculation ({number})."""
+    calculations: str
+    calculations_explanation: str
+    formula: str
+    inputs: str
+    calculation_kinds: Mapping[str, str]
+    """The name of each `CalculationKind`."""
+    appendix: str
+    appendix_explanation: str
+    continued: str
+    """A slide continued from the one before."""
+    slide_sources: str
+
+
+@dataclass(frozen=True)
+class SheetWords:
+    """report.xlsx: its sheets' names and column headers."""
+
+    claims_sheet: str
+    figures_sheet: str
+    summary_sheet: str
+    id: str
+    citation: str
+    statement: str
+    excerpt: str
+    context: str
+    source: str
+    url: str
+    page: str
+    status: str
+    reason: str
+    accessed: str
+    subquestion: str
+    claims: str
+    calculated: str
+    """A calculated cell's claims column ({id}, {claims})."""
+    calculations: str
+    measure: str
+    entity: str
+    period: str
+    kind: str
+    result: str
+    value: str
+    unit: str
+    formula: str
+    inputs: str
+    question: str
+    number: str
+    sentence: str
+    statuses: Mapping[str, str]
+    """A claim's status (verified, rejected, pending)."""
+    calculation_kinds: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class NoteWords:
+    """The notes a run writes into its report: what it could not do, and why."""
+
+    no_budget_for_writer: str
+    """({detail}): the writer's step did not fit the budget."""
+    no_budget_to_plan: str
+    planner_failed: str
+    subagent_failed: str
+    unreadable_page: str
+    """A page a subagent could not read ({url}, {error})."""
+    web_search_unavailable: str
+    criteria_check_failed: str
+    judge_failed: str
+    judge_skipped: str
+    """({model}): a model that does not judge."""
+    writer_failed: str
+    budget_reached: str
+    """({limit}, {detail}): the detail as the budget gives it."""
+    budget_limits: Mapping[str, str]
+    """The name of each limit a budget refuses at (steps, seconds, usd, stopped)."""
+    addressed_to_ai: str
+    v1_researcher_failed: str
+    v1_role_failed: str
+    """({role}, {error}, {consequence})."""
+    v1_roles: Mapping[str, str]
+    """The v1 roles by their ids (analyst, writer, reviewer, editor)."""
+    v1_analysis_is_summary: str
+    v1_no_sections: str
+    v1_draft_kept: str
+    v1_citations_unreadable: str
+    v1_unknown_sources: str
+    """A v1 sentence citing numbers no source has ({numbers}, {sentence})."""
+
+
+@dataclass(frozen=True)
+class LibraryWords:
+    """The warnings opening a library folder gives, which become a report's notes."""
+
+    skipped_file: str
+    """({name}, {reason})."""
+    skipped_files: str
+    """Many files skipped for one reason ({count}, {reason}, {names})."""
+    skip_reasons: Mapping[str, str]
+    """Why a file was skipped, by the reason the library gives (in English)."""
+    skip_reason_prefixes: Mapping[str, str]
+    """The start of a reason that goes on with an error ("cannot read (")."""
+    cache_not_writable: str
+    manifest_unreadable: str
+    manifest_bad_lines: str
+    """({name}, {count}, {lines})."""
+    duplicate_url: str
+    """({name}, {url}, {owner}): two files claim one citation URL."""
+
+
+@dataclass(frozen=True)
+class SearchWords:
+    """The note a web search gives when a provider fails and the next one answers."""
+
+    provider_failed: str
+    """({provider}, {reason})."""
+    fell_back: str
+    """({failures}: the `provider_failed` lines joined by "; ", {provider}: who answered)."""
+    all_failed: str
+    """({reasons})."""
+
+
+@dataclass(frozen=True)
+class GapWords:
+    """The wording of criteria and gaps (engine.planning.gaps reads it back)."""
+
+    criterion_lead: str
+    unfinished_lead: str
+    interrupted: str
+    """A gap the budget cut short."""
+    cancelled: str
+    """A gap the user cut short."""
+
+
+@dataclass(frozen=True)
+class TemplateWords:
+    """The report templates: each one's section titles, description and example subject,
+    by template id; and the example an empty question is answered with."""
+
+    sections: Mapping[str, tuple[str, ...]]
+    descriptions: Mapping[str, str]
+    examples: Mapping[str, str]
+    """The subject of a template's suggested prompt in Slack."""
+    empty_question_example: str
+
+
+@dataclass(frozen=True)
+class SlackWords:
+    """What the bot says in Slack."""
+
+    clarify_intro: str
+    clarify_hint: str
+    answered: str
+    plan_title: str
+    subquestions: str
+    sufficient_when: str
+    caps: str
+    caps_line: str
+    estimate: str
+    estimate_line: str
+    start: str
+    edit: str
+    cancel: str
+    started_by: str
+    cancelled_by: str
+    cancelling: str
+    researching: str
+    research_done: str
+    subagents: str
+    claims_line: str
+    spend_line: str
+    open_gaps: str
+    partial_banner: str
+    deepen: str
+    deepening: str
+    show_excerpt: str
+    sources: str
+    no_sentences: str
+    version: str
+    files_comment: str
+    excerpt_title: str
+    statement: str
+    verdict: str
+    page_crop_title: str
+    page_crop_alt: str
+    not_yours: str
+    busy: str
+    not_found: str
+    edit_title: str
+    edit_subquestions: str
+    edit_steps: str
+    edit_minutes: str
+    edit_usd: str
+    save: str
+    edit_invalid: str
+    continued: str
+    asked_by: str
+    not_in_channel: str
+    subagent_running: str
+    subagent_done: str
+    subagent_stopped: str
+    subagent_failed: str
+    claims_count_one: str
+    claims_count_many: str
+    question_empty: str
+    question_too_long: str
+    empty_mention: str
+    thread_has_report: str
+    not_deepenable: str
+    failed_not_deepenable: str
+    failed_run: str
+    already_started: str
+    nothing_to_cancel: str
+    stale_button: str
+    cancelled_banner: str
+    delivery_failed: str
+    delivery_partial: str
+    upload_failed: str
+    files_not_made: str
+    error_missing_scope: str
+    error_not_in_channel: str
+    error_too_long: str
+    error_rate_limited: str
+    error_unavailable: str
+    error_other: str
+    no_library: str
+    """The one line a research request gets while FONTE_LIBRARY is missing or empty."""
+    feedback_prompt: str
+    feedback_up: str
+    feedback_down: str
+    feedback_thanks: str
+    assistant_status: str
+    assistant_planning: str
+    prompts_title: str
+    assistant_greeting: str
+    help_intro: str
+    """`/research help`: how to ask for research."""
+    help_templates: str
+
+
+@dataclass(frozen=True)
+class WriterWords:
+    """What the offline writer composes around verified figures and calculations: the
+    summary's sentences of a comparison ({measure}, {old}, {new}, {first}, {last},
+    {difference}, {percent}, {cagr}, {value}, {period}, {side}, {parts}), the headers of a
+    figures table's change columns, the calculator's words, and the names of scales in a
+    unit ("$ million")."""
+
+    rose: str
+    fell: str
+    flat: str
+    change: str
+    percent: str
+    growth: str
+    one: str
+    sides: str
+    side: str
+    side_in: str
+    list_and: str
+    """Joins the last two items of a list, spaces included (" and ")."""
+    change_columns: Mapping[str, str]
+    """Column headers of the changes a figures table shows, by calculation kind."""
+    span_to: str
+    """Between the two ends of a period ("2019 to 2023")."""
+    a_year: str
+    percentage_points: str
+    scales: Mapping[int, str]
+    """A scale's word by its power of ten (6: "million")."""
+
+
+@dataclass(frozen=True)
+class Words:
+    """Everything Fonte says to a reader or a user, in one language."""
+
+    language: Language
+    report: ReportWords
+    sheet: SheetWords
+    notes: NoteWords
+    library: LibraryWords
+    search: SearchWords
+    gaps: GapWords
+    templates: TemplateWords
+    slack: SlackWords
+    writer: WriterWords

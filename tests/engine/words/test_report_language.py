@@ -1,0 +1,58 @@
+"""An offline report (the extractive model over the in-memory library) says its notes and
+gaps in the language of its question, from that language's table."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.contracts import Language, Limits, Report
+from engine.models.extractive import ExtractiveModel
+from engine.orchestrator import Orchestrator
+from engine.planning.briefs import make_brief
+from engine.words import words_for
+from tests.support.pages_source import PagesSource
+
+QUESTIONS: dict[Language, str] = {
+    "pt": "Quais são os limites de potência instalada da microgeração distribuída?",
+    "en": "What were ACME's purchases of property, plant and equipment in 2018?",
+}
+OTHER: dict[Language, Language] = {"pt": "en", "en": "pt"}
+
+
+async def offline_report(source: PagesSource, language: Language, limits: Limits) -> Report:
+    orchestrator = Orchestrator(ExtractiveModel(), source, source, limits=limits)
+    report = await orchestrator.run(make_brief(QUESTIONS[language]))
+    assert report.language == language
+    return report
+
+
+@pytest.mark.parametrize("language", ["pt", "en"])
+async def test_a_finished_offline_report_notes_the_judge_in_its_language(
+    source: PagesSource, language: Language
+) -> None:
+    report = await offline_report(source, language, Limits())
+    notes = words_for(language).notes
+    assert not report.partial
+    assert report.verified_claims()  # so the judge had claims to judge
+    assert report.notes == [notes.judge_skipped.format(model="offline")]
+    assert words_for(OTHER[language]).notes.judge_skipped.format(model="offline") not in (
+        report.notes
+    )
+
+
+async def test_the_portuguese_notes_and_gaps_read_as_portuguese(source: PagesSource) -> None:
+    report = await offline_report(source, "pt", Limits(steps=3))
+    assert report.partial
+    assert report.notes == ["orçamento atingido: passos (3 of 3 steps used)"]
+    assert report.gaps == [
+        f"Fonte verificada que responda: {QUESTIONS['pt']} (interrompida pelo orçamento)"
+    ]
+
+
+async def test_the_english_notes_and_gaps_read_as_english(source: PagesSource) -> None:
+    report = await offline_report(source, "en", Limits(steps=3))
+    assert report.partial
+    assert report.notes == ["budget reached: steps (3 of 3 steps used)"]
+    assert report.gaps == [
+        f"A verified source that answers: {QUESTIONS['en']} (interrupted by the budget)"
+    ]
