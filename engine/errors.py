@@ -28,11 +28,13 @@ names them all.
     │   │   ├── ClaudeRefused
     │   │   ├── ClaudeTruncated
     │   │   ├── ClaudeAPIError
-    │   │   │   ├── ClaudeSpendLimit
+    │   │   │   ├── ClaudeAccountStopped
+    │   │   │   │   └── ClaudeSpendLimit
     │   │   │   └── ServerSearchDisabled
     │   │   ├── ClaudeUnavailable
     │   │   └── InvalidAnswer
     │   ├── InvalidJson (ValueError)   engine.models.claude.structured
+    │   ├── StreamInterrupted          engine.models.claude.streaming
     │   ├── ScriptedFailure            engine.models.scripted
     │   ├── NotComparable              engine.writing.calculator
     │   └── InvalidClaim (ValueError)  engine.board

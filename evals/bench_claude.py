@@ -29,8 +29,10 @@ import json
 import math
 import re
 import time
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from anthropic.types import Message
@@ -150,6 +152,29 @@ class ScriptedSource:
         return Snapshot(url=url, text=f"{filler}\n\n{fact.excerpt}\n\n{filler}", title=url)
 
 
+class _Streamed:
+    """What `messages.stream(...)` gives: entered, its events (here only `message_stop`),
+    then `get_final_message()`."""
+
+    def __init__(self, answer: Awaitable[Message]) -> None:
+        self._answer = answer
+        self._message: Message | None = None
+
+    async def __aenter__(self) -> _Streamed:
+        self._message = await self._answer
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+    async def __aiter__(self) -> AsyncIterator[Any]:
+        yield SimpleNamespace(type="message_stop")
+
+    async def get_final_message(self) -> Message:
+        assert self._message is not None
+        return self._message
+
+
 class ScriptedClaude:
     """Stands in for `AsyncAnthropic`: `messages.create` answers from the request."""
 
@@ -161,6 +186,10 @@ class ScriptedClaude:
 
     async def close(self) -> None:
         return None
+
+    def stream(self, **sent: Any) -> _Streamed:
+        """`messages.stream` for long answers: the same answer, as one finished stream."""
+        return _Streamed(self.create(**sent))
 
     async def create(self, **sent: Any) -> Message:
         request = _as_json(sent)

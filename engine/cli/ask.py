@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.assembly import Sources, library_sources, web_sources
-from engine.budget import Budget, Meter
+from engine.budget import Budget, Meter, StepRefused
 from engine.cli.clarify import carry_spend, clarify_at_terminal
 from engine.cli.console import console, progress_display, say, summarise
 from engine.cli.exits import EXIT_FAILED, EXIT_MODEL_UNREACHABLE, EXIT_OK
@@ -206,8 +206,12 @@ _UNREACHABLE = re.compile(r"cannot reach the Anthropic API|Claude API 40[13]\b")
 
 
 def is_unreachable(failure: BaseException) -> bool:
+    """A failure no retry mends, as the client raised it or, for a refused key, as the
+    budget stop it turned into (the client stops the run at a 401 or 403)."""
     from engine.models.claude import ClaudeFailure
 
+    if isinstance(failure, StepRefused) and failure.refusal.limit == "stopped":
+        return bool(_UNREACHABLE.search(failure.refusal.detail))
     return isinstance(failure, ClaudeFailure) and bool(_UNREACHABLE.search(str(failure)))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -142,15 +143,20 @@ def char_citation(cited_text: str, document_index: int, start: int = 0) -> Body:
     }
 
 
-def server_search(query: str, urls: Sequence[str]) -> list[Body]:
-    """The two blocks of one server-side web search: the call and its results."""
+def server_search(query: str, urls: Sequence[str], result_tokens: int = 0) -> list[Body]:
+    """The two blocks of one server-side web search: the call and its results
+    (https://platform.claude.com/docs/en/agents-and-tools/tool-use/web-search-tool). The
+    results' `encrypted_content` is what they add to the prompt: `result_tokens` in all, at
+    the stand-in's 2.5 characters a token, so they are billed as input on each later
+    sampling pass of the turn and whenever the turn is sent back."""
     block_id = f"srvtoolu_{next(_ids):06d}"
+    share = math.ceil(result_tokens * 2.5 / max(1, len(urls))) if result_tokens else 0
     results = [
         {
             "type": "web_search_result",
             "url": url,
             "title": url,
-            "encrypted_content": "ZW5jcnlwdGVk",
+            "encrypted_content": "ZW5jcnlwdGVk" + "A" * share,
             "page_age": None,
         }
         for url in urls
@@ -198,3 +204,21 @@ def spend_limited() -> ApiError:
         None,
         "enforced_spend_limit_reached",
     )
+
+
+def billing_error() -> ApiError:
+    """https://platform.claude.com/docs/en/api/errors: 402 billing_error, an issue with the
+    billing or payment information (credits used up)."""
+    return ApiError(402, "billing_error", "Your credit balance is too low to access the API.")
+
+
+def authentication_error() -> ApiError:
+    """https://platform.claude.com/docs/en/api/errors: 401 authentication_error, the key is
+    malformed, revoked or expired."""
+    return ApiError(401, "authentication_error", "invalid x-api-key")
+
+
+def permission_error() -> ApiError:
+    """https://platform.claude.com/docs/en/api/errors: 403 permission_error, the key may not
+    use the resource (organisation access, workspace settings)."""
+    return ApiError(403, "permission_error", "Your API key does not have permission.")

@@ -14,6 +14,8 @@ a rule gets the 400 the API would give and is kept in `violations`, which the te
 asserts empty. `usage_mode` "measured" replaces a reply's prompt usage with what the request
 would cost (tokens from its size, cache reads and writes from a simulated prompt cache);
 "top" bills every prompt token as a cache write and the whole `max_tokens` as output.
+A reply that ran server-side searches is billed as the sampling passes of one turn
+(`search_passes`).
 """
 
 from __future__ import annotations
@@ -32,12 +34,15 @@ from tests.support.anthropic_replies import (
     ApiError,
     Delayed,
     Reply,
+    authentication_error,
+    billing_error,
     char_citation,
     cited_split,
     json_message,
     message,
     next_id,
     overloaded,
+    permission_error,
     rate_limited,
     redacted_thinking,
     server_search,
@@ -48,6 +53,7 @@ from tests.support.anthropic_replies import (
     usage,
 )
 from tests.support.anthropic_rules import request_chars, violations
+from tests.support.anthropic_stream import StreamStage
 
 __all__ = [
     "ApiError",
@@ -56,6 +62,8 @@ __all__ = [
     "RecordedRequest",
     "Reply",
     "ScriptedAnthropic",
+    "authentication_error",
+    "billing_error",
     "blocks",
     "char_citation",
     "cited_split",
@@ -63,6 +71,7 @@ __all__ = [
     "json_message",
     "message",
     "overloaded",
+    "permission_error",
     "prompt_tokens",
     "rate_limited",
     "redacted_thinking",
@@ -154,6 +163,25 @@ def prompt_tokens(body: Body) -> int:
     return math.ceil(request_chars(body) / CHARS_PER_TOKEN)
 
 
+def search_passes(reply: Body, prompt: int, output: int) -> int:
+    """The input tokens of a reply's passes after its first, when it ran server-side
+    searches: the API runs each search and samples again with the prompt, the results so
+    far and the output so far, and every pass bills that as input
+    (https://platform.claude.com/docs/en/agents-and-tools/tool-use/web-search-tool, usage
+    and pricing: results are input tokens in every search iteration of the turn). `output`
+    is what the reply wrote before its searches: the whole of it, at the top."""
+    extra, results = 0, 0
+    for block in reply.get("content", []):
+        if block.get("type") != "web_search_tool_result":
+            continue
+        content = block.get("content")
+        found = content if isinstance(content, list) else []
+        chars = sum(len(r.get("encrypted_content", "")) for r in found)
+        results += math.ceil(chars / CHARS_PER_TOKEN)
+        extra += prompt + results + output
+    return extra
+
+
 class ScriptedAnthropic:
     def __init__(self, script: Script = (), usage_mode: UsageMode = "scripted") -> None:
         self.requests: list[RecordedRequest] = []
@@ -162,6 +190,8 @@ class ScriptedAnthropic:
         self.usage_mode: UsageMode = usage_mode
         self._signatures: dict[str, str] = {}
         self._cache = PromptCache(CHARS_PER_TOKEN, LOOKBACK_BLOCKS, MINIMUM_CACHEABLE_TOKENS)
+        self.streams = StreamStage()
+        """Requests with "stream": true are answered as events (anthropic_stream.py)."""
         self._lock = threading.Lock()
         self._script: Script = script
         self._served = 0
@@ -246,18 +276,27 @@ class ScriptedAnthropic:
         if self.usage_mode == "top":
             billed.update(
                 input_tokens=0,
-                cache_creation_input_tokens=tokens,
+                cache_creation_input_tokens=tokens
+                + search_passes(reply, tokens, body["max_tokens"]),
                 cache_read_input_tokens=0,
                 output_tokens=body["max_tokens"],
             )
         else:
             measured = self._cache.measure(body, tokens)
+            output = min(billed["output_tokens"], body["max_tokens"])
             billed.update(
-                input_tokens=measured.input,
+                input_tokens=measured.input + search_passes(reply, tokens, output),
                 cache_creation_input_tokens=measured.cache_write,
                 cache_read_input_tokens=measured.cache_read,
                 output_tokens=min(billed["output_tokens"], body["max_tokens"]),
             )
+        searches = sum(
+            1
+            for block in reply.get("content", [])
+            if block.get("type") == "server_tool_use" and block.get("name") == "web_search"
+        )
+        if searches:  # usage.server_tool_use counts the searches run (web-search-tool page)
+            billed["server_tool_use"] = {"web_search_requests": searches, "web_fetch_requests": 0}
         return {**reply, "usage": billed}
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
@@ -283,6 +322,9 @@ class ScriptedAnthropic:
                     self._send(reply.status, reply.body(), extra)
                     return
                 assert not isinstance(reply, Delayed)
+                if body.get("stream"):
+                    server.streams.send(self, reply, f"req_{next_id():06d}")
+                    return
                 self._send(200, reply)
 
             def _send(

@@ -15,6 +15,7 @@ from engine.models.claude.config import (
     ClaudeConfig,
 )
 from engine.models.claude.errors import (
+    ClaudeAccountStopped,
     ClaudeAPIError,
     ClaudeFailure,
     ClaudeRefused,
@@ -43,6 +44,7 @@ __all__ = [
     "DEFAULT_PRICES",
     "PRICES_AS_OF",
     "ClaudeAPIError",
+    "ClaudeAccountStopped",
     "ClaudeClient",
     "ClaudeConfig",
     "ClaudeFailure",

@@ -24,8 +24,10 @@ MAX_BREAKPOINTS = 4
 LOOKBACK_BLOCKS = 20
 EPHEMERAL: dict[str, str] = {"type": "ephemeral"}
 
-# Minimum cacheable prompt length, tokens. The 5-generation models document 512; older
-# models 1024, 2048 or 4096. Unknown models get the largest, so we never claim a cache.
+# Minimum cacheable prompt length, tokens (prompt caching page, "cache limitations"): 512 on
+# the 5-generation models (Sonnet 5: 1024); 1024 on Opus 4.8, Sonnet 4.x and Opus 4/4.1; 2048
+# on Opus 4.7 and Haiku 3.5; 4096 on Opus 4.6, Opus 4.5 and Haiku 4.5. Unknown models get the
+# largest, so we never claim a cache.
 _MINIMUM_BY_PREFIX: tuple[tuple[str, int], ...] = (
     ("claude-sonnet-5-5", 512),
     ("claude-haiku-5-5", 512),
@@ -38,7 +40,7 @@ _MINIMUM_BY_PREFIX: tuple[tuple[str, int], ...] = (
     ("claude-haiku-4-5", 4096),
     ("claude-opus-4-5", 4096),
     ("claude-opus-4-6", 4096),
-    ("claude-opus-4-7", 4096),
+    ("claude-opus-4-7", 2048),
     ("claude-opus-4", 1024),
     ("claude-3-5-haiku", 2048),
 )

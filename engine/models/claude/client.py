@@ -2,9 +2,16 @@
 
 Every call reserves its worst-case price on the shared budget before it is sent and settles
 the actual price, computed from the response's `usage`, afterwards. The SDK's own retries
-are off (max_retries=0): this loop retries inside the report's time budget instead. A
-spend-limit 429 is never retried: it stops the budget, and every later call is refused
-before it is sent (https://platform.claude.com/docs/en/api/errors).
+are off (max_retries=0): this loop retries inside the report's time budget instead. An
+answer that says the account cannot be used (402 billing, 401 key, 403 permission, a spend
+limit) is never retried: it stops the budget, and every later call is refused before it is
+sent (https://platform.claude.com/docs/en/api/errors).
+
+A turn with Anthropic's server-side web search is several sampling passes inside one
+request, each billing the prompt again with the results gathered so far
+(https://platform.claude.com/docs/en/agents-and-tools/tool-use/web-search-tool, usage and
+pricing); its reservation covers every pass up to the turn's `max_uses`
+(`ModelPrice.worst_case_usd`).
 """
 
 from __future__ import annotations
@@ -13,16 +20,18 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
-from anthropic import APIConnectionError, APIStatusError, APITimeoutError, AsyncAnthropic, omit
+from anthropic import APIConnectionError, APIStatusError, APITimeoutError, AsyncAnthropic
 from anthropic.types import Message, TextBlock
 from anthropic.types import Usage as ApiUsage
 
 from engine.budget import Budget, Refusal, Reservation, StepRefused
 from engine.contracts import Usage
+from engine.models.claude.config import model_spec
 from engine.models.claude.errors import (
+    ClaudeAccountStopped,
     ClaudeAPIError,
     ClaudeFailure,
     ClaudeRefused,
@@ -32,12 +41,18 @@ from engine.models.claude.errors import (
     ServerSearchDisabled,
 )
 from engine.models.claude.prices import PriceTable
-from engine.models.claude.request import ClaudeRequest
+from engine.models.claude.request import TOKENS_PER_SERVER_SEARCH, ClaudeRequest
 from engine.models.claude.retry import (
     RetryPolicy,
     backoff_seconds,
     is_retryable,
     retry_after_seconds,
+)
+from engine.models.claude.streaming import (
+    StreamInterrupted,
+    StreamPolicy,
+    charge_interrupted,
+    send_message,
 )
 
 log = logging.getLogger(__name__)
@@ -48,6 +63,18 @@ SPEND_LIMIT_CODE = "enforced_spend_limit_reached"
 # https://platform.claude.com/docs/en/api/errors: a spend limit the organisation or workspace
 # set answers 400 invalid_request_error, the message beginning with these words.
 USAGE_LIMIT_MESSAGE = "You have reached your specified"
+# https://platform.claude.com/docs/en/api/errors: the answers that say the account cannot be
+# used until someone acts (pays, replaces the key, changes the workspace's access): by
+# status, or by error type under another status. What each means for the user, in one line.
+ACCOUNT_STOPS: dict[str, str] = {
+    "billing_error": "Anthropic billing error ({failure}): check the payment details or "
+    "credits in the Claude Console; no retry, research stopped",
+    "authentication_error": "Anthropic API key refused ({failure}): the key is malformed, "
+    "revoked or expired; no retry, research stopped",
+    "permission_error": "Anthropic API key not allowed ({failure}): check the "
+    "organisation's access and workspace settings; no retry, research stopped",
+}
+ACCOUNT_STOP_STATUSES = {402: "billing_error", 401: "authentication_error", 403: "permission_error"}
 
 
 class Payer(Protocol):
@@ -117,32 +144,73 @@ class ClaudeClient:
         sleep: Sleep = asyncio.sleep,
         jitter: Callable[[], float] = random.random,
         max_output_tokens: int = 64_000,
+        fallback_model: str | None = None,
+        search_result_tokens: int = TOKENS_PER_SERVER_SEARCH,
+        streaming: StreamPolicy | None = None,
     ) -> None:
         self.api = api
         self.prices = prices
         self._retry = retry or RetryPolicy()
         self._timeout = request_timeout
         self._sleep = sleep
-        self._jitter = jitter
+        self.jitter = jitter
+        """The random draw in [0, 1) of each retry's wait (injected by tests)."""
         self._max_output = max_output_tokens
-        self.spend_limit: str | None = None
-        """Set once the API answered with the spend-limit 429: no call is sent after it."""
+        self._streaming = streaming or StreamPolicy()
+        """When a request streams and how long a stream may take (streaming.py)."""
+        self.fallback_model = fallback_model
+        """Where a refused request is sent once more, unchanged but for the model
+        (https://platform.claude.com/docs/en/build-with-claude/refusals-and-fallback)."""
+        self.stopped: str | None = None
+        """Set once the API said the account cannot be used (billing, key, permission, a
+        spend limit): no call is sent after it."""
+        self.search_result_tokens = search_result_tokens
+        """Tokens one server-side search's results are assumed to add to the prompt; raised
+        when a turn's usage shows more (`settled_search_turn`)."""
         self.server_search_off: str | None = None
         """Why Anthropic's server-side search is off for this run (a 400), once one call saw
         it: later subagents search with Fonte's own search from the start."""
 
     def estimate_usd(self, request: ClaudeRequest) -> float:
+        """The most `request` can cost. With server-side search, every sampling pass of the
+        turn (one more than its searches) bills the prompt again, with the results so far
+        and the output so far, all as input."""
         return self.prices.price(request.model).worst_case_usd(
-            request.prompt_tokens_estimate(), request.max_tokens, request.server_searches
+            self._prompt_tokens(request),
+            request.max_tokens,
+            request.server_searches,
+            result_tokens_per_search=self.search_result_tokens,
         )
+
+    def _prompt_tokens(self, request: ClaudeRequest) -> int:
+        # The request's own estimate counts a flat allowance per search; the passes are
+        # priced here instead, from `search_result_tokens`.
+        flat = request.server_searches * TOKENS_PER_SERVER_SEARCH
+        return max(0, request.prompt_tokens_estimate() - flat)
+
+    def settled_search_turn(self, request: ClaudeRequest, usage: Usage) -> None:
+        """Learn from a server-search turn's usage: when its prompt tokens exceed what the
+        passes allowed at the assumed result size, raise the size so the next turn of the
+        same shape is covered. The budget then stops issuing turns before the cap."""
+        searches = min(usage.web_searches, request.server_searches)
+        if searches < 1:
+            return
+        billed = usage.input_tokens + usage.cache_write_tokens + usage.cache_read_tokens
+        passes = searches + 1
+        fixed = passes * self._prompt_tokens(request) + searches * request.max_tokens
+        share = searches * passes // 2  # the results of search k are read by the passes after it
+        needed = -(-(billed - fixed) // share)
+        if needed > self.search_result_tokens:
+            log.info("%s: search results larger than assumed: %d tokens", request.role, needed)
+            self.search_result_tokens = needed
 
     async def call(self, request: ClaudeRequest, payer: Payer) -> ClaudeReply:
         """Send `request`, paid by `payer`. Raises StepRefused (from the payer) before
         sending when the budget has no room, and when the API answered with the spend-limit
         429 (the budget is then stopped with the reason); ClaudeFailure when no answer came
         back."""
-        if self.spend_limit is not None:
-            raise StepRefused(Refusal("stopped", self.spend_limit))
+        if self.stopped is not None:
+            raise StepRefused(Refusal("stopped", self.stopped))
         price = self.prices.price(request.model)
         estimate = self.estimate_usd(request)
         reservation = await payer.model_step(estimate)
@@ -151,15 +219,16 @@ class ClaudeClient:
             message = await self._send(request, payer.budget)
             usage = usage_of(message.usage)
             usd = price.cost_usd(usage)
+            self.settled_search_turn(request, usage)
             return ClaudeReply(message, usage, usd)
         except ClaudeUnavailable as failure:
             usd = estimate if failure.maybe_billed else 0.0
             raise
-        except ClaudeSpendLimit as failure:  # the run stops here: a budget refusal from now on
+        except ClaudeAccountStopped as failure:  # the run stops here: a budget refusal from now on
             usd = 0.0
-            self.spend_limit = str(failure)
-            await payer.budget.stop(self.spend_limit)
-            raise StepRefused(Refusal("stopped", self.spend_limit)) from None
+            self.stopped = self.stopped or str(failure)
+            await payer.budget.stop(self.stopped)
+            raise StepRefused(Refusal("stopped", self.stopped)) from None
         except ClaudeFailure:
             usd = 0.0  # the API answered with an error: nothing is billed
             raise
@@ -169,9 +238,20 @@ class ClaudeClient:
     async def call_with_room(self, request: ClaudeRequest, payer: Payer) -> ClaudeReply:
         """`call`, and once more with twice the output cap when the answer stopped at
         `max_tokens`: thinking and answer share the cap, so a cut-off answer usually needs
-        room, not a new question. The cut-off reply is dropped, never half-used."""
+        room, not a new question. The cut-off reply is dropped, never half-used. A refusal is
+        asked once of `fallback_model`, as the stop-reasons page says to."""
+        reply = await self._call_with_room(request, payer)
+        fallback = self.fallback_model
+        if reply.stop_reason != "refusal" or fallback in (None, request.model):
+            return reply
+        log.info("%s: declined by %s; asking %s", request.role, request.model, fallback)
+        return await self._call_with_room(replace(request, model=fallback), payer)
+
+    async def _call_with_room(self, request: ClaudeRequest, payer: Payer) -> ClaudeReply:
         reply = await self.call(request, payer)
-        room = min(self._max_output, request.max_tokens * 2)
+        spec = model_spec(request.model)
+        most = min(self._max_output, spec.max_output) if spec else self._max_output
+        room = min(most, request.max_tokens * 2)
         if reply.stop_reason != "max_tokens" or room <= request.max_tokens:
             return reply
         log.info(
@@ -186,15 +266,12 @@ class ClaudeClient:
             if left <= 0:
                 raise ClaudeUnavailable(f"{request.role}: no time left in the budget for a call")
             try:
-                output_config = request.output_config()
-                return await self.api.messages.create(
-                    model=request.model,
-                    max_tokens=request.max_tokens,
-                    system=request.system_blocks(),
-                    messages=request.wire_messages(),
-                    tools=list(request.tools) if request.tools else omit,
-                    output_config=output_config if output_config is not None else omit,
-                    timeout=min(self._timeout, left),
+                return await send_message(  # streamed when the answer may be long
+                    self.api,
+                    request,
+                    policy=self._streaming,
+                    request_timeout=self._timeout,
+                    seconds_left=left,
                 )
             except APIStatusError as error:
                 failure = _describe(error)
@@ -210,6 +287,10 @@ class ClaudeClient:
                         f"Anthropic usage limit reached (400: {message}); no retry, research "
                         "stopped"
                     ) from None
+                stop = ACCOUNT_STOPS.get(ACCOUNT_STOP_STATUSES.get(error.status_code) or "")
+                stop = stop or ACCOUNT_STOPS.get(kind or "")
+                if stop is not None:
+                    raise ClaudeAccountStopped(stop.format(failure=failure)) from None
                 if (
                     error.status_code == 400
                     and request.server_searches
@@ -218,19 +299,23 @@ class ClaudeClient:
                     raise ServerSearchDisabled(f"{request.role}: {failure}") from None
                 if not is_retryable(error.status_code, kind):
                     raise ClaudeAPIError(f"{request.role}: {failure}") from None
-                delay = backoff_seconds(
-                    attempt,
-                    self._retry,
-                    retry_after_seconds(error.response.headers),
-                    self._jitter(),
-                )
+                retry_after = retry_after_seconds(error.response.headers)
+                delay = backoff_seconds(attempt, self._retry, retry_after, self.jitter())
+                delay = await _within_budget(delay, retry_after, budget)
+            except StreamInterrupted as cut:  # may have been billed: its worst case is spent
+                failure = str(cut)
+                if not await charge_interrupted(budget, self.estimate_usd(request)):
+                    raise ClaudeUnavailable(
+                        f"{request.role}: {failure}; no budget left to retry", maybe_billed=True
+                    ) from None
+                delay = backoff_seconds(attempt, self._retry, None, self.jitter())
             except APITimeoutError:
                 raise ClaudeUnavailable(
                     f"{request.role}: Claude did not answer in time", maybe_billed=True
                 ) from None
             except APIConnectionError as error:
                 failure = f"cannot reach the Anthropic API ({error.message})"
-                delay = backoff_seconds(attempt, self._retry, None, self._jitter())
+                delay = backoff_seconds(attempt, self._retry, None, self.jitter())
             await self._wait_before_retry(request.role, failure, attempt, delay, budget)
             attempt += 1
 
@@ -247,6 +332,17 @@ class ClaudeClient:
             )
         log.info("%s: %s; retrying in %.1f s", role, failure, delay)
         await self._sleep(delay)
+
+
+async def _within_budget(delay: float, retry_after: float | None, budget: Budget) -> float:
+    """A jittered wait that would pass the budget's seconds while the server's own wait
+    would not is shortened to fit: the server's wait stays the floor."""
+    if retry_after is None:
+        return delay
+    left = await seconds_left(budget)
+    if retry_after < left <= delay:
+        return retry_after + (left - retry_after) * 0.5
+    return delay
 
 
 def _error_field(error: APIStatusError, *path: str) -> str | None:

@@ -2,6 +2,8 @@
 
 Read from the environment once, at start-up, where a wrong setting fails with a clear message
 instead of in the middle of a report. The API key is never printed (`repr` leaves it out).
+Each role's model is checked against `MODELS`, what the documentation says that model takes:
+an effort level it refuses, or an output cap past its maximum, would be a 400 on every call.
 """
 
 from __future__ import annotations
@@ -9,10 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
+from engine.models.claude.caching import minimum_cacheable_tokens
 from engine.models.claude.prices import (
     PriceTable,
     UnknownModel,
+    canonical_model,
     default_price_table,
     parse_price_overrides,
 )
@@ -26,6 +31,68 @@ DEFAULT_MODEL = "claude-sonnet-5-5"
 DEFAULT_JUDGE_MODEL = "claude-haiku-5-5"
 ANTHROPIC_SEARCH_PROVIDER = "anthropic"
 
+Thinking = Literal["always", "adaptive", "extended", "none"]
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """What one model takes, from its overview page and the effort page: context window,
+    most output tokens, thinking mode, effort levels and default, prompt-cache minimum."""
+
+    context_window: int
+    max_output: int
+    thinking: Thinking
+    """always: adaptive and cannot be turned off; adaptive: on by default; extended: only
+    when the request asks (Fonte never does); none."""
+    efforts: tuple[Effort, ...]
+    """The `output_config.effort` levels it accepts; none: effort is not sent at all."""
+    default_effort: Effort | None
+    """What the model does when no effort is sent."""
+
+    def cache_minimum(self, model: str) -> int:
+        """The shortest prefix the prompt cache takes (kept in `caching`, where the
+        breakpoints are placed)."""
+        return minimum_cacheable_tokens(model)
+
+
+_ALL = EFFORTS
+_NO_XHIGH: tuple[Effort, ...] = ("low", "medium", "high", "max")
+_BASIC: tuple[Effort, ...] = ("low", "medium", "high")
+_M = 1_000_000
+
+# https://platform.claude.com/docs/en/build-with-claude/effort (levels: max on Fable 5, Mythos
+# 5, Opus 5, Opus 4.8, Opus 4.7, Opus 4.6, Sonnet 5, Sonnet 4.6; xhigh on Fable 5, Mythos 5,
+# Opus 5, Opus 4.8, Opus 4.7, Sonnet 5; Opus 4.5 takes low to high; "most models default to
+# high; Claude Opus 5.5 and Claude Haiku 5.5 default to medium") and each model's overview
+# (context, max output, thinking, default effort). The page we read lists no levels for the
+# 5.5 models and Fable 5.1: they are assumed to take all five, like the generation before.
+MODELS: dict[str, ModelSpec] = {
+    "claude-fable-5-1": ModelSpec(_M, 128_000, "always", _ALL, "high"),
+    "claude-fable-5": ModelSpec(_M, 128_000, "always", _ALL, "high"),
+    "claude-opus-5-5": ModelSpec(_M, 128_000, "always", _ALL, "medium"),
+    "claude-opus-5": ModelSpec(_M, 128_000, "adaptive", _ALL, "high"),
+    "claude-opus-4-8": ModelSpec(_M, 128_000, "adaptive", _ALL, "high"),
+    "claude-opus-4-7": ModelSpec(_M, 128_000, "adaptive", _ALL, "high"),
+    "claude-opus-4-6": ModelSpec(_M, 128_000, "adaptive", _NO_XHIGH, "high"),
+    "claude-opus-4-5": ModelSpec(200_000, 64_000, "extended", _BASIC, "high"),
+    "claude-opus-4-1": ModelSpec(200_000, 32_000, "extended", (), None),
+    "claude-opus-4": ModelSpec(200_000, 32_000, "extended", (), None),
+    "claude-sonnet-5-5": ModelSpec(_M, 128_000, "adaptive", _ALL, "high"),
+    "claude-sonnet-5": ModelSpec(_M, 128_000, "adaptive", _ALL, "high"),
+    "claude-sonnet-4-6": ModelSpec(_M, 64_000, "adaptive", _NO_XHIGH, "high"),
+    "claude-sonnet-4-5": ModelSpec(200_000, 64_000, "extended", (), None),
+    "claude-sonnet-4": ModelSpec(200_000, 64_000, "extended", (), None),
+    "claude-haiku-5-5": ModelSpec(_M, 128_000, "adaptive", _ALL, "medium"),
+    "claude-haiku-4-5": ModelSpec(200_000, 64_000, "extended", (), None),
+    "claude-3-5-haiku": ModelSpec(200_000, 8_192, "none", (), None),
+}
+
+
+def model_spec(model: str) -> ModelSpec | None:
+    """The documented limits of `model` (dated ids and aliases included); None for a model
+    the table does not know (one FONTE_PRICES added): only its price is checked."""
+    return MODELS.get(model) or MODELS.get(canonical_model(model))
+
 
 @dataclass(frozen=True)
 class ClaudeConfig:
@@ -34,6 +101,10 @@ class ClaudeConfig:
     """Plans, checks the criteria and writes: the orchestrator's model."""
     subagent_model: str = DEFAULT_MODEL
     judge_model: str = DEFAULT_JUDGE_MODEL
+    fallback_model: str | None = None
+    """Asked once more when a model declines (`stop_reason: refusal`), as
+    https://platform.claude.com/docs/en/build-with-claude/refusals-and-fallback recommends;
+    None keeps the refusal (FONTE_FALLBACK_MODEL)."""
     judge: bool = True
     """Run the support judge; off, `judge` returns None and the report says so."""
     base_url: str | None = None
@@ -83,6 +154,7 @@ class ClaudeConfig:
             ("FONTE_MODEL", self.model),
             ("FONTE_SUBAGENT_MODEL", self.subagent_model),
             ("FONTE_JUDGE_MODEL", self.judge_model),
+            *((("FONTE_FALLBACK_MODEL", self.fallback_model),) if self.fallback_model else ()),
         ):
             try:
                 self.prices.price(model)
@@ -107,6 +179,51 @@ class ClaudeConfig:
                 raise BadInput(f"{role} effort must be one of {', '.join(EFFORTS)}, not {effort!r}")
         if self.max_retries < 0 or self.request_timeout_seconds <= 0:
             raise BadInput("max_retries must be ≥ 0 and request_timeout_seconds > 0")
+        self._check_models()
+
+    def model_for(self, role: str) -> str:
+        if role == "subagent":
+            return self.subagent_model
+        if role == "judge":
+            return self.judge_model
+        return self.model  # planner, writer, criteria check
+
+    def _check_models(self) -> None:
+        """Each role's effort and output cap against what its model takes: one line naming
+        the setting, the model and what it accepts."""
+        for role in EFFORT_ROLES:
+            model = self.model_for(role)
+            spec = model_spec(model)
+            if spec is None:
+                continue
+            effort = self.effort_for(role)
+            # A model without the effort parameter is sent none (docs/claude.md); a level
+            # the model does not take would be refused on every call.
+            if effort is not None and spec.efforts and effort not in spec.efforts:
+                raise BadInput(
+                    f"FONTE_EFFORT_{role.upper()}={effort}: {model} takes "
+                    f"{', '.join(spec.efforts)} (https://platform.claude.com/docs/en/"
+                    "build-with-claude/effort)"
+                )
+            # The retry with room after a max_tokens stop is held to the model's maximum
+            # by the client; the first ask must fit as it is.
+            if self.max_tokens_for(role) > spec.max_output:
+                raise BadInput(
+                    f"{role}_max_tokens {self.max_tokens_for(role)} is more than {model} "
+                    f"writes: at most {spec.max_output} output tokens"
+                )
+        writer = model_spec(self.model)
+        needed = self.writer_prompt_tokens + self.writer_max_tokens
+        if writer is not None and needed > writer.context_window:
+            raise BadInput(
+                f"the writer's prompt ({self.writer_prompt_tokens}) and output "
+                f"({self.writer_max_tokens}) tokens pass {self.model}'s context window of "
+                f"{writer.context_window}"
+            )
+
+    def max_tokens_for(self, role: str) -> int:
+        value: int = getattr(self, f"{role}_max_tokens")
+        return value
 
     def effort_for(self, role: str) -> Effort | None:
         value: Effort | None = getattr(self, f"{role}_effort")
@@ -125,6 +242,7 @@ class ClaudeConfig:
             model=main_model,
             subagent_model=env.get("FONTE_SUBAGENT_MODEL") or main_model,
             judge_model=env.get("FONTE_JUDGE_MODEL") or DEFAULT_JUDGE_MODEL,
+            fallback_model=env.get("FONTE_FALLBACK_MODEL", "").strip() or None,
             judge=env_flag(env, "FONTE_JUDGE", default=True),
             base_url=env.get("ANTHROPIC_BASE_URL") or None,
             server_web_search=_names_anthropic_search(env.get("FONTE_SEARCH", "")),

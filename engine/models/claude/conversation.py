@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from anthropic.types import Message, MessageParam, TextBlockParam, ToolResultBlockParam
+from anthropic.types.tool_result_block_param import Content
 
 
 class Conversation:
@@ -32,9 +33,22 @@ class Conversation:
         self.messages.append(message.to_param())
 
     def add_results(self, results: Sequence[ToolResultBlockParam], note: str = "") -> None:
-        """The tool results of the last reply, in the order of its tool_use blocks, then an
-        optional note (text after the results, as the tool-use docs allow)."""
-        content: list[ToolResultBlockParam | TextBlockParam] = list(results)
-        if note:
-            content.append({"type": "text", "text": note})
+        """The tool results of the last reply, in the order of its tool_use blocks, and
+        nothing else: text after tool results teaches Claude to end its turn empty
+        (https://platform.claude.com/docs/en/build-with-claude/handling-stop-reasons, "Empty
+        responses with end_turn"), so a `note` goes inside the last result's content."""
+        content = [result.copy() for result in results]
+        if note and content:
+            last = content[-1]
+            held = last.get("content", [])
+            blocks: list[Content] = (
+                [{"type": "text", "text": held}] if isinstance(held, str) else list(held)
+            )
+            blocks.append({"type": "text", "text": note})
+            last["content"] = blocks
         self.messages.append({"role": "user", "content": content})
+
+    def add_prompt(self, text: str) -> None:
+        """A user turn of text after Claude's last reply (one that used no tool)."""
+        prompt: TextBlockParam = {"type": "text", "text": text}
+        self.messages.append({"role": "user", "content": [prompt]})

@@ -25,10 +25,20 @@ class ClaudeAPIError(ClaudeFailure):
     """The API refused the request for a reason retrying cannot fix (400, 401, 403 …)."""
 
 
-class ClaudeSpendLimit(ClaudeAPIError):
-    """429 with `error.details.error_code` enforced_spend_limit_reached: the organisation's
-    monthly spend cap. Retrying fails until access resumes, so nothing is retried and the
-    report stops (https://platform.claude.com/docs/en/api/errors)."""
+class ClaudeAccountStopped(ClaudeAPIError):
+    """The account cannot be used for now, so every later call would fail the same way: a
+    402 billing_error (credits used up, payment details), a 401 authentication_error (a
+    malformed, revoked or expired key), a 403 permission_error, or a spend limit below. None
+    is retried; the run stops with a partial report and one line
+    (https://platform.claude.com/docs/en/api/errors)."""
+
+
+class ClaudeSpendLimit(ClaudeAccountStopped):
+    """A spend limit: the 429 whose `error.details.error_code` is
+    enforced_spend_limit_reached (the usage tier's monthly cap, no retry-after:
+    https://platform.claude.com/docs/en/api/rate-limits), or the 400 whose message begins
+    "You have reached your specified" (a limit the organisation or workspace set). Retrying
+    fails until access resumes (https://platform.claude.com/docs/en/api/errors)."""
 
 
 class ServerSearchDisabled(ClaudeAPIError):

@@ -80,5 +80,6 @@ def claude_model_from_config(config: ClaudeConfig, *, sleep: Sleep = asyncio.sle
         request_timeout=config.request_timeout_seconds,
         sleep=sleep,
         max_output_tokens=config.max_output_tokens,
+        fallback_model=config.fallback_model,
     )
     return ClaudeModel(config, client)

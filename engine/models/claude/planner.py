@@ -28,7 +28,7 @@ from engine.models.protocol import Brief
 from engine.planning.templates import find_template
 
 MAX_QUESTIONS = 3
-MAX_SUBQUESTIONS = 6
+MAX_SUBQUESTIONS = 10
 MIN_STEPS = 3
 CHECK_STEPS = 3
 MAX_STEPS = 30
@@ -72,6 +72,7 @@ def parse_plan(text: str, brief: Brief) -> Plan:
             f"{len(subquestions)} subquestions for {len(sections)} fixed sections: give "
             "exactly one per section, in order"
         )
+    problems += dependency_problems(subquestions)
     if problems:
         raise InvalidJson("; ".join(problems))
     if sections:
@@ -88,6 +89,21 @@ def parse_plan(text: str, brief: Brief) -> Plan:
         )
     except ValidationError as error:
         raise InvalidJson(describe_validation_error(error)) from None
+
+
+def dependency_problems(subquestions: list[Subquestion]) -> list[str]:
+    """A subquestion may depend only on subquestions listed before it: no unknown id, no
+    cycle, and the orchestrator's waves follow the plan's order."""
+    problems, earlier = [], set()
+    for subquestion in subquestions:
+        wrong = [d for d in subquestion.depends_on if d not in earlier]
+        if wrong:
+            problems.append(
+                f"{subquestion.id}.depends_on names {', '.join(wrong)}: only ids of "
+                "subquestions listed before it"
+            )
+        earlier.add(subquestion.id)
+    return problems
 
 
 async def research_steps(meter: Meter) -> int:

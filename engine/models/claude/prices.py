@@ -67,11 +67,27 @@ class ModelPrice:
         )
         return tokens / _MILLION + usage.web_searches * self.web_search_per_1000 / 1000
 
-    def worst_case_usd(self, prompt_tokens: int, max_tokens: int, web_searches: int = 0) -> float:
+    def worst_case_usd(
+        self,
+        prompt_tokens: int,
+        max_tokens: int,
+        web_searches: int = 0,
+        *,
+        result_tokens_per_search: int = 0,
+    ) -> float:
         """The most one call can cost: every prompt token at the dearer of input and cache
-        write, the whole `max_tokens` of output, every allowed server-side search."""
-        rates = self.rates_for(prompt_tokens)
-        tokens = prompt_tokens * max(rates.input, rates.cache_write) + max_tokens * rates.output
+        write, the whole `max_tokens` of output, every allowed server-side search.
+
+        With server-side search the call is up to `web_searches` + 1 sampling passes, and
+        each pass bills as input the prompt, the results of the searches before it and the
+        output written so far (https://platform.claude.com/docs/en/agents-and-tools/tool-use/
+        web-search-tool, usage and pricing: results are input tokens in every search
+        iteration of the turn). The whole output stays within `max_tokens`."""
+        passes = web_searches + 1
+        results = result_tokens_per_search * web_searches * passes // 2
+        prompt = passes * prompt_tokens + results + web_searches * max_tokens
+        rates = self.rates_for(prompt)
+        tokens = prompt * max(rates.input, rates.cache_write) + max_tokens * rates.output
         return tokens / _MILLION + web_searches * self.web_search_per_1000 / 1000
 
 

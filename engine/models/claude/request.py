@@ -93,6 +93,22 @@ class ClaudeRequest:
             return None
         return {"effort": self.effort}
 
+    def api_params(self) -> dict[str, Any]:
+        """The keyword arguments of `messages.create` and `messages.stream` (timeouts are
+        the sender's)."""
+        params: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": self.max_tokens,
+            "system": self.system_blocks(),
+            "messages": self.wire_messages(),
+        }
+        if self.tools:
+            params["tools"] = list(self.tools)
+        output_config = self.output_config()
+        if output_config is not None:
+            params["output_config"] = output_config
+        return params
+
     def followed_by(self, *messages: MessageParam) -> ClaudeRequest:
         return replace(self, messages=[*self.messages, *messages])
 

@@ -7,26 +7,35 @@ as thinking blocks, nor cited text blocks, which are often fragments of sentence
 turn, search and new read is a step of the subagent's cap and of the shared budget; the tool
 calls of one turn run at the same time, each reserved first. `StepRefused` propagates so the
 orchestrator keeps what was posted. Bad tool input goes back to Claude as an error result; an
-answer cut off at `max_tokens` twice becomes a declared gap.
+answer cut off at `max_tokens` twice ends the subagent with its claims (the criteria check
+says whether its subquestion is a gap), and the retry with room costs no step. Claude's
+closing text is its summary for the lead; an empty `end_turn` is asked to go on once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from anthropic.types import Message, ToolResultBlockParam, ToolUseBlock
+from anthropic.types import Message, TextBlock, ToolResultBlockParam, ToolUseBlock
 from pydantic import ValidationError
 
 from engine.agents.toolbox import Assignment, Toolbox
-from engine.budget import Refusal, StepRefused
+from engine.budget import Budget, Reservation, StepRefused
+from engine.contracts import Usage
 from engine.models.claude.citations import cited_passages, repair_candidates, verdict_message
 from engine.models.claude.client import ClaudeClient
 from engine.models.claude.config import ClaudeConfig
 from engine.models.claude.conversation import Conversation
-from engine.models.claude.errors import ClaudeTruncated, ServerSearchDisabled
-from engine.models.claude.prompts import SUBAGENT_SYSTEM, assignment_prompt, shared_reads_note
+from engine.models.claude.errors import ClaudeRefused, ClaudeTruncated, ServerSearchDisabled
+from engine.models.claude.prompts import (
+    CONTINUE_PROMPT,
+    EMPTY_TWICE,
+    SUBAGENT_SYSTEM,
+    assignment_prompt,
+    shared_reads_note,
+)
 from engine.models.claude.request import ClaudeRequest
 from engine.models.claude.research_tools import (
     READ_TOOLS,
@@ -48,6 +57,34 @@ from engine.sources.protocols import FetchError, SearchError
 log = logging.getLogger(__name__)
 
 LIBRARY_SOURCE = "library"
+
+
+@dataclass
+class TurnPayer:
+    """The toolbox as one model turn's payer: the turn's first call is a step of the
+    subagent's cap; a call asking the same turn again (with room after `max_tokens`, or of
+    the fallback model after a refusal) is reserved on the budget but costs no step."""
+
+    tools: Toolbox
+    calls: int = 0
+    budget: Budget = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.budget = self.tools.budget
+
+    async def model_step(self, usd_estimate: float) -> Reservation:
+        if self.calls:
+            self.tools.retry_step()
+        self.calls += 1
+        return await self.tools.model_step(usd_estimate)
+
+    async def settle(self, reservation: Reservation, usd: float, usage: Usage) -> None:
+        await self.tools.settle(reservation, usd, usage)
+
+
+def _text_of(message: Message) -> str:
+    """What Claude wrote as text (its closing summary); "" for thinking or nothing."""
+    return " ".join(b.text.strip() for b in message.content if isinstance(b, TextBlock)).strip()
 
 
 @dataclass(frozen=True)
@@ -74,11 +111,16 @@ class Subagent:
             library=self._library, server_searches=self._server_searches
         )
         self._announced: set[str] = set()
+        self._ended = False
 
     async def run(self) -> None:
+        """Turns until Claude ends with its summary (kept for the lead, `tools.summary`)."""
         conversation = Conversation(assignment_prompt(self._assignment))
+        continued = False
         while True:
             reply = await self._turn(conversation)
+            if reply is None and self._ended:
+                return  # cut off twice: the subagent ends, keeping its claims
             if reply is None:
                 continue  # server-side search turned off: the same turn, with our search
             conversation.add_reply(reply)
@@ -86,7 +128,15 @@ class Subagent:
                 continue
             uses = [b for b in reply.content if isinstance(b, ToolUseBlock)]
             if reply.stop_reason != "tool_use" or not uses:
-                return
+                summary = _text_of(reply)
+                if summary or continued:
+                    self._tools.summary = summary or EMPTY_TWICE
+                    return
+                # An empty end_turn (https://platform.claude.com/docs/en/build-with-claude/
+                # handling-stop-reasons, "Empty responses with end_turn"): asked once, plainly.
+                continued = True
+                conversation.add_prompt(CONTINUE_PROMPT)
+                continue
             passages = cited_passages(reply, conversation.documents)
             outcomes = await self._run_tools(uses, passages)
             for outcome in outcomes:
@@ -110,24 +160,26 @@ class Subagent:
             cache_points=conversation.cache_points(),
         )
         try:
-            reply = await self._client.call_with_room(request, self._tools)
+            # one step of the subagent's, whatever call_with_room asks again (room, fallback)
+            reply = await self._client.call_with_room(request, TurnPayer(self._tools))
             return reply.finished(self._role).message
         except ServerSearchDisabled as failure:
             if not self._server_searches:
                 raise
             self._use_own_search(str(failure))
             return None
-        except ClaudeTruncated as failure:  # twice: the subquestion is a declared gap
+        except ClaudeTruncated as failure:  # twice: the subagent ends, keeping its claims
             self._tools.notes.append(str(failure))
-            raise StepRefused(Refusal("max_tokens", str(failure))) from None
+            self._tools.summary, self._ended = str(failure), True
+            return None
+        except ClaudeRefused as failure:  # the lead must not send it again unchanged
+            self._tools.refused = str(failure)
+            raise
 
     def _use_own_search(self, failure: str) -> None:
         if self._client.server_search_off is None:
             self._client.server_search_off = failure
-            self._tools.notes.append(
-                f"Anthropic web search is not available ({failure}); searching with Fonte's "
-                "own search instead"
-            )
+            self._tools.notes.append(self._tools.words.web_search_unavailable.format(error=failure))
         self._server_searches = 0
         self._definitions = tool_definitions(library=self._library, server_searches=0)
 
@@ -174,7 +226,7 @@ class Subagent:
         try:
             snapshot = await self._tools.read(url)
         except FetchError as error:  # Claude may read another page; the report notes this one
-            self._tools.notes.append(f"could not read {url}: {error}")
+            self._tools.note_unreadable(url, error)
             return ToolOutcome(text_result(use.id, f"could not read {url}: {error}", is_error=True))
         page = page_text(snapshot, url)
         if not page.text.strip():

@@ -2,7 +2,12 @@
 
 Rate limits (429), overload (529, or an `overloaded_error` under another status) and plain
 server errors pass; everything else (bad request, authentication, billing) fails at once.
-The server's `retry-after` wins over our own backoff.
+
+Waits use full jitter ("Exponential Backoff And Jitter", AWS Architecture Blog): a random
+share of a window that doubles each attempt. The server's `retry-after` is a floor, not the
+wait: the random share is added on top, so parallel subagents told "1 s" by the same 429 do
+not all come back in the same millisecond (https://platform.claude.com/docs/en/api/rate-limits:
+wait at least what retry-after says).
 """
 
 from __future__ import annotations
@@ -55,12 +60,19 @@ def retry_after_seconds(
     return max(0.0, (when - now()).total_seconds())
 
 
+def backoff_window(attempt: int, policy: RetryPolicy) -> float:
+    """The random share's range before retry number `attempt` (0-based): 2, 4, 8 … s with
+    the default policy, never above `max_delay`."""
+    return min(policy.max_delay, policy.base_delay * 2.0 ** (attempt + 1))
+
+
 def backoff_seconds(
     attempt: int, policy: RetryPolicy, retry_after: float | None, jitter: float
 ) -> float:
-    """The wait before retry number `attempt` (0-based). `jitter` in [0, 1) spreads parallel
-    subagents that hit the same limit, so they do not come back in lockstep."""
-    if retry_after is not None:
-        return retry_after
-    exponential = min(policy.max_delay, policy.base_delay * 2.0**attempt)
-    return exponential * (0.5 + 0.5 * jitter)
+    """The wait before retry number `attempt` (0-based). `jitter` in [0, 1) is the random
+    draw: without `retry-after` the wait is that share of the window (full jitter); with it,
+    the server's wait plus that share of the larger of the window and the server's wait."""
+    window = backoff_window(attempt, policy)
+    if retry_after is None:
+        return window * jitter
+    return retry_after + max(window, retry_after) * jitter

@@ -1,11 +1,14 @@
 """The call boundary: reserve, send through the real SDK, retry, settle from `usage`."""
 
+import asyncio
+import random
+import threading
 import time
 from collections.abc import Callable
 
 import pytest
 
-from engine.budget import StepRefused
+from engine.budget import Meter, StepRefused
 from engine.contracts import Limits, Usage
 from engine.models.claude import (
     ClaudeAPIError,
@@ -18,9 +21,14 @@ from engine.models.claude import (
 )
 from tests.support.anthropic_server import (
     ApiError,
+    Reply,
     ScriptedAnthropic,
+    authentication_error,
+    billing_error,
+    first_user_text,
     message,
     overloaded,
+    permission_error,
     rate_limited,
     spend_limited,
     text,
@@ -122,7 +130,8 @@ async def test_429_is_retried_after_the_time_the_server_asked(
     anthropic.script([rate_limited(retry_after="3"), message(text("hello"))])
     answer, usd, spent = await ask(model)
     assert answer == "hello"
-    assert sleeps == [3.0]
+    assert len(sleeps) == 1
+    assert 3.0 <= sleeps[0] < 6.0  # at least what the server asked, plus a random share
     assert len(anthropic.requests) == 2
     assert spent.model_calls == 1  # the refused attempt is not billed
     assert usd == pytest.approx(PRICES.cost_usd(MODEL, spent))
@@ -154,8 +163,8 @@ async def test_overloaded_529_is_retried_with_backoff(
     answer, _, spent = await ask(model)
     assert answer == "hello"
     assert len(sleeps) == 2
-    assert 0.5 <= sleeps[0] <= 1.0  # first backoff: 1 s with jitter
-    assert 1.0 <= sleeps[1] <= 2.0
+    assert 0.0 <= sleeps[0] < 2.0  # full jitter: a random share of 2 s, then of 4 s
+    assert 0.0 <= sleeps[1] < 4.0
     assert spent.model_calls == 1
 
 
@@ -165,7 +174,8 @@ async def test_an_overloaded_error_under_another_status_is_retried(
     anthropic.script([ApiError(503, "overloaded_error", "Overloaded", "2"), message(text("hi"))])
     answer, _, _ = await ask(model)
     assert answer == "hi"
-    assert sleeps == [2.0]
+    assert len(sleeps) == 1
+    assert 2.0 <= sleeps[0] < 4.0
 
 
 async def test_no_wait_past_the_time_budget(
@@ -188,7 +198,8 @@ async def test_retries_end(
         await complete_text(
             model.client, payer, role="test", model=MODEL, system="s", prompt="p", max_tokens=10
         )
-    assert sleeps == [1.0, 1.0]
+    assert len(sleeps) == 2
+    assert all(1.0 <= wait < 5.0 for wait in sleeps)
     spend = await payer.budget.spend()
     assert spend.usd == 0.0  # the reservation is released: nothing was billed
     assert spend.steps == 1
@@ -197,11 +208,85 @@ async def test_retries_end(
 async def test_a_bad_request_fails_at_once_without_the_key(
     anthropic: ScriptedAnthropic, model: ClaudeModel, sleeps: list[float]
 ) -> None:
-    anthropic.script([ApiError(401, "authentication_error", "invalid x-api-key")])
-    with pytest.raises(ClaudeAPIError, match="401 authentication_error: invalid x-api-key") as info:
+    anthropic.script([ApiError(400, "invalid_request_error", "max_tokens: too large")])
+    with pytest.raises(ClaudeAPIError, match="400 invalid_request_error: max_tokens") as info:
         await ask(model)
     assert API_KEY not in str(info.value)
     assert sleeps == []
+
+
+@pytest.mark.parametrize(
+    ("refusal", "line"),
+    [
+        (billing_error(), r"stopped: Anthropic billing error \(Claude API 402 billing_error: "),
+        (authentication_error(), r"stopped: Anthropic API key refused \(Claude API 401 "),
+        (permission_error(), r"stopped: Anthropic API key not allowed \(Claude API 403 "),
+        (  # the error type decides under another status too (errors page: 4XX reuse types)
+            ApiError(400, "billing_error", "credit balance too low"),
+            "stopped: Anthropic billing error",
+        ),
+    ],
+)
+async def test_billing_and_permission_answers_stop_the_run_with_no_further_request(
+    anthropic: ScriptedAnthropic,
+    model: ClaudeModel,
+    sleeps: list[float],
+    refusal: ApiError,
+    line: str,
+) -> None:
+    anthropic.script([refusal, message(text("never sent"))])
+    payer = meter()
+    with pytest.raises(StepRefused, match=line) as info:
+        await complete_text(
+            model.client, payer, role="test", model=MODEL, system="s", prompt="p", max_tokens=10
+        )
+    assert "\n" not in str(info.value)
+    assert API_KEY not in str(info.value)
+    assert sleeps == []
+    stopped = await payer.budget.exhausted()
+    assert stopped is not None
+    assert stopped.limit == "stopped"
+    assert (await payer.budget.spend()).usd == 0.0  # an error answer is not billed
+    with pytest.raises(StepRefused, match="stopped"):  # later calls are never sent
+        await ask(model)
+    assert len(anthropic.requests) == 1
+
+
+async def test_six_parallel_callers_told_to_wait_one_second_spread_over_a_second(
+    anthropic: ScriptedAnthropic, model: ClaudeModel, sleeps: list[float]
+) -> None:
+    # Six subagents' calls meet the same 429 "retry-after: 1"; each then comes back.
+    lock = threading.Lock()
+    seen: set[str] = set()
+
+    def limited_once(body: dict[str, object]) -> Reply:
+        prompt = first_user_text(body)
+        with lock:
+            first = prompt not in seen
+            seen.add(prompt)
+        return rate_limited(retry_after="1") if first else message(text(f"ok {prompt}"))
+
+    anthropic.script(limited_once)
+    model.client.jitter = random.Random(23).random  # the random source, injected
+    budget = meter().budget
+
+    async def subagent(number: int) -> str:
+        reply = await complete_text(
+            model.client,
+            Meter(budget),
+            role=f"subagent s{number}",
+            model=MODEL,
+            system="s",
+            prompt=f"p{number}",
+            max_tokens=10,
+        )
+        return reply.text
+
+    answers = await asyncio.gather(*(subagent(n) for n in range(6)))
+    assert answers == [f"ok p{n}" for n in range(6)]
+    assert len(sleeps) == 6
+    assert min(sleeps) >= 1.0  # none before the time the server asked
+    assert max(sleeps) - min(sleeps) >= 1.0  # and not back in lockstep
 
 
 async def test_a_refusal_is_a_failure_and_still_paid(
@@ -282,3 +367,33 @@ async def test_no_room_in_the_budget_means_no_request(
     with pytest.raises(StepRefused, match="usd"):
         await ask(model, Limits(usd=0.0001))
     assert anthropic.requests == []
+
+
+async def test_a_server_search_turn_costs_no_more_than_its_reservation(
+    anthropic: ScriptedAnthropic, model: ClaudeModel
+) -> None:
+    from engine.models.claude import ClaudeRequest
+    from tests.support.anthropic_server import server_search
+
+    anthropic.usage_mode = "top"  # each pass's prompt a cache write, the whole max_tokens out
+    found = [
+        block
+        for number in range(3)  # as many searches as the turn allows
+        for block in server_search(f"q{number}", ["https://example.org/a"], result_tokens=9_500)
+    ]
+    anthropic.script([message(*found, text("done"))])
+    tools = [{"type": "web_search_20250305", "name": "web_search", "max_uses": 3}]
+    request = ClaudeRequest(
+        role="subagent s1",
+        model=MODEL,
+        system="s",
+        messages=[{"role": "user", "content": "página " * 8_000}],
+        max_tokens=2_000,
+        tools=tools,  # type: ignore[arg-type]
+        server_searches=3,
+    )
+    reserved = model.client.estimate_usd(request)
+    reply = await model.client.call(request, meter())
+    assert reply.usage.web_searches == 3
+    assert reply.usd <= reserved  # four passes, each re-reading the prompt and the results
+    assert reply.usd > reserved * 0.6  # and the bound is not loose by a wide margin

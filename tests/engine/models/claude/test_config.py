@@ -127,3 +127,60 @@ def test_parallel_tool_calls_can_be_turned_off() -> None:
 def test_fable_is_priced() -> None:
     config = ClaudeConfig.from_env({**KEY, "FONTE_MODEL": "claude-fable-5-1"})
     assert config.prices.price("claude-fable-5-1").rates.output == 50.0
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        (  # the effort page: xhigh is not among Sonnet 4.6's levels
+            {"FONTE_MODEL": "claude-sonnet-4-6", "FONTE_EFFORT_PLANNER": "xhigh"},
+            r"FONTE_EFFORT_PLANNER=xhigh: claude-sonnet-4-6 takes low, medium, high, max \(",
+        ),
+        (  # Opus 4.5 predates max
+            {"FONTE_MODEL": "claude-opus-4-5-20251101", "FONTE_EFFORT_WRITER": "max"},
+            "FONTE_EFFORT_WRITER=max: claude-opus-4-5-20251101 takes low, medium, high ",
+        ),
+        (  # the judge's own model is the one checked
+            {"FONTE_JUDGE_MODEL": "claude-opus-4-6", "FONTE_EFFORT_JUDGE": "xhigh"},
+            "FONTE_EFFORT_JUDGE=xhigh: claude-opus-4-6 takes",
+        ),
+    ],
+)
+def test_an_effort_the_model_does_not_take_fails_at_start_in_one_line(
+    env: dict[str, str], message: str
+) -> None:
+    with pytest.raises(BadInput, match=message) as info:
+        ClaudeConfig.from_env({**KEY, **env})
+    assert "\n" not in str(info.value)
+
+
+def test_a_level_the_model_takes_and_a_model_without_effort_both_pass() -> None:
+    assert ClaudeConfig.from_env({**KEY, "FONTE_EFFORT_PLANNER": "xhigh"}).planner_effort == "xhigh"
+    sonnet = ClaudeConfig.from_env(
+        {**KEY, "FONTE_MODEL": "claude-sonnet-4-6", "FONTE_EFFORT_PLANNER": "max"}
+    )
+    assert sonnet.planner_effort == "max"
+    # Haiku 4.5 has no effort parameter: it is sent none (the request drops it), not refused.
+    assert ClaudeConfig.from_env({**KEY, "FONTE_JUDGE_MODEL": "claude-haiku-4-5"}).judge
+
+
+def test_an_output_cap_past_the_model_and_a_writer_past_its_context_fail_at_start() -> None:
+    with pytest.raises(BadInput, match="judge_max_tokens 9000 is more than claude-3-5-haiku"):
+        ClaudeConfig(api_key="k", judge_model="claude-3-5-haiku", judge_max_tokens=9000)
+    with pytest.raises(BadInput, match="context window of 200000"):
+        ClaudeConfig(api_key="k", model="claude-sonnet-4-5", writer_prompt_tokens=190_000)
+
+
+def test_the_table_knows_every_priced_model_and_its_documented_defaults() -> None:
+    from engine.models.claude.config import MODELS, model_spec
+    from engine.models.claude.prices import DEFAULT_PRICES
+
+    assert set(MODELS) == set(DEFAULT_PRICES)
+    # "Most Claude models default to high effort; Claude Opus 5.5 and Claude Haiku 5.5
+    # default to medium" (effort page).
+    medium = {m for m, spec in MODELS.items() if spec.default_effort == "medium"}
+    assert medium == {"claude-opus-5-5", "claude-haiku-5-5"}
+    spec = model_spec("claude-opus-4-7-20260101")
+    assert spec is not None
+    assert spec.cache_minimum("claude-opus-4-7") == 2048
+    assert model_spec("claude-next-1") is None

@@ -118,9 +118,10 @@ async def test_failures_become_notes_and_fallbacks(
     )
     report = await run(model, source)
     assert [s.text for s in report.plan.subquestions] == [QUESTION]
-    assert report.notes[0].startswith("planner failed (planner: the answer was still invalid")
+    assert report.notes[0].startswith("o planejador falhou (planner: the answer was still invalid")
     assert (
-        "subagent s1 failed: ClaudeRefused: subagent s1: Claude declined to answer" in report.notes
+        "o subagente s1 falhou: ClaudeRefused: subagent s1: Claude declined to answer"
+        in report.notes
     )
     assert report.sections == []
 
@@ -160,7 +161,7 @@ async def test_parallel_subagents_never_spend_past_the_money_limit(
     assert report.spend.usd <= limits.usd
     assert report.spend.usd > limits.usd * 0.7  # the money, not something else, ran out
     assert report.partial
-    assert any(note.startswith("budget reached: usd") for note in report.notes)
+    assert any(note.startswith("orçamento atingido: custo") for note in report.notes)
     stopped = [e for e in events if isinstance(e, SubagentFinished) and e.stopped_by_budget]
     assert len(stopped) == 4
     assert most >= 2  # the subagents really ran at the same time
@@ -191,7 +192,7 @@ async def test_a_spend_limit_ends_the_run_with_a_partial_report_and_one_line(
     assert anthropic.requests[-1] is limited[0]  # nothing was sent after it, no retry
     assert report.partial
     assert report.notes == [
-        "budget reached: stopped (Anthropic spend limit reached (429 "
+        "orçamento atingido: interrupção (Anthropic spend limit reached (429 "
         "enforced_spend_limit_reached): the organisation's monthly cap; no retry, research "
         "stopped)"
     ]
@@ -207,7 +208,7 @@ async def test_a_spend_limit_at_planning_is_one_line_too(
     assert len(anthropic.requests) == 1
     assert report.partial
     assert len(report.notes) == 1
-    assert report.notes[0].startswith("budget reached: stopped (Anthropic spend limit reached")
+    assert report.notes[0].startswith("orçamento atingido: interrupção (Anthropic spend limit")
 
 
 async def test_the_planner_sizes_each_subagent(

@@ -172,3 +172,30 @@ def test_steps_are_kept_when_they_fit_and_missing_sizes_stay_missing() -> None:
         ],
     )
     assert [s.steps for s in fit_steps(plan, 40).subquestions] == [6, None, 3]
+
+
+async def test_a_subquestion_may_depend_on_an_earlier_one_only(
+    anthropic: ScriptedAnthropic, model: ClaudeModel
+) -> None:
+    forward = [{**SUBQUESTIONS[0], "depends_on": ["s2"]}, SUBQUESTIONS[1]]
+    backward = [SUBQUESTIONS[0], {**SUBQUESTIONS[1], "depends_on": ["s1"]}]
+    anthropic.script(
+        [
+            json_message({"sufficient_when": CRITERIA, "subquestions": forward}),
+            json_message({"sufficient_when": CRITERIA, "subquestions": backward}),
+        ]
+    )
+    plan = await model.plan(make_brief(SOLAR), meter())
+    assert [s.depends_on for s in plan.subquestions] == [[], ["s1"]]
+    repair = anthropic.requests[1].body["messages"][-1]["content"][0]["text"]
+    assert "s1.depends_on names s2: only ids of subquestions listed before it" in repair
+
+
+async def test_a_broad_brief_may_be_planned_as_ten_subquestions(
+    anthropic: ScriptedAnthropic, model: ClaudeModel
+) -> None:
+    ten = [{"id": f"s{i}", "title": f"T{i}", "text": f"Pergunta {i}?"} for i in range(1, 11)]
+    criteria = [f"Fonte que responda à pergunta {i}" for i in range(1, 11)]
+    anthropic.script([json_message({"sufficient_when": criteria, "subquestions": ten})])
+    plan = await model.plan(make_brief(SOLAR), meter())
+    assert len(plan.subquestions) == 10

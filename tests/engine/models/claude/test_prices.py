@@ -37,9 +37,25 @@ def test_long_prompts_are_billed_at_the_long_rate_on_every_token() -> None:
 
 def test_worst_case_prices_prompt_at_cache_write_and_all_output() -> None:
     price = TABLE.price("claude-sonnet-5-5")
-    assert price.worst_case_usd(10_000, 2_000, web_searches=2) == pytest.approx(
-        10_000 * 2.5 / 1e6 + 2_000 * 10 / 1e6 + 0.02
+    assert price.worst_case_usd(10_000, 2_000) == pytest.approx(
+        10_000 * 2.5 / 1e6 + 2_000 * 10 / 1e6
     )
+
+
+def test_a_server_search_turn_is_priced_as_all_its_sampling_passes() -> None:
+    price = TABLE.price("claude-sonnet-5-5")
+    worst = price.worst_case_usd(10_000, 2_000, web_searches=2, result_tokens_per_search=5_000)
+    # Three passes read the 10k prompt; the first search's results are read by two passes,
+    # the second's by one; the two passes after the first re-read up to the 2k of output.
+    prompt = 3 * 10_000 + 5_000 * (2 + 1) + 2 * 2_000
+    assert worst == pytest.approx(prompt * 2.5 / 1e6 + 2_000 * 10 / 1e6 + 0.02)
+
+
+def test_passes_that_together_pass_the_long_prompt_line_are_reserved_at_the_long_rate() -> None:
+    price = TABLE.price("claude-haiku-5-5")  # every token at the long rate above 100k
+    worst = price.worst_case_usd(40_000, 1_000, web_searches=2, result_tokens_per_search=1_000)
+    prompt = 3 * 40_000 + 1_000 * 3 + 2 * 1_000
+    assert worst == pytest.approx(prompt * 0.625 / 1e6 + 1_000 * 2.5 / 1e6 + 0.02)
 
 
 @pytest.mark.parametrize(

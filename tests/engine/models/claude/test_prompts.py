@@ -1,6 +1,9 @@
 """What the prompts ask for: parallel calls, complete sentences, briefs a subagent can act on,
 step sizes from the planner."""
 
+from dataclasses import replace
+from datetime import date
+
 from engine.agents.toolbox import Assignment
 from engine.contracts import Subquestion
 from engine.models.claude.prompts import (
@@ -104,3 +107,42 @@ def test_the_subagent_is_asked_to_take_a_second_hop_on_names_the_answer_depends_
     assert "search for that name and read its page: a second hop" in " ".join(
         SUBAGENT_SYSTEM.split()
     )
+
+
+def test_every_brief_is_dated_and_says_what_it_reads() -> None:
+    today = date(2031, 5, 17)
+    library = assignment_prompt(Assignment("s1", LIMIT, "Q?", "pt", source="library", today=today))
+    assert "Today is 2031-05-17" in library
+    assert "the user's document library" in library
+    brief = make_brief("Qual o limite da microgeração?")
+    undated = plan_prompt(brief, [], 20)
+    assert "Today is" not in undated  # no clock of its own: the orchestrator dates the brief
+    assert "Sources: the web." in undated
+    dated = plan_prompt(replace(brief, today=today, source="library"), [], 20)
+    assert "Today is 2031-05-17" in dated
+    assert "the user's document library" in dated
+
+
+def test_a_gap_brief_names_the_unmet_criterion_what_was_found_and_what_failed() -> None:
+    brief = assignment_prompt(
+        Assignment(
+            "s1-gap1",
+            LIMIT,
+            "Microgeração?",
+            "pt",
+            gap=True,
+            avoid_urls=("https://example.org/a",),
+            unmet_criterion="Fonte que informe o limite em kW",
+            found=("A minigeração vai até 5 MW.",),
+            failed="only pages on minigeneration were found",
+        )
+    )
+    assert "Unmet criterion: Fonte que informe o limite em kW" in brief
+    assert "- A minigeração vai até 5 MW." in brief
+    assert "How the last subagent ended: only pages on minigeneration were found" in brief
+    assert "- https://example.org/a" in brief
+
+
+def test_the_planner_may_make_up_to_ten_subquestions_and_mark_dependencies() -> None:
+    assert "up to 10 for a broad question" in PLANNER_SYSTEM
+    assert '"depends_on": []' in PLANNER_SYSTEM

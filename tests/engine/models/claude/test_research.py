@@ -8,7 +8,7 @@ import pytest
 from engine.budget import StepRefused
 from engine.contracts import Limits
 from engine.models.claude import ClaudeModel, ClaudeRefused
-from engine.models.claude.prompts import SUBAGENT_SYSTEM
+from engine.models.claude.prompts import CONTINUE_PROMPT, EMPTY_TWICE, SUBAGENT_SYSTEM
 from tests.support.anthropic_server import (
     ApiError,
     Body,
@@ -180,17 +180,125 @@ async def test_a_turn_cut_at_max_tokens_is_retried_with_room(
     assert anthropic.requests[1].body["messages"] == anthropic.requests[2].body["messages"]
 
 
-async def test_a_turn_cut_twice_is_a_declared_gap(
+async def test_a_turn_cut_twice_ends_the_subagent_keeping_its_claims_and_steps(
     anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
 ) -> None:
-    anthropic.script(turns(search(), message(text("I will now"), stop_reason="max_tokens")))
+    cut = message(text("I will now"), stop_reason="max_tokens")
+    anthropic.script(
+        turns(fetch(), record(statement=EXPIRY_STATEMENT, url=LAW, excerpt=EXPIRY), cut)
+    )
     tools = toolbox(source)
-    with pytest.raises(StepRefused, match="max_tokens: subagent s1: the answer was cut off"):
-        await model.research(tools.assignment, tools)
-    assert len(anthropic.requests) == 3
+    await model.research(tools.assignment, tools)  # not a budget stop: no "interrupted" gap
+    assert len(anthropic.requests) == 4
+    assert [c.statement for c in tools.posted] == [EXPIRY_STATEMENT]
+    assert tools.steps_used == 4  # 3 turns and 1 read: the retry with room is no step
+    assert (await tools.budget.spend()).usage.model_calls == 4
+    cut_off = "subagent s1: the answer was cut off (max_tokens) after 50 output tokens"
+    assert tools.notes == [cut_off]
+    assert tools.summary == cut_off
+
+
+async def test_a_full_context_window_ends_the_subagent_without_a_budget_stop(
+    anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
+) -> None:
+    full = message(text("I"), stop_reason="model_context_window_exceeded")
+    anthropic.script(turns(search(), full))
+    tools = toolbox(source)
+    await model.research(tools.assignment, tools)  # StepRefused would read "budget" as why
+    assert len(anthropic.requests) == 2  # no room to give: not asked again
     assert tools.notes == [
-        "subagent s1: the answer was cut off (max_tokens) after 50 output tokens"
+        "subagent s1: the answer was cut off (model_context_window_exceeded) after 50 output tokens"
     ]
+
+
+async def test_the_closing_text_is_the_summary_for_the_lead(
+    anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
+) -> None:
+    closing = "Found the 60-month expiry in Lei 14.300; no source gives the 2024 figure."
+    anthropic.script(turns(search(), message(thinking(), text(closing))))
+    tools = toolbox(source)
+    await model.research(tools.assignment, tools)
+    assert tools.summary == closing
+
+
+async def test_an_empty_end_turn_is_asked_once_to_go_on(
+    anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
+) -> None:
+    empty = message(thinking(), stop_reason="end_turn")
+    anthropic.script(turns(search(), empty, fetch(), DONE))
+    tools = toolbox(source)
+    await model.research(tools.assignment, tools)
+    assert len(anthropic.requests) == 4
+    go_on = anthropic.requests[2].body["messages"][-1]
+    assert go_on["role"] == "user"
+    assert [(b["type"], b["text"]) for b in go_on["content"]] == [("text", CONTINUE_PROMPT)]
+    assert tools.summary == "Subquestion answered."
+
+
+async def test_an_empty_end_turn_twice_ends_the_subagent_with_a_summary_saying_so(
+    anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
+) -> None:
+    empty = message(thinking(), stop_reason="end_turn")
+    anthropic.script(turns(search(), empty, empty))
+    tools = toolbox(source)
+    await model.research(tools.assignment, tools)
+    assert len(anthropic.requests) == 3
+    assert tools.summary == EMPTY_TWICE
+    assert tools.posted == []
+
+
+async def test_nothing_but_tool_results_follows_a_tool_call(
+    anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
+) -> None:
+    """Pages other subagents read go inside the last tool result, never as text after it."""
+    anthropic.script(turns(search(), fetch(), DONE))
+    tools = toolbox(source)
+    tools.shared_reads.append(FILING)  # a sibling read it
+    await model.research(tools.assignment, tools)
+    for request in anthropic.requests[1:]:
+        results = request.body["messages"][-1]["content"]
+        assert [block["type"] for block in results] == ["tool_result"]
+    first = tool_results(anthropic.requests[1].body)[0]
+    assert first["content"][-1]["type"] == "text"
+    assert FILING in first["content"][-1]["text"]
+    second = tool_results(anthropic.requests[2].body)[0]
+    assert FILING not in str(second["content"])  # told once
+
+
+async def test_a_refused_turn_is_asked_once_of_the_fallback_model_at_no_extra_step(
+    anthropic: ScriptedAnthropic, make_model: Callable[..., ClaudeModel], source: PagesSource
+) -> None:
+    model = make_model(fallback_model="claude-opus-5-5")
+    refused = message(text(""), stop_reason="refusal")
+    anthropic.script(
+        lambda body: (
+            refused if body["model"] == "claude-sonnet-5-5" else turns(search(), DONE)(body)
+        )
+    )
+    tools = toolbox(source)
+    await model.research(tools.assignment, tools)
+    assert [r.body["model"] for r in anthropic.requests] == [
+        "claude-sonnet-5-5",
+        "claude-opus-5-5",
+        "claude-sonnet-5-5",
+        "claude-opus-5-5",
+    ]
+    assert tools.steps_used == 3  # 2 turns and 1 search: each fallback is its turn's
+    assert tools.refused is None
+    assert tools.summary == "Subquestion answered."
+
+
+async def test_a_refusal_the_fallback_also_declines_marks_the_subquestion_refused(
+    anthropic: ScriptedAnthropic, make_model: Callable[..., ClaudeModel], source: PagesSource
+) -> None:
+    model = make_model(fallback_model="claude-opus-5-5")
+    anthropic.script(lambda body: message(text(""), stop_reason="refusal"))
+    tools = toolbox(source)
+    with pytest.raises(ClaudeRefused):
+        await model.research(tools.assignment, tools)
+    assert len(anthropic.requests) == 2
+    assert tools.refused is not None
+    assert "declined" in tools.refused
 
 
 async def test_the_step_cap_stops_the_loop(
@@ -250,7 +358,7 @@ async def test_an_unreadable_page_is_an_error_for_claude_and_a_note_for_the_repo
     failed = tool_results(anthropic.requests[1].body)[0]
     assert failed["is_error"] is True
     assert f"could not read {missing}" in failed["content"][0]["text"]
-    assert tools.notes == [f"could not read {missing}: no document at {missing}"]
+    assert tools.notes == [f"não foi possível ler {missing}: no document at {missing}"]  # pt
     assert len(anthropic.requests) == 3
 
 
@@ -364,8 +472,8 @@ async def test_disabled_server_search_falls_back_to_our_search_with_a_note(
     ]
     assert source.searches == ["créditos energia expiram"]
     assert len(tools.notes) == 1
-    assert tools.notes[0].startswith("Anthropic web search is not available (subagent s1: ")
-    assert tools.notes[0].endswith("searching with Fonte's own search instead")
+    assert tools.notes[0].startswith("a busca na web da Anthropic não está disponível (subagent s1")
+    assert tools.notes[0].endswith("buscando com a busca do próprio Fonte")
 
     again = toolbox(source)  # a later subagent of the run starts with our search, no note
     await model.research(again.assignment, again)
@@ -388,7 +496,7 @@ async def test_a_long_title_is_cut_and_pages_siblings_read_are_offered_free(
 
     document = tool_results(anthropic.requests[1].body)[0]["content"][0]
     assert len(document["title"]) == 200
-    offered = anthropic.requests[1].body["messages"][-1]["content"][-1]
+    offered = tool_results(anthropic.requests[1].body)[-1]["content"][-1]  # inside the result
     assert LAW in offered["text"]
     assert FILING not in offered["text"]  # a gap subagent is not offered what it must avoid
     assert "costs you no step" in offered["text"]

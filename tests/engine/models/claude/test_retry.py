@@ -43,9 +43,20 @@ def test_retry_after(headers: dict[str, str], seconds: float | None) -> None:
     assert retry_after_seconds(headers, now=lambda: NOW) == seconds
 
 
-def test_the_server_wait_wins_else_exponential_with_jitter() -> None:
+def test_without_retry_after_the_wait_is_a_random_share_of_a_doubling_window() -> None:
     policy = RetryPolicy(base_delay=1.0, max_delay=8.0)
-    assert backoff_seconds(3, policy, 2.0, jitter=0.9) == 2.0
-    assert backoff_seconds(0, policy, None, jitter=0.0) == 0.5
-    assert backoff_seconds(2, policy, None, jitter=1.0) == 4.0
-    assert backoff_seconds(10, policy, None, jitter=1.0) == 8.0
+    assert backoff_seconds(0, policy, None, jitter=0.0) == 0.0
+    assert backoff_seconds(0, policy, None, jitter=0.5) == 1.0  # window 2 s
+    assert backoff_seconds(1, policy, None, jitter=0.5) == 2.0  # window 4 s
+    assert backoff_seconds(10, policy, None, jitter=0.5) == 4.0  # capped at 8 s
+
+
+def test_retry_after_is_a_floor_with_a_random_share_on_top() -> None:
+    policy = RetryPolicy(base_delay=1.0, max_delay=8.0)
+    assert backoff_seconds(0, policy, 1.0, jitter=0.0) == 1.0  # never less than asked
+    assert backoff_seconds(0, policy, 1.0, jitter=0.5) == 2.0  # + half of the 2 s window
+    assert backoff_seconds(0, policy, 30.0, jitter=0.5) == 45.0  # + half of the 30 s asked
+    draws = [0.05, 0.3, 0.5, 0.7, 0.9, 0.99]
+    waits = [backoff_seconds(0, policy, 1.0, jitter=j) for j in draws]
+    assert min(waits) >= 1.0
+    assert max(waits) - min(waits) >= 1.0  # six callers told "1 s" spread over a second
