@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 
+from engine.documents.parse import KIND_BY_SUFFIX
 from engine.render import PageEvidence
 from engine.sources.library import Library
 from engine.sources.library.files import escaped as escaped  # a door for bot/: names shown
 from engine.sources.library.files import in_language
 from engine.sources.library.page_evidence import LibraryPageEvidence
-from engine.sources.library.parse import KIND_BY_SUFFIX
 from engine.sources.protocols import Fetcher, Search
 from engine.sources.web import (
     CachingFetcher,

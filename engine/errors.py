@@ -19,7 +19,7 @@ names them all.
     │   ├── AddressRefused             engine.sources.web.ssrf
     │   ├── ChildDied                  engine.sources.web.isolation
     │   ├── LibraryError               engine.sources.library.documents
-    │   ├── UnreadableFile             engine.sources.library.parse
+    │   ├── UnreadableFile             engine.documents.parse
     │   └── DamagedFile                engine.sources.library.index.segment_file
     ├── BudgetError                    exit 1: the run's budget refused a step
     │   └── StepRefused                engine.budget

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.documents.parse import DocumentKind, ParsedFile
 from engine.sources.library.index.reading import tokenize_document
 from engine.sources.library.index.segment import DocumentTokens
 from engine.sources.library.index.vocabulary import Vocabulary
-from engine.sources.library.parse import DocumentKind, ParsedFile
 
 
 def tokens_of(vocabulary: Vocabulary, texts: tuple[str, ...], title: str = "") -> DocumentTokens:

@@ -1,9 +1,9 @@
 """The library source: a local folder of documents, searchable (BM25) and fetchable offline."""
 
+from engine.documents.parse import DocumentKind, parse_pdf
 from engine.sources.library.documents import LibraryDocument, LibraryError
 from engine.sources.library.folder import Library
 from engine.sources.library.manifest import Manifest, load_manifest
-from engine.sources.library.parse import DocumentKind, parse_pdf
 
 __all__ = [
     "DocumentKind",

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from engine.disk import write_atomically
-from engine.sources.library.parse import PARSER_VERSION, DocumentKind, ParsedFile
+from engine.documents.parse import PARSER_VERSION, DocumentKind, ParsedFile
 
 CACHE_DIR_VARIABLE = "FONTE_CACHE_DIR"
 _HASH_CHUNK_BYTES = 1 << 20

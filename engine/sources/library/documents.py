@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote_from_bytes
 
+from engine.documents.parse import CONTENT_TYPE_BY_KIND, DocumentKind
 from engine.errors import SourceError
 from engine.snapshots import split_page
 from engine.sources.library.files import escaped, worded
 from engine.sources.library.index.catalog import CatalogEntry
 from engine.sources.library.manifest import Manifest
-from engine.sources.library.parse import CONTENT_TYPE_BY_KIND, DocumentKind
 
 
 class LibraryError(SourceError):

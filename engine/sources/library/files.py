@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.sources.library.parse import KIND_BY_SUFFIX, DocumentKind
+from engine.documents.parse import KIND_BY_SUFFIX, DocumentKind
 from engine.words import ENGLISH, PORTUGUESE, LibraryWords
 
 # Control characters (C0, DEL, C1), line and paragraph separators, and the bidirectional

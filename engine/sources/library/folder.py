@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from engine.contracts import utc_now
+from engine.documents.parse import KIND_BY_SUFFIX
 from engine.snapshots import Snapshot, split_page
 from engine.sources.library.cache import ParsedTextCache, default_cache_dir
 from engine.sources.library.documents import LibraryDocument, LibraryError, build_documents
@@ -21,7 +22,6 @@ from engine.sources.library.index.opening import open_index
 from engine.sources.library.index.passage_index import PassageIndex
 from engine.sources.library.index.refresh import RefreshSummary
 from engine.sources.library.manifest import Manifest, load_manifest
-from engine.sources.library.parse import KIND_BY_SUFFIX
 from engine.sources.library.query import search_terms
 from engine.sources.library.ranking import TitleField, rank_passages
 from engine.sources.library.texts import DocumentTexts

@@ -27,8 +27,8 @@ from pathlib import Path
 import pypdfium2
 import pypdfium2.raw as pdfium_c
 
-from engine.sources.library.pdf_text import PageText, visible_page_text
-from engine.sources.library.pdf_text import cleaned_page_text as cleaned_page_text
+from engine.documents.pdf_text import PageText, visible_page_text
+from engine.documents.pdf_text import cleaned_page_text as cleaned_page_text
 from engine.text.matching import find_excerpt
 
 Box = tuple[float, float, float, float]

@@ -23,11 +23,11 @@ from urllib.parse import unquote, urlparse
 import pypdfium2
 
 from engine.contracts import Claim, ClaimStatus, Locator, Report
+from engine.documents.parse import PDFIUM_LOCK, DocumentKind
 from engine.snapshots import split_page
 from engine.sources.library.folder import Library
 from engine.sources.library.page_boxes import Box, open_text_page, span_boxes, text_lines
 from engine.sources.library.page_crops import render_crop
-from engine.sources.library.parse import PDFIUM_LOCK, DocumentKind
 
 FindPdf = Callable[[str], Path | bytes | None]
 """The PDF a URL (without `#page`) names, as a file or as its bytes; None when there is none."""

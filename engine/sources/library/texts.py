@@ -13,10 +13,10 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 
+from engine.documents.parse import DocumentKind, UnreadableFile, parse_pdf, parse_text_bytes
 from engine.sources.library.cache import ParsedTextCache
 from engine.sources.library.documents import LibraryDocument
 from engine.sources.library.index.reading import CACHED_KINDS
-from engine.sources.library.parse import DocumentKind, UnreadableFile, parse_pdf, parse_text_bytes
 from engine.sources.protocols import FetchError
 
 RECENT_DOCUMENTS = 32

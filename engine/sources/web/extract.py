@@ -16,8 +16,8 @@ from urllib.parse import unquote, urlsplit
 
 import trafilatura
 
-from engine.sources.library.html_text import html_main_text, html_title
-from engine.sources.library.parse import UnreadableFile, markdown_title, parse_pdf
+from engine.documents.html_text import html_main_text, html_title
+from engine.documents.parse import UnreadableFile, markdown_title, parse_pdf
 from engine.sources.protocols import FetchError
 from engine.sources.web.charset import decode_body
 

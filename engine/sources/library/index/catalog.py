@@ -13,7 +13,7 @@ from dataclasses import astuple, dataclass, field
 from pathlib import Path
 
 from engine.disk import write_atomically
-from engine.sources.library.parse import PARSER_VERSION, DocumentKind
+from engine.documents.parse import PARSER_VERSION, DocumentKind
 from engine.sources.library.passages import MAX_PASSAGE_CHARS, MIN_PASSAGE_CHARS
 from engine.text.tokens import TOKENIZER_VERSION
 

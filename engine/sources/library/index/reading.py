@@ -21,9 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.documents.parse import DocumentKind, ParsedFile, parse_file_or_reason
 from engine.sources.library.cache import ParsedTextCache
 from engine.sources.library.index.segment import DocumentTokens
-from engine.sources.library.parse import DocumentKind, ParsedFile, parse_file_or_reason
 from engine.sources.library.passages import split_passages
 from engine.sources.library.running_lines import running_lines, without_running_lines
 from engine.text.tokens import tokenize

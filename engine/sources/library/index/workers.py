@@ -24,8 +24,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
 
+from engine.documents.parse import DocumentKind
 from engine.sources.library.index.reading import FileOutcome, FileTask, read_for_index
-from engine.sources.library.parse import DocumentKind
 
 Report = Callable[[str], None]
 

@@ -3,12 +3,12 @@ from pathlib import Path
 
 import pytest
 
+from engine.documents.parse import DocumentKind, ParsedFile
 from engine.sources.library.cache import (
     ParsedTextCache,
     default_cache_dir,
     file_sha256,
 )
-from engine.sources.library.parse import DocumentKind, ParsedFile
 
 SHA = "a" * 64
 

@@ -1,9 +1,9 @@
 from pathlib import Path
 
+from engine.documents.parse import DocumentKind
 from engine.sources.library.documents import LibraryDocument, build_documents
 from engine.sources.library.index.catalog import CatalogEntry
 from engine.sources.library.manifest import Manifest, ManifestEntry
-from engine.sources.library.parse import DocumentKind
 from tests.support.library_files import Recorder
 
 

@@ -1,8 +1,8 @@
 import os
 from pathlib import Path
 
+from engine.documents.parse import DocumentKind
 from engine.sources.library.files import find_library_files, scan_folder
-from engine.sources.library.parse import DocumentKind
 from tests.support.library_files import write_text
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 import pypdfium2
 import pytest
 
+from engine.documents.parse import parse_pdf
 from engine.sources.library.page_boxes import (
     cleaned_page_text,
     excerpt_boxes,
@@ -15,7 +16,6 @@ from engine.sources.library.page_boxes import (
     span_boxes,
     text_lines,
 )
-from engine.sources.library.parse import parse_pdf
 from tests.support.pdfs import pdf_bytes
 
 FIRST_LINE = "Relatório anual de geração distribuída, segunda edição."

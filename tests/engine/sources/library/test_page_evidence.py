@@ -10,6 +10,7 @@ from urllib.parse import unquote
 import pytest
 
 from engine.contracts import Claim, ClaimStatus, Locator, Report, Section
+from engine.documents.parse import PDFIUM_LOCK, parse_pdf
 from engine.snapshots import split_page
 from engine.sources.library import Library
 from engine.sources.library.page_evidence import (
@@ -17,7 +18,6 @@ from engine.sources.library.page_evidence import (
     PdfPageEvidence,
     crop_png,
 )
-from engine.sources.library.parse import PDFIUM_LOCK, parse_pdf
 from engine.verify.excerpts import verify_on_page
 from tests.support.pdfs import pdf_bytes
 from tests.support.render_samples import build_claim, build_report, cite

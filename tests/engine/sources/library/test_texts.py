@@ -2,9 +2,9 @@ from pathlib import Path
 
 import pytest
 
+from engine.documents.parse import DocumentKind, ParsedFile
 from engine.sources.library.cache import ParsedTextCache, file_sha256
 from engine.sources.library.documents import LibraryDocument
-from engine.sources.library.parse import DocumentKind, ParsedFile
 from engine.sources.library.texts import RECENT_DOCUMENTS, DocumentTexts
 from engine.sources.protocols import FetchError
 from tests.support.library_files import write_text

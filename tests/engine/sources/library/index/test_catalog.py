@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.documents.parse import DocumentKind
 from engine.sources.library.index.catalog import Catalog, CatalogEntry
-from engine.sources.library.parse import DocumentKind
 
 INDEXED = CatalogEntry(
     "docs/lei.md",

@@ -3,6 +3,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.documents.parse import LARGE_TEXT_CHARS, DocumentKind, ParsedFile
 from engine.sources.library.cache import ParsedTextCache, file_sha256
 from engine.sources.library.documents import LibraryDocument
 from engine.sources.library.index import reading as reading_module
@@ -14,7 +15,6 @@ from engine.sources.library.index.reading import (
     tokenize_document,
 )
 from engine.sources.library.index.segment import DocumentTokens
-from engine.sources.library.parse import LARGE_TEXT_CHARS, DocumentKind, ParsedFile
 from engine.sources.library.texts import DocumentTexts
 from tests.support.library_files import write_pdf, write_text
 

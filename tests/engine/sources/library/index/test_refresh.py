@@ -5,6 +5,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from engine.documents.parse import ParsedFile
 from engine.sources.library.files import scan_folder
 from engine.sources.library.index import reading as reading_module
 from engine.sources.library.index import refresh as refresh_module
@@ -19,7 +20,6 @@ from engine.sources.library.index.refresh import (
     refresh,
 )
 from engine.sources.library.index.vocabulary import Vocabulary
-from engine.sources.library.parse import ParsedFile
 from tests.support.library_files import Recorder, write_text
 
 

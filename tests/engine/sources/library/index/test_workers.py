@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from engine.documents.parse import DocumentKind
 from engine.sources.library.cache import file_sha256
 from engine.sources.library.index import workers as workers_module
 from engine.sources.library.index.reading import FileOutcome, FileTask
 from engine.sources.library.index.workers import abandon, read_files
-from engine.sources.library.parse import DocumentKind
 from tests.support.library_files import Recorder, write_pdf, write_text
 
 

@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 
 import trafilatura
 
-from engine.sources.library.visible_html import visible_markup
+from engine.documents.visible_html import visible_markup
 
 _TITLE = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
 _SKIPPED_TAGS = frozenset({"script", "style", "noscript", "template", "title", "svg"})
@@ -22,7 +22,7 @@ def html_main_text(markup: str) -> str:
     """The main text (boilerplate removed by trafilatura), else every visible text node.
 
     Both read the page as a browser shows it: hidden elements and text are dropped first
-    (engine/sources/library/visible_html.py), so nothing a reader cannot see gets verified.
+    (engine/documents/visible_html.py), so nothing a reader cannot see gets verified.
     """
     shown = visible_markup(markup)
     extracted = trafilatura.extract(shown, include_comments=False, include_tables=True)

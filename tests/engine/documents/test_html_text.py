@@ -1,7 +1,7 @@
 import pytest
 
-from engine.sources.library import html_text
-from engine.sources.library.html_text import html_main_text, html_title, strip_tags
+from engine.documents.html_text import html_main_text, html_title, strip_tags
+from engine.documents import html_text
 
 
 def test_title_is_unescaped_and_single_line() -> None:

@@ -4,8 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.sources.library import html_text
-from engine.sources.library.parse import (
+from engine.documents.parse import (
     LARGE_TEXT_CHARS,
     TEXT_PAGE_CHARS,
     DocumentKind,
@@ -16,6 +15,7 @@ from engine.sources.library.parse import (
     parse_file,
     parse_file_or_reason,
 )
+from engine.documents import html_text
 from tests.support.library_files import (
     HTML_PAGE,
     LAW_MARKDOWN,

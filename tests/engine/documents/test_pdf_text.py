@@ -13,9 +13,9 @@ from fpdf import FPDF
 from fpdf.enums import TextMode
 from PIL import Image
 
+from engine.documents.parse import parse_pdf
+from engine.documents.pdf_text import _unseen_chars, visible_page_text
 from engine.sources.library.page_boxes import cleaned_page_text, open_text_page, span_boxes
-from engine.sources.library.parse import parse_pdf
-from engine.sources.library.pdf_text import _unseen_chars, visible_page_text
 from tests.support.hidden_pdfs import hiding_pdf
 
 VISIBLE = "Revenue was $5,000 million in 2023."

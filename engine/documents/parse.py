@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pypdfium2
 
+from engine.documents.html_text import html_main_text, html_title
+from engine.documents.pdf_text import visible_text
 from engine.errors import SourceError
-from engine.sources.library.html_text import html_main_text, html_title
-from engine.sources.library.pdf_text import visible_text
 from engine.text.confusables import without_invisible_controls
 
 

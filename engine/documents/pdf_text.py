@@ -26,7 +26,7 @@ import numpy
 import pypdfium2
 import pypdfium2.raw as pdfium_c
 
-from engine.sources.library.pdf_objects import (
+from engine.documents.pdf_objects import (
     HIDDEN,
     INVISIBLE,
     SCAN_SHARE,
