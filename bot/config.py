@@ -6,6 +6,7 @@ Tokens are read here and nowhere else, and never printed.
 from __future__ import annotations
 
 import logging
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from engine import BadInput, Limits, env_number, env_text
+from engine.planning import LimitOverrides, PriceList, prices_from_env
 
 Role = Literal["bot", "worker"]
 SlackMode = Literal["socket", "http"]
@@ -34,7 +36,12 @@ class Settings:
     library: Path | None = None
     cache_dir: Path | None = None
     model: str = "offline"
-    limits: Limits = field(default_factory=lambda: Limits(steps=60, seconds=600.0, usd=2.0))
+    prices: PriceList = field(default_factory=lambda: prices_from_env({}))
+    """What each type of report is sold for (FONTE_PRICE…, FONTE_RESEARCH_SHARE…): a
+    report's limits follow from its template's price (`limits_for`)."""
+    overrides: LimitOverrides = field(default_factory=LimitOverrides)
+    """Limits the deployment fixed for every report (FONTE_MAX_STEPS, FONTE_MAX_MINUTES,
+    FONTE_MAX_USD), each over the price's."""
     top_up: Limits = field(default_factory=lambda: Limits(steps=20, seconds=300.0, usd=0.5))
     subagent_max_steps: int = 8
     seconds_per_step: float = 5.0
@@ -49,6 +56,10 @@ class Settings:
     status_refresh: float = 90.0
     """Seconds between refreshes of an assistant thread's status line: Slack drops it after
     two minutes without a message (assistant.threads.setStatus)."""
+
+    def limits_for(self, template: str | None) -> Limits:
+        """A new report's limits: its template's price, the deployment's overrides over it."""
+        return self.prices.limits_for(template, self.overrides)
 
     @property
     def embedded(self) -> bool:
@@ -118,11 +129,8 @@ def load_settings(env: Mapping[str, str] | None = None, *, role: Role = "bot") -
         # As `fonte ask`: Claude when a key is set, unless FONTE_MODEL says otherwise.
         model=env_text(env, "FONTE_MODEL")
         or ("claude" if env_text(env, "ANTHROPIC_API_KEY") else "offline"),
-        limits=Limits(
-            steps=int(env_number(env, "FONTE_MAX_STEPS", 60, minimum=1)),
-            seconds=env_number(env, "FONTE_MAX_MINUTES", 10, minimum=0.01) * 60,
-            usd=env_number(env, "FONTE_MAX_USD", 2.0, minimum=0),
-        ),
+        prices=prices_from_env(env),
+        overrides=_overrides(env),
         top_up=Limits(
             steps=int(env_number(env, "FONTE_TOPUP_STEPS", 20, minimum=1)),
             seconds=env_number(env, "FONTE_TOPUP_MINUTES", 5, minimum=0.01) * 60,
@@ -137,6 +145,18 @@ def load_settings(env: Mapping[str, str] | None = None, *, role: Role = "bot") -
         max_report_seconds=env_number(env, "FONTE_MAX_REPORT_MINUTES", 60, minimum=0.01) * 60,
         text_budget=int(env_number(env, "FONTE_SLACK_TEXT_BUDGET", 11_000, minimum=3_500)),
         status_refresh=env_number(env, "FONTE_STATUS_REFRESH_SECONDS", 90, minimum=1),
+    )
+
+
+def _overrides(env: Mapping[str, str]) -> LimitOverrides:
+    """The limits a deployment set by hand; those not set follow from the price."""
+    steps = env_number(env, "FONTE_MAX_STEPS", math.nan, minimum=1)
+    minutes = env_number(env, "FONTE_MAX_MINUTES", math.nan, minimum=0.01)
+    usd = env_number(env, "FONTE_MAX_USD", math.nan, minimum=0)
+    return LimitOverrides(
+        steps=None if math.isnan(steps) else int(steps),
+        seconds=None if math.isnan(minutes) else minutes * 60,
+        usd=None if math.isnan(usd) else usd,
     )
 
 

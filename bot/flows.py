@@ -122,7 +122,7 @@ async def ask(rt: Runtime, step: Ask) -> None:
         question=brief.question,
         language=brief.language,
         template=brief.template,
-        limits=rt.settings.limits,
+        limits=rt.settings.limits_for(brief.template),
         assistant=step.assistant,
     )
     if not await rt.states.create(state):
@@ -260,17 +260,15 @@ async def edit_plan(rt: Runtime, step: EditPlan) -> None:
             "sufficient_when": [criterion_for(s, state.language) for s in subquestions],
         }
     )
-    happened, change = transition(("planned",), plan=plan, limits=step.limits)
+    # The modal edits the limits; the price they are measured against stays the report's.
+    limits = step.limits.model_copy(update={"price_usd": state.limits.price_usd})
+    happened, change = transition(("planned",), plan=plan, limits=limits)
     updated = await rt.states.update(step.report_id, change)
     if not happened or updated is None:
         return
-    await rt.stores.set_limits(step.report_id, step.limits)
+    await rt.stores.set_limits(step.report_id, limits)
     if updated.plan_ts is not None:
         message = plan_message(
-            updated.report_id,
-            plan,
-            step.limits,
-            estimate_run(plan, step.limits, rt),
-            state.language,
+            updated.report_id, plan, limits, estimate_run(plan, limits, rt), state.language
         )
         await rt.slack.update(updated.channel, updated.plan_ts, message)

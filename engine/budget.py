@@ -147,6 +147,7 @@ class InMemoryBudget:
                 steps=self.limits.steps + top_up.steps,
                 seconds=self.limits.seconds + top_up.seconds,
                 usd=self.limits.usd + top_up.usd,
+                price_usd=self.limits.price_usd,
             )
             self._first_refusal = None
 

@@ -1,10 +1,11 @@
 """Eval cases: a question and the evidence an honest report of it must hold.
 
 One shape for every corpus. A folder of cases in the seed's format (`cases.jsonl` with `id,
-pergunta, obrigatorias[{tema, documento, termos}], proibidas, lacunas_esperadas`) names each
-required document by its path; FinanceBench names a gold document and 0-based page; HotpotQA
-names the Wikipedia titles whose sentences support the answer. Each becomes `RequiredItem`s
-that say which cited URL (and page, and excerpt terms) counts as the evidence being found.
+pergunta, obrigatorias[{tema, documento, termos}], proibidas, lacunas_esperadas`, and an
+optional `modelo`, the report template) names each required document by its path;
+FinanceBench names a gold document and 0-based page; HotpotQA names the Wikipedia titles
+whose sentences support the answer. Each becomes `RequiredItem`s that say which cited URL
+(and page, and excerpt terms) counts as the evidence being found.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import BadInput, split_page
+from engine.planning import UnknownTemplate, find_template
 from engine.sources.library import Manifest, load_manifest
 
 CASES_FILE = "cases.jsonl"
@@ -50,6 +52,9 @@ class Case:
     forbidden: tuple[str, ...] = ()
     expected_gaps: tuple[str, ...] = ()
     group: str = "case"
+    template: str | None = None
+    """The report template the case is asked as (`"modelo"` in a cases.jsonl row); its price
+    gives the run's limits and the cost's share of the price."""
 
 
 # -- a folder in the seed's format (br-laws, or any DIR with cases.jsonl + docs/) ---------
@@ -72,6 +77,7 @@ def load_folder_cases(folder: Path) -> list[Case]:
                 required=items,
                 forbidden=tuple(_strings(row, "proibidas", where)),
                 expected_gaps=tuple(_strings(row, "lacunas_esperadas", where)),
+                template=_template(row, where),
             )
         )
     _check_unique(cases, cases_path)
@@ -236,6 +242,15 @@ def _text(row: dict[str, Any], key: str, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise CaseError(f"{where}: {key!r} must be a non-empty string")
     return value
+
+
+def _template(row: dict[str, Any], where: str) -> str | None:
+    if "modelo" not in row:
+        return None
+    try:
+        return find_template(_text(row, "modelo", where)).id
+    except UnknownTemplate as error:
+        raise CaseError(f"{where}: {error}") from None
 
 
 def _list(row: dict[str, Any], key: str, where: str) -> list[Any]:

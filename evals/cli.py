@@ -21,6 +21,7 @@ from pathlib import Path
 from engine import BadInput, FonteError
 from engine.cli import EXIT_OK, error_line, exit_code_for
 from engine.models.claude import ClaudeConfig, claude_model_from_config, wants_claude
+from engine.planning import prices_from_env
 from engine.v1 import v1_roles_for
 from evals.latency import DEFAULT_OVERHEAD_SECONDS, SimulatedLatency
 from evals.pricing import SimulatedPricing
@@ -76,7 +77,10 @@ def run_eval(args: argparse.Namespace) -> int:
     suite = load_suite(args.suite, corpus=args.corpus, cache_dir=args.cache_dir)
     archs: tuple[Arch, ...] = ARCHS if args.arch == "both" else (args.arch,)
     pricing = SimulatedPricing.at_list_prices() if models.offline else None
-    options = RunOptions(archs=archs, limit=args.limit, latency=latency, pricing=pricing)
+    prices = prices_from_env(os.environ)  # the deployment's prices, as `fonte ask` reads them
+    options = RunOptions(
+        archs=archs, limit=args.limit, latency=latency, pricing=pricing, prices=prices
+    )
     out: Path = (
         args.out or Path("reports") / "evals" / f"{suite.name}-{datetime.now():%Y%m%d-%H%M%S}"
     )

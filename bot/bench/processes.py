@@ -20,6 +20,7 @@ from aiohttp import web
 from bot.config import Settings
 from bot.redis.connection import connect
 from engine import Limits
+from engine.planning import LimitOverrides
 
 DEFAULT_LIBRARY = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "br-laws" / "docs"
 WORKER_COMMAND = "import sys; from engine.cli import main; sys.exit(main(['worker']))"
@@ -126,7 +127,7 @@ def bench_settings(
         redis_url=redis_url,
         redis_prefix=prefix,
         library=library,
-        limits=limits,
+        overrides=LimitOverrides(steps=limits.steps, seconds=limits.seconds, usd=limits.usd),
         poll_interval=0.05,
     )
 

@@ -246,7 +246,10 @@ class RedisBudget:
 
     def _read_limits(self, values: list[object]) -> None:
         steps, seconds, usd = (text(v) for v in values)
-        self.limits = Limits(steps=int(float(steps)), seconds=float(seconds), usd=float(usd))
+        price = self.limits.price_usd  # not a limit: kept by whoever opened the budget
+        self.limits = Limits(
+            steps=int(float(steps)), seconds=float(seconds), usd=float(usd), price_usd=price
+        )
 
     async def reserve(self, steps: int = 1, usd: float = 0.0) -> Reservation | Refusal:
         number = next(self._steps)
@@ -308,6 +311,7 @@ class RedisBudget:
             steps=self.limits.steps + top_up.steps,
             seconds=self.limits.seconds + top_up.seconds,
             usd=self.limits.usd + top_up.usd,
+            price_usd=self.limits.price_usd,
         )
 
     async def exhausted(self) -> Refusal | None:

@@ -30,7 +30,8 @@ from engine.models.extractive import ExtractiveModel
 from engine.models.protocol import Brief, Draft, Model
 from engine.orchestrator import Orchestrator
 from engine.planning.briefs import make_brief
-from engine.planning.templates import TEMPLATES
+from engine.planning.pricing import LimitOverrides
+from engine.planning.templates import TEMPLATES, prices_from_env
 from engine.render import PageEvidence, labels_for
 from engine.render.files import FORMATS, write_report
 from engine.settings import BadInput, wants_claude
@@ -51,9 +52,9 @@ def add_ask_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
     where.add_argument("--library", type=Path, help="folder of PDF/HTML/Markdown/text documents")
     where.add_argument("--web", action="store_true", help="search and read the web (FONTE_SEARCH)")
     ask.add_argument("--template", choices=[t.id for t in TEMPLATES], help="fixed report sections")
-    ask.add_argument("--max-steps", type=int, default=60, help="steps for the whole tree (60)")
-    ask.add_argument("--max-minutes", type=float, default=10.0, help="wall time cap (10)")
-    ask.add_argument("--max-usd", type=float, default=2.0, help="money cap in USD (2.00)")
+    ask.add_argument("--max-steps", type=int, help="steps for the whole tree (from the price)")
+    ask.add_argument("--max-minutes", type=float, help="wall time cap (from the price)")
+    ask.add_argument("--max-usd", type=float, help="money cap in USD (price × research share)")
     ask.add_argument("--out", type=Path, help="output folder (default reports/<time>-<slug>)")
     ask.add_argument(
         "--format",
@@ -87,7 +88,7 @@ def run_ask(args: argparse.Namespace) -> int:
         make_brief(args.question, language=locale_language(os.environ))
     brief = make_brief(args.question, template=args.template)  # fail fast, before opening anything
     formats = _formats(args.format)
-    limits = _limits(args)
+    limits = _limits(args, brief.template)
     out = check_out_folder(args.out or _default_out(brief.question))
     choose_model(args.model)  # a missing key or unknown model fails before any work
     if args.library is None and not args.web:
@@ -341,11 +342,17 @@ def _formats(raw: str) -> list[str]:
     return formats
 
 
-def _limits(args: argparse.Namespace) -> Limits:
-    finite = math.isfinite(args.max_minutes) and math.isfinite(args.max_usd)
-    if not finite or args.max_steps < 1 or args.max_minutes <= 0 or args.max_usd < 0:
+def _limits(args: argparse.Namespace, template: str | None) -> Limits:
+    """The limits the template's price gives (FONTE_PRICE… settings over the built-in
+    prices), each one given by a flag replacing the price's."""
+    steps, minutes, usd = args.max_steps, args.max_minutes, args.max_usd
+    finite = all(math.isfinite(v) for v in (minutes, usd) if v is not None)
+    wrong = (steps is not None and steps < 1, minutes is not None and minutes <= 0)
+    if not finite or any(wrong) or (usd is not None and usd < 0):
         raise BadInput("--max-steps must be ≥ 1, --max-minutes > 0 and --max-usd ≥ 0 (finite)")
-    return Limits(steps=args.max_steps, seconds=args.max_minutes * 60, usd=args.max_usd)
+    seconds = None if minutes is None else minutes * 60
+    overrides = LimitOverrides(steps=steps, seconds=seconds, usd=usd)
+    return prices_from_env(os.environ).limits_for(template, overrides)
 
 
 def check_out_folder(out: Path) -> Path:

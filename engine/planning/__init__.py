@@ -1,6 +1,7 @@
 """Before research: a brief from what the user typed, report templates, the plan of a
 question nobody split, and the wording of criteria and gaps (with its inverse, so a follow-up
-recovers the question a gap asks)."""
+recovers the question a gap asks), and the price of each type of report with the budget that
+follows from it."""
 
 from engine.planning.briefs import MAX_QUESTION_CHARS, Brief, make_brief, single_question_plan
 from engine.planning.gaps import (
@@ -11,11 +12,13 @@ from engine.planning.gaps import (
     gap_question,
     gap_targets,
 )
+from engine.planning.pricing import LimitOverrides, PriceList, Pricing
 from engine.planning.templates import (
     TEMPLATES,
     Template,
     UnknownTemplate,
     find_template,
+    prices_from_env,
     topic_of,
 )
 
@@ -23,6 +26,9 @@ __all__ = [
     "MAX_QUESTION_CHARS",
     "TEMPLATES",
     "Brief",
+    "LimitOverrides",
+    "PriceList",
+    "Pricing",
     "Template",
     "UnknownTemplate",
     "criterion_for",
@@ -33,6 +39,7 @@ __all__ = [
     "gap_question",
     "gap_targets",
     "make_brief",
+    "prices_from_env",
     "single_question_plan",
     "topic_of",
 ]

@@ -5,10 +5,12 @@ that fill them in."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.contracts import Language
 from engine.errors import BadInput
+from engine.planning.pricing import DEFAULT_PRICING, PriceList, Pricing
 from engine.text.tokens import fold_accents
 from engine.words import ENGLISH, words_for
 
@@ -27,11 +29,13 @@ class Aspect:
 
 @dataclass(frozen=True)
 class Template:
-    """A template's id and the names users call it by; its sections and description are in
+    """A template's id, the names users call it by and what a report of it is sold for (its
+    research budget follows, `engine.planning.pricing`); its sections and description are in
     each language's table."""
 
     id: str
     aliases: tuple[str, ...]
+    pricing: Pricing = DEFAULT_PRICING
 
     @property
     def aspects(self) -> tuple[Aspect, ...]:
@@ -43,13 +47,35 @@ class Template:
 
 
 TEMPLATES: tuple[Template, ...] = (
-    Template("mercado", ("market", "mercado")),
-    Template("concorrentes", ("competitors", "concorrentes", "concorrencia", "players")),
-    Template("regulacao", ("regulation", "regulacao", "regulatorio", "legal")),
-    Template("tendencias", ("trends", "tendencias", "riscos", "risks")),
-    Template("tecnologia", ("technology", "tecnologia")),
-    Template("livre", ("free", "livre")),
+    Template("mercado", ("market", "mercado"), Pricing(250.0, 0.02)),
+    Template(
+        "concorrentes",
+        ("competitors", "concorrentes", "concorrencia", "players"),
+        Pricing(200.0, 0.02),
+    ),
+    Template(
+        "regulacao", ("regulation", "regulacao", "regulatorio", "legal"), Pricing(150.0, 0.02)
+    ),
+    Template("tendencias", ("trends", "tendencias", "riscos", "risks"), Pricing(150.0, 0.02)),
+    Template("tecnologia", ("technology", "tecnologia"), Pricing(150.0, 0.02)),
+    Template("livre", ("free", "livre"), DEFAULT_PRICING),
 )
+"""In US$ per report, 2% of it on research: a market study (four sections) US$ 250, so
+US$ 5.00 of research; a competitor map US$ 200; the three-section templates US$ 150; a free
+plan, as a question without a template, US$ 100 (US$ 2.00, 60 steps, 10 minutes)."""
+
+PRICES = PriceList(
+    DEFAULT_PRICING,
+    {template.id: template.pricing for template in TEMPLATES},
+    {alias: template.id for template in TEMPLATES for alias in template.aliases},
+)
+"""The built-in prices; `prices_from_env` puts a deployment's settings over them."""
+
+
+def prices_from_env(env: Mapping[str, str]) -> PriceList:
+    """The prices a deployment set (FONTE_PRICE, FONTE_PRICE_<TEMPLATE>, FONTE_RESEARCH_SHARE,
+    FONTE_RESEARCH_SHARE_<TEMPLATE>), the built-in ones for the rest."""
+    return PRICES.from_env(env)
 
 
 class UnknownTemplate(BadInput):

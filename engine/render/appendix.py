@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from engine.contracts import ClaimStatus, Report
 from engine.render.citations import safe_href
-from engine.render.labels import labels_for, spend_rows
+from engine.render.labels import format_decimal, labels_for, spend_rows
 from engine.render.text import one_line
 
 
@@ -36,11 +36,23 @@ class Appendix:
     dropped: list[Dropped]
 
 
+def _with_cost_share(report: Report, rows: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """`rows` with the run's cost as a share of the report's price after the cost row, when
+    the report has a price ("0,14% de US$ 100,00")."""
+    labels, price = labels_for(report.language), report.limits.price_usd
+    if not price:  # no price (a report of an older version), or nothing to share
+        return rows
+    share = format_decimal(labels, report.spend.usd / price * 100, 2)
+    row = (labels.cost_share, f"{share}% {labels.of} US$ {format_decimal(labels, price, 2)}")
+    after = next((n + 1 for n, (label, _) in enumerate(rows) if label == labels.cost), len(rows))
+    return [*rows[:after], row, *rows[after:]]
+
+
 def appendix(report: Report) -> Appendix:
     """The appendix's parts, each on one line, in the report's language."""
     labels = labels_for(report.language)
     return Appendix(
-        rows=spend_rows(report),
+        rows=_with_cost_share(report, spend_rows(report)),
         notes=[line for line in (one_line(note) for note in report.notes) if line],
         rejected=[
             Rejection(

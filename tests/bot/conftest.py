@@ -29,6 +29,7 @@ from bot.slack.api import build_web_client
 from bot.slack.app import build_app
 from bot.slack.http import http_app
 from engine.contracts import Limits
+from engine.planning import LimitOverrides
 from tests.support.bot_env import (
     BOT_TOKEN,
     LAW,
@@ -109,7 +110,7 @@ def make_settings(
             redis_prefix=redis_prefix,
             library=library,
             cache_dir=tmp_path / "cache",
-            limits=Limits(steps=60, seconds=60.0, usd=1.0),
+            overrides=LimitOverrides(steps=60, seconds=60.0, usd=1.0),
             top_up=Limits(steps=20, seconds=30.0, usd=0.5),
             progress_interval=0.05,
             poll_interval=0.05,

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from bot.config import configure_logging, load_settings
+from engine.contracts import Limits
 from engine.settings import BadInput
 
 ENV = {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1", "FONTE_LIBRARY": "/tmp"}
@@ -17,12 +18,25 @@ def test_settings_from_the_environment() -> None:
     settings = load_settings(ENV)
     assert settings.embedded
     assert settings.slack_mode == "socket"
-    assert settings.limits.seconds == 600
+    assert settings.limits_for(None).seconds == 600
     worker = load_settings(
         {**ENV, "REDIS_URL": "redis://r:6379/0", "FONTE_MAX_MINUTES": "2"}, role="worker"
     )
     assert not worker.embedded
-    assert worker.limits.seconds == 120
+    assert worker.limits_for(None).seconds == 120
+
+
+def test_a_report_s_limits_follow_its_template_s_price_under_the_deployment_s_caps() -> None:
+    settings = load_settings({**ENV, "FONTE_PRICE_MERCADO": "500"})
+    # US$ 500 at 2%: US$ 10.00, so 300 steps and 50 minutes.
+    assert settings.limits_for("mercado") == Limits(
+        steps=300, seconds=3000.0, usd=10.0, price_usd=500.0
+    )
+    assert settings.limits_for("tecnologia").usd == 3.0  # its built-in US$ 150
+    capped = load_settings({**ENV, "FONTE_MAX_USD": "1.5", "FONTE_MAX_STEPS": "40"})
+    assert capped.limits_for("mercado") == Limits(
+        steps=40, seconds=1500.0, usd=1.5, price_usd=250.0
+    )
 
 
 @pytest.mark.parametrize(
@@ -36,6 +50,7 @@ def test_settings_from_the_environment() -> None:
         ({**ENV, "REDIS_URL": "http://x"}, "bot", "is not a redis:// URL"),
         ({**ENV, "FONTE_LIBRARY": ""}, "bot", "FONTE_LIBRARY is not set"),
         ({**ENV, "FONTE_MAX_USD": "lots"}, "bot", "FONTE_MAX_USD='lots': expected a number"),
+        ({**ENV, "FONTE_PRICE_LIVRE": "x"}, "bot", "FONTE_PRICE_LIVRE='x': expected a number"),
     ],
 )
 def test_missing_or_wrong_settings_say_so_in_one_line(

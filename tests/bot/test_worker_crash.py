@@ -21,6 +21,7 @@ from bot.flows import handle_step
 from bot.slack.blocks import EXCERPT
 from bot.steps import Ask, EditPlan, Start
 from engine.contracts import ClaimStatus, Limits
+from engine.planning import LimitOverrides
 from tests.support.bot_env import BOT_TOKEN, REDIS_URL, wait_state
 from tests.support.slack_stub import SlackStub
 
@@ -29,6 +30,7 @@ CHANNEL, USER, THREAD = "C300", "U1", "700.1"
 FAST = "Quais são os limites de potência instalada da microgeração distribuída?"
 SLOW = "Em quantos meses expiram os créditos de energia elétrica?"
 LIMITS = Limits(steps=60, seconds=300.0, usd=1.0)
+OVERRIDES = LimitOverrides(steps=60, seconds=300.0, usd=1.0)
 
 
 @pytest.fixture
@@ -83,7 +85,7 @@ async def test_a_report_whose_worker_is_sigkilled_is_delivered_once_by_the_next_
     workers: tuple[dict[str, str], list[subprocess.Popen[bytes]]],
 ) -> None:
     env, processes = workers
-    rt = await runtimes(make_settings(limits=LIMITS))  # the bot's side: it only enqueues
+    rt = await runtimes(make_settings(overrides=OVERRIDES))  # the bot's side: it only enqueues
     await handle_step(
         rt, Ask(origin="crash", channel=CHANNEL, thread_ts=THREAD, user=USER, text=FAST)
     )
