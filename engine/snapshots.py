@@ -53,6 +53,8 @@ class Snapshot:
     sha256: str = ""
     published: str = ""
     """The source's own publication date (ISO 8601) when it states one, else ""."""
+    ocr_pages: frozenset[int] = frozenset()
+    """The pages (1-based, as `#page=N` cites them) whose text OCR read from an image."""
 
     def __post_init__(self) -> None:
         if not self.final_url:

@@ -2,12 +2,14 @@
 
 `parse` reads PDF, HTML, Markdown and text into pages (`ParsedFile`); `pdf_text` and
 `pdf_objects` keep only the PDF text a reader sees (no white-on-white, clipped, covered or
-off-page text), `visible_html` and `html_text` do the same for HTML. Both the library
+off-page text), `ocr` reads the pages without a text layer (Tesseract), `visible_html` and
+`html_text` do the same for HTML. Both the library
 (`engine.sources.library`) and the web reader (`engine.sources.web`) read through here, so a
 page reads the same whichever way it arrived.
 """
 
 from engine.documents.html_text import html_main_text, html_title
+from engine.documents.ocr import OCR_DPI, ocr_available, ocr_languages, read_image, render_page
 from engine.documents.parse import (
     CONTENT_TYPE_BY_KIND,
     KIND_BY_SUFFIX,
@@ -26,6 +28,7 @@ from engine.documents.parse import (
 __all__ = [
     "CONTENT_TYPE_BY_KIND",
     "KIND_BY_SUFFIX",
+    "OCR_DPI",
     "PARSER_VERSION",
     "DocumentKind",
     "ParsedFile",
@@ -34,8 +37,12 @@ __all__ = [
     "html_title",
     "kind_of",
     "markdown_title",
+    "ocr_available",
+    "ocr_languages",
     "parse_file",
     "parse_file_or_reason",
     "parse_pdf",
     "parse_text_bytes",
+    "read_image",
+    "render_page",
 ]

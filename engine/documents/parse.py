@@ -1,4 +1,5 @@
-"""Reading one library file into text: PDF pages, HTML main text, Markdown and plain text.
+"""Reading one library file into text: PDF pages, HTML main text, Markdown and plain text,
+Office files (a DOCX's text, a PPTX's slides, an XLSX's sheets: `engine.documents.office`).
 
 A file that cannot be read raises `UnreadableFile` with a short reason; the caller skips it
 with a warning. Markdown is kept verbatim (markers included): excerpts are verified against
@@ -16,8 +17,11 @@ from pathlib import Path
 
 import pypdfium2
 
+from engine.documents.blocks import Block
 from engine.documents.html_text import html_main_text, html_title
-from engine.documents.pdf_text import visible_text
+from engine.documents.ocr import ocr_available, read_image, render_page, wants_ocr
+from engine.documents.office import read_docx, read_pptx, read_xlsx
+from engine.documents.pdf_text import visible_blocks, visible_text
 from engine.errors import SourceError
 from engine.text.confusables import without_invisible_controls
 
@@ -27,7 +31,14 @@ class DocumentKind(StrEnum):
     html = "html"
     markdown = "markdown"
     text = "text"
+    docx = "docx"
+    pptx = "pptx"
+    xlsx = "xlsx"
 
+
+OFFICE_KINDS = frozenset({DocumentKind.docx, DocumentKind.pptx, DocumentKind.xlsx})
+PAGED_KINDS = frozenset({DocumentKind.pdf, DocumentKind.pptx, DocumentKind.xlsx})
+"""Kinds read as pages whatever their length: PDF pages, slides, sheets (`#page=N`)."""
 
 KIND_BY_SUFFIX = {
     ".pdf": DocumentKind.pdf,
@@ -35,6 +46,9 @@ KIND_BY_SUFFIX = {
     ".htm": DocumentKind.html,
     ".md": DocumentKind.markdown,
     ".txt": DocumentKind.text,
+    ".docx": DocumentKind.docx,
+    ".pptx": DocumentKind.pptx,
+    ".xlsx": DocumentKind.xlsx,
 }
 
 CONTENT_TYPE_BY_KIND = {
@@ -42,16 +56,21 @@ CONTENT_TYPE_BY_KIND = {
     DocumentKind.html: "text/html",
     DocumentKind.markdown: "text/markdown",
     DocumentKind.text: "text/plain",
+    DocumentKind.docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    DocumentKind.pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    DocumentKind.xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 }
+KIND_BY_CONTENT_TYPE = {content_type: kind for kind, content_type in CONTENT_TYPE_BY_KIND.items()}
 
 LARGE_TEXT_CHARS = 2_000_000
 """A Markdown or text file longer than this is read as pages (laws and reports are shorter)."""
 TEXT_PAGE_CHARS = 200_000
 
 # Bump when parsing output changes: cached texts from older parsers are then ignored.
-PARSER_VERSION = 5  # 2: UTF-16/32 by their BOM, binary junk refused; 3: large texts paged
+PARSER_VERSION = 6  # 2: UTF-16/32 by their BOM, binary junk refused; 3: large texts paged
 # 4: HTML read as shown, hidden elements dropped; 5: PDF text a reader sees only, zero-width
-# and bidi controls removed
+# and bidi controls removed; 6: PDF pages without a text layer read by OCR (`ocr_pages`)
+# and prose columns read one after the other (`layout`)
 
 _PDF_SOFT_HYPHEN = "\ufffe"
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -68,17 +87,23 @@ class UnreadableFile(SourceError):
 class ParsedFile:
     """The text of one file: one entry per page for PDFs, a single entry otherwise.
 
-    `title` is the title the file states itself ("" when it states none).
+    `title` is the title the file states itself ("" when it states none). `ocr_pages` are
+    the indices of the pages whose text OCR read (`ocr.py`): a scan has no text layer.
     """
 
     kind: DocumentKind
     texts: tuple[str, ...]
     title: str = ""
+    ocr_pages: frozenset[int] = frozenset()
+    blocks: tuple[tuple[Block, ...], ...] = ()
+    """Each page's blocks in reading order (`layout`), their spans indexing its text: only
+    when `parse_pdf` is asked for them; none for a page OCR read."""
 
     @property
     def is_paged(self) -> bool:
-        """PDFs, and text files too large to read whole (cut into pages, see `text_pages`)."""
-        return self.kind is DocumentKind.pdf or len(self.texts) > 1
+        """PDFs, decks (a page a slide) and workbooks (a page a sheet), and text files too
+        large to read whole (cut into pages, see `text_pages`)."""
+        return self.kind in PAGED_KINDS or len(self.texts) > 1
 
 
 def kind_of(path: Path) -> DocumentKind | None:
@@ -93,11 +118,15 @@ def parse_file(path: Path) -> ParsedFile:
     try:
         if path.stat().st_size == 0:
             raise UnreadableFile("empty file")
-        parsed = parse_pdf(path) if kind is DocumentKind.pdf else _parse_text_file(path, kind)
+        if kind is DocumentKind.pdf:
+            parsed = parse_pdf(path)
+        else:
+            parsed = parse_bytes(path.read_bytes(), kind)
     except OSError as error:
         raise UnreadableFile(f"cannot read ({error.strerror or error})") from error
     if not any(text.strip() for text in parsed.texts):
-        raise UnreadableFile("no text in file" + (" (scanned PDF?)" if parsed.is_paged else ""))
+        scan = " (scanned PDF?)" if ocr_available() else " (scanned PDF? OCR needs tesseract)"
+        raise UnreadableFile("no text in file" + (scan if parsed.is_paged else ""))
     return parsed
 
 
@@ -165,8 +194,38 @@ def markdown_title(text: str) -> str:
     return " ".join(cleaned.split())[:_TITLE_MAX_CHARS]
 
 
-def _parse_text_file(path: Path, kind: DocumentKind) -> ParsedFile:
-    return parse_text_bytes(path.read_bytes(), kind)
+def parse_bytes(data: bytes, kind: DocumentKind) -> ParsedFile:
+    """The text of a file's bytes of any kind; raises `UnreadableFile`."""
+    if kind is DocumentKind.pdf:
+        return parse_pdf(data)
+    if kind in OFFICE_KINDS:
+        return parse_office(data, kind)
+    return parse_text_bytes(data, kind)
+
+
+def parse_office(data: bytes, kind: DocumentKind) -> ParsedFile:
+    """A DOCX as one text (paged only when large), a PPTX a page per slide, an XLSX a page
+    per sheet (`engine.documents.office`); raises `UnreadableFile`."""
+    try:
+        if kind is DocumentKind.docx:
+            text, title = read_docx(data)
+            return ParsedFile(kind, text_pages(_clean_office_text(text)), title)
+        if kind is DocumentKind.pptx:
+            slides, title = read_pptx(data)
+            return ParsedFile(kind, tuple(map(_clean_office_text, slides)), title)
+        sheets, title = read_xlsx(data)
+        return ParsedFile(kind, tuple(_clean_office_text(sheet.text) for sheet in sheets), title)
+    except MemoryError:
+        raise
+    # Any file may be thrown at python-docx, python-pptx and openpyxl (a zip that is not a
+    # package, a part missing, malformed XML): each is this file's problem only.
+    except Exception as error:
+        why = f"{type(error).__name__}: {error}"
+        raise UnreadableFile(f"not a readable {kind.value.upper()} ({why})") from error
+
+
+def _clean_office_text(text: str) -> str:
+    return without_invisible_controls(_CONTROL_CHARS.sub("", text.replace("\r", "\n")))
 
 
 def parse_text_bytes(data: bytes, kind: DocumentKind) -> ParsedFile:
@@ -204,24 +263,87 @@ cropped in worker threads (library reads, web extraction, page evidence, the bot
 so a holder may call another holder."""
 
 
-def parse_pdf(source: Path | bytes) -> ParsedFile:
-    """Text per page of a PDF file or of PDF bytes (a fetched document)."""
+def parse_pdf(source: Path | bytes, *, ocr: bool = True, blocks: bool = False) -> ParsedFile:
+    """Text per page of a PDF file or of PDF bytes (a fetched document). A page without a
+    text layer is read by OCR (`ocr.py`) unless `ocr` is False; Tesseract runs outside the
+    pdfium lock, so other threads' pdfium calls do not wait for it."""
     with PDFIUM_LOCK:
-        return _parse_pdf(source)
-
-
-def _parse_pdf(source: Path | bytes) -> ParsedFile:
+        try:
+            document = pypdfium2.PdfDocument(source)
+        except pypdfium2.PdfiumError as error:
+            raise UnreadableFile(f"not a readable PDF ({error})") from error
     try:
-        document = pypdfium2.PdfDocument(source)
-    except pypdfium2.PdfiumError as error:
-        raise UnreadableFile(f"not a readable PDF ({error})") from error
-    try:
-        pages = tuple(_clean_pdf_text(_page_text(document, i)) for i in range(len(document)))
+        with PDFIUM_LOCK:
+            pages = [_clean_pdf_text(_page_text(document, i)) for i in range(len(document))]
+            scanned = _scanned_pages(document, pages) if ocr and ocr_available() else []
+        read = _read_by_ocr(document, scanned, pages)
     except pypdfium2.PdfiumError as error:
         raise UnreadableFile(f"PDF text extraction failed ({error})") from error
     finally:
-        document.close()
-    return ParsedFile(DocumentKind.pdf, pages)
+        with PDFIUM_LOCK:
+            document.close()
+    found = _page_blocks(source, read, pages) if blocks else ()
+    return ParsedFile(DocumentKind.pdf, tuple(pages), ocr_pages=read, blocks=found)
+
+
+def _page_blocks(
+    source: Path | bytes, ocr_pages: frozenset[int], texts: list[str]
+) -> tuple[tuple[Block, ...], ...]:
+    """Each page's blocks (`pdf_text.visible_blocks`); none for a page OCR read, or whose
+    text is not the one its blocks index."""
+    found: list[tuple[Block, ...]] = []
+    with PDFIUM_LOCK:
+        document = pypdfium2.PdfDocument(source)
+        try:
+            for index, text in enumerate(texts):
+                page = document[index]
+                try:
+                    textpage = page.get_textpage()
+                    try:
+                        read, page_blocks = visible_blocks(textpage)
+                    finally:
+                        textpage.close()
+                finally:
+                    page.close()
+                kept = index not in ocr_pages and _clean_pdf_text(read.text) == text
+                found.append(page_blocks if kept else ())
+        finally:
+            document.close()
+    return tuple(found)
+
+
+def _scanned_pages(document: pypdfium2.PdfDocument, texts: list[str]) -> list[int]:
+    """The pages OCR is to read (`ocr.wants_ocr`); under the pdfium lock."""
+    found = []
+    for index, text in enumerate(texts):
+        page = document[index]
+        try:
+            if wants_ocr(page, text):
+                found.append(index)
+        finally:
+            page.close()
+    return found
+
+
+def _read_by_ocr(
+    document: pypdfium2.PdfDocument, indices: list[int], texts: list[str]
+) -> frozenset[int]:
+    """Reads the pages `indices` by OCR into `texts`, one at a time (a page image is tens of
+    megabytes); the indices of those OCR found text on. A page OCR finds nothing on keeps
+    its text layer's text."""
+    read = set()
+    for index in indices:
+        with PDFIUM_LOCK:
+            page = document[index]
+            try:
+                image = render_page(page)
+            finally:
+                page.close()
+        found = read_image(image)
+        if found is not None and found.text.strip():
+            texts[index] = found.text
+            read.add(index)
+    return frozenset(read)
 
 
 def _page_text(document: pypdfium2.PdfDocument, index: int) -> str:

@@ -7,7 +7,10 @@ background, fill alpha 0, covered by a later opaque image or rectangle; invisibl
 scan, its OCR layer, stays), and characters centred off the page's visible box (crop box
 within media box).
 
-A page with nothing unseen keeps pdfium's text exactly. pdfium's generated spaces and line
+A page whose lines pdfium read across two prose columns is read column by column
+(`layout`: a cheap look at the text objects' bounds first, the characters' boxes only on a
+page where columns may stand). A page with nothing unseen and no such columns keeps
+pdfium's text exactly. pdfium's generated spaces and line
 breaks stay; where a dropped run leaves two whitespaces together they become one (a line
 break if either was), so words and lines stay apart and an emptied line disappears. Any
 error in the analysis gives the plain text of the page: an odd PDF never loses its text.
@@ -26,6 +29,8 @@ import numpy
 import pypdfium2
 import pypdfium2.raw as pdfium_c
 
+from engine.documents.blocks import Block, page_blocks
+from engine.documents.layout import may_have_columns, pieces_of, reading_order, reordered
 from engine.documents.pdf_objects import (
     HIDDEN,
     INVISIBLE,
@@ -61,21 +66,94 @@ def cleaned_page_text(raw: str) -> PageText:
 
 
 def visible_page_text(text_page: pypdfium2.PdfTextPage) -> PageText:
-    """The text a reader sees on the page of `text_page`, cleaned, with pdfium's text index
-    of each character."""
+    """The text a reader sees on the page of `text_page`, cleaned and in reading order
+    (`layout`), with pdfium's text index of each character."""
     raw = str(text_page.get_text_range())
-    unseen = _unseen_text_indices(text_page)
-    return _cleaned(raw, None if not unseen else lambda at: at not in unseen)
+    found, unseen = _analysis(text_page)
+    page = _cleaned(raw, None if not unseen else lambda at: at not in unseen)
+    return _in_reading_order(text_page, page) if _maybe_columns(text_page, found) else page
 
 
 def visible_text(text_page: pypdfium2.PdfTextPage) -> str:
-    """`visible_page_text`'s text alone: a page with nothing unseen is cleaned by string
-    operations, without the indices (the same text, faster)."""
+    """`visible_page_text`'s text alone: a page with nothing unseen and no gutter between
+    columns is cleaned by string operations, without the indices (the same text, faster)."""
     raw = str(text_page.get_text_range())
-    unseen = _unseen_text_indices(text_page)
-    if not unseen:
+    found, unseen = _analysis(text_page)
+    columns = _maybe_columns(text_page, found)
+    if not unseen and not columns:
         return clean_pdf_text(raw)
-    return _cleaned(raw, lambda at: at not in unseen).text
+    page = _cleaned(raw, None if not unseen else lambda at: at not in unseen)
+    return _in_reading_order(text_page, page).text if columns else page.text
+
+
+def visible_blocks(text_page: pypdfium2.PdfTextPage) -> tuple[PageText, tuple[Block, ...]]:
+    """`visible_page_text` and the page's blocks in reading order (`layout.page_blocks`),
+    their spans indexing that text; no blocks when the analysis fails."""
+    page = visible_page_text(text_page)
+    try:
+        found = read_objects(text_page.page)
+        page_box = text_page.page.get_bbox()
+        area = (page_box[2] - page_box[0]) * (page_box[3] - page_box[1])
+        figures = [
+            s.box
+            for s in found.shapes
+            if s.colour is None
+            and (s.box[2] - s.box[0]) * (s.box[3] - s.box[1]) < SCAN_SHARE * area
+        ]
+        pieces = pieces_of(page.text, _char_boxes(text_page, page))
+        return page, page_blocks(page.text, pieces, figures, page_box)
+    except Exception:
+        return page, ()
+
+
+def _analysis(text_page: pypdfium2.PdfTextPage) -> tuple[PageObjects | None, set[int]]:
+    """The page's objects and the positions in pdfium's text of the characters nobody sees;
+    no objects and none unseen when the analysis fails: an odd PDF keeps its plain text."""
+    try:
+        found = read_objects(text_page.page)
+    except Exception:
+        return None, set()
+    return found, _unseen_text_indices(text_page, found)
+
+
+def _maybe_columns(text_page: pypdfium2.PdfTextPage, found: PageObjects | None) -> bool:
+    """Whether the page's text objects may stand in columns (`layout.may_have_columns`: a
+    look at their bounds; `layout` decides from the characters, for the pages it lets
+    through)."""
+    if found is None or not found.boxes:
+        return False
+    boxes = numpy.frombuffer(found.boxes, dtype=numpy.float32).reshape(-1, 4)
+    return may_have_columns(boxes.astype(float), text_page.page.get_bbox())
+
+
+def _in_reading_order(text_page: pypdfium2.PdfTextPage, page: PageText) -> PageText:
+    """`page` read column by column when `layout` finds prose columns pdfium read across;
+    otherwise (and on any error) `page` itself."""
+    try:
+        pieces = pieces_of(page.text, _char_boxes(text_page, page))
+        order = reading_order(page.text, pieces, text_page.page.get_bbox())
+        if order is None:
+            return page
+        text, positions, _ = reordered(page.text, pieces, order)
+        return PageText(text, tuple(page.text_indices[at] for at in positions))
+    except Exception:
+        return page
+
+
+def _char_boxes(text_page: pypdfium2.PdfTextPage, page: PageText) -> list[Box | None]:
+    """pdfium's loose box of each character of `page.text` (None for whitespace and for a
+    character pdfium cannot place)."""
+    handle = address(text_page.raw)
+    box = (c_float * 4)()
+    box_ref = byref(box)
+    boxes: list[Box | None] = []
+    for char, at in zip(page.text, page.text_indices, strict=True):
+        index = -1 if char.isspace() else _char_from_text(handle, at)
+        if index >= 0 and _loose_box(handle, index, box_ref):
+            boxes.append((box[0], box[3], box[2], box[1]))  # pdfium: left, top, right, bottom
+        else:
+            boxes.append(None)
+    return boxes
 
 
 def clean_pdf_text(raw: str) -> str:
@@ -84,11 +162,11 @@ def clean_pdf_text(raw: str) -> str:
     return _CONTROL_CHARS.sub("", text)
 
 
-def _unseen_text_indices(text_page: pypdfium2.PdfTextPage) -> set[int]:
+def _unseen_text_indices(text_page: pypdfium2.PdfTextPage, found: PageObjects) -> set[int]:
     """The positions in pdfium's text of the characters nobody sees; none when the analysis
     fails: an odd PDF keeps its plain text, never loses it."""
     try:
-        unseen = _unseen_chars(text_page)
+        unseen = _unseen_chars(text_page, found)
         to_text = pdfium_c.FPDFText_GetTextIndexFromCharIndex
         return {at for at in (to_text(text_page, index) for index in unseen) if at >= 0}
     except Exception:
@@ -99,13 +177,14 @@ _P, _D = c_void_p, c_double
 _count_chars = bind("FPDFText_CountChars", c_int, _P)
 _text_object = bind("FPDFText_GetTextObject", _P, _P, c_int)
 _loose_box = bind("FPDFText_GetLooseCharBox", c_int, _P, c_int)
+_char_from_text = bind("FPDFText_GetCharIndexFromTextIndex", c_int, _P, c_int)
 _bounded_count = bind("FPDFText_GetBoundedText", c_int, _P, _D, _D, _D, _D, _P, c_int)
 
 
-def _unseen_chars(text_page: pypdfium2.PdfTextPage) -> set[int]:
+def _unseen_chars(text_page: pypdfium2.PdfTextPage, found: PageObjects | None = None) -> set[int]:
     """pdfium's indices of the characters of unseen objects, and of any centred off the
     page's visible box (looked for only when pdfium counts fewer characters inside it)."""
-    found = read_objects(text_page.page)
+    found = found or read_objects(text_page.page)
     page_box = left, bottom, right, top = text_page.page.get_bbox()
     boxes = numpy.frombuffer(found.boxes, dtype=numpy.float32).reshape(-1, 4)
     unseen = _unseen_objects(found, boxes, page_box)

@@ -52,6 +52,8 @@ class ParsedTextCache:
             record: dict[str, object] = {"error": result}
         else:
             record = {"title": result.title, "texts": list(result.texts)}
+            if result.ocr_pages:
+                record["ocr_pages"] = sorted(result.ocr_pages)
         data = json.dumps(record, ensure_ascii=False).encode("utf-8")
         write_atomically(self._path(sha256, kind), data)
 
@@ -70,4 +72,7 @@ def _from_record(record: object, kind: DocumentKind) -> ParsedFile | str | None:
         return None
     if not all(isinstance(text, str) for text in texts):
         return None
-    return ParsedFile(kind, tuple(texts), title)
+    read = record.get("ocr_pages", [])
+    if not isinstance(read, list) or not all(isinstance(page, int) for page in read):
+        return None
+    return ParsedFile(kind, tuple(texts), title, frozenset(read))

@@ -173,8 +173,14 @@ class Library:
             raise FetchError(f"page {page} out of range: {document.title} has {pages} pages")
         title, content_type, now = document.title, document.content_type, utc_now()
         if document.page_count is not None:
+            ocr = frozenset(index + 1 for index in self._texts.ocr_pages(document))
             return Snapshot.from_pages(
-                document.url, texts, title=title, content_type=content_type, fetched_at=now
+                document.url,
+                texts,
+                title=title,
+                content_type=content_type,
+                fetched_at=now,
+                ocr_pages=ocr,
             )
         return Snapshot(
             url=document.url, text=texts[0], title=title, content_type=content_type, fetched_at=now

@@ -16,6 +16,13 @@ Why here, and when: boxes need the PDF file, which only the library holds, and t
 decide anything — the verifier's verdict rests on the text alone. So the pure core (verify,
 render) stays free of pdfium, and the boxes are computed once a report is final, for the
 claims it cites (`page_evidence.py`), or for any claim whose crop is asked for.
+
+A page OCR read (a scan: no characters for pdfium to box) is boxed from its OCR words
+instead: `read_page_by_ocr` renders the page and reads it as the parser did (`ocr.py`), so
+its page text is the one the verifier checked, each word (cleaned by `ocr.clean_numeric`)
+with its box in page points; `ocr_span_boxes` finds the excerpt in that text and returns the
+boxes of the words its span covers, joined into line runs as pdfium's are. Tesseract takes
+seconds a page: `read_page_by_ocr` holds the pdfium lock only to render, never while it reads.
 """
 
 from __future__ import annotations
@@ -27,6 +34,8 @@ from pathlib import Path
 import pypdfium2
 import pypdfium2.raw as pdfium_c
 
+from engine.documents.ocr import OcrPage, read_image, render_page, wants_ocr
+from engine.documents.parse import PDFIUM_LOCK
 from engine.documents.pdf_text import PageText, visible_page_text
 from engine.documents.pdf_text import cleaned_page_text as cleaned_page_text
 from engine.text.matching import find_excerpt
@@ -114,7 +123,7 @@ def _visible_runs(
     for index in range(first, last + 1):
         if index in kept or pdfium_c.FPDFText_GetUnicode(text_page, index) <= 0x20:
             continue
-        if index > run_first:
+        if kept.intersection(range(run_first, index)):  # not a run of spaces alone
             runs.append((run_first, index - 1))
         run_first = index + 1
     if run_first <= last:
@@ -140,6 +149,59 @@ def excerpt_boxes(
             return span_boxes(text_page, excerpt, hint)
     finally:
         document.close()
+
+
+def page_wants_ocr(document: pypdfium2.PdfDocument, page: int) -> bool:
+    """Whether `page` (1-based) is one the parser reads by OCR (`ocr.wants_ocr`: almost no
+    text a reader sees, something drawn); False for a page out of range. Uses pdfium:
+    callers hold `parse.PDFIUM_LOCK`."""
+    if not 1 <= page <= len(document):
+        return False
+    pdf_page = document[page - 1]
+    try:
+        text_page = pdf_page.get_textpage()
+        try:
+            text = visible_page_text(text_page).text
+        finally:
+            text_page.close()
+        return wants_ocr(pdf_page, text)
+    finally:
+        pdf_page.close()
+
+
+def read_page_by_ocr(document: pypdfium2.PdfDocument, page: int) -> OcrPage | None:
+    """What OCR reads on `page` (1-based), rendered and read exactly as the parser reads a
+    page without a text layer; None out of range, without Tesseract, or on its failure.
+    The page is rendered under `parse.PDFIUM_LOCK` and read outside it: call it without
+    holding the lock, so other threads' pdfium calls do not wait seconds for Tesseract."""
+    with PDFIUM_LOCK:
+        if not 1 <= page <= len(document):
+            return None
+        pdf_page = document[page - 1]
+        try:
+            image = render_page(pdf_page)
+        finally:
+            pdf_page.close()
+    return read_image(image)
+
+
+def ocr_span_boxes(page: OcrPage, excerpt: str, hint: tuple[int, int] | None = None) -> list[Box]:
+    """The boxes of `excerpt` on a page OCR read: found in its text (`find_span`, as the
+    verifier found it), the words its span covers, in reading order, joined into runs of a
+    line; [] when the excerpt is not in what OCR read."""
+    span = find_span(page.text, excerpt, hint)
+    if span is None:
+        return []
+    start, end = _trimmed(page.text, *span)
+    covered = [
+        word.box for word in page.words if word.start < end and word.start + len(word.text) > start
+    ]
+    return _drawn(covered)
+
+
+def ocr_lines(page: OcrPage) -> list[Box]:
+    """The boxes of all the words OCR read on the page, one per run of a line."""
+    return _drawn([word.box for word in page.words])
 
 
 def _drawn(boxes: list[Box]) -> list[Box]:

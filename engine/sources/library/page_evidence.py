@@ -11,6 +11,13 @@ excerpt (the Slack excerpt view).
 Claims that are not verified, on unpaged documents, on PDFs that cannot be found, or whose
 excerpt is no longer on the cited page get no boxes and no crop: nothing fails, the evidence
 stays text-only. pdfium errors on one document are contained the same way.
+
+A page OCR read (the claim says `read_by="ocr"`, or the page shows no text and draws an
+image, `ocr.wants_ocr`) has no characters for pdfium to box: it is read by OCR again, once
+per page and call, and the excerpt is boxed from the words OCR found (`page_boxes`), so its
+crop shows the image region, highlighted like a text page's. OCR takes seconds a page; it
+runs outside the pdfium lock, and callers keep all of this off the event loop (the bot in a
+thread, `bot.conversation.page_evidence`; `fonte ask` renders after its event loop ends).
 """
 
 from __future__ import annotations
@@ -23,10 +30,20 @@ from urllib.parse import unquote, urlparse
 import pypdfium2
 
 from engine.contracts import Claim, ClaimStatus, Locator, Report
+from engine.documents.ocr import OcrPage
 from engine.documents.parse import PDFIUM_LOCK, DocumentKind
 from engine.snapshots import split_page
 from engine.sources.library.folder import Library
-from engine.sources.library.page_boxes import Box, open_text_page, span_boxes, text_lines
+from engine.sources.library.page_boxes import (
+    Box,
+    ocr_lines,
+    ocr_span_boxes,
+    open_text_page,
+    page_wants_ocr,
+    read_page_by_ocr,
+    span_boxes,
+    text_lines,
+)
 from engine.sources.library.page_crops import render_crop
 
 FindPdf = Callable[[str], Path | bytes | None]
@@ -36,8 +53,8 @@ FindPdf = Callable[[str], Path | bytes | None]
 class PdfPageEvidence:
     """Boxes and crops for the claims of a report on the PDFs `find_pdf` gives, by URL.
 
-    Each call holds the process's pdfium lock (`parse.PDFIUM_LOCK`), so any thread may call
-    them while other threads parse PDFs."""
+    Every pdfium call holds the process's pdfium lock (`parse.PDFIUM_LOCK`), so any thread
+    may call them while other threads parse PDFs; OCR reads a page outside it."""
 
     def __init__(self, find_pdf: FindPdf) -> None:
         self._find_pdf = find_pdf
@@ -45,7 +62,7 @@ class PdfPageEvidence:
     def with_boxes(self, report: Report) -> Report:
         """`report` with the boxes of every cited claim's excerpt (and context) on its page."""
         cited = set(report.cited_claim_ids())
-        with PDFIUM_LOCK, _Documents(self._find_pdf) as documents:
+        with _Documents(self._find_pdf) as documents:
             claims = [
                 _located(claim, documents) if claim.id in cited else claim
                 for claim in report.claims
@@ -55,7 +72,7 @@ class PdfPageEvidence:
     def crops(self, report: Report) -> dict[str, bytes]:
         """A PNG crop of the page for every cited claim that has one, by claim id."""
         found: dict[str, bytes] = {}
-        with PDFIUM_LOCK, _Documents(self._find_pdf) as documents:
+        with _Documents(self._find_pdf) as documents:
             for claim_id in dict.fromkeys(report.cited_claim_ids()):
                 png = _crop(report.claim(claim_id), documents)
                 if png is not None:
@@ -64,7 +81,7 @@ class PdfPageEvidence:
 
     def crop_png(self, claim: Claim) -> bytes | None:
         """The page around `claim`'s excerpt, highlighted, as PNG; None if there is none."""
-        with PDFIUM_LOCK, _Documents(self._find_pdf) as documents:
+        with _Documents(self._find_pdf) as documents:
             return _crop(claim, documents)
 
 
@@ -87,7 +104,8 @@ def crop_png(claim: Claim, library: Library) -> bytes | None:
     excerpt is not on the page.
 
     It reads the PDF with pdfium (about 0.1 s a crop) under the process's pdfium lock
-    (`parse.PDFIUM_LOCK`), so any thread may call it.
+    (`parse.PDFIUM_LOCK`), so any thread may call it; a page OCR read is read again by OCR
+    (seconds), so call it off the event loop.
     """
     return LibraryPageEvidence(library).crop_png(claim)
 
@@ -110,11 +128,12 @@ def _located(claim: Claim, documents: _Documents) -> Claim:
     if where is None:
         return claim
     document, page = where
-    boxes = _boxes(document, page, claim.excerpt, claim.locator)
+    boxes = _boxes(documents, claim, document, page, claim.excerpt, claim.locator)
     update: dict[str, Locator] = {"locator": _with(claim.locator, boxes)}
     context = claim.context_locator
     if claim.context and context is not None and context.page in (None, page):
-        update["context_locator"] = _with(context, _boxes(document, page, claim.context, context))
+        context_boxes = _boxes(documents, claim, document, page, claim.context, context)
+        update["context_locator"] = _with(context, context_boxes)
     return claim.model_copy(update=update)
 
 
@@ -128,25 +147,43 @@ def _crop(claim: Claim, documents: _Documents) -> bytes | None:
     document, page = where
     context = located.context_locator
     context_boxes = context.boxes if context is not None else []
-    if not 1 <= page <= len(document):
-        return None
     try:
-        with open_text_page(document, page) as text_page:
-            lines = text_lines(text_page)
-        return render_crop(document, page, located.locator.boxes, context_boxes, lines)
+        scan = documents.scan(located, document, page)
+        with PDFIUM_LOCK:
+            if not 1 <= page <= len(document):
+                return None
+            if scan is not None:
+                lines = ocr_lines(scan)
+            else:
+                with open_text_page(document, page) as text_page:
+                    lines = text_lines(text_page)
+            return render_crop(document, page, located.locator.boxes, context_boxes, lines)
     except pypdfium2.PdfiumError:
         return None
 
 
-def _boxes(document: pypdfium2.PdfDocument, page: int, quoted: str, locator: Locator) -> list[Box]:
-    """The boxes of `quoted` on `page`, its locator's offsets tried first."""
+def _boxes(
+    documents: _Documents,
+    claim: Claim,
+    document: pypdfium2.PdfDocument,
+    page: int,
+    quoted: str,
+    locator: Locator,
+) -> list[Box]:
+    """The boxes of `quoted` on `page`, its locator's offsets tried first: from pdfium's
+    characters, or from the words OCR read on a page OCR read."""
     if locator.boxes:
         return list(locator.boxes)
-    if not 1 <= page <= len(document):
-        return []
+    hint = (locator.char_start, locator.char_end)
     try:
-        with open_text_page(document, page) as text_page:
-            return span_boxes(text_page, quoted, (locator.char_start, locator.char_end))
+        scan = documents.scan(claim, document, page)
+        if scan is not None:
+            return ocr_span_boxes(scan, quoted, hint)
+        with PDFIUM_LOCK:
+            if not 1 <= page <= len(document):
+                return []
+            with open_text_page(document, page) as text_page:
+                return span_boxes(text_page, quoted, hint)
     except pypdfium2.PdfiumError:
         return []
 
@@ -158,12 +195,32 @@ class _Documents:
         self._find_pdf = find_pdf
         self._stack = ExitStack()
         self._open: dict[str, pypdfium2.PdfDocument | None] = {}
+        self._scans: dict[tuple[int, int], OcrPage | None] = {}
+        self._wants: dict[tuple[int, int], bool] = {}
 
     def __enter__(self) -> _Documents:
         return self
 
     def __exit__(self, *_: object) -> None:
-        self._stack.close()
+        with PDFIUM_LOCK:
+            self._stack.close()
+
+    def scan(self, claim: Claim, document: pypdfium2.PdfDocument, page: int) -> OcrPage | None:
+        """What OCR reads on `page` of `document` when it is a page OCR read (`claim` says
+        so, or the page shows no text, `ocr.wants_ocr`), read once per page; None for a
+        page with a text layer, or when OCR reads nothing (no Tesseract)."""
+        key = (id(document), page)
+        if claim.read_by != "ocr" and not self._wants_ocr(key, document, page):
+            return None
+        if key not in self._scans:
+            self._scans[key] = read_page_by_ocr(document, page)
+        return self._scans[key]
+
+    def _wants_ocr(self, key: tuple[int, int], document: pypdfium2.PdfDocument, page: int) -> bool:
+        if key not in self._wants:
+            with PDFIUM_LOCK:
+                self._wants[key] = page_wants_ocr(document, page)
+        return self._wants[key]
 
     def open(self, url: str) -> pypdfium2.PdfDocument | None:
         if url not in self._open:
@@ -174,10 +231,11 @@ class _Documents:
         source = self._find_pdf(url)
         if source is None:
             return None
-        try:
-            document = pypdfium2.PdfDocument(source)
-        except (pypdfium2.PdfiumError, OSError):
-            return None
+        with PDFIUM_LOCK:
+            try:
+                document = pypdfium2.PdfDocument(source)
+            except (pypdfium2.PdfiumError, OSError):
+                return None
         self._stack.callback(document.close)
         return document
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 
-from engine.documents.parse import DocumentKind, UnreadableFile, parse_pdf, parse_text_bytes
+from engine.documents.parse import UnreadableFile, parse_bytes
 from engine.sources.library.cache import ParsedTextCache
 from engine.sources.library.documents import LibraryDocument
 from engine.sources.library.index.reading import CACHED_KINDS
@@ -29,6 +29,8 @@ class DocumentTexts:
         self._cache = cache
         self._in_memory = in_memory or {}
         self._recent: OrderedDict[str, tuple[str, ...]] = OrderedDict()
+        self._ocr: dict[str, frozenset[int]] = {}
+        """Per document read, the pages (0-based) whose text OCR read."""
 
     def texts(self, document: LibraryDocument) -> tuple[str, ...]:
         """The page texts of `document` (one entry for an unpaged document)."""
@@ -42,11 +44,16 @@ class DocumentTexts:
             self._recent.popitem(last=False)
         return found
 
+    def ocr_pages(self, document: LibraryDocument) -> frozenset[int]:
+        """The pages (0-based) of `document` whose text OCR read (after `texts`)."""
+        return self._ocr.get(document.sha256, frozenset())
+
     def _load(self, document: LibraryDocument) -> tuple[str, ...]:
         # A paged Markdown or text file was cached when indexed (`worth_caching`).
         if document.kind in CACHED_KINDS or document.page_count is not None:
             cached = self._cache.get(document.sha256, document.kind)
             if cached is not None and not isinstance(cached, str):
+                self._ocr[document.sha256] = frozenset(cached.ocr_pages)
                 return cached.texts
         try:
             data = document.path.read_bytes()
@@ -55,8 +62,8 @@ class DocumentTexts:
         if hashlib.sha256(data).hexdigest() != document.sha256:
             raise FetchError(f"{document.path} changed since the library was opened")
         try:
-            if document.kind is DocumentKind.pdf:
-                return parse_pdf(data).texts
-            return parse_text_bytes(data, document.kind).texts
+            parsed = parse_bytes(data, document.kind)
         except UnreadableFile as error:
             raise FetchError(f"{document.path}: {error}") from error
+        self._ocr[document.sha256] = frozenset(parsed.ocr_pages)
+        return parsed.texts

@@ -17,7 +17,14 @@ from urllib.parse import unquote, urlsplit
 import trafilatura
 
 from engine.documents.html_text import html_main_text, html_title
-from engine.documents.parse import UnreadableFile, markdown_title, parse_pdf
+from engine.documents.parse import (
+    KIND_BY_CONTENT_TYPE,
+    OFFICE_KINDS,
+    UnreadableFile,
+    markdown_title,
+    parse_office,
+    parse_pdf,
+)
 from engine.sources.protocols import FetchError
 from engine.sources.web.charset import decode_body
 
@@ -29,7 +36,10 @@ PLAIN_TYPES = frozenset({"text/plain"})
 UNLABELLED_TYPES = frozenset(
     {"", "application/octet-stream", "binary/octet-stream", "application/x-download"}
 )
-READABLE_TYPES = HTML_TYPES | PDF_TYPES | MARKDOWN_TYPES | PLAIN_TYPES
+OFFICE_TYPES = {  # DOCX, PPTX, XLSX, read as a library reads them (`engine.documents.office`)
+    mime: kind for mime, kind in KIND_BY_CONTENT_TYPE.items() if kind in OFFICE_KINDS
+}
+READABLE_TYPES = HTML_TYPES | PDF_TYPES | MARKDOWN_TYPES | PLAIN_TYPES | frozenset(OFFICE_TYPES)
 
 
 @dataclass(frozen=True)
@@ -56,6 +66,8 @@ class Extracted:
     title: str = ""
     pages: tuple[str, ...] | None = None
     published: str = ""
+    ocr_pages: frozenset[int] = frozenset()
+    """The pages (1-based) whose text OCR read."""
 
 
 def type_refusal(content_type: ContentType) -> str | None:
@@ -88,9 +100,16 @@ def extract(body: bytes, content_type: ContentType, url: str) -> Extracted:
 
 
 def _extract(body: bytes, mime: str, charset: str | None, url: str) -> Extracted:
+    if mime in OFFICE_TYPES:
+        office = parse_office(body, OFFICE_TYPES[mime])
+        pages = office.texts if office.is_paged else None
+        title = office.title or _file_name(url)
+        return Extracted(mime, "\n\n".join(office.texts), title, pages)
     if mime in PDF_TYPES:
         parsed = parse_pdf(body)  # under the process's pdfium lock, as every pdfium call
-        return Extracted(mime, "\n\n".join(parsed.texts), _file_name(url), parsed.texts)
+        ocr = frozenset(index + 1 for index in parsed.ocr_pages)
+        text = "\n\n".join(parsed.texts)
+        return Extracted(mime, text, _file_name(url), parsed.texts, ocr_pages=ocr)
     if mime in HTML_TYPES:
         markup = decode_body(body, charset, html=True)
         title, published = _metadata(markup)

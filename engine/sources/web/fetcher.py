@@ -132,6 +132,7 @@ class WebFetcher:
             content_type=extracted.content_type,
             pages=extracted.pages,
             published=extracted.published,
+            ocr_pages=extracted.ocr_pages,
         )
         check_page(snapshot, page)
         return Fetched(snapshot, body if extracted.content_type in PDF_TYPES else None)

@@ -103,6 +103,7 @@ def snapshot_record(snapshot: Snapshot) -> dict[str, Any]:
         "text": snapshot.text,
         "pages": None if snapshot.pages is None else list(snapshot.pages),
         "published": snapshot.published,
+        "ocr_pages": sorted(snapshot.ocr_pages),
     }
     return record
 
@@ -126,6 +127,7 @@ def snapshot_from_record(record: object) -> Snapshot:
         "text": _string(record["text"]),
         "pages": None if pages is None else tuple(_string(p) for p in pages),
         "published": _string(record.get("published", "")),
+        "ocr_pages": frozenset(int(page) for page in record.get("ocr_pages", ())),
     }
     return Snapshot(**fields)
 

@@ -1,7 +1,7 @@
 import pytest
 
-from engine.documents.html_text import html_main_text, html_title, strip_tags
 from engine.documents import html_text
+from engine.documents.html_text import html_main_text, html_title, strip_tags
 
 
 def test_title_is_unescaped_and_single_line() -> None:

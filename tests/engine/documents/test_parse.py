@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.documents import html_text
 from engine.documents.parse import (
     LARGE_TEXT_CHARS,
     TEXT_PAGE_CHARS,
@@ -15,7 +16,6 @@ from engine.documents.parse import (
     parse_file,
     parse_file_or_reason,
 )
-from engine.documents import html_text
 from tests.support.library_files import (
     HTML_PAGE,
     LAW_MARKDOWN,

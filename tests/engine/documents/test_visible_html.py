@@ -7,9 +7,9 @@ from unittest import mock
 
 import pytest
 
+from engine.documents import html_text
 from engine.documents.html_text import html_main_text
 from engine.documents.visible_html import visible_markup
-from engine.documents import html_text
 from engine.sources.web.extract import ContentType, extract
 
 VISIBLE = "A potência instalada chegou a 26 GW em 2024."

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.documents.parse import DocumentKind, ParsedFile, parse_file_or_reason
+from engine.documents.parse import OFFICE_KINDS, DocumentKind, ParsedFile, parse_file_or_reason
 from engine.sources.library.cache import ParsedTextCache
 from engine.sources.library.index.segment import DocumentTokens
 from engine.sources.library.passages import split_passages
@@ -35,8 +35,9 @@ vocabulary of every library it is in."""
 _OVERLONG_WORD = re.compile(rf"[^\W_]{{{MAX_TOKEN_CHARS + 1},}}")
 TOO_LARGE = "too large to index (out of memory)"
 
-CACHED_KINDS = frozenset({DocumentKind.pdf, DocumentKind.html})
-"""Kinds whose parsed text is cached: parsing them costs far more than reading the cache.
+CACHED_KINDS = frozenset({DocumentKind.pdf, DocumentKind.html}) | OFFICE_KINDS
+"""Kinds whose parsed text is cached (PDF, HTML, Office files): parsing them costs far more
+than reading the cache.
 Markdown and text files are their own text: caching them would only add a write (and an
 fsync) per file, which at 10,000 files costs more than the whole tokenizing."""
 
