@@ -17,6 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from engine.text.language import Language as Language  # part of the contract: re-exported
 
 EXCERPT_MIN_CHARS = 20
+ROW_MIN_CHARS = 8
+"""A table row shorter than an excerpt ("Bahia 410 655") may be quoted down to this length,
+only whole and only with its table's header as its context (engine/verify/contexts.py)."""
 EXCERPT_MAX_CHARS = 400
 CONTEXT_MIN_CHARS = 4
 """A context can be as short as a column header ("2018")."""
@@ -42,17 +45,17 @@ class Support(StrEnum):
     contradicts = "contradicts"
 
 
+Standing = Literal["primary", "secondary", "other"]  # engine/sources/standing.py says which
+
+
 class Locator(Contract):
     page: int | None = Field(default=None, ge=1, description="1-based page, for paged sources")
     char_start: int = Field(ge=0)
     char_end: int = Field(ge=0)
     boxes: list[tuple[float, float, float, float]] = Field(
         default_factory=list,
-        description=(
-            "where the span is drawn on a PDF page, one (left, bottom, right, top) box per run "
-            "of a line, in PDF points in the page's own coordinates (origin bottom-left, as "
-            "pdfium gives them); empty for web pages and for reports written before boxes"
-        ),
+        description="(left, bottom, right, top) per line run of the span on a PDF page, in "
+        "PDF points, origin bottom-left as pdfium gives them; empty for web pages",
     )
 
     @model_validator(mode="after")
@@ -74,10 +77,8 @@ class Claim(Contract):
     context: str | None = Field(
         default=None,
         max_length=4000,
-        description=(
-            "what the excerpt means with, quoted from the same page: the lead-in of a list "
-            "item, or the column header (and row label) of a table row"
-        ),
+        description="what the excerpt means with, quoted from its page: a list item's lead-in, "
+        "a table row's column header",
     )
     context_locator: Locator | None = None
     accessed_at: datetime
@@ -87,6 +88,10 @@ class Claim(Contract):
     status: ClaimStatus = ClaimStatus.pending
     reason: str | None = None
     support: Support | None = None
+    read_by: Literal["text", "ocr", "figure"] = "text"
+    """The page's text layer, OCR, or a figure a model read (`excerpt`: its reading)."""
+    published: str = Field(default="", pattern=r"^(\d{4}(-\d\d){0,2})?$")  # source's own date
+    standing: Standing | None = None  # primary, secondary or other; None: before standing
 
     @property
     def quoted(self) -> str:
@@ -123,12 +128,10 @@ class Subquestion(Contract):
     id: str = Field(min_length=1)
     text: str = Field(min_length=1)
     title: str = Field(default="", description="section heading the answer goes under")
-    steps: int | None = Field(
-        default=None, ge=1, description="the subagent's step cap, as the planner sized it"
-    )
-    depends_on: list[str] = Field(
-        default_factory=list, description="ids whose verified claims it needs: run after them"
-    )
+    steps: int | None = Field(default=None, ge=1, description="the step cap the planner sized")
+    depends_on: list[str] = Field(default_factory=list, description="ids whose claims it needs")
+    document: str = Field(default="", description="a sweep's: the one document it reads")
+    pages: tuple[int, int] | None = Field(default=None, description="its first, last page")
 
 
 class Plan(Contract):
@@ -275,6 +278,7 @@ class Limits(Contract):
     steps: int = Field(default=60, ge=1)
     seconds: float = Field(default=600.0, gt=0)
     usd: float = Field(default=2.0, ge=0)
+    price_usd: float | None = Field(default=None, ge=0)  # what the report is sold for, US$
 
 
 class Conflict(Contract):
@@ -294,9 +298,7 @@ class Report(Contract):
     created_at: datetime = Field(default_factory=utc_now)
     partial: bool = False
     gaps: list[str] = Field(default_factory=list)
-    summary: list[Sentence] = Field(
-        default_factory=list, description="the answer first: 3-6 cited points"
-    )
+    summary: list[Sentence] = Field(default_factory=list, description="answer first: 3-6 points")
     sections: list[Section] = Field(default_factory=list)
     tables: list[FiguresTable] = Field(default_factory=list)
     calculations: list[Calculation] = Field(default_factory=list)

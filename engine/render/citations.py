@@ -1,5 +1,5 @@
 """Citation numbers in reading order, where a cited source points (URL, page, link), and the
-cited sources grouped by document."""
+cited sources grouped by document, each with its own date and standing."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import urlsplit
 
-from engine.contracts import Claim, ClaimStatus, Report
+from engine.contracts import Claim, ClaimStatus, Report, Standing
+from engine.render.labels import Labels
 from engine.render.text import one_line
 from engine.snapshots import split_page
 
@@ -95,6 +96,10 @@ class SourceGroup:
     """When it was first read (the earliest access among its cited claims)."""
     excerpts: list[CitedExcerpt]
     """In citation-number order."""
+    published: str = ""
+    """The document's own date (ISO 8601), as its verified claims carry it; "" when none."""
+    standing: Standing | None = None
+    """Its standing, as its claims carry it; None for reports written before standings."""
 
     @property
     def verified(self) -> bool:
@@ -119,6 +124,38 @@ def sources_by_document(report: Report) -> list[SourceGroup]:
             href=safe_href(url),
             accessed_at=min(e.claim.accessed_at for e in excerpts),
             excerpts=excerpts,
+            published=next((e.claim.published for e in excerpts if e.claim.published), ""),
+            standing=next((e.claim.standing for e in excerpts if e.claim.standing), None),
         )
         for url, excerpts in grouped.items()
     ]
+
+
+def standing_text(labels: Labels, standing: Standing) -> str:
+    """A standing in the report's words: "primary source (official)"."""
+    return {
+        "primary": labels.standing_primary,
+        "secondary": labels.standing_secondary,
+        "other": labels.standing_other,
+    }[standing]
+
+
+def evidence_text(labels: Labels, group: SourceGroup) -> str:
+    """The document's date and standing as the Sources part shows them beside its access
+    date ("source dated 2024-03-01 · primary source (official)"); "" when it has neither."""
+    parts = [f"{labels.published_on} {group.published}"] if group.published else []
+    parts += [standing_text(labels, group.standing)] if group.standing else []
+    return " · ".join(parts)
+
+
+def reading_text(labels: Labels, claim: Claim) -> str | None:
+    """How a claim's excerpt was read when not from the page's text layer, as every format
+    shows it beside the excerpt: a model's reading of a figure ("read from the figure on page
+    4 (the model's reading, not a quote)", never shown as a quotation) or "read by OCR"; None
+    for page text."""
+    if claim.read_by == "figure":
+        page = source_location(claim).page
+        return labels.figure_reading.format(page="?" if page is None else page)
+    if claim.read_by == "ocr":
+        return labels.read_by_ocr
+    return None

@@ -29,12 +29,14 @@ from engine.render.appendix import appendix
 from engine.render.citations import (
     CitationIndex,
     CitedExcerpt,
+    evidence_text,
+    reading_text,
     source_location,
     source_title,
     sources_by_document,
 )
 from engine.render.docx_footnotes import Footnotes, Line, Piece, hyperlink
-from engine.render.labels import accessed_text, labels_for, page_text
+from engine.render.labels import accessed_text, context_text, labels_for, page_text
 from engine.render.office import fitted_inches, flat, markers, shown
 from engine.render.outline import contents, declared_gaps, shown_sections
 from engine.render.tables import (
@@ -158,12 +160,16 @@ class _Writer:
 
     def citation_note(self, claim_id: str) -> list[Line]:
         claim = self.report.claim(claim_id)
-        quote: list[Piece] = [
-            Piece(f"[{self.index.number_of(claim_id)}] "),
-            Piece(f"“{shown(claim.excerpt)}”", "quote"),
-        ]
-        if claim.context:
-            quote.append(Piece(f" ({flat(claim.context)})"))
+        reading = reading_text(self.labels, claim)
+        quote: list[Piece] = [Piece(f"[{self.index.number_of(claim_id)}] ")]
+        if claim.read_by == "figure" and reading:  # a model's reading: never a quotation
+            quote += [Piece(f"{reading}: ", "strong"), Piece(flat(claim.excerpt))]
+            return [quote, self.source_pieces(claim)]
+        quote.append(Piece(f"“{shown(claim.excerpt)}”", "quote"))
+        if context := context_text(self.labels, claim):
+            quote.append(Piece(f" ({flat(context)})"))
+        if reading:
+            quote.append(Piece(f" ({reading})"))
         return [quote, self.source_pieces(claim)]
 
     def source_pieces(self, claim: Claim) -> list[Piece]:
@@ -248,7 +254,7 @@ class _Writer:
                 line = f"[{self.index.number_of(claim_id)}] {source_title(claim)}: "
                 paragraph = self.document.add_paragraph(style="List Bullet")
                 paragraph.add_run(flat(line))
-                paragraph.add_run(shown(claim.excerpt)).italic = True
+                self.excerpt_runs(paragraph, claim)
 
     def sources(self) -> None:
         labels = self.labels
@@ -267,6 +273,9 @@ class _Writer:
                 where._p.append(hyperlink(self.document.part, group.href, flat(group.url)))
             else:
                 _grey(where.add_run(flat(group.url)))
+            evidence = evidence_text(labels, group)
+            if evidence:
+                _grey(where.add_run(f" · {evidence}"))
             for excerpt in group.excerpts:
                 self.cited_excerpt(excerpt)
 
@@ -282,13 +291,25 @@ class _Writer:
             meta.add_run(f" · {labels.not_verified}").bold = True
         quote = self.document.add_paragraph()
         quote.paragraph_format.left_indent = Cm(0.6)
-        quote.add_run(shown(claim.excerpt)).italic = True
-        if claim.context:
-            _grey(quote.add_run(f" ({flat(claim.context)})"))
+        self.excerpt_runs(quote, claim)
         crop = self.crops.get(claim.id)
         if crop is not None:
             where = "" if page is None else f" ({page_text(labels, page)})"
             self.picture(crop, CROP_MAX_INCHES, f"{labels.page_crop}{where}", indent=True)
+
+    def excerpt_runs(self, paragraph: Paragraph, claim: Claim) -> None:
+        """The excerpt in italics (a quotation) with its context and "(read by OCR)" in grey;
+        a model's reading of a figure says so and is set upright, no quotation."""
+        reading = reading_text(self.labels, claim)
+        if claim.read_by == "figure" and reading:
+            _grey(paragraph.add_run(f"{reading}: "), italic=True)
+            paragraph.add_run(flat(claim.excerpt))
+            return
+        paragraph.add_run(shown(claim.excerpt)).italic = True
+        if context := context_text(self.labels, claim):
+            _grey(paragraph.add_run(f" ({flat(context)})"))
+        if reading:
+            _grey(paragraph.add_run(f" ({reading})"))
 
     def picture(
         self, png: bytes, box: tuple[float, float], alt: str, *, indent: bool = False

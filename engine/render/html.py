@@ -19,12 +19,14 @@ from engine.render.appendix import appendix
 from engine.render.citations import (
     CitationIndex,
     SourceGroup,
+    evidence_text,
+    reading_text,
     source_location,
     source_title,
     sources_by_document,
 )
 from engine.render.evidence import png_data_uri
-from engine.render.labels import Labels, accessed_text, labels_for, page_text
+from engine.render.labels import Labels, accessed_text, context_text, labels_for, page_text
 from engine.render.outline import contents, declared_gaps, section_anchor, shown_sections
 from engine.render.tables import (
     CalculationIndex,
@@ -54,6 +56,11 @@ class CitationView:
     verified: bool
     crop: str | None = None
     """A `data:image/png` URI of the page around the excerpt, highlighted; None for web pages."""
+    read_by: str | None = None
+    """How the excerpt was read when not from the text layer ("read by OCR", or a figure's
+    reading, "read from the figure on page 4 …"); None for page text."""
+    figure: bool = False
+    """The excerpt is a model's reading of a figure: shown as such, never as a quotation."""
 
 
 @dataclass(frozen=True)
@@ -266,7 +273,14 @@ class _Views:
             title=group.title,
             url=group.url,
             href=group.href,
-            accessed=accessed_text(self.labels, group.accessed_at),
+            accessed=" · ".join(
+                part
+                for part in (
+                    accessed_text(self.labels, group.accessed_at),
+                    evidence_text(self.labels, group),
+                )
+                if part
+            ),
             excerpts=excerpts,
         )
 
@@ -334,11 +348,13 @@ def citation_view(
         number=number,
         title=source_title(claim),
         excerpt=display_text(claim.excerpt),
-        context=display_text(claim.context) if claim.context else None,
+        context=display_text(shown) if (shown := context_text(labels, claim)) else None,
         url=location.base_url,
         href=location.href,
         page=None if location.page is None else page_text(labels, location.page),
         accessed=accessed_text(labels, claim.accessed_at),
         verified=claim.status is ClaimStatus.verified,
         crop=None if crop is None else png_data_uri(crop),
+        read_by=reading_text(labels, claim),
+        figure=claim.read_by == "figure",
     )

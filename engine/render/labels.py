@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from engine.contracts import Report
+from engine.contracts import Claim, Report
 from engine.words import ReportWords, words_for
 
 Labels = ReportWords
@@ -24,6 +24,17 @@ def format_utc(moment: datetime) -> str:
 
 def page_text(labels: Labels, page: int) -> str:
     return f"{labels.page} {page}"
+
+
+def context_text(labels: Labels, claim: Claim) -> str | None:
+    """A claim's context as a report shows it; a table's header verified on the page before
+    the excerpt's (the table continues) says so: "(header from page 4)"."""
+    if not claim.context:
+        return None
+    context, at, where = claim.context.strip(), claim.context_locator, claim.locator
+    if at is not None and where is not None and at.page is not None and where.page != at.page:
+        context += f" ({labels.header_from_page.format(page=at.page)})"
+    return context
 
 
 def accessed_text(labels: Labels, moment: datetime) -> str:

@@ -19,11 +19,13 @@ from engine.render.appendix import appendix
 from engine.render.citations import (
     CitationIndex,
     CitedExcerpt,
+    evidence_text,
+    reading_text,
     source_location,
     source_title,
     sources_by_document,
 )
-from engine.render.labels import Labels, accessed_text, labels_for, page_text
+from engine.render.labels import Labels, accessed_text, context_text, labels_for, page_text
 from engine.render.outline import contents, declared_gaps, shown_sections
 from engine.render.tables import (
     CalculationIndex,
@@ -224,6 +226,7 @@ def sources_block(report: Report, labels: Labels) -> str:
         entries.append(
             f"**{inert_markdown(group.title)}** — {inert_markdown(group.url, url=True)} — "
             f"{accessed_text(labels, group.accessed_at)}"
+            + (f" — {evidence}" if (evidence := evidence_text(labels, group)) else "")
         )
         entries.extend(excerpt_entry(cited, labels) for cited in group.excerpts)
     return "\n\n".join([f"## {labels.sources}", *(entries or [labels.no_sources])])
@@ -236,7 +239,12 @@ def excerpt_entry(cited: CitedExcerpt, labels: Labels) -> str:
         line += f" {page_text(labels, cited.page)}"
     if claim.status is not ClaimStatus.verified:
         line += f" — **{labels.not_verified}**"
-    context = f"{claim.context.strip()} …\n\n" if claim.context else ""
+    reading = reading_text(labels, claim)
+    if claim.read_by == "figure" and reading:  # a reading, never a quote
+        return f"{line} — *{reading}*: {inert_markdown(' '.join(claim.excerpt.split()))}"
+    if reading:  # read by OCR: the quote is of the page's image
+        line += f" — *{reading}*"
+    context = f"{shown} …\n\n" if (shown := context_text(labels, claim)) else ""
     return f"{line}\n\n{quoted_excerpt(context + claim.excerpt)}"
 
 

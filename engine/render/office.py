@@ -9,7 +9,8 @@ import re
 from PIL import Image
 
 from engine.contracts import Claim, Language
-from engine.render.citations import CitationIndex, source_location, source_title
+from engine.render.citations import CitationIndex, reading_text, source_location, source_title
+from engine.render.labels import context_text
 from engine.render.text import display_text
 from engine.words import ReportWords
 from engine.words import words_for as words_of
@@ -62,12 +63,17 @@ def markers(claim_ids: list[str], index: CitationIndex) -> str:
     return "".join(f"[{index.number_of(cid)}]" for cid in dict.fromkeys(claim_ids))
 
 
-def excerpt_text(claim: Claim) -> str:
-    """The excerpt quoted, with its context (the lead-in or the table's header) after it."""
+def excerpt_text(claim: Claim, words: ReportWords) -> str:
+    """The excerpt quoted, with its context (the lead-in or the table's header) after it and
+    "(read by OCR)" when it was read from a page's image; a model's reading of a figure is
+    no quotation: "read from the figure on page 4 (…): <reading>", without quotation marks."""
+    reading = reading_text(words, claim)
+    if claim.read_by == "figure" and reading:
+        return f"{reading}: {flat(claim.excerpt)}"
     quote = f"“{shown(claim.excerpt)}”"
-    if claim.context:
-        return f"{quote} ({flat(claim.context)})"
-    return quote
+    if context := context_text(words, claim):
+        quote += f" ({flat(context)})"
+    return f"{quote} ({reading})" if reading else quote
 
 
 def png_size(png: bytes) -> tuple[int, int, float] | None:

@@ -21,7 +21,13 @@ from pptx.util import Emu, Inches
 
 from engine.contracts import FiguresTable, Report, Section, Sentence
 from engine.render import slide_shapes as draw
-from engine.render.citations import CitationIndex, source_location, sources_by_document
+from engine.render.citations import (
+    CitationIndex,
+    evidence_text,
+    reading_text,
+    source_location,
+    sources_by_document,
+)
 from engine.render.labels import accessed_text, format_utc, labels_for
 from engine.render.office import (
     excerpt_text,
@@ -271,10 +277,12 @@ class _Deck:
         entries: list[tuple[str, list[str]]] = []
         for group in groups:
             lines = [flat(group.url)]
+            lines += [evidence] if (evidence := evidence_text(labels, group)) else []
             for excerpt in group.excerpts:
                 where = f"{self.words.page_short} {excerpt.page} · " if excerpt.page else ""
                 when = accessed_text(labels, excerpt.claim.accessed_at)
-                lines.append(f"[{excerpt.number}] {where}{when}")
+                read = f" · {reading}" if (reading := reading_text(labels, excerpt.claim)) else ""
+                lines.append(f"[{excerpt.number}] {where}{when}{read}")
             entries.append((flat(group.title), lines))
         if not entries:
             slide = self.slide(labels.sources)
@@ -329,7 +337,8 @@ class _Deck:
             location = source_location(claim)
             blocks.append(
                 f"{source_line(number, claim, self.words)} — {flat(location.base_url)}\n"
-                f"{excerpt_text(claim)}\n{accessed_text(self.labels, claim.accessed_at)}"
+                f"{excerpt_text(claim, self.labels)}\n"
+                f"{accessed_text(self.labels, claim.accessed_at)}"
             )
         frame = slide.notes_slide.notes_text_frame
         if frame is not None:

@@ -1,7 +1,9 @@
 """report.xlsx: the claims board for analysts who work in spreadsheets.
 
 Three sheets, named in the report's language: the claims (one row per claim, verified and
-rejected, with its excerpt, context, source, page, status and access date), the figures
+rejected, with its excerpt, context, source, page, status and access date, then how its
+excerpt was read (page text, OCR, or a model's reading of a figure, which is no quotation)
+and its source's own date and standing), the figures
 (each figures table with the claims of every cell beside it, then the calculations with
 their formulas and inputs) and the summary (the answer's sentences with what they cite).
 
@@ -24,9 +26,9 @@ from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
 from engine.contracts import Calculation, ClaimStatus, FiguresTable, Report
-from engine.render.citations import CitationIndex, source_location, source_title
+from engine.render.citations import CitationIndex, source_location, source_title, standing_text
 from engine.render.text import report_title
-from engine.words import SheetWords, words_for
+from engine.words import ReportWords, SheetWords, words_for
 
 if TYPE_CHECKING:
     from openpyxl.cell.cell import Cell
@@ -56,6 +58,9 @@ _CLAIM_COLUMNS = (
     ("reason", 30),
     ("accessed", 20),
     ("subquestion", 40),
+    ("read_by", 22),
+    ("published", 12),
+    ("standing", 24),
 )
 _CALCULATION_COLUMNS: tuple[str, ...] = ("id", "measure", "entity", "period", "kind", "result")
 _CALCULATION_COLUMNS += ("value", "unit", "formula", "inputs", "claims")
@@ -76,7 +81,7 @@ def render_xlsx(report: Report, crops: Mapping[str, bytes]) -> bytes:
     claims = workbook.active
     assert claims is not None  # a new workbook has one sheet
     claims.title = words.claims_sheet
-    _claims_sheet(claims, report, words)
+    _claims_sheet(claims, report, words, words_for(report.language).report)
     _figures_sheet(workbook.create_sheet(words.figures_sheet), report, words)
     _summary_sheet(workbook.create_sheet(words.summary_sheet), report, words)
     for sheet in workbook.worksheets:
@@ -97,7 +102,7 @@ def _column(words: SheetWords, key: str) -> str:
     return header
 
 
-def _claims_sheet(sheet: Worksheet, report: Report, words: SheetWords) -> None:
+def _claims_sheet(sheet: Worksheet, report: Report, words: SheetWords, labels: ReportWords) -> None:
     _header(sheet, 1, [_column(words, key) for key, _ in _CLAIM_COLUMNS])
     index = CitationIndex(report)
     cited = {claim.id: n for n, claim in index.cited()}
@@ -117,6 +122,9 @@ def _claims_sheet(sheet: Worksheet, report: Report, words: SheetWords) -> None:
             claim.reason if claim.status is not ClaimStatus.verified else None,
             claim.accessed_at.astimezone(UTC).replace(tzinfo=None),
             subquestions.get(claim.subquestion, claim.subquestion),
+            words.readings[claim.read_by],
+            claim.published or None,
+            None if claim.standing is None else standing_text(labels, claim.standing),
         ]
         cells = _row(sheet, row, values)
         cells[10].number_format = _DATE_FORMAT

@@ -17,6 +17,8 @@ __all__ = [
     "INTERROGATIVES_EN",
     "INTERROGATIVES_PT",
     "LONG_INTERROGATIVES_PT",
+    "asks_current",
+    "asks_over_time",
     "asks_quantity",
     "words_alternation",
 ]
@@ -55,6 +57,31 @@ _QUANTITY_QUESTION = re.compile(
     r"amount|percent|rate|ratio)\b",
     re.IGNORECASE,
 )
+
+
+# A question about the state now ("today", "hoje", "atualmente", "the latest"), and one about
+# change over time ("evolução", "over time", "trend", "since", "ano a ano").
+_CURRENT_QUESTION = re.compile(
+    r"\b(today|now|nowadays|currently|latest|most recent|as of now|to date|hoje"
+    r"|hoje em dia|atualmente|atual|atuais|agora|mais recentes?|[úu]ltimos? dados?)\b",
+    re.IGNORECASE,
+)
+_OVER_TIME_QUESTION = re.compile(
+    r"\b(over time|over the (?:years|last \w+ years)|trend|trends|evolution|evolved|history"
+    r"|historical|year by year|each year|since|evolu[çc][ãa]o|evoluiu|ao longo d[oa]s? \w+"
+    r"|hist[óo]rico|s[ée]rie hist[óo]rica|tend[êe]ncia|desde|ano a ano|a cada ano)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_current(question: str) -> bool:
+    """Whether `question` asks for the state now ("How many does Acme employ today?")."""
+    return _CURRENT_QUESTION.search(question) is not None and not asks_over_time(question)
+
+
+def asks_over_time(question: str) -> bool:
+    """Whether `question` asks how something changed over time ("a evolução desde 2019")."""
+    return _OVER_TIME_QUESTION.search(question) is not None
 
 
 def asks_quantity(question: str) -> bool:

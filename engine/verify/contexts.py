@@ -13,6 +13,19 @@ something no article says. So a context is accepted only
   no paragraph that is not a list item and no other lead-in (a nested list's item may end
   in ":"), for a header no line of prose and no other table's header after rows.
 
+Tables are read as tables (`table_header_problem`, `carried_problem`, `row_problem`):
+
+- a table continued on the next page prints its header once, on the page it starts: a row at
+  the top of the next page means what that header says. A context found on the page before
+  the excerpt's (never two pages back, never the page after) is accepted only as the header
+  of a table (not a lead-in), when nothing after it on its page and nothing before the
+  excerpt on the excerpt's page ends the table, and the excerpt's page starts with the
+  continued table: rows, or a short running line (a page number, "(continued)"), and no
+  header of its own;
+- a row shorter than an excerpt ("Bahia 410 655") is quoted whole (its label and every
+  cell, one line) under a context that is a table's header: no line of it a sentence or
+  longer than a label.
+
 Pure code: the verifier and the offline reader choose by the same rule.
 """
 
@@ -30,6 +43,9 @@ PROSE_WORDS = 16
 """A line of at least this many words and no figure is prose, not a table's row or label."""
 LABEL_WORDS = 12
 """A header may be a short label line ("Years ended December 31") of at most this many words."""
+RUNNING_LINE_WORDS = 4
+"""Above a continued table's first row its page may print a line of at most this many words
+that is not a row (a page number, a running head, "(continued)"); a longer one is a title."""
 
 _MARKUP = re.compile(r"[*_`#>|]+")
 _ARTICLE = re.compile(r"^\W*(?:art(?:igo)?s?\.?\s*\d|article\s+\d|section\s+\d|sec\.\s*\d)", re.I)
@@ -166,3 +182,73 @@ def _is_column_header(bare: str) -> bool:
 def _breaks(line: str) -> bool:
     bare = line.strip().lstrip("*_> ")
     return bool(_ARTICLE.match(bare) or _HEADING.match(line) or _HEADING.match(bare))
+
+
+def table_header_problem(page: str, context: tuple[int, int]) -> str | None:
+    """Why the context at `context` of `page` is not a table's header (None when it is): it
+    is quoted in whole lines (a period cut out of "2023 2024" no longer says which column is
+    which), a lead-in opens a list, and a line that is a sentence or longer than a label is
+    prose."""
+    text = page[context[0] : context[1]]
+    if not _whole_lines(page, context):
+        return "it is not quoted in whole lines: a table's header is quoted whole"
+    if _is_lead_in(text, page, context):
+        return "it is a lead-in, not the header of a table"
+    if not _is_header(text):
+        return "it is not the header of a table"
+    for line in text.split("\n"):
+        bare = _MARKUP.sub("", line).strip()
+        if len(_WORD.findall(bare)) > LABEL_WORDS or bare.endswith((".", ";", "!", "?")):
+            return "a line of it is prose, not the header of a table"
+    return None
+
+
+def carried_problem(
+    previous: str, context: tuple[int, int], page: str, excerpt: tuple[int, int]
+) -> str | None:
+    """Why the context at `context` of the `previous` page is not the header of the table
+    the excerpt at `excerpt` of `page` continues (None when it is)."""
+    problem = table_header_problem(previous, context)
+    if problem is not None:
+        return problem
+    tail, head = previous[context[1] :], page[: excerpt[0]]
+    if len(tail) + len(head) > MAX_CONTEXT_DISTANCE:
+        return f"it is more than {MAX_CONTEXT_DISTANCE} characters before the excerpt"
+    for line in head.split("\n")[:-1]:  # the last piece is the excerpt's own line
+        bare = _MARKUP.sub("", line).strip()
+        if _TABLE_RULE.match(line) or _is_column_header(bare):
+            return "the excerpt's page prints a table header of its own"
+        if bare and not _is_row(bare) and len(_WORD.findall(bare)) > RUNNING_LINE_WORDS:
+            return "the excerpt's page does not start with the continued table"
+    return _header_problem(tail.split("\n")[1:] + head.split("\n"))
+
+
+def row_problem(page: str, excerpt: tuple[int, int]) -> str | None:
+    """Why the excerpt at `excerpt` of `page` is not a whole table row (None when it is)."""
+    quoted = page[excerpt[0] : excerpt[1]]
+    if not _whole_lines(page, excerpt) or "\n" in quoted:
+        return "it is not a whole line of the page: a short row is quoted with every cell"
+    bare = _MARKUP.sub(" ", quoted).strip()
+    return None if _is_row(bare) else "it is not a table row: a label, then its figures"
+
+
+def _whole_lines(page: str, span: tuple[int, int]) -> bool:
+    """Whether nothing a reader sees stands on the span's first line before it or on its
+    last line after it."""
+    start = page.rfind("\n", 0, span[0]) + 1
+    end = page.find("\n", span[1])
+    before = _MARKUP.sub("", page[start : span[0]]).strip()
+    return not before and not _MARKUP.sub("", page[span[1] : len(page) if end < 0 else end]).strip()
+
+
+def _is_row(bare: str) -> bool:
+    """A label, then figures: "Bahia 410 655", not a header of years nor a sentence."""
+    words = bare.split()
+    return (
+        len(words) >= 2
+        and bool(_WORD.search(words[0]))
+        and bool(_FIGURE.search(words[-1]))
+        and len(words) < PROSE_WORDS
+        and not _is_column_header(bare)
+        and not bare.endswith((".", ":", ";"))
+    )

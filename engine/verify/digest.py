@@ -5,9 +5,10 @@ The digest is a plain SHA-256 of the published content, not a signature: it catc
 report, not someone who edits the report and recomputes the digest with this code. Since
 `sha256-v4:` it covers all a reader sees: question, title, language, partial flag, gaps,
 notes, the summary, sections, figures tables, calculations, conflicts, and every claim of
-the board with its title, excerpt, context, access date and verdict. A report without a
+the board with its title, excerpt, context, access date and verdict; since `sha256-v5:`
+also each claim's source date and standing, which the Sources part shows. A report without a
 digest is *unsealed*: `fonte verify` fails it unless told to allow it. Reports sealed
-earlier (`sha256-v3:`, `sha256-v2:`, `sha256:`) are checked as they were sealed.
+earlier (`sha256-v4:`, `sha256-v3:`, `sha256-v2:`, `sha256:`) are checked as they were sealed.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import json
 
 from engine.contracts import Report
 
-DIGEST_PREFIX = "sha256-v4:"
+DIGEST_PREFIX = "sha256-v5:"
+"""Covers each claim's source date and standing too."""
+V4_PREFIX = "sha256-v4:"
 """Covers the summary, figures tables and calculations too."""
 V3_PREFIX = "sha256-v3:"
 V2_PREFIX = "sha256-v2:"
@@ -27,10 +30,10 @@ EDITED = "the report was edited after it was written: its sentences or claims di
 
 
 def published_digest(report: Report) -> str:
-    return DIGEST_PREFIX + _hexdigest(report, version=4)
+    return DIGEST_PREFIX + _hexdigest(report, version=5)
 
 
-def _hexdigest(report: Report, *, version: int = 4, with_contexts: bool = True) -> str:
+def _hexdigest(report: Report, *, version: int = 5, with_contexts: bool = True) -> str:
     content: dict[str, object] = {
         "question": report.question,
         "title": report.title,
@@ -47,6 +50,7 @@ def _hexdigest(report: Report, *, version: int = 4, with_contexts: bool = True) 
             [c.id, c.statement, c.url, c.excerpt, c.source_sha256, c.status.value]
             + ([c.context or ""] if with_contexts or version >= 3 else [])
             + ([c.title, c.accessed_at.isoformat(), c.reason or ""] if version >= 3 else [])
+            + ([c.published, c.standing or ""] if version >= 5 else [])
             for c in report.claims
         ],
     }
@@ -79,6 +83,8 @@ def digest_problem(report: Report) -> str | None:
         return UNSEALED
     if report.digest.startswith(LEGACY_PREFIX):
         expected = LEGACY_PREFIX + _hexdigest(report, version=1, with_contexts=False)
+    elif report.digest.startswith(V4_PREFIX):
+        expected = V4_PREFIX + _hexdigest(report, version=4)
     elif report.digest.startswith(V3_PREFIX):
         expected = V3_PREFIX + _hexdigest(report, version=3)
     elif report.digest.startswith(V2_PREFIX):

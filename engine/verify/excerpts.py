@@ -13,6 +13,7 @@ from engine.contracts import (
     CONTEXT_MIN_CHARS,
     EXCERPT_MAX_CHARS,
     EXCERPT_MIN_CHARS,
+    ROW_MIN_CHARS,
     Claim,
     ClaimStatus,
     Locator,
@@ -22,7 +23,8 @@ from engine.text.addressed_to_ai import addressed_to_ai, has_invisible_controls
 from engine.text.matching import cuts_only, excerpt_pattern, find_excerpt, normalised
 from engine.text.normalise import collapse_whitespace
 from engine.text.numbers import missing_numbers
-from engine.verify.contexts import placed
+from engine.verify.contexts import carried_problem, placed, row_problem, table_header_problem
+from engine.verify.figures import verify_figure_reading
 
 ADDRESSED_TO_AI = "text addressed to AI systems (prompt injection) is never a finding"
 INVISIBLE_CONTROLS = (
@@ -92,11 +94,24 @@ def verify_on_page(claim: Claim, snapshot: Snapshot) -> Claim:
     """The claim marked verified or rejected (with reason and locators) against `snapshot`.
 
     A claim with a `context` (a list item's lead-in, a table row's column header) passes only
-    if the context is on the very page of the excerpt too; the statement's numbers may then
-    come from either part."""
+    if the context is on the very page of the excerpt too, or is the header of the table the
+    excerpt's page continues, on the page before (`contexts.carried_problem`); the
+    statement's numbers may then come from either part. A table row shorter than an excerpt
+    passes whole and under its table's header only (`contexts.row_problem`). A figure
+    reading has checks of its own (`figures`)."""
+    if claim.read_by == "figure":
+        return verify_figure_reading(claim, snapshot, ADDRESSED_TO_AI, INVISIBLE_CONTROLS)
     _, cited_page = split_page(claim.url)
-    verdict = verify_excerpt(claim.excerpt, snapshot, cited_page)
-    context = _verify_context(claim.context, snapshot, verdict)
+    length = len(collapse_whitespace(claim.excerpt))
+    row = claim.context is not None and length < EXCERPT_MIN_CHARS
+    verdict = verify_excerpt(
+        claim.excerpt, snapshot, cited_page, min_chars=ROW_MIN_CHARS if row else EXCERPT_MIN_CHARS
+    )
+    if row and verdict.verified:
+        verdict = _whole_row(verdict, snapshot)
+    elif verdict.reason.startswith("excerpt too short") and length >= ROW_MIN_CHARS:
+        verdict = Verdict(False, f"{verdict.reason}; a table row may be shorter with its header")
+    context = _verify_context(claim.context, snapshot, verdict, row=row)
     status = ClaimStatus.verified if verdict.verified else ClaimStatus.rejected
     reason = verdict.reason
     quoted = claim.quoted
@@ -118,37 +133,89 @@ def verify_on_page(claim: Claim, snapshot: Snapshot) -> Claim:
             reason = f"numbers not in {where}: {', '.join(missing)}"
         else:
             reason += f"; every number of the statement is in {where}"
+            if context is not None and context.reason.startswith("header from page"):
+                reason += f" ({context.reason})"
+    found_on = verdict.locator.page if verdict.locator is not None else None
     return claim.model_copy(
         update={
             "status": status,
             "reason": reason,
             "locator": verdict.locator,
             "context_locator": context.locator if context is not None else None,
+            # The text an OCR read of the page's image: the report says so beside it.
+            "read_by": "ocr" if found_on in snapshot.ocr_pages else "text",
         }
     )
 
 
-def _verify_context(context: str | None, snapshot: Snapshot, excerpt: Verdict) -> Verdict | None:
+def _verify_context(
+    context: str | None, snapshot: Snapshot, excerpt: Verdict, *, row: bool = False
+) -> Verdict | None:
     """The context's verdict: on the excerpt's own page, before it, and the lead-in or the
-    header of the structure the excerpt sits in (`contexts`). None without a context."""
+    header of the structure the excerpt sits in (`contexts`), or the header of the table the
+    excerpt's page continues, on the page before. `row`: the excerpt is a short row, whose
+    context must be its table's header. None without a context."""
     if context is None:
         return None
     page = excerpt.locator.page if excerpt.locator is not None else None
     verdict = verify_excerpt(context, snapshot, page, min_chars=CONTEXT_MIN_CHARS)
-    if not verdict.verified:
-        if page is not None and verdict.locator is not None:
-            return Verdict(
-                False, f"found on page {verdict.locator.page}, not on the excerpt's page"
-            )
+    if excerpt.locator is None or not excerpt.verified:
         return verdict
-    if excerpt.locator is None:
-        return verdict
-    text = snapshot.page_texts()[(page or 1) - 1]
     at = (excerpt.locator.char_start, excerpt.locator.char_end)
-    span, problem = placed(text, context, at)
+    if verdict.verified:
+        text = snapshot.page_texts()[(page or 1) - 1]
+        span, problem = placed(text, context, at)
+        if problem is None and row:
+            problem = table_header_problem(text, span)
+        if problem is None:
+            return Verdict(
+                True, verdict.reason, Locator(page=page, char_start=span[0], char_end=span[1])
+            )
+        failed = Verdict(False, f"not the excerpt's lead-in or header: {problem}")
+    elif page is not None and verdict.locator is not None:
+        failed = Verdict(False, f"found on page {verdict.locator.page}, not on the excerpt's page")
+    else:
+        failed = verdict
+    carried = _carried(context, snapshot, page, at)
+    return carried if carried is not None and carried.verified else failed
+
+
+def _carried(
+    context: str, snapshot: Snapshot, page: int | None, excerpt: tuple[int, int]
+) -> Verdict | None:
+    """The context as the header, on the page before, of the table the excerpt's page
+    continues; None when it is not on that page."""
+    if page is None or page < 2:
+        return None
+    pages = snapshot.page_texts()
+    previous = pages[page - 2]
+    spans = list(find_excerpt(context, previous))
+    if not spans:
+        return None
+    span = spans[-1]  # the header nearest the end of its page, where the table runs on
+    problem = carried_problem(previous, span, pages[page - 1], excerpt)
     if problem is not None:
-        return Verdict(False, f"not the excerpt's lead-in or header: {problem}")
-    return Verdict(True, verdict.reason, Locator(page=page, char_start=span[0], char_end=span[1]))
+        return Verdict(False, f"not the header of the table page {page} continues: {problem}")
+    return Verdict(
+        True,
+        f"header from page {page - 1}: the table continues on page {page}",
+        Locator(page=page - 1, char_start=span[0], char_end=span[1]),
+    )
+
+
+def _whole_row(verdict: Verdict, snapshot: Snapshot) -> Verdict:
+    """A short excerpt's verdict: verified only when it is a whole row of a table."""
+    assert verdict.locator is not None  # a verified excerpt is located
+    page = verdict.locator.page
+    text = snapshot.page_texts()[(page or 1) - 1]
+    problem = row_problem(text, (verdict.locator.char_start, verdict.locator.char_end))
+    if problem is None:
+        return verdict
+    return Verdict(
+        False,
+        f"excerpt shorter than {EXCERPT_MIN_CHARS} characters and not a table row: {problem}",
+        verdict.locator,
+    )
 
 
 def _verify_unpaged(excerpt: str, text: str) -> Verdict:

@@ -11,15 +11,19 @@ import asyncio
 from engine.contracts import Claim, ClaimStatus
 from engine.snapshots import SnapshotStore
 from engine.sources.protocols import Fetcher, FetchError
+from engine.sources.standing import StandingRules, evidence_of, rules_from_environment
 from engine.verify.excerpts import verify_on_page
 
 
 class ClaimVerifier:
     """Checks each claim against the snapshot its subagent read, or a fresh read of the source."""
 
-    def __init__(self, snapshots: SnapshotStore, fetcher: Fetcher) -> None:
+    def __init__(
+        self, snapshots: SnapshotStore, fetcher: Fetcher, standing: StandingRules | None = None
+    ) -> None:
         self._snapshots = snapshots
         self._fetcher = fetcher
+        self._standing = rules_from_environment() if standing is None else standing
 
     async def verify(self, claim: Claim) -> Claim:
         snapshot = await self._snapshots.get(claim.url)
@@ -33,4 +37,7 @@ class ClaimVerifier:
                         "reason": f"source could not be read: {error}",
                     }
                 )
-        return await asyncio.to_thread(verify_on_page, claim, snapshot)
+        checked = await asyncio.to_thread(verify_on_page, claim, snapshot)
+        # The source's date and standing come from what was read, never from the poster.
+        published, standing = evidence_of(snapshot, self._standing)
+        return checked.model_copy(update={"published": published, "standing": standing})

@@ -1,7 +1,9 @@
-"""PORTUGUESE: everything Fonte says to a reader or a user in Portuguese, in one table."""
+"""PORTUGUESE: everything Fonte says to a reader or a user in Portuguese, in one table (its
+`slack` part written in pt_slack.py)."""
 
 from __future__ import annotations
 
+from engine.words.pt_slack import PORTUGUESE_SLACK
 from engine.words.schema import (
     GapWords,
     LibraryWords,
@@ -9,7 +11,6 @@ from engine.words.schema import (
     ReportWords,
     SearchWords,
     SheetWords,
-    SlackWords,
     TemplateWords,
     Words,
     WriterWords,
@@ -25,9 +26,16 @@ _REPORT = ReportWords(
     sources="Fontes",
     no_sources="Nenhuma fonte citada.",
     accessed_on="Acessado em",
+    published_on="data da fonte:",
+    standing_primary="fonte primária (oficial)",
+    standing_secondary="fonte secundária (imprensa, associação)",
+    standing_other="outra fonte (blog, fórum, desconhecida)",
     page="página",
     excerpt="Trecho",
+    header_from_page="cabeçalho da página {page}",
     not_verified="não verificada",
+    figure_reading="lido da figura da página {page} (leitura do modelo, não citação)",
+    read_by_ocr="lido por OCR",
     rejected_claims="Afirmações rejeitadas pelo verificador",
     no_reason="sem motivo registrado",
     dropped_sentences="Frases retiradas pela checagem do rascunho",
@@ -35,6 +43,7 @@ _REPORT = ReportWords(
     steps="Passos",
     time="Tempo",
     cost="Custo",
+    cost_share="Custo sobre o preço do relatório",
     of="de",
     model="Modelo",
     architecture="Arquitetura",
@@ -122,6 +131,14 @@ _SHEET = SheetWords(
     number="Nº",
     sentence="Frase",
     statuses={"verified": "verificada", "rejected": "rejeitada", "pending": "pendente"},
+    read_by="Lido por",
+    readings={
+        "text": "texto da página",
+        "ocr": "OCR (imagem da página)",
+        "figure": "figura (leitura do modelo, não citação)",
+    },
+    published="Data da fonte",
+    standing="Natureza da fonte",
     calculation_kinds={
         "difference": "diferença",
         "percent_change": "variação percentual",
@@ -205,6 +222,7 @@ _GAPS = GapWords(
     unfinished_lead="Subquestão incompleta",
     interrupted="interrompida pelo orçamento",
     cancelled="interrompida pelo usuário",
+    in_figure="A resposta pode estar na figura da página {page} de {document}, não lida",
 )
 
 _TEMPLATES = TemplateWords(
@@ -245,120 +263,7 @@ _TEMPLATES = TemplateWords(
         "tecnologia": "baterias para armazenamento de energia",
     },
     empty_question_example="Qual é o tamanho do mercado de energia solar no Brasil?",
-)
-
-_SLACK = SlackWords(
-    clarify_intro="Antes de começar, preciso entender melhor:",
-    clarify_hint="Escolha uma opção ou responda neste fio.",
-    answered="Resposta",
-    plan_title="Plano de pesquisa",
-    subquestions="Subperguntas",
-    sufficient_when="Suficiente quando",
-    caps="Limites",
-    caps_line="{steps} passos · {minutes} min · US$ {usd}",
-    estimate="Estimativa",
-    estimate_line="até ~{minutes} min · até ~US$ {usd}",
-    start="Iniciar",
-    edit="Editar",
-    cancel="Cancelar",
-    started_by="Iniciado por <@{user}>.",
-    cancelled_by="Cancelado por <@{user}>.",
-    cancelling="Cancelando: o relatório parcial vem a seguir.",
-    researching="Pesquisando…",
-    research_done="Pesquisa concluída.",
-    subagents="Subagentes",
-    claims_line="Afirmações: {verified} verificadas, {rejected} rejeitadas",
-    spend_line="Gasto: US$ {usd} de US$ {usd_cap} · {minutes} de {minutes_cap} min · "
-    "{steps} de {steps_cap} passos",
-    open_gaps="Lacunas abertas",
-    partial_banner=":warning: *Relatório parcial*: a pesquisa parou antes de cobrir tudo o que "
-    "o plano pedia. Lacunas (clique para aprofundar):",
-    deepen="Aprofundar",
-    deepening="Aprofundando (versão {version}): {gap}",
-    show_excerpt="Ver trecho",
-    sources="Fontes",
-    no_sentences="Nenhuma afirmação verificada para relatar.",
-    version="versão",
-    files_comment="Relatório completo em HTML, Markdown, Word e PowerPoint.",
-    excerpt_title="Trecho [{number}]",
-    statement="Afirmação",
-    verdict="Verificação",
-    page_crop_title="O trecho na página {page}",
-    page_crop_alt="Página {page} de {source}, com o trecho destacado",
-    not_yours="Este relatório é privado: só quem o pediu pode abri-lo.",
-    busy="Este relatório está em andamento; aguarde o fim para aprofundar.",
-    not_found="Não encontrei esse relatório (pode ter expirado).",
-    edit_title="Editar plano",
-    edit_subquestions="Subperguntas (uma por linha)",
-    edit_steps="Passos (máximo)",
-    edit_minutes="Minutos (máximo)",
-    edit_usd="US$ (máximo)",
-    save="Salvar",
-    edit_invalid="Use um número positivo.",
-    continued="(continuação {page}/{pages})",
-    asked_by="<@{user}> perguntou: {question}",
-    not_in_channel=(
-        ":warning: Não estou neste canal: convide-me com `/invite @Fonte`, ou mande a pergunta "
-        "por mensagem direta."
-    ),
-    subagent_running="pesquisando",
-    subagent_done="concluído",
-    subagent_stopped="parado pelo orçamento",
-    subagent_failed="falhou",
-    claims_count_one="{count} afirmação",
-    claims_count_many="{count} afirmações",
-    question_empty=":warning: A pergunta está vazia: escreva o que quer pesquisar, por exemplo "
-    "`@Fonte Qual é o tamanho do mercado de energia solar?`",
-    question_too_long=":warning: A pergunta tem {length} caracteres; o limite é {limit}. Faça "
-    "a pergunta em poucas linhas e ponha o contexto num documento da biblioteca.",
-    empty_mention="Olá! Faça uma pergunta depois da menção, por exemplo "
-    "`@Fonte Como está o mercado de energia solar residencial?`, ou veja `/research help`.",
-    thread_has_report="Este fio já tem um relatório. Para uma nova versão, escreva "
-    "`aprofunde: <tema>`; para outra pergunta, mencione-me fora deste fio.",
-    not_deepenable="Este pedido foi cancelado antes de começar: não há relatório para "
-    "aprofundar. Faça uma nova pergunta.",
-    failed_not_deepenable="A pesquisa deste pedido falhou antes de gerar um relatório: não há o "
-    "que aprofundar. Faça a pergunta de novo.",
-    failed_run=":x: A pesquisa falhou por um erro interno ({error}). Tente de novo com uma "
-    "nova pergunta; se persistir, avise quem administra o Fonte.",
-    already_started="Este plano já foi iniciado ou encerrado; acompanhe o andamento neste fio.",
-    nothing_to_cancel="Nada a cancelar: este relatório já terminou.",
-    stale_button="Este botão não vale mais (o relatório mudou ou expirou).",
-    cancelled_banner=":warning: *Relatório parcial*: a pesquisa foi cancelada antes de cobrir "
-    "tudo o que o plano pedia. Lacunas (clique para aprofundar):",
-    delivery_failed=":warning: Não consegui publicar o relatório neste fio ({reason}). Ele "
-    "está salvo: escreva `aprofunde: <tema>` aqui para uma nova versão.",
-    delivery_partial=":warning: O Slack recusou parte do relatório ({reason}); o relatório "
-    "completo está nos arquivos anexos, e `aprofunde: <tema>` continua valendo.",
-    upload_failed=":warning: Os arquivos do relatório (HTML, Markdown, Word, PowerPoint) não "
-    "foram anexados ({reason}); o "
-    "relatório acima está completo.",
-    files_not_made=":warning: Não consegui gerar {files} (um erro ao montar o arquivo, "
-    "registrado no log do Fonte). O relatório está salvo e `aprofunde: <tema>` continua valendo.",
-    error_missing_scope="falta ao app a permissão `{needed}`: peça a um administrador para "
-    "reinstalá-lo",
-    error_not_in_channel="não estou neste canal: convide-me com `/invite @Fonte`",
-    error_too_long="mensagem longa demais para o Slack",
-    error_rate_limited="o Slack limitou os envios; tente de novo em alguns minutos",
-    error_unavailable="o Slack está indisponível; tente de novo em alguns minutos",
-    error_other="erro do Slack: `{error}`",
-    no_library=":warning: Ainda não há biblioteca para pesquisar: defina `FONTE_LIBRARY` com "
-    "uma pasta de documentos PDF, HTML, Markdown ou texto (hoje ela não existe ou está vazia).",
-    feedback_prompt="Este relatório foi útil?",
-    feedback_up="👍 Útil",
-    feedback_down="👎 Não útil",
-    feedback_thanks="Obrigado! Sua avaliação foi registrada com o relatório.",
-    assistant_status="Pesquisando… {done} de {total} subperguntas",
-    assistant_planning="Preparando o plano…",
-    prompts_title="Modelos de relatório",
-    assistant_greeting="Olá! Faça uma pergunta de pesquisa ou escolha um modelo abaixo.",
-    help_intro=(
-        "*Como pedir uma pesquisa*\n"
-        "• Mencione-me num canal: `@Fonte Como está o mercado de energia solar?`\n"
-        "• `/research [modelo] pergunta` — ou me mande uma DM (relatório privado).\n"
-        "• No fio de um relatório: `aprofunde: <lacuna>` para uma nova versão."
-    ),
-    help_templates="*Modelos*",
+    sweep_pages="Páginas {first}–{last}",
 )
 
 
@@ -370,6 +275,7 @@ _WRITER = WriterWords(
     percent=" ({percent})",
     growth=" e taxa composta de crescimento anual de {cagr}",
     one="{measure} foi de {value} em {period}",
+    latest="{measure}: {value} em {period}, o dado mais recente",
     sides="{measure} foi de {parts}",
     side="{value} para {side}",
     side_in="{value} para {side} em {period}",
@@ -390,6 +296,6 @@ PORTUGUESE = Words(
     search=_SEARCH,
     gaps=_GAPS,
     templates=_TEMPLATES,
-    slack=_SLACK,
+    slack=PORTUGUESE_SLACK,
     writer=_WRITER,
 )

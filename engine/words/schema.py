@@ -28,11 +28,23 @@ class ReportWords:
     sources: str
     no_sources: str
     accessed_on: str
+    published_on: str
+    """Before a source's own date: "publicado em 2024-03-01"."""
+    standing_primary: str
+    standing_secondary: str
+    standing_other: str
+    """A source's standing, as the Sources part shows it (engine/sources/standing.py)."""
     page: str
     page_short: str
     """A page in a slide's source line: "p. 53"."""
     excerpt: str
+    header_from_page: str
+    """After a context carried from the page before: "(header from page {page})"."""
     not_verified: str
+    figure_reading: str
+    """A claim read from a figure: "read from the figure on page {page}, not a quote"."""
+    read_by_ocr: str
+    """Beside an excerpt read from a page image by OCR: "read by OCR"."""
     rejected_claims: str
     no_reason: str
     dropped_sentences: str
@@ -44,6 +56,8 @@ class ReportWords:
     steps: str
     time: str
     cost: str
+    cost_share: str
+    """The appendix row: what the run cost as a share of the price the report is sold for."""
     of: str
     model: str
     architecture: str
@@ -124,6 +138,13 @@ class SheetWords:
     sentence: str
     statuses: Mapping[str, str]
     """A claim's status (verified, rejected, pending)."""
+    read_by: str
+    readings: Mapping[str, str]
+    """How a claim's excerpt was read (`Claim.read_by`: text, ocr, figure)."""
+    published: str
+    """The source's own date (`Claim.published`)."""
+    standing: str
+    """The source's standing; its values are the report's `standing_*` words."""
     calculation_kinds: Mapping[str, str]
 
 
@@ -204,6 +225,8 @@ class GapWords:
     """A gap the budget cut short."""
     cancelled: str
     """A gap the user cut short."""
+    in_figure: str
+    """A page whose answer may be in a figure no one read: {page}, {document}."""
 
 
 @dataclass(frozen=True)
@@ -216,6 +239,8 @@ class TemplateWords:
     examples: Mapping[str, str]
     """The subject of a template's suggested prompt in Slack."""
     empty_question_example: str
+    sweep_pages: str
+    """A sweep's section, the pages one subagent read: "Pages {first}–{last}"."""
 
 
 @dataclass(frozen=True)
@@ -327,6 +352,8 @@ class WriterWords:
     percent: str
     growth: str
     one: str
+    latest: str
+    """A current-state question's lead: the newest figure, with its period."""
     sides: str
     side: str
     side_in: str

@@ -2,7 +2,8 @@
 evidently the same quantity (the same measure, unit and period), or a later text that
 changes what an earlier one said.
 
-A report never chooses silently between them: it shows both, the newer first. "Evidently the
+A report never chooses silently between them: it shows both, the primary source first
+(`Claim.standing`), the newer first among sources of one standing. "Evidently the
 same" is decided from the claims' own words, without a model: the statements (with their
 contexts) must share most of their key terms, name the same periods, and state amounts in
 the same unit that have no value in common. Pure functions.
@@ -172,12 +173,21 @@ def _stated_conflict(first: Claim, second: Claim) -> Conflict | None:
     return None
 
 
-def _newer_first(first: Claim, second: Claim) -> tuple[Claim, Claim]:
-    """By the latest year each claim's source and words name (a law's date, a filing's
-    fiscal year, an amendment's decree), then by access time."""
+STANDING_RANK: dict[str | None, int] = {"primary": 2, "secondary": 1, "other": 0, None: 1}
+"""A primary source before a secondary one before a blog; a claim of a report written
+before standings is ranked with the secondary ones, so an old report orders as it did."""
 
-    def recency(claim: Claim) -> tuple[int, object]:
+
+def _newer_first(first: Claim, second: Claim) -> tuple[Claim, Claim]:
+    """The primary source first (a regulator before a blog), then the newer: by the source's
+    own date when both state one, else by the latest year each claim's source and words name
+    (a law's date, a filing's fiscal year, an amendment's decree), then by access time."""
+
+    dated = bool(first.published and second.published)  # else one date against no date
+
+    def recency(claim: Claim) -> tuple[int, str, int, object]:
         years = years_in(f"{claim.title} {claim.excerpt} {_said(claim)}")
-        return max(years, default=0), claim.accessed_at
+        when = claim.published if dated else ""
+        return STANDING_RANK[claim.standing], when, max(years, default=0), claim.accessed_at
 
     return (first, second) if recency(first) >= recency(second) else (second, first)

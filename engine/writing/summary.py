@@ -4,6 +4,13 @@ does not say.
 A comparison question gets each side's verified figures and the change computed in code
 (`comparison`); the points left are filled, for any question, with each subquestion's best
 verified statements, one subquestion after another, whole sentences only.
+
+Time-aware: a question about the state now ("today", "hoje", "atualmente") leads with the
+newest figure of what it asks, with its period, and puts the newer statements first; a
+question about change over time ("evolução", "over time", "since") states every dated figure
+of what it asks in date order (the summary's figures table shows them, and its chart), and
+its statements follow in date order. A statement's date is the latest year it (or what it
+quotes) names, else its source's own date (`Claim.published`).
 """
 
 from __future__ import annotations
@@ -14,10 +21,13 @@ from dataclasses import dataclass
 from engine.contracts import Calculation, Claim, Figure, Language, Plan, Sentence
 from engine.text.comparisons import compared_sides
 from engine.text.normalise import excerpt_key
+from engine.text.periods import year_of, years_in
+from engine.text.questions import asks_current, asks_over_time
 from engine.text.sentences import is_fragment
 from engine.text.tokens import term_set
+from engine.words import words_for
 from engine.writing.calculator import Calculator
-from engine.writing.comparison import comparison_points
+from engine.writing.comparison import asked_measures, comparison_points
 
 MIN_POINTS = 3
 MAX_POINTS = 6
@@ -47,8 +57,12 @@ def summary_for(
             question, sides, figures, verified, Calculator(language), language
         )
         points, calculations, stated = compared.sentences, compared.calculations, compared.figures
+    elif asks_current(question) or asks_over_time(question):
+        points, stated = _dated_points(question, figures, language)
     cited = {cid for point in points for cid in point.claim_ids}
-    candidates = [c for c in verified if c.id not in cited and not is_fragment(c.statement)]
+    candidates = _in_time_order(
+        question, [c for c in verified if c.id not in cited and not is_fragment(c.statement)]
+    )
     # A compared side that no figure answered may still be answered in words.
     unanswered = [side for side in sides if not any(side in p.text for p in points)]
     # Beside a comparison's figures, one statement per subquestion says the rest; without
@@ -56,7 +70,11 @@ def summary_for(
     parts = len(plan.subquestions)
     most = min(MAX_POINTS, len(points) + parts if points else max(MIN_POINTS, parts))
     pools = (
-        (_about_sides(unanswered, candidates) + _best_first(question, plan, candidates), most),
+        (
+            _about_sides(unanswered, candidates)
+            + _in_time_order(question, _best_first(question, plan, candidates)),
+            most,
+        ),
         (candidates, MIN_POINTS),  # too few covering statements: any verified one
     )
     keys = [excerpt_key(point.text) for point in points]
@@ -71,6 +89,60 @@ def summary_for(
             cited.add(claim.id)
             keys.append(key)
     return Summary(points, calculations, stated)
+
+
+def _dated_points(
+    question: str, figures: Sequence[Figure], language: Language
+) -> tuple[list[Sentence], list[Figure]]:
+    """For the state now, the newest figure of the first measure asked, with its period; for
+    change over time, each dated figure of that measure, oldest first. Periods are as the
+    excerpts print them, so the post-check finds every number said."""
+    asked = asked_measures(question, figures)
+    dated = sorted(
+        (f for f in (asked[0] if asked else []) if year_of(f.period) is not None),
+        key=lambda f: (year_of(f.period) or 0, f.period),
+    )
+    if not dated:
+        return [], []
+    writer = words_for(language).writer
+    if not asks_over_time(question):
+        newest = dated[-1]
+        text = writer.latest.format(
+            measure=_capitalised(newest.measure), value=newest.text, period=newest.period
+        )
+        return [Sentence(text=f"{text}.", claim_ids=list(newest.claim_ids))], [newest]
+    by_period = list({f.period: f for f in reversed(dated)}.values())[::-1][:MAX_POINTS]
+    if len(by_period) < 2:
+        return [], []  # one dated figure is no series: the statements say it
+    points = [
+        Sentence(
+            text=writer.one.format(measure=_capitalised(f.measure), value=f.text, period=f.period)
+            + ".",
+            claim_ids=list(f.claim_ids),
+        )
+        for f in by_period
+    ]
+    return points, by_period
+
+
+def _in_time_order(question: str, claims: Sequence[Claim]) -> list[Claim]:
+    """Newest first for the state now, oldest first over time; else as they are."""
+    if asks_current(question):
+        return sorted(claims, key=_when, reverse=True)
+    if asks_over_time(question):
+        return sorted(claims, key=_when)
+    return list(claims)
+
+
+def _when(claim: Claim) -> tuple[int, str]:
+    """The latest year a statement (or what it quotes) names, else its source's date's."""
+    years = years_in(f"{claim.statement} {claim.quoted}")
+    return max(years, default=int(claim.published[:4] or 0)), claim.published
+
+
+def _capitalised(measure: str) -> str:
+    measure = " ".join(measure.split())
+    return measure[:1].upper() + measure[1:]
 
 
 def _about_sides(sides: Sequence[str], claims: Sequence[Claim]) -> list[Claim]:

@@ -64,7 +64,7 @@ def test_one_row_per_claim_verified_and_rejected_under_a_frozen_header() -> None
     assert [row[0] for row in board[1:]] == [c.id for c in report.claims]
     assert sheet.freeze_panes == "A2"
     by_id = {row[0]: row for row in board[1:]}
-    assert by_id["r19"][1:] == (
+    assert by_id["r19"][1:12] == (
         1,
         "Revenue — February 2, 2019: $ 42,879",
         "Revenue $ 42,879 $ 42,151 $ 39,403",

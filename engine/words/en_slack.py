@@ -1,0 +1,119 @@
+"""ENGLISH_SLACK: what the bot says in Slack in English, the `slack` part of `ENGLISH`
+(en.py), kept in a file of its own so each table stays readable."""
+
+from __future__ import annotations
+
+from engine.words.schema import SlackWords
+
+ENGLISH_SLACK = SlackWords(
+    clarify_intro="Before I start, a few questions:",
+    clarify_hint="Pick an option or reply in this thread.",
+    answered="Answer",
+    plan_title="Research plan",
+    subquestions="Subquestions",
+    sufficient_when="Sufficient when",
+    caps="Caps",
+    caps_line="{steps} steps · {minutes} min · US$ {usd}",
+    estimate="Estimate",
+    estimate_line="up to ~{minutes} min · up to ~US$ {usd}",
+    start="Start",
+    edit="Edit",
+    cancel="Cancel",
+    started_by="Started by <@{user}>.",
+    cancelled_by="Cancelled by <@{user}>.",
+    cancelling="Cancelling: the partial report follows.",
+    researching="Researching…",
+    research_done="Research finished.",
+    subagents="Subagents",
+    claims_line="Claims: {verified} verified, {rejected} rejected",
+    spend_line="Spent: US$ {usd} of US$ {usd_cap} · {minutes} of {minutes_cap} min · "
+    "{steps} of {steps_cap} steps",
+    open_gaps="Open gaps",
+    partial_banner=":warning: *Partial report*: the research stopped before covering everything "
+    "the plan asked for. Gaps (click one to deepen):",
+    deepen="Deepen",
+    deepening="Deepening (version {version}): {gap}",
+    show_excerpt="Show excerpt",
+    sources="Sources",
+    no_sentences="No verified claim to report.",
+    version="version",
+    files_comment="Full report as HTML, Markdown, Word and PowerPoint.",
+    excerpt_title="Excerpt [{number}]",
+    statement="Statement",
+    verdict="Verification",
+    page_crop_title="The excerpt on page {page}",
+    page_crop_alt="Page {page} of {source}, with the excerpt highlighted",
+    not_yours="This report is private: only the person who asked for it can open it.",
+    busy="This report is still running; wait for it to finish before deepening.",
+    not_found="I could not find that report (it may have expired).",
+    edit_title="Edit plan",
+    edit_subquestions="Subquestions (one per line)",
+    edit_steps="Steps (max)",
+    edit_minutes="Minutes (max)",
+    edit_usd="US$ (max)",
+    save="Save",
+    edit_invalid="Use a positive number.",
+    continued="(continued {page}/{pages})",
+    asked_by="<@{user}> asked: {question}",
+    not_in_channel=(
+        ":warning: I am not in this channel: invite me with `/invite @Fonte`, or send the "
+        "question as a direct message."
+    ),
+    subagent_running="researching",
+    subagent_done="done",
+    subagent_stopped="stopped by the budget",
+    subagent_failed="failed",
+    claims_count_one="{count} claim",
+    claims_count_many="{count} claims",
+    question_empty=":warning: The question is empty: write what to research, for example "
+    "`@Fonte How large is the residential solar market?`",
+    question_too_long=":warning: The question has {length} characters; the limit is {limit}. "
+    "Ask it in a few lines and put the background in a library document.",
+    empty_mention="Hello! Ask a question after the mention, for example "
+    "`@Fonte How large is the residential solar market?`, or see `/research help`.",
+    thread_has_report="This thread already has a report. For a new version, write "
+    "`deepen: <topic>`; for another question, mention me outside this thread.",
+    not_deepenable="This request was cancelled before it started: there is no report to "
+    "deepen. Ask a new question.",
+    failed_not_deepenable="The research for this request failed before it produced a report: "
+    "there is nothing to deepen. Ask the question again.",
+    failed_run=":x: The research failed with an internal error ({error}). Try again with a "
+    "new question; if it persists, tell whoever runs Fonte.",
+    already_started="This plan was already started or closed; follow its progress here.",
+    nothing_to_cancel="Nothing to cancel: this report has finished.",
+    stale_button="This button no longer applies (the report changed or expired).",
+    cancelled_banner=":warning: *Partial report*: the research was cancelled before covering "
+    "everything the plan asked for. Gaps (click one to deepen):",
+    delivery_failed=":warning: I could not post the report in this thread ({reason}). It is "
+    "saved: write `deepen: <topic>` here for a new version.",
+    delivery_partial=":warning: Slack refused part of the report ({reason}); the full report "
+    "is in the attached files, and `deepen: <topic>` still works.",
+    upload_failed=":warning: The report files (HTML, Markdown, Word, PowerPoint) were not "
+    "attached ({reason}); the "
+    "report above is complete.",
+    files_not_made=":warning: I could not make {files} (an error while building the file, "
+    "recorded in Fonte's log). The report is saved and `deepen: <topic>` still works.",
+    error_missing_scope="the app lacks the `{needed}` permission: ask an admin to reinstall it",
+    error_not_in_channel="I am not in this channel: invite me with `/invite @Fonte`",
+    error_too_long="message too long for Slack",
+    error_rate_limited="Slack rate-limited the posts; try again in a few minutes",
+    error_unavailable="Slack is unavailable; try again in a few minutes",
+    error_other="Slack error: `{error}`",
+    no_library=":warning: There is no library to research yet: set `FONTE_LIBRARY` to a folder "
+    "of PDF, HTML, Markdown or text documents (it is missing or empty now).",
+    feedback_prompt="Was this report useful?",
+    feedback_up="👍 Useful",
+    feedback_down="👎 Not useful",
+    feedback_thanks="Thanks! Your rating was recorded with the report.",
+    assistant_status="Researching… {done} of {total} subquestions",
+    assistant_planning="Preparing the plan…",
+    prompts_title="Report templates",
+    assistant_greeting="Hello! Ask a research question or pick a template below.",
+    help_intro=(
+        "*How to ask for research*\n"
+        "• Mention me in a channel: `@Fonte How is the residential solar market?`\n"
+        "• `/research [template] question` — or DM me (private report).\n"
+        "• In a report's thread: `deepen: <gap>` for a new version."
+    ),
+    help_templates="*Templates*",
+)

@@ -1,0 +1,120 @@
+"""PORTUGUESE_SLACK: what the bot says in Slack in Portuguese, the `slack` part of `PORTUGUESE`
+(pt.py), kept in a file of its own so each table stays readable."""
+
+from __future__ import annotations
+
+from engine.words.schema import SlackWords
+
+PORTUGUESE_SLACK = SlackWords(
+    clarify_intro="Antes de começar, preciso entender melhor:",
+    clarify_hint="Escolha uma opção ou responda neste fio.",
+    answered="Resposta",
+    plan_title="Plano de pesquisa",
+    subquestions="Subperguntas",
+    sufficient_when="Suficiente quando",
+    caps="Limites",
+    caps_line="{steps} passos · {minutes} min · US$ {usd}",
+    estimate="Estimativa",
+    estimate_line="até ~{minutes} min · até ~US$ {usd}",
+    start="Iniciar",
+    edit="Editar",
+    cancel="Cancelar",
+    started_by="Iniciado por <@{user}>.",
+    cancelled_by="Cancelado por <@{user}>.",
+    cancelling="Cancelando: o relatório parcial vem a seguir.",
+    researching="Pesquisando…",
+    research_done="Pesquisa concluída.",
+    subagents="Subagentes",
+    claims_line="Afirmações: {verified} verificadas, {rejected} rejeitadas",
+    spend_line="Gasto: US$ {usd} de US$ {usd_cap} · {minutes} de {minutes_cap} min · "
+    "{steps} de {steps_cap} passos",
+    open_gaps="Lacunas abertas",
+    partial_banner=":warning: *Relatório parcial*: a pesquisa parou antes de cobrir tudo o que "
+    "o plano pedia. Lacunas (clique para aprofundar):",
+    deepen="Aprofundar",
+    deepening="Aprofundando (versão {version}): {gap}",
+    show_excerpt="Ver trecho",
+    sources="Fontes",
+    no_sentences="Nenhuma afirmação verificada para relatar.",
+    version="versão",
+    files_comment="Relatório completo em HTML, Markdown, Word e PowerPoint.",
+    excerpt_title="Trecho [{number}]",
+    statement="Afirmação",
+    verdict="Verificação",
+    page_crop_title="O trecho na página {page}",
+    page_crop_alt="Página {page} de {source}, com o trecho destacado",
+    not_yours="Este relatório é privado: só quem o pediu pode abri-lo.",
+    busy="Este relatório está em andamento; aguarde o fim para aprofundar.",
+    not_found="Não encontrei esse relatório (pode ter expirado).",
+    edit_title="Editar plano",
+    edit_subquestions="Subperguntas (uma por linha)",
+    edit_steps="Passos (máximo)",
+    edit_minutes="Minutos (máximo)",
+    edit_usd="US$ (máximo)",
+    save="Salvar",
+    edit_invalid="Use um número positivo.",
+    continued="(continuação {page}/{pages})",
+    asked_by="<@{user}> perguntou: {question}",
+    not_in_channel=(
+        ":warning: Não estou neste canal: convide-me com `/invite @Fonte`, ou mande a pergunta "
+        "por mensagem direta."
+    ),
+    subagent_running="pesquisando",
+    subagent_done="concluído",
+    subagent_stopped="parado pelo orçamento",
+    subagent_failed="falhou",
+    claims_count_one="{count} afirmação",
+    claims_count_many="{count} afirmações",
+    question_empty=":warning: A pergunta está vazia: escreva o que quer pesquisar, por exemplo "
+    "`@Fonte Qual é o tamanho do mercado de energia solar?`",
+    question_too_long=":warning: A pergunta tem {length} caracteres; o limite é {limit}. Faça "
+    "a pergunta em poucas linhas e ponha o contexto num documento da biblioteca.",
+    empty_mention="Olá! Faça uma pergunta depois da menção, por exemplo "
+    "`@Fonte Como está o mercado de energia solar residencial?`, ou veja `/research help`.",
+    thread_has_report="Este fio já tem um relatório. Para uma nova versão, escreva "
+    "`aprofunde: <tema>`; para outra pergunta, mencione-me fora deste fio.",
+    not_deepenable="Este pedido foi cancelado antes de começar: não há relatório para "
+    "aprofundar. Faça uma nova pergunta.",
+    failed_not_deepenable="A pesquisa deste pedido falhou antes de gerar um relatório: não há o "
+    "que aprofundar. Faça a pergunta de novo.",
+    failed_run=":x: A pesquisa falhou por um erro interno ({error}). Tente de novo com uma "
+    "nova pergunta; se persistir, avise quem administra o Fonte.",
+    already_started="Este plano já foi iniciado ou encerrado; acompanhe o andamento neste fio.",
+    nothing_to_cancel="Nada a cancelar: este relatório já terminou.",
+    stale_button="Este botão não vale mais (o relatório mudou ou expirou).",
+    cancelled_banner=":warning: *Relatório parcial*: a pesquisa foi cancelada antes de cobrir "
+    "tudo o que o plano pedia. Lacunas (clique para aprofundar):",
+    delivery_failed=":warning: Não consegui publicar o relatório neste fio ({reason}). Ele "
+    "está salvo: escreva `aprofunde: <tema>` aqui para uma nova versão.",
+    delivery_partial=":warning: O Slack recusou parte do relatório ({reason}); o relatório "
+    "completo está nos arquivos anexos, e `aprofunde: <tema>` continua valendo.",
+    upload_failed=":warning: Os arquivos do relatório (HTML, Markdown, Word, PowerPoint) não "
+    "foram anexados ({reason}); o "
+    "relatório acima está completo.",
+    files_not_made=":warning: Não consegui gerar {files} (um erro ao montar o arquivo, "
+    "registrado no log do Fonte). O relatório está salvo e `aprofunde: <tema>` continua valendo.",
+    error_missing_scope="falta ao app a permissão `{needed}`: peça a um administrador para "
+    "reinstalá-lo",
+    error_not_in_channel="não estou neste canal: convide-me com `/invite @Fonte`",
+    error_too_long="mensagem longa demais para o Slack",
+    error_rate_limited="o Slack limitou os envios; tente de novo em alguns minutos",
+    error_unavailable="o Slack está indisponível; tente de novo em alguns minutos",
+    error_other="erro do Slack: `{error}`",
+    no_library=":warning: Ainda não há biblioteca para pesquisar: defina `FONTE_LIBRARY` com "
+    "uma pasta de documentos PDF, HTML, Markdown ou texto (hoje ela não existe ou está vazia).",
+    feedback_prompt="Este relatório foi útil?",
+    feedback_up="👍 Útil",
+    feedback_down="👎 Não útil",
+    feedback_thanks="Obrigado! Sua avaliação foi registrada com o relatório.",
+    assistant_status="Pesquisando… {done} de {total} subperguntas",
+    assistant_planning="Preparando o plano…",
+    prompts_title="Modelos de relatório",
+    assistant_greeting="Olá! Faça uma pergunta de pesquisa ou escolha um modelo abaixo.",
+    help_intro=(
+        "*Como pedir uma pesquisa*\n"
+        "• Mencione-me num canal: `@Fonte Como está o mercado de energia solar?`\n"
+        "• `/research [modelo] pergunta` — ou me mande uma DM (relatório privado).\n"
+        "• No fio de um relatório: `aprofunde: <lacuna>` para uma nova versão."
+    ),
+    help_templates="*Modelos*",
+)

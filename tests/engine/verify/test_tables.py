@@ -1,0 +1,256 @@
+"""Tables as tables in the verifier: a row continued on the next page is read under the
+header its table printed on the previous page (verified there), and a row too short to quote
+alone ("Bahia 410 655") is quoted with its header. Each relaxation comes with the attacks it
+must still refuse: a short excerpt without a header, a "header" that is prose, a header from
+two pages back, a page that does not start with the continued table."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from engine.contracts import Claim, ClaimStatus
+from engine.documents.parse import parse_pdf
+from engine.snapshots import Snapshot, with_page
+from engine.verify.excerpts import verify_on_page
+from tests.support.pdfs import pdf_bytes
+
+URL = "library:/reports/solar.pdf"
+PAGE_1 = (
+    "Producao de energia solar por estado (MW)\n\n"
+    "Estado 2023 2024\n"
+    "Bahia 410 655\n"
+    "Ceara 380 512\n"
+    "Piaui 300 420"
+)
+PAGE_2 = (
+    "Rio Grande do Norte 210 344\n"
+    "Pernambuco 190 260\n"
+    "Paraiba 120 180\n\n"
+    "Fonte: ANEEL, dados de dezembro."
+)
+HEADER = "Estado 2023 2024"
+
+
+def snapshot_of(pages: list[str]) -> Snapshot:
+    """The pages as the library reads them: a PDF written by fpdf2, parsed back."""
+    return Snapshot.from_pages(URL, parse_pdf(pdf_bytes(pages)).texts)
+
+
+def judged(
+    snapshot: Snapshot, page: int, statement: str, excerpt: str, context: str | None
+) -> Claim:
+    claim = Claim(
+        id="c1",
+        statement=statement,
+        url=with_page(URL, page),
+        excerpt=excerpt,
+        context=context,
+        accessed_at=datetime(2026, 11, 1, tzinfo=UTC),
+        source_sha256=snapshot.sha256,
+        subagent="researcher-1",
+        subquestion="s1",
+    )
+    return verify_on_page(claim, snapshot)
+
+
+@pytest.fixture(scope="module")
+def two_pages() -> Snapshot:
+    return snapshot_of([PAGE_1, PAGE_2])
+
+
+# --- a table continued on the next page ------------------------------------------------------
+
+
+def test_a_continued_row_is_verified_under_the_header_of_the_previous_page(
+    two_pages: Snapshot,
+) -> None:
+    result = judged(
+        two_pages,
+        2,
+        "Rio Grande do Norte — 2023: 210; 2024: 344",
+        "Rio Grande do Norte 210 344",
+        HEADER,
+    )
+    assert result.status is ClaimStatus.verified, result.reason
+    assert result.locator is not None
+    assert result.locator.page == 2
+    assert result.context_locator is not None
+    assert result.context_locator.page == 1
+    header = two_pages.page_texts()[0]
+    at = result.context_locator
+    assert header[at.char_start : at.char_end] == HEADER
+    assert "header from page 1" in (result.reason or "")
+
+
+def test_a_header_from_two_pages_back_is_rejected() -> None:
+    middle = "Pernambuco 190 260\nParaiba 120 180\nAlagoas 90 140"
+    snapshot = snapshot_of([PAGE_1, middle, "Sergipe 80 120\nMaranhao 70 110"])
+    result = judged(snapshot, 3, "Sergipe — 2023: 80; 2024: 120", "Sergipe 80 120", HEADER)
+    assert result.status is ClaimStatus.rejected
+    assert "context" in (result.reason or "")
+
+
+def test_a_page_that_does_not_start_with_the_continued_table_is_rejected() -> None:
+    prose = (
+        "A expansao da geracao distribuida no Nordeste seguiu forte ao longo de todo o ano, "
+        "puxada por consumidores residenciais e pequenos comercios de varias cidades.\n"
+        "Rio Grande do Norte 210 344\nPernambuco 190 260"
+    )
+    result = judged(
+        snapshot_of([PAGE_1, prose]),
+        2,
+        "Rio Grande do Norte — 2023: 210; 2024: 344",
+        "Rio Grande do Norte 210 344",
+        HEADER,
+    )
+    assert result.status is ClaimStatus.rejected
+    assert "context" in (result.reason or "")
+
+
+def test_a_page_that_prints_another_tables_header_is_rejected() -> None:
+    other = "Distribuidora 2021 2022\nRio Grande do Norte 210 344\nPernambuco 190 260"
+    result = judged(
+        snapshot_of([PAGE_1, other]),
+        2,
+        "Rio Grande do Norte — 2023: 210; 2024: 344",
+        "Rio Grande do Norte 210 344",
+        HEADER,
+    )
+    assert result.status is ClaimStatus.rejected
+
+
+def test_a_header_that_prose_follows_on_the_previous_page_is_rejected() -> None:
+    ended = (
+        f"{PAGE_1}\n"
+        "Os numeros acima foram revistos pela agencia reguladora depois de consultas publicas "
+        "com os agentes do setor e as associacoes de consumidores de varias regioes do pais"
+    )
+    result = judged(
+        snapshot_of([ended, PAGE_2]),
+        2,
+        "Rio Grande do Norte — 2023: 210; 2024: 344",
+        "Rio Grande do Norte 210 344",
+        HEADER,
+    )
+    assert result.status is ClaimStatus.rejected
+
+
+def test_a_lead_in_from_the_previous_page_is_not_carried_over() -> None:
+    lead = (
+        "Producao de energia solar por estado\n\nOs estados com maior producao foram os seguintes:"
+    )
+    result = judged(
+        snapshot_of([lead, PAGE_2]),
+        2,
+        "Os estados com maior producao foram: Rio Grande do Norte 210 344",
+        "Rio Grande do Norte 210 344",
+        "Os estados com maior producao foram os seguintes:",
+    )
+    assert result.status is ClaimStatus.rejected
+
+
+def test_a_header_on_the_next_page_is_not_carried_back() -> None:
+    result = judged(
+        snapshot_of([PAGE_2, PAGE_1]),
+        1,
+        "Rio Grande do Norte — 2023: 210; 2024: 344",
+        "Rio Grande do Norte 210 344",
+        HEADER,
+    )
+    assert result.status is ClaimStatus.rejected
+
+
+def test_a_header_on_the_excerpts_own_page_still_verifies_as_before(two_pages: Snapshot) -> None:
+    result = judged(two_pages, 1, "Ceara — 2023: 380; 2024: 512", "Ceara 380 512", HEADER)
+    assert result.status is ClaimStatus.verified, result.reason
+    assert result.context_locator is not None
+    assert result.context_locator.page == 1
+    assert "header from page" not in (result.reason or "")
+
+
+# --- rows shorter than an excerpt ----------------------------------------------------------
+
+
+def test_a_short_row_is_verified_with_its_header(two_pages: Snapshot) -> None:
+    result = judged(two_pages, 1, "Bahia — 2023: 410; 2024: 655", "Bahia 410 655", HEADER)
+    assert result.status is ClaimStatus.verified, result.reason
+
+
+def test_a_short_continued_row_is_verified_with_the_previous_pages_header(
+    two_pages: Snapshot,
+) -> None:
+    result = judged(two_pages, 2, "Paraiba — 2023: 120; 2024: 180", "Paraiba 120 180", HEADER)
+    assert result.status is ClaimStatus.verified, result.reason
+    assert result.context_locator is not None
+    assert result.context_locator.page == 1
+
+
+def test_a_short_excerpt_without_context_is_too_short(two_pages: Snapshot) -> None:
+    result = judged(two_pages, 1, "Bahia: 410 e 655.", "Bahia 410 655", None)
+    assert result.status is ClaimStatus.rejected
+    assert "too short" in (result.reason or "")
+
+
+@pytest.mark.parametrize(
+    ("page", "context"),
+    [
+        # a sentence that mentions a year is not a column header
+        (
+            "A producao cresceu em todos os estados no ano de 2024.\nBahia 410 655\nCeara 380 512",
+            "A producao cresceu em todos os estados no ano de 2024.",
+        ),
+        # a lead-in is not a header
+        (
+            "Os maiores produtores foram:\nBahia 410 655\nCeara 380 512",
+            "Os maiores produtores foram:",
+        ),
+        # a long line of prose without a full stop
+        (
+            "Segundo a agencia a producao dos estados do Nordeste cresceu muito em 2024 e deve "
+            "seguir crescendo\nBahia 410 655",
+            "Segundo a agencia a producao dos estados do Nordeste cresceu muito em 2024 e deve "
+            "seguir crescendo",
+        ),
+    ],
+)
+def test_a_short_excerpt_whose_header_is_prose_is_rejected(page: str, context: str) -> None:
+    result = judged(
+        Snapshot.from_pages(URL, [page]), 1, "Bahia — 410; 655", "Bahia 410 655", context
+    )
+    assert result.status is ClaimStatus.rejected
+
+
+@pytest.mark.parametrize(
+    ("excerpt", "statement"),
+    [
+        ("Bahia 410", "Bahia — 2023: 410"),  # a row cut short: its columns no longer pair
+        ("410 655", "2023: 410; 2024: 655"),  # figures without the row's label
+        ("ia 410 655", "ia — 2023: 410; 2024: 655"),  # not a whole word
+        ("Bahia", "Bahia"),  # no figure: not a row
+    ],
+)
+def test_a_short_excerpt_that_is_not_a_whole_row_is_rejected(
+    two_pages: Snapshot, excerpt: str, statement: str
+) -> None:
+    result = judged(two_pages, 1, statement, excerpt, HEADER)
+    assert result.status is ClaimStatus.rejected
+
+
+def test_a_short_row_with_a_header_cut_from_its_line_is_rejected(two_pages: Snapshot) -> None:
+    result = judged(two_pages, 1, "Bahia — 2024: 410", "Bahia 410 655", "2024")
+    assert result.status is ClaimStatus.rejected
+
+
+def test_a_short_row_still_needs_every_number_in_what_it_quotes(two_pages: Snapshot) -> None:
+    result = judged(two_pages, 1, "Bahia — 2023: 410; 2024: 665", "Bahia 410 655", HEADER)
+    assert result.status is ClaimStatus.rejected
+    assert "numbers not in" in (result.reason or "")
+
+
+def test_a_row_of_a_few_characters_is_still_too_short() -> None:
+    page = "Estado 2023 2024\nBA 4 6\nCE 3 5"
+    result = judged(Snapshot.from_pages(URL, [page]), 1, "BA — 2023: 4; 2024: 6", "BA 4 6", HEADER)
+    assert result.status is ClaimStatus.rejected
+    assert "too short" in (result.reason or "")
