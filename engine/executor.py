@@ -29,6 +29,9 @@ class SubagentOutcome:
     """The subagent's closing word to the lead: what it found, what not, and why."""
     refused: str | None = None
     """Why the model declined the subquestion, when it did."""
+    figure_gaps: tuple[tuple[str, str], ...] = ()
+    """(page URL with #page=N, the gap as the report says it): the answer may be in a
+    figure there that the subagent could not read."""
 
 
 def waves(subquestions: Sequence[Subquestion]) -> list[list[Subquestion]]:

@@ -33,6 +33,7 @@ from engine.executor import Executor, InProcessExecutor, SubagentOutcome, waves
 from engine.models.protocol import Brief, Draft, Model
 from engine.planning.briefs import SourceKind, single_question_plan
 from engine.planning.gaps import declared_gaps, gap_targets, subquestion_for
+from engine.planning.sweeps import shelf_of
 from engine.snapshots import InMemorySnapshotStore, SnapshotStore
 from engine.sources.protocols import Fetcher, Search
 from engine.verify.draft import check_draft
@@ -74,9 +75,8 @@ class Orchestrator:
         started: float | None = None,
         today: Callable[[], date] = lambda: datetime.now(UTC).date(),
     ) -> None:
-        """`started`: the `time.monotonic()` the run began at, when that was before now (the
-        CLI opening a library first): the budget's seconds count from it. `today`: the
-        clock every prompt's date comes from."""
+        """`started`: the `time.monotonic()` the run's seconds count from, if before now (the
+        CLI opening a library first). `today`: the clock every prompt's date comes from."""
         self.model = model
         self.searcher = searcher
         self.fetcher = fetcher
@@ -133,6 +133,7 @@ class Orchestrator:
             read_urls=tuple(tools.read_urls),
             summary=tools.summary,
             refused=tools.refused,
+            figure_gaps=tuple(tools.figure_gaps),
         )
 
     async def check_claim(self, claim: Claim) -> Claim:
@@ -164,7 +165,8 @@ class Orchestrator:
         gap of a report whose board already holds the rest)."""
         self._state = RunState(words=words_for(brief.language).notes)
         source: SourceKind = "library" if self.searcher.name == "library" else "web"
-        brief = replace(brief, today=brief.today or self.today(), source=source)
+        shelf = shelf_of(self.searcher)  # a question naming one long document sweeps it
+        brief = replace(brief, today=brief.today or self.today(), source=source, documents=shelf)
         writer_meter = await self._writer_meter()
         plan = plan or await self._plan(brief)
         self.events(PlanReady(plan))
@@ -189,8 +191,7 @@ class Orchestrator:
 
     async def _writer_meter(self) -> Meter | None:
         """Reserve the writing step before research starts, so research cannot spend what
-        the report needs. None when even that does not fit: the report is then composed from
-        claims verbatim, which costs nothing."""
+        the report needs. None when even that does not fit: the claims verbatim, for free."""
         reservation = await self.budget.reserve(steps=1, usd=self.model.write_cost_estimate_usd)
         if isinstance(reservation, Refusal):
             self._note(self._words.no_budget_for_writer.format(detail=reservation.detail))
@@ -218,8 +219,7 @@ class Orchestrator:
     def _assignment(
         self, brief: Brief, subquestion: Subquestion, plan: Plan, verified: list[Claim]
     ) -> Assignment:
-        """The planner's step cap for the subquestion where it sized one, else the default;
-        the verified claims of the subquestions it depends on."""
+        """The planner's step cap (else the default), its part of a document, what it needs."""
         return Assignment(
             subagent=subquestion.id,
             subquestion=subquestion,
@@ -230,6 +230,8 @@ class Orchestrator:
             source=brief.source,
             today=brief.today,
             prior_claims=tuple(c for c in verified if c.subquestion in subquestion.depends_on),
+            document=subquestion.document,
+            pages=subquestion.pages,
         )
 
     def _gap_assignment(
@@ -343,6 +345,9 @@ class Orchestrator:
         unmet = await self._unmet(plan)
         stopped = {o.subquestion for o in self._state.outcomes.values() if o.stopped_by_budget}
         gaps = declared_gaps(plan, unmet, stopped, brief.language, by_user=self._cancelled)
+        cited = {c.url for c in claims if c.status is ClaimStatus.verified}
+        outcomes = self._state.outcomes.values()  # a figure nobody read, on a page not cited:
+        gaps += dict.fromkeys(g for o in outcomes for u, g in o.figure_gaps if u not in cited)
         exhausted, words = await self.budget.exhausted(), self._words
         if exhausted is not None:
             limit = words.budget_limits.get(exhausted.limit, exhausted.limit)

@@ -8,18 +8,24 @@ tells the subagent at once what the verifier will say of a claim.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal
 
 from engine.board import Board
 from engine.budget import Budget, Refusal, Reservation, StepRefused
-from engine.contracts import Claim, ClaimStatus, Language, Subquestion, Usage
-from engine.snapshots import Snapshot, SnapshotStore, split_page
+from engine.contracts import Claim, ClaimStatus, Language, Locator, Subquestion, Usage
+from engine.documents.figures import PageFigure, PdfSource, figure_png, local_pdf, page_figures
+from engine.snapshots import Snapshot, SnapshotStore, split_page, with_page
 from engine.sources.protocols import Fetcher, Search, SearchHit
 from engine.text.normalise import collapse_whitespace
 from engine.verify.excerpts import Verdict, verify_on_page
 from engine.words import NoteWords, words_for
+
+SWEEP_WIDENING = 8
+"""A sweep subagent's search asks for this many times its limit, then keeps its own pages."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,22 @@ class Assignment:
     """A gap subagent's: the statements already verified for this subquestion."""
     failed: str = ""
     """A gap subagent's: how the earlier subagent ended (its summary, or its failure)."""
+    document: str = ""
+    """A sweep subagent's: the one document (URL without #page) it reads a part of."""
+    pages: tuple[int, int] | None = None
+    """A sweep subagent's: the first and last page (1-based, inclusive) of `document` it
+    reads; its searches return hits on those pages only."""
+
+    def in_scope(self, url: str) -> bool:
+        """Whether a hit on `url` is within this subagent's part (always, unless a sweep)."""
+        if not self.document:
+            return True
+        base, page = split_page(url)
+        if base != self.document:
+            return False
+        if self.pages is None:
+            return True
+        return page is not None and self.pages[0] <= page <= self.pages[1]
 
 
 @dataclass
@@ -73,6 +95,13 @@ class Toolbox:
     """Set when the model declined the subquestion: the lead does not send it again as is."""
     free_retries: int = 0
     """Model calls that ask a turn again (`retry_step`): reserved, but no step of the cap."""
+    find_pdf: Callable[[str], PdfSource | None] = local_pdf
+    """The PDF a read URL (without #page) names, for its figures; None when there is none."""
+    shown_figures: dict[str, PageFigure] = field(default_factory=dict)
+    """Figures this subagent was shown as images, by page URL: only those can be read."""
+    figure_gaps: list[tuple[str, str]] = field(default_factory=list)
+    """(page URL with #page=N, the gap worded): the answer may be in a figure there that no
+    one could read. Each becomes a declared gap of the report unless a claim cites it."""
 
     @property
     def words(self) -> NoteWords:
@@ -112,14 +141,27 @@ class Toolbox:
         return outcome
 
     async def search(self, query: str, limit: int = 10) -> list[SearchHit]:
+        """Ranked hits; a sweep subagent's only on its pages of its document (asked for
+        `SWEEP_WIDENING` times as many, so its part still gets `limit`)."""
         reservation = await self._take_step()
+        scoped = bool(self.assignment.document)
         try:
-            return await self.searcher.search(query, limit=limit)
+            hits = await self.searcher.search(
+                query, limit=limit * SWEEP_WIDENING if scoped else limit
+            )
         finally:
             await self.budget.settle(reservation, 0.0)
+        if not scoped:
+            return hits
+        return [h for h in hits if self.assignment.in_scope(h.url)][:limit]
 
     async def read(self, url: str) -> Snapshot:
-        """The text of a source; a source already read in this report costs no step."""
+        """The text of a source; a source already read in this report costs no step.
+
+        A web PDF whose pages were read by OCR as it was fetched (`Snapshot.ocr_pages`)
+        costs one step more per such page (`_charge_ocr`): OCR is seconds of work a page.
+        A library's scans are read by OCR when it indexes them, once for every report that
+        reads them, so a library read costs its one step however its pages were read."""
         cached = await self.snapshots.get(url)
         if cached is not None:
             self._remember(url)
@@ -131,7 +173,27 @@ class Toolbox:
             await self.budget.settle(reservation, 0.0)
         await self.snapshots.put(snapshot)
         self._remember(url)
+        if self.assignment.source != "library":
+            await self._charge_ocr(len(snapshot.ocr_pages))
         return snapshot
+
+    async def _charge_ocr(self, pages: int) -> None:
+        """`pages` steps of work done already (OCR while fetching): counted on this
+        subagent's cap and reserved on the shared budget as far as it has room. The read
+        keeps what it read either way; a cap or budget this fills refuses the subagent's
+        next step, as any step that finds no room is refused."""
+        if pages <= 0:
+            return
+        self.steps_used += pages
+        outcome = await self.budget.reserve(steps=pages)
+        if isinstance(outcome, Refusal):  # less room than pages: take what room is left
+            for _ in range(pages):
+                one = await self.budget.reserve(steps=1)
+                if isinstance(one, Refusal):
+                    return
+                await self.budget.settle(one, 0.0)
+            return
+        await self.budget.settle(outcome, 0.0)
 
     def _remember(self, url: str) -> None:
         """Read URLs as asked, page included: a gap subagent skips the pages already read,
@@ -188,6 +250,61 @@ class Toolbox:
         column header). Returns None for a duplicate."""
         snapshot = await self.cited_snapshot(url)
         fields = self._claim_fields(statement, url, excerpt, snapshot, context)
+        posted = await self.board.post(fields)
+        if posted is not None:
+            self.posted.append(posted)
+        return posted
+
+    async def figures(self, url: str) -> list[PageFigure]:
+        """The figures of the page `url` names (#page=N), of a document this subagent has
+        read; [] for an unpaged source or one whose PDF is not at hand. Finding them is CPU
+        work: off the event loop, no step (the page is read already)."""
+        await self.cited_snapshot(url)
+        base, page = split_page(url)
+        source = self.find_pdf(base)
+        if source is None or page is None:
+            return []
+        return await asyncio.to_thread(page_figures, source, page)
+
+    async def show_figure(self, url: str, figure: PageFigure) -> bytes | None:
+        """`figure` cut out of its page as a PNG, to show a vision model: a step of work
+        (rendering is CPU, off the event loop). None when it cannot be rendered."""
+        base = split_page(url)[0]
+        source = self.find_pdf(base)
+        if source is None:
+            return None
+        reservation = await self._take_step()
+        try:
+            png = await asyncio.to_thread(figure_png, source, figure)
+        finally:
+            await self.budget.settle(reservation, 0.0)
+        if png is not None:
+            self.shown_figures[with_page(base, figure.page)] = figure
+        return png
+
+    def note_figure_gap(self, url: str, title: str) -> None:
+        """The answer may be in the figure on this page (of the document `title`), which
+        nothing here could read: a gap for the report, in its language."""
+        page = split_page(url)[1]
+        wording = words_for(self.assignment.language).gaps.in_figure
+        gap = (url, wording.format(page=page, document=title or split_page(url)[0]))
+        if gap not in self.figure_gaps:
+            self.figure_gaps.append(gap)
+
+    async def record_figure_reading(self, statement: str, url: str, reading: str) -> Claim | None:
+        """Post what a figure this subagent was shown says (`reading`, the data as read from
+        the image): a claim of its own kind (`read_by="figure"`), never a quote. ValueError
+        for a page whose figure it was not shown."""
+        base, page = split_page(url)
+        figure = self.shown_figures.get(with_page(base, page))
+        if figure is None:
+            raise ValueError(f"look at the figure on {url} (view_figure) before reading it")
+        snapshot = await self.cited_snapshot(url)
+        fields = self._claim_fields(statement, with_page(base, page), reading, snapshot, None)
+        fields["read_by"] = "figure"
+        fields["locator"] = Locator(
+            page=figure.page, char_start=0, char_end=0, boxes=[figure.box]
+        ).model_dump()
         posted = await self.board.post(fields)
         if posted is not None:
             self.posted.append(posted)

@@ -9,6 +9,7 @@ from typing import Literal
 
 from engine.contracts import Language, Plan, Subquestion
 from engine.planning.gaps import criterion_for
+from engine.planning.sweeps import Shelved
 from engine.planning.templates import find_template
 from engine.settings import BadInput
 from engine.text.language import detect_language
@@ -33,6 +34,8 @@ class Brief:
     it from its clock; None says nothing of the date."""
     source: SourceKind = "web"
     """What the research reads: the user's document library or the web."""
+    documents: tuple[Shelved, ...] = ()
+    """The library's documents (none for the web): a question naming one is swept."""
 
 
 def make_brief(

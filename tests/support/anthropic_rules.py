@@ -7,9 +7,14 @@ fine. Each rule cites the page it comes from.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import io
 import json
 from collections.abc import Iterator, Mapping
 from typing import Any
+
+from PIL import Image, UnidentifiedImageError
 
 Body = dict[str, Any]
 
@@ -38,6 +43,20 @@ ASSISTANT_BLOCKS = frozenset(
 )
 TOOL_RESULT_BLOCKS = frozenset({"text", "image", "document", "search_result"})
 
+# https://platform.claude.com/docs/en/build-with-claude/vision: an image block's source is
+# base64 (with `media_type` and `data`) or a URL; the supported formats are JPEG, PNG, GIF
+# and WebP; an image larger than 8000x8000 px is refused, and the API takes at most 5 MB an
+# image. Tool results may carry images (the same page, "Vision with tool use";
+# https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use).
+IMAGE_MEDIA_TYPES = {
+    "image/jpeg": "JPEG",
+    "image/png": "PNG",
+    "image/gif": "GIF",
+    "image/webp": "WEBP",
+}
+MAX_IMAGE_SIDE = 8000
+MAX_IMAGE_BYTES = 5 * 1024 * 1024
+
 
 def _breakpoints(value: object) -> int:
     if isinstance(value, dict):
@@ -64,7 +83,46 @@ def violations(body: Body, signatures: Mapping[str, str]) -> list[str]:
     found.extend(_tool_pairing_violations(body))
     found.extend(_thinking_violations(body, signatures))
     found.extend(_title_violations(body))
+    found.extend(_image_violations(body))
     return found
+
+
+def _image_violations(body: Body) -> Iterator[str]:
+    for index, turn in enumerate(body.get("messages", [])):
+        for block in _content(turn):
+            inner = block.get("content") if block.get("type") == "tool_result" else [block]
+            for candidate in inner if isinstance(inner, list) else []:
+                if candidate.get("type") == "image":
+                    problem = image_problem(candidate)
+                    if problem:
+                        yield f"messages.{index}: image: {problem}"
+
+
+def image_problem(block: Body) -> str:
+    """Why the API would refuse an image block ("" when it would not)."""
+    source = block.get("source")
+    if not isinstance(source, dict) or source.get("type") not in ("base64", "url"):
+        return "source.type must be base64 or url"
+    if source["type"] == "url":
+        return "" if str(source.get("url", "")).startswith("https://") else "source.url"
+    media_type = source.get("media_type")
+    if media_type not in IMAGE_MEDIA_TYPES:
+        return f"unsupported media_type {media_type!r}"
+    try:
+        raw = base64.b64decode(str(source.get("data", "")), validate=True)
+    except (binascii.Error, ValueError):
+        return "data is not base64"
+    if len(raw) > MAX_IMAGE_BYTES:
+        return f"{len(raw)} bytes; at most {MAX_IMAGE_BYTES}"
+    try:
+        image = Image.open(io.BytesIO(raw))
+    except UnidentifiedImageError:
+        return "data is not an image"
+    if image.format != IMAGE_MEDIA_TYPES[media_type]:
+        return f"data is {image.format}, not {media_type}"
+    if max(image.size) > MAX_IMAGE_SIDE:
+        return f"{image.size[0]}x{image.size[1]} px; at most {MAX_IMAGE_SIDE} a side"
+    return ""
 
 
 def _block_type_violations(body: Body) -> Iterator[str]:

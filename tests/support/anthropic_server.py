@@ -20,6 +20,7 @@ A reply that ran server-side searches is billed as the sampling passes of one tu
 
 from __future__ import annotations
 
+import base64
 import json
 import math
 import threading
@@ -80,6 +81,7 @@ __all__ = [
     "system_text",
     "text",
     "thinking",
+    "tool_result_images",
     "tool_results",
     "tool_use",
     "usage",
@@ -132,6 +134,19 @@ def first_user_text(body: Body) -> str:
     if isinstance(content, str):
         return content
     return "".join(block.get("text", "") for block in content if block.get("type") == "text")
+
+
+def tool_result_images(body: Body) -> list[bytes]:
+    """The images of the last user turn's tool results, decoded (base64 sources only; the
+    stand-in refuses a request whose image the API would refuse: `anthropic_rules`)."""
+    return [
+        base64.b64decode(inner["source"]["data"])
+        for result in tool_results(body)
+        for inner in result.get("content", [])
+        if isinstance(inner, dict)
+        and inner.get("type") == "image"
+        and inner.get("source", {}).get("type") == "base64"
+    ]
 
 
 def tool_results(body: Body) -> list[Body]:

@@ -12,3 +12,17 @@ def pdf_bytes(pages: list[str]) -> bytes:
         pdf.add_page()
         pdf.multi_cell(0, 6, text)
     return bytes(pdf.output())
+
+
+def long_pdf(pages: list[str], title: str = "", chapters: dict[int, str] | None = None) -> bytes:
+    """A PDF of `pages`, its own title `title`, and an outline of `chapters` (1-based first
+    page → chapter title) when given: a long document to sweep."""
+    pdf = FPDF()
+    pdf.set_title(title)
+    pdf.set_font("Helvetica", size=11)
+    for number, text in enumerate(pages, start=1):
+        pdf.add_page()
+        if chapters and number in chapters:
+            pdf.start_section(chapters[number])
+        pdf.multi_cell(0, 6, text)
+    return bytes(pdf.output())

@@ -4,7 +4,8 @@ plan are still unmet (the orchestrator's model)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import UTC, date, datetime
 from functools import partial
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -82,9 +83,13 @@ def batches(claims: Sequence[Claim], size: int) -> list[Sequence[Claim]]:
 
 
 class Checker:
-    def __init__(self, config: ClaudeConfig, client: ClaudeClient) -> None:
+    def __init__(
+        self, config: ClaudeConfig, client: ClaudeClient, today: Callable[[], date] | None = None
+    ) -> None:
+        """`today`: the clock that dates the judge's and the criteria check's prompts."""
         self._config = config
         self._client = client
+        self._today = today or (lambda: datetime.now(UTC).date())
 
     async def judge(self, claims: list[Claim], meter: Meter) -> list[Claim] | None:
         if not self._config.judge:
@@ -96,7 +101,7 @@ class Checker:
                 role="support judge",
                 model=self._config.judge_model,
                 system=JUDGE_SYSTEM,
-                messages=[user_turn(judge_prompt(batch))],
+                messages=[user_turn(judge_prompt(batch, self._today()))],
                 max_tokens=self._config.judge_max_tokens,
                 effort=self._config.judge_effort,
             )
@@ -112,7 +117,7 @@ class Checker:
             role="criteria check",
             model=self._config.model,
             system=CRITERIA_SYSTEM,
-            messages=[user_turn(criteria_prompt(plan, verified))],
+            messages=[user_turn(criteria_prompt(plan, verified, self._today()))],
             max_tokens=self._config.criteria_max_tokens,
             effort=self._config.criteria_effort,
         )

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from datetime import date
 from types import TracebackType
 
 from anthropic import AsyncAnthropic
@@ -21,13 +23,17 @@ from engine.models.protocol import Brief, Draft
 
 
 class ClaudeModel:
-    def __init__(self, config: ClaudeConfig, client: ClaudeClient) -> None:
+    def __init__(
+        self, config: ClaudeConfig, client: ClaudeClient, today: Callable[[], date] | None = None
+    ) -> None:
+        """`today` dates the prompts that get no brief (the judge, the criteria check); the
+        others take the date the orchestrator's clock put on the brief."""
         self.config = config
         self.client = client
         self.name = config.model
         self._planner = Planner(config, client)
         self._writer = Writer(config, client)
-        self._checker = Checker(config, client)
+        self._checker = Checker(config, client, today)
         self.write_cost_estimate_usd = self._writer.cost_estimate_usd()
 
     async def clarify(self, brief: Brief, meter: Meter) -> list[ClarifyingQuestion]:
@@ -64,9 +70,15 @@ class ClaudeModel:
         await self.aclose()
 
 
-def claude_model_from_config(config: ClaudeConfig, *, sleep: Sleep = asyncio.sleep) -> ClaudeModel:
+def claude_model_from_config(
+    config: ClaudeConfig,
+    *,
+    sleep: Sleep = asyncio.sleep,
+    today: Callable[[], date] | None = None,
+) -> ClaudeModel:
     """A ClaudeModel on the real SDK client. The SDK's own retries are off: ClaudeClient
-    retries inside the report's time budget. `sleep` is the wait between retries."""
+    retries inside the report's time budget. `sleep` is the wait between retries, `today`
+    the clock of the prompts no brief dates (the judge, the criteria check)."""
     api = AsyncAnthropic(
         api_key=config.api_key,
         base_url=config.base_url,
@@ -82,4 +94,4 @@ def claude_model_from_config(config: ClaudeConfig, *, sleep: Sleep = asyncio.sle
         max_output_tokens=config.max_output_tokens,
         fallback_model=config.fallback_model,
     )
-    return ClaudeModel(config, client)
+    return ClaudeModel(config, client, today)

@@ -7,12 +7,14 @@ after that the planner fails with the reason and the orchestrator plans the ques
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from engine.budget import Meter
 from engine.contracts import ClarifyingQuestion, Plan, Subquestion
+from engine.documents.outline import pdf_chapters
 from engine.models.claude.ask import ask_json, user_turn
 from engine.models.claude.client import ClaudeClient
 from engine.models.claude.config import ClaudeConfig
@@ -25,6 +27,14 @@ from engine.models.claude.prompts import (
 from engine.models.claude.request import ClaudeRequest
 from engine.models.claude.structured import InvalidJson, describe_validation_error, validated
 from engine.models.protocol import Brief
+from engine.planning.sweeps import (
+    Shelved,
+    named_document,
+    parts_allowed,
+    sweep_parts,
+    sweep_problems,
+    sweep_subquestions,
+)
 from engine.planning.templates import find_template
 
 MAX_QUESTIONS = 3
@@ -61,8 +71,9 @@ def parse_plan(text: str, brief: Brief) -> Plan:
     template, sections = fixed_sections(brief)
     answer = validated(PlanAnswer, text)
     subquestions = answer.subquestions
-    problems = []
-    if len(answer.sufficient_when) != len(subquestions):
+    problems = sweep_problems(subquestions, _named(brief))
+    swept = all(s.document for s in subquestions) and len(answer.sufficient_when) == 1
+    if len(answer.sufficient_when) != len(subquestions) and not swept:
         problems.append(
             f"sufficient_when has {len(answer.sufficient_when)} criteria for "
             f"{len(subquestions)} subquestions: give exactly one per subquestion, in order"
@@ -104,6 +115,23 @@ def dependency_problems(subquestions: list[Subquestion]) -> list[str]:
             )
         earlier.add(subquestion.id)
     return problems
+
+
+def _named(brief: Brief) -> Shelved | None:
+    """The one long document the brief names, when no template fixes the sections."""
+    text = " ".join((brief.question, *brief.answers))
+    return None if brief.template else named_document(text, brief.documents)
+
+
+async def sweep_of(brief: Brief, steps: int) -> list[Subquestion]:
+    """The parts of the document the brief names (chapters from its outline, else even page
+    ranges), as many as `steps` run at once, for the planner to ask of; [] for no sweep."""
+    document = _named(brief)
+    if document is None or document.page_count is None:
+        return []
+    chapters = await asyncio.to_thread(pdf_chapters, document.path)
+    parts = sweep_parts(document.page_count, chapters, parts_allowed(steps))
+    return sweep_subquestions(brief.question, document, parts, brief.language)
 
 
 async def research_steps(meter: Meter) -> int:
@@ -150,7 +178,8 @@ class Planner:
     async def plan(self, brief: Brief, meter: Meter) -> Plan:
         _, sections = fixed_sections(brief)
         steps = await research_steps(meter)
-        request = self._request("planner", PLANNER_SYSTEM, plan_prompt(brief, sections, steps))
+        prompt = plan_prompt(brief, sections, steps, await sweep_of(brief, steps))
+        request = self._request("planner", PLANNER_SYSTEM, prompt)
         plan = await ask_json(self._client, meter, request, lambda text: parse_plan(text, brief))
         return fit_steps(plan, steps)
 

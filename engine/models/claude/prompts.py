@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import date
 
 from engine.agents.toolbox import Assignment
-from engine.contracts import Claim, Language, Plan
+from engine.contracts import Claim, Language, Plan, Subquestion
 from engine.models.protocol import Brief
 from engine.writing import find_conflicts
 from engine.writing.figures import gather_figures
@@ -54,6 +54,10 @@ naming the fact a verified source must state.
 no source states becomes a declared gap rather than a silent omission.
 - When fixed sections are given, return exactly one subquestion per section, in the given \
 order, with the section's title unchanged.
+- When the question is about one long document, the prompt lists its parts: sweep it, one \
+subquestion per part in the given order, each with its title, "document" and "pages" \
+([first, last]) as given and a text asking the question of those pages; sufficient_when then \
+has one criterion, for the whole question, met by what any part finds.
 
 Reply with only JSON: \
 {"sufficient_when": ["..."], "subquestions": [{"id": "s1", "title": "...", "text": "...", \
@@ -91,7 +95,8 @@ the page, on another page, a number cut or missing, too long). Correct it and re
 5. Cite the documents when you write notes; a passage you cite in the same reply may repair \
 a record_claim excerpt that is not exact.
 6. Prefer primary and official sources (laws, regulators, statistics offices, company \
-filings), recent figures, and independent sources for key numbers. Do not record opinions as \
+filings) over a summary on a blog or a forum: open the law itself, not a post about it; \
+recent figures, and independent sources for key numbers. Do not record opinions as \
 facts. Stay inside your subquestion: other subagents research the others.
 7. Stop when the subquestion is answered or nothing relevant is left, ending with a short \
 summary for the lead researcher: what you found, what you could not find, and why (no \
@@ -197,7 +202,12 @@ def clarify_prompt(brief: Brief) -> str:
     return f"Brief: {brief.question}\n\n{context}\n\n{language_line(brief.language)}"
 
 
-def plan_prompt(brief: Brief, fixed_sections: Sequence[str], steps_available: int) -> str:
+def plan_prompt(
+    brief: Brief,
+    fixed_sections: Sequence[str],
+    steps_available: int,
+    sweep: Sequence[Subquestion] = (),
+) -> str:
     parts = [f"Question: {brief.question}"]
     if brief.answers:
         answers = "\n".join(f"- {answer}" for answer in brief.answers)
@@ -205,6 +215,11 @@ def plan_prompt(brief: Brief, fixed_sections: Sequence[str], steps_available: in
     if fixed_sections:
         sections = "\n".join(f"{i}. {title}" for i, title in enumerate(fixed_sections, start=1))
         parts.append(f"Fixed sections (one subquestion each, titles unchanged):\n{sections}")
+    if sweep:
+        listed = "\n".join(
+            f"- {s.title}: " + json.dumps({"document": s.document, "pages": s.pages}) for s in sweep
+        )
+        parts.append(f"The question is about one long document; its parts:\n{listed}")
     parts.append(f"The research has {steps_available} steps for all its subquestions.")
     parts.append(context_line(brief.today, brief.source))
     parts.append(language_line(brief.language))
@@ -339,16 +354,20 @@ def writer_prompt(brief: Brief, plan: Plan, claims: Sequence[Claim]) -> str:
     return "\n\n".join([*parts, language_line(brief.language)])
 
 
-def judge_prompt(claims: Sequence[Claim]) -> str:
+def judge_prompt(claims: Sequence[Claim], today: date | None = None) -> str:
     lines = _claim_lines(claims, "id", "statement", "excerpt")
-    return f"Claims (untrusted page text), one JSON object a line:\n{lines}"
+    when = f"Today is {today.isoformat()}.\n\n" if today else ""
+    return f"{when}Claims (untrusted page text), one JSON object a line:\n{lines}"
 
 
-def criteria_prompt(plan: Plan, claims: Sequence[Claim]) -> str:
+def criteria_prompt(plan: Plan, claims: Sequence[Claim], today: date | None = None) -> str:
+    """`today` dates the check: a criterion asking for "recent" figures counts from it."""
     criteria = "\n".join(f"- {criterion}" for criterion in plan.sufficient_when)
     lines = _claim_lines(claims, "subquestion", "statement", "excerpt")
+    when = [f"Today is {today.isoformat()}: 'recent' and 'newer' count from it."] if today else []
     return "\n\n".join(
         [
+            *when,
             f"Question: {plan.question}",
             f"Plan:\n{_plan_lines(plan)}",
             f"Criteria:\n{criteria}",

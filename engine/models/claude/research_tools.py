@@ -3,16 +3,25 @@
 Search results go back as JSON text; a page goes back as a `document` block with citations
 on, so where Claude cites it the cited text is the exact page text. Page text is untrusted
 data: it only ever sits inside tool results.
+
+Figures are the funnel's second tier: a page read says which figures it has, and only a
+figure Claude asks for (`view_figure`) goes to it, cut out of its page as an `image` block
+in the tool result (https://platform.claude.com/docs/en/build-with-claude/vision; tool
+results may hold images, https://platform.claude.com/docs/en/agents-and-tools/tool-use/
+implement-tool-use). What Claude reads there is recorded with `record_figure_reading`, a
+claim of its own kind (`read_by="figure"`), never a quote.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from anthropic.types import (
     DocumentBlockParam,
+    ImageBlockParam,
     TextBlockParam,
     ToolParam,
     ToolResultBlockParam,
@@ -21,6 +30,7 @@ from anthropic.types import (
 )
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.documents.figures import PageFigure
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import SearchHit
 
@@ -29,6 +39,9 @@ READ_DOCUMENT = "read_document"
 WEB_SEARCH = "web_search"
 FETCH_PAGE = "fetch_page"
 RECORD_CLAIM = "record_claim"
+VIEW_FIGURE = "view_figure"
+RECORD_FIGURE_READING = "record_figure_reading"
+FIGURE_TOOLS = frozenset({VIEW_FIGURE, RECORD_FIGURE_READING})
 SEARCH_TOOLS = frozenset({SEARCH_LIBRARY, WEB_SEARCH})
 READ_TOOLS = frozenset({READ_DOCUMENT, FETCH_PAGE})
 
@@ -51,6 +64,17 @@ class SearchInput(_Input):
 
 class ReadInput(_Input):
     url: str = Field(min_length=1, max_length=2000)
+
+
+class ViewFigureInput(_Input):
+    url: str = Field(min_length=1, max_length=2000)
+    figure: int = Field(default=1, ge=1, le=8)
+
+
+class FigureReadingInput(_Input):
+    statement: str = Field(min_length=1, max_length=2000)
+    url: str = Field(min_length=1, max_length=2000)
+    reading: str = Field(min_length=1, max_length=400)
 
 
 class RecordClaimInput(_Input):
@@ -137,7 +161,80 @@ def tool_definitions(*, library: bool, server_searches: int = 0) -> list[ToolUni
             ),
         },
     )
-    return [search, read, record]
+    if not library:
+        return [search, read, record]
+    return [search, read, record, *figure_tool_definitions()]
+
+
+def figure_tool_definitions() -> list[ToolUnionParam]:
+    """Looking at a figure of a page read, and recording what it shows (library PDFs)."""
+    view: ToolParam = {
+        "name": VIEW_FIGURE,
+        "description": (
+            "Look at a figure (chart, picture of a table) of a page you read whose text said "
+            "it has figures. Returns the figure as an image. Use it only when the answer is "
+            "not in the page text."
+        ),
+        "input_schema": {
+            "type": "object",
+            "properties": {
+                "url": {"type": "string", "description": "the page url, with #page=N"},
+                "figure": {
+                    "type": "integer",
+                    "description": "which figure of the page, 1 for the largest",
+                },
+            },
+            "required": ["url"],
+        },
+    }
+    reading = _tool(
+        RECORD_FIGURE_READING,
+        "Record one claim read from a figure you looked at with view_figure: the report "
+        "shows it as read from the figure on that page, with the image, never as a quote. "
+        "Record only values the figure prints (data labels, axis values read exactly).",
+        {
+            "statement": (
+                "one complete sentence in the brief's language: subject, value, unit and "
+                "period, as the figure shows them"
+            ),
+            "url": "the page url you viewed, with #page=N",
+            "reading": (
+                "what the figure shows that the statement rests on, transcribed (at most 400 "
+                "characters), e.g. 'bar labels: 2022 410; 2023 655 (MW)'; every number of "
+                "the statement must be in it"
+            ),
+        },
+    )
+    return [view, reading]
+
+
+def figures_note(url: str, figures: Sequence[PageFigure]) -> str:
+    """What a read says of its page's figures, so Claude can ask to see one."""
+    if not figures:
+        return ""
+    count = len(figures)
+    what = "a figure" if count == 1 else f"{count} figures"
+    return (
+        f"The page {url} also has {what} (charts or images) whose content may not be in "
+        "the text: view_figure shows one if the answer is not in the text."
+    )
+
+
+def image_result(tool_use_id: str, png: bytes, caption: str) -> ToolResultBlockParam:
+    """A figure as a tool result: its caption line, then the PNG as a base64 image block."""
+    image: ImageBlockParam = {
+        "type": "image",
+        "source": {
+            "type": "base64",
+            "media_type": "image/png",
+            "data": base64.b64encode(png).decode("ascii"),
+        },
+    }
+    return {
+        "type": "tool_result",
+        "tool_use_id": tool_use_id,
+        "content": [{"type": "text", "text": caption}, image],
+    }
 
 
 def search_results_json(hits: Sequence[SearchHit]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.budget import Meter
 from engine.contracts import Claim, ClarifyingQuestion, Plan, Subquestion
-from engine.models.extractive.planner import extractive_plan
+from engine.models.extractive.planner import extractive_plan, sweep_plan
 from engine.models.extractive.research import extractive_research
 from engine.models.protocol import Brief, Draft
 from engine.text.comparisons import compared_periods
@@ -31,7 +31,7 @@ class ExtractiveModel:
         return []  # it cannot tell a clear brief from an ambiguous one: it asks nothing
 
     async def plan(self, brief: Brief, meter: Meter) -> Plan:
-        return extractive_plan(brief)
+        return await sweep_plan(brief, meter) or extractive_plan(brief)
 
     async def research(self, assignment: Assignment, tools: Toolbox) -> None:
         await extractive_research(assignment, tools)
@@ -42,6 +42,8 @@ class ExtractiveModel:
         # A side of a comparison of periods is met by a claim that names its year: a row of
         # FY2023 and FY2022 answers nothing of FY2019.
         years = compared_periods(plan.question)
+        if plan.subquestions[0].document:  # a sweep: one criterion, any part's claim meets it
+            return [] if verified else list(plan.sufficient_when)
         return [
             criterion
             for subquestion, criterion in zip(plan.subquestions, plan.sufficient_when, strict=False)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 
+from engine.budget import Meter
 from engine.contracts import Language, Plan, Subquestion
+from engine.documents.outline import pdf_chapters
 from engine.models.protocol import Brief
 from engine.planning.gaps import criterion_for
+from engine.planning.sweeps import named_document, parts_allowed, sweep_parts, sweep_subquestions
 from engine.planning.templates import Template, find_template, topic_of
 from engine.text.comparisons import compared_sides, one_side, side_label
 from engine.text.questions import (
@@ -168,4 +172,24 @@ def extractive_plan(brief: Brief) -> Plan:
         else (fold_accents(brief.template or "") or None),
         sufficient_when=[criterion_for(s, brief.language) for s in subquestions],
         subquestions=subquestions,
+    )
+
+
+async def sweep_plan(brief: Brief, meter: Meter) -> Plan | None:
+    """The plan of a question about one long document the brief names: its parts (chapters
+    from its outline, else even ranges), as many as the budget's steps run at once, each
+    asking the question of its pages; one criterion, met by a claim from any part. None when
+    the brief names no such document, or asks for a template's sections."""
+    document = named_document(" ".join((brief.question, *brief.answers)), brief.documents)
+    if document is None or document.page_count is None or brief.template:
+        return None
+    spend = await meter.budget.spend()
+    most = parts_allowed(meter.budget.limits.steps - spend.steps)
+    chapters = await asyncio.to_thread(pdf_chapters, document.path)
+    question = focus_of(brief.question)
+    parts = sweep_parts(document.page_count, chapters, most)
+    return Plan(
+        question=brief.question,
+        sufficient_when=[criterion_for(Subquestion(id="s", text=question), brief.language)],
+        subquestions=sweep_subquestions(question, document, parts, brief.language),
     )

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from engine.contracts import EXCERPT_MAX_CHARS, EXCERPT_MIN_CHARS
+from engine.contracts import EXCERPT_MAX_CHARS, EXCERPT_MIN_CHARS, ROW_MIN_CHARS
 from engine.models.extractive.measures import measures_asked, states_measure
 from engine.models.extractive.relevance import QueryTerms, query_terms
 from engine.models.extractive.scope import off_entity_titles, scope_factors
@@ -29,15 +29,19 @@ from engine.models.extractive.sentences import (
     statement_of,
 )
 from engine.models.extractive.statements import (
+    carried_header,
     column_headers,
     is_table_row,
     of_asked_periods,
+    page_before,
     page_statement,
     row_by_period,
+    short_row_quotable,
     statement_marker,
     statements_printing,
 )
 from engine.snapshots import Snapshot, split_page
+from engine.sources.standing import STANDING_ORDER, rules_from_environment
 from engine.text.addressed_to_ai import addressed_to_ai
 from engine.text.normalise import collapse_whitespace, excerpt_key
 from engine.text.periods import DATE, is_year
@@ -83,6 +87,7 @@ class Candidate:
     """The title of the document the unit is in."""
     lead_in: Span | None = None
     """What the unit means with, quoted beside it: a list item's lead-in, a row's header."""
+    carried: str | None = None  # the header of the table a row continues, from the page before
 
 
 @dataclass(frozen=True)
@@ -109,6 +114,7 @@ def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate
     statement = page_statement(page_text) if snapshot.is_paged else None
     row_subject = frozenset({statement_marker(statement)}) if statement else frozenset[str]()
     headers = list(column_headers(page_text))
+    previous = page_before(snapshot, url)
     candidates: list[Candidate] = []
     lead = frozenset[str]()
     lead_in: Span | None = None  # the unit ending in ":" that the list items below complete
@@ -120,13 +126,15 @@ def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate
             continue
         words = terms = term_set(text)
         column_header: Span | None = None
+        carried: str | None = None
         if is_table_row(text):
             # A row means what its statement and its column header say it means.
             above = [(line, years) for line, years in headers if line.end <= span.start]
             if above:
                 column_header, years = above[-1]
-                terms = terms | years
-            terms = terms | row_subject
+            else:  # a row continuing the table of the page before: that page's header
+                carried, years = carried_header(previous, page_text, span) or (None, frozenset())
+            terms = terms | years | row_subject
         if _LIST_ITEM.match(text):
             # "I - 15% a partir de 2023": an item means what its article's opening says.
             candidates.append(
@@ -147,7 +155,9 @@ def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate
             lead = terms
         lead_in = span if text.rstrip().endswith(":") else None
         candidates.append(
-            Candidate(url, page_text, span, terms, context, hit_rank, words, title, column_header)
+            Candidate(
+                url, page_text, span, terms, context, hit_rank, words, title, column_header, carried
+            )
         )
     return candidates
 
@@ -163,7 +173,9 @@ def _ranked(
     # as a short one is: near the best, a unit still answers, down to a floor.
     threshold = min(QUOTE_THRESHOLD, max(QUOTE_FLOOR, NEAR_BEST * best))
     scored = [(score, c) for score, c in scores if score >= threshold]
-    scored.sort(key=lambda pair: pair[0], reverse=True)
+    # On a tie, the primary source first ("the law at Planalto, not a summary on a blog").
+    standing = rules_from_environment().standing_of_unit
+    scored.sort(key=lambda p: (p[0], STANDING_ORDER[standing(p[1].url, p[1].title)]), reverse=True)
     return scored
 
 
@@ -217,9 +229,7 @@ def _score(terms: QueryTerms, candidate: Candidate, asks_quantity: bool = False)
     text = candidate.span.text(candidate.page_text)
     if _ANNOTATION.search(text):  # study notes tagged "#Atenção #STJ", not the statute's words
         coverage *= ANNOTATION_WEIGHT
-    if asks_quantity and _NUMBER.search(
-        DATE.sub(" ", text)
-    ):  # "how much" wants an amount; dates are none
+    if asks_quantity and _NUMBER.search(DATE.sub(" ", text)):  # an amount; dates are none
         coverage += QUANTITY_BONUS
     return coverage + 0.01 / candidate.hit_rank
 
@@ -302,16 +312,20 @@ def _quote(candidate: Candidate, window_score: Callable[[str], float]) -> Quote 
         return None
     excerpt = window.span.text(page)
     length = len(collapse_whitespace(excerpt))
-    if not EXCERPT_MIN_CHARS <= length <= EXCERPT_MAX_CHARS:
+    if not ROW_MIN_CHARS <= length <= EXCERPT_MAX_CHARS:
         return None
     if window.lead is not None:
         context: str | None = window.lead.text(page)
     else:
         context = _context_of(candidate, window.span)
-    if context is not None and not belongs(page, context, (window.span.start, window.span.end)):
+    carried = context is None and candidate.carried is not None and window.span == candidate.span
+    context = candidate.carried if carried else context
+    if not carried and context and not belongs(page, context, (window.span.start, window.span.end)):
         if window.lead is not None:
             return None  # a clause without the label it belongs to means nothing
         context = None  # the verifier would refuse it: quote the unit alone
+    if length < EXCERPT_MIN_CHARS and not short_row_quotable(page, window.span, context, carried):
+        return None  # a short row is quoted whole, under its table's header
     statement = statement_of(excerpt, candidate.span, window, page)
     if context is not None and window.span == candidate.span and is_table_row(excerpt):
         # A row under its column header says which period each figure is for.
@@ -322,8 +336,7 @@ def _quote(candidate: Candidate, window_score: Callable[[str], float]) -> Quote 
 
 
 def still_asked(question: str, quotes: list[Quote]) -> str:
-    """The words of `question` that no quote says yet: what a page found by a hop must
-    answer ("the spouse of the director of …", once the director is quoted: "spouse")."""
+    """The words of `question` no quote says yet: what a page found by a hop must answer."""
     said = term_set(" ".join(f"{q.context or ''} {q.excerpt}" for q in quotes))
     return " ".join(t for t in dict.fromkeys(tokenize(question)) if t not in said)
 
@@ -337,9 +350,7 @@ def _context_of(candidate: Candidate, window: Span) -> str | None:
 
 
 def _quotable_end(text: str) -> str | None:
-    """A lead-in as a context quote: whole, or, when too long to quote whole, its last
-    clauses that fit (from a clause boundary, so the quote names the subject the list is
-    about), else its last words that fit."""
+    """A lead-in as a context quote: whole, else its last clauses (or words) that fit."""
     text = text.strip()
     if len(collapse_whitespace(text)) > EXCERPT_MAX_CHARS:
         tail = text[-EXCERPT_MAX_CHARS:]
@@ -353,8 +364,7 @@ def _text(candidate: Candidate) -> str:
 
 
 def _lists_by_lead_in(candidates: list[Candidate]) -> dict[tuple[str, int], list[Candidate]]:
-    """The list items that follow each lead-in ("… a incidência:" then "I - 15% …", "II - …"),
-    by the lead-in's page and place, in order."""
+    """The list items after each lead-in ("… a incidência:", "I - 15% …"), by its place."""
     lists: dict[tuple[str, int], list[Candidate]] = {}
     for candidate in candidates:
         if candidate.lead_in is not None and _LIST_ITEM.match(_text(candidate)):
@@ -363,8 +373,7 @@ def _lists_by_lead_in(candidates: list[Candidate]) -> dict[tuple[str, int], list
 
 
 def _list_quote(lead_in: Candidate, items: list[Candidate]) -> Quote | None:
-    """A lead-in quoted as what it opens: its items (as many as one excerpt holds) as the
-    excerpt, the lead-in as their context. None when not even the first item fits."""
+    """A lead-in quoted with the items it opens (as many as fit) as excerpt; None if none."""
     start, end = items[0].span.start, None
     for item in items:
         if len(collapse_whitespace(lead_in.page_text[start : item.span.end])) > EXCERPT_MAX_CHARS:

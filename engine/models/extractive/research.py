@@ -12,6 +12,7 @@ import asyncio
 
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.budget import StepRefused
+from engine.documents.figures import FIGURE_PAGE_MAX_CHARS, is_figure_page
 from engine.models.extractive.hops import hop_names, is_about, is_heading, names_the_page
 from engine.models.extractive.ranking import (
     Candidate,
@@ -23,17 +24,21 @@ from engine.models.extractive.ranking import (
 from engine.models.extractive.reading import SEARCH_LIMIT, documents_to_open, pages_to_read
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import FetchError, SearchError, SearchHit
+from engine.text.numbers import numbers_in
+from engine.text.periods import YEAR_TOKEN
 
 HOP_HITS = 10
+FIGURE_HITS = 3
+"""The search's best hits that may be a figure gap: lower hits are rarely the answer."""
 HOP_QUOTES = 2
 MAX_HOP_ROUNDS = 3
 
 
 async def _read_candidates(
     assignment: Assignment, tools: Toolbox
-) -> tuple[list[Candidate], StepRefused | None]:
+) -> tuple[list[Candidate], StepRefused | None, list[SearchHit]]:
     """Search and read (see `engine.models.extractive.reading`); returns the candidates
-    gathered and the refusal that stopped it."""
+    gathered, the refusal that stopped it and the search's hits."""
     query = assignment.subquestion.text
     if assignment.gap:
         query = f"{assignment.subquestion.text} {assignment.question}"
@@ -41,7 +46,7 @@ async def _read_candidates(
     try:
         found = await tools.search(query, limit=SEARCH_LIMIT)
     except StepRefused as refusal:
-        return [], refusal
+        return [], refusal, []
     to_open = documents_to_open(found, avoid)
     # The documents are independent: open them at the same time, each read its own step.
     reads = await asyncio.gather(*(tools.read(url) for url in to_open), return_exceptions=True)
@@ -62,20 +67,46 @@ async def _read_candidates(
         # Scoring a page is CPU work: off the event loop, one page at a time, so a stop or the
         # time cap takes effect between pages.
         candidates.extend(await asyncio.to_thread(candidates_of, page.url, snapshot, page.rank))
-    return candidates, refused
+    return candidates, refused, found
 
 
 async def extractive_research(assignment: Assignment, tools: Toolbox) -> None:
-    candidates, refused = await _read_candidates(assignment, tools)
+    candidates, refused, found = await _read_candidates(assignment, tools)
     subquestion = assignment.subquestion
     aspect = subquestion.title if subquestion.text.startswith(f"{subquestion.title}:") else ""
     quotes = await asyncio.to_thread(choose_quotes, candidates, subquestion.text, aspect)
     for quote in quotes:
         await tools.record_claim(quote.statement, quote.url, quote.excerpt, quote.context)
+    await _figure_gaps(found, quotes, tools)
     if refused is not None:
         raise refused  # after quoting what was read: a stopped subagent returns what it has
     if not aspect:  # a template section is one aspect of a topic: nothing to hop to
         await _hops(subquestion.text, quotes, candidates, tools)
+
+
+async def _figure_gaps(found: list[SearchHit], quotes: list[Quote], tools: Toolbox) -> None:
+    """A page among the first `FIGURE_HITS` hits that is a figure with little or no text is
+    a declared gap (the answer may be in the figure, which this model cannot read; Claude
+    can, `view_figure`), unless a page ranked above it was quoted stating an amount."""
+    amounts = {quote.url for quote in quotes if _states_amount(quote)}
+    for hit in found[:FIGURE_HITS]:
+        base, page = split_page(hit.url)
+        if hit.url in amounts:
+            return  # the search's better hits were answered in text
+        if page is None or not tools.has_read(base):
+            continue
+        snapshot = await tools.read(hit.url)  # its document is open: no step
+        pages = snapshot.pages or ()
+        if not 1 <= page <= len(pages) or len(pages[page - 1].strip()) >= FIGURE_PAGE_MAX_CHARS:
+            continue  # a page of text: a text reader can answer from it
+        if is_figure_page(await tools.figures(hit.url), pages[page - 1]):
+            tools.note_figure_gap(hit.url, snapshot.title)
+
+
+def _states_amount(quote: Quote) -> bool:
+    """Whether a quote states a number that is not a year ("12 novas usinas")."""
+    said = f"{quote.context or ''} {quote.excerpt}"
+    return any(not YEAR_TOKEN.fullmatch(n.raw) for n in numbers_in(said))
 
 
 async def _hops(

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from engine.contracts import EXCERPT_MAX_CHARS, EXCERPT_MIN_CHARS
+from engine.contracts import EXCERPT_MAX_CHARS, EXCERPT_MIN_CHARS, ROW_MIN_CHARS
 from engine.text.sentences import (
     DANGLING_WORDS,
     continues_on_next_line,
@@ -140,14 +140,19 @@ def _split_sentences(page: str, line: Span) -> Iterator[Span]:
 
 
 def sentence_spans(page: str) -> list[Span]:
-    """Units of at least EXCERPT_MIN_CHARS visible characters, in reading order."""
+    """Units of at least EXCERPT_MIN_CHARS visible characters (a table row: ROW_MIN_CHARS,
+    quoted only under its header), in reading order."""
     units: list[Span] = []
     for block in block_spans(page):
         for raw in _split_sentences(page, block):
             span = _trimmed(page, raw)
-            if span is not None and len(clean_statement(span.text(page))) >= EXCERPT_MIN_CHARS:
+            if span is not None and _long_enough(clean_statement(span.text(page))):
                 units.append(span)
     return units
+
+
+def _long_enough(text: str) -> bool:
+    return len(text) >= (ROW_MIN_CHARS if is_table_line(text) else EXCERPT_MIN_CHARS)
 
 
 def clean_statement(excerpt: str) -> str:

@@ -8,6 +8,10 @@ row; so does relevance scoring, through the terms this module adds to a row:
 - the years of the nearest column header above it, and
 - a marker for the financial statement the page's caption names, which a question naming
   that statement ("… (balance sheet)") matches through `statement_alternatives`.
+
+A row at the top of a page whose table began on the page before is read under the header
+printed there (`carried_header`), and a row shorter than an excerpt is quoted only whole and
+under its header (`short_row_quotable`), both by the verifier's own rule (`verify.contexts`).
 """
 
 from __future__ import annotations
@@ -18,9 +22,17 @@ from itertools import product
 
 from engine.models.extractive.measures import measures_asked
 from engine.models.extractive.sentences import Span
+from engine.snapshots import Snapshot, split_page
+from engine.text.matching import find_excerpt
 from engine.text.periods import YEAR, YEAR_WORD
 from engine.text.tokens import term_set, tokenize
 from engine.text.vocabulary import contains_phrase
+from engine.verify.contexts import (
+    carried_problem,
+    nearest_before,
+    row_problem,
+    table_header_problem,
+)
 
 CAPTION_LINES = 12
 """A statement's caption is among the first lines of its page (after "Table of Contents",
@@ -327,3 +339,36 @@ def of_asked_periods(row: str, header: str, years: set[int]) -> bool:
         return True
     columns = {int(year) for year in YEAR_WORD.findall(header)}
     return not columns or any(abs(column - year) <= 1 for column in columns for year in years)
+
+
+def page_before(snapshot: Snapshot, url: str) -> str | None:
+    """The text of the page before the one `url` cites; None for a first or unpaged page."""
+    number, pages = split_page(url)[1], snapshot.page_texts()
+    return pages[number - 2] if snapshot.is_paged and number and 2 <= number <= len(pages) else None
+
+
+def carried_header(previous: str | None, page: str, row: Span) -> tuple[str, frozenset[str]] | None:
+    """(the header, its years) that a row at the top of `page` is read under when its table
+    began on the `previous` page: the last column header there, when the verifier carries it
+    over (`contexts.carried_problem`); None otherwise."""
+    found = list(column_headers(previous)) if previous is not None else []
+    if previous is None or not found:
+        return None
+    line, years = found[-1]
+    header = line.text(previous).strip()
+    span = list(find_excerpt(header, previous))[-1:]  # where the verifier will find it
+    if not span or carried_problem(previous, span[0], page, (row.start, row.end)) is not None:
+        return None
+    return header, years
+
+
+def short_row_quotable(page: str, row: Span, context: str | None, carried: bool) -> bool:
+    """Whether a row shorter than an excerpt may be quoted under `context`: whole, and under
+    its table's header (on its page, or `carried` over from the page before)."""
+    if context is None or row_problem(page, (row.start, row.end)) is not None:
+        return False
+    if carried:
+        return True  # `carried_header` held it to the header's rule already
+    spans = list(find_excerpt(context, page))
+    at = nearest_before(spans, (row.start, row.end)) if spans else None
+    return at is not None and table_header_problem(page, at) is None

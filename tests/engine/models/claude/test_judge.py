@@ -1,10 +1,11 @@
 import json
 from collections.abc import Callable
+from datetime import date
 
 import pytest
 
 from engine.contracts import Plan, Subquestion, Support
-from engine.models.claude import ClaudeModel, InvalidAnswer
+from engine.models.claude import ClaudeConfig, ClaudeModel, InvalidAnswer, claude_model_from_config
 from engine.models.claude.prompts import CRITERIA_SYSTEM, JUDGE_SYSTEM
 from tests.support.anthropic_server import (
     Body,
@@ -87,6 +88,23 @@ async def test_unmet_criteria_are_members_of_the_plan(
     assert system_text(body) == CRITERIA_SYSTEM
     assert body["model"] == MODEL
     assert "- Limite da microgeração" in first_user_text(body)
+
+
+async def test_the_criteria_check_and_the_judge_are_told_today_s_date(
+    anthropic: ScriptedAnthropic, config: ClaudeConfig
+) -> None:
+    """A criterion asking for "recent figures" is checked against the day it is asked on."""
+    model = claude_model_from_config(config, today=lambda: date(2031, 5, 17))
+    try:
+        judged = json_message({"labels": [{"id": MICRO.id, "support": "entails"}]})
+        anthropic.script([json_message({"unmet": []}), judged])
+        await model.unmet_criteria(PLAN, [MICRO], meter())
+        await model.judge([MICRO], meter())
+    finally:
+        await model.aclose()
+    criteria, judge = (request.body for request in anthropic.requests)
+    assert first_user_text(criteria).startswith("Today is 2031-05-17")
+    assert first_user_text(judge).startswith("Today is 2031-05-17")
 
 
 async def test_an_invented_criterion_is_refused(

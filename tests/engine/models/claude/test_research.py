@@ -108,6 +108,8 @@ async def test_a_library_source_gets_library_tools_and_pages(
         "search_library",
         "read_document",
         "record_claim",
+        "view_figure",
+        "record_figure_reading",
     ]
     page = tool_results(anthropic.requests[2].body)[0]["content"]
     assert page[0]["source"]["data"] == FILING_PAGES[1]
