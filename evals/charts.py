@@ -12,8 +12,9 @@ from pathlib import Path
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from evals.metrics import Row, Totals, simulated_usd_mean, totals
+from evals.metrics import Row
 from evals.pricing import SimulatedPricing
+from evals.totals import Totals, simulated_usd_mean, totals
 
 COLOURS = {"final": "#2b6cb0", "v1": "#c05621"}
 OTHER_COLOUR = "#718096"

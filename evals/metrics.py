@@ -5,6 +5,7 @@ that held, so nothing here trusts a claim's `status` (v1 reports leave every cla
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
 from decimal import Decimal
@@ -14,7 +15,6 @@ from engine import Calculation, Claim, DroppedSentence, Report, Sentence, split_
 from engine.text import is_fragment, numbers_in, term_set
 from engine.writing import NotComparable, recompute
 from evals.cases import Case, RequiredItem
-from evals.pricing import SimulatedPricing
 
 GAP_TERM_SHARE = 0.5
 _EMPHASIS = str.maketrans("", "", "*_`")
@@ -56,6 +56,19 @@ class ReportMetrics:
     """Published sentences that start or end mid-sentence (`engine.text.sentences`)."""
     calculated_figures: int = 0
     """Calculations the report states (derived figures computed in code)."""
+    ocr_claims: int = 0
+    """Published claims whose page was read by OCR (`Claim.read_by == "ocr"`)."""
+    ocr_claims_verified: int = 0
+    """Of those, the claims that passed the re-check."""
+    figure_claims: int = 0
+    """Published figure readings (`Claim.read_by == "figure"`): a model's reading of a
+    figure, never a quote."""
+    primary_sources: int = 0
+    """Documents the published claims cite whose standing is primary (each document once)."""
+    secondary_sources: int = 0
+    other_sources: int = 0
+    unrated_sources: int = 0
+    """Cited documents no claim gives a standing (v1's pending claims, older reports)."""
 
 
 def measure(report: Report, case: Case, passing: Set[str]) -> ReportMetrics:
@@ -71,6 +84,7 @@ def measure(report: Report, case: Case, passing: Set[str]) -> ReportMetrics:
     missing = tuple(item.topic for item in case.required if not item_found(item, held))
     unmatched = tuple(gap for gap in case.expected_gaps if not gap_declared(gap, report.gaps))
     usage = report.spend.usage
+    standings = Counter(cited_standings(published).values())
     return ReportMetrics(
         published_claims=len(published),
         verified_claims=len(held),
@@ -94,7 +108,25 @@ def measure(report: Report, case: Case, passing: Set[str]) -> ReportMetrics:
         missing_gaps=unmatched,
         fragments=sum(1 for text in [*(s.text for s in cited), *uncited] if is_fragment(text)),
         calculated_figures=len(report.calculations),
+        ocr_claims=sum(1 for claim in published if claim.read_by == "ocr"),
+        ocr_claims_verified=sum(1 for claim in held if claim.read_by == "ocr"),
+        figure_claims=sum(1 for claim in published if claim.read_by == "figure"),
+        primary_sources=standings["primary"],
+        secondary_sources=standings["secondary"],
+        other_sources=standings["other"],
+        unrated_sources=standings[None],
     )
+
+
+def cited_standings(claims: Iterable[Claim]) -> dict[str, str | None]:
+    """Each cited document (its URL without the page) once, with the standing its claims
+    carry (the first claim that has one; None when none does)."""
+    standing: dict[str, str | None] = {}
+    for claim in claims:
+        document = split_page(claim.url)[0]
+        if standing.get(document) is None:
+            standing[document] = claim.standing
+    return standing
 
 
 # -- required items ---------------------------------------------------------------------
@@ -202,6 +234,19 @@ def gap_declared(expected: str, declared: Iterable[str]) -> bool:
 # -- rows and totals -------------------------------------------------------------------
 
 
+_FROM_METRICS = tuple(
+    """
+    required_found required_on_board required_total published_claims verified_claims
+    unsupported_numbers numeric_sentences uncited_sentences gaps_declared gaps_expected
+    partial usd model_calls input_tokens output_tokens missing_required missing_gaps
+    conflicts_declared context_claims fragments calculated_figures ocr_claims
+    ocr_claims_verified figure_claims primary_sources secondary_sources other_sources
+    unrated_sources
+    """.split()
+)
+"""The fields a `Row` takes as they are from its report's `ReportMetrics`."""
+
+
 @dataclass(frozen=True)
 class Row:
     """One case under one architecture: the line `results.json` keeps."""
@@ -233,6 +278,16 @@ class Row:
     context_claims: int = 0
     fragments: int = 0
     calculated_figures: int = 0
+    template: str = "default"
+    price_usd: float = 0.0
+    """What a report of the case's template sells for (US$): the cost's share is of it."""
+    ocr_claims: int = 0
+    ocr_claims_verified: int = 0
+    figure_claims: int = 0
+    primary_sources: int = 0
+    secondary_sources: int = 0
+    other_sources: int = 0
+    unrated_sources: int = 0
 
     @classmethod
     def of(
@@ -243,33 +298,14 @@ class Row:
         seconds: float,
         simulated_latency: bool,
     ) -> Row:
+        copied = {name: getattr(metrics, name) for name in _FROM_METRICS}
         return cls(
             case_id=case.id,
             arch=arch,
             group=case.group,
-            required_found=metrics.required_found,
-            required_on_board=metrics.required_on_board,
-            required_total=metrics.required_total,
-            published_claims=metrics.published_claims,
-            verified_claims=metrics.verified_claims,
-            unsupported_numbers=metrics.unsupported_numbers,
-            numeric_sentences=metrics.numeric_sentences,
-            uncited_sentences=metrics.uncited_sentences,
-            gaps_declared=metrics.gaps_declared,
-            gaps_expected=metrics.gaps_expected,
-            partial=metrics.partial,
             seconds=round(seconds, 3),
-            usd=metrics.usd,
-            model_calls=metrics.model_calls,
-            input_tokens=metrics.input_tokens,
-            output_tokens=metrics.output_tokens,
             simulated_latency=simulated_latency,
-            missing_required=metrics.missing_required,
-            missing_gaps=metrics.missing_gaps,
-            conflicts_declared=metrics.conflicts_declared,
-            context_claims=metrics.context_claims,
-            fragments=metrics.fragments,
-            calculated_figures=metrics.calculated_figures,
+            **copied,
         )
 
     @classmethod
@@ -302,88 +338,3 @@ class Row:
             missing_gaps=case.expected_gaps,
             error=error,
         )
-
-
-@dataclass(frozen=True)
-class Totals:
-    """One architecture over a set of rows."""
-
-    arch: str
-    cases: int
-    required_found: int
-    required_on_board: int
-    required_total: int
-    cases_complete: int
-    """Cases whose every required item was found."""
-    published_claims: int
-    verified_claims: int
-    unsupported_numbers: int
-    uncited_sentences: int
-    gaps_declared: int
-    gaps_expected: int
-    partial: int
-    errors: int
-    seconds_mean: float
-    seconds_max: float
-    usd_total: float
-    model_calls: int
-    input_tokens: int
-    output_tokens: int
-    conflicts_declared: int = 0
-    context_claims: int = 0
-    fragments: int = 0
-    calculated_figures: int = 0
-
-    @property
-    def recall(self) -> float | None:
-        return _share(self.required_found, self.required_total)
-
-    @property
-    def pass_rate(self) -> float | None:
-        return _share(self.verified_claims, self.published_claims)
-
-    @property
-    def usd_mean(self) -> float:
-        return self.usd_total / self.cases if self.cases else 0.0
-
-
-def totals(rows: Iterable[Row], arch: str) -> Totals:
-    own = [row for row in rows if row.arch == arch]
-    seconds = [row.seconds for row in own]
-    return Totals(
-        arch=arch,
-        cases=len(own),
-        required_found=sum(r.required_found for r in own),
-        required_on_board=sum(r.required_on_board for r in own),
-        required_total=sum(r.required_total for r in own),
-        cases_complete=sum(1 for r in own if r.required_found == r.required_total),
-        published_claims=sum(r.published_claims for r in own),
-        verified_claims=sum(r.verified_claims for r in own),
-        unsupported_numbers=sum(r.unsupported_numbers for r in own),
-        uncited_sentences=sum(r.uncited_sentences for r in own),
-        gaps_declared=sum(r.gaps_declared for r in own),
-        gaps_expected=sum(r.gaps_expected for r in own),
-        partial=sum(1 for r in own if r.partial),
-        errors=sum(1 for r in own if r.error is not None),
-        seconds_mean=sum(seconds) / len(seconds) if seconds else 0.0,
-        seconds_max=max(seconds, default=0.0),
-        usd_total=sum(r.usd for r in own),
-        model_calls=sum(r.model_calls for r in own),
-        input_tokens=sum(r.input_tokens for r in own),
-        output_tokens=sum(r.output_tokens for r in own),
-        conflicts_declared=sum(r.conflicts_declared for r in own),
-        context_claims=sum(r.context_claims for r in own),
-        fragments=sum(r.fragments for r in own),
-        calculated_figures=sum(r.calculated_figures for r in own),
-    )
-
-
-def _share(part: int, whole: int) -> float | None:
-    return part / whole if whole else None
-
-
-def simulated_usd_mean(sums: Totals, pricing: SimulatedPricing) -> float:
-    """The mean report's notional tokens at `pricing`'s list prices."""
-    if not sums.cases:
-        return 0.0
-    return pricing.usd(sums.input_tokens / sums.cases, sums.output_tokens / sums.cases)

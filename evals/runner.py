@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
@@ -35,7 +35,7 @@ from engine import (
     Snapshot,
     split_page,
 )
-from engine.planning import make_brief
+from engine.planning import PriceList, make_brief, prices_from_env
 from engine.sources import Fetcher, FetchError
 from engine.v1 import OfflineV1Roles, V1Pipeline, V1Roles
 from engine.verify import verify_on_page
@@ -49,10 +49,12 @@ from evals.latency import (
     SimulatedV1Roles,
     Sleep,
 )
-from evals.metrics import Row, measure, simulated_usd_mean, totals
+from evals.metrics import Row, measure
 from evals.pricing import SimulatedPricing
+from evals.shares import DEFAULT_TEMPLATE, template_shares
 from evals.suites import Source, Suite
 from evals.tables import render_markdown
+from evals.totals import simulated_usd_mean, totals
 
 Arch = Literal["final", "v1"]
 ARCHS: tuple[Arch, ...] = ("final", "v1")
@@ -96,8 +98,17 @@ class RunOptions:
     latency: SimulatedLatency | None = None
     pricing: SimulatedPricing | None = None
     """For offline runs: the list prices their notional tokens are shown at."""
-    limits: Limits = field(default_factory=Limits)
+    limits: Limits | None = None
+    """The same limits for every case; None: each case's template price gives them."""
+    prices: PriceList = field(default_factory=lambda: prices_from_env({}))
+    """What each template's report sells for: its limits and the cost's share of it."""
     sleep: Sleep = asyncio.sleep
+
+    def limits_for(self, template: str | None) -> Limits:
+        price = self.prices.for_template(template).price_usd
+        if self.limits is None:
+            return self.prices.limits_for(template)
+        return self.limits.model_copy(update={"price_usd": price})
 
 
 @dataclass(frozen=True)
@@ -154,10 +165,17 @@ async def run_case(
     except Exception as failure:  # one broken run must not end the suite
         seconds = time.perf_counter() - started
         error = f"{type(failure).__name__}: {failure}"
-        return Row.failed(case, arch, error, seconds, simulated), None
+        return _priced(Row.failed(case, arch, error, seconds, simulated), brief, options), None
     seconds = time.perf_counter() - started
     passing = await recheck(report.claims, source.fetcher)
-    return Row.of(case, arch, measure(report, case, passing), seconds, simulated), report
+    row = Row.of(case, arch, measure(report, case, passing), seconds, simulated)
+    return _priced(row, brief, options), report
+
+
+def _priced(row: Row, brief: Brief, options: RunOptions) -> Row:
+    """The row with its template and that template's price."""
+    price = options.prices.for_template(brief.template).price_usd
+    return replace(row, template=brief.template or DEFAULT_TEMPLATE, price_usd=price)
 
 
 async def run_architecture(
@@ -178,7 +196,7 @@ async def run_architecture(
             model,
             source.searcher,
             source.fetcher,
-            limits=options.limits,
+            limits=options.limits_for(brief.template),
             source_labels=source.labels,
         )
         return await orchestrator.run(brief, plan=plan)
@@ -189,7 +207,11 @@ async def run_architecture(
         roles = SimulatedV1Roles(roles, clock, turns)
         searcher, fetcher = turns.searcher(searcher), turns.fetcher(fetcher)
     pipeline = V1Pipeline(
-        roles, searcher, fetcher, limits=options.limits, source_labels=source.labels
+        roles,
+        searcher,
+        fetcher,
+        limits=options.limits_for(brief.template),
+        source_labels=source.labels,
     )
     return await pipeline.run(brief, plan=plan)
 
@@ -214,7 +236,7 @@ async def recheck(claims: Iterable[Claim], fetcher: Fetcher) -> frozenset[str]:
 
 def brief_for(case: Case) -> Brief:
     try:
-        return make_brief(case.question)
+        return make_brief(case.question, template=case.template)
     except BadInput:  # longer than a user may type (a company brief): asked as it is
         return Brief(question=" ".join(case.question.split()), language="en")
 
@@ -256,7 +278,11 @@ def write_outputs(
         "simulated_latency": latency,
         "simulated_cost": _simulated_cost(rows, options.pricing),
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "limits": options.limits.model_dump(),
+        "limits": None if options.limits is None else options.limits.model_dump(),
+        "cost_share_of_price": [
+            asdict(share) | {"share": share.share, "simulated_share": share.simulated_share}
+            for share in template_shares(rows, options.pricing)
+        ],
         "rows": [asdict(row) for row in rows],
     }
     outputs.results_json.write_text(

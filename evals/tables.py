@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from evals.metrics import Row, Totals, simulated_usd_mean, totals
+from evals.metrics import Row
 from evals.pricing import SimulatedPricing
+from evals.shares import percent, template_shares
+from evals.totals import Totals, simulated_usd_mean, totals
 
 ARCH_ORDER = ("final", "v1")
 
@@ -31,6 +33,7 @@ def render_markdown(
         for group in groups:
             own = [r for r in rows if r.group == group]
             lines += _totals_table(f"Totals: {group} cases", own, archs, pricing)
+    lines += _shares_table(rows, pricing)
     lines += _cases_table(rows, archs, cases)
     lines += _misses(rows)
     return "\n".join(lines).rstrip() + "\n"
@@ -56,6 +59,34 @@ def _totals_table(
     return [*lines, ""]
 
 
+def _shares_table(rows: Sequence[Row], pricing: SimulatedPricing | None) -> list[str]:
+    """Cost as a share of the price each template's report sells for (US$)."""
+    shares = template_shares(rows, pricing)
+    if not shares:
+        return []
+    simulated = pricing is not None
+    header = "| template | arch | reports | price | cost per report, mean | share of the price |"
+    lines = [
+        "## Cost as a share of the price, per template",
+        "",
+        header + (" simulated cost, mean | simulated share of the price |" if simulated else ""),
+    ]
+    lines.append("|---" * (8 if simulated else 6) + "|")
+    for each in shares:
+        cells = [
+            _escape(each.template),
+            each.arch,
+            str(each.reports),
+            f"${each.price_usd:,.2f}",
+            f"${each.usd_mean:.4f}",
+            percent(each.share),
+        ]
+        if each.simulated_usd_mean is not None:
+            cells += [f"${each.simulated_usd_mean:.4f}", percent(each.simulated_share)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return [*lines, ""]
+
+
 def _ratio(part: int, whole: int) -> str:
     if not whole:
         return "–"
@@ -78,6 +109,9 @@ _TOTAL_LINES: list[tuple[str, Callable[[Totals], str]]] = [
     ("calculated figures", lambda t: str(t.calculated_figures)),
     ("conflicts declared", lambda t: str(t.conflicts_declared)),
     ("claims quoted with context", lambda t: _ratio(t.context_claims, t.published_claims)),
+    ("claims read by OCR (holding)", lambda t: f"{t.ocr_claims} ({t.ocr_claims_verified})"),
+    ("figure readings published", lambda t: str(t.figure_claims)),
+    ("cited sources: primary · secondary · other", lambda t: _standings(t)),
     ("partial reports", lambda t: _ratio(t.partial, t.cases)),
     ("time per report, mean (max)", lambda t: f"{t.seconds_mean:.2f} s ({t.seconds_max:.2f} s)"),
     ("cost per report, mean", lambda t: f"${t.usd_mean:.4f}"),
@@ -90,14 +124,22 @@ _TOTAL_LINES: list[tuple[str, Callable[[Totals], str]]] = [
 ]
 
 
+def _standings(counts: Row | Totals, sep: str = " · ") -> str:
+    """Cited documents by standing; those without one are said only when there are any."""
+    cells = sep.join(
+        str(n) for n in (counts.primary_sources, counts.secondary_sources, counts.other_sources)
+    )
+    return cells + (f" ({counts.unrated_sources} unrated)" if counts.unrated_sources else "")
+
+
 def _cases_table(rows: Sequence[Row], archs: list[str], cases: list[str]) -> list[str]:
     by_key = {(r.case_id, r.arch): r for r in rows}
     header = (
         "| case | required | claims holding | unsupported numbers | fragments | calculated "
-        "| gaps | conflicts | with context | time (s) | cost ($) |"
+        "| gaps | conflicts | with context | by OCR | sources p/s/o | time (s) | cost ($) |"
     )
     lines = ["## Per case", "", f"Each cell reads {' · '.join(archs)}.", "", header]
-    lines.append("|---" * 11 + "|")
+    lines.append("|---" * 13 + "|")
     for case_id in cases:
         own = [by_key.get((case_id, arch)) for arch in archs]
         cells = [_escape(case_id)]
@@ -120,6 +162,8 @@ _CASE_CELLS: list[Callable[[Row], str]] = [
     lambda r: _case_ratio(r.gaps_declared, r.gaps_expected),
     lambda r: str(r.conflicts_declared),
     lambda r: _case_ratio(r.context_claims, r.published_claims),
+    lambda r: str(r.ocr_claims),
+    lambda r: _standings(r, "/"),
     lambda r: f"{r.seconds:.2f}",
     lambda r: f"{r.usd:.4f}",
 ]

@@ -37,6 +37,7 @@ ENGINE_LAYERS: dict[str, int] = {
     "engine.progress": 3,
     "engine.writing": 3,
     "engine.sources.protocols": 3,
+    "engine.sources.standing": 3,
     "engine.documents": 3,
     "engine.verify": 4,
     "engine.agents": 5,

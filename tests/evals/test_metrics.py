@@ -10,8 +10,8 @@ from evals.metrics import (
     gap_declared,
     has_terms,
     measure,
-    totals,
 )
+from evals.totals import totals
 from tests.support.eval_builders import claim, report, row
 
 LAW = "https://example.gov/l14300"

@@ -33,7 +33,7 @@ def test_per_case_cells_read_final_then_v1() -> None:
 
     assert (
         "| a | 2/2 · 1/2 | 4/4 · 4/4 | 0 · 3 | 0 · 0 | 0 · 0 | 1/1 · 1/1 | 0 · 0 | 0/4 · 0/4 "
-        "| 1.25 · 4.50 | 0.0000 · 0.0000 |" in text
+        "| 0 · 0 | 0/0/0 · 0/0/0 | 1.25 · 4.50 | 0.0000 · 0.0000 |" in text
     )
     assert "| b\\|c | 0/1 · failed |" in text  # a pipe in an id does not break the table
 
