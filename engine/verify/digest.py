@@ -19,7 +19,8 @@ import json
 from engine.contracts import Report
 
 DIGEST_PREFIX = "sha256-v5:"
-"""Covers each claim's source date and standing too."""
+"""Covers each claim's source date and standing too, and how its page was read (a figure
+reading is checked by rules of its own, so flipping it must break the seal)."""
 V4_PREFIX = "sha256-v4:"
 """Covers the summary, figures tables and calculations too."""
 V3_PREFIX = "sha256-v3:"
@@ -50,7 +51,7 @@ def _hexdigest(report: Report, *, version: int = 5, with_contexts: bool = True) 
             [c.id, c.statement, c.url, c.excerpt, c.source_sha256, c.status.value]
             + ([c.context or ""] if with_contexts or version >= 3 else [])
             + ([c.title, c.accessed_at.isoformat(), c.reason or ""] if version >= 3 else [])
-            + ([c.published, c.standing or ""] if version >= 5 else [])
+            + ([c.published, c.standing or "", c.read_by] if version >= 5 else [])
             for c in report.claims
         ],
     }

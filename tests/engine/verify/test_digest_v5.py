@@ -1,4 +1,5 @@
-"""The v5 seal covers each claim's source date and standing; reports sealed as v4 still check."""
+"""The v5 seal covers each claim's source date, standing and how its page was read; reports
+sealed as v4 still check."""
 
 import pytest
 
@@ -21,7 +22,14 @@ def test_a_report_is_sealed_as_v5() -> None:
 
 
 @pytest.mark.parametrize(
-    "edit", [{"published": "2019-01-01"}, {"published": ""}, {"standing": "other"}]
+    "edit",
+    [
+        {"published": "2019-01-01"},
+        {"published": ""},
+        {"standing": "other"},
+        {"read_by": "figure"},  # a figure reading is not searched in the page: never by an edit
+        {"read_by": "ocr"},
+    ],
 )
 def test_an_edited_source_date_or_standing_breaks_the_v5_digest(edit: dict[str, object]) -> None:
     original = sealed(report())
