@@ -1,9 +1,11 @@
 # One image for the Slack bot and its workers: `fonte bot` or `fonte worker`.
 FROM python:3.11-slim
 
-# WeasyPrint (PDF reports) needs Pango; curl is not needed: health checks use Python.
+# WeasyPrint (PDF reports) needs Pango; Tesseract with its Portuguese and English data reads
+# scanned PDF pages (engine/documents/ocr.py); curl is not needed: health checks use Python.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends libpango-1.0-0 libpangoft2-1.0-0 \
+        tesseract-ocr tesseract-ocr-por tesseract-ocr-eng \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
