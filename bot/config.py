@@ -53,6 +53,9 @@ class Settings:
     retention_seconds: int = 30 * 24 * 3600
     text_budget: int = 11_000
     """Characters of block text per Slack message (FONTE_SLACK_TEXT_BUDGET)."""
+    slack_admins: frozenset[str] = frozenset()
+    """Slack user ids that may Start, Edit or Cancel anyone's channel brief
+    (FONTE_SLACK_ADMINS, comma-separated); everyone else steers only their own."""
     status_refresh: float = 90.0
     """Seconds between refreshes of an assistant thread's status line: Slack drops it after
     two minutes without a message (assistant.threads.setStatus)."""
@@ -144,6 +147,11 @@ def load_settings(env: Mapping[str, str] | None = None, *, role: Role = "bot") -
         tasks_per_worker=int(env_number(env, "FONTE_TASKS_PER_WORKER", 16, minimum=1)),
         max_report_seconds=env_number(env, "FONTE_MAX_REPORT_MINUTES", 60, minimum=0.01) * 60,
         text_budget=int(env_number(env, "FONTE_SLACK_TEXT_BUDGET", 11_000, minimum=3_500)),
+        slack_admins=frozenset(
+            admin.strip()
+            for admin in (env_text(env, "FONTE_SLACK_ADMINS") or "").split(",")
+            if admin.strip()
+        ),
         status_refresh=env_number(env, "FONTE_STATUS_REFRESH_SECONDS", 90, minimum=1),
     )
 

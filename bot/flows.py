@@ -230,7 +230,7 @@ async def answer(rt: Runtime, step: Answer) -> None:
 
 
 async def start(rt: Runtime, step: Start) -> None:
-    state = await state_to_act_on(rt, step.report_id, step.user, step.channel)
+    state = await state_to_act_on(rt, step.report_id, step.user, step.channel, steer=True)
     if state is None:
         return
     happened, change = transition(("planned",), status="running", cancel_reason=None)
@@ -243,7 +243,7 @@ async def start(rt: Runtime, step: Start) -> None:
 
 
 async def edit_plan(rt: Runtime, step: EditPlan) -> None:
-    state = await state_to_act_on(rt, step.report_id, step.user)
+    state = await state_to_act_on(rt, step.report_id, step.user, steer=True)
     if state is None:
         return
     if state.plan is None or state.status != "planned":

@@ -1,16 +1,17 @@
 """Helpers every conversation step uses: the brief of a state, the plan's estimate, the
-state a step acts on (telling the user when there is none, or it is not theirs), atomic
-transitions, and short replies only the user sees."""
+state a step acts on (telling the user when there is none, or it is not theirs to act on or
+to steer), atomic transitions, and short replies only the user sees."""
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from bot.redis.state import Change, ReportState
 from bot.runtime import Runtime
 from bot.slack.api import DELIVERY_ERRORS
-from bot.slack.blocks import Estimate, plan_message
+from bot.slack.blockkit import Block
+from bot.slack.blocks import Estimate, plan_message, steer_refusal
 from bot.slack.texts import texts_for
 from engine import Brief, Limits, Plan
 
@@ -38,13 +39,18 @@ def estimate_run(plan: Plan, limits: Limits, rt: Runtime) -> Estimate:
 
 
 async def whisper(
-    rt: Runtime, channel: str, user: str, text: str, thread_ts: str | None = None
+    rt: Runtime,
+    channel: str,
+    user: str,
+    text: str,
+    thread_ts: str | None = None,
+    blocks: Sequence[Block] | None = None,
 ) -> None:
     """A reply only `user` sees; best effort (a refused ephemeral must not fail the step)."""
     if not channel:
         return
     try:
-        await rt.slack.post_ephemeral(channel, user, text, thread_ts=thread_ts)
+        await rt.slack.post_ephemeral(channel, user, text, thread_ts=thread_ts, blocks=blocks)
     except DELIVERY_ERRORS:
         return
 
@@ -53,17 +59,27 @@ async def reply(rt: Runtime, state: ReportState, user: str, text: str) -> None:
     await whisper(rt, state.channel, user, text, state.thread_ts)
 
 
+async def refuse_steering(rt: Runtime, state: ReportState, user: str, channel: str = "") -> None:
+    """Someone else's Start / Edit / Cancel: one line, and a button to run the brief as theirs."""
+    message = steer_refusal(state.report_id, state.language)
+    await whisper(rt, channel or state.channel, user, message.text, state.thread_ts, message.blocks)
+
+
 async def state_to_act_on(
-    rt: Runtime, report_id: str, user: str, channel: str = ""
+    rt: Runtime, report_id: str, user: str, channel: str = "", *, steer: bool = False
 ) -> ReportState | None:
     """The report a button or follow-up acts on. None, after telling the user, when it is
-    gone (expired, or a value that names no report) or when `user` may not act on it."""
+    gone (expired, or a value that names no report) or when `user` may not act on it; with
+    `steer` (Start, Edit, Cancel), when `user` may not steer it (`ReportState.may_steer`)."""
     state = await rt.states.get(report_id) if report_id else None
     if state is None:
         await whisper(rt, channel, user, texts_for("pt").not_found)
         return None
     if not state.may_act(user):
         await reply(rt, state, user, texts_for(state.language).not_yours)
+        return None
+    if steer and not state.may_steer(user, rt.settings.slack_admins):
+        await refuse_steering(rt, state, user, channel)
         return None
     return state
 

@@ -18,7 +18,7 @@ BUSY = ("clarifying", "planned", "running", "delivering")
 
 
 async def cancel(rt: Runtime, step: Cancel) -> None:
-    state = await state_to_act_on(rt, step.report_id, step.user, step.channel)
+    state = await state_to_act_on(rt, step.report_id, step.user, step.channel, steer=True)
     if state is None:
         return
     t = texts_for(state.language)

@@ -4,7 +4,7 @@ and version; in Redis for workers, in memory for the embedded bot."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import datetime
 from typing import Literal, Protocol
 
@@ -87,6 +87,11 @@ class ReportState(BaseModel):
     def may_act(self, user: str) -> bool:
         """A DM brief is its requester's alone; a channel brief is the channel's."""
         return not self.is_dm or user == self.requester
+
+    def may_steer(self, user: str, admins: Collection[str] = ()) -> bool:
+        """Start, Edit and Cancel are the requester's, and the workspace admins' (configured
+        in FONTE_SLACK_ADMINS); never anyone's on someone else's DM brief."""
+        return user == self.requester or (not self.is_dm and user in admins)
 
     @property
     def deepenable(self) -> bool:

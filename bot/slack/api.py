@@ -58,7 +58,12 @@ class SlackApi(Protocol):
     async def update(self, channel: str, ts: str, message: Message) -> None: ...
 
     async def post_ephemeral(
-        self, channel: str, user: str, text: str, thread_ts: str | None = None
+        self,
+        channel: str,
+        user: str,
+        text: str,
+        thread_ts: str | None = None,
+        blocks: Sequence[Block] | None = None,
     ) -> None: ...
 
     async def open_view(self, trigger_id: str, view: Block) -> OpenedView: ...
@@ -214,11 +219,18 @@ class SlackWebApi:
         )
 
     async def post_ephemeral(
-        self, channel: str, user: str, text: str, thread_ts: str | None = None
+        self,
+        channel: str,
+        user: str,
+        text: str,
+        thread_ts: str | None = None,
+        blocks: Sequence[Block] | None = None,
     ) -> None:
         kwargs: dict[str, Any] = {"channel": channel, "user": user, "text": text}
         if thread_ts is not None:
             kwargs["thread_ts"] = thread_ts
+        if blocks is not None:
+            kwargs["blocks"] = list(blocks)
         await self.client.chat_postEphemeral(**kwargs)
 
     async def open_view(self, trigger_id: str, view: Block) -> OpenedView:

@@ -1,6 +1,8 @@
 """The Bolt app: listeners acknowledge Slack at once and enqueue a step; nothing slow runs
 here. Two exceptions open a modal, because a trigger_id expires three seconds after the
-click: the plan editor and an excerpt (after one state read, and only for those allowed). The
+click: the plan editor and an excerpt (after one state read, and only for those allowed;
+the editor is the requester's and the admins', as Start and Cancel are). "Run this brief as
+mine" reads the brief it names and enqueues the same brief as the clicker's. The
 excerpt modal opens text-only; the cited page's crop follows as a step that updates it.
 
 Bolt's `AsyncAssistant` middleware takes the DM events of Slack's agent surface: a thread
@@ -31,10 +33,12 @@ from bot.slack.blocks import (
     EDIT_VIEW,
     EXCERPT,
     FEEDBACK,
+    RUN_AS_MINE,
     START,
     edit_plan_view,
     help_message,
     read_edit_plan,
+    steer_refusal,
 )
 from bot.slack.report_blocks import excerpt_view
 from bot.slack.texts import texts_for
@@ -78,6 +82,7 @@ def build_app(
     app.action(CANCEL)(listeners.on_cancel)
     app.action(EDIT)(listeners.on_edit)
     app.action(EXCERPT)(listeners.on_excerpt)
+    app.action(RUN_AS_MINE)(listeners.on_run_as_mine)
     app.action(re.compile(f"^{DEEPEN}_"))(listeners.on_deepen)
     app.action(re.compile(f"^{FEEDBACK}_"))(listeners.on_feedback)
     app.view(EDIT_VIEW)(listeners.on_edit_submitted)
@@ -322,8 +327,48 @@ class Listeners:
                 _channel(body) or state.channel, user, texts_for(state.language).not_yours
             )
             return
+        if not state.may_steer(user, self.rt.settings.slack_admins):
+            refusal = steer_refusal(state.report_id, state.language)
+            await self.rt.slack.post_ephemeral(
+                _channel(body) or state.channel,
+                user,
+                refusal.text,
+                thread_ts=state.thread_ts,
+                blocks=refusal.blocks,
+            )
+            return
         view = edit_plan_view(state.report_id, state.plan, state.limits, state.language)
         await self.rt.slack.open_view(body["trigger_id"], view)
+
+    async def on_run_as_mine(self, ack: AsyncAck, body: Payload) -> None:
+        """ "Run this brief as mine", offered to whoever may not steer a plan: the same
+        question and template, a new brief of the clicker's own, started as a command is."""
+        await ack()
+        report_id = _report_of(body)
+        if report_id is None:
+            await self._stale(body)
+            return
+        user, channel = body["user"]["id"], _channel(body)
+        state = await self.rt.states.get(report_id)
+        if state is None or not state.may_act(user):
+            t = texts_for(state.language if state is not None else "pt")
+            text = t.not_found if state is None else t.not_yours
+            await self.rt.slack.post_ephemeral(
+                channel or (state.channel if state else ""), user, text
+            )
+            return
+        origin = _origin(body)
+        ask = Ask(
+            origin=origin,
+            channel=channel or state.channel,
+            thread_ts=None,
+            user=user,
+            text=state.question,
+            is_dm=state.is_dm,
+            template=state.template,
+            language=state.language,
+        )
+        await self._enqueue(ask, origin)
 
     async def on_excerpt(self, ack: AsyncAck, body: Payload) -> None:
         await ack()

@@ -38,6 +38,7 @@ DEEPEN = "fonte_deepen"
 FEEDBACK = "fonte_feedback"
 EDIT_VIEW = "fonte_edit_plan"
 EXCERPT_VIEW = "fonte_excerpt_view"
+RUN_AS_MINE = "fonte_run_as_mine"
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,18 @@ def plan_message(
     else:
         blocks.append(context(footer))
     return Message(f"{t.plan_title}: {plan.question}", blocks)
+
+
+def steer_refusal(report_id: str, language: Language) -> Message:
+    """The one line someone other than the requester sees on Start / Edit / Cancel, with a
+    button that runs the same brief as their own."""
+    t = texts_for(language)
+    return Message(
+        t.not_your_plan,
+        [
+            section(t.not_your_plan, button(t.run_as_mine, RUN_AS_MINE, value(r=report_id))),
+        ],
+    )
 
 
 def edit_plan_view(report_id: str, plan: Plan, limits: Limits, language: Language) -> Block:

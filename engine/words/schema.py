@@ -283,6 +283,8 @@ class SlackWords:
     page_crop_title: str
     page_crop_alt: str
     not_yours: str
+    not_your_plan: str
+    run_as_mine: str
     busy: str
     not_found: str
     edit_title: str

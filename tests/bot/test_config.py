@@ -73,6 +73,12 @@ def test_slack_sizes_and_the_status_refresh_are_settings() -> None:
         load_settings({**env, "FONTE_SLACK_TEXT_BUDGET": "100"})
 
 
+def test_slack_admins_are_a_comma_separated_setting() -> None:
+    assert load_settings(ENV).slack_admins == frozenset()
+    admins = load_settings({**ENV, "FONTE_SLACK_ADMINS": " U1, U2 ,,"}).slack_admins
+    assert admins == frozenset({"U1", "U2"})
+
+
 def test_logging_is_configured_with_timestamps_at_the_level_asked(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

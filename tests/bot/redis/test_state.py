@@ -94,3 +94,12 @@ def test_dm_briefs_belong_to_their_requester() -> None:
     assert new_state(is_dm=True).may_act("U1")
     assert not new_state(is_dm=True).may_act("U2")
     assert new_state(is_dm=False).may_act("U2")
+
+
+def test_only_the_requester_and_the_admins_steer_a_plan() -> None:
+    channel, dm = new_state(is_dm=False), new_state(is_dm=True)
+    assert channel.may_steer("U1")
+    assert not channel.may_steer("U2")
+    assert channel.may_steer("U9", admins={"U9"})
+    assert not dm.may_steer("U9", admins={"U9"})  # a DM brief stays its requester's
+    assert dm.may_steer("U1", admins={"U9"})

@@ -30,7 +30,12 @@ class RecordingSlack:
         self.updates.append((asyncio.get_running_loop().time(), message))
 
     async def post_ephemeral(
-        self, channel: str, user: str, text: str, thread_ts: str | None = None
+        self,
+        channel: str,
+        user: str,
+        text: str,
+        thread_ts: str | None = None,
+        blocks: Sequence[Block] | None = None,
     ) -> None:
         return None
 
