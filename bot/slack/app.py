@@ -12,7 +12,6 @@ and their DMs arrive as plain message events, as before."""
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from typing import Any
@@ -40,6 +39,7 @@ from bot.slack.blocks import (
     read_edit_plan,
     steer_refusal,
 )
+from bot.slack.payloads import action_value, channel_of, origin_of, report_of
 from bot.slack.report_blocks import excerpt_view
 from bot.slack.texts import texts_for
 from bot.steps import (
@@ -94,32 +94,6 @@ def build_app(
     agent.user_message(listeners.on_assistant_message)
     app.use(agent)
     return app
-
-
-def _value(body: Payload) -> Payload:
-    action = body["actions"][0]
-    raw = action.get("value") or "{}"
-    try:
-        decoded = json.loads(raw)
-    except ValueError:
-        return {}
-    return decoded if isinstance(decoded, dict) else {}
-
-
-def _report_of(body: Payload) -> str | None:
-    """The report id a button names; None when its value cannot be read."""
-    report = _value(body).get("r")
-    return str(report) if report else None
-
-
-def _channel(body: Payload) -> str:
-    channel = body.get("channel") or {}
-    return str(channel.get("id") or body.get("container", {}).get("channel_id", ""))
-
-
-def _origin(body: Payload) -> str:
-    action = (body.get("actions") or [{}])[0]
-    return f"action:{body['user']['id']}:{action.get('action_ts') or body.get('trigger_id')}"
 
 
 class Listeners:
@@ -247,56 +221,58 @@ class Listeners:
 
     async def _stale(self, body: Payload) -> None:
         """A button whose value names no report: say so, to its presser only."""
-        step = Say(channel=_channel(body), user=body["user"]["id"], what="stale_button")
-        await self._enqueue(step, _origin(body))
+        step = Say(channel=channel_of(body), user=body["user"]["id"], what="stale_button")
+        await self._enqueue(step, origin_of(body))
 
     async def on_answer(self, ack: AsyncAck, body: Payload) -> None:
         await ack()
-        report_id = _report_of(body)
+        report_id = report_of(body)
         if report_id is None:
             await self._stale(body)
             return
-        value = _value(body)
+        value = action_value(body)
         step = Answer(
             report_id=report_id,
             user=body["user"]["id"],
             question=int(value.get("q", 0)),
             option=int(value.get("o", -1)),
-            channel=_channel(body),
+            channel=channel_of(body),
         )
-        await self._enqueue(step, _origin(body))
+        await self._enqueue(step, origin_of(body))
 
     async def on_start(self, ack: AsyncAck, body: Payload) -> None:
         await ack()
-        report_id = _report_of(body)
+        report_id = report_of(body)
         if report_id is None:
             await self._stale(body)
             return
-        step = Start(report_id=report_id, user=body["user"]["id"], channel=_channel(body))
-        await self._enqueue(step, _origin(body))
+        step = Start(report_id=report_id, user=body["user"]["id"], channel=channel_of(body))
+        await self._enqueue(step, origin_of(body))
 
     async def on_cancel(self, ack: AsyncAck, body: Payload) -> None:
         await ack()
-        report_id = _report_of(body)
+        report_id = report_of(body)
         if report_id is None:
             await self._stale(body)
             return
-        step = Cancel(report_id=report_id, user=body["user"]["id"], channel=_channel(body))
-        await self._enqueue(step, _origin(body))
+        step = Cancel(report_id=report_id, user=body["user"]["id"], channel=channel_of(body))
+        await self._enqueue(step, origin_of(body))
 
     async def on_deepen(self, ack: AsyncAck, body: Payload) -> None:
         await ack()
-        report_id, gap = _report_of(body), str(_value(body).get("gap", "")).strip()
+        report_id, gap = report_of(body), str(action_value(body).get("gap", "")).strip()
         if report_id is None or not gap:
             await self._stale(body)
             return
-        step = Deepen(report_id=report_id, user=body["user"]["id"], gap=gap, channel=_channel(body))
-        await self._enqueue(step, _origin(body))
+        step = Deepen(
+            report_id=report_id, user=body["user"]["id"], gap=gap, channel=channel_of(body)
+        )
+        await self._enqueue(step, origin_of(body))
 
     async def on_feedback(self, ack: AsyncAck, body: Payload) -> None:
         await ack()
-        value = _value(body)
-        report_id, rating = _report_of(body), value.get("f")
+        value = action_value(body)
+        report_id, rating = report_of(body), value.get("f")
         if report_id is None or rating not in ("up", "down"):
             await self._stale(body)
             return
@@ -305,32 +281,32 @@ class Listeners:
             user=body["user"]["id"],
             version=int(value.get("v", 1)),
             rating=rating,
-            channel=_channel(body),
+            channel=channel_of(body),
         )
-        await self._enqueue(step, _origin(body))
+        await self._enqueue(step, origin_of(body))
 
     async def on_edit(self, ack: AsyncAck, body: Payload) -> None:
         await ack()
         user = body["user"]["id"]
-        state = await self.rt.states.get(str(_value(body).get("r", "")))
+        state = await self.rt.states.get(str(action_value(body).get("r", "")))
         if state is None:
-            await self.rt.slack.post_ephemeral(_channel(body), user, texts_for("pt").not_found)
+            await self.rt.slack.post_ephemeral(channel_of(body), user, texts_for("pt").not_found)
             return
         if state.plan is None or state.status != "planned":
             t = texts_for(state.language)
             await self.rt.slack.post_ephemeral(
-                _channel(body) or state.channel, user, t.already_started
+                channel_of(body) or state.channel, user, t.already_started
             )
             return
         if not state.may_act(user):
             await self.rt.slack.post_ephemeral(
-                _channel(body) or state.channel, user, texts_for(state.language).not_yours
+                channel_of(body) or state.channel, user, texts_for(state.language).not_yours
             )
             return
         if not state.may_steer(user, self.rt.settings.slack_admins):
             refusal = steer_refusal(state.report_id, state.language)
             await self.rt.slack.post_ephemeral(
-                _channel(body) or state.channel,
+                channel_of(body) or state.channel,
                 user,
                 refusal.text,
                 thread_ts=state.thread_ts,
@@ -341,14 +317,13 @@ class Listeners:
         await self.rt.slack.open_view(body["trigger_id"], view)
 
     async def on_run_as_mine(self, ack: AsyncAck, body: Payload) -> None:
-        """ "Run this brief as mine", offered to whoever may not steer a plan: the same
-        question and template, a new brief of the clicker's own, started as a command is."""
+        """ "Run this brief as mine": the same question and template, as the clicker's."""
         await ack()
-        report_id = _report_of(body)
+        report_id = report_of(body)
         if report_id is None:
             await self._stale(body)
             return
-        user, channel = body["user"]["id"], _channel(body)
+        user, channel = body["user"]["id"], channel_of(body)
         state = await self.rt.states.get(report_id)
         if state is None or not state.may_act(user):
             t = texts_for(state.language if state is not None else "pt")
@@ -357,7 +332,7 @@ class Listeners:
                 channel or (state.channel if state else ""), user, text
             )
             return
-        origin = _origin(body)
+        origin = origin_of(body)
         ask = Ask(
             origin=origin,
             channel=channel or state.channel,
@@ -372,8 +347,8 @@ class Listeners:
 
     async def on_excerpt(self, ack: AsyncAck, body: Payload) -> None:
         await ack()
-        user, value = body["user"]["id"], _value(body)
-        channel = _channel(body)
+        user, value = body["user"]["id"], action_value(body)
+        channel = channel_of(body)
         state = await self.rt.states.get(str(value.get("r")))
         if state is None:
             await self.rt.slack.post_ephemeral(channel, user, texts_for("pt").not_found)

@@ -1,0 +1,35 @@
+"""What a Slack interaction payload names: a button's value, the report it points at, the
+channel it came from, and the origin that makes its step idempotent."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+Payload = dict[str, Any]
+
+
+def action_value(body: Payload) -> Payload:
+    action = body["actions"][0]
+    raw = action.get("value") or "{}"
+    try:
+        decoded = json.loads(raw)
+    except ValueError:
+        return {}
+    return decoded if isinstance(decoded, dict) else {}
+
+
+def report_of(body: Payload) -> str | None:
+    """The report id a button names; None when its value cannot be read."""
+    report = action_value(body).get("r")
+    return str(report) if report else None
+
+
+def channel_of(body: Payload) -> str:
+    channel = body.get("channel") or {}
+    return str(channel.get("id") or body.get("container", {}).get("channel_id", ""))
+
+
+def origin_of(body: Payload) -> str:
+    action = (body.get("actions") or [{}])[0]
+    return f"action:{body['user']['id']}:{action.get('action_ts') or body.get('trigger_id')}"
