@@ -212,6 +212,9 @@ class StreamStage:
         handler.send_header("cache-control", "no-cache")
         handler.send_header("transfer-encoding", "chunked")
         handler.send_header("request-id", request_id)
+        # This stand-in closes the connection after every stream, so it says so (RFC 9112,
+        # 9.6): a client must not send its retry down a socket the server is closing.
+        handler.send_header("connection", "close")
         handler.end_headers()
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the client cut it
             self._write(handler, reply, shape, record)
