@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pypdfium2
 from fpdf import FPDF
 
 
@@ -26,3 +27,23 @@ def long_pdf(pages: list[str], title: str = "", chapters: dict[int, str] | None 
             pdf.start_section(chapters[number])
         pdf.multi_cell(0, 6, text)
     return bytes(pdf.output())
+
+
+def page_texts(pdf: bytes) -> list[str]:
+    """Each page's text of a PDF, whitespace collapsed, as a reader's copy-paste gives it."""
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        texts = []
+        for page in document:
+            text_page = page.get_textpage()
+            texts.append(" ".join(text_page.get_text_range().split()))
+            text_page.close()
+            page.close()
+        return texts
+    finally:
+        document.close()
+
+
+def pdf_text(pdf: bytes) -> str:
+    """All text of a PDF on one line, whitespace collapsed."""
+    return " ".join(" ".join(page_texts(pdf)).split())

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 import docx
 import openpyxl
 import pptx
-import pypdfium2
 import pytest
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.oxml.ns import qn
@@ -27,6 +26,7 @@ from engine.render.markdown import render_markdown
 from engine.render.pdf import render_pdf
 from engine.render.pptx import render_pptx
 from engine.render.xlsx import render_xlsx
+from tests.support.pdfs import pdf_text
 from tests.support.render_samples import build_claim, build_report, cite
 
 READING = "Bahia 655 MW, Ceará 410 MW e Piauí 388 MW, nos rótulos das barras"
@@ -174,20 +174,6 @@ def test_html_never_quotes_a_reading_and_says_read_by_ocr(said: Said, expanded: 
     text = in_one_line(html.unescape(re.sub(r"<[^>]+>", " ", page)))
     assert in_one_line(f"{said.figure} : {READING}") in text
     assert_sources_show_date_and_standing(text, said)
-
-
-def pdf_text(pdf: bytes) -> str:
-    document = pypdfium2.PdfDocument(pdf)
-    try:
-        texts = []
-        for page in document:
-            text_page = page.get_textpage()
-            texts.append(text_page.get_text_range())
-            text_page.close()
-            page.close()
-    finally:
-        document.close()
-    return in_one_line(" ".join(texts))
 
 
 @LANGUAGES

@@ -9,21 +9,7 @@ import pytest
 
 from engine.contracts import Report
 from engine.render.pdf import NOISY_LOGGERS, render_pdf
-
-
-def pdf_text(pdf: bytes) -> str:
-    """All text of a PDF, whitespace collapsed, as a reader's copy-paste would give it."""
-    document = pypdfium2.PdfDocument(pdf)
-    try:
-        texts = []
-        for page in document:
-            text_page = page.get_textpage()
-            texts.append(text_page.get_text_range())
-            text_page.close()
-            page.close()
-    finally:
-        document.close()
-    return " ".join(" ".join(texts).split())
+from tests.support.pdfs import pdf_text
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ import pypdfium2.raw as pdfium_c
 import pytest
 
 from engine.render.pdf import render_pdf
+from tests.support.pdfs import page_texts
 from tests.support.render_samples import NBSP_EXCERPT, nbsp_figures_report
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -24,20 +25,6 @@ PAGES_KEPT = 3
 @pytest.fixture(scope="module")
 def pdf() -> bytes:
     return render_pdf(nbsp_figures_report())
-
-
-def page_texts(pdf: bytes) -> list[str]:
-    document = pypdfium2.PdfDocument(pdf)
-    try:
-        texts = []
-        for page in document:
-            text_page = page.get_textpage()
-            texts.append(" ".join(text_page.get_text_range().split()))
-            text_page.close()
-            page.close()
-        return texts
-    finally:
-        document.close()
 
 
 def test_the_first_pages_are_kept_as_pictures(pdf: bytes) -> None:
