@@ -8,8 +8,10 @@ import json
 import re
 from typing import Any
 
-from engine.contracts import Usage
-from engine.models.claude import default_price_table
+from engine.contracts import Report, Usage
+from engine.models.claude import ClaudeModel, default_price_table
+from engine.orchestrator import Orchestrator
+from engine.planning.briefs import make_brief
 from tests.support.anthropic_server import (
     Body,
     Reply,
@@ -24,7 +26,7 @@ from tests.support.anthropic_server import (
     tool_use,
     usage,
 )
-from tests.support.pages_source import LAW_TEXT
+from tests.support.pages_source import LAW_TEXT, PagesSource
 
 PRICES = default_price_table()
 LAW = "https://example.org/lei-14300"
@@ -173,3 +175,9 @@ def billed(anthropic: ScriptedAnthropic) -> tuple[float, Usage]:
             usd += PRICES.cost_usd(request.body["model"], call)
             total = total + call
     return usd, total
+
+
+async def run(model: ClaudeModel, source: PagesSource, **options: object) -> Report:
+    """The scripted question researched by `model` over `source`, through the orchestrator."""
+    orchestrator = Orchestrator(model, source, source, **options)  # type: ignore[arg-type]
+    return await orchestrator.run(make_brief(QUESTION))

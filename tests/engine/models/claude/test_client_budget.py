@@ -8,11 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
-from engine.contracts import Limits, Report
+from engine.contracts import Limits
 from engine.events import Event, SpendUpdated
 from engine.models.claude import ClaudeModel
-from engine.orchestrator import Orchestrator
-from engine.planning.briefs import make_brief
 from tests.support.anthropic_server import (
     ApiError,
     Body,
@@ -26,14 +24,9 @@ from tests.support.anthropic_server import (
     thinking,
     tool_use,
 )
-from tests.support.claude_script import EXPIRY, EXPIRY_STATEMENT, PLAN, QUESTION, turn
+from tests.support.claude_script import EXPIRY, EXPIRY_STATEMENT, PLAN, run, turn
 from tests.support.claude_turns import LAW, by_role
 from tests.support.pages_source import PagesSource
-
-
-async def run(model: ClaudeModel, source: PagesSource, **options: object) -> Report:
-    orchestrator = Orchestrator(model, source, source, **options)  # type: ignore[arg-type]
-    return await orchestrator.run(make_brief(QUESTION))
 
 
 def _plan(rng: random.Random, count: int) -> dict[str, object]:

@@ -9,11 +9,9 @@ from collections.abc import Callable
 
 import pytest
 
-from engine.contracts import ClaimStatus, Limits, Report, Support
+from engine.contracts import ClaimStatus, Limits, Support
 from engine.events import Event, SpendUpdated, SubagentFinished
 from engine.models.claude import ClaudeModel
-from engine.orchestrator import Orchestrator
-from engine.planning.briefs import make_brief
 from tests.support.anthropic_server import (
     ApiError,
     Body,
@@ -42,6 +40,7 @@ from tests.support.claude_script import (
     QUESTION,
     billed,
     judge,
+    run,
     subagent,
     subquestion_of,
     turn,
@@ -49,11 +48,6 @@ from tests.support.claude_script import (
 )
 from tests.support.claude_turns import by_role, role_of
 from tests.support.pages_source import LAW_TEXT, PagesSource
-
-
-async def run(model: ClaudeModel, source: PagesSource, **options: object) -> Report:
-    orchestrator = Orchestrator(model, source, source, **options)  # type: ignore[arg-type]
-    return await orchestrator.run(make_brief(QUESTION))
 
 
 async def test_a_report_keeps_only_what_was_verified_and_costs_what_the_usage_says(
