@@ -19,7 +19,7 @@ from engine.budget import Budget, Refusal, Reservation, StepRefused
 from engine.contracts import Claim, ClaimStatus, Language, Locator, Subquestion, Usage
 from engine.documents.figures import PageFigure, PdfSource, figure_png, local_pdf, page_figures
 from engine.snapshots import Snapshot, SnapshotStore, split_page, with_page
-from engine.sources.protocols import Fetcher, Search, SearchHit
+from engine.sources.protocols import Fetcher, PdfFinder, Search, SearchHit
 from engine.text.normalise import collapse_whitespace
 from engine.verify.excerpts import Verdict, verify_on_page
 from engine.words import NoteWords, words_for
@@ -95,8 +95,10 @@ class Toolbox:
     """Set when the model declined the subquestion: the lead does not send it again as is."""
     free_retries: int = 0
     """Model calls that ask a turn again (`retry_step`): reserved, but no step of the cap."""
-    find_pdf: Callable[[str], PdfSource | None] = local_pdf
-    """The PDF a read URL (without #page) names, for its figures; None when there is none."""
+    find_pdf: Callable[[str], PdfSource | None] | None = None
+    """The PDF a read URL (without #page) names, for its figures; None when there is none.
+    By default the fetcher's own (`PdfFinder`: a library knows its files), else a `file://`
+    URL's file."""
     shown_figures: dict[str, PageFigure] = field(default_factory=dict)
     """Figures this subagent was shown as images, by page URL: only those can be read."""
     figure_gaps: list[tuple[str, str]] = field(default_factory=list)
@@ -255,13 +257,20 @@ class Toolbox:
             self.posted.append(posted)
         return posted
 
+    def _pdf_of(self, base: str) -> PdfSource | None:
+        if self.find_pdf is not None:
+            return self.find_pdf(base)
+        if isinstance(self.fetcher, PdfFinder):
+            return self.fetcher.pdf_path(base)
+        return local_pdf(base)
+
     async def figures(self, url: str) -> list[PageFigure]:
         """The figures of the page `url` names (#page=N), of a document this subagent has
         read; [] for an unpaged source or one whose PDF is not at hand. Finding them is CPU
         work: off the event loop, no step (the page is read already)."""
         await self.cited_snapshot(url)
         base, page = split_page(url)
-        source = self.find_pdf(base)
+        source = self._pdf_of(base)
         if source is None or page is None:
             return []
         return await asyncio.to_thread(page_figures, source, page)
@@ -270,7 +279,7 @@ class Toolbox:
         """`figure` cut out of its page as a PNG, to show a vision model: a step of work
         (rendering is CPU, off the event loop). None when it cannot be rendered."""
         base = split_page(url)[0]
-        source = self.find_pdf(base)
+        source = self._pdf_of(base)
         if source is None:
             return None
         reservation = await self._take_step()

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from pathlib import Path
+from typing import Protocol, runtime_checkable
 
 from engine.errors import SourceError
 from engine.snapshots import Snapshot
@@ -29,6 +30,13 @@ class SearchError(SourceError):
 
 class FetchError(SourceError):
     """A source could not be read; the message says why in one line."""
+
+
+@runtime_checkable
+class PdfFinder(Protocol):
+    """A source that holds the PDFs it cites as files (a library): the file a URL names."""
+
+    def pdf_path(self, url: str) -> Path | None: ...
 
 
 class Search(Protocol):

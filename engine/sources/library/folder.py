@@ -13,7 +13,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from engine.contracts import utc_now
-from engine.documents.parse import KIND_BY_SUFFIX
+from engine.documents.parse import KIND_BY_SUFFIX, DocumentKind
 from engine.snapshots import Snapshot, split_page
 from engine.sources.library.cache import ParsedTextCache, default_cache_dir
 from engine.sources.library.documents import LibraryDocument, LibraryError, build_documents
@@ -156,6 +156,16 @@ class Library:
                 )
             )
         return hits
+
+    def pdf_path(self, url: str) -> Path | None:
+        """The file of the library's PDF that `url` cites (`#page=N` accepted, a `file://`
+        URL in any spelling); None for a URL of no PDF of the library."""
+        base = split_page(url.strip())[0]
+        number = self._by_url.get(base)
+        if number is None:
+            number = self._by_url.get(_canonical_file_url(base), -1)
+        document = self._documents[number] if number >= 0 else None
+        return document.path if document is not None and document.kind is DocumentKind.pdf else None
 
     async def fetch(self, url: str) -> Snapshot:
         """The whole document `url` names; a `#page=N` fragment is accepted (and must be

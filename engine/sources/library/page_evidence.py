@@ -25,13 +25,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
-from urllib.parse import unquote, urlparse
 
 import pypdfium2
 
 from engine.contracts import Claim, ClaimStatus, Locator, Report
 from engine.documents.ocr import OcrPage
-from engine.documents.parse import PDFIUM_LOCK, DocumentKind
+from engine.documents.parse import PDFIUM_LOCK
 from engine.snapshots import split_page
 from engine.sources.library.folder import Library
 from engine.sources.library.page_boxes import (
@@ -89,12 +88,7 @@ class LibraryPageEvidence(PdfPageEvidence):
     """Boxes and crops for the claims of a report whose sources are `library`."""
 
     def __init__(self, library: Library) -> None:
-        self._paths = {
-            _canonical(document.url): document.path
-            for document in library.documents()
-            if document.kind is DocumentKind.pdf
-        }
-        super().__init__(lambda url: self._paths.get(_canonical(url)))
+        super().__init__(library.pdf_path)
 
 
 def crop_png(claim: Claim, library: Library) -> bytes | None:
@@ -242,11 +236,3 @@ class _Documents:
 
 def _with(locator: Locator, boxes: list[Box]) -> Locator:
     return locator.model_copy(update={"boxes": boxes})
-
-
-def _canonical(url: str) -> str:
-    """`file://` URLs in one spelling (unescaped, resolved); other URLs as they are."""
-    parsed = urlparse(url)
-    if parsed.scheme != "file" or not parsed.path:
-        return url
-    return Path(unquote(parsed.path)).resolve().as_uri()
