@@ -1,9 +1,7 @@
 """The Bolt app: listeners acknowledge Slack at once and enqueue a step; nothing slow runs
-here. Two exceptions open a modal, because a trigger_id expires three seconds after the
-click: the plan editor and an excerpt (after one state read, and only for those allowed;
-the editor is the requester's and the admins', as Start and Cancel are). "Run this brief as
-mine" reads the brief it names and enqueues the same brief as the clicker's. The
-excerpt modal opens text-only; the cited page's crop follows as a step that updates it.
+here. What a message asks for is read in `bot.conversation.routing`; the buttons that must
+open a modal at once (a trigger_id expires three seconds after the click) are in
+`bot.conversation.opening`.
 
 Bolt's `AsyncAssistant` middleware takes the DM events of Slack's agent surface: a thread
 opening (suggested prompts) and every user message in a DM thread, which go through the same
@@ -21,7 +19,8 @@ from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.conversation.excerpt_page import may_show_page
+from bot.conversation.opening import open_excerpt, open_plan_editor, run_as_mine
+from bot.conversation.routing import step_for_message
 from bot.runtime import Runtime
 from bot.slack import assistant
 from bot.slack.blocks import (
@@ -34,13 +33,10 @@ from bot.slack.blocks import (
     FEEDBACK,
     RUN_AS_MINE,
     START,
-    edit_plan_view,
     help_message,
     read_edit_plan,
-    steer_refusal,
 )
 from bot.slack.payloads import action_value, channel_of, origin_of, report_of
-from bot.slack.report_blocks import excerpt_view
 from bot.slack.texts import texts_for
 from bot.steps import (
     Answer,
@@ -50,15 +46,11 @@ from bot.steps import (
     EditPlan,
     Rate,
     Say,
-    ShowPage,
     Start,
     Step,
-    deepen_request,
     mentions,
     parse_research_command,
-    strip_mentions,
 )
-from engine.render import CitationIndex
 
 log = logging.getLogger(__name__)
 
@@ -142,58 +134,9 @@ class Listeners:
         await self._route(event, f"event:{body.get('event_id') or event.get('ts')}", False)
 
     async def _route(self, event: Payload, origin: str, mentioned: bool) -> None:
-        channel, user = str(event["channel"]), str(event.get("user", ""))
-        text = str(event.get("text", ""))
-        is_dm = event.get("channel_type") == "im" or channel.startswith("D")
-        thread_ts = event.get("thread_ts")
-        in_assistant = bool(
-            is_dm and thread_ts and await self.rt.states.is_assistant_thread(channel, thread_ts)
-        )
-        report_id = None
-        if thread_ts:
-            report_id = await self.rt.states.by_thread(channel, str(thread_ts))
-        elif is_dm:
-            report_id = await self.rt.states.dm_open(channel)
-        if report_id is not None:
-            gap = deepen_request(text)
-            if gap is not None:
-                await self._enqueue(Deepen(report_id=report_id, user=user, gap=gap), origin)
-            else:
-                answer = Answer(
-                    report_id=report_id,
-                    user=user,
-                    text=strip_mentions(text),
-                    mentioned=mentioned or is_dm,
-                    channel=channel,
-                )
-                await self._enqueue(answer, origin)
-            return
-        if not (mentioned or is_dm):
-            return
-        question = strip_mentions(text)
-        if not question:
-            where = str(thread_ts or event.get("ts") or "") or None
-            await self._enqueue(
-                Say(channel=channel, user=user, thread_ts=where, what="empty_mention"), origin
-            )
-            return
-        template = language = None
-        if in_assistant:  # the suggested prompts read as `/research <template> <subject>`
-            parsed = parse_research_command(question)
-            if parsed.template is not None and not parsed.help:
-                template, question, language = parsed.template, parsed.question, parsed.language
-        ask = Ask(
-            origin=origin,
-            channel=channel,
-            thread_ts=str(thread_ts or event["ts"]),
-            user=user,
-            text=question,
-            is_dm=is_dm,
-            template=template,
-            language=language,
-            assistant=in_assistant,
-        )
-        await self._enqueue(ask, origin)
+        step = await step_for_message(self.rt, event, origin, mentioned)
+        if step is not None:
+            await self._enqueue(step, origin)
 
     async def on_research(self, ack: AsyncAck, command: Payload) -> None:
         parsed = parse_research_command(str(command.get("text", "")))
@@ -287,34 +230,7 @@ class Listeners:
 
     async def on_edit(self, ack: AsyncAck, body: Payload) -> None:
         await ack()
-        user = body["user"]["id"]
-        state = await self.rt.states.get(str(action_value(body).get("r", "")))
-        if state is None:
-            await self.rt.slack.post_ephemeral(channel_of(body), user, texts_for("pt").not_found)
-            return
-        if state.plan is None or state.status != "planned":
-            t = texts_for(state.language)
-            await self.rt.slack.post_ephemeral(
-                channel_of(body) or state.channel, user, t.already_started
-            )
-            return
-        if not state.may_act(user):
-            await self.rt.slack.post_ephemeral(
-                channel_of(body) or state.channel, user, texts_for(state.language).not_yours
-            )
-            return
-        if not state.may_steer(user, self.rt.settings.slack_admins):
-            refusal = steer_refusal(state.report_id, state.language)
-            await self.rt.slack.post_ephemeral(
-                channel_of(body) or state.channel,
-                user,
-                refusal.text,
-                thread_ts=state.thread_ts,
-                blocks=refusal.blocks,
-            )
-            return
-        view = edit_plan_view(state.report_id, state.plan, state.limits, state.language)
-        await self.rt.slack.open_view(body["trigger_id"], view)
+        await open_plan_editor(self.rt, body)
 
     async def on_run_as_mine(self, ack: AsyncAck, body: Payload) -> None:
         """ "Run this brief as mine": the same question and template, as the clicker's."""
@@ -323,63 +239,15 @@ class Listeners:
         if report_id is None:
             await self._stale(body)
             return
-        user, channel = body["user"]["id"], channel_of(body)
-        state = await self.rt.states.get(report_id)
-        if state is None or not state.may_act(user):
-            t = texts_for(state.language if state is not None else "pt")
-            text = t.not_found if state is None else t.not_yours
-            await self.rt.slack.post_ephemeral(
-                channel or (state.channel if state else ""), user, text
-            )
-            return
-        origin = origin_of(body)
-        ask = Ask(
-            origin=origin,
-            channel=channel or state.channel,
-            thread_ts=None,
-            user=user,
-            text=state.question,
-            is_dm=state.is_dm,
-            template=state.template,
-            language=state.language,
-        )
-        await self._enqueue(ask, origin)
+        step = await run_as_mine(self.rt, body, report_id)
+        if step is not None:
+            await self._enqueue(step, step.origin)
 
     async def on_excerpt(self, ack: AsyncAck, body: Payload) -> None:
         await ack()
-        user, value = body["user"]["id"], action_value(body)
-        channel = channel_of(body)
-        state = await self.rt.states.get(str(value.get("r")))
-        if state is None:
-            await self.rt.slack.post_ephemeral(channel, user, texts_for("pt").not_found)
-            return
-        t = texts_for(state.language)
-        if not state.may_act(user):
-            await self.rt.slack.post_ephemeral(channel or state.channel, user, t.not_yours)
-            return
-        version = int(value.get("v", 1))
-        report = await self.rt.states.load_report(state.report_id, version)
-        claim_id = str(value.get("c"))
-        if report is None or claim_id not in {c.id for c in report.claims}:
-            await self.rt.slack.post_ephemeral(channel or state.channel, user, t.not_found)
-            return
-        index = CitationIndex(report)
-        number = int(value.get("n") or index.number_of(claim_id))
-        claim = report.claim(claim_id)
-        opened = await self.rt.slack.open_view(
-            body["trigger_id"], excerpt_view(claim, number, state.language)
-        )
-        if may_show_page(claim) and opened.id:
-            step = ShowPage(
-                report_id=state.report_id,
-                version=version,
-                claim_id=claim_id,
-                number=number,
-                view_id=opened.id,
-                hash=opened.hash,
-                language=state.language,
-            )
-            await self._enqueue(step, f"view:{opened.id}:page")
+        step = await open_excerpt(self.rt, body)
+        if step is not None:
+            await self._enqueue(step, f"view:{step.view_id}:page")
 
     # -- modal ------------------------------------------------------------------------------
 

@@ -29,11 +29,11 @@ from engine.words.schema import (
     ReportWords,
     SearchWords,
     SheetWords,
-    SlackWords,
     TemplateWords,
     Words,
     WriterWords,
 )
+from engine.words.slack_schema import SlackWords
 
 __all__ = [
     "ENGLISH",

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from engine.words.schema import SlackWords
+from engine.words.slack_schema import SlackWords
 
 ENGLISH_SLACK = SlackWords(
     clarify_intro="Before I start, a few questions:",

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from engine.words.schema import SlackWords
+from engine.words.slack_schema import SlackWords
 
 PORTUGUESE_SLACK = SlackWords(
     clarify_intro="Antes de começar, preciso entender melhor:",

@@ -38,8 +38,10 @@ from tests.support.bot_env import (
     SIGNING_SECRET,
     SignedSlack,
     SocketSlack,
+    running_workers,
 )
 from tests.support.slack_stub import SlackStub
+from tests.support.slack_surface import SET_UPS, Surface
 
 
 @pytest.fixture
@@ -190,3 +192,38 @@ async def socket_mode(
     finally:
         for handler in handlers:
             await handler.close_async()  # type: ignore[no-untyped-call]
+
+
+@pytest.fixture(params=SET_UPS)
+async def surface(
+    request: pytest.FixtureRequest,
+    slack: SlackStub,
+    make_settings: Callable[..., Settings],
+    runtimes: Callable[..., Awaitable[Runtime]],
+    bolt_http: Callable[[Runtime], Awaitable[SignedSlack]],
+    socket_mode: Callable[[Runtime], Awaitable[SocketSlack]],
+) -> AsyncIterator[Callable[..., Awaitable[Surface]]]:
+    """Opens the bot in one of four set-ups (HTTP or Socket Mode; embedded, or with Redis
+    and a worker running its jobs): `await surface(**settings_overrides)`, with `model=` and
+    `open_sources=` going to the runtime. One surface per test."""
+    mode, behind = str(request.param).split("-")
+    workers: list[contextlib.AbstractAsyncContextManager[Any]] = []
+
+    async def open_surface(**overrides: Any) -> Surface:
+        runtime_args = {k: overrides.pop(k) for k in ("model", "open_sources") if k in overrides}
+        settings = make_settings(redis=behind == "redis", **overrides)
+        rt = await runtimes(settings, **runtime_args)
+        if behind == "redis":
+            worker_rt = await runtimes(settings, **runtime_args)
+            running = running_workers(worker_rt)
+            await running.__aenter__()
+            workers.append(running)
+        sender: SignedSlack | SocketSlack
+        sender = await (bolt_http(rt) if mode == "http" else socket_mode(rt))
+        return Surface(rt, slack, "http" if mode == "http" else "socket", behind == "redis", sender)
+
+    try:
+        yield open_surface
+    finally:
+        for running in reversed(workers):
+            await running.__aexit__(None, None, None)
