@@ -39,6 +39,12 @@ FEEDBACK = "fonte_feedback"
 EDIT_VIEW = "fonte_edit_plan"
 EXCERPT_VIEW = "fonte_excerpt_view"
 RUN_AS_MINE = "fonte_run_as_mine"
+EXPORT = "fonte_export"
+"""A report's "files" button: its files uploaded again (value: r, v)."""
+CITATIONS = "fonte_citations"
+"""A report's select of citations: the chosen one's excerpt modal (option value: r, v, c, n)."""
+FEEDBACK_BUTTONS = "fonte_rating"
+"""The action_id of a report's native feedback_buttons element (value "up" or "down")."""
 
 
 @dataclass(frozen=True)
