@@ -1,8 +1,12 @@
-"""One progress message per run, edited in place with chat.update at most every few seconds.
+"""A run's progress in its thread: the plan card streamed where the workspace supports it
+(`bot.slack.stream`), else one progress message edited in place with chat.update; at most
+one update every few seconds either way.
 
-Events arrive far faster than Slack accepts edits (a run verifies dozens of claims a
-second), so they are folded into one state and the message shows the latest state: events
-between two edits coalesce. A failed edit is logged and the run goes on.
+Events arrive far faster than Slack accepts updates (a run verifies dozens of claims a
+second), so they are folded into one state (`SlackProgress`) and the display shows the
+latest state: events between two updates coalesce. Both displays read that one state. A
+stream that reaches its lifetime, or that Slack ends or refuses, hands over to edits of the
+same message; a failed edit is logged and the run goes on.
 """
 
 from __future__ import annotations
@@ -12,12 +16,16 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 from slack_sdk.errors import SlackApiError, SlackClientError
 
 from bot.slack.api import SlackApi
+from bot.slack.blockkit import DEFAULT_TEXT_BUDGET, MAX_BLOCKS, Message, escape, sections, text_size
 from bot.slack.blocks import progress_message
 from bot.slack.progress_state import SlackProgress
+from bot.slack.stream import StreamedProgress, task_lines
+from bot.slack.texts import texts_for
 from engine import Event, Language, Limits, Spend
 
 log = logging.getLogger(__name__)
@@ -25,7 +33,84 @@ log = logging.getLogger(__name__)
 SpendSource = Callable[[], Awaitable[Spend]]
 
 
+class ProgressView(Protocol):
+    """A display of a run's progress in its thread: the streamed plan card
+    (`bot.slack.stream.StreamedProgress`) or the edited message (`EditedProgress`). Both
+    show the one `SlackProgress` the reporter folds."""
+
+    async def show(self, state: SlackProgress) -> bool:
+        """Show the state now; False when this display can show no more (the reporter then
+        goes on with edits of the same message)."""
+        ...
+
+    async def stop(self, state: SlackProgress, *, finished: bool) -> bool:
+        """The last update (the final state when the run `finished`); False if refused."""
+        ...
+
+
+def edited_message(
+    state: SlackProgress, limits: Limits, language: Language, *, finished: bool = False
+) -> Message:
+    """The progress message where there is no stream: the head (claims, spend), the plan's
+    tasks with their sources (what the streamed card shows), and the open gaps."""
+    t = texts_for(language)
+    base = progress_message(state, limits, language, finished=finished)
+    if not state.tasks:
+        return base
+    blocks = base.blocks[:1]
+    blocks += sections(f"*{t.tasks_heading}*", task_lines(state, language, finished=finished))
+    if state.gaps:
+        blocks += sections(f"*{t.open_gaps}*", [f"• {escape(g)}" for g in state.gaps])
+    blocks = blocks[:MAX_BLOCKS]
+    while len(blocks) > 1 and text_size(blocks) > DEFAULT_TEXT_BUDGET:
+        blocks.pop()  # the head says it all; long lists lose their tail, not the edit
+    return Message(base.text, blocks)
+
+
+class EditedProgress:
+    """The progress message `ts` edited with chat.update (Tier 3, 50+ a minute,
+    docs.slack.dev/reference/methods/chat.update): where the workspace has no streaming,
+    and after a stream ended."""
+
+    def __init__(
+        self,
+        slack: SlackApi,
+        channel: str,
+        ts: str | None,
+        language: Language,
+        limits: Callable[[], Limits],
+    ) -> None:
+        self.updates = 0
+        self._slack = slack
+        self._channel = channel
+        self._ts = ts
+        self._language = language
+        self._limits = limits
+
+    async def show(self, state: SlackProgress) -> bool:
+        await self._edit(state, finished=False)
+        return True
+
+    async def stop(self, state: SlackProgress, *, finished: bool) -> bool:
+        return await self._edit(state, finished=True) if finished else True
+
+    async def _edit(self, state: SlackProgress, *, finished: bool) -> bool:
+        if self._ts is None:  # no progress message to edit: only the state is kept
+            return True
+        message = edited_message(state, self._limits(), self._language, finished=finished)
+        try:
+            await self._slack.update(self._channel, self._ts, message)
+        except (SlackApiError, SlackClientError, OSError) as error:
+            log.warning("progress: chat.update failed: %s", error)
+            return False
+        self.updates += 1
+        return True
+
+
 class ProgressReporter:
+    """Folds a run's events into its state and shows it through one view: the stream when
+    one was opened, until it can take no more, then edits of the same message."""
+
     def __init__(
         self,
         slack: SlackApi,
@@ -37,16 +122,16 @@ class ProgressReporter:
         interval: float = 3.0,
         spend: SpendSource | None = None,
         clock: Callable[[], float] = time.monotonic,
+        stream: StreamedProgress | None = None,
+        state: SlackProgress | None = None,
     ) -> None:
-        self.state = SlackProgress(limits=limits())
-        self.updates = 0
-        self._slack = slack
-        self._channel = channel
-        self._ts = ts
-        self._language = language
-        self._limits = limits
-        self._interval = interval
+        self.state = state if state is not None else SlackProgress(limits=limits())
+        self._edits = EditedProgress(
+            slack, channel, stream.ts if stream is not None else ts, language, limits
+        )
+        self._view: ProgressView = stream if stream is not None else self._edits
         self._spend = spend
+        self._interval = interval
         self._clock = clock
         self._dirty = asyncio.Event()
         self._last: float | None = None
@@ -54,8 +139,17 @@ class ProgressReporter:
         self.on_change: Callable[[], None] | None = None
         """Called after each event (the assistant's status line follows the same state)."""
 
+    @property
+    def updates(self) -> int:
+        """chat.update edits made."""
+        return self._edits.updates
+
+    @property
+    def streaming(self) -> bool:
+        return self._view is not self._edits
+
     def sink(self, event: Event) -> None:
-        """The orchestrator's event sink: fold the event in and ask for an edit."""
+        """The orchestrator's event sink: fold the event in and ask for an update."""
         self.state.apply(event)
         self._dirty.set()
         if self.on_change is not None:
@@ -72,30 +166,35 @@ class ProgressReporter:
                 if wait > 0:
                     await asyncio.sleep(wait)
             self._dirty.clear()
-            await self._flush(finished=False)
+            await self._flush()
 
-    async def _flush(self, *, finished: bool) -> None:
+    async def _read_spend(self) -> None:
         self._last = self._clock()
-        if self._spend is not None:
-            try:
-                self.state.spend = await self._spend()
-            except Exception as error:  # the figure is cosmetic; the edit still goes out
-                log.warning("progress: could not read the spend: %s", error)
-        if self._ts is None:  # no progress message to edit: only the state is kept
+        if self._spend is None:
             return
-        message = progress_message(self.state, self._limits(), self._language, finished=finished)
         try:
-            await self._slack.update(self._channel, self._ts, message)
-            self.updates += 1
-        except (SlackApiError, SlackClientError, OSError) as error:
-            log.warning("progress: chat.update failed: %s", error)
+            self.state.spend = await self._spend()
+        except Exception as error:  # the figure is cosmetic; the update still goes out
+            log.warning("progress: could not read the spend: %s", error)
+
+    async def _flush(self) -> None:
+        await self._read_spend()
+        if not await self._view.show(self.state):
+            self._view = self._edits  # the stream is over: the same message goes on as edits
+            await self._edits.show(self.state)
 
     async def close(self, *, final: bool = True) -> None:
-        """Stop the edits and (unless the run was interrupted) show the final state once."""
+        """Stop the updates and (unless the run was interrupted) show the final state once.
+        A stream is stopped either way, so it never outlives the run; when Slack refuses
+        its final stop, the final state goes out as an edit."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
-        if final:
-            await self._flush(finished=True)
+        view, self._view = self._view, self._edits
+        if view is self._edits and not final:
+            return
+        await self._read_spend()
+        if not await view.stop(self.state, finished=final) and final and view is not self._edits:
+            await self._edits.stop(self.state, finished=True)

@@ -1,18 +1,23 @@
-"""One progress message, edited at most every interval; events coalesce; 429s are retried."""
+"""One progress message, edited at most every interval; events coalesce; 429s are retried. A
+streamed plan card shows the same state, and hands over to edits when its stream is over."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.slack.api import SlackWebApi, Upload, build_web_client
 from bot.slack.blockkit import Block, Message
-from bot.slack.progress import ProgressReporter
-from engine.contracts import Limits, Spend
+from bot.slack.progress import ProgressReporter, edited_message
+from bot.slack.progress_state import SlackProgress
+from bot.slack.stream import STREAM_LIFETIME, open_stream
+from engine.contracts import Limits, Plan, Spend, Subquestion
 from engine.events import ClaimVerified, SpendUpdated, SubagentStarted
-from tests.support.slack_samples import claim
+from tests.support.clock import FakeClock
+from tests.support.slack_samples import assert_within_limits, claim
 from tests.support.slack_stub import SlackStub
 
 
@@ -102,3 +107,108 @@ async def test_a_429_on_chat_update_is_retried_not_fatal(slack: SlackStub) -> No
     attempts = slack.calls_to("chat.update", ok_only=False)
     assert [c.status for c in attempts] == [429, 429, 200, 200]
     assert reporter.updates == 2
+
+
+# -- streamed: the same state as a plan card, handed over to edits when the stream is over ----
+
+PLAN = Plan(
+    question="Q",
+    subquestions=[Subquestion(id="s1", text="Preços"), Subquestion(id="s2", text="Fabricantes")],
+)
+
+
+async def streamed(
+    slack: SlackStub, clock: FakeClock | None = None
+) -> tuple[ProgressReporter, str]:
+    api = SlackWebApi(build_web_client("xoxb-test", slack.api_url))
+    state = SlackProgress.for_plan(PLAN, Limits())
+    stream = await open_stream(
+        api, "C1", "100.1", "U1", state, "pt", **({"clock": clock} if clock else {})
+    )
+    assert stream is not None
+    reporter = ProgressReporter(
+        api, "C1", None, "pt", lambda: Limits(), interval=0, stream=stream, state=state
+    )
+    return reporter, stream.ts
+
+
+async def test_a_streamed_run_appends_its_tasks_and_stops_before_the_report(
+    slack: SlackStub,
+) -> None:
+    reporter, ts = await streamed(slack)
+    reporter.start()
+    reporter.sink(SubagentStarted("s1", "s1"))
+    reporter.sink(ClaimVerified(claim(1)))
+    await slack.wait_for(
+        lambda: slack.streams.messages[ts].task_sources("s1"), what="the source streamed"
+    )
+    await reporter.close()
+    shown = slack.streams.messages[ts]
+    assert shown.ended_by == "stop"
+    assert shown.calls[-1] == "chat.stopStream"
+    assert shown.tasks["s1"]["status"] == "complete"
+    assert slack.calls_to("chat.update") == []  # one message, never edited
+    assert reporter.updates == 0
+
+
+async def test_past_its_lifetime_the_stream_stops_and_the_same_message_is_edited(
+    slack: SlackStub,
+) -> None:
+    clock = FakeClock()
+    slack.streams.clock = clock
+    reporter, ts = await streamed(slack, clock)
+    reporter.start()
+    clock.advance(STREAM_LIFETIME)
+    reporter.sink(SubagentStarted("s1", "s1"))
+    await slack.wait_for(lambda: slack.calls_to("chat.update"), what="the edit after the stream")
+    assert slack.streams.messages[ts].ended_by == "stop"  # stopped by us, before Slack's end
+    reporter.sink(ClaimVerified(claim(1)))
+    await reporter.close()
+    edits = slack.calls_to("chat.update")
+    assert {c.params["ts"] for c in edits} == {ts}
+    assert not reporter.streaming
+    final = edits[-1].all_text()
+    assert "concluída" in final
+    assert "Preços" in final
+    assert "doc1.pdf" in final  # the task's source, as the card showed it
+    assert slack.calls_to("chat.appendStream", ok_only=False) == []
+
+
+async def test_a_stream_slack_ended_early_goes_on_as_edits(slack: SlackStub) -> None:
+    clock = FakeClock()
+    slack.streams.clock = clock
+    slack.streams.lifetime = 60  # Slack ends it sooner than the bot's bound
+    reporter, ts = await streamed(slack)
+    reporter.start()
+    clock.advance(61)
+    reporter.sink(SubagentStarted("s1", "s1"))
+    await slack.wait_for(lambda: slack.calls_to("chat.update"), what="edits after the expiry")
+    await reporter.close()
+    assert slack.calls_to("chat.appendStream", ok_only=False)[0].error == (
+        "message_not_in_streaming_state"
+    )
+    assert {c.params["ts"] for c in slack.calls_to("chat.update")} == {ts}
+    assert "concluída" in slack.calls_to("chat.update")[-1].params["text"]
+
+
+async def test_an_interrupted_run_still_stops_its_stream(slack: SlackStub) -> None:
+    reporter, ts = await streamed(slack)
+    reporter.start()
+    reporter.sink(SubagentStarted("s1", "s1"))
+    await reporter.close(final=False)
+    shown = slack.streams.messages[ts]
+    assert shown.ended_by == "stop"
+    assert shown.text == ""  # no closing line: the run did not finish
+    assert shown.tasks["s1"]["status"] == "in_progress"
+
+
+def test_the_edited_message_lists_the_tasks_with_their_sources() -> None:
+    state = SlackProgress.for_plan(PLAN, Limits())
+    state.apply(SubagentStarted("s1", "s1"))
+    state.apply(ClaimVerified(claim(1)))
+    message = edited_message(state, Limits(), "en")
+    text = json.dumps(message.blocks, ensure_ascii=False)
+    assert "*Preços* — under way" in text
+    assert "<https://example.org/doc1.pdf#page=2|Documento 1>" in text
+    assert "*Fabricantes* — to do" in text
+    assert_within_limits(message.blocks)
