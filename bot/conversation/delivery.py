@@ -1,13 +1,15 @@
 """Deliver a finished report, and always end in a final state.
 
-The summary messages go first (sized to Slack's limits, each recorded in the state as it is
-posted, so a delivery run again after a crash goes on from the next message and never posts
-one twice), then the HTML, Markdown, Word and PowerPoint files, the HTML and Word ones with
-the crops of the cited PDF pages when the sources can show them. Whatever fails, the report
-ends `delivered`, `cancelled` (a partial report the user cut short) or `delivery_failed`, and
-the user gets one line in their language saying what happened and what they can do; the
-saved report stays deepenable. File upload is optional: a refused upload says so and the
-messages stay.
+The report message goes first (one message sized to Slack's limits, recorded in the state
+as it is posted, so a delivery run again after a crash never posts it twice; if Slack still
+refuses what it says, a short one with the summary and the buttons), then the HTML,
+Markdown, Word and PowerPoint files in one files message, the HTML and Word ones with the
+crops of the cited PDF pages when the sources can show them (and, with FONTE_SLACK_CANVAS,
+the report as a canvas tabbed in the channel; a refused canvas leaves the files alone).
+Whatever fails, the report ends `delivered`, `cancelled` (a partial report the user cut
+short) or `delivery_failed`, and the user gets one line in their language saying what
+happened and what they can do; the saved report stays deepenable. File upload is optional:
+a refused upload says so and the message stays.
 
 Each file is rendered on its own: one that cannot be made ends the delivery
 `delivery_failed`, with the files that could be made still uploaded and the user told. Page
@@ -33,9 +35,10 @@ from bot.slack.delivery import (
     post_pages,
     reason_text,
     report_file_names,
+    share_canvas,
     tell,
 )
-from bot.slack.report_blocks import report_messages
+from bot.slack.report_blocks import report_message, report_messages
 from bot.slack.texts import texts_for
 from engine import Report
 from engine.render import RenderProblems, render_format
@@ -104,7 +107,7 @@ async def _in_flight(rt: Runtime, state: ReportState, version: int) -> ReportSta
     def found(current: ReportState) -> ReportState:
         update: dict[str, Any] = {}
         if ts is not None and len(current.posted) == page:
-            update["posted"] = [*current.posted, ts]
+            update.update(posted=[*current.posted, ts], posting=None)
         if files:
             update["files_posted"] = True
         return current.model_copy(update=update)
@@ -150,6 +153,15 @@ async def deliver_report(rt: Runtime, report_id: str, version: int, report: Repo
     failure = await post_pages(
         rt.slack, state.channel, state.thread_ts, pages[first:], posted, posting
     )
+    if failure is not None and failure.error in CONTENT_ERRORS and first == 0:
+        # Slack refused the message for what it says: the summary and the buttons, smaller,
+        # under the same marker (a replay finds whichever reached the thread).
+        log.warning("report %s: %s; posting the short message", report_id, failure.error)
+        short = report_message(report, report_id, version, cancelled=cancelled, short=True)
+        smaller = [replace(short, metadata=pages[0].metadata)]
+        failure = await post_pages(
+            rt.slack, state.channel, state.thread_ts, smaller, posted, posting
+        )
     files_failure: SlackFailure | None = None
     not_made: list[str] = []
     if not state.files_posted and (failure is None or failure.error in CONTENT_ERRORS):
@@ -159,6 +171,8 @@ async def deliver_report(rt: Runtime, report_id: str, version: int, report: Repo
             files_failure = await _upload(rt, state, report, uploads)
         if uploads and files_failure is None:
             await rt.states.update(report_id, lambda s: s.model_copy(update={"files_posted": True}))
+            if rt.settings.slack_canvas:
+                await share_canvas(rt.slack, state.channel, report)
     status: Status = "cancelled" if cancelled else "delivered"
     notice = None
     if failure is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,24 @@ DEFAULT_TEXT_BUDGET = 11_000
 in total with `msg_blocks_too_long`, a ceiling it does not document: bolt users measured it
 near 12,000-13,000 characters (slackapi/bolt-js#2509, #2867), so the default stays below."""
 MIN_TEXT_BUDGET = 3_500
+MAX_MARKDOWN_TEXT = 12_000
+"""markdown block: "The cumulative limit for all markdown blocks in a single payload is 12,000
+characters" (docs.slack.dev/reference/block-kit/blocks/markdown-block)."""
+MAX_TABLE_ROWS = 100
+MAX_TABLE_CELLS = 20
+"""table block: "Maximum 100 rows. Each row object is an array with a max of 20 table cells";
+one table per message (docs.slack.dev/reference/block-kit/blocks/table-block)."""
+MAX_CONTEXT_ACTIONS = 5
+"""context_actions: "Maximum number of items is 5"
+(docs.slack.dev/reference/block-kit/blocks/context-actions-block)."""
+MAX_SELECT_OPTIONS = 100
+MAX_OPTION_TEXT = 75
+MAX_OPTION_VALUE = 150
+MAX_PLACEHOLDER = 150
+"""static_select: at most 100 options, placeholder 150 characters
+(docs.slack.dev/reference/block-kit/block-elements/select-menu-element); an option's text
+75 and value 150 characters
+(docs.slack.dev/reference/block-kit/composition-objects/option-object)."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +64,18 @@ def clip(text: str, limit: int) -> str:
 def escape(text: str) -> str:
     """User and page text inside mrkdwn: Slack's three control characters."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+_MARKDOWN_MARKUP = re.compile(r"([\\`*_~\[\]|#])")
+
+
+def md_escape(text: str) -> str:
+    """Page and user text inside a markdown block, on one line and shown as written: Slack's
+    three control characters as entities, Markdown's markup characters backslash-escaped,
+    and a line that would start a list or a quote kept a paragraph."""
+    line = escape(" ".join(text.split()))
+    line = _MARKDOWN_MARKUP.sub(r"\\\1", line)
+    return "\\" + line if line.startswith(("-", "+", "&gt;", "=")) else line
 
 
 def quote(text: str) -> str:
@@ -147,6 +178,64 @@ def actions(elements: Sequence[Block], block_id: str | None = None) -> list[Bloc
     return blocks
 
 
+def markdown(text: str) -> Block:
+    """A markdown block: standard Markdown that Slack renders itself (`**bold**`, lists)."""
+    return {"type": "markdown", "text": clip(text, MAX_MARKDOWN_TEXT)}
+
+
+def table(rows: Sequence[Sequence[str]], block_id: str | None = None) -> Block:
+    """A table block of raw_text cells, cut to 100 rows of 20 cells; an empty cell shows a
+    dash (a cell needs text)."""
+    kept = [list(row)[:MAX_TABLE_CELLS] for row in rows[:MAX_TABLE_ROWS]]
+    block: Block = {
+        "type": "table",
+        "rows": [[{"type": "raw_text", "text": cell or "–"} for cell in row] for row in kept],
+        "column_settings": [{"is_wrapped": True}],
+    }
+    if block_id is not None:
+        block["block_id"] = block_id
+    return block
+
+
+def option(text: str, value_: str) -> Block:
+    if len(value_) > MAX_OPTION_VALUE:
+        raise ValueError(f"option value of {len(value_)} chars exceeds {MAX_OPTION_VALUE}")
+    return {"text": plain(text, MAX_OPTION_TEXT), "value": value_}
+
+
+def static_select(placeholder: str, action_id: str, options: Sequence[Block]) -> Block:
+    """A select menu of at most 100 options."""
+    return {
+        "type": "static_select",
+        "action_id": action_id,
+        "placeholder": plain(placeholder, MAX_PLACEHOLDER),
+        "options": list(options[:MAX_SELECT_OPTIONS]),
+    }
+
+
+def feedback_buttons(
+    action_id: str, up: tuple[str, str], down: tuple[str, str], label: tuple[str, str]
+) -> Block:
+    """A context_actions block holding Slack's native feedback buttons: (text, value) for
+    each, `label` their screen-reader labels (docs.slack.dev/reference/block-kit/
+    block-elements/feedback-buttons-element: text 75, value 2000, label 75 characters)."""
+
+    def one(face: tuple[str, str], said: str) -> Block:
+        return {
+            "text": plain(face[0], MAX_BUTTON_TEXT),
+            "value": face[1][:MAX_BUTTON_VALUE],
+            "accessibility_label": clip(said, MAX_BUTTON_TEXT),
+        }
+
+    element = {
+        "type": "feedback_buttons",
+        "action_id": action_id,
+        "positive_button": one(up, label[0]),
+        "negative_button": one(down, label[1]),
+    }
+    return {"type": "context_actions", "elements": [element]}
+
+
 def text_size(node: Any) -> int:
     """Characters of text a block (or list of blocks) carries: every `text` string, however
     deep (sections, fields, context elements, button labels), as Slack's total-text ceiling
@@ -199,3 +288,45 @@ def paginate(
             fallback = text
         messages.append(Message(clip(fallback, MAX_FALLBACK_TEXT), chunk))
     return messages
+
+
+class TextRoom:
+    """Characters of block text a message has left (Slack's total-text ceiling, and the
+    markdown blocks' own cumulative 12,000), and whether anything was left out."""
+
+    def __init__(self, budget: int) -> None:
+        self.text = budget
+        self.markdown = MAX_MARKDOWN_TEXT
+        self.left_out = False
+
+    def take(self, size: int, markdown_: bool = False) -> bool:
+        """Spend `size` if it fits (else note that something was left out)."""
+        if size > self.text or (markdown_ and size > self.markdown):
+            self.left_out = True
+            return False
+        self.text -= size
+        if markdown_:
+            self.markdown -= size
+        return True
+
+
+def feedback_pressed(action: dict[str, Any], block_prefix: str) -> dict[str, Any] | None:
+    """What a pressed feedback button says: its value's JSON fields, or for a bare value
+    ("up") {"f": value} with `r` and `v` read from a block_id `<prefix>:<r>:<v>`."""
+    raw = str(action.get("value") or "")
+    try:
+        decoded = json.loads(raw)
+    except ValueError:
+        decoded = raw
+    if isinstance(decoded, dict):
+        return decoded
+    parts = str(action.get("block_id") or "").split(":")
+    if len(parts) != 3 or parts[0] != block_prefix:
+        return None
+    return {"r": parts[1], "v": parts[2], "f": raw}
+
+
+def selected_value(action: dict[str, Any]) -> str:
+    """The value of the option chosen in a select menu's block_actions payload."""
+    selected = action.get("selected_option") or {}
+    return str(selected.get("value") or "") if isinstance(selected, dict) else ""

@@ -1,12 +1,15 @@
 """Block Kit for the conversation: clarifying questions, the plan, the edit modal, live
-progress and help. Pure functions: data in, JSON-ready dicts out."""
+progress, help, and the deepen buttons of a report's gaps. Pure functions: data in,
+JSON-ready dicts out."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.slack import blockkit as kit
 from bot.slack.blockkit import (
     DEFAULT_TEXT_BUDGET,
     MAX_BLOCKS,
@@ -15,6 +18,7 @@ from bot.slack.blockkit import (
     Message,
     actions,
     button,
+    clip,
     context,
     escape,
     header,
@@ -26,8 +30,9 @@ from bot.slack.blockkit import (
 )
 from bot.slack.progress_state import SlackProgress
 from bot.slack.texts import Texts, claims_count, texts_for
-from engine import ClarifyingQuestion, Language, Limits, Plan, ProgressState, Spend
-from engine.planning import TEMPLATES
+from engine import ClarifyingQuestion, Language, Limits, Plan, ProgressState, Report, Spend
+from engine.planning import TEMPLATES, cut_by_budget, gap_question
+from engine.planning import cut_by_user as user_cut
 
 ANSWER = "fonte_answer"
 START = "fonte_start"
@@ -279,3 +284,74 @@ def help_message(language: Language) -> Message:
     t: Texts = texts_for(language)
     lines = [f"• `{tpl.id}` — {tpl.description(language)}" for tpl in TEMPLATES]
     return Message(t.plan_title, [section(t.help_intro), *sections(t.help_templates, lines)])
+
+
+# -- gaps: a deepen button each, and the gap words a button or a reply reads back ----------
+
+GAP_VALUE_CHARS = 1500
+
+
+GAP_LABEL_CHARS = 32
+_STOPWORDS = frozenset(
+    """
+    a o as os um uma de do da dos das em no na nos nas por para com que qual quais quanto
+    quantos como quando onde é são e ou se ao à the of and or to in on at by for with from is
+    are was were what which who how when where does do did a an its their
+    """.split()
+)
+_WORD = re.compile(r"[^\W_]+(?:[-./][^\W_]+)*")
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text)
+
+
+def gap_topic(gap: str, others: list[str]) -> str:
+    """A few words that tell this gap from the others: the words of its question that are
+    neither common words nor in most of the gaps ("ANVISA" out of "Quais são as competências
+    da ANVISA?" next to the same question about ANEEL)."""
+    question = gap_question(bot_gap_text(gap))
+    shared: set[str] = set()
+    if len(others) > 1:  # words in most gaps say nothing about this one
+        sets = [{w.casefold() for w in _words(gap_question(bot_gap_text(o)))} for o in others]
+        counts: dict[str, int] = {}
+        for words_of_gap in sets:
+            for word in words_of_gap:
+                counts[word] = counts.get(word, 0) + 1
+        most = max(2, len(sets) // 2 + 1) if len(sets) > 2 else len(sets)
+        shared = {word for word, n in counts.items() if n >= most}
+    words = _words(question)
+    kept = [w for w in words if w.casefold() not in _STOPWORDS and w.casefold() not in shared]
+    topic = ""
+    for word in kept or words:
+        candidate = f"{topic} {word}".strip()
+        if len(candidate) > GAP_LABEL_CHARS:
+            break
+        topic = candidate
+    return topic or clip(question, GAP_LABEL_CHARS)
+
+
+def gap_buttons(report_id: str, gaps: list[str], label: str) -> list[Block]:
+    """One button per gap: "Aprofundar 3: ANVISA", numbered as the list above them, with the
+    whole gap in its value."""
+    return actions(
+        [
+            button(
+                clip(f"{label} {n}: {gap_topic(gap, gaps)}", kit.MAX_BUTTON_TEXT),
+                f"{DEEPEN}_{n}",
+                value(r=report_id, gap=gap[:GAP_VALUE_CHARS]),
+            )
+            for n, gap in enumerate(gaps, start=1)
+        ],
+        block_id="gaps",
+    )
+
+
+def cut_by_user(report: Report) -> Report:
+    """A cancelled run's report: its gaps say the user, not the budget, cut them short."""
+    return report.model_copy(update={"gaps": [user_cut(gap) for gap in report.gaps]})
+
+
+def bot_gap_text(gap: str) -> str:
+    """A gap as the engine words it (so `gap_question` reads it), whoever cut it short."""
+    return cut_by_budget(gap)

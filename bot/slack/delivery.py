@@ -1,9 +1,9 @@
-"""The Slack half of delivering a report: its pages (each reported as posted, so the caller
-can record it), its files' names (HTML, Markdown, Word, PowerPoint), what a failure means in
-the user's words, and one line to the user wherever the bot can still reach them. Failures
-come back as values, never as exceptions: the caller decides the report's final state
-(bot.conversation.delivery). A DM brief is delivered in the DM only: every call names its
-own channel."""
+"""The Slack half of delivering a report: its message (reported as posted, so the caller
+can record it), the canvas that may carry the full report, its files' names (HTML,
+Markdown, Word, PowerPoint), what a failure means in the user's words, and one line to the
+user wherever the bot can still reach them. Failures come back as values, never as
+exceptions: the caller decides the report's final state (bot.conversation.delivery). A DM
+brief is delivered in the DM only: every call names its own channel."""
 
 from __future__ import annotations
 
@@ -77,6 +77,35 @@ async def tell(slack: SlackApi, channel: str, thread_ts: str, user: str, text: s
             return
         except DELIVERY_ERRORS as error:
             log.warning("could not tell %s in %s: %s", user, channel, error)
+
+
+CANVAS_SCOPE = "canvases:write"
+"""canvases.create's bot scope (docs.slack.dev/reference/methods/canvases.create)."""
+
+
+async def share_canvas(slack: SlackApi, channel: str, report: Report) -> str | None:
+    """The full report as a canvas tabbed in `channel` (canvases.create with markdown
+    `document_content`; with `channel_id`, as free workspaces require, members of the channel
+    see it in its tabs, so the thread gets no extra message); its id, or None after a log
+    line when Slack refuses it (missing canvases:write, canvas_disabled_user_team,
+    canvas_creation_failed, ...): the files already carry the report."""
+    client = getattr(slack, "client", None)
+    if client is None:  # a Slack client that cannot make canvases: the files are enough
+        return None
+    title = report.title or report.question
+    try:
+        answer = await client.api_call(
+            "canvases.create",
+            json={
+                "title": title,
+                "document_content": {"type": "markdown", "markdown": render_markdown(report)},
+                "channel_id": channel,
+            },
+        )
+    except DELIVERY_ERRORS as error:
+        log.warning("no canvas for the report in %s (the files carry it): %s", channel, error)
+        return None
+    return str(answer.get("canvas_id") or "") or None
 
 
 Posted = Callable[[str], Awaitable[None]]

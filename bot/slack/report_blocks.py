@@ -1,44 +1,57 @@
-"""Block Kit for a delivered report: summary with numbered citations, each citation with its
-excerpt, source, page and access date and a button opening the whole excerpt; gaps as deepen
-buttons. Pure, and paginated to Slack's 50 blocks per message."""
+"""Block Kit for a delivered report: ONE message that reads well in a thread (the summary
+answer first with numbered citations, the first figures table, the key sources with their
+excerpts, the gaps as deepen buttons, a select of every citation opening its excerpt, the
+Files button and Slack's native feedback buttons), within the limits of one message; the full
+report travels as the attached files. Pure."""
 
 from __future__ import annotations
 
-import re
 from urllib.parse import unquote, urlsplit
 
+from bot.slack import blockkit as kit
 from bot.slack.blockkit import (
-    DEFAULT_TEXT_BUDGET,
-    MAX_BUTTON_TEXT,
-    MAX_MODAL_TITLE,
     Block,
     Message,
+    TextRoom,
     actions,
     button,
     clip,
     context,
-    divider,
     escape,
+    feedback_buttons,
     header,
     image,
     link,
-    paginate,
+    markdown,
+    md_escape,
+    option,
     plain,
     quote,
     section,
     sections,
+    static_select,
+    table,
+    text_size,
     value,
 )
-from bot.slack.blocks import DEEPEN, EXCERPT, EXCERPT_VIEW, FEEDBACK, spend_text
+from bot.slack.blocks import (
+    CITATIONS,
+    EXCERPT,
+    EXCERPT_VIEW,
+    EXPORT,
+    FEEDBACK_BUTTONS,
+    gap_buttons,
+    spend_text,
+)
 from bot.slack.texts import texts_for
 from engine import Claim, Report, split_page
 from engine.assembly import escaped
-from engine.planning import cut_by_budget, gap_question
-from engine.planning import cut_by_user as user_cut
 from engine.render import (
     CitationIndex,
     accessed_text,
+    claim_origin,
     labels_for,
+    origin_text,
     page_text,
     report_title,
     source_location,
@@ -46,73 +59,6 @@ from engine.render import (
 )
 
 EXCERPT_PREVIEW_CHARS = 280
-GAP_VALUE_CHARS = 1500
-
-
-GAP_LABEL_CHARS = 32
-_STOPWORDS = frozenset(
-    """
-    a o as os um uma de do da dos das em no na nos nas por para com que qual quais quanto
-    quantos como quando onde é são e ou se ao à the of and or to in on at by for with from is
-    are was were what which who how when where does do did a an its their
-    """.split()
-)
-_WORD = re.compile(r"[^\W_]+(?:[-./][^\W_]+)*")
-
-
-def _words(text: str) -> list[str]:
-    return _WORD.findall(text)
-
-
-def gap_topic(gap: str, others: list[str]) -> str:
-    """A few words that tell this gap from the others: the words of its question that are
-    neither common words nor in most of the gaps ("ANVISA" out of "Quais são as competências
-    da ANVISA?" next to the same question about ANEEL)."""
-    question = gap_question(bot_gap_text(gap))
-    shared: set[str] = set()
-    if len(others) > 1:  # words in most gaps say nothing about this one
-        sets = [{w.casefold() for w in _words(gap_question(bot_gap_text(o)))} for o in others]
-        counts: dict[str, int] = {}
-        for words_of_gap in sets:
-            for word in words_of_gap:
-                counts[word] = counts.get(word, 0) + 1
-        most = max(2, len(sets) // 2 + 1) if len(sets) > 2 else len(sets)
-        shared = {word for word, n in counts.items() if n >= most}
-    words = _words(question)
-    kept = [w for w in words if w.casefold() not in _STOPWORDS and w.casefold() not in shared]
-    topic = ""
-    for word in kept or words:
-        candidate = f"{topic} {word}".strip()
-        if len(candidate) > GAP_LABEL_CHARS:
-            break
-        topic = candidate
-    return topic or clip(question, GAP_LABEL_CHARS)
-
-
-def gap_buttons(report_id: str, gaps: list[str], label: str) -> list[Block]:
-    """One button per gap: "Aprofundar 3: ANVISA", numbered as the list above them, with the
-    whole gap in its value."""
-    return actions(
-        [
-            button(
-                clip(f"{label} {n}: {gap_topic(gap, gaps)}", MAX_BUTTON_TEXT),
-                f"{DEEPEN}_{n}",
-                value(r=report_id, gap=gap[:GAP_VALUE_CHARS]),
-            )
-            for n, gap in enumerate(gaps, start=1)
-        ],
-        block_id="gaps",
-    )
-
-
-def cut_by_user(report: Report) -> Report:
-    """A cancelled run's report: its gaps say the user, not the budget, cut them short."""
-    return report.model_copy(update={"gaps": [user_cut(gap) for gap in report.gaps]})
-
-
-def bot_gap_text(gap: str) -> str:
-    """A gap as the engine words it (so `gap_question` reads it), whoever cut it short."""
-    return cut_by_budget(gap)
 
 
 def shown_title(claim: Claim) -> str:
@@ -132,10 +78,12 @@ def _scheme(url: str) -> str:
         return ""
 
 
-def source_line(claim: Claim, language: str) -> str:
-    """`<url|title> — page 3 — accessed on 2025-05-01 14:03 UTC`. Only a web page's URL is
-    a link: a library document (a `file://` URL) is its title alone, its excerpt and page
-    one button away (the excerpt view), its URL on this server never shown."""
+def source_line(claim: Claim, language: str, origin: str | None = None) -> str:
+    """`<url|title> — page 3 — accessed on 2025-05-01 14:03 UTC — web`. Only a web page's
+    URL is a link (a file shared in the conversation is one too: its permalink): a library
+    document (a `file://` URL) is its title alone, its excerpt and page one button away (the
+    excerpt view), its URL on this server never shown. `origin` (`Report.origins`, for a
+    research over several sources) says which one the document came from."""
     labels = labels_for(language)
     where = source_location(claim)
     web = where.href is not None and _scheme(where.href) in ("http", "https")
@@ -143,14 +91,23 @@ def source_line(claim: Claim, language: str) -> str:
     if where.page is not None:
         parts.append(page_text(labels, where.page))
     parts.append(accessed_text(labels, claim.accessed_at))
+    if said := origin_text(labels, origin):
+        parts.append(escape(said))
     return " — ".join(parts)
 
 
-def citation_block(report_id: str, version: int, number: int, claim: Claim, language: str) -> Block:
+def citation_block(
+    report_id: str,
+    version: int,
+    number: int,
+    claim: Claim,
+    language: str,
+    origin: str | None = None,
+) -> Block:
     t = texts_for(language)
     preview = quote(escape(clip(" ".join(claim.excerpt.split()), EXCERPT_PREVIEW_CHARS)))
     return section(
-        f"*[{number}]* {source_line(claim, language)}\n{preview}",
+        f"*[{number}]* {source_line(claim, language, origin)}\n{preview}",
         accessory=button(
             t.show_excerpt, EXCERPT, value(r=report_id, v=version, c=claim.id, n=number)
         ),
@@ -163,13 +120,112 @@ def report_messages(
     version: int,
     *,
     cancelled: bool = False,
-    text_budget: int = DEFAULT_TEXT_BUDGET,
+    text_budget: int = kit.DEFAULT_TEXT_BUDGET,
 ) -> list[Message]:
-    """The report as messages within Slack's limits; the last carries the feedback buttons."""
-    t = texts_for(report.language)
-    index = CitationIndex(report)
-    title = report_title(report)
-    blocks: list[Block] = [
+    """The report as ONE message (`report_message`), in a list so delivery records it as it
+    did pages. What does not fit is in the attached files."""
+    return [report_message(report, report_id, version, cancelled=cancelled, budget=text_budget)]
+
+
+def _marks(index: CitationIndex, claim_ids: list[str]) -> str:
+    return "".join(f"[{index.number_of(c)}]" for c in dict.fromkeys(claim_ids))
+
+
+def _lines(room: TextRoom, lines: list[str]) -> list[str]:
+    """As many of `lines` as fit, in order; the first that does not fit ends them."""
+    kept: list[str] = []
+    for line in lines:
+        if not room.take(len(line) + 1, markdown_=True):
+            break
+        kept.append(line)
+    return kept
+
+
+def _summary_lines(report: Report, index: CitationIndex, heading: str) -> list[str]:
+    """Answer first: the summary's points; without a summary, the sections' first sentences."""
+    sentences = report.summary or [s for part in report.sections for s in part.sentences[:1]]
+    points = [f"- {md_escape(s.text)} {_marks(index, s.claim_ids)}" for s in sentences]
+    return [f"**{md_escape(heading)}**", *points] if points else []
+
+
+def _section_lines(report: Report, index: CitationIndex) -> list[str]:
+    lines: list[str] = []
+    for part in report.sections:
+        if part.sentences:
+            lines.append(f"**{md_escape(part.title)}**")
+            lines += [f"{md_escape(s.text)} {_marks(index, s.claim_ids)}" for s in part.sentences]
+    return lines
+
+
+def figures_rows(report: Report, index: CitationIndex) -> list[list[str]]:
+    """The report's first figures table as cells: a header (unit, columns), then each row's
+    label and its verified figures with their citation markers (a calculated cell, those of
+    its inputs), as every renderer shows them."""
+    first = report.tables[0]
+    rows = [[first.unit, *first.columns]]
+    for row in first.rows:
+        cells = [row.label]
+        for cell in row.cells:
+            if cell is None:
+                cells.append("")
+                continue
+            cited = cell.claim_ids
+            if not cited and cell.calculation_id is not None:
+                cited = report.calculation(cell.calculation_id).claim_ids
+            cells.append(f"{cell.text} {_marks(index, cited)}".strip())
+        rows.append(cells)
+    return rows
+
+
+def _figures(report: Report, index: CitationIndex, room: TextRoom) -> list[Block]:
+    """The first figures table (a message holds one), as many rows as fit."""
+    if not report.tables:
+        return []
+    if len(report.tables) > 1:
+        room.left_out = True
+    first = report.tables[0]
+    named = f"{first.title} ({first.unit})" if first.unit.strip() else first.title
+    caption = section(f"*{escape(' '.join(named.split()))}*")
+    rows = figures_rows(report, index)
+    if not room.take(text_size(caption) + text_size(table([rows[0]]))):
+        return []
+    kept = [rows[0]]
+    for row in rows[1:]:
+        if len(kept) >= kit.MAX_TABLE_ROWS or not room.take(text_size(table([row]))):
+            room.left_out = True
+            break
+        kept.append(row)
+    if len(kept) == 1:
+        return []
+    if any(len(row) > kit.MAX_TABLE_CELLS for row in kept):
+        room.left_out = True
+    return [caption, table(kept, block_id="figures")]
+
+
+KEY_SOURCES = 3  # sources shown with their excerpt preview: the summary's first ones
+MAX_GAPS_SHOWN = 20
+MAX_SHORT_TEXT = 3_000
+OPTION_CHARS = 40
+MAX_SELECT_TEXT = 2_500
+
+
+def report_message(
+    report: Report,
+    report_id: str,
+    version: int,
+    *,
+    cancelled: bool = False,
+    budget: int = kit.DEFAULT_TEXT_BUDGET,
+    short: bool = False,
+) -> Message:
+    """One message within Slack's limits. Fixed parts first (title, banner, gaps and their
+    buttons, the controls, the feedback), then the room left goes, in order, to the summary,
+    the citations select, the key sources, the first figures table and the sections; what
+    does not fit ends the text with "the rest is in the attached report". `short`: the
+    title, the summary and the buttons only, for a workspace that refused the full one."""
+    t, labels = texts_for(report.language), labels_for(report.language)
+    index, title = CitationIndex(report), report_title(report)
+    head: list[Block] = [
         header(title),
         context(
             f"_{escape(report.question)}_",
@@ -177,50 +233,76 @@ def report_messages(
             spend_text(t, report.spend, report.limits),
         ),
     ]
-    if report.partial or cancelled:
-        blocks.append(section(t.cancelled_banner if cancelled else t.partial_banner))
-    elif report.gaps:
-        blocks.append(section(f"*{labels_for(report.language).declared_gaps}*"))
+    warned = report.partial or cancelled  # then the banner and its gaps come first
+    if warned:
+        head.append(section(t.cancelled_banner if cancelled else t.partial_banner))
+    gaps: list[Block] = [] if warned or not report.gaps else [section(f"*{labels.declared_gaps}*")]
     if report.gaps:
-        numbered = [f"{n}. {escape(gap)}" for n, gap in enumerate(report.gaps, start=1)]
-        blocks += sections("", numbered)
-        blocks += gap_buttons(report_id, report.gaps, t.deepen)
-    wrote = False
-    for part in report.sections:
-        lines = []
-        for sentence in part.sentences:
-            markers = "".join(f"[{index.number_of(c)}]" for c in dict.fromkeys(sentence.claim_ids))
-            lines.append(f"{escape(sentence.text)} {markers}")
-        if lines:
-            wrote = True
-            blocks += sections(f"*{escape(part.title)}*", lines)
-    if not wrote:
-        blocks.append(section(t.no_sentences))
+        shown = report.gaps[:MAX_GAPS_SHOWN]
+        numbered = [f"{n}. {escape(clip(gap, 240))}" for n, gap in enumerate(shown, start=1)]
+        listed = [] if short else sections("", numbered)
+        gaps += [*listed, *gap_buttons(report_id, shown, t.deepen)]
     cited = index.cited()
-    if cited:
-        blocks += [divider(), section(f"*{t.sources}*")]
-        blocks += [
-            citation_block(report_id, version, number, claim, report.language)
-            for number, claim in cited
-        ]
-    blocks += feedback_blocks(report_id, version, report.language)
-    return paginate(blocks, f"{title} ({t.version} {version})", t.continued, text_budget)
+    controls: list[Block] = [button(t.files_button, EXPORT, value(r=report_id, v=version))]
+    tail = [context(t.report_files_note), feedback_block(report_id, version, report.language)]
+    room = TextRoom(MAX_SHORT_TEXT if short else max(kit.MIN_TEXT_BUDGET, budget))
+    fixed = text_size([*head, *gaps, *actions(controls), *tail]) + len(t.see_attached) + 8
+    if not room.take(fixed):  # a wall of gaps: the summary gets what a short message has
+        room.text = min(room.text, MAX_SHORT_TEXT)
+    room.left_out = len(report.gaps) > MAX_GAPS_SHOWN
+    summary = _lines(room, _summary_lines(report, index, labels.summary))
+    options: list[Block] = []
+    share = TextRoom(min(room.text, MAX_SELECT_TEXT))  # the select never crowds the report out
+    for number, claim in cited[: kit.MAX_SELECT_OPTIONS]:
+        choice = option(
+            clip(f"[{number}] {shown_title(claim)}", OPTION_CHARS),
+            value(r=report_id, v=version, c=claim.id, n=number),
+        )
+        if not (share.take(text_size(choice)) and room.take(text_size(choice))):
+            break
+        options.append(choice)
+    room.left_out = room.left_out or len(options) < len(cited)
+    if options and room.take(len(t.citations_placeholder)):
+        controls.insert(0, static_select(t.citations_placeholder, CITATIONS, options))
+    body: list[Block] = []
+    if not short:
+        summarised = {cid for sentence in report.summary for cid in sentence.claim_ids}
+        keys = [(n, c) for n, c in cited if c.id in summarised][:KEY_SOURCES]
+        for number, claim in keys or cited[:KEY_SOURCES]:
+            origin = claim_origin(report, claim)
+            block = citation_block(report_id, version, number, claim, report.language, origin)
+            if room.take(text_size(block)):
+                body.append(block)
+        body = [*_figures(report, index, room), *body]
+        rest = _section_lines(report, index)
+        more = _lines(room, rest)
+        while more and more[-1].startswith("**"):  # a section's title without its sentences
+            more.pop()
+        room.left_out = room.left_out or len(more) < len(rest)
+    else:
+        room.left_out = True
+        more = []
+    ending = [f"\n_{md_escape(t.see_attached)}_"] if room.left_out else []
+    texts = ["\n".join(summary) or t.no_sentences, *(["\n".join(more)] if more else [])]
+    texts[-1] = "\n".join([texts[-1], *ending])
+    blocks = [*head, *(gaps if warned else []), markdown(texts[0]), *body]
+    blocks += [markdown(x) for x in texts[1:]] + ([] if warned else gaps)
+    blocks += [*actions(controls, block_id="report"), *tail]
+    return Message(
+        clip(f"{title} ({t.version} {version})", kit.MAX_FALLBACK_TEXT), blocks[: kit.MAX_BLOCKS]
+    )
 
 
-def feedback_blocks(report_id: str, version: int, language: str) -> list[Block]:
+def feedback_block(report_id: str, version: int, language: str) -> Block:
+    """Slack's native feedback buttons; their values name the report and version."""
     t = texts_for(language)
-    return [
-        context(t.feedback_prompt),
-        *actions(
-            [
-                button(t.feedback_up, f"{FEEDBACK}_up", value(r=report_id, v=version, f="up")),
-                button(
-                    t.feedback_down, f"{FEEDBACK}_down", value(r=report_id, v=version, f="down")
-                ),
-            ],
-            block_id="feedback",
-        ),
-    ]
+    block = feedback_buttons(
+        FEEDBACK_BUTTONS,
+        (t.feedback_up, value(r=report_id, v=version, f="up")),
+        (t.feedback_down, value(r=report_id, v=version, f="down")),
+        (t.feedback_up_label, t.feedback_down_label),
+    )
+    return {**block, "block_id": f"{FEEDBACK_BUTTONS}:{report_id}:{version}"}
 
 
 def page_crop(claim: Claim, file_id: str, language: str) -> Block:
@@ -234,17 +316,24 @@ def page_crop(claim: Claim, file_id: str, language: str) -> Block:
     )
 
 
-def excerpt_view(claim: Claim, number: int, language: str, page_file: str | None = None) -> Block:
+def excerpt_view(
+    claim: Claim,
+    number: int,
+    language: str,
+    page_file: str | None = None,
+    origin: str | None = None,
+) -> Block:
     """The modal a citation's button opens; with `page_file` (the id of the uploaded crop
-    of the cited page) it shows the page under the quoted excerpt."""
+    of the cited page) it shows the page under the quoted excerpt; `origin` as in
+    `source_line`."""
     t = texts_for(language)
     verdict = f"{claim.status.value}" + (f": {claim.reason}" if claim.reason else "")
     crop = [page_crop(claim, page_file, language)] if page_file is not None else []
     return {
         "type": "modal",
         "callback_id": EXCERPT_VIEW,
-        "title": plain(t.excerpt_title.format(number=number), MAX_MODAL_TITLE),
-        "close": plain("OK", MAX_MODAL_TITLE),
+        "title": plain(t.excerpt_title.format(number=number), kit.MAX_MODAL_TITLE),
+        "close": plain("OK", kit.MAX_MODAL_TITLE),
         "blocks": [
             section(f"*{t.statement}*\n{escape(claim.statement)}"),
             # A list item with its lead-in, a table row with its column header: both quoted.
@@ -252,7 +341,7 @@ def excerpt_view(claim: Claim, number: int, language: str, page_file: str | None
             if claim.context
             else section(quote(escape(claim.excerpt))),
             *crop,
-            context(source_line(claim, language)),
+            context(source_line(claim, language, origin)),
             context(f"*{t.verdict}*: {escape(verdict)}"),
         ],
     }

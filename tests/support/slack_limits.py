@@ -27,6 +27,40 @@ MAX_MODAL_BLOCKS = 100
 MAX_MODAL_BUTTON = 24
 MAX_PRIVATE_METADATA = 3000
 MAX_CALLBACK_ID = 255
+# markdown (https://docs.slack.dev/reference/block-kit/blocks/markdown-block): text "The
+# cumulative limit for all markdown blocks in a single payload is 12,000 characters."
+MAX_MARKDOWN_TOTAL = 12_000
+# table (https://docs.slack.dev/reference/block-kit/blocks/table-block): rows "Maximum 100
+# rows. Each row object is an array with a max of 20 table cells. Table cells can have a type
+# of raw_text or rich_text."; column_settings "Maximum 20 items". One table per message:
+# Slack answers a second with invalid_attachments / only_one_table_allowed (the error as
+# apps meet it: openclaw/openclaw#57717, slackapi/slack-skills-plugin's block-kit guidance).
+MAX_TABLE_ROWS = 100
+MAX_TABLE_CELLS = 20
+TABLE_CELLS = ("raw_text", "rich_text")
+# context_actions (https://docs.slack.dev/reference/block-kit/blocks/context-actions-block):
+# elements "An array of feedback buttons elements and icon button elements. Maximum number of
+# items is 5."
+MAX_CONTEXT_ACTIONS = 5
+CONTEXT_ACTION_ELEMENTS = ("feedback_buttons", "icon_button")
+# feedback_buttons (https://docs.slack.dev/reference/block-kit/block-elements/
+# feedback-buttons-element): positive_button and negative_button required, each with text
+# ("Can only be of type: plain_text. Maximum length ... 75"), value (required, "Maximum length
+# is 2000") and accessibility_label ("Maximum length is 75"); "must be used inside the context
+# actions block".
+MAX_FEEDBACK_TEXT = 75
+MAX_FEEDBACK_VALUE = 2000
+# static_select (https://docs.slack.dev/reference/block-kit/block-elements/select-menu-element):
+# options "Maximum number of options is 100"; option_groups "Maximum number ... is 100" (one
+# of the two); placeholder "Maximum length ... 150". Option object
+# (https://docs.slack.dev/reference/block-kit/composition-objects/option-object): text "Maximum
+# length ... 75", value "Maximum length ... 150".
+MAX_SELECT_OPTIONS = 100
+MAX_PLACEHOLDER = 150
+MAX_OPTION_TEXT = 75
+MAX_OPTION_VALUE = 150
+# Every block: block_id "Maximum length for this field is 255 characters".
+MAX_BLOCK_ID = 255
 
 
 def total_text(node: Any) -> int:
@@ -86,6 +120,87 @@ def _image_errors(where: str, block: dict[str, Any]) -> list[str]:
     return errors
 
 
+def _option_errors(where: str, options: Any) -> list[str]:
+    if not isinstance(options, list) or not 1 <= len(options) <= MAX_SELECT_OPTIONS:
+        return [f"{where}: 1 to {MAX_SELECT_OPTIONS} options"]
+    errors = []
+    for option in options:
+        text = option.get("text") if isinstance(option, dict) else None
+        if not isinstance(text, dict) or text.get("type") != "plain_text":
+            errors.append(f"{where}: an option's text is plain_text")
+        elif not 0 < len(_text(text)) <= MAX_OPTION_TEXT:
+            errors.append(f"{where}: option text over {MAX_OPTION_TEXT}")
+        if not 0 < len(str(option.get("value", ""))) <= MAX_OPTION_VALUE:
+            errors.append(f"{where}: option value required, at most {MAX_OPTION_VALUE}")
+    return errors
+
+
+def _select_errors(where: str, select: dict[str, Any]) -> list[str]:
+    errors = []
+    if ("options" in select) == ("option_groups" in select):
+        errors.append(f"{where}: exactly one of options and option_groups")
+    if "options" in select:
+        errors += _option_errors(where, select["options"])
+    groups = select.get("option_groups", [])
+    if not isinstance(groups, list) or len(groups) > MAX_SELECT_OPTIONS:
+        errors.append(f"{where}: at most {MAX_SELECT_OPTIONS} option_groups")
+    for group in groups if isinstance(groups, list) else []:
+        errors += _option_errors(where, group.get("options"))
+    if len(_text(select.get("placeholder"))) > MAX_PLACEHOLDER:
+        errors.append(f"{where}/placeholder: over {MAX_PLACEHOLDER} characters")
+    if len(str(select.get("action_id", ""))) > MAX_ACTION_ID:
+        errors.append(f"{where}: action_id over {MAX_ACTION_ID}")
+    return errors
+
+
+def _feedback_errors(where: str, element: dict[str, Any]) -> list[str]:
+    errors = []
+    if len(str(element.get("action_id", ""))) > MAX_ACTION_ID:
+        errors.append(f"{where}: action_id over {MAX_ACTION_ID}")
+    for side in ("positive_button", "negative_button"):
+        face = element.get(side)
+        if not isinstance(face, dict):
+            errors.append(f"{where}/{side}: required")
+            continue
+        text = face.get("text")
+        if not isinstance(text, dict) or text.get("type") != "plain_text":
+            errors.append(f"{where}/{side}/text: plain_text required")
+        elif not 0 < len(_text(text)) <= MAX_FEEDBACK_TEXT:
+            errors.append(f"{where}/{side}/text: 1 to {MAX_FEEDBACK_TEXT} characters")
+        if not 0 < len(str(face.get("value", ""))) <= MAX_FEEDBACK_VALUE:
+            errors.append(f"{where}/{side}/value: required, at most {MAX_FEEDBACK_VALUE}")
+        if len(str(face.get("accessibility_label", ""))) > MAX_FEEDBACK_TEXT:
+            errors.append(f"{where}/{side}/accessibility_label: over {MAX_FEEDBACK_TEXT}")
+    return errors
+
+
+def _table_errors(where: str, block: dict[str, Any]) -> list[str]:
+    rows = block.get("rows")
+    if not isinstance(rows, list) or not 1 <= len(rows) <= MAX_TABLE_ROWS:
+        return [f"{where}/rows: 1 to {MAX_TABLE_ROWS} rows"]
+    errors = []
+    for row in rows:
+        if not isinstance(row, list) or not 1 <= len(row) <= MAX_TABLE_CELLS:
+            errors.append(f"{where}/rows: 1 to {MAX_TABLE_CELLS} cells a row")
+            continue
+        for cell in row:
+            kind = cell.get("type") if isinstance(cell, dict) else None
+            if kind not in TABLE_CELLS:
+                errors.append(f"{where}/rows: a cell is raw_text or rich_text, not {kind!r}")
+            elif kind == "raw_text" and not str(cell.get("text") or "").strip():
+                errors.append(f"{where}/rows: a raw_text cell needs text")
+    if len(block.get("column_settings") or []) > MAX_TABLE_CELLS:
+        errors.append(f"{where}/column_settings: at most {MAX_TABLE_CELLS} items")
+    return errors
+
+
+def table_refusal(blocks: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Slack's answer to a message with more than one table block, else None."""
+    if sum(1 for block in blocks if block.get("type") == "table") > 1:
+        return {"error": "invalid_attachments", "errors": ["only_one_table_allowed"]}
+    return None
+
+
 def slack_files(blocks: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
     """The slack_file objects of image blocks, with the json-pointer of each."""
     return [
@@ -122,10 +237,28 @@ def block_errors(blocks: list[dict[str, Any]], max_blocks: int = MAX_BLOCKS) -> 
     errors: list[str] = []
     if len(blocks) > max_blocks:
         errors.append(f"no more than {max_blocks} items allowed [json-pointer:/blocks]")
+    markdown_total = 0
     for n, block in enumerate(blocks):
         where = f"/blocks/{n}"
         kind = block.get("type")
-        if kind == "section":
+        if len(str(block.get("block_id", ""))) > MAX_BLOCK_ID:
+            errors.append(f"{where}/block_id: over {MAX_BLOCK_ID} characters")
+        if kind == "markdown":
+            if not isinstance(block.get("text"), str) or not block["text"]:
+                errors.append(f"{where}/text: required")
+            markdown_total += len(str(block.get("text") or ""))
+        elif kind == "table":
+            errors += _table_errors(where, block)
+        elif kind == "context_actions":
+            elements = block.get("elements", [])
+            if not elements or len(elements) > MAX_CONTEXT_ACTIONS:
+                errors.append(f"{where}/elements: 1 to {MAX_CONTEXT_ACTIONS} elements")
+            for element in elements:
+                if element.get("type") not in CONTEXT_ACTION_ELEMENTS:
+                    errors.append(f"{where}/elements: feedback_buttons or icon_button only")
+                elif element.get("type") == "feedback_buttons":
+                    errors += _feedback_errors(f"{where}/elements", element)
+        elif kind == "section":
             if len(_text(block.get("text"))) > MAX_SECTION_TEXT:
                 errors.append(f"{where}/text: over {MAX_SECTION_TEXT} characters")
             for field in block.get("fields", []):
@@ -146,12 +279,18 @@ def block_errors(blocks: list[dict[str, Any]], max_blocks: int = MAX_BLOCKS) -> 
             for element in elements:
                 if element.get("type") == "button":
                     errors += _button_errors(f"{where}/elements", element)
+                elif element.get("type") == "static_select":
+                    errors += _select_errors(f"{where}/elements", element)
+                elif element.get("type") == "feedback_buttons":
+                    errors.append(f"{where}/elements: feedback_buttons only in context_actions")
         elif kind == "context":
             elements = block.get("elements", [])
             if not elements or len(elements) > MAX_CONTEXT_ELEMENTS:
                 errors.append(f"{where}/elements: 1 to {MAX_CONTEXT_ELEMENTS} elements")
         elif kind == "image":
             errors += _image_errors(where, block)
-        elif kind not in ("divider", "rich_text", "markdown", "input", "file"):
+        elif kind not in ("divider", "rich_text", "input", "file"):
             errors.append(f"{where}: unknown block type {kind!r}")
+    if markdown_total > MAX_MARKDOWN_TOTAL:
+        errors.append(f"markdown blocks total {markdown_total} over {MAX_MARKDOWN_TOTAL}")
     return errors

@@ -22,8 +22,17 @@ from bot.runtime import Runtime
 from bot.slack.blockkit import MAX_BLOCKS, Message, text_size
 from bot.slack.report_blocks import report_messages
 from bot.slack.texts import PT
-from bot.steps import Start
-from engine.contracts import Limits, Plan, Report, Subquestion
+from bot.steps import EditPlan, Start
+from engine.contracts import (
+    FiguresTable,
+    Limits,
+    Plan,
+    Report,
+    Section,
+    Subquestion,
+    TableCell,
+    TableRow,
+)
 from tests.support.slack_pages import pdf_report, write_pdf_library
 from tests.support.slack_runs import (
     CHANNEL,
@@ -68,7 +77,7 @@ def notices(slack: SlackStub) -> list[str]:
     ]
 
 
-async def test_messages_then_both_files_land_in_the_thread(
+async def test_one_report_message_then_the_files_message_land_in_the_thread(
     make_settings: Any, runtimes: Any, slack: SlackStub
 ) -> None:
     rt = await runtimes(make_settings(redis=False))
@@ -78,8 +87,10 @@ async def test_messages_then_both_files_land_in_the_thread(
     state = await rt.states.get("r1")
     assert state is not None
     messages = slack.calls_to("chat.postMessage")
-    assert len(messages) >= 2
-    assert len(state.posted) == len(messages)
+    assert len(messages) == 1, "one report message, not pages"
+    assert len(state.posted) == 1
+    thread = slack.threads[(CHANNEL, THREAD)]
+    assert [bool(m.get("files")) for m in thread] == [False, True], "the report, the files"
     assert all(m.params["channel"] == CHANNEL and m.params["thread_ts"] == THREAD for m in messages)
     urls = slack.calls_to("files.getUploadURLExternal")
     assert sorted(c.params["filename"] for c in urls) == [
@@ -150,7 +161,7 @@ def office_file(slack: SlackStub, part: str) -> bytes:
     return content
 
 
-async def test_a_hundred_claims_fit_slacks_limits_in_every_message(
+async def test_a_hundred_claims_fit_one_message_and_every_excerpt_is_in_the_files(
     make_settings: Any, runtimes: Any, slack: SlackStub
 ) -> None:
     rt = await runtimes(make_settings(redis=False))
@@ -158,20 +169,19 @@ async def test_a_hundred_claims_fit_slacks_limits_in_every_message(
     await delivering(rt, sample)
     await deliver_report(rt, "r1", 1, sample)
     sent = slack.calls_to("chat.postMessage", ok_only=False)
-    assert sent
+    assert len(sent) == 1
     assert all(c.ok for c in sent), [c.error for c in sent if not c.ok]
-    sizes = [(len(c.blocks()), text_size(c.blocks())) for c in sent]
-    largest_blocks = max(b for b, _ in sizes)
-    largest_text = max(t for _, t in sizes)
+    blocks = sent[0].blocks()
     print(
-        f"100 claims: {len(sent)} messages; largest {largest_blocks} blocks, "
-        f"{largest_text} characters of block text (budget {rt.settings.text_budget}, "
-        f"stand-in ceiling {slack.text_ceiling})"
+        f"100 claims: 1 message of {len(blocks)} blocks, {text_size(blocks)} characters of "
+        f"block text (budget {rt.settings.text_budget}, stand-in ceiling {slack.text_ceiling})"
     )
-    assert largest_blocks <= MAX_BLOCKS
-    assert largest_text <= rt.settings.text_budget
-    every_excerpt = " ".join(c.text_of_blocks() for c in sent)
-    assert every_excerpt.count('"action_id": "fonte_excerpt"') == 100  # one press away
+    assert len(blocks) <= MAX_BLOCKS
+    assert text_size(blocks) <= rt.settings.text_budget
+    assert PT.see_attached in sent[0].text_of_blocks(), "the message says the rest is attached"
+    [markdown] = [c for c in slack.uploads.values() if c.startswith(b"# ")]
+    for cited in sample.claims:  # nothing lost: every excerpt is in the attached report
+        assert " ".join(cited.excerpt.split())[:60].encode() in b" ".join(markdown.split())
     assert (await rt.states.get("r1")).status == "delivered"  # type: ignore[union-attr]
 
 
@@ -190,16 +200,16 @@ def long_excerpts(sample: Report) -> Report:
     return sample.model_copy(update={"claims": claims})
 
 
-async def test_a_smaller_text_budget_gives_more_smaller_messages(
+async def test_a_smaller_text_budget_gives_a_smaller_message(
     make_settings: Any, runtimes: Any, slack: SlackStub
 ) -> None:
     rt = await runtimes(make_settings(redis=False, text_budget=4000))
-    sample = report(40)
+    sample = long_excerpts(report(40))
     await delivering(rt, sample)
     await deliver_report(rt, "r1", 1, sample)
-    sent = slack.calls_to("chat.postMessage")
-    assert len(sent) > len(report_messages(sample, "r1", 1))  # the default budget
-    assert all(text_size(c.blocks()) <= 4000 for c in sent)
+    [sent] = slack.calls_to("chat.postMessage")
+    [default] = report_messages(sample, "r1", 1)
+    assert text_size(sent.blocks()) <= 4000 < text_size(default.blocks)
 
 
 async def test_a_run_delivered_again_posts_nothing_twice(
@@ -209,16 +219,15 @@ async def test_a_run_delivered_again_posts_nothing_twice(
     sample = report(100)
     await delivering(rt, sample)
     first_page = await rt.slack.post(CHANNEL, _first_page(rt, sample), THREAD)
-    # A crash after the first page was posted and recorded: the replay goes on from page 2.
+    # A crash after the report message was posted and recorded: the replay posts the files.
     await rt.states.update("r1", lambda s: s.model_copy(update={"posted": [first_page]}))
     slack.calls.clear()
     await deliver_report(rt, "r1", 1, sample)
     await deliver_report(rt, "r1", 1, sample)  # and once more, after it ended
-    pages = slack.calls_to("chat.postMessage")
     state = await rt.states.get("r1")
     assert state is not None
-    assert len(state.posted) == len(pages) + 1
-    assert "(continuação 2/" in pages[0].all_text()
+    assert slack.calls_to("chat.postMessage") == [], "the report message was not posted again"
+    assert state.posted == [first_page]
     assert len(slack.calls_to("files.completeUploadExternal")) == 1
 
 
@@ -253,7 +262,8 @@ async def test_msg_blocks_too_long_ends_delivery_failed_with_the_files(
     (line,) = notices(slack)
     assert line == PT.delivery_partial.format(reason=PT.error_too_long)
     refused = [c for c in slack.calls_to("chat.postMessage", ok_only=False) if not c.ok]
-    assert len(refused) == 1, "a permanent error is not retried"
+    assert len(refused) == 2, "not retried: the full message, then the short one, once each"
+    assert text_size(refused[1].blocks()) < text_size(refused[0].blocks())
     slack.text_ceiling = 12_000
     again = await deepened(rt, state, "quando expiram os créditos de energia elétrica?")
     assert (again.version, again.status) == (2, "delivered")
@@ -359,21 +369,18 @@ async def test_a_page_posted_just_before_a_crash_is_found_not_posted_again(
     rt = await runtimes(make_settings(redis=False))
     sample = long_excerpts(report(100))
     await delivering(rt, sample)
-    # The first attempt posted page 0 and recorded it, marked page 1 as going out, posted
-    # it... and died before recording its ts.
-    pages = report_messages(sample, "r1", 1, text_budget=rt.settings.text_budget)
-    for n in (0, 1):
-        marker = {"event_type": PAGE_EVENT, "event_payload": page_marker("r1", 1, n)}
-        ts = await rt.slack.post(CHANNEL, replace(pages[n], metadata=marker), THREAD)
-        if n == 0:
-            await rt.states.update("r1", lambda s, ts=ts: s.model_copy(update={"posted": [ts]}))
-    await rt.states.update("r1", lambda s: s.model_copy(update={"posting": 1}))
+    # The first attempt marked the report message as going out, posted it... and died
+    # before recording its ts.
+    [page] = report_messages(sample, "r1", 1, text_budget=rt.settings.text_budget)
+    marker = {"event_type": PAGE_EVENT, "event_payload": page_marker("r1", 1, 0)}
+    ts = await rt.slack.post(CHANNEL, replace(page, metadata=marker), THREAD)
+    await rt.states.update("r1", lambda s: s.model_copy(update={"posting": 0}))
     await deliver_report(rt, "r1", 1, sample)  # the job, run again
     posted = slack.calls_to("chat.postMessage")
     numbers = [c.params["metadata"]["event_payload"]["page"] for c in posted]
-    assert numbers == list(range(len(pages))), "a page was posted twice or not at all"
+    assert numbers == [0], "the report message was posted twice or not at all"
     state = await state_of(rt, "r1")
-    assert (state.status, len(state.posted), state.posting) == ("delivered", len(pages), None)
+    assert (state.status, state.posted, state.posting) == ("delivered", [ts], None)
     assert slack.calls_to("conversations.replies")[0].params["include_all_metadata"] in (
         "1",
         "true",
@@ -478,3 +485,136 @@ async def test_page_crops_that_raise_leave_the_html_without_them_and_deliver(
     assert b"data:image/png" not in html
     assert "Os recortes das páginas citadas não puderam ser gerados".encode() in html
     assert len(slack.uploads) == 5
+
+
+def thread_posts(slack: SlackStub, thread: str) -> list[str]:
+    """What the bot posted in `thread`: messages, streams started, and files messages."""
+    posts = [
+        c.method
+        for c in slack.calls
+        if c.ok
+        and c.method in ("chat.postMessage", "chat.startStream", "files.completeUploadExternal")
+        and str(c.params.get("thread_ts")) == thread
+    ]
+    return posts
+
+
+def eighteen_items(sample: Report) -> Report:
+    """An 18-item brief's report: 18 sections, 18 gaps, a summary, two figures tables."""
+    claims = sample.claims
+    sentences = [s for part in sample.sections for s in part.sentences]
+    sections = [Section(title=f"Item {n}", sentences=sentences[n::18]) for n in range(18)]
+    table = FiguresTable(
+        id="t1",
+        title="Potência",
+        unit="MW",
+        columns=["2023"],
+        rows=[
+            TableRow(label=f"UF {n}", cells=[TableCell(text=f"{n}", claim_ids=[claims[n].id])])
+            for n in range(40)
+        ],
+    )
+    return sample.model_copy(
+        update={
+            "summary": sentences[:6],
+            "sections": sections,
+            "partial": True,
+            "gaps": [f"Fonte verificada que responda: item {n}" for n in range(18)],
+            "tables": [table, table.model_copy(update={"id": "t2"})],
+        }
+    )
+
+
+async def test_an_eighteen_item_report_is_one_message_and_one_files_message(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False))
+    sample = eighteen_items(long_excerpts(report(150)))
+    await delivering(rt, sample)
+    await deliver_report(rt, "r1", 1, sample)
+    assert thread_posts(slack, THREAD) == ["chat.postMessage", "files.completeUploadExternal"]
+    [sent] = slack.calls_to("chat.postMessage", ok_only=False)
+    assert sent.ok
+    assert text_size(sent.blocks()) <= rt.settings.text_budget
+    assert [b["type"] for b in sent.blocks()].count("table") == 1
+    assert (await state_of(rt, "r1")).status == "delivered"
+
+
+async def test_an_eighteen_subquestion_brief_posts_at_most_three_messages_from_start(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False))
+    report_id = await planned_report(rt, "820.1")
+    items = [f"Qual é o limite de potência da microgeração no item {n}?" for n in range(1, 19)]
+    state = await state_of(rt, report_id)
+    await handle_step(
+        rt, EditPlan(report_id=report_id, user=USER, subquestions=items, limits=state.limits)
+    )
+    await settle(rt)
+    assert len((await state_of(rt, report_id)).plan.subquestions) == 18  # type: ignore[union-attr]
+    slack.calls.clear()
+    await handle_step(rt, Start(report_id=report_id, user=USER, channel=CHANNEL))
+    await settle(rt)
+    state = await state_of(rt, report_id)
+    assert state.status == "delivered", state.delivery_error
+    posts = thread_posts(slack, "820.1")
+    print(f"18 subquestions, Start to delivered: {posts}")
+    assert len(posts) <= 3, posts
+    assert posts[-1] == "files.completeUploadExternal"
+
+
+async def test_a_refused_message_is_followed_by_the_short_one_and_the_files(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False))
+    sample = eighteen_items(long_excerpts(report(150)))
+    await delivering(rt, sample)
+    slack.text_ceiling = 4_000  # stricter than the full message, not the short one
+    await deliver_report(rt, "r1", 1, sample)
+    tries = slack.calls_to("chat.postMessage", ok_only=False)
+    assert [c.error for c in tries] == ["msg_blocks_too_long", None]
+    assert tries[1].params["metadata"]["event_payload"] == page_marker("r1", 1, 0)
+    assert PT.see_attached in tries[1].text_of_blocks()
+    assert "fonte_rating" in tries[1].text_of_blocks()
+    state = await state_of(rt, "r1")
+    short = slack.threads[(CHANNEL, THREAD)][0]["ts"]
+    assert (state.status, state.files_posted, state.posted) == ("delivered", True, [short])
+    assert not notices(slack)
+
+
+async def test_a_canvas_carries_the_full_report_when_enabled(
+    make_settings: Any, runtimes: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False, slack_canvas=True))
+    sample = report(5)
+    await delivering(rt, sample)
+    await deliver_report(rt, "r1", 1, sample)
+    [canvas] = slack.canvases.canvases.values()
+    assert (canvas.title, canvas.channel_id) == (sample.title, CHANNEL)
+    assert canvas.markdown.startswith("# Relat")
+    assert thread_posts(slack, THREAD) == ["chat.postMessage", "files.completeUploadExternal"]
+
+
+@pytest.mark.parametrize("refusal", ["missing_scope", "canvas_disabled_user_team"])
+async def test_a_refused_canvas_falls_back_to_the_files_with_a_log_line(
+    make_settings: Any,
+    runtimes: Any,
+    slack: SlackStub,
+    caplog: pytest.LogCaptureFixture,
+    refusal: str,
+) -> None:
+    rt = await runtimes(make_settings(redis=False, slack_canvas=True))
+    if refusal == "missing_scope":
+        slack.revoke("canvases:write")
+    else:
+        slack.canvases.disabled = True
+    sample = report(5)
+    await delivering(rt, sample)
+    await deliver_report(rt, "r1", 1, sample)
+    [call] = slack.calls_to("canvases.create", ok_only=False)
+    assert call.error == refusal
+    assert not slack.canvases.canvases
+    state = await state_of(rt, "r1")
+    assert (state.status, state.files_posted, state.delivery_error) == ("delivered", True, None)
+    assert not notices(slack), "silently: the files carry the report"
+    assert any("no canvas" in r.getMessage() and refusal in r.getMessage() for r in caplog.records)

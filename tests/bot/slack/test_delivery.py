@@ -1,12 +1,14 @@
-"""The Slack half of delivery: pages posted in order until Slack refuses one, refusals read
-into a line the user can act on, and a user told wherever the bot can still reach them."""
+"""The Slack half of delivery: messages posted in order until Slack refuses one, refusals
+read into a line the user can act on, a user told wherever the bot can still reach them, and
+the report as a canvas when Slack takes one."""
 
 from __future__ import annotations
 
 from bot.slack.api import SlackFailure, SlackWebApi, build_web_client
 from bot.slack.blockkit import Message, section
-from bot.slack.delivery import post_pages, reason_text, report_files, tell
+from bot.slack.delivery import post_pages, reason_text, report_files, share_canvas, tell
 from bot.slack.texts import EN, PT
+from engine.render import render_markdown
 from tests.support.slack_samples import report
 from tests.support.slack_stub import SlackStub
 
@@ -80,3 +82,43 @@ def test_the_html_file_shows_the_page_crops_it_is_given() -> None:
     assert html.content.count(b"data:image/png;base64,") == 1
     assert b"data:image/png" not in plain_html.content
     assert b"data:image/png" not in markdown.content
+
+
+async def test_a_canvas_holds_the_report_as_markdown_tabbed_in_its_channel(
+    slack: SlackStub,
+) -> None:
+    sample = report(3)
+    canvas_id = await share_canvas(api(slack), "C1", sample)
+    assert canvas_id is not None
+    canvas = slack.canvases.canvases[canvas_id]
+    assert (canvas.title, canvas.channel_id) == ("Relatório: mercado", "C1")
+    assert canvas.markdown == render_markdown(sample)
+    [call] = slack.calls_to("canvases.create")
+    assert call.params["document_content"]["type"] == "markdown"  # sent as JSON
+
+
+async def test_a_canvas_slack_refuses_is_none_never_an_error(slack: SlackStub) -> None:
+    slack.revoke("canvases:write")
+    assert await share_canvas(api(slack), "C1", report(1)) is None
+    [refused] = slack.calls_to("canvases.create", ok_only=False)
+    assert refused.error == "missing_scope"
+    slack.granted.add("canvases:write")
+    slack.canvases.free_team = True  # a free workspace: tabbed in a channel, or refused
+    assert await share_canvas(api(slack), "", report(1)) is None
+    assert await share_canvas(api(slack), "C1", report(1)) is not None
+    slack.canvases.disabled = True
+    assert await share_canvas(api(slack), "C1", report(1)) is None
+    errors = [c.error for c in slack.calls_to("canvases.create", ok_only=False)]
+    assert errors == [
+        "missing_scope",
+        "canvas_creation_failed",
+        None,
+        "canvas_disabled_user_team",
+    ]
+
+
+async def test_a_slack_client_without_canvases_makes_none() -> None:
+    class NoCanvas:
+        pass
+
+    assert await share_canvas(NoCanvas(), "C1", report(1)) is None  # type: ignore[arg-type]

@@ -1,35 +1,59 @@
-"""A report as Slack messages: summary, numbered citations with excerpts, gap buttons."""
+"""A report as one Slack message: the summary answer first with numbered citations, the key
+figures as a table, key sources with their excerpts, gap buttons, a citations select, the
+Files button and native feedback buttons; all within Slack's limits, the rest attached."""
 
 from __future__ import annotations
 
 import json
 
-from bot.slack.blocks import DEEPEN, EXCERPT, FEEDBACK
-from bot.slack.report_blocks import (
+from bot.slack.blockkit import Block, feedback_pressed
+from bot.slack.blocks import (
+    CITATIONS,
+    DEEPEN,
+    EXCERPT,
+    EXPORT,
+    FEEDBACK,
+    FEEDBACK_BUTTONS,
     bot_gap_text,
     cut_by_user,
-    excerpt_view,
     gap_buttons,
-    report_messages,
 )
+from bot.slack.report_blocks import excerpt_view, report_message, report_messages
+from bot.slack.texts import PT
+from engine.contracts import Claim, FiguresTable, Report, Section, Sentence, TableCell, TableRow
 from engine.planning.gaps import gap_question
-from tests.support.slack_limits import view_errors
+from engine.render import CitationIndex
+from tests.support.slack_limits import block_errors, table_refusal, total_text, view_errors
 from tests.support.slack_samples import assert_within_limits, claim, report, walk
 
 
-def test_a_report_lists_numbered_citations_with_excerpt_source_page_and_date() -> None:
+def blocks_of(kind: str, blocks: list[Block]) -> list[Block]:
+    return [block for block in blocks if block.get("type") == kind]
+
+
+def test_a_report_is_one_message_summary_first_with_markers_sources_and_citations() -> None:
     messages = report_messages(report(3), "r1", 1)
     assert len(messages) == 1
-    text = json.dumps(messages[0].blocks, ensure_ascii=False)
-    assert "Afirmação 1 &lt;com&gt; &amp; símbolos [1]" in text
+    blocks = messages[0].blocks
+    assert block_errors(blocks) == []
+    assert table_refusal(blocks) is None
+    first = blocks_of("markdown", blocks)[0]["text"]
+    assert "Afirmação 1 &lt;com&gt; &amp; símbolos [1]" in first
+    text = json.dumps(blocks, ensure_ascii=False)
     assert (
         "*[2]* <https://example.org/doc2.pdf#page=3|Documento 2> — página 3 — Acessado em 2025-05-01 14:03 UTC"
         in text
     )
     assert ">trecho número 3" in text
-    buttons = [e for e in walk(messages[0].blocks) if e.get("action_id") == EXCERPT]
+    buttons = [e for e in walk(blocks) if e.get("action_id") == EXCERPT]
     assert len(buttons) == 3
     assert json.loads(str(buttons[0]["value"])) == {"r": "r1", "v": 1, "c": claims_id(1), "n": 1}
+    [select] = [e for e in walk(blocks) if e.get("action_id") == CITATIONS]
+    assert [json.loads(o["value"]) for o in select["options"]] == [  # type: ignore[attr-defined]
+        {"r": "r1", "v": 1, "c": claims_id(n), "n": n} for n in (1, 2, 3)
+    ]
+    [files] = [e for e in walk(blocks) if e.get("action_id") == EXPORT]
+    assert json.loads(str(files["value"])) == {"r": "r1", "v": 1}
     assert "Relatório parcial" not in text
 
 
@@ -37,14 +61,106 @@ def claims_id(n: int) -> str:
     return f"c{n:012d}"
 
 
-def test_a_long_report_is_paginated_within_block_kit_limits() -> None:
-    messages = report_messages(report(130), "r1", 2)
-    assert len(messages) >= 3
-    for message in messages:
-        assert_within_limits(message.blocks)
-    excerpts = [e for m in messages for e in walk(m.blocks) if e.get("action_id") == EXCERPT]
-    assert len(excerpts) == 130
-    assert "(continuação 2/" in messages[1].text
+def eighteen_item_report(claims: int = 150, language: str = "pt") -> Report:
+    """An 18-item brief as it arrives: a summary, 18 sections of long sentences, 18 gaps, two
+    figures tables, many claims with long titles."""
+    base = report(claims, partial=True, language=language)
+    long = " que a geração distribuída solar cresceu no período segundo a associação do setor"
+    sentences = [Sentence(text=c.statement + long * 2, claim_ids=[c.id]) for c in base.claims]
+    sections = [Section(title=f"Item {n}: mercado", sentences=sentences[n::18]) for n in range(18)]
+    claims_ = [
+        c.model_copy(update={"title": f"{c.title}: relatório anual da associação do setor, 2024"})
+        for c in base.claims
+    ]
+    return base.model_copy(
+        update={
+            "summary": sentences[:6],
+            "sections": sections,
+            "claims": claims_,
+            "gaps": [f"Fonte verificada que responda: item {n} do mercado" for n in range(18)],
+            "tables": [figures(base.claims, 30), figures(base.claims, 3)],
+        }
+    )
+
+
+def figures(claims: list[Claim], rows: int) -> FiguresTable:
+    return FiguresTable(
+        id=f"t{rows}",
+        title="Potência instalada",
+        unit="MW",
+        columns=["2022", "2023"],
+        rows=[
+            TableRow(
+                label=f"Estado {n}",
+                cells=[TableCell(text=f"{n},5", claim_ids=[claims[n].id]), None],
+            )
+            for n in range(rows)
+        ],
+    )
+
+
+def test_an_eighteen_item_brief_is_one_message_within_limits_the_rest_attached() -> None:
+    sample = eighteen_item_report()
+    for budget in (11_000, 3_500):
+        [message] = report_messages(sample, "r1", 2, text_budget=budget)
+        blocks = message.blocks
+        assert block_errors(blocks) == []
+        assert table_refusal(blocks) is None
+        assert total_text(blocks) <= budget
+        assert_within_limits(blocks)
+        text = json.dumps(blocks, ensure_ascii=False)
+        assert PT.see_attached in text, "what was left out is named"
+        assert PT.report_files_note in text
+        assert [e for e in walk(blocks) if e.get("type") == "feedback_buttons"]
+        assert [e for e in walk(blocks) if e.get("action_id") == EXPORT]
+        deepen = [e for e in walk(blocks) if str(e.get("action_id", "")).startswith(DEEPEN)]
+        assert len(deepen) == 18
+    [full] = report_messages(sample, "r1", 2)
+    summary = blocks_of("markdown", full.blocks)[0]["text"]
+    for sentence in sample.summary:  # answer first: the whole summary is there
+        assert sentence.text.split(" <")[0] in summary
+    [select] = [e for e in walk(full.blocks) if e.get("action_id") == CITATIONS]
+    assert 10 <= len(select["options"]) <= 100  # type: ignore[arg-type]
+
+
+def test_page_text_in_the_markdown_block_is_shown_as_written() -> None:
+    hostile = "**negrito** [link](https://evil.example) <b>x</b> `code` # título"
+    sample = report(1)
+    sample = sample.model_copy(
+        update={"summary": [Sentence(text=hostile, claim_ids=[sample.claims[0].id])]}
+    )
+    first = blocks_of("markdown", report_messages(sample, "r1", 1)[0].blocks)[0]["text"]
+    assert "\\*\\*negrito\\*\\*" in first
+    assert "\\[link\\](https://evil.example)" in first
+    assert "&lt;b&gt;x&lt;/b&gt;" in first
+    assert "<b>" not in first
+    assert "\\`code\\`" in first
+    assert "\\# título" in first
+    assert first.endswith("[1]"), "the citation marker stays a marker"
+
+
+def test_the_first_figures_table_is_one_table_block_with_its_markers() -> None:
+    sample = eighteen_item_report(40)
+    [message] = report_messages(sample, "r1", 1)
+    [table] = blocks_of("table", message.blocks)
+    rows = [[cell["text"] for cell in row] for row in table["rows"]]
+    assert rows[0] == ["MW", "2022", "2023"]
+    number = CitationIndex(sample).number_of(sample.claims[0].id)
+    assert rows[1] == ["Estado 0", f"0,5 [{number}]", "–"], "an unknown figure is a dash"
+    assert all(cell["type"] == "raw_text" for row in table["rows"] for cell in row)
+    assert "*Potência instalada (MW)*" in json.dumps(message.blocks, ensure_ascii=False)
+
+
+def test_slack_refusing_the_message_gets_a_short_one_with_the_summary_and_buttons() -> None:
+    short = report_message(eighteen_item_report(), "r1", 1, short=True)
+    assert block_errors(short.blocks) == []
+    assert total_text(short.blocks) <= 3_500
+    kinds = [block["type"] for block in short.blocks]
+    assert "table" not in kinds
+    assert kinds.count("markdown") == 1
+    assert PT.see_attached in json.dumps(short.blocks, ensure_ascii=False)
+    ids = {str(e.get("action_id")) for e in walk(short.blocks)}
+    assert {EXPORT, FEEDBACK_BUTTONS} <= ids
 
 
 def test_a_partial_report_says_so_first_and_offers_its_gaps_as_deepen_buttons() -> None:
@@ -114,17 +230,24 @@ def test_a_cancelled_report_says_the_user_cut_it_short_not_the_budget() -> None:
 BUDGET_GAP = "Fonte verificada que responda: preços (interrompida pelo orçamento)"
 
 
-def test_the_delivered_report_ends_with_feedback_buttons() -> None:
-    messages = report_messages(report(130), "r1", 2)
-    last = [
-        e for e in walk(messages[-1].blocks) if str(e.get("action_id", "")).startswith(FEEDBACK)
+def test_the_report_ends_with_native_feedback_buttons_naming_report_and_version() -> None:
+    [message] = report_messages(report(130), "r1", 2)
+    last = message.blocks[-1]
+    assert last["type"] == "context_actions"
+    [element] = last["elements"]
+    assert (element["type"], element["action_id"]) == ("feedback_buttons", FEEDBACK_BUTTONS)
+    up, down = element["positive_button"], element["negative_button"]
+    assert json.loads(up["value"]) == {"r": "r1", "v": 2, "f": "up"}
+    assert json.loads(down["value"]) == {"r": "r1", "v": 2, "f": "down"}
+    assert up["accessibility_label"] == PT.feedback_up_label
+    # A press reads back as the rating, from the value or (a bare value) the block_id.
+    assert feedback_pressed({"value": up["value"]}, FEEDBACK_BUTTONS) == json.loads(up["value"])
+    bare = {"value": "down", "block_id": last["block_id"]}
+    assert feedback_pressed(bare, FEEDBACK_BUTTONS) == {"r": "r1", "v": "2", "f": "down"}
+    assert feedback_pressed({"value": "down", "block_id": "x:y"}, FEEDBACK_BUTTONS) is None
+    assert not [
+        e for e in walk(message.blocks) if str(e.get("action_id", "")).startswith(FEEDBACK + "_")
     ]
-    assert [json.loads(str(b["value"])) for b in last] == [
-        {"r": "r1", "v": 2, "f": "up"},
-        {"r": "r1", "v": 2, "f": "down"},
-    ]
-    earlier = [e for m in messages[:-1] for e in walk(m.blocks)]
-    assert not any(str(e.get("action_id", "")).startswith(FEEDBACK) for e in earlier)
 
 
 def test_the_excerpt_view_quotes_the_context_before_the_excerpt() -> None:
@@ -160,3 +283,41 @@ def test_a_library_document_is_cited_by_its_file_name_never_a_file_link() -> Non
     modal = json.dumps(excerpt_view(untitled, 1, "pt"), ensure_ascii=False)
     assert "lei 14300.pdf — página 2" in modal
     assert "file://" not in modal
+
+
+def test_the_stand_in_refuses_what_slack_documents_for_the_new_blocks() -> None:
+    """Hostile payloads: each breaks one documented limit of the blocks the report uses."""
+    half = {"type": "markdown", "text": "x" * 6_001}
+    assert block_errors([half]) == []
+    assert block_errors([half, half]), "markdown blocks share 12,000 characters"
+    cell = {"type": "raw_text", "text": "1"}
+    assert block_errors([{"type": "table", "rows": [[cell] * 21]}]), "20 cells a row"
+    assert block_errors([{"type": "table", "rows": [[cell]] * 101}]), "100 rows"
+    assert block_errors([{"type": "table", "rows": [[{"type": "raw_text", "text": ""}]]}])
+    assert block_errors([{"type": "table", "rows": [[{"type": "mrkdwn", "text": "1"}]]}])
+    one = {"type": "table", "rows": [[cell]]}
+    assert table_refusal([one]) is None
+    assert table_refusal([one, one]) == {
+        "error": "invalid_attachments",
+        "errors": ["only_one_table_allowed"],
+    }
+    face = {"text": {"type": "plain_text", "text": "👍"}, "value": "up"}
+    feedback = {"type": "feedback_buttons", "positive_button": face, "negative_button": face}
+    assert block_errors([{"type": "context_actions", "elements": [feedback]}]) == []
+    assert block_errors([{"type": "context_actions", "elements": [feedback] * 6}]), "5 items"
+    assert block_errors([{"type": "actions", "elements": [feedback]}]), "context_actions only"
+    long_face = {**face, "text": {"type": "plain_text", "text": "x" * 76}}
+    too_long = {**feedback, "positive_button": long_face}
+    assert block_errors([{"type": "context_actions", "elements": [too_long]}])
+    no_value = {**feedback, "negative_button": {"text": face["text"]}}
+    assert block_errors([{"type": "context_actions", "elements": [no_value]}])
+    choice = {"text": {"type": "plain_text", "text": "[1] Doc"}, "value": "v"}
+    select = {"type": "static_select", "placeholder": face["text"], "options": [choice]}
+    assert block_errors([{"type": "actions", "elements": [select]}]) == []
+    for broken in (
+        {**select, "options": [choice] * 101},
+        {**select, "options": [{**choice, "value": "v" * 151}]},
+        {**select, "options": [{**choice, "text": {"type": "plain_text", "text": "x" * 76}}]},
+        {**select, "option_groups": []},
+    ):
+        assert block_errors([{"type": "actions", "elements": [broken]}]), broken
