@@ -19,6 +19,19 @@ or polling files.info until its mimetype is set, makes them pass: slackapi/pytho
 slackapi/java-slack-sdk#1349, slackapi/slack-github-action#413). `ready_after` models that
 delay; it is 0 unless a test sets it. Refusals read as those reports quote them:
 "invalid slack file [json-pointer:/blocks/0/slack_file]" (slackapi/python-slack-sdk#1658).
+
+Files a *user* shares (`share`, then `file_share_event`): Slack tells the app with a `message`
+event of subtype `file_share` whose `files` holds file objects
+(https://docs.slack.dev/reference/events/message/file_share, fields as
+https://docs.slack.dev/reference/objects/file-object). Their `url_private` and
+`url_private_download` point at the stand-in (traffic stays on loopback) and answer only
+"an Authorization header containing a bearer token" of a token with files:read
+(https://docs.slack.dev/messaging/working-with-files, "Authentication"). Without it Slack
+answers its sign-in page: a 302 to `<workspace>.slack.com/?redir=/files-pri/...` with a
+"Found" body when no token is sent, an HTML page with 200 otherwise, as reported in
+slackapi/node-slack-sdk#1750, slackapi/bolt-js#2585 and slack-go/slack#1284 (`serve`).
+files.info (https://docs.slack.dev/reference/methods/files.info, scope files:read) answers
+the file object, or file_not_found.
 """
 
 from __future__ import annotations
@@ -27,6 +40,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from tests.support.slack_limits import slack_files
 
@@ -46,14 +60,25 @@ class StoredFile:
     title: str | None = None
     completed_at: float | None = None
     shared: bool = False
+    base_url: str = "https://files.slack.com"
+    """Where its bytes are served: the stand-in's own address once it has started."""
+    user: str = UPLOADER
+    """The Slack user who shared it (the bot for its own uploads)."""
+    mimetype: str = ""
+    filetype: str = ""
+    created: int = 0
 
     @property
     def url_private(self) -> str:
-        return f"https://files.slack.com/files-pri/T1-{self.id}/{self.name}"
+        return f"{self.base_url}/files-pri/T1-{self.id}/{self.name}"
+
+    @property
+    def url_private_download(self) -> str:
+        return f"{self.base_url}/files-pri/T1-{self.id}/download/{self.name}"
 
     @property
     def permalink(self) -> str:
-        return f"{TEAM_URL}/files/{UPLOADER}/{self.id}/{self.name}"
+        return f"{TEAM_URL}/files/{self.user}/{self.id}/{self.name}"
 
     @property
     def is_image(self) -> bool:
@@ -63,9 +88,19 @@ class StoredFile:
         """The file object a completed upload answers with (its documented fields)."""
         return {
             "id": self.id,
+            "created": self.created,
+            "timestamp": self.created,
             "name": self.name,
             "title": self.title,
+            "mimetype": self.mimetype,
+            "filetype": self.filetype,
+            "user": self.user,
+            "size": len(self.content or b""),
+            "mode": "hosted",
+            "is_external": False,
+            "is_public": self.shared,
             "url_private": self.url_private,
+            "url_private_download": self.url_private_download,
             "permalink": self.permalink,
         }
 
@@ -77,9 +112,12 @@ class FileStore:
         """Seconds after files.completeUploadExternal before blocks may show the file."""
         self.clock = clock
         """Times that processing: a test may swap in a fake clock it advances itself."""
+        self.base_url = "https://files.slack.com"
+        """The stand-in's address, set when it starts: file URLs point at it."""
+        self._shared = 0
 
     def start(self, file_id: str, name: str, token: str) -> None:
-        self.files[file_id] = StoredFile(file_id, name, token)
+        self.files[file_id] = StoredFile(file_id, name, token, base_url=self.base_url)
 
     def receive(self, file_id: str, content: bytes) -> None:
         stored = self.files.get(file_id)
@@ -100,13 +138,22 @@ class FileStore:
         return completed
 
     def usable(self, slack_file: dict[str, Any], token: str) -> bool:
-        """Whether an image block posted with `token` may show the file `slack_file` names."""
+        """Whether an image block posted with `token` may show the file `slack_file` names.
+
+        Only a file shared in a conversation: "the user posting these blocks must have
+        access to this file" (slack-file-object), and real workspaces refuse a private
+        upload (one completed without channel_id) in messages and in modals alike, even to
+        the token that uploaded it, with "invalid slack file" (slackapi/bolt-python#1251,
+        slackapi/python-slack-sdk#1658; "without the channel ID, only the bot would have
+        access", slackapi/java-slack-sdk#1349). Shared in the conversation where the blocks
+        are seen, it shows once processed. The stand-in does not track who can see which
+        conversation: any shared file counts as visible to the viewer."""
         stored = self._named(slack_file)
         if stored is None or stored.completed_at is None or not stored.is_image:
             return False
         if self.clock() < stored.completed_at + self.ready_after:
             return False  # still being processed
-        return stored.shared or stored.uploader == token
+        return stored.shared
 
     def refusals(self, blocks: list[dict[str, Any]], token: str, prefix: str = "") -> list[str]:
         """What Slack says of each image block whose file cannot be shown; `prefix` is
@@ -122,3 +169,120 @@ class FileStore:
             return self.files.get(str(slack_file["id"]))
         url = str(slack_file.get("url", ""))
         return next((f for f in self.files.values() if url in (f.url_private, f.permalink)), None)
+
+    # -- files users share (see the module's docstring) ------------------------------------
+
+    def share(
+        self,
+        user: str,
+        name: str,
+        content: bytes,
+        mimetype: str,
+        filetype: str = "",
+        title: str | None = None,
+    ) -> StoredFile:
+        """A file `user` uploaded into a conversation: completed and shared at once."""
+        self._shared += 1
+        file_id = f"FU{self._shared:04d}"
+        stored = StoredFile(
+            file_id,
+            name,
+            f"user:{user}",
+            content=content,
+            title=title or name,
+            completed_at=self.clock(),
+            shared=True,
+            base_url=self.base_url,
+            user=user,
+            mimetype=mimetype,
+            filetype=filetype or name.rsplit(".", 1)[-1].lower(),
+            created=1_700_000_000 + self._shared,
+        )
+        self.files[file_id] = stored
+        return stored
+
+    def info(self, params: dict[str, Any], token: str) -> dict[str, Any]:
+        """files.info: the file object, comments and a cursor, or file_not_found."""
+        stored = self.files.get(str(params.get("file", "")))
+        if stored is None or stored.completed_at is None or not self._readable(stored, token):
+            return {"ok": False, "error": "file_not_found"}
+        return {
+            "ok": True,
+            "file": stored.answer(),
+            "comments": [],
+            "response_metadata": {"next_cursor": ""},
+        }
+
+    def serve(self, ref: str, tail: str, authorization: str, granted: set[str]) -> FileAnswer:
+        """GET url_private (`/files-pri/T1-<id>/<name>`) or url_private_download
+        (`.../download/<name>`): the bytes to a bearer token with files:read that may see
+        the file; Slack's sign-in page, or a redirect to it, to anyone else."""
+        file_id = ref.removeprefix("T1-")
+        stored = self.files.get(file_id)
+        name = tail.removeprefix("download/")
+        if stored is None or stored.content is None or name != stored.name:
+            return FileAnswer(404, "text/html", b"<html><body>Not found</body></html>")
+        if not authorization.startswith("Bearer "):
+            redir = quote(f"/files-pri/{ref}/{tail}", safe="")
+            location = f"{TEAM_URL}/?redir={redir}"
+            body = f'<a href="{location}">Found</a>.'.encode()
+            return FileAnswer(302, "text/html", body, location)
+        token = authorization.removeprefix("Bearer ").strip()
+        allowed = token.startswith(("xoxb-", "xoxp-")) and "files:read" in granted
+        if not allowed or not self._readable(stored, token):
+            return FileAnswer(200, "text/html; charset=utf-8", SIGN_IN_PAGE)
+        return FileAnswer(200, stored.mimetype or "application/octet-stream", stored.content)
+
+    @staticmethod
+    def _readable(stored: StoredFile, token: str) -> bool:
+        return stored.shared or stored.uploader == token
+
+
+@dataclass(frozen=True)
+class FileAnswer:
+    """What the file host answers a GET of a file URL."""
+
+    status: int
+    content_type: str
+    body: bytes
+    location: str | None = None
+
+
+# The shape of the page reported in slackapi/node-slack-sdk#1750 (slack-edge assets), cut
+# down; never the file.
+SIGN_IN_PAGE = (
+    b'<!DOCTYPE html><html lang="en-US"><head><link href="https://a.slack-edge.com/'
+    b'style/signin.css" rel="stylesheet"><title>Slack</title></head><body>'
+    b"<h1>Sign in to Slack</h1></body></html>"
+)
+
+
+def file_share_event(
+    user: str,
+    channel: str,
+    files: list[StoredFile],
+    text: str = "",
+    thread_ts: str | None = None,
+    ts: str = "1700000500.000100",
+    channel_type: str | None = None,
+) -> dict[str, Any]:
+    """The `message` event of subtype `file_share` Slack sends when `user` shares `files`
+    (https://docs.slack.dev/reference/events/message/file_share)."""
+    kind = channel_type or {"D": "im", "G": "group"}.get(channel[:1], "channel")
+    event: dict[str, Any] = {
+        "type": "message",
+        "subtype": "file_share",
+        "text": text,
+        "files": [stored.answer() for stored in files],
+        "upload": True,
+        "user": user,
+        "display_as_bot": False,
+        "ts": ts,
+        "channel": channel,
+        "event_ts": ts,
+        "channel_type": kind,
+    }
+    if thread_ts is not None:
+        event["thread_ts"] = thread_ts
+        event["parent_user_id"] = user
+    return event
