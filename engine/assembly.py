@@ -10,7 +10,7 @@ web), which whoever renders a report hands to the renderers.
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -18,6 +18,13 @@ from pathlib import Path
 
 from engine.documents.parse import KIND_BY_SUFFIX
 from engine.render import PageEvidence
+from engine.sources.combined import CONVERSATION as CONVERSATION  # doors for bot/: origins
+from engine.sources.combined import LIBRARY as LIBRARY
+from engine.sources.combined import WEB as WEB
+from engine.sources.combined import Owns, combine
+from engine.sources.combined import SourcePart as SourcePart
+from engine.sources.combined import library_owns as library_owns
+from engine.sources.combined import with_origins as with_origins
 from engine.sources.library import Library
 from engine.sources.library.files import escaped as escaped  # a door for bot/: names shown
 from engine.sources.library.files import in_language
@@ -51,6 +58,8 @@ class Sources:
     notes: list[str] = field(default_factory=list)
     closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list, repr=False)
     evidence: PageEvidence | None = field(default=None, repr=False)
+    origin_of: Callable[[str], str | None] | None = field(default=None, repr=False)
+    """Which part of combined sources a URL came from (`combined_sources`); None: one."""
 
     def notes_in(self, language: str) -> list[str]:
         """The notes as a report in `language` gives them: a library's warnings have their
@@ -72,6 +81,34 @@ def library_sources(library: Library, warnings: list[str]) -> Sources:
         (f"{LIBRARY_LABEL}{library.folder}",),
         list(warnings),
         evidence=LibraryPageEvidence(library),
+    )
+
+
+def source_part(sources: Sources, origin: str, owns: Owns | None = None) -> SourcePart:
+    """`sources` as one part of a combination (`combined_sources`): `owns` says which URLs
+    are its own (a library's, a conversation's files'); None for the open web."""
+    return SourcePart(
+        origin,
+        sources.searcher,
+        sources.fetcher,
+        sources.labels,
+        sources.notes,
+        sources.evidence,
+        owns,
+    )
+
+
+def combined_sources(parts: Sequence[SourcePart], keep_off_open: Owns | None = None) -> Sources:
+    """The parts researched as one (engine/sources/combined.py). Its closers are none: each
+    part is closed by whoever opened it, since a process shares its library and web."""
+    combination = combine(parts, keep_off_open)
+    return Sources(
+        combination.searcher,
+        combination.fetcher,
+        combination.labels,
+        combination.notes,
+        evidence=combination.evidence,
+        origin_of=combination.origin_of,
     )
 
 

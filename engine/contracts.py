@@ -307,14 +307,13 @@ class Report(Contract):
     limits: Limits = Field(default_factory=Limits)
     model: str = "offline"
     architecture: Literal["final", "v1"] = "final"
-    notes: list[str] = Field(
-        default_factory=list, description="warnings a reader should see (skipped files, etc.)"
-    )
+    notes: list[str] = Field(default_factory=list, description="warnings (skipped files, …)")
     dropped_sentences: list[DroppedSentence] = Field(default_factory=list)
     sources: list[str] = Field(
         default_factory=list,
         description='where the text came from, e.g. "library:/abs/folder"; lets verify re-read it',
     )
+    origins: dict[str, str] = Field(default_factory=dict, description="URL: library, web, …")
     conflicts: list[Conflict] = Field(
         default_factory=list, description="claims that disagree on one quantity, newer first"
     )

@@ -10,7 +10,7 @@ names them all.
     ├── BadInput (ValueError)          exit 2: input a user must fix
     │   ├── UnknownTemplate            engine.planning.templates
     │   ├── UnknownModel               engine.models.claude.prices
-    │   ├── SourceUnavailable          bot.sources
+    │   ├── SourceUnavailable          bot.sources.factories
     │   └── CaseError                  evals.cases
     │       └── SuiteError             evals.suites
     ├── SourceError                    exit 2: a source that cannot be searched or read

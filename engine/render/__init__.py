@@ -1,6 +1,12 @@
 """Renderers: a Report as Markdown, self-contained HTML, PDF and JSON files."""
 
-from engine.render.citations import CitationIndex, source_location, source_title
+from engine.render.citations import (
+    CitationIndex,
+    claim_origin,
+    origin_text,
+    source_location,
+    source_title,
+)
 from engine.render.docx import render_docx
 from engine.render.evidence import PageEvidence
 from engine.render.files import FORMATS, RenderProblems, render_format, write_report
@@ -18,7 +24,9 @@ __all__ = [
     "PageEvidence",
     "RenderProblems",
     "accessed_text",
+    "claim_origin",
     "labels_for",
+    "origin_text",
     "page_text",
     "render_docx",
     "render_format",

@@ -100,6 +100,9 @@ class SourceGroup:
     """The document's own date (ISO 8601), as its verified claims carry it; "" when none."""
     standing: Standing | None = None
     """Its standing, as its claims carry it; None for reports written before standings."""
+    origin: str | None = None
+    """Which source of a combined research it came from (`Report.origins`: library, web,
+    conversation); None when the research read one source."""
 
     @property
     def verified(self) -> bool:
@@ -126,6 +129,7 @@ def sources_by_document(report: Report) -> list[SourceGroup]:
             excerpts=excerpts,
             published=next((e.claim.published for e in excerpts if e.claim.published), ""),
             standing=next((e.claim.standing for e in excerpts if e.claim.standing), None),
+            origin=report.origins.get(url),
         )
         for url, excerpts in grouped.items()
     ]
@@ -141,11 +145,30 @@ def standing_text(labels: Labels, standing: Standing) -> str:
 
 
 def evidence_text(labels: Labels, group: SourceGroup) -> str:
-    """The document's date and standing as the Sources part shows them beside its access
-    date ("source dated 2024-03-01 · primary source (official)"); "" when it has neither."""
+    """The document's date, standing and origin as the Sources part shows them beside its
+    access date ("source dated 2024-03-01 · primary source (official) · web"); "" when it
+    has none of them. The origin is there so a reader of a research that combined the
+    team's library, the web and files shared in the conversation sees which claims came
+    from which, in every format that lists its sources."""
     parts = [f"{labels.published_on} {group.published}"] if group.published else []
     parts += [standing_text(labels, group.standing)] if group.standing else []
+    parts += [origin] if (origin := origin_text(labels, group.origin)) else []
     return " · ".join(parts)
+
+
+def origin_text(labels: Labels, origin: str | None) -> str:
+    """An origin in the report's words ("team library", "web", "shared in this
+    conversation"); "" for None or an origin these words do not name."""
+    return {
+        "library": labels.origin_library,
+        "web": labels.origin_web,
+        "conversation": labels.origin_conversation,
+    }.get(origin or "", "")
+
+
+def claim_origin(report: Report, claim: Claim) -> str | None:
+    """Which source of a combined research `claim`'s document came from; None if one."""
+    return report.origins.get(source_location(claim).base_url)
 
 
 def reading_text(labels: Labels, claim: Claim) -> str | None:

@@ -6,9 +6,12 @@ report, not someone who edits the report and recomputes the digest with this cod
 `sha256-v4:` it covers all a reader sees: question, title, language, partial flag, gaps,
 notes, the summary, sections, figures tables, calculations, conflicts, and every claim of
 the board with its title, excerpt, context, access date and verdict; since `sha256-v5:`
-also each claim's source date and standing, which the Sources part shows. A report without a
+also each claim's source date and standing, which the Sources part shows; since `sha256-v6:`
+also which source each document came from (`origins`: team library, web, shared in the
+conversation), which every format prints beside it. A report without a
 digest is *unsealed*: `fonte verify` fails it unless told to allow it. Reports sealed
-earlier (`sha256-v4:`, `sha256-v3:`, `sha256-v2:`, `sha256:`) are checked as they were sealed.
+earlier (`sha256-v5:`, `sha256-v4:`, `sha256-v3:`, `sha256-v2:`, `sha256:`) are checked as
+they were sealed.
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ import json
 
 from engine.contracts import Report
 
-DIGEST_PREFIX = "sha256-v5:"
+DIGEST_PREFIX = "sha256-v6:"
+"""Covers the documents' origins too: a web page relabelled "team library" must break it."""
+V5_PREFIX = "sha256-v5:"
 """Covers each claim's source date and standing too, and how its page was read (a figure
 reading is checked by rules of its own, so flipping it must break the seal)."""
 V4_PREFIX = "sha256-v4:"
@@ -31,10 +36,10 @@ EDITED = "the report was edited after it was written: its sentences or claims di
 
 
 def published_digest(report: Report) -> str:
-    return DIGEST_PREFIX + _hexdigest(report, version=5)
+    return DIGEST_PREFIX + _hexdigest(report, version=6)
 
 
-def _hexdigest(report: Report, *, version: int = 5, with_contexts: bool = True) -> str:
+def _hexdigest(report: Report, *, version: int = 6, with_contexts: bool = True) -> str:
     content: dict[str, object] = {
         "question": report.question,
         "title": report.title,
@@ -68,6 +73,8 @@ def _hexdigest(report: Report, *, version: int = 5, with_contexts: bool = True) 
             "tables": [t.model_dump(mode="json") for t in report.tables],
             "calculations": [c.model_dump(mode="json") for c in report.calculations],
         }
+    if version >= 6:
+        content["origins"] = report.origins
     canonical = json.dumps(content, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
@@ -84,6 +91,8 @@ def digest_problem(report: Report) -> str | None:
         return UNSEALED
     if report.digest.startswith(LEGACY_PREFIX):
         expected = LEGACY_PREFIX + _hexdigest(report, version=1, with_contexts=False)
+    elif report.digest.startswith(V5_PREFIX):
+        expected = V5_PREFIX + _hexdigest(report, version=5)
     elif report.digest.startswith(V4_PREFIX):
         expected = V4_PREFIX + _hexdigest(report, version=4)
     elif report.digest.startswith(V3_PREFIX):

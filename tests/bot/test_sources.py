@@ -8,7 +8,14 @@ from typing import Any
 import pytest
 
 from bot.config import Settings
-from bot.sources import model_factory, open_library, source_factory
+from bot.sources import (
+    is_built_in,
+    model_factory,
+    open_combined,
+    open_library,
+    source_factory,
+    source_parts,
+)
 from engine.assembly import Sources
 from engine.models.claude import ClaudeModel
 from engine.models.extractive import ExtractiveModel
@@ -70,3 +77,36 @@ async def test_claude_is_chosen_by_name_and_needs_its_key(
     model = model_factory("claude")(settings)
     assert isinstance(model, ClaudeModel)
     await model.aclose()
+
+
+def test_the_source_names_one_or_several_built_in_sources() -> None:
+    assert source_parts("library") == ("library",)
+    assert source_parts("library+web") == ("library", "web")
+    assert source_parts("web, library") == ("web", "library")
+    assert source_parts("tests.bot.test_sources:custom_sources") is None
+    with pytest.raises(BadInput, match="names a source twice"):
+        source_parts("web+web")
+    with pytest.raises(BadInput, match="'gopher' is no source"):
+        source_parts("library+gopher")
+    assert source_factory("library,web") is open_combined
+    assert is_built_in(source_factory("web"))
+    assert not is_built_in(custom_sources)
+
+
+async def test_library_and_web_open_as_one_source(
+    make_settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FONTE_SEARCH", "searxng")
+    monkeypatch.setenv("SEARXNG_URL", "http://127.0.0.2:9")  # nothing answers: the web fails
+    settings = replace(make_settings(redis=False), source="library+web")
+    sources = source_factory(settings.source)(settings)
+    assert [label.split(":")[0] for label in sources.labels] == ["library", "web"]
+    hits = await sources.searcher.search("microgeração potência instalada", 5)
+    assert hits  # the library answers while the web cannot
+    assert any("searxng" in note for note in sources.notes)
+    assert sources.origin_of is not None
+    assert sources.origin_of(hits[0].url) == "library"
+    assert sources.origin_of("https://news.example/solar") == "web"
+    assert len(sources.closers) == 1  # the web fetcher's: the library holds no connection
+    await sources.aclose()
+    assert sources.closers == []

@@ -1,9 +1,9 @@
 """Which model and which source the bot researches with, chosen by configuration.
 
-Built in: `FONTE_SOURCE=library` (with `FONTE_LIBRARY`) or `web` (the search chain and the
-guarded fetcher, configured as for `fonte ask --web`); `FONTE_MODEL=offline`, `claude` (the
-models of docs/claude.md) or a Claude model id. Any other value is `module:function`, a
-factory taking the Settings.
+Built in: `FONTE_SOURCE=library` (with `FONTE_LIBRARY`), `web` (the search chain and the
+guarded fetcher, configured as for `fonte ask --web`), or both together, `library+web` (also
+written `library,web`); `FONTE_MODEL=offline`, `claude` (the models of docs/claude.md) or a
+Claude model id. Any other value is `module:function`, a factory taking the Settings.
 """
 
 from __future__ import annotations
@@ -15,7 +15,18 @@ from typing import cast
 
 from bot.config import Settings
 from engine import BadInput, ExtractiveModel, Model, Snapshot
-from engine.assembly import Sources, library_sources, open_web_sources
+from engine.assembly import (
+    LIBRARY,
+    LIBRARY_LABEL,
+    WEB,
+    SourcePart,
+    Sources,
+    combined_sources,
+    library_owns,
+    library_sources,
+    open_web_sources,
+    source_part,
+)
 from engine.assembly import library_problem as folder_problem
 from engine.models.claude import ClaudeConfig, claude_model_from_config
 from engine.sources import FetchError, SearchError, SearchHit
@@ -66,11 +77,33 @@ def unavailable_sources(problem: str) -> Sources:
     return Sources(nothing, nothing, (), [problem])
 
 
+BUILT_IN = ("library", "web")
+
+
+def source_parts(spec: str) -> tuple[str, ...] | None:
+    """The built-in sources `spec` names, in its order (`library+web`, `web,library`,
+    `library`); None for a `module:function` factory. Raises BadInput for an unknown name
+    or one named twice."""
+    if ":" in spec:
+        return None
+    names = tuple(name.strip() for name in spec.replace(",", "+").split("+"))
+    unknown = [name for name in names if name not in BUILT_IN]
+    if unknown or not names:
+        shown = unknown[0] if unknown else spec
+        raise BadInput(
+            f"FONTE_SOURCE={spec!r}: {shown!r} is no source; use library, web, library+web "
+            "or module:function"
+        )
+    if len(set(names)) != len(names):
+        raise BadInput(f"FONTE_SOURCE={spec!r} names a source twice")
+    return names
+
+
 def library_problem(settings: Settings) -> str | None:
     """Why the configured library cannot be researched (one line), or None: a quick look,
-    no indexing — the folder exists and holds a file of a supported type. None for any
-    other source."""
-    if settings.source != "library":
+    no indexing — the folder exists and holds a file of a supported type. None for a
+    source without the library."""
+    if "library" not in (_parts_or_none(settings.source) or ()):
         return None
     folder = settings.library
     if folder is None:
@@ -86,6 +119,35 @@ def open_web(settings: Settings) -> Sources:
         return open_web_sources(settings.cache_dir, os.environ)
     except SearchError as error:
         raise BadInput(str(error)) from None
+
+
+def open_combined(settings: Settings) -> Sources:
+    """The team library and the web together, in FONTE_SOURCE's order (`library+web`):
+    one search merging both fairly, each URL read by the source it belongs to."""
+    opened = [
+        (name, open_library(settings) if name == "library" else open_web(settings))
+        for name in source_parts(settings.source) or ()
+    ]
+    combined = combined_sources([as_part(name, sources) for name, sources in opened])
+    combined.closers = [close for _, sources in opened for close in sources.closers]
+    return combined
+
+
+def as_part(name: str, sources: Sources) -> SourcePart:
+    """`sources` as a part of a combination: a library owns its documents' URLs; any other
+    is an open part, reading what no other part holds (the web, a factory's own sources,
+    whose origin its labels tell)."""
+    if isinstance(sources.searcher, Library):
+        return source_part(sources, LIBRARY, library_owns(sources.searcher))
+    library = name == "library" or any(label.startswith(LIBRARY_LABEL) for label in sources.labels)
+    return source_part(sources, LIBRARY if library else WEB)
+
+
+def _parts_or_none(spec: str) -> tuple[str, ...] | None:
+    try:
+        return source_parts(spec)
+    except BadInput:
+        return None
 
 
 def offline_model(settings: Settings) -> Model:
@@ -112,11 +174,20 @@ def _imported(spec: str, variable: str) -> object:
 
 
 def source_factory(spec: str) -> SourceFactory:
-    if spec == "library":
+    parts = source_parts(spec)
+    if parts is None:
+        return cast(SourceFactory, _imported(spec, "FONTE_SOURCE"))
+    if parts == ("library",):
         return open_library
-    if spec == "web":
+    if parts == ("web",):
         return open_web
-    return cast(SourceFactory, _imported(spec, "FONTE_SOURCE"))
+    return open_combined
+
+
+def is_built_in(factory: SourceFactory) -> bool:
+    """Whether `factory` is one of the built-in sources (which the runtime opens per
+    conversation, see bot.sources.catalog) rather than an imported or injected one."""
+    return factory in (open_library, open_web, open_combined)
 
 
 def model_factory(spec: str) -> ModelFactory:

@@ -1,0 +1,283 @@
+"""The sources of one conversation's research, from the sources a process opened once.
+
+A research in a channel reads that channel's library (FONTE_CHANNEL_LIBRARIES) or the team
+library, the web when FONTE_SOURCE names it, and the files shared in its thread on top; a
+DM reads the team library (never a channel's), the web, and its own shared files. Each
+library is opened (indexed) once per process, in a thread, and kept: indexing takes
+seconds. A conversation's folder is opened again only when its index changed (a file was
+shared since). The same conversation gives the same sources in the bot and in every worker:
+all of it follows from the settings and the report's channel, thread and DM flag, and the
+shared files live under the shared cache dir.
+
+With a source factory of its own (`module:function`, or one a test injects) the process
+researches that factory's sources, with the conversation's shared files on top.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Protocol
+from urllib.parse import urlsplit
+
+from bot.config import Settings
+from bot.files import Conversation, conversation_files, conversation_of
+from bot.sources.channels import ChannelLibraries, parse_channel_libraries
+from bot.sources.factories import SourceUnavailable, as_part, open_web, source_parts
+from engine import Report
+from engine.assembly import (
+    CONVERSATION,
+    LIBRARY_LABEL,
+    WEB_LABEL,
+    SourcePart,
+    Sources,
+    combined_sources,
+    library_owns,
+    library_sources,
+    with_origins,
+)
+from engine.assembly import source_part as part_of
+from engine.render import PageEvidence
+from engine.sources.library import Library, LibraryError
+
+log = logging.getLogger(__name__)
+
+
+class InConversation(Protocol):
+    """Where a research was asked: a report's state (bot.redis.state.ReportState) or
+    anything else with its channel, thread root and DM flag."""
+
+    @property
+    def channel(self) -> str: ...
+    @property
+    def thread_ts(self) -> str: ...
+    @property
+    def is_dm(self) -> bool: ...
+
+
+class ConversationFolders(Protocol):
+    """The folder of a conversation's shared files (bot.files.store.ConversationFiles)."""
+
+    def folder(self, conversation: Conversation) -> Path | None: ...
+
+
+def conversations_root(settings: Settings) -> Path:
+    """Where the shared files of every conversation are kept (bot.files' store, under the
+    cache dir, which the bot and its workers share)."""
+    return conversation_files(settings).root
+
+
+def origins_marked(report: Report, sources: Sources) -> Report:
+    """`report` with the origin of each cited document recorded when `sources` combined
+    several (team library, web, shared files), for the report to say which is which."""
+    return report if sources.origin_of is None else with_origins(report, sources.origin_of)
+
+
+def is_slack_file(url: str) -> bool:
+    """A file's address on Slack (a permalink, a `url_private`): never read from the web,
+    whose fetcher has no token and must not learn the address of a private file."""
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return False
+    host = (parts.hostname or "").lower()
+    on_slack = host == "slack.com" or host.endswith(".slack.com")
+    return on_slack and (host.startswith("files.") or parts.path.startswith("/files"))
+
+
+class SourceCatalog:
+    """The libraries, the web and the conversation folders a process researches, each
+    opened once, and the combination of them each conversation's research gets."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        channels: ChannelLibraries,
+        folders: ConversationFolders,
+        custom: Callable[[], Awaitable[Sources]] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.channels = channels
+        self.folders = folders
+        self.root = conversations_root(settings).resolve()
+        self._custom = custom
+        self._libraries: dict[Path, Sources] = {}
+        self._shared: dict[Path, tuple[tuple[int, int], Sources | None]] = {}
+        self._web: Sources | None = None
+        self._locks: dict[object, asyncio.Lock] = {}
+
+    @classmethod
+    def from_settings(
+        cls, settings: Settings, custom: Callable[[], Awaitable[Sources]] | None = None
+    ) -> SourceCatalog:
+        """Raises BadInput (one line) for a channel mapping that cannot be used."""
+        channels = parse_channel_libraries(
+            settings.channel_libraries,
+            private_channels=settings.private_channels,
+            team=settings.library,
+        )
+        return cls(settings, channels=channels, folders=conversation_files(settings), custom=custom)
+
+    async def sources_for(self, where: InConversation | None) -> Sources:
+        """The sources of a research asked `where` (None: no conversation, the process's
+        own, for the health check and warm-up)."""
+        parts: list[SourcePart] = []
+        if where is not None:
+            shared = await self._conversation(where)
+            parts += [shared] if shared is not None else []
+        base = await self._base(where)
+        if not parts and len(base) == 1:
+            return base[0][1]  # one source: as it always was, no origins to tell apart
+        parts += [as_part(name, sources) for name, sources in base]
+        return combined_sources(parts, keep_off_open=is_slack_file)
+
+    async def recorded(self, labels: list[str]) -> Sources:
+        """The sources a report recorded it was researched with (`Report.sources`), for
+        its page crops: its conversation's folder among them, whoever renders it."""
+        if self._custom is not None:
+            base: list[tuple[str, Sources]] = [("custom", await self._custom())]
+        else:
+            base = []
+            for label in labels:
+                if label.startswith(WEB_LABEL) and "web" in self._names():
+                    base.append(("web", await self._open_web()))
+                folder = _library_folder(label)
+                if folder is not None and folder in self._known_folders():
+                    base.append(("library", await self._library(folder)))
+        shared = []
+        for label in labels:
+            folder = _library_folder(label)
+            if folder is not None and folder.is_relative_to(self.root) and folder.is_dir():
+                part = await self._shared_part(folder)
+                shared += [part] if part is not None else []
+        parts = [*shared, *(as_part(name, sources) for name, sources in base)]
+        if not parts:  # a report that recorded none (written before labels): the team's
+            return await self.sources_for(None)
+        if len(parts) == 1 and not shared:
+            return base[0][1]
+        return combined_sources(parts, keep_off_open=is_slack_file)
+
+    async def evidence(self, labels: list[str]) -> PageEvidence | None:
+        return (await self.recorded(labels)).evidence
+
+    def _names(self) -> tuple[str, ...]:
+        return source_parts(self.settings.source) or ()
+
+    def _known_folders(self) -> set[Path]:
+        return set(self.channels.folders()) | self._team()
+
+    async def _base(self, where: InConversation | None) -> list[tuple[str, Sources]]:
+        if self._custom is not None:
+            return [("custom", await self._custom())]
+        opened: list[tuple[str, Sources]] = []
+        for name in self._names():
+            if name == "web":
+                opened.append((name, await self._open_web()))
+                continue
+            channel, is_dm = ("", True) if where is None else (where.channel, where.is_dm)
+            folder = self.channels.library_for(channel, is_dm, self.settings.library)
+            if folder is None:
+                raise SourceUnavailable(
+                    "FONTE_LIBRARY is not set: point it at a folder of documents"
+                )
+            opened.append((name, await self._library(folder.expanduser().resolve())))
+        return opened
+
+    def _lock(self, key: object) -> asyncio.Lock:
+        """One opening at a time of each source; others open meanwhile."""
+        return self._locks.setdefault(key, asyncio.Lock())
+
+    async def _library(self, folder: Path) -> Sources:
+        async with self._lock(folder):
+            if folder not in self._libraries:
+                self._libraries[folder] = await asyncio.to_thread(self._open_library, folder)
+            return self._libraries[folder]
+
+    def _open_library(self, folder: Path) -> Sources:
+        warnings: list[str] = []
+        try:
+            library = Library.open(
+                folder, cache_dir=self.settings.cache_dir, on_warning=warnings.append
+            )
+        except LibraryError as error:
+            variable = "FONTE_LIBRARY" if folder in self._team() else "FONTE_CHANNEL_LIBRARIES"
+            raise SourceUnavailable(f"{variable}: {error}") from None
+        return library_sources(library, warnings)
+
+    def _team(self) -> set[Path]:
+        team = self.settings.library
+        return {team.expanduser().resolve()} if team is not None else set()
+
+    async def _open_web(self) -> Sources:
+        async with self._lock("web"):
+            if self._web is None:
+                self._web = open_web(self.settings)
+            return self._web
+
+    async def _conversation(self, where: InConversation) -> SourcePart | None:
+        """The files shared where the research was asked, as a part of its sources."""
+        try:
+            conversation = conversation_of(where.channel, where.thread_ts, "", where.is_dm)
+        except ValueError:
+            return None  # not a Slack conversation (a CLI run, a test's made-up ids)
+        folder = await asyncio.to_thread(self.folders.folder, conversation)
+        return None if folder is None else await self._shared_part(folder.resolve())
+
+    async def _shared_part(self, folder: Path) -> SourcePart | None:
+        """The folder's files as a part, None when none of them is readable (the research
+        goes on with its other sources; the file's refusal was said when it was shared)."""
+        stamp = _stamp(folder)
+        async with self._lock(folder):
+            cached = self._shared.get(folder)
+            if cached is None or cached[0] != stamp:
+                opened = await asyncio.to_thread(self._open_shared, folder)
+                self._shared[folder] = cached = (stamp, opened)
+        sources = cached[1]
+        if sources is None:
+            return None
+        assert isinstance(sources.searcher, Library)
+        return part_of(sources, CONVERSATION, library_owns(sources.searcher))
+
+    def _open_shared(self, folder: Path) -> Sources | None:
+        warnings: list[str] = []
+        try:
+            library = Library.open(
+                folder, cache_dir=self.settings.cache_dir, on_warning=warnings.append
+            )
+        except LibraryError as error:
+            log.warning("shared files of %s: %s", folder.name, error)
+            return None
+        return library_sources(library, warnings)
+
+    async def aclose(self) -> None:
+        web, self._web = self._web, None
+        if web is not None:
+            await web.aclose()
+
+
+def _library_folder(label: str) -> Path | None:
+    if not label.startswith(LIBRARY_LABEL):
+        return None
+    return Path(label.removeprefix(LIBRARY_LABEL)).resolve()
+
+
+def _stamp(folder: Path) -> tuple[int, int]:
+    """What changes when a file is shared in the folder: its index's time and size."""
+    try:
+        status = (folder / "index.jsonl").stat()
+    except OSError:
+        return (0, 0)
+    return (status.st_mtime_ns, status.st_size)
+
+
+__all__ = [
+    "ConversationFolders",
+    "InConversation",
+    "SourceCatalog",
+    "conversations_root",
+    "is_slack_file",
+    "origins_marked",
+]
