@@ -26,6 +26,7 @@ def brief_of(state: ReportState) -> Brief:
         language=state.language,
         template=state.template,
         answers=tuple(a for a in state.answers if a),
+        context=state.context,
     )
 
 

@@ -5,10 +5,11 @@ otherwise go unanswered (a new question in a report's thread, a stale button).""
 from __future__ import annotations
 
 from bot.conversation.common import close_plan, reply, state_to_act_on, transition, whisper
+from bot.redis.ratings import Rating, ratings_store
 from bot.redis.state import Feedback, ReportState
 from bot.runtime import Runtime
 from bot.slack.blockkit import Message
-from bot.slack.report_blocks import bot_gap_text
+from bot.slack.blocks import bot_gap_text
 from bot.slack.texts import texts_for
 from bot.steps import Answer, Cancel, Deepen, Rate, Say
 from engine import Subquestion
@@ -86,10 +87,14 @@ async def deepen(rt: Runtime, step: Deepen) -> None:
 
 
 async def out_of_turn(rt: Runtime, state: ReportState, step: Answer) -> None:
-    """A message in a report's thread that is no answer to a clarifying question: a message
-    to the bot gets told what the thread is for; chatter between people is left alone."""
-    if step.mentioned:
-        await reply(rt, state, step.user, texts_for(state.language).thread_has_report)
+    """A message in a report's thread that is no answer to a clarifying question, nor a new
+    question routing could start (`bot.conversation.routing`): a message to the bot while
+    the report's research is under way is told so (ask again once it is done); any other
+    gets told what the thread is for; chatter between people is left alone."""
+    if not step.mentioned:
+        return
+    t = texts_for(state.language)
+    await reply(rt, state, step.user, t.busy if state.status in BUSY else t.thread_has_report)
 
 
 async def rate(rt: Runtime, step: Rate) -> None:
@@ -111,6 +116,21 @@ async def rate(rt: Runtime, step: Rate) -> None:
         return current.model_copy(update={"feedback": [*kept, feedback]})
 
     await rt.states.update(step.report_id, record)
+    # Kept on its own too, for FONTE_RATINGS_DAYS: the report's state lapses much sooner.
+    ratings = ratings_store(
+        rt.redis, rt.keys, rt.settings.ratings_retention_seconds, owner=rt.states
+    )
+    await ratings.record(
+        Rating(
+            report_id=step.report_id,
+            version=step.version,
+            user=step.user,
+            rating=step.rating,
+            at=feedback.at,
+            question=state.question,
+            template=state.template,
+        )
+    )
     await reply(rt, state, step.user, t.feedback_thanks)
 
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from bot.slack.api import DELIVERY_ERRORS, SlackApi
 from bot.slack.blockkit import Message, clip
+from bot.slack.locales import BOTH, Languages
 from bot.slack.texts import texts_for
 from engine import Language
 from engine.planning import TEMPLATES
@@ -28,19 +29,48 @@ MAX_PROMPTS = 4
 MAX_TITLE_CHARS = 120
 
 
-def suggested_prompts(language: Language) -> list[tuple[str, str]]:
-    """(title, message) per report template: the message is what the user sends, read as
-    `/research <template> <subject>`."""
+def _template_prompts(language: Language) -> list[tuple[str, str, str]]:
+    """(template id, title, message) per report template with an example question."""
     examples = words_for(language).templates.examples
-    prompts = []
-    for template in TEMPLATES:
-        if template.id not in examples:
-            continue
-        description = template.description(language)
-        prompts.append(
-            (description.split(":")[0].capitalize(), f"{template.id} {examples[template.id]}")
-        )
-    return prompts[:MAX_PROMPTS]
+    return [
+        (t.id, t.description(language).split(":")[0].capitalize(), examples[t.id])
+        for t in TEMPLATES
+        if t.id in examples
+    ][:MAX_PROMPTS]
+
+
+def suggested_prompts(language: Language) -> list[tuple[str, str]]:
+    """(title, message) per report template, in `language`: the message is what the user
+    sends when picking it, a question as they would ask it (`prompt_template` tells which
+    template it stands for)."""
+    return [(title, message) for _, title, message in _template_prompts(language)]
+
+
+def prompts_for(languages: Languages) -> list[tuple[str, str]]:
+    """The prompts in the user's language; in both, when it is unknown: the first templates
+    in each language side by side, within Slack's four."""
+    if len(languages) == 1:
+        return suggested_prompts(languages[0])
+    each = [suggested_prompts(language)[: MAX_PROMPTS // len(languages)] for language in languages]
+    return [prompt for side_by_side in zip(*each, strict=False) for prompt in side_by_side]
+
+
+def prompt_template(text: str) -> tuple[str, Language] | None:
+    """The template and language of the suggested prompt whose message `text` is exactly
+    (what Slack posts as the user's message when they pick it); None for any other text. A
+    lookup of the prompts offered, never a parse of the question's words."""
+    wanted = " ".join(text.split())
+    for language in BOTH:
+        for template_id, _, message in _template_prompts(language):
+            if message == wanted:
+                return template_id, language
+    return None
+
+
+def greeting(languages: Languages) -> tuple[str, str]:
+    """The greeting and the prompts' title, in each of `languages`."""
+    said = [texts_for(language) for language in languages]
+    return "\n".join(t.assistant_greeting for t in said), " · ".join(t.prompts_title for t in said)
 
 
 async def best_effort(what: str, call: Callable[[], object]) -> bool:
@@ -54,15 +84,14 @@ async def best_effort(what: str, call: Callable[[], object]) -> bool:
     return True
 
 
-async def open_thread(slack: SlackApi, channel: str, thread_ts: str, language: Language) -> None:
-    """A greeting in the new thread, and the report templates as its suggested prompts."""
-    t = texts_for(language)
-    await best_effort(
-        "greeting", lambda: slack.post(channel, Message(t.assistant_greeting), thread_ts)
-    )
+async def open_thread(slack: SlackApi, channel: str, thread_ts: str, languages: Languages) -> None:
+    """A greeting in the new thread, and the report templates as its suggested prompts, in
+    the user's language (both when it is unknown)."""
+    text, title = greeting(languages)
+    await best_effort("greeting", lambda: slack.post(channel, Message(text), thread_ts))
     await best_effort(
         "setSuggestedPrompts",
-        lambda: slack.set_suggested_prompts(channel, t.prompts_title, suggested_prompts(language)),
+        lambda: slack.set_suggested_prompts(channel, title, prompts_for(languages)),
     )
 
 
@@ -77,8 +106,15 @@ async def set_title(slack: SlackApi, channel: str, thread_ts: str, question: str
     await best_effort("setTitle", lambda: slack.set_title(channel, thread_ts, title))
 
 
+MAX_LOADING_MESSAGES = 10
+"""setStatus's loading_messages: "Maximum of 10 messages"
+(docs.slack.dev/reference/methods/assistant.threads.setStatus)."""
+
+
 class StatusLine:
-    """Keeps an assistant thread's status line up while a run lasts."""
+    """Keeps a thread's status line up while a run lasts: in an assistant thread, and (with
+    chat:write, docs.slack.dev/changelog/2026/03/05/set-status-scope-update) in a channel's
+    thread too. `loading` gives the messages Slack rotates through under it."""
 
     def __init__(
         self,
@@ -88,11 +124,13 @@ class StatusLine:
         text: Callable[[], str],
         *,
         refresh: float = 90.0,
+        loading: Callable[[], list[str]] | None = None,
     ) -> None:
         self._slack = slack
         self._channel = channel
         self._thread_ts = thread_ts
         self._text = text
+        self._loading = loading
         self._refresh = refresh
         self._changed = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -105,13 +143,14 @@ class StatusLine:
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def _run(self) -> None:
-        shown = None
+        shown: tuple[str, list[str]] | None = None
         while True:
             text = self._text()
-            if text != shown or not self._changed.is_set():
-                if await self._set(text):
+            loading = self._loading()[:MAX_LOADING_MESSAGES] if self._loading else []
+            if (text, loading) != shown or not self._changed.is_set():
+                if await self._set(text, loading):
                     self.sets += 1
-                shown = text
+                shown = (text, loading)
             self._changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), self._refresh)
@@ -125,7 +164,12 @@ class StatusLine:
             self._task = None
             await self._set("")
 
-    async def _set(self, text: str) -> bool:
+    async def _set(self, text: str, loading: list[str] | None = None) -> bool:
+        if loading:
+            return await best_effort(
+                "setStatus",
+                lambda: self._slack.set_status(self._channel, self._thread_ts, text, loading),
+            )
         return await best_effort(
             "setStatus", lambda: self._slack.set_status(self._channel, self._thread_ts, text)
         )

@@ -36,6 +36,10 @@ class Brief:
     """What the research reads: the user's document library or the web."""
     documents: tuple[Shelved, ...] = ()
     """The library's documents (none for the web): a question naming one is swept."""
+    context: str | None = None
+    """What the conversation already holds (the thread's earlier report, or its messages),
+    so a follow-up is planned and written knowing it; background for the model, never
+    instructions, and never evidence (a report still cites only what it verifies)."""
 
 
 def make_brief(
