@@ -16,6 +16,11 @@
   for bad arguments; `invalid_blocks` is listed for messages only
   (https://docs.slack.dev/reference/methods/chat.postMessage, "Errors"). That an image whose
   file cannot be shown is refused this way in a view is inferred, not documented.
+- An image block in a view shows a Slack file on the same terms as in a message
+  (`FileStore.usable`): a private upload is refused ("invalid slack file", as reported for
+  messages in slackapi/bolt-python#1251 and slackapi/python-slack-sdk#1658, and for blocks
+  sent through response_url in slackapi/java-slack-sdk#1349); a file shared in a
+  conversation shows once Slack has processed it.
 """
 
 from __future__ import annotations

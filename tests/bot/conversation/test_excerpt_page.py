@@ -1,10 +1,14 @@
 """The cited page in the excerpt modal, through the bot (Bolt over HTTP) against the Slack
 stand-in, on a library with a real PDF: the modal opens text-only at once, the crop of the
-cited page follows (uploaded once, privately, then shown by views.update), and nothing the
-crop needs ever turns into an error for the user."""
+cited page follows (shared once in the report's thread, then shown by views.update), and
+whatever keeps the page from showing is said in the modal in one line, never silently.
+
+The stand-in refuses a privately uploaded file in image blocks, as real workspaces do
+("invalid slack file": slackapi/bolt-python#1251, slackapi/python-slack-sdk#1658)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
@@ -14,10 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from slack_sdk.errors import SlackApiError
 
 from bot.config import Settings
 from bot.conversation import excerpt_page
 from bot.runtime import Runtime
+from bot.slack.api import SlackWebApi, Upload, build_web_client
+from bot.slack.blockkit import Message
 from bot.sources import open_library
 from engine.assembly import Sources
 from engine.contracts import Claim, Report
@@ -36,6 +43,7 @@ from tests.support.slack_runs import settle
 from tests.support.slack_stub import Call, SlackStub
 
 CHANNEL, USER, REPORT = "C5", "U1", "rp"
+THREAD = "900.1"  # the thread slack_pages.delivered puts the report in
 
 
 @pytest.fixture
@@ -76,7 +84,76 @@ def told(slack: SlackStub) -> list[Call]:
     return [c for c in slack.calls if c.method in ("chat.postMessage", "chat.postEphemeral")]
 
 
-async def test_the_modal_opens_text_only_then_shows_the_page_uploaded_once(
+def texts(call: Call) -> str:
+    return json.dumps(view_of(call), ensure_ascii=False)
+
+
+def shares(slack: SlackStub) -> list[Call]:
+    """The completed uploads of the crop (every attempt)."""
+    return slack.calls_to("files.completeUploadExternal", ok_only=False)
+
+
+# -- what the stand-in accepts -----------------------------------------------------------------
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
+
+
+def picture(file_id: str) -> dict[str, Any]:
+    return {"type": "image", "slack_file": {"id": file_id}, "alt_text": "A página 2."}
+
+
+def a_modal(*blocks: dict[str, Any]) -> dict[str, Any]:
+    text = {"type": "section", "text": {"type": "mrkdwn", "text": "O trecho."}}
+    return {
+        "type": "modal",
+        "title": {"type": "plain_text", "text": "Trecho"},
+        "blocks": [text, *blocks],
+    }
+
+
+async def test_the_stand_in_refuses_a_private_upload_and_shows_one_shared_in_a_thread(
+    slack: SlackStub,
+) -> None:
+    api = SlackWebApi(build_web_client("xoxb-test", slack.api_url))
+    opened = await api.open_view("trig-1", a_modal())
+    private = await api.upload_private(Upload("page.png", PNG, "Página 2"), "A página 2")
+
+    with pytest.raises(SlackApiError) as in_view:
+        await api.update_view(opened.id, a_modal(picture(private)), opened.hash)
+    assert in_view.value.response["error"] == "invalid_arguments"
+    assert in_view.value.response["response_metadata"]["messages"] == [
+        "[ERROR] invalid slack file [json-pointer:/view/blocks/1/slack_file]"
+    ]
+    with pytest.raises(SlackApiError) as in_message:  # even posted by the uploader itself
+        await api.post("C1", Message("p", [picture(private)]))
+    assert in_message.value.response["errors"] == [
+        "invalid slack file [json-pointer:/blocks/0/slack_file]"
+    ]
+
+    shared = await api.upload_in_thread("C1", "1.1", Upload("p.png", PNG, "P"), "alt", "c")
+    [completed] = slack.calls_to("files.completeUploadExternal")[-1:]
+    assert (completed.params["channel_id"], completed.params["thread_ts"]) == ("C1", "1.1")
+    await api.update_view(opened.id, a_modal(picture(shared)), opened.hash)
+    await api.post("C1", Message("p", [picture(shared)]))
+
+
+async def test_a_shared_file_is_still_refused_until_slack_processed_it(slack: SlackStub) -> None:
+    clock = slack.files.clock = FakeClock()
+    slack.files.ready_after = 0.3
+    api = SlackWebApi(build_web_client("xoxb-test", slack.api_url))
+    opened = await api.open_view("trig-1", a_modal())
+    shared = await api.upload_in_thread("C1", "1.1", Upload("p.png", PNG, "P"), "alt", "c")
+
+    with pytest.raises(SlackApiError):
+        await api.update_view(opened.id, a_modal(picture(shared)), opened.hash)
+    clock.advance(0.35)
+    await api.update_view(opened.id, a_modal(picture(shared)), opened.hash)
+
+
+# -- the bot -----------------------------------------------------------------------------------
+
+
+async def test_the_modal_opens_text_only_then_shows_the_page_shared_once_in_the_thread(
     make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
 ) -> None:
     rt, sender = await ready(runtimes, make_settings(), bolt_http)  # Redis, arq workers
@@ -86,12 +163,18 @@ async def test_the_modal_opens_text_only_then_shows_the_page_uploaded_once(
 
         [opened] = slack.calls_to("views.open")
         assert images(opened) == [], "the modal opens with the text alone"
-        assert "100% (cem por cento)" in json.dumps(view_of(opened), ensure_ascii=False)
+        assert "100% (cem por cento)" in texts(opened)
         [uploaded] = slack.calls_to("upload")
         file_id = uploaded.params["file_id"]
         assert slack.uploads[file_id].startswith(PNG_SIGNATURE)
         [completed] = slack.calls_to("files.completeUploadExternal")
-        assert not completed.params.get("channel_id"), "the crop is shared nowhere"
+        assert completed.params["channel_id"] == CHANNEL, "shared where the report is"
+        assert completed.params["thread_ts"] == THREAD
+        assert "[1]" in completed.params["initial_comment"]
+        assert "página 2" in completed.params["initial_comment"]
+        assert [m.get("files", [{}])[0].get("id") for m in slack.threads[(CHANNEL, THREAD)]] == [
+            file_id
+        ]
         order = [slack.calls.index(c) for c in (opened, uploaded, completed, updates[0])]
         assert order == sorted(order)
         [update] = updates
@@ -100,7 +183,8 @@ async def test_the_modal_opens_text_only_then_shows_the_page_uploaded_once(
         [image] = images(update)
         assert image["slack_file"] == {"id": file_id}
         assert "Página 2" in image["alt_text"]
-        assert "100% (cem por cento)" in json.dumps(view_of(update), ensure_ascii=False)
+        assert "100% (cem por cento)" in texts(update)
+        assert "A página também está no fio do relatório." in texts(update)
         assert await rt.states.page_file(REPORT, 1, CLAIMS["pdf"]) == file_id
         assert rt.redis is not None
         assert await rt.redis.get(rt.keys.page_file(REPORT, 1, CLAIMS["pdf"])) == file_id.encode()
@@ -110,10 +194,25 @@ async def test_the_modal_opens_text_only_then_shows_the_page_uploaded_once(
             lambda: slack.calls_to("views.update")[1:], what="the page, pressed again"
         )
 
-    assert len(slack.calls_to("files.getUploadURLExternal", ok_only=False)) == 1
+    assert len(slack.calls_to("files.getUploadURLExternal", ok_only=False)) == 1, "posted once"
     assert again[0].params["view_id"] == opened_ids(slack)[1]
     assert images(again[0])[0]["slack_file"] == {"id": file_id}
     assert told(slack) == []
+
+
+@pytest.mark.parametrize("redis", [False, True])
+async def test_presses_at_the_same_time_share_the_page_once(
+    redis: bool, make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
+) -> None:
+    rt, sender = await ready(runtimes, make_settings(redis=redis), bolt_http)
+    workers = running_workers(rt) if redis else contextlib.nullcontext()
+    async with workers:
+        for _ in range(3):
+            await press(sender, "pdf")
+        await slack.wait_for(lambda: len(slack.calls_to("views.update")) == 3, what="3 pages")
+
+    assert len(slack.calls_to("files.getUploadURLExternal", ok_only=False)) == 1
+    assert len({images(c)[0]["slack_file"]["id"] for c in slack.calls_to("views.update")}) == 1
 
 
 async def test_claims_without_a_page_upload_nothing_and_leave_their_modal_alone(
@@ -131,7 +230,7 @@ async def test_claims_without_a_page_upload_nothing_and_leave_their_modal_alone(
     assert update.params["view_id"] == opened_ids(slack)[3], "only the PDF claim's modal"
 
 
-async def test_a_failed_upload_leaves_the_modal_as_it_opened(
+async def test_a_refused_share_is_said_in_the_modal_in_one_line(
     make_settings: Any,
     runtimes: Any,
     bolt_http: Any,
@@ -142,22 +241,49 @@ async def test_a_failed_upload_leaves_the_modal_as_it_opened(
     slack.fail_next("files.completeUploadExternal", status=200, error="internal_error")
     with caplog.at_level(logging.WARNING, logger="bot.conversation.excerpt_page"):
         await press(sender, "pdf")
-        await slack.wait_for(
-            lambda: slack.calls_to("files.completeUploadExternal", ok_only=False), what="upload"
-        )
+        [said] = await slack.wait_for(lambda: slack.calls_to("views.update"), what="the line")
         await settle(rt)
 
-    assert slack.calls_to("views.open")
-    assert slack.calls_to("views.update", ok_only=False) == []
+    assert images(said) == []
+    assert "Não consegui mostrar a página aqui: erro do Slack: `internal_error`." in texts(said)
+    assert "100% (cem por cento)" in texts(said), "the excerpt stays"
     assert told(slack) == []
-    assert "was not uploaded: internal_error" in caplog.text
+    assert "was not shared: internal_error" in caplog.text
     assert await rt.states.page_file(REPORT, 1, CLAIMS["pdf"]) is None
-    await press(sender, "pdf")  # a failure is not remembered: the next press uploads
-    await slack.wait_for(lambda: slack.calls_to("views.update"), what="page, pressed again")
+    await press(sender, "pdf")  # a failure is not remembered: the next press shares it
+    shown = await slack.wait_for(lambda: slack.calls_to("views.update")[1:], what="again")
+    assert images(shown[0])
+
+
+async def test_a_missing_files_write_scope_is_named_in_the_modal(
+    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
+) -> None:
+    slack.revoke("files:write")
+    _, sender = await ready(runtimes, make_settings(redis=False), bolt_http)
+    await press(sender, "pdf")
+    [said] = await slack.wait_for(lambda: slack.calls_to("views.update"), what="the line")
+
+    assert images(said) == []
+    assert "`files:write`" in texts(said)
+    assert "Não consegui mostrar a página aqui" in texts(said)
+
+
+async def test_a_page_in_an_english_report_is_explained_in_english(
+    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
+) -> None:
+    slack.revoke("files:write")
+    rt = await runtimes(make_settings(redis=False))
+    report = (await pdf_report(rt)).model_copy(update={"language": "en"})
+    await delivered(rt, report, REPORT, CHANNEL, USER)
+    sender = await bolt_http(rt)
+    await press(sender, "pdf")
+    [said] = await slack.wait_for(lambda: slack.calls_to("views.update"), what="the line")
+
+    assert "I could not show the page here: the app lacks the `files:write`" in texts(said)
 
 
 @pytest.mark.parametrize("error", ["hash_conflict", "not_found"])
-async def test_a_refused_update_leaves_the_modal_as_it_opened(
+async def test_a_modal_closed_or_changed_is_left_alone(
     error: str,
     make_settings: Any,
     runtimes: Any,
@@ -181,7 +307,7 @@ async def test_a_refused_update_leaves_the_modal_as_it_opened(
     )
 
 
-async def test_a_just_uploaded_page_is_shown_once_slack_has_processed_it(
+async def test_a_just_shared_page_is_shown_once_slack_has_processed_it(
     make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
 ) -> None:
     clock = slack.files.clock = FakeClock()
@@ -202,7 +328,26 @@ async def test_a_just_uploaded_page_is_shown_once_slack_has_processed_it(
     }
 
 
-async def test_a_remembered_file_slack_no_longer_shows_is_forgotten(
+async def test_a_page_slack_still_processes_after_the_wait_is_said_in_the_modal(
+    make_settings: Any,
+    runtimes: Any,
+    bolt_http: Any,
+    slack: SlackStub,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(excerpt_page, "UPDATE_RETRY_DELAYS", (0.01, 0.01))
+    slack.files.clock = FakeClock()
+    slack.files.ready_after = 60.0  # never, within this test
+    _, sender = await ready(runtimes, make_settings(redis=False), bolt_http)
+    await press(sender, "pdf")
+    [said] = await slack.wait_for(lambda: slack.calls_to("views.update"), what="the line")
+
+    assert len(slack.calls_to("views.update", ok_only=False)) == 4  # 3 refused, then the line
+    assert images(said) == []
+    assert "o Slack ainda processava a imagem; ela está no fio do relatório" in texts(said)
+
+
+async def test_a_remembered_file_slack_no_longer_shows_is_forgotten_and_said(
     make_settings: Any,
     runtimes: Any,
     bolt_http: Any,
@@ -213,13 +358,15 @@ async def test_a_remembered_file_slack_no_longer_shows_is_forgotten(
     rt, sender = await ready(runtimes, make_settings(redis=False), bolt_http)
     await rt.states.set_page_file(REPORT, 1, CLAIMS["pdf"], "F0000000404")  # deleted since
     await press(sender, "pdf")
-    await slack.wait_for(lambda: len(slack.calls_to("views.update", ok_only=False)) == 2)
+    [said] = await slack.wait_for(lambda: slack.calls_to("views.update"), what="the line")
     await settle(rt)
 
-    assert slack.calls_to("views.update") == []
+    assert "abra o trecho de novo" in texts(said)
+    assert slack.calls_to("upload") == []
     assert await rt.states.page_file(REPORT, 1, CLAIMS["pdf"]) is None
     await press(sender, "pdf")
-    await slack.wait_for(lambda: slack.calls_to("views.update"), what="page uploaded anew")
+    shown = await slack.wait_for(lambda: slack.calls_to("views.update")[1:], what="anew")
+    assert images(shown[0])
     assert slack.calls_to("upload")
 
 

@@ -71,17 +71,28 @@ def refusal(raised: pytest.ExceptionInfo[SlackApiError]) -> tuple[str, list[str]
     return str(data["error"]), list(data.get("response_metadata", {}).get("messages", []))
 
 
-async def test_an_open_modal_is_updated_with_a_private_upload(slack: SlackStub) -> None:
+async def test_a_private_upload_is_refused_in_a_modal_and_a_shared_one_is_shown(
+    slack: SlackStub,
+) -> None:
+    """Real workspaces refuse an image block naming a file shared nowhere, even the bot's
+    own (slackapi/bolt-python#1251, python-slack-sdk#1797); one shared in the thread shows."""
     slack_api = api(slack)
     opened = await slack_api.open_view("trig-1", modal())
     assert opened.id
     assert opened.hash
+    private = await slack_api.upload_private(Upload("page.png", PNG, "Página 2"), "A página 2")
+    with pytest.raises(SlackApiError) as raised:
+        await slack_api.update_view(opened.id, modal(picture({"id": private})), opened.hash)
+    error, messages = refusal(raised)
+    assert error == "invalid_arguments"
+    assert any("invalid slack file" in m for m in messages), messages
 
-    file_id = await slack_api.upload_private(Upload("page.png", PNG, "Página 2"), "A página 2")
+    file_id = await slack_api.upload_in_thread(
+        "C1", "1.1", Upload("page.png", PNG, "Página 2"), "A página 2", ""
+    )
 
     completed = slack.calls_to("files.completeUploadExternal")[-1]
-    assert not completed.params.get("channel_id")
-    assert not completed.params.get("channels")
+    assert completed.params["channel_id"] == "C1"
     assert slack.uploads[file_id] == PNG
     updated = await slack_api.update_view(opened.id, modal(picture({"id": file_id})), opened.hash)
     assert updated.id == opened.id
@@ -92,7 +103,9 @@ async def test_an_open_modal_is_updated_with_a_private_upload(slack: SlackStub) 
 async def test_a_file_named_by_its_private_url_is_shown_too(slack: SlackStub) -> None:
     slack_api = api(slack)
     opened = await slack_api.open_view("trig-1", modal())
-    file_id = await slack_api.upload_private(Upload("page.png", PNG, "Página 2"), "A página 2")
+    file_id = await slack_api.upload_in_thread(
+        "C1", "1.1", Upload("page.png", PNG, "Página 2"), "A página 2", ""
+    )
     url = slack.files.files[file_id].url_private
 
     await slack_api.update_view(opened.id, modal(picture({"url": url})), opened.hash)
@@ -147,7 +160,9 @@ async def test_a_just_uploaded_file_is_refused_until_slack_processed_it(
     slack.files.ready_after = 0.3
     slack_api = api(slack)
     opened = await slack_api.open_view("trig-1", modal())
-    file_id = await slack_api.upload_private(Upload("page.png", PNG, "Página 2"), "A página 2")
+    file_id = await slack_api.upload_in_thread(
+        "C1", "1.1", Upload("page.png", PNG, "Página 2"), "A página 2", ""
+    )
 
     with pytest.raises(SlackApiError):
         await slack_api.update_view(opened.id, modal(picture({"id": file_id})), opened.hash)
