@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Protocol
 
 from arq.connections import ArqRedis
@@ -90,6 +90,10 @@ class InProcessQueue:
         task = asyncio.get_running_loop().create_task(run(), name=name)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        if isinstance(work, Coroutine):
+            # A task cancelled before it ran (the bot closing) never starts `work`: close it,
+            # or Python warns that it was never awaited. Closing a finished one does nothing.
+            task.add_done_callback(lambda _: work.close())
 
     async def step(self, step: Step, origin: str) -> None:
         if origin in self._seen or self._on_step is None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gc
+import warnings
+
 from bot.queue import InProcessQueue
 from bot.steps import Start, Step
 
@@ -39,3 +42,25 @@ async def test_a_failing_job_is_logged_not_raised() -> None:
     await queue.step(Start(report_id="r", user="U"), "o")
     await queue.drain()
     await queue.aclose()
+
+
+async def test_closing_before_a_job_ran_leaves_no_coroutine_unawaited() -> None:
+    """A report enqueued the moment the bot closes is cancelled before it starts: its
+    coroutine is closed, not left for Python to warn "never awaited" (a flaky teardown)."""
+    queue = InProcessQueue()
+    started: list[str] = []
+
+    async def on_step(step: Step) -> None:
+        return None
+
+    async def on_run(report_id: str, version: int) -> None:
+        started.append(report_id)
+
+    queue.bind(on_step, on_run)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        await queue.enqueue_report("r1", 1)
+        await queue.aclose()  # before the loop ever ran the job's task
+        gc.collect()
+    assert started == []
+    assert not [w for w in caught if "never awaited" in str(w.message)]
