@@ -51,14 +51,36 @@ class Settings:
     tasks_per_worker: int = 16
     max_report_seconds: float = 3600.0
     retention_seconds: int = 30 * 24 * 3600
+    """How long a report is kept (FONTE_REPORT_DAYS, default 30): its state, its saved
+    versions and the page crops it shared; past it, the report can no longer be exported
+    again or deepened."""
+    ratings_retention_seconds: int = 365 * 24 * 3600
+    """How long ratings are kept (FONTE_RATINGS_DAYS, default 365), beyond the report."""
     text_budget: int = 11_000
     """Characters of block text per Slack message (FONTE_SLACK_TEXT_BUDGET)."""
+    slack_canvas: bool = False
+    """Also share each report as a canvas tabbed in its channel (FONTE_SLACK_CANVAS=1; needs
+    the canvases:write scope); a refused canvas leaves the files, which always go."""
     slack_admins: frozenset[str] = frozenset()
     """Slack user ids that may Start, Edit or Cancel anyone's channel brief
     (FONTE_SLACK_ADMINS, comma-separated); everyone else steers only their own."""
     status_refresh: float = 90.0
     """Seconds between refreshes of an assistant thread's status line: Slack drops it after
     two minutes without a message (assistant.threads.setStatus)."""
+    slack_streaming: bool = True
+    """Stream a run's plan and tasks into its thread (chat.startStream) where the workspace
+    allows it, else edit a progress message; FONTE_SLACK_STREAMING=off always edits."""
+    files_days: float = 30.0
+    """How long files shared in a thread or DM are kept as its sources (FONTE_FILES_DAYS,
+    default 30); older ones are removed the next time the conversation's files are used."""
+    slack_file_mb: float = 25.0
+    """The largest shared file the bot downloads, in MB (FONTE_SLACK_FILE_MB, default 25)."""
+    # -- sources per conversation
+    channel_libraries: str | None = None
+    """FONTE_CHANNEL_LIBRARIES: a JSON or TOML file, or `C1=/folder,C2=/folder`, mapping
+    channels to libraries of their own (bot/sources/channels.py, checked at start)."""
+    private_channels: frozenset[str] = frozenset()
+    """FONTE_PRIVATE_CHANNELS: channel ids whose library no other channel may use."""
 
     def limits_for(self, template: str | None) -> Limits:
         """A new report's limits: its template's price, the deployment's overrides over it."""
@@ -109,7 +131,8 @@ def load_settings(env: Mapping[str, str] | None = None, *, role: Role = "bot") -
         raise BadInput(f"REDIS_URL={redis_url!r} is not a redis:// URL")
     source = (env_text(env, "FONTE_SOURCE") or "library").strip()
     library = env_text(env, "FONTE_LIBRARY")
-    if source == "library" and library is None:
+    named = [part.strip() for part in source.replace(",", "+").split("+")]
+    if "library" in named and library is None:
         raise BadInput(
             "FONTE_LIBRARY is not set: point it at the folder of documents the bot researches "
             "(or set FONTE_SOURCE=module:function)"
@@ -147,13 +170,31 @@ def load_settings(env: Mapping[str, str] | None = None, *, role: Role = "bot") -
         tasks_per_worker=int(env_number(env, "FONTE_TASKS_PER_WORKER", 16, minimum=1)),
         max_report_seconds=env_number(env, "FONTE_MAX_REPORT_MINUTES", 60, minimum=0.01) * 60,
         text_budget=int(env_number(env, "FONTE_SLACK_TEXT_BUDGET", 11_000, minimum=3_500)),
+        slack_canvas=(env_text(env, "FONTE_SLACK_CANVAS") or "").lower() in ("1", "true", "yes"),
         slack_admins=frozenset(
             admin.strip()
             for admin in (env_text(env, "FONTE_SLACK_ADMINS") or "").split(",")
             if admin.strip()
         ),
         status_refresh=env_number(env, "FONTE_STATUS_REFRESH_SECONDS", 90, minimum=1),
+        files_days=env_number(env, "FONTE_FILES_DAYS", 30, minimum=0.001),
+        slack_file_mb=env_number(env, "FONTE_SLACK_FILE_MB", 25, minimum=0.001),
+        slack_streaming=(env_text(env, "FONTE_SLACK_STREAMING") or "auto").lower()
+        not in ("off", "0", "false", "no"),
+        retention_seconds=days_setting(env, "FONTE_REPORT_DAYS", 30),
+        ratings_retention_seconds=days_setting(env, "FONTE_RATINGS_DAYS", 365),
+        channel_libraries=env_text(env, "FONTE_CHANNEL_LIBRARIES"),
+        private_channels=frozenset(
+            channel.strip()
+            for channel in (env_text(env, "FONTE_PRIVATE_CHANNELS") or "").split(",")
+            if channel.strip()
+        ),
     )
+
+
+def days_setting(env: Mapping[str, str], name: str, default: float) -> int:
+    """A retention in days, as the whole seconds a Redis TTL takes (at least one)."""
+    return max(1, round(env_number(env, name, default, minimum=0.001) * 24 * 3600))
 
 
 def _overrides(env: Mapping[str, str]) -> LimitOverrides:

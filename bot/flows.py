@@ -19,14 +19,30 @@ from bot.conversation.common import (
     whisper,
 )
 from bot.conversation.excerpt_page import show_page
+from bot.conversation.export import export
 from bot.conversation.followups import cancel, deepen, out_of_turn, rate, say
+from bot.conversation.shared_files import share_files
+from bot.conversation.thread_context import conversation_context
 from bot.redis.state import ReportState
 from bot.runtime import Runtime
 from bot.slack import assistant
 from bot.slack.blockkit import Message
 from bot.slack.blocks import answered_questions, clarifying_questions, plan_message
 from bot.slack.texts import texts_for
-from bot.steps import Answer, Ask, Cancel, Deepen, EditPlan, Rate, Say, ShowPage, Start, Step
+from bot.steps import (
+    Answer,
+    Ask,
+    Cancel,
+    Deepen,
+    EditPlan,
+    Export,
+    Rate,
+    Say,
+    ShareFiles,
+    ShowPage,
+    Start,
+    Step,
+)
 from engine import Brief, ClarifyingQuestion, Meter, Subquestion
 from engine.planning import (
     MAX_QUESTION_CHARS,
@@ -68,6 +84,12 @@ async def handle_step(rt: Runtime, step: Step) -> None:
             await say(rt, step)
         case ShowPage():
             await show_page(rt, step)
+        case Export():
+            await export(rt, step)
+        case ShareFiles():
+            await share_files(rt, step)  # the files first: what the text asks then sees them
+            if step.then is not None:
+                await handle_step(rt, step.then)
 
 
 def needs_clarifying(brief: Brief) -> bool:
@@ -124,14 +146,19 @@ async def ask(rt: Runtime, step: Ask) -> None:
         template=brief.template,
         limits=rt.settings.limits_for(brief.template),
         assistant=step.assistant,
+        follows=step.follows,
+        context=await conversation_context(rt, step),
     )
     if not await rt.states.create(state):
         return
     await rt.states.link_thread(step.channel, thread_ts, report_id)
     if step.assistant:
-        await assistant.set_title(rt.slack, step.channel, thread_ts, brief.question)
+        if step.follows is None:  # a follow-up keeps the thread's title
+            await assistant.set_title(rt.slack, step.channel, thread_ts, brief.question)
         await assistant.planning(rt.slack, step.channel, thread_ts, brief.language)
-    questions = await _clarify(rt, state, brief) if needs_clarifying(brief) else []
+    # A follow-up is asked with its thread's report in view: no clarifying round again.
+    clarify = step.follows is None and needs_clarifying(brief)
+    questions = await _clarify(rt, state, brief_of(state)) if clarify else []
     if not questions:
         await post_plan(rt, report_id)
         return

@@ -17,10 +17,13 @@ from bot.redis.state import ReportState
 from bot.runtime import Runtime
 from bot.slack.api import DELIVERY_ERRORS
 from bot.slack.assistant import StatusLine
-from bot.slack.blockkit import Message
+from bot.slack.blockkit import Message, clip
+from bot.slack.blocks import cut_by_user
 from bot.slack.progress import ProgressReporter
-from bot.slack.report_blocks import cut_by_user
+from bot.slack.progress_state import SlackProgress
+from bot.slack.stream import StreamedProgress, end_stream, open_stream
 from bot.slack.texts import texts_for
+from bot.sources.catalog import origins_marked
 from engine import (
     GRACE_SECONDS,
     Assignment,
@@ -111,13 +114,14 @@ async def _research(rt: Runtime, state: ReportState, version: int) -> Report | N
     context = await rt.stores.open(report_id, state.limits, f"v{version}:orchestrator")
     await rt.stores.begin_run(report_id, version)
     try:
-        sources = await rt.sources()
+        sources = await rt.sources_for(state)
     except Exception as failure:  # a library folder gone, a source that cannot load
         log.exception("report %s v%d: the sources did not open", report_id, version)
         await _fail(rt, report_id, version, failure)
         return None
-    progress_ts = await _progress_message(rt, state, version)
     budget = context.budget
+    progress = SlackProgress.for_plan(state.plan, budget.limits, state.research)
+    progress_ts, stream = await _progress_message(rt, state, version, progress)
     reporter = ProgressReporter(
         rt.slack,
         state.channel,
@@ -126,6 +130,8 @@ async def _research(rt: Runtime, state: ReportState, version: int) -> Report | N
         lambda: budget.limits,
         interval=rt.settings.progress_interval,
         spend=budget.spend,
+        stream=stream,
+        state=progress,
     )
     status_line = _status_line(rt, state, reporter)
     orchestrator = Orchestrator(
@@ -167,11 +173,13 @@ async def _research(rt: Runtime, state: ReportState, version: int) -> Report | N
     if status_line is not None:
         await status_line.close()
     await rt.stores.end_run(report_id, version)
-    return report
+    return origins_marked(report, sources)
 
 
 def _status_line(rt: Runtime, state: ReportState, reporter: ProgressReporter) -> StatusLine | None:
-    if not state.assistant:
+    """In an assistant thread, and in a channel's thread (setStatus takes chat:write there,
+    docs.slack.dev/changelog/2026/03/05/set-status-scope-update); not in a plain DM."""
+    if state.is_dm and not state.assistant:
         return None
     t = texts_for(state.language)
     wanted = list(state.research) if state.research else None
@@ -180,8 +188,18 @@ def _status_line(rt: Runtime, state: ReportState, reporter: ProgressReporter) ->
         done, total = reporter.state.subquestions_done(wanted)
         return t.assistant_status.format(done=done, total=total) if total else t.researching
 
+    def loading() -> list[str]:
+        titles = reporter.state.running_titles()
+        running = [t.loading_task.format(title=clip(title, 80)) for title in titles]
+        return [*running, t.loading_reading, t.loading_verifying]
+
     return StatusLine(
-        rt.slack, state.channel, state.thread_ts, text, refresh=rt.settings.status_refresh
+        rt.slack,
+        state.channel,
+        state.thread_ts,
+        text,
+        refresh=rt.settings.status_refresh,
+        loading=loading,
     )
 
 
@@ -203,23 +221,38 @@ async def _fail(rt: Runtime, report_id: str, version: int, failure: Exception) -
     await end_failed(rt, report_id, version, type(failure).__name__)
 
 
-async def _progress_message(rt: Runtime, state: ReportState, version: int) -> str | None:
-    """The run's progress message: the one a previous attempt of this job posted, if any.
-    None when Slack refuses it (the bot was removed from the channel, say): the research
-    goes on without progress edits, and delivery says what went wrong."""
+async def _progress_message(
+    rt: Runtime, state: ReportState, version: int, progress: SlackProgress
+) -> tuple[str | None, StreamedProgress | None]:
+    """The run's progress message and, when it is a stream, the stream: the plan card
+    streamed for the requester where Slack allows it (bot.slack.stream), else a message to
+    edit. A previous attempt's message is reused (its stream stopped first, so it can be
+    edited). No message when Slack refuses it (the bot was removed from the channel, say):
+    the research goes on without progress, and delivery says what went wrong."""
     if state.progress_version == version and state.progress_ts is not None:
-        return state.progress_ts
+        if state.progress_streamed:
+            await end_stream(rt.slack, state.channel, state.progress_ts)
+        return state.progress_ts, None
+    if rt.settings.slack_streaming:
+        stream = await open_stream(
+            rt.slack, state.channel, state.thread_ts, state.requester, progress, state.language
+        )
+        if stream is not None:
+            streamed = {"progress_ts": stream.ts, "progress_version": version}
+            await rt.states.update(
+                state.report_id,
+                lambda s: s.model_copy(update={**streamed, "progress_streamed": True}),
+            )
+            return stream.ts, stream
     text = texts_for(state.language).researching
     try:
         ts = await rt.slack.post(state.channel, Message(text), state.thread_ts)
     except DELIVERY_ERRORS as error:
         log.warning("report %s: no progress message: %s", state.report_id, error)
-        return None
-    await rt.states.update(
-        state.report_id,
-        lambda s: s.model_copy(update={"progress_ts": ts, "progress_version": version}),
-    )
-    return ts
+        return None, None
+    posted = {"progress_ts": ts, "progress_version": version, "progress_streamed": False}
+    await rt.states.update(state.report_id, lambda s: s.model_copy(update=posted))
+    return ts, None
 
 
 async def _watch(rt: Runtime, report_id: str, orchestrator: Orchestrator) -> None:
@@ -247,7 +280,7 @@ async def worker_orchestrator(rt: Runtime, report_id: str, scope: str) -> Orches
     if state is None:
         raise LookupError(f"report {report_id} has no state (expired?)")
     context = await rt.stores.open(report_id, state.limits, scope)
-    sources = await rt.sources()
+    sources = await rt.sources_for(state)
     return Orchestrator(
         rt.model,
         sources.searcher,

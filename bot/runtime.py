@@ -29,11 +29,13 @@ from bot.slack.texts import texts_for
 from bot.sources import (
     SourceFactory,
     SourceUnavailable,
+    is_built_in,
     library_problem,
     model_factory,
     source_factory,
     unavailable_sources,
 )
+from bot.sources.catalog import InConversation, SourceCatalog
 from bot.steps import Ask, Step
 from engine import ExecutorFactory, Model, Orchestrator
 from engine.assembly import Sources
@@ -64,6 +66,24 @@ class Runtime:
     _sources_lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     source_problem: str | None = None
     """Why the last attempt to open the source found none (FONTE_LIBRARY missing or empty)."""
+    catalog: SourceCatalog = field(init=False, repr=False)
+    """Every library, the web and the conversations' shared files, opened once each; checks
+    FONTE_CHANNEL_LIBRARIES when the runtime is built (BadInput, one line)."""
+
+    def __post_init__(self) -> None:
+        custom = None if is_built_in(self.open_sources) else self.sources
+        self.catalog = SourceCatalog.from_settings(self.settings, custom)
+
+    async def sources_for(self, where: InConversation) -> Sources:
+        """The sources of a research asked `where` (a ReportState: its channel, thread and
+        DM flag): its channel's library or the team's, the web if configured, and the files
+        shared in that conversation, combined (bot.sources.catalog). A worker builds the same
+        from the same state. Unavailable (a library missing): sources that find nothing."""
+        try:
+            return await self.catalog.sources_for(where)
+        except SourceUnavailable as error:
+            log.warning("no source to research: %s", error)
+            return unavailable_sources(str(error))
 
     async def sources(self) -> Sources:
         """The source, opened once per process (a library is indexed on first open). While
@@ -72,7 +92,10 @@ class Runtime:
         async with self._sources_lock:
             if self._sources is None:
                 try:
-                    opened = await asyncio.to_thread(self.open_sources, self.settings)
+                    if is_built_in(self.open_sources):  # the catalog's, opened once for all
+                        opened = await self.catalog.sources_for(None)
+                    else:
+                        opened = await asyncio.to_thread(self.open_sources, self.settings)
                 except SourceUnavailable as error:
                     if self.source_problem != str(error):
                         log.warning("no source to research: %s", error)
@@ -93,8 +116,9 @@ class Runtime:
     async def aclose(self) -> None:
         if isinstance(self.queue, InProcessQueue):
             await self.queue.aclose()
-        if self._sources is not None:  # the web fetcher's connections
-            await self._sources.aclose()
+        if self._sources is not None and not is_built_in(self.open_sources):
+            await self._sources.aclose()  # the web fetcher's connections
+        await self.catalog.aclose()
         if self.redis is not None:
             await self.redis.aclose(close_connection_pool=True)
 

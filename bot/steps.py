@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from bot.files import SharedFile
 from engine import Language, Limits
 from engine.planning import UnknownTemplate, find_template
 from engine.text import detect_language
@@ -35,6 +36,10 @@ class Ask(_Step):
     """When the request says more than its question (a slash command's template word)."""
     assistant: bool = False
     """Asked in an assistant (agent) thread."""
+    follows: str | None = None
+    """A new question in a thread whose report (this id) is done: that report is context."""
+    in_thread: bool = False
+    """Asked inside a thread of people's messages (no report in it): they are context."""
 
 
 class Answer(_Step):
@@ -116,8 +121,47 @@ class ShowPage(_Step):
     language: Language = "pt"
 
 
+ExportFormat = Literal["pdf", "docx", "pptx", "html", "md"]
+
+
+class Export(_Step):
+    """The report's files again, in its thread: the report message's Files button, or
+    "exportar" / "export" [format] typed there (bot.conversation.export.export_request).
+    `version` None is the latest delivered; `format` None is every file."""
+
+    kind: Literal["export"] = "export"
+    report_id: str
+    user: str
+    version: int | None = None
+    format: ExportFormat | None = None
+    channel: str = ""
+    thread_ts: str | None = None
+    language: Language | None = None
+    """Of the request, when it says (typed text); else the report's."""
+
+
+class ShareFiles(_Step):
+    """Files a user shared in a thread or a DM (a `message` of subtype `file_share`): keep
+    them as sources of that conversation, say which were kept and which not, then run
+    `then`, what the message's text asks (a question, an answer), so it sees the files."""
+
+    kind: Literal["share"] = "share"
+    origin: str
+    channel: str
+    user: str
+    thread_ts: str
+    """The thread the bot answers in: the message's thread, or the message itself."""
+    ts: str
+    is_dm: bool = False
+    files: list[SharedFile]
+    text: str = ""
+    then: Annotated[Ask | Answer | Deepen, Field(discriminator="kind")] | None = None
+    language: Language | None = None
+    """Of the conversation, when known (a report in the thread); else read from the text."""
+
+
 Step = Annotated[
-    Ask | Answer | Start | Cancel | EditPlan | Deepen | Rate | Say | ShowPage,
+    Ask | Answer | Start | Cancel | EditPlan | Deepen | Rate | Say | ShowPage | Export | ShareFiles,
     Field(discriminator="kind"),
 ]
 STEP = TypeAdapter(Step)

@@ -15,7 +15,7 @@ from bot.slack.payloads import action_value, channel_of, origin_of
 from bot.slack.report_blocks import excerpt_view
 from bot.slack.texts import texts_for
 from bot.steps import Ask, ShowPage
-from engine.render import CitationIndex
+from engine.render import CitationIndex, claim_origin
 
 Payload = dict[str, Any]
 
@@ -88,9 +88,8 @@ async def open_excerpt(rt: Runtime, body: Payload) -> ShowPage | None:
     index = CitationIndex(report)
     number = int(value.get("n") or index.number_of(claim_id))
     claim = report.claim(claim_id)
-    opened = await rt.slack.open_view(
-        body["trigger_id"], excerpt_view(claim, number, state.language)
-    )
+    view = excerpt_view(claim, number, state.language, origin=claim_origin(report, claim))
+    opened = await rt.slack.open_view(body["trigger_id"], view)
     if not (may_show_page(claim) and opened.id):
         return None
     return ShowPage(

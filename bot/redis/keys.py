@@ -37,6 +37,10 @@ class Keys:
         excerpt modal uploads it once."""
         return f"{self.prefix}:report:{report_id}:v{version}:page:{claim_id}"
 
+    def page_file_lock(self, report_id: str, version: int, claim_id: str) -> str:
+        """Held while one job crops and shares that page, so two presses share it once."""
+        return f"{self.prefix}:report:{report_id}:v{version}:page:{claim_id}:lock"
+
     def thread(self, channel: str, thread_ts: str) -> str:
         """Which report a Slack thread belongs to."""
         return f"{self.prefix}:thread:{channel}:{thread_ts}"
@@ -48,6 +52,17 @@ class Keys:
     def assistant_thread(self, channel: str, thread_ts: str) -> str:
         """Set when Slack opened an assistant (agent) thread there."""
         return f"{self.prefix}:assistant:{channel}:{thread_ts}"
+
+    # -- ratings (kept longer than reports: FONTE_RATINGS_DAYS) ------------------------------
+
+    def rating(self, report_id: str, version: int, user: str) -> str:
+        """JSON of one user's rating of one version (bot.redis.ratings.Rating)."""
+        return f"{self.prefix}:rating:{report_id}:v{version}:{user}"
+
+    @property
+    def ratings(self) -> str:
+        """Sorted set: rating key -> the time it was given (Unix seconds), for the export."""
+        return f"{self.prefix}:ratings"
 
     # -- research context shared by workers -------------------------------------------------
 

@@ -64,6 +64,9 @@ class ReportState(BaseModel):
     research: list[str] | None = None
     progress_ts: str | None = None
     progress_version: int = 0
+    progress_streamed: bool = False
+    """`progress_ts` was opened as a stream (chat.startStream): a later attempt stops it
+    before editing it, as Slack refuses edits of a message still streaming."""
     delivered: int = 0
     """The last version whose delivery ended (in any final state)."""
     reported: int = 0
@@ -83,6 +86,11 @@ class ReportState(BaseModel):
     """Asked in an assistant (agent) thread: title and status line are set there too."""
     feedback: list[Feedback] = Field(default_factory=list)
     created_at: datetime = Field(default_factory=utc_now)
+    follows: str | None = None
+    """The earlier report of the same thread this one is a follow-up question to."""
+    context: str | None = None
+    """What the brief is given of the conversation (`Brief.context`): the earlier report's
+    question, summary and verified statements, or the thread's earlier messages."""
 
     def may_act(self, user: str) -> bool:
         """A DM brief is its requester's alone; a channel brief is the channel's."""
@@ -120,9 +128,15 @@ class StateStore(Protocol):
         state after it, or None when the report is unknown."""
         ...
 
-    async def link_thread(self, channel: str, thread_ts: str, report_id: str) -> None: ...
+    async def link_thread(self, channel: str, thread_ts: str, report_id: str) -> None:
+        """`report_id` is now the thread's report: a thread holds one report per question
+        asked in it, and the last one linked is the one a new message there is about
+        (buttons name their own report, so an earlier one keeps its buttons)."""
+        ...
 
-    async def by_thread(self, channel: str, thread_ts: str) -> str | None: ...
+    async def by_thread(self, channel: str, thread_ts: str) -> str | None:
+        """The thread's latest report (see `link_thread`)."""
+        ...
 
     async def set_dm_open(self, channel: str, report_id: str | None) -> None: ...
 

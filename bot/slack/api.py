@@ -75,7 +75,17 @@ class SlackApi(Protocol):
 
     async def upload_private(self, upload: Upload, alt_text: str) -> str:
         """Upload a file shared nowhere: without a channel it stays private to the bot
-        (docs.slack.dev/reference/methods/files.completeUploadExternal); returns its id."""
+        (docs.slack.dev/reference/methods/files.completeUploadExternal); returns its id.
+        Real workspaces refuse such a file in image blocks ("invalid slack file",
+        slackapi/bolt-python#1251): to show one, use `upload_in_thread`."""
+        ...
+
+    async def upload_in_thread(
+        self, channel: str, thread_ts: str, upload: Upload, alt_text: str, comment: str
+    ) -> str:
+        """One file shared in a thread as a message of its own (files.completeUploadExternal
+        with channel_id and thread_ts), so everyone in the conversation can see it and image
+        blocks may show it; returns its id."""
         ...
 
     async def respond(self, response_url: str, text: str) -> None:
@@ -89,8 +99,16 @@ class SlackApi(Protocol):
         """files.getUploadURLExternal, the upload, files.completeUploadExternal (v2)."""
         ...
 
-    async def set_status(self, channel: str, thread_ts: str, status: str) -> None:
-        """assistant.threads.setStatus: the assistant thread's status line ("" clears it)."""
+    async def set_status(
+        self,
+        channel: str,
+        thread_ts: str,
+        status: str,
+        loading_messages: Sequence[str] | None = None,
+    ) -> None:
+        """assistant.threads.setStatus: the status line ("" clears it) and up to ten
+        `loading_messages` rotating under it; in channel threads too, with chat:write
+        (docs.slack.dev/changelog/2026/03/05/set-status-scope-update)."""
         ...
 
     async def thread_messages(self, channel: str, thread_ts: str) -> list[dict[str, Any]]:
@@ -106,6 +124,30 @@ class SlackApi(Protocol):
         self, channel: str, title: str, prompts: Sequence[tuple[str, str]]
     ) -> None:
         """assistant.threads.setSuggestedPrompts: (title, message) pairs, at most four."""
+        ...
+
+    async def start_stream(
+        self,
+        channel: str,
+        thread_ts: str,
+        chunks: Sequence[dict[str, Any]],
+        *,
+        recipient_user_id: str,
+        recipient_team_id: str | None = None,
+    ) -> str:
+        """chat.startStream in `plan` task display mode; returns the message's ts. Outside
+        DMs Slack requires the recipient and their team (docs.slack.dev/reference/methods/
+        chat.startStream); without a team, the token's own (auth.test) is sent."""
+        ...
+
+    async def append_stream(self, channel: str, ts: str, chunks: Sequence[dict[str, Any]]) -> None:
+        """chat.appendStream: chunks only, as the stream was opened with chunks."""
+        ...
+
+    async def stop_stream(
+        self, channel: str, ts: str, chunks: Sequence[dict[str, Any]] | None = None
+    ) -> None:
+        """chat.stopStream: the message is final; chat.update edits it from then on."""
         ...
 
 
@@ -194,6 +236,7 @@ def _opened(view: Any) -> OpenedView:
 class SlackWebApi:
     def __init__(self, client: AsyncWebClient) -> None:
         self.client = client
+        self._team: str | None = None
 
     async def post(self, channel: str, message: Message, thread_ts: str | None = None) -> str:
         kwargs: dict[str, Any] = {"channel": channel, "text": message.text}
@@ -250,6 +293,23 @@ class SlackWebApi:
             raise SlackRequestError("files.completeUploadExternal answered no file id")
         return str(uploaded["id"])
 
+    async def upload_in_thread(
+        self, channel: str, thread_ts: str, upload: Upload, alt_text: str, comment: str
+    ) -> str:
+        response = await self.client.files_upload_v2(
+            filename=upload.filename,
+            file=upload.content,
+            title=upload.title,
+            alt_txt=alt_text,
+            channel=channel,
+            thread_ts=thread_ts,
+            initial_comment=comment,
+        )
+        uploaded = response.get("file") or {}
+        if not uploaded.get("id"):
+            raise SlackRequestError("files.completeUploadExternal answered no file id")
+        return str(uploaded["id"])
+
     async def respond(self, response_url: str, text: str) -> None:
         await AsyncWebhookClient(response_url).send(text=text, response_type="ephemeral")
 
@@ -265,10 +325,55 @@ class SlackWebApi:
             initial_comment=comment,
         )
 
-    async def set_status(self, channel: str, thread_ts: str, status: str) -> None:
+    async def set_status(
+        self,
+        channel: str,
+        thread_ts: str,
+        status: str,
+        loading_messages: Sequence[str] | None = None,
+    ) -> None:
         await self.client.assistant_threads_setStatus(
-            channel_id=channel, thread_ts=thread_ts, status=status
+            channel_id=channel,
+            thread_ts=thread_ts,
+            status=status,
+            loading_messages=list(loading_messages) if loading_messages else None,
         )
+
+    async def start_stream(
+        self,
+        channel: str,
+        thread_ts: str,
+        chunks: Sequence[dict[str, Any]],
+        *,
+        recipient_user_id: str,
+        recipient_team_id: str | None = None,
+    ) -> str:
+        response = await self.client.chat_startStream(
+            channel=channel,
+            thread_ts=thread_ts,
+            chunks=list(chunks),
+            recipient_user_id=recipient_user_id,
+            recipient_team_id=recipient_team_id or await self._team_id(),
+            task_display_mode="plan",
+        )
+        return str(response["ts"])
+
+    async def append_stream(self, channel: str, ts: str, chunks: Sequence[dict[str, Any]]) -> None:
+        await self.client.chat_appendStream(channel=channel, ts=ts, chunks=list(chunks))
+
+    async def stop_stream(
+        self, channel: str, ts: str, chunks: Sequence[dict[str, Any]] | None = None
+    ) -> None:
+        await self.client.chat_stopStream(
+            channel=channel, ts=ts, chunks=list(chunks) if chunks else None
+        )
+
+    async def _team_id(self) -> str:
+        """The bot token's workspace (auth.test), asked once: a one-workspace app's users'."""
+        if self._team is None:
+            response = await self.client.auth_test()
+            self._team = str(response.get("team_id") or "")
+        return self._team
 
     async def set_title(self, channel: str, thread_ts: str, title: str) -> None:
         await self.client.assistant_threads_setTitle(

@@ -10,6 +10,7 @@ and their DMs arrive as plain message events, as before."""
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from typing import Any
@@ -21,21 +22,27 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.conversation.opening import open_excerpt, open_plan_editor, run_as_mine
 from bot.conversation.routing import step_for_message
+from bot.conversation.shared_files import share_step
 from bot.runtime import Runtime
 from bot.slack import assistant
+from bot.slack.blockkit import feedback_pressed, selected_value
 from bot.slack.blocks import (
     ANSWER,
     CANCEL,
+    CITATIONS,
     DEEPEN,
     EDIT,
     EDIT_VIEW,
     EXCERPT,
+    EXPORT,
     FEEDBACK,
+    FEEDBACK_BUTTONS,
     RUN_AS_MINE,
     START,
     help_message,
     read_edit_plan,
 )
+from bot.slack.locales import UserLocales
 from bot.slack.payloads import action_value, channel_of, origin_of, report_of
 from bot.slack.texts import texts_for
 from bot.steps import (
@@ -44,6 +51,7 @@ from bot.steps import (
     Cancel,
     Deepen,
     EditPlan,
+    Export,
     Rate,
     Say,
     Start,
@@ -74,9 +82,12 @@ def build_app(
     app.action(CANCEL)(listeners.on_cancel)
     app.action(EDIT)(listeners.on_edit)
     app.action(EXCERPT)(listeners.on_excerpt)
+    app.action(EXPORT)(listeners.on_export)
     app.action(RUN_AS_MINE)(listeners.on_run_as_mine)
     app.action(re.compile(f"^{DEEPEN}_"))(listeners.on_deepen)
-    app.action(re.compile(f"^{FEEDBACK}_"))(listeners.on_feedback)
+    app.action(re.compile(f"^{FEEDBACK}_"))(listeners.on_feedback)  # older reports' buttons
+    app.action(FEEDBACK_BUTTONS)(listeners.on_rating)
+    app.action(CITATIONS)(listeners.on_citation)
     app.view(EDIT_VIEW)(listeners.on_edit_submitted)
     agent = AsyncAssistant()
     agent.thread_started(listeners.on_assistant_thread)
@@ -91,6 +102,7 @@ def build_app(
 class Listeners:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
+        self.locales = UserLocales()
 
     async def _enqueue(self, step: Step, origin: str) -> None:
         await self.rt.queue.step(step, origin)
@@ -101,37 +113,59 @@ class Listeners:
         self, ack: AsyncAck, body: Payload, event: Payload, context: AsyncBoltContext
     ) -> None:
         await ack()
+        if event.get("files"):
+            return  # a file_share message: its message event brings the files and the text
         await self._route(event, f"event:{body.get('event_id') or event.get('ts')}", True)
 
-    async def on_assistant_thread(self, body: Payload, event: Payload) -> None:
-        """assistant_thread_started: remember the thread, offer the templates as prompts."""
+    async def on_assistant_thread(
+        self, body: Payload, event: Payload, client: AsyncWebClient
+    ) -> None:
+        """assistant_thread_started: remember the thread, greet the user and offer the
+        templates as prompts, in the language of their Slack locale (both when unknown)."""
         thread = event.get("assistant_thread") or {}
         channel, thread_ts = str(thread.get("channel_id", "")), str(thread.get("thread_ts", ""))
         if not channel or not thread_ts:
             return
         await self.rt.states.mark_assistant_thread(channel, thread_ts)
-        await assistant.open_thread(self.rt.slack, channel, thread_ts, "pt")
+        languages = await self.locales.languages(client, str(thread.get("user_id") or ""))
+        await assistant.open_thread(self.rt.slack, channel, thread_ts, languages)
 
     async def on_assistant_context(self, body: Payload) -> None:
         """assistant_thread_context_changed: nothing to do (acknowledged by Bolt)."""
 
-    async def on_assistant_message(self, body: Payload, event: Payload) -> None:
+    async def on_assistant_message(
+        self, body: Payload, event: Payload, context: AsyncBoltContext
+    ) -> None:
         """A user's message in a DM thread (an assistant thread or not): routed as any DM."""
+        origin = f"event:{body.get('event_id') or event.get('ts')}"
+        if _shared_by_user(event) and event.get("user") != context.bot_user_id:
+            await self._share({**event, "channel_type": "im"}, origin, False)
+            return
         if event.get("subtype") or event.get("bot_id") or not event.get("user"):
             return
-        origin = f"event:{body.get('event_id') or event.get('ts')}"
         await self._route({**event, "channel_type": "im"}, origin, False)
 
     async def on_message(
         self, ack: AsyncAck, body: Payload, event: Payload, context: AsyncBoltContext
     ) -> None:
         await ack()
+        if _shared_by_user(event) and event.get("user") != context.bot_user_id:
+            mentioned = mentions(event.get("text", ""), context.bot_user_id)
+            origin = f"event:{body.get('event_id') or event.get('ts')}"
+            await self._share(event, origin, mentioned)
+            return
         if event.get("subtype") or event.get("bot_id") or not event.get("user"):
             return
         is_dm = event.get("channel_type") == "im"
         if not is_dm and mentions(event.get("text", ""), context.bot_user_id):
             return  # app_mention brings the same message
         await self._route(event, f"event:{body.get('event_id') or event.get('ts')}", False)
+
+    async def _share(self, event: Payload, origin: str, mentioned: bool) -> None:
+        """Files a user shared (bot.conversation.shared_files), then what the text asks."""
+        step = await share_step(self.rt, event, origin, mentioned)
+        if step is not None:
+            await self._enqueue(step, origin)
 
     async def _route(self, event: Payload, origin: str, mentioned: bool) -> None:
         step = await step_for_message(self.rt, event, origin, mentioned)
@@ -228,6 +262,17 @@ class Listeners:
         )
         await self._enqueue(step, origin_of(body))
 
+    async def on_rating(self, ack: AsyncAck, body: Payload) -> None:
+        """Slack's native feedback buttons (context_actions): the same Rate step."""
+        pressed = feedback_pressed(body["actions"][0], FEEDBACK_BUTTONS) or {}
+        action = {**body["actions"][0], "value": json.dumps(pressed)}
+        await self.on_feedback(ack, {**body, "actions": [action]})
+
+    async def on_citation(self, ack: AsyncAck, body: Payload) -> None:
+        """A citation picked in a report's select: its excerpt modal, as its button opens."""
+        action = {**body["actions"][0], "value": selected_value(body["actions"][0])}
+        await self.on_excerpt(ack, {**body, "actions": [action]})
+
     async def on_edit(self, ack: AsyncAck, body: Payload) -> None:
         await ack()
         await open_plan_editor(self.rt, body)
@@ -242,6 +287,25 @@ class Listeners:
         step = await run_as_mine(self.rt, body, report_id)
         if step is not None:
             await self._enqueue(step, step.origin)
+
+    async def on_export(self, ack: AsyncAck, body: Payload) -> None:
+        """The report message's Files button: that version's files again, in the thread."""
+        await ack()
+        report_id = report_of(body)
+        if report_id is None:
+            await self._stale(body)
+            return
+        version = action_value(body).get("v")
+        message = body.get("message") or {}
+        thread_ts = message.get("thread_ts") or body.get("container", {}).get("thread_ts")
+        step = Export(
+            report_id=report_id,
+            user=body["user"]["id"],
+            version=int(version) if version else None,
+            channel=channel_of(body),
+            thread_ts=str(thread_ts or message.get("ts") or "") or None,
+        )
+        await self._enqueue(step, origin_of(body))
 
     async def on_excerpt(self, ack: AsyncAck, body: Payload) -> None:
         await ack()
@@ -265,3 +329,14 @@ class Listeners:
             report_id=report_id, user=body["user"]["id"], subquestions=subquestions, limits=limits
         )
         await self._enqueue(step, f"view:{view.get('id')}:{view.get('hash')}")
+
+
+def _shared_by_user(event: Payload) -> bool:
+    """A `file_share` message of a person (https://docs.slack.dev/reference/events/message/
+    file_share); the bot's own uploads (files_upload_v2 into a thread) carry its bot_id."""
+    return (
+        event.get("subtype") == "file_share"
+        and not event.get("bot_id")
+        and bool(event.get("user"))
+        and bool(event.get("files"))
+    )

@@ -95,6 +95,10 @@ _REPORT = ReportWords(
     chart_period="Period",
     continued="cont.",
     slide_sources="Excerpts cited on this slide",
+    # -- sources per conversation
+    origin_library="team library",
+    origin_web="web",
+    origin_conversation="shared in this conversation",
 )
 
 _SHEET = SheetWords(
@@ -249,10 +253,10 @@ _TEMPLATES = TemplateWords(
         "livre": "free plan",
     },
     examples={
-        "mercado": "residential solar energy in Brazil",
-        "concorrentes": "solar energy distributors",
-        "regulacao": "distributed energy generation",
-        "tecnologia": "battery energy storage",
+        "mercado": "How big is the residential solar energy market in Brazil?",
+        "concorrentes": "Who are the main solar energy distributors in Brazil?",
+        "regulacao": "How is distributed energy generation regulated in Brazil?",
+        "tecnologia": "Where does battery technology for energy storage stand today?",
     },
     empty_question_example="What is the size of the solar energy market in Brazil?",
     sweep_pages="Pages {first}–{last}",

@@ -97,6 +97,10 @@ _REPORT = ReportWords(
     chart_period="Período",
     continued="cont.",
     slide_sources="Trechos citados neste slide",
+    # -- sources per conversation
+    origin_library="biblioteca da equipe",
+    origin_web="web",
+    origin_conversation="compartilhado nesta conversa",
 )
 
 _SHEET = SheetWords(
@@ -257,10 +261,10 @@ _TEMPLATES = TemplateWords(
         "livre": "plano livre a partir da pergunta",
     },
     examples={
-        "mercado": "energia solar residencial no Brasil",
-        "concorrentes": "distribuidoras de energia solar",
-        "regulacao": "geração distribuída de energia",
-        "tecnologia": "baterias para armazenamento de energia",
+        "mercado": "Qual é o tamanho do mercado de energia solar residencial no Brasil?",
+        "concorrentes": "Quem são as principais distribuidoras de energia solar no Brasil?",
+        "regulacao": "Como é regulada a geração distribuída de energia no Brasil?",
+        "tecnologia": "Em que estágio está a tecnologia de baterias para armazenar energia?",
     },
     empty_question_example="Qual é o tamanho do mercado de energia solar no Brasil?",
     sweep_pages="Páginas {first}–{last}",

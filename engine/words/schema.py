@@ -100,6 +100,12 @@ class ReportWords:
     continued: str
     """A slide continued from the one before."""
     slide_sources: str
+    # -- sources per conversation
+    origin_library: str
+    """Beside a source a combined research read from the team's library: "team library"."""
+    origin_web: str
+    origin_conversation: str
+    """A file shared in the Slack conversation the report was asked in."""
 
 
 @dataclass(frozen=True)
@@ -238,7 +244,7 @@ class TemplateWords:
     sections: Mapping[str, tuple[str, ...]]
     descriptions: Mapping[str, str]
     examples: Mapping[str, str]
-    """The subject of a template's suggested prompt in Slack."""
+    """The question a template's suggested prompt in Slack sends, as the user would ask it."""
     empty_question_example: str
     sweep_pages: str
     """A sweep's section, the pages one subagent read: "Pages {first}–{last}"."""

@@ -102,3 +102,60 @@ class SlackWords:
     help_intro: str
     """`/research help`: how to ask for research."""
     help_templates: str
+    # -- the report message
+    see_attached: str
+    """Ends a report message that had to leave part of the report out."""
+    report_files_note: str
+    """The report message's last line: where the full report is."""
+    files_button: str
+    citations_placeholder: str
+    """The select of a report's citations; each opens its excerpt."""
+    feedback_up_label: str
+    feedback_down_label: str
+    # -- crops, retention and export
+    page_comment: str
+    """The message the cited page's crop is shared with in the report's thread."""
+    page_in_thread: str
+    page_not_shown: str
+    """The excerpt modal's one line when it cannot show the page: {reason}."""
+    page_not_rendered: str
+    page_processing: str
+    page_gone: str
+    export_comment: str
+    export_expired: str
+    """A report past retention: {days}, how long reports are kept."""
+    export_no_version: str
+    export_failed: str
+    # -- streamed progress
+    stream_plan_title: str
+    """The streamed plan card's title while the research runs."""
+    stream_plan_done: str
+    """Its title once the research ended: {verified} claims verified."""
+    task_writing: str
+    """The plan's last task: writing the report once the subquestions are researched."""
+    task_verified: str
+    """A task's output: {count} claims verified, {sources} sources."""
+    task_gap: str
+    task_failed: str
+    stream_closing: str
+    """The streamed progress's last line, just before the report is posted."""
+    tasks_heading: str
+    task_pending: str
+    task_running: str
+    task_done: str
+    task_gap_word: str
+    task_failed_word: str
+    loading_task: str
+    """A status line loading message per task under way: {title}."""
+    loading_reading: str
+    loading_verifying: str
+    # -- shared files
+    files_kept: str
+    """The reply to files shared in a thread or DM: {files}, the names kept as sources."""
+    files_refused: str
+    """Its part for the files not kept, a line each below it: "• name: reason"."""
+    file_too_big: str
+    """{limit}: the size cap in MB (FONTE_SLACK_FILE_MB)."""
+    file_not_supported: str
+    file_not_downloaded: str
+    file_login_page: str

@@ -7,6 +7,7 @@ import asyncio
 import json
 from typing import Any
 
+from bot.conversation.delivery import PAGE_EVENT
 from bot.flows import brief_of
 from bot.redis.state import FINAL_STATUSES
 from bot.slack.blocks import ANSWER, CANCEL, DEEPEN, EXCERPT, START
@@ -92,11 +93,10 @@ async def test_mention_clarify_plan_start_progress_report(
     assert any(b"75 kW" in content for content in slack.uploads.values())
     assert sum(content.startswith(b"PK") for content in slack.uploads.values()) == 2
     assert sum(content.startswith(b"%PDF") for content in slack.uploads.values()) == 1
-    progress = [
-        c for c in slack.calls_to("chat.update") if "Afirmações" in c.params.get("text", "")
-    ]
-    assert progress
-    assert "concluída" in progress[-1].params["text"]
+    # The progress was streamed into the thread as a plan card, stopped on its final state.
+    (progress,) = slack.streams.in_thread(CHANNEL, "500.1")
+    assert progress.ended_by == "stop"
+    assert "concluída" in (progress.plan_title or "")
 
     assert state.delivered == 1
     report = await rt.states.load_report(report_id, 1)
@@ -273,11 +273,12 @@ async def test_failed_deliveries_end_in_a_state_tell_the_user_and_deepen_later_w
     rt = await runtimes(make_settings())
     sender = await bolt_http(rt)
     slack.revoke("files:write")  # installed without the upload scope
-    slack.fail_next(  # and Slack refuses the first report page outright
+    slack.fail_next(  # and Slack refuses the report message outright, and its short form
         "chat.postMessage",
+        times=2,
         status=200,
         error="msg_blocks_too_long",
-        matching=lambda params: EXCERPT in str(params.get("blocks", "")),
+        matching=lambda params: PAGE_EVENT in str(params.get("metadata", "")),
     )
     async with running_workers(rt):
         report_id = await report_in_thread(rt, sender, slack, LIMITS_QUESTION, "650.1")
@@ -314,7 +315,9 @@ async def test_failed_deliveries_end_in_a_state_tell_the_user_and_deepen_later_w
     ]
     assert len(lines) == 2
     assert "`files:write`" in lines[1]
-    pages = [c for c in slack.calls_to("chat.postMessage") if EXCERPT in c.text_of_blocks()]
+    pages = [
+        c for c in slack.calls_to("chat.postMessage") if PAGE_EVENT in str(c.params.get("metadata"))
+    ]
     assert pages, "version 2 was posted"
     assert all(c.params.get("thread_ts") == "650.1" for c in slack.calls_to("chat.postMessage"))
 

@@ -5,7 +5,10 @@ Web API (https://docs.slack.dev/reference/methods): auth.test, chat.postMessage 
 postEphemeral, views.open / views.update (`slack_views`), the files_upload_v2 sequence
 (files.getUploadURLExternal, the upload POST to the URL it handed out,
 files.completeUploadExternal; `slack_files`, which also says whether an image block may show
-a file), the assistant.threads.* methods of the agent surface, and apps.connections.open
+a file), files a user shares (`slack_files.file_share_event`) served at their url_private
+to a bearer token with files:read, files.info, users.info (`slack_users`), the
+assistant.threads.* methods of the agent surface, streamed messages (chat.startStream /
+appendStream / stopStream, `slack_streams`), and apps.connections.open
 with a real Socket Mode WebSocket.
 
 Failures a real workspace produces and tests inject:
@@ -35,9 +38,12 @@ from urllib.parse import parse_qsl
 
 from aiohttp import web
 
-from tests.support.slack_files import FileStore
-from tests.support.slack_limits import block_errors, total_text
+from tests.support.slack_canvases import CANVAS_SCOPE, CanvasStore
+from tests.support.slack_files import FileStore, file_share_event
+from tests.support.slack_limits import block_errors, table_refusal, total_text
 from tests.support.slack_socket import APP_ID, SocketModeSide
+from tests.support.slack_streams import STREAM_METHODS, StreamStore
+from tests.support.slack_users import UserDirectory
 from tests.support.slack_views import ViewStore
 
 BOT_USER = "UBOT"
@@ -58,10 +64,17 @@ SCOPES = {
     "chat.postEphemeral": "chat:write",
     "files.getUploadURLExternal": "files:write",
     "files.completeUploadExternal": "files:write",
+    "files.info": "files:read",
     # setStatus takes chat:write or assistant:write (changelog 2026-03-05).
     "assistant.threads.setStatus": "chat:write",
     "assistant.threads.setTitle": "assistant:write",
     "assistant.threads.setSuggestedPrompts": "assistant:write",
+    # The streaming methods' pages: Bot token, chat:write (slack_streams).
+    "chat.startStream": "chat:write",
+    "chat.appendStream": "chat:write",
+    "chat.stopStream": "chat:write",
+    "canvases.create": CANVAS_SCOPE,  # the report as a canvas (slack_canvases)
+    "users.info": "users:read",  # the locale a greeting is worded in (slack_users)
 }
 # conversations.replies needs the history scope of the conversation's kind
 # (https://docs.slack.dev/reference/methods/conversations.replies, "Scopes").
@@ -74,7 +87,10 @@ GRANTED = {
     "chat:write",
     "commands",
     "files:write",
+    "files:read",
     "assistant:write",
+    "canvases:write",
+    "users:read",
 }
 
 
@@ -131,6 +147,13 @@ class SlackStub(SocketModeSide):
         returns them."""
         self.files = FileStore()
         self.views = ViewStore(self.files)
+        self.streams = StreamStore(self.threads)
+        """Streamed messages (`slack_streams`): `slack.streams.enabled = False` is a
+        workspace without streaming; `slack.streams.clock` / `lifetime` drive expiry."""
+        self.canvases = CanvasStore()
+        """Canvases canvases.create made (`slack_canvases`)."""
+        self.users = UserDirectory()
+        """Members users.info knows (`slack_users`): `slack.users.add("U1", locale=...)`."""
 
     @property
     def api_url(self) -> str:
@@ -141,6 +164,7 @@ class SlackStub(SocketModeSide):
         app.router.add_post("/api/{method}", self._api)
         app.router.add_get("/api/{method}", self._api)  # conversations.replies is a GET
         app.router.add_post("/upload/{file_id}", self._upload)
+        app.router.add_get("/files-pri/{ref}/{tail:.+}", self._file)  # url_private(_download)
         app.router.add_post("/respond/{command}", self._respond)
         app.router.add_get("/link/", self._socket)
         self._runner = web.AppRunner(app)
@@ -149,6 +173,7 @@ class SlackStub(SocketModeSide):
         await site.start()
         port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
         self.base_url = f"http://127.0.0.1:{port}"
+        self.files.base_url = self.base_url
         return self
 
     async def stop(self) -> None:
@@ -177,6 +202,23 @@ class SlackStub(SocketModeSide):
     def revoke(self, scope: str) -> None:
         """The app was installed without `scope`: methods needing it answer missing_scope."""
         self.granted.discard(scope)
+
+    def share_file(
+        self,
+        user: str,
+        channel: str,
+        name: str,
+        content: bytes,
+        mimetype: str,
+        *,
+        text: str = "",
+        thread_ts: str | None = None,
+        ts: str = "1700000500.000100",
+    ) -> dict[str, Any]:
+        """`user` shares a file in `channel` (in `thread_ts`): the message event of subtype
+        file_share a test sends (`slack_files.file_share_event`)."""
+        stored = self.files.share(user, name, content, mimetype)
+        return file_share_event(user, channel, [stored], text, thread_ts, ts)
 
     def calls_to(self, method: str, ok_only: bool = True) -> list[Call]:
         return [c for c in self.calls if c.method == method and (c.ok or not ok_only)]
@@ -257,9 +299,12 @@ class SlackStub(SocketModeSide):
             return {"error": "missing_scope", "needed": needed, "provided": provided}
         # Both answer not_in_channel where the bot is not a member
         # (https://docs.slack.dev/reference/methods/chat.postEphemeral, "Errors").
-        member_only = method in ("chat.postMessage", "chat.postEphemeral")
+        member_only = method in ("chat.postMessage", "chat.postEphemeral", "chat.startStream")
         if member_only and params.get("channel") in self.channels_without_bot:
             return {"error": "not_in_channel"}
+        streaming = method in STREAM_METHODS or method == "chat.update"
+        if streaming and (streamed := self.streams.refusal(method, params)) is not None:
+            return streamed
         if method in ("chat.postMessage", "chat.update"):
             if len(str(params.get("text") or "")) > MAX_MESSAGE_TEXT:
                 return {"error": "msg_too_long"}
@@ -269,12 +314,19 @@ class SlackStub(SocketModeSide):
             problems = block_errors(blocks) or self.files.refusals(blocks, token)
             if problems:
                 return {"error": "invalid_blocks", "errors": problems}
+            if (tables := table_refusal(blocks)) is not None:
+                return tables
             if total_text(blocks) > self.text_ceiling:
                 return {"error": "msg_blocks_too_long"}
         if method.startswith("assistant.threads.") and not params.get("channel_id"):
             return {"error": "channel_not_found"}
         if method == "assistant.threads.setStatus" and "status" not in params:
             return {"error": "invalid_arguments"}
+        if method == "assistant.threads.setStatus":
+            loading = params.get("loading_messages")
+            loading = json.loads(loading) if isinstance(loading, str) else loading or []
+            if len(loading) > 10:  # loading_messages: "Maximum of 10 messages"
+                return {"error": "invalid_arguments"}
         if method == "assistant.threads.setSuggestedPrompts":
             prompts = params.get("prompts")
             listed = json.loads(prompts) if isinstance(prompts, str) else prompts or []
@@ -326,14 +378,22 @@ class SlackStub(SocketModeSide):
                 for m in found
             ]
             return {"ok": True, "messages": listed, "has_more": False}
+        if method in STREAM_METHODS:
+            return self.streams.answer(method, params, number)
         if method == "chat.update":  # answers the same channel and ts it edited
             return {"ok": True, "channel": params.get("channel"), "ts": params.get("ts")}
         if method == "chat.postEphemeral":  # message_ts only: ephemeral messages have no ts
             return {"ok": True, "message_ts": f"{1_700_000_000 + number}.000200"}
+        if method == "users.info":
+            return self.users.info(params)
         if method == "views.open":  # the trigger_id's 3-second expiry is not modelled
             return self.views.open(params, token)
         if method == "views.update":
             return self.views.update(params, token)
+        if method == "canvases.create":
+            return self.canvases.create(params, number)
+        if method == "files.info":
+            return self.files.info(params, token)
         # files_upload_v2: getUploadURLExternal hands out a URL and a file id, the bytes are
         # POSTed there, completeUploadExternal shares the ids in channel_id / thread_ts
         # (https://docs.slack.dev/messaging/working-with-files#uploading_files).
@@ -371,6 +431,22 @@ class SlackStub(SocketModeSide):
                 self.threads.setdefault(thread, []).append(message)
             return {"ok": True, "files": shared}
         return {"ok": True}
+
+    async def _file(self, request: web.Request) -> web.Response:
+        """A GET of a file's url_private or url_private_download (see `slack_files`),
+        recorded as "file_download" with the token it carried."""
+        authorization = request.headers.get("Authorization", "")
+        ref, tail = request.match_info["ref"], request.match_info["tail"]
+        answer = self.files.serve(ref, tail, authorization, self.granted)
+        token = authorization.removeprefix("Bearer ") if authorization else None
+        params = {"ref": ref, "tail": tail, "token": token}
+        self._record(Call("file_download", params, status=answer.status))
+        headers = {"Location": answer.location} if answer.location else {}
+        return web.Response(
+            status=answer.status,
+            body=answer.body,
+            headers={"Content-Type": answer.content_type, **headers},
+        )
 
     async def _upload(self, request: web.Request) -> web.Response:
         file_id = request.match_info["file_id"]
