@@ -17,6 +17,7 @@ from bot.slack.assistant import suggested_prompts
 from bot.slack.blocks import START
 from bot.slack.texts import EN
 from engine.planning import gap_question
+from tests.support.slack_samples import assistant_thread_started
 from tests.support.slack_surface import Surface
 
 DM, USER, THREAD = "D7", "U1", "1729999327.187299"
@@ -24,17 +25,7 @@ FOLLOW_UP = "How many electric buses run in Santiago de Chile?"
 
 
 def thread_started() -> dict[str, Any]:
-    # https://docs.slack.dev/reference/events/assistant_thread_started: no locale in it
-    return {
-        "type": "assistant_thread_started",
-        "assistant_thread": {
-            "user_id": USER,
-            "context": {"channel_id": "C1", "team_id": "T1", "enterprise_id": None},
-            "channel_id": DM,
-            "thread_ts": THREAD,
-        },
-        "event_ts": "1729999327.187300",
-    }
+    return assistant_thread_started(USER, DM, THREAD)
 
 
 def said(text: str, ts: str) -> dict[str, Any]:

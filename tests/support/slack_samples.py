@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from bot.slack.blockkit import MAX_BLOCKS, MAX_BUTTON_TEXT, MAX_SECTION_TEXT, Block
 from engine.contracts import (
@@ -68,3 +69,18 @@ def report(claims: int, partial: bool = False, language: str = "pt") -> Report:
         sections=[Section(title="Tamanho", sentences=sentences)],
         claims=all_claims,
     )
+
+
+def assistant_thread_started(user: str, dm: str, thread_ts: str) -> dict[str, Any]:
+    """The event a user opening the agent view's thread sends, with its documented fields
+    (https://docs.slack.dev/reference/events/assistant_thread_started): no locale in it."""
+    return {
+        "type": "assistant_thread_started",
+        "assistant_thread": {
+            "user_id": user,
+            "context": {"channel_id": "C1", "team_id": "T1", "enterprise_id": None},
+            "channel_id": dm,
+            "thread_ts": thread_ts,
+        },
+        "event_ts": "1729999327.187300",
+    }

@@ -26,23 +26,14 @@ from bot.slack.locales import BOTH, UserLocales, languages_of
 from bot.slack.texts import EN, PT
 from engine.text import detect_language
 from tests.support.bot_env import wait_state
+from tests.support.slack_samples import assistant_thread_started
 from tests.support.slack_stub import SlackStub
 
 DM, USER, THREAD = "D7", "U1", "1729999327.187299"
 
 
 def thread_started() -> dict[str, Any]:
-    # https://docs.slack.dev/reference/events/assistant_thread_started
-    return {
-        "type": "assistant_thread_started",
-        "assistant_thread": {
-            "user_id": USER,
-            "context": {"channel_id": "C1", "team_id": "T1", "enterprise_id": None},
-            "channel_id": DM,
-            "thread_ts": THREAD,
-        },
-        "event_ts": "1729999327.187300",
-    }
+    return assistant_thread_started(USER, DM, THREAD)
 
 
 def message_in_thread(text: str, ts: str = "1729999400.000100") -> dict[str, Any]:
