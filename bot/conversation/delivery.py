@@ -171,7 +171,7 @@ async def deliver_report(rt: Runtime, report_id: str, version: int, report: Repo
             files_failure = await _upload(rt, state, report, uploads)
         if uploads and files_failure is None:
             await rt.states.update(report_id, lambda s: s.model_copy(update={"files_posted": True}))
-            if rt.settings.slack_canvas:
+            if rt.settings.slack_canvas:  # after files_posted: a replay never makes a second one
                 await share_canvas(rt.slack, state.channel, report)
     status: Status = "cancelled" if cancelled else "delivered"
     notice = None

@@ -89,23 +89,12 @@ async def share_canvas(slack: SlackApi, channel: str, report: Report) -> str | N
     see it in its tabs, so the thread gets no extra message); its id, or None after a log
     line when Slack refuses it (missing canvases:write, canvas_disabled_user_team,
     canvas_creation_failed, ...): the files already carry the report."""
-    client = getattr(slack, "client", None)
-    if client is None:  # a Slack client that cannot make canvases: the files are enough
-        return None
     title = report.title or report.question
     try:
-        answer = await client.api_call(
-            "canvases.create",
-            json={
-                "title": title,
-                "document_content": {"type": "markdown", "markdown": render_markdown(report)},
-                "channel_id": channel,
-            },
-        )
+        return await slack.create_canvas(channel, title, render_markdown(report))
     except DELIVERY_ERRORS as error:
         log.warning("no canvas for the report in %s (the files carry it): %s", channel, error)
         return None
-    return str(answer.get("canvas_id") or "") or None
 
 
 Posted = Callable[[str], Awaitable[None]]

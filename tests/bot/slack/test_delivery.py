@@ -117,8 +117,7 @@ async def test_a_canvas_slack_refuses_is_none_never_an_error(slack: SlackStub) -
     ]
 
 
-async def test_a_slack_client_without_canvases_makes_none() -> None:
-    class NoCanvas:
-        pass
-
-    assert await share_canvas(NoCanvas(), "C1", report(1)) is None  # type: ignore[arg-type]
+async def test_a_failed_canvas_creation_makes_none(slack: SlackStub) -> None:
+    """canvas_creation_failed (docs.slack.dev/reference/methods/canvases.create): no canvas."""
+    slack.fail_next("canvases.create", status=200, error="canvas_creation_failed")
+    assert await share_canvas(api(slack), "C1", report(1)) is None

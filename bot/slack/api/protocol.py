@@ -1,0 +1,163 @@
+"""What the bot asks of Slack, behind a protocol (`SlackApi`), the values its calls trade in
+(`Upload`, `OpenedView`), and what a failed call tells the user (`SlackFailure`). Permanent
+errors (`ok: false` with `missing_scope`, `not_in_channel`, `msg_blocks_too_long`, ...) come
+back on HTTP 200 and are never retried: they raise SlackApiError, which `SlackFailure` reads."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from slack_sdk.errors import SlackApiError, SlackClientError
+
+from bot.slack.blockkit import Block, Message
+
+
+@dataclass(frozen=True)
+class Upload:
+    filename: str
+    content: bytes
+    title: str
+
+
+@dataclass(frozen=True)
+class OpenedView:
+    """A modal as Slack holds it: its id, and the hash that changes with every update
+    (docs.slack.dev/reference/methods/views.open, "Response")."""
+
+    id: str
+    hash: str
+
+
+class SlackApi(Protocol):
+    async def post(self, channel: str, message: Message, thread_ts: str | None = None) -> str:
+        """Post a message; returns its ts."""
+        ...
+
+    async def update(self, channel: str, ts: str, message: Message) -> None: ...
+
+    async def post_ephemeral(
+        self,
+        channel: str,
+        user: str,
+        text: str,
+        thread_ts: str | None = None,
+        blocks: Sequence[Block] | None = None,
+    ) -> None: ...
+
+    async def open_view(self, trigger_id: str, view: Block) -> OpenedView: ...
+
+    async def update_view(self, view_id: str, view: Block, hash: str) -> OpenedView:
+        """views.update of an open modal; Slack refuses it (hash_conflict) when the view
+        changed since `hash` was read, and (not_found) once the user closed it."""
+        ...
+
+    async def upload_private(self, upload: Upload, alt_text: str) -> str:
+        """Upload a file shared nowhere: without a channel it stays private to the bot
+        (docs.slack.dev/reference/methods/files.completeUploadExternal); returns its id.
+        Real workspaces refuse such a file in image blocks ("invalid slack file",
+        slackapi/bolt-python#1251): to show one, use `upload_in_thread`."""
+        ...
+
+    async def upload_in_thread(
+        self, channel: str, thread_ts: str, upload: Upload, alt_text: str, comment: str
+    ) -> str:
+        """One file shared in a thread as a message of its own (files.completeUploadExternal
+        with channel_id and thread_ts), so everyone in the conversation can see it and image
+        blocks may show it; returns its id."""
+        ...
+
+    async def respond(self, response_url: str, text: str) -> None:
+        """An ephemeral answer through a slash command's response_url (works where the bot
+        is not a member of the channel)."""
+        ...
+
+    async def upload(
+        self, channel: str, thread_ts: str, files: Sequence[Upload], comment: str
+    ) -> None:
+        """files.getUploadURLExternal, the upload, files.completeUploadExternal (v2)."""
+        ...
+
+    async def set_status(
+        self,
+        channel: str,
+        thread_ts: str,
+        status: str,
+        loading_messages: Sequence[str] | None = None,
+    ) -> None:
+        """assistant.threads.setStatus: the status line ("" clears it) and up to ten
+        `loading_messages` rotating under it; in channel threads too, with chat:write
+        (docs.slack.dev/changelog/2026/03/05/set-status-scope-update)."""
+        ...
+
+    async def thread_messages(self, channel: str, thread_ts: str) -> list[dict[str, Any]]:
+        """The thread's messages with their metadata and files (conversations.replies with
+        include_all_metadata)."""
+        ...
+
+    async def set_title(self, channel: str, thread_ts: str, title: str) -> None:
+        """assistant.threads.setTitle."""
+        ...
+
+    async def create_canvas(self, channel: str, title: str, markdown: str) -> str:
+        """canvases.create with markdown `document_content`, tabbed in `channel` (free
+        workspaces require a channel: docs.slack.dev/reference/methods/canvases.create);
+        returns its id. Needs canvases:write."""
+        ...
+
+    async def set_suggested_prompts(
+        self, channel: str, title: str, prompts: Sequence[tuple[str, str]]
+    ) -> None:
+        """assistant.threads.setSuggestedPrompts: (title, message) pairs, at most four."""
+        ...
+
+    async def start_stream(
+        self,
+        channel: str,
+        thread_ts: str,
+        chunks: Sequence[dict[str, Any]],
+        *,
+        recipient_user_id: str,
+        recipient_team_id: str | None = None,
+    ) -> str:
+        """chat.startStream in `plan` task display mode; returns the message's ts. Outside
+        DMs Slack requires the recipient and their team (docs.slack.dev/reference/methods/
+        chat.startStream); without a team, the token's own (auth.test) is sent."""
+        ...
+
+    async def append_stream(self, channel: str, ts: str, chunks: Sequence[dict[str, Any]]) -> None:
+        """chat.appendStream: chunks only, as the stream was opened with chunks."""
+        ...
+
+    async def stop_stream(
+        self, channel: str, ts: str, chunks: Sequence[dict[str, Any]] | None = None
+    ) -> None:
+        """chat.stopStream: the message is final; chat.update edits it from then on."""
+        ...
+
+
+@dataclass(frozen=True)
+class SlackFailure:
+    """What a failed call tells the user: Slack's error code, the scope it needed (for
+    missing_scope) and whether it was transient (retries ran out) or permanent."""
+
+    error: str
+    needed: str | None = None
+    transient: bool = False
+
+    @classmethod
+    def of(cls, failure: BaseException) -> SlackFailure:
+        if isinstance(failure, SlackApiError):
+            response = failure.response
+            status = int(getattr(response, "status_code", 200) or 200)
+            data = response.data if isinstance(response.data, dict) else {}
+            error = str(data.get("error") or f"http_{status}")
+            needed = data.get("needed")
+            return cls(error, str(needed) if needed else None, status == 429 or status >= 500)
+        return cls(type(failure).__name__, transient=True)
+
+
+DELIVERY_ERRORS = (SlackApiError, SlackClientError, OSError, asyncio.TimeoutError)
+"""What a Slack call may raise once its retries are spent."""
