@@ -215,7 +215,7 @@ async def surface(
         rt = await runtimes(settings, **runtime_args)
         if behind == "redis":
             worker_rt = await runtimes(settings, **runtime_args)
-            running = running_workers(worker_rt)
+            running = running_workers(worker_rt, settle_within=15.0)
             await running.__aenter__()
             workers.append(running)
         sender: SignedSlack | SocketSlack

@@ -119,17 +119,33 @@ class SlowSources:
 
 @contextlib.asynccontextmanager
 async def running_workers(
-    rt: Runtime, host: str | None = None
+    rt: Runtime, host: str | None = None, *, settle_within: float = 0.0
 ) -> AsyncIterator[asyncio.Task[None]]:
-    """Both arq workers of one `fonte worker` process, as a task of this loop."""
+    """Both arq workers of one `fonte worker` process, as a task of this loop. With
+    `settle_within`, closing first waits (that long at most) for the jobs still queued or
+    running to end, so a scenario's set-up does not cancel a job in the middle of a Redis
+    transaction (a pipeline cut mid-flight is left unclosed, and warns at teardown)."""
     workers = build_workers(rt, host=host or f"test-{uuid.uuid4().hex[:6]}")
     task = asyncio.create_task(run_workers(workers))
     try:
         yield task
     finally:
+        if settle_within > 0:
+            await _settled(rt, workers, settle_within)
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+
+
+async def _settled(rt: Runtime, workers: list[Any], within: float) -> None:
+    """Until no worker runs a job and their queues are empty, or `within` seconds pass."""
+    assert rt.redis is not None
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        queued = [await rt.redis.zcard(worker.queue_name) for worker in workers]
+        if not any(queued) and not any(worker.tasks for worker in workers):
+            return
+        await asyncio.sleep(0.05)
 
 
 async def wait_state(
