@@ -17,7 +17,7 @@ from bot.slack.assistant import suggested_prompts
 from bot.slack.blocks import START
 from bot.slack.texts import EN
 from engine.planning import gap_question
-from tests.support.slack_samples import assistant_thread_started
+from tests.support.slack_samples import assistant_thread_message, assistant_thread_started
 from tests.support.slack_surface import Surface
 
 DM, USER, THREAD = "D7", "U1", "1729999327.187299"
@@ -29,16 +29,7 @@ def thread_started() -> dict[str, Any]:
 
 
 def said(text: str, ts: str) -> dict[str, Any]:
-    """The user's message in the assistant thread (a picked prompt arrives the same way)."""
-    return {
-        "type": "message",
-        "channel": DM,
-        "channel_type": "im",
-        "user": USER,
-        "text": text,
-        "ts": ts,
-        "thread_ts": THREAD,
-    }
+    return assistant_thread_message(USER, DM, THREAD, text, ts)
 
 
 async def latest(

@@ -84,3 +84,18 @@ def assistant_thread_started(user: str, dm: str, thread_ts: str) -> dict[str, An
         },
         "event_ts": "1729999327.187300",
     }
+
+
+def assistant_thread_message(
+    user: str, dm: str, thread_ts: str, text: str, ts: str
+) -> dict[str, Any]:
+    """A user's message in that thread (a picked suggested prompt arrives the same way)."""
+    return {
+        "type": "message",
+        "channel": dm,
+        "channel_type": "im",
+        "user": user,
+        "text": text,
+        "ts": ts,
+        "thread_ts": thread_ts,
+    }

@@ -26,7 +26,7 @@ from bot.slack.locales import BOTH, UserLocales, languages_of
 from bot.slack.texts import EN, PT
 from engine.text import detect_language
 from tests.support.bot_env import wait_state
-from tests.support.slack_samples import assistant_thread_started
+from tests.support.slack_samples import assistant_thread_message, assistant_thread_started
 from tests.support.slack_stub import SlackStub
 
 DM, USER, THREAD = "D7", "U1", "1729999327.187299"
@@ -37,15 +37,7 @@ def thread_started() -> dict[str, Any]:
 
 
 def message_in_thread(text: str, ts: str = "1729999400.000100") -> dict[str, Any]:
-    return {
-        "type": "message",
-        "channel": DM,
-        "channel_type": "im",
-        "user": USER,
-        "text": text,
-        "ts": ts,
-        "thread_ts": THREAD,
-    }
+    return assistant_thread_message(USER, DM, THREAD, text, ts)
 
 
 TEMPLATE_IDS = ["mercado", "concorrentes", "regulacao", "tecnologia"]
