@@ -17,13 +17,15 @@ from typing import Any
 import httpx
 import pytest
 import redis
-import redis.asyncio as aioredis
 from aiohttp import web
+from arq.connections import ArqRedis
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_bolt.async_app import AsyncApp
 
 from bot.config import Settings
 from bot.jobs import open_runtime
+from bot.redis.connection import connect
+from bot.redis.keys import Keys
 from bot.runtime import Runtime
 from bot.slack.api import build_web_client
 from bot.slack.app import build_app
@@ -38,6 +40,7 @@ from tests.support.bot_env import (
     SIGNING_SECRET,
     SignedSlack,
     SocketSlack,
+    require_redis,
     running_workers,
 )
 from tests.support.slack_stub import SlackStub
@@ -53,11 +56,12 @@ async def slack() -> AsyncIterator[SlackStub]:
         await stub.stop()
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _empty_test_redis() -> Iterator[None]:
-    """Empty the tests' own Redis database before the session and after it, so nothing a
-    test wrote (or a killed worker process left) stays behind. Only that database: never
-    db 0, and nothing when no Redis answers (the tests that need one then fail alone)."""
+@pytest.fixture(scope="session")
+def _test_redis_emptied() -> Iterator[None]:
+    """Empty the tests' own Redis database before the first test that uses it and after the
+    session, so nothing a test wrote (or a killed worker process left) stays behind. Only that
+    database, never db 0, and only in a session where some test asked for Redis."""
+    require_redis()
 
     def flush() -> None:
         client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
@@ -82,34 +86,63 @@ def library(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def redis_prefix() -> AsyncIterator[str]:
-    prefix = f"fonte-test-{uuid.uuid4().hex[:10]}"
-    yield prefix
-    client = aioredis.from_url(REDIS_URL)
+def key_prefix() -> str:
+    """A key prefix of the test's own; asking for it touches no Redis."""
+    return f"fonte-test-{uuid.uuid4().hex[:10]}"
+
+
+@pytest.fixture
+def redis_prefix(key_prefix: str, _test_redis_emptied: None) -> Iterator[str]:
+    """The test uses the tests' Redis under `key_prefix`: skipped, with the reason, when none
+    answers; its keys (and its arq jobs' entries) are deleted afterwards."""
+    yield key_prefix
+    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
     try:
-        for pattern in (f"{prefix}*", f"arq:*{prefix}*"):
-            keys = [key async for key in client.scan_iter(match=pattern, count=500)]
+        for pattern in (f"{key_prefix}*", f"arq:*{key_prefix}*"):
+            keys = list(client.scan_iter(match=pattern, count=500))
             if keys:
-                await client.delete(*keys)
-        aborted = [m for m in await client.zrange("arq:abort", 0, -1) if prefix.encode() in m]
+                client.delete(*keys)
+        aborted = [m for m in client.zrange("arq:abort", 0, -1) if key_prefix.encode() in m]
         if aborted:
-            await client.zrem("arq:abort", *aborted)
+            client.zrem("arq:abort", *aborted)
     finally:
-        await client.aclose()
+        client.close()
+
+
+@pytest.fixture(params=["redis", "memory"])
+async def backend(
+    request: pytest.FixtureRequest, key_prefix: str
+) -> AsyncIterator[tuple[ArqRedis, Keys] | None]:
+    """A store test runs on both backends: a Redis client and the test's keys, or None for the
+    in-memory store, which touches no Redis."""
+    if request.param == "memory":
+        yield None
+        return
+    request.getfixturevalue("redis_prefix")
+    client = await connect(REDIS_URL)
+    try:
+        yield client, Keys(key_prefix)
+    finally:
+        await client.aclose(close_connection_pool=True)
 
 
 @pytest.fixture
 def make_settings(
-    slack: SlackStub, library: Path, tmp_path: Path, redis_prefix: str
+    slack: SlackStub, library: Path, tmp_path: Path, key_prefix: str, request: pytest.FixtureRequest
 ) -> Callable[..., Settings]:
+    """Settings for a runtime on the Slack stand-in; `redis=False` for one that keeps its state
+    in memory and never connects to Redis."""
+
     def make(*, redis: bool = True, **overrides: Any) -> Settings:
+        if redis:
+            request.getfixturevalue("redis_prefix")  # skips without Redis; cleans up after
         settings = Settings(
             slack_bot_token=BOT_TOKEN,
             slack_signing_secret=SIGNING_SECRET,
             slack_mode="http",
             slack_api_url=slack.api_url,
             redis_url=REDIS_URL if redis else None,
-            redis_prefix=redis_prefix,
+            redis_prefix=key_prefix,
             library=library,
             cache_dir=tmp_path / "cache",
             overrides=LimitOverrides(steps=60, seconds=60.0, usd=1.0),

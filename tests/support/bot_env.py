@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -51,6 +52,26 @@ def _test_redis_url() -> str:
 
 
 REDIS_URL = _test_redis_url()
+
+
+@functools.cache
+def _redis_problem() -> str | None:
+    """Why the tests' Redis cannot be used (asked once per session), or None."""
+    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2, socket_timeout=2)
+    try:
+        client.ping()
+    except redis.RedisError as error:
+        return f"no Redis answers at {REDIS_URL} ({error}); scripts/test starts one of its own"
+    finally:
+        client.close()
+    return None
+
+
+def require_redis() -> None:
+    """Skip the calling test, saying why, when the tests' Redis does not answer."""
+    problem = _redis_problem()
+    if problem is not None:
+        pytest.skip(problem)
 
 
 SIGNING_SECRET = "test-signing-secret"

@@ -6,20 +6,18 @@ message is about, in both stores."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from arq.connections import ArqRedis
 
 from bot.conversation.routing import step_for_message
 from bot.conversation.thread_context import named_gap
-from bot.redis.connection import connect
 from bot.redis.keys import Keys
 from bot.redis.state import InMemoryStateStore, RedisStateStore, ReportState, StateStore, Status
 from bot.slack.assistant import suggested_prompts
 from bot.steps import Answer, Ask, Deepen, Export
 from engine import Limits
-from tests.support.bot_env import REDIS_URL
 
 CHANNEL, THREAD, DM = "C1", "100.1", "D1"
 GAP = "Fonte verificada que responda: Preço das baterias de lítio no Brasil"
@@ -142,16 +140,9 @@ async def test_a_mention_in_peoples_thread_reads_that_thread() -> None:
     assert await route(rt, message("conversa entre pessoas")) is None
 
 
-@pytest.fixture(params=["redis", "memory"])
-async def store(request: pytest.FixtureRequest, redis_prefix: str) -> AsyncIterator[StateStore]:
-    if request.param == "memory":
-        yield InMemoryStateStore()
-        return
-    redis = await connect(REDIS_URL)
-    try:
-        yield RedisStateStore(redis, Keys(redis_prefix), 600)
-    finally:
-        await redis.aclose(close_connection_pool=True)
+@pytest.fixture
+def store(backend: tuple[ArqRedis, Keys] | None) -> StateStore:
+    return InMemoryStateStore() if backend is None else RedisStateStore(*backend, 600)
 
 
 async def test_a_thread_routes_to_its_latest_report_and_keeps_the_earlier(

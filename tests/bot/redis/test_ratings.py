@@ -5,11 +5,12 @@ the rate step writes them with what they rated."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from arq.connections import ArqRedis
 
 from bot.flows import handle_step
 from bot.redis.connection import connect
@@ -48,18 +49,11 @@ def now() -> Now:
     return Now()
 
 
-@pytest.fixture(params=["redis", "memory"])
-async def store(
-    request: pytest.FixtureRequest, redis_prefix: str, now: Now
-) -> AsyncIterator[RatingsStore]:
-    if request.param == "memory":
-        yield InMemoryRatings(TTL, clock=now)
-        return
-    redis = await connect(REDIS_URL)
-    try:
-        yield RedisRatings(redis, Keys(redis_prefix), TTL, clock=now)
-    finally:
-        await redis.aclose(close_connection_pool=True)
+@pytest.fixture
+def store(backend: tuple[ArqRedis, Keys] | None, now: Now) -> RatingsStore:
+    if backend is None:
+        return InMemoryRatings(TTL, clock=now)
+    return RedisRatings(*backend, TTL, clock=now)
 
 
 async def test_ratings_are_listed_by_time_one_per_person_and_version(

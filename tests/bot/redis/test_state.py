@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
+from arq.connections import ArqRedis
 
-from bot.redis.connection import connect
 from bot.redis.keys import Keys
 from bot.redis.state import InMemoryStateStore, RedisStateStore, ReportState, StateStore
 from engine.contracts import Limits, Plan, Report, Subquestion
-from tests.support.bot_env import REDIS_URL
 
 
 def new_state(report_id: str = "r1", is_dm: bool = False) -> ReportState:
@@ -27,16 +25,9 @@ def new_state(report_id: str = "r1", is_dm: bool = False) -> ReportState:
     )
 
 
-@pytest.fixture(params=["redis", "memory"])
-async def store(request: pytest.FixtureRequest, redis_prefix: str) -> AsyncIterator[StateStore]:
-    if request.param == "memory":
-        yield InMemoryStateStore()
-        return
-    redis = await connect(REDIS_URL)
-    try:
-        yield RedisStateStore(redis, Keys(redis_prefix), 600)
-    finally:
-        await redis.aclose(close_connection_pool=True)
+@pytest.fixture
+def store(backend: tuple[ArqRedis, Keys] | None) -> StateStore:
+    return InMemoryStateStore() if backend is None else RedisStateStore(*backend, 600)
 
 
 async def test_create_is_once_and_threads_and_dms_map_to_reports(store: StateStore) -> None:
