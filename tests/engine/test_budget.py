@@ -5,7 +5,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from engine.budget import Budget, InMemoryBudget, Refusal, Reservation
+from engine.budget import Budget, InMemoryBudget, PausableClock, Refusal, Reservation
 from engine.contracts import Limits
 from tests.support.budget_cases import CASES, Case, case_id
 from tests.support.clock import FakeClock
@@ -53,3 +53,28 @@ async def test_a_start_after_now_counts_from_now() -> None:
     clock = FakeClock()
     budget = InMemoryBudget(Limits(steps=10, seconds=60, usd=1), clock, started=clock.now + 5)
     assert (await budget.spend()).seconds == 0
+
+
+def test_a_pausable_clock_stands_still_while_paused() -> None:
+    time = FakeClock()
+    clock = PausableClock(time)
+    started = clock()
+    time.advance(5)
+    with clock.paused():
+        time.advance(60)
+        assert clock() - started == 5  # it stands still while paused
+        with clock.paused():  # a pause inside a pause is the same pause
+            time.advance(10)
+        assert clock() - started == 5
+    time.advance(1)
+    assert clock() - started == 6
+
+
+async def test_a_budget_on_a_pausable_clock_spends_no_seconds_while_paused() -> None:
+    time = FakeClock()
+    clock = PausableClock(time)
+    budget = InMemoryBudget(Limits(steps=10, seconds=30, usd=1), clock, started=clock() - 10)
+    with clock.paused():
+        time.advance(100)
+    assert isinstance(await budget.reserve(), Reservation)
+    assert (await budget.spend()).seconds == 10
