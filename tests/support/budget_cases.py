@@ -10,6 +10,7 @@ wall seconds run on `clock` from the moment it is opened. In memory that is the 
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Awaitable, Callable, Sequence
 
 import pytest
@@ -257,3 +258,65 @@ CASES: tuple[Case, ...] = (
 
 def case_id(case: Case) -> str:
     return case.__name__
+
+
+async def answer_alike(
+    budgets: tuple[Budget, Budget], clock: FakeClock, seed: int, operations: int = 25
+) -> list[str]:
+    """Run one random sequence of operations (reserve, settle, stop, extend, time passing) on
+    two budgets opened alike on `clock`; the operations whose answers differ, described
+    (empty when they agree throughout). Limits are compared to nine decimals: Redis keeps a
+    float as text of 17 digits, so 0.1 + 0.2 reads back as 0.3."""
+    rng = random.Random(seed)
+    first, second = budgets
+    held: list[tuple[Reservation, Reservation]] = []
+    differences: list[str] = []
+    for number in range(operations):
+        operation = rng.choice(["reserve"] * 5 + ["settle"] * 3 + ["stop", "extend", "tick"])
+        if operation == "reserve":
+            steps, usd = rng.randint(0, 2), rng.choice([0.0, 0.01, 0.05, 0.3])
+            answers = (await first.reserve(steps, usd), await second.reserve(steps, usd))
+            if isinstance(answers[0], Reservation) and isinstance(answers[1], Reservation):
+                held.append((answers[0], answers[1]))
+            said = tuple(_said(answer) for answer in answers)
+        elif operation == "settle" and held:
+            pair = held.pop(rng.randrange(len(held))) if rng.random() < 0.8 else held[0]
+            cost = rng.choice([0.0, 0.02, 0.2, 0.5])
+            for budget, reservation in zip(budgets, pair, strict=True):
+                await budget.settle(reservation, cost, Usage(model_calls=1))
+            said = ("", "")
+        elif operation == "stop":
+            why = rng.choice(["cancelled by U1", "interrupted by the user"])
+            for budget in budgets:
+                await budget.stop(why)
+            said = ("", "")
+        elif operation == "extend":
+            top_up = Limits(
+                steps=rng.randint(1, 3), seconds=rng.choice([1, 10]), usd=rng.choice([0, 0.2])
+            )
+            for budget in budgets:
+                await budget.extend(top_up)
+            said = tuple(
+                f"{b.limits.steps} {b.limits.seconds:.9f} {b.limits.usd:.9f}" for b in budgets
+            )
+        else:
+            clock.advance(rng.choice([0.5, 3, 10]))
+            said = ("", "")
+        spent = [await budget.spend() for budget in budgets]
+        exhausted = [_said(await budget.exhausted()) for budget in budgets]
+        said = tuple(
+            f"{answer} | {spend.steps} steps ${spend.usd:.9f} {spend.seconds:.3f} s "
+            f"{spend.usage.model_calls} calls | {reason}"
+            for answer, spend, reason in zip(said, spent, exhausted, strict=True)
+        )
+        if said[0] != said[1]:
+            differences.append(f"#{number} {operation}: {said[0]!r} != {said[1]!r}")
+    return differences
+
+
+def _said(answer: Reservation | Refusal | None) -> str:
+    if isinstance(answer, Refusal):
+        return f"refused {answer.limit}: {answer.detail}"
+    if answer is None:
+        return "room"
+    return f"granted {answer.steps} ${answer.usd:.9f}"

@@ -3,6 +3,7 @@ across processes, idempotent per (job, step), with a run clock."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 import pytest
@@ -11,9 +12,9 @@ from arq.connections import ArqRedis
 from bot.redis.budget import KeyedReservation, RedisBudget
 from bot.redis.keys import Keys
 from bot.redis.runs import RedisRunLeases
-from engine.budget import Budget, Refusal
+from engine.budget import Budget, InMemoryBudget, Refusal
 from engine.contracts import Limits
-from tests.support.budget_cases import CASES, Case, case_id
+from tests.support.budget_cases import CASES, Case, answer_alike, case_id
 from tests.support.clock import FakeClock
 
 TTL = 600
@@ -46,6 +47,23 @@ async def test_the_rule_every_budget_keeps(case: Case, redis: ArqRedis, redis_pr
         return workers
 
     await case(open_in_redis)
+
+
+@pytest.mark.parametrize("seed", range(40))
+async def test_random_operations_get_the_answers_the_in_memory_budget_gives(
+    seed: int, redis: ArqRedis, redis_prefix: str
+) -> None:
+    random_limits = random.Random(seed)
+    limits = Limits(
+        steps=random_limits.randint(1, 6),
+        seconds=random_limits.choice([5.0, 30.0]),
+        usd=random_limits.choice([0.0, 0.1, 0.35, 1.0]),
+    )
+    clock = FakeClock()
+    in_redis = await budget(redis, redis_prefix, "job", limits, clock)
+    await in_redis.begin_run("v1", alive_ttl=1e9)
+    in_memory = InMemoryBudget(limits, clock=clock)
+    assert await answer_alike((in_memory, in_redis), clock, seed) == []
 
 
 async def test_a_replayed_job_gets_its_reservations_back_instead_of_new_ones(
