@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -159,6 +160,34 @@ class InMemoryBudget:
             if refusal is not None:
                 self._first_refusal = refusal
             return refusal
+
+
+class PausableClock:
+    """A monotonic clock that stands still while `paused`: the minutes a user takes to
+    answer a clarifying question at the terminal are not the run's, though the run's one
+    budget already exists. Its readings are `clock`'s less the time spent paused, so a
+    reading of `clock` taken before any pause (`InMemoryBudget(started=...)`) stays valid."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._paused_for = 0.0
+        self._paused_at: float | None = None
+
+    def __call__(self) -> float:
+        now = self._clock() if self._paused_at is None else self._paused_at
+        return now - self._paused_for
+
+    @contextmanager
+    def paused(self) -> Iterator[None]:
+        if self._paused_at is not None:  # already paused: the outer pause counts
+            yield
+            return
+        self._paused_at = self._clock()
+        try:
+            yield
+        finally:
+            self._paused_for += self._clock() - self._paused_at
+            self._paused_at = None
 
 
 class Meter:

@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, TypeVar
 
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.assembly import Sources, library_sources, web_sources
-from engine.budget import Budget, Meter, StepRefused
-from engine.cli.clarify import carry_spend, clarify_at_terminal
+from engine.budget import Budget, InMemoryBudget, Meter, PausableClock, StepRefused
+from engine.cli.clarify import clarify_at_terminal
 from engine.cli.console import console, progress_display, say, summarise
 from engine.cli.exits import EXIT_FAILED, EXIT_MODEL_UNREACHABLE, EXIT_OK
 from engine.cli.signals import terminate_as_interrupt
-from engine.contracts import Claim, ClarifyingQuestion, Limits, Plan, Report, Spend
+from engine.contracts import Claim, ClarifyingQuestion, Limits, Plan, Report
 from engine.events import EventSink
 from engine.models.extractive import ExtractiveModel
 from engine.models.protocol import Brief, Draft, Model
@@ -52,9 +52,15 @@ def add_ask_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
     where.add_argument("--library", type=Path, help="folder of PDF/HTML/Markdown/text documents")
     where.add_argument("--web", action="store_true", help="search and read the web (FONTE_SEARCH)")
     ask.add_argument("--template", choices=[t.id for t in TEMPLATES], help="fixed report sections")
-    ask.add_argument("--max-steps", type=int, help="steps for the whole tree (from the price)")
+    # The caps bound the whole run, clarifying questions included, under either --arch.
+    ask.add_argument("--max-steps", type=int, help="steps for the whole run (from the price)")
     ask.add_argument("--max-minutes", type=float, help="wall time cap (from the price)")
-    ask.add_argument("--max-usd", type=float, help="money cap in USD (price × research share)")
+    ask.add_argument(
+        "--max-usd",
+        type=float,
+        help="money cap in USD for the whole run, clarifying questions included, enforced "
+        "under --arch v1 too (default: price × research share)",
+    )
     ask.add_argument("--out", type=Path, help="output folder (default reports/<time>-<slug>)")
     ask.add_argument(
         "--format",
@@ -170,6 +176,10 @@ async def _research(
     """The report, the sources' page evidence, and why the model could not be reached
     (None when it could)."""
     claude = choose_model(args.model)
+    # The run's one budget, from its first model call (the clarifying questions) to its
+    # last; its seconds run from `started`, less the minutes the user spends answering.
+    clock = PausableClock()
+    budget = InMemoryBudget(limits, clock=clock, started=started)
     async with AsyncExitStack() as stack:
         model: Model = ExtractiveModel()
         watch: WatchedModel | None = None
@@ -179,12 +189,11 @@ async def _research(
             model = await stack.enter_async_context(claude_model_from_config(claude))
             if args.arch == "final":  # v1 builds its roles from the Claude model itself
                 model = watch = WatchedModel(model)
-        asked = Spend()
         # v1 asked nothing: it went straight from the brief to its researcher.
         if args.arch == "final" and not args.no_clarify and sys.stdin.isatty():
             try:
-                brief, asked = await clarify_at_terminal(model, brief, limits)
-            except Exception:  # unreachable: said, and the research below stops at once
+                brief = await clarify_at_terminal(model, brief, budget, clock.paused)
+            except Exception:  # unreachable: said, its stop on the budget ends the research
                 if watch is None or watch.unreachable is None:
                     raise
         if library is not None:
@@ -194,9 +203,7 @@ async def _research(
                 web_sources(args.cache_dir, on_note=lambda note: say(f"search: {note}"))
             )
         with progress_display(limits) as show:
-            report = await _run_architecture(
-                args.arch, brief, limits, show, model, sources, asked, watch, started
-            )
+            report = await _run_architecture(args.arch, brief, budget, show, model, sources)
             return report, sources.evidence, watch.unreachable if watch is not None else None
     raise AssertionError("unreachable: the stack returns or raises")
 
@@ -266,25 +273,20 @@ class WatchedModel:
 
 
 async def _run_architecture(
-    arch: str,
-    brief: Brief,
-    limits: Limits,
-    show: EventSink,
-    model: Model,
-    sources: Sources,
-    asked: Spend,
-    watch: WatchedModel | None = None,
-    started: float | None = None,
+    arch: str, brief: Brief, budget: Budget, show: EventSink, model: Model, sources: Sources
 ) -> Report:
+    """The research on the run's one `budget`, which clarifying may already have spent
+    from (or stopped: a model unreachable while clarifying tries no step at all)."""
     if arch == "v1":
         from engine.v1 import V1Pipeline, v1_roles_for
 
-        # v1 ran to completion or not at all: no partial report on Ctrl-C, as it was.
+        # v1 ran to completion or not at all: no partial report on Ctrl-C, as it was; but
+        # it stops at the budget's limits with a partial report, as the final one does.
         pipeline = V1Pipeline(
             v1_roles_for(model),
             sources.searcher,
             sources.fetcher,
-            limits=limits,
+            budget=budget,
             events=show,
             source_labels=sources.labels,
         )
@@ -294,14 +296,10 @@ async def _run_architecture(
             model,
             sources.searcher,
             sources.fetcher,
-            limits=limits,
+            budget=budget,
             events=show,
             source_labels=sources.labels,
-            started=started,
         )
-        await carry_spend(orchestrator.budget, asked)
-        if watch is not None:  # unreachable while clarifying: no step is even tried
-            await watch.stop_if_unreachable(orchestrator.budget)
         report = await research_until_interrupted(orchestrator, brief)
     report.notes.extend(sources.notes_in(report.language))
     return report

@@ -1,33 +1,44 @@
 """Clarifying questions at the terminal: up to three, asked before research starts.
 
 The Slack bot posts the same questions as buttons; here they are read from stdin. The
-questions' model call is paid like any other and carried into the report's budget (its
-steps and money, not the minutes the user spent answering).
+questions' model call is paid on the run's one budget, the one the research then spends
+from: its steps and money, and not the minutes the user spends answering (the budget's
+clock is paused while the terminal waits).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 
-from engine.budget import Budget, InMemoryBudget, Meter, Refusal
+from engine.budget import Budget, Meter
 from engine.cli.console import say
-from engine.contracts import ClarifyingQuestion, Limits, Spend
+from engine.contracts import ClarifyingQuestion
 from engine.models.protocol import Brief, Model
 
 MAX_QUESTIONS = 3
 
 
-async def clarify_at_terminal(model: Model, brief: Brief, limits: Limits) -> tuple[Brief, Spend]:
-    """The brief with the user's answers, and what asking cost."""
-    budget = InMemoryBudget(limits)
+async def clarify_at_terminal(
+    model: Model,
+    brief: Brief,
+    budget: Budget,
+    waiting: Callable[[], AbstractContextManager[None]] = contextlib.nullcontext,
+) -> Brief:
+    """The brief with the user's answers. Asking is paid on `budget`, the run's; `waiting`
+    is held while the user types (`PausableClock.paused`, so answering takes no seconds)."""
     questions = await model.clarify(brief, Meter(budget))
     answers: list[str] = []
     for question in questions[:MAX_QUESTIONS]:
-        answer = choose(question, await asyncio.to_thread(_ask, question))
+        with waiting():
+            typed = await asyncio.to_thread(_ask, question)
+        answer = choose(question, typed)
         if answer:
             answers.append(f"{question.question} {answer}")
-    return dataclasses.replace(brief, answers=tuple(answers)), await budget.spend()
+    return dataclasses.replace(brief, answers=tuple(answers))
 
 
 def choose(question: ClarifyingQuestion, typed: str) -> str:
@@ -46,12 +57,3 @@ def _ask(question: ClarifyingQuestion) -> str:
         return input("> (number, your own answer, or Enter to skip) ")
     except EOFError:
         return ""
-
-
-async def carry_spend(budget: Budget, spend: Spend) -> None:
-    """Charge what was spent before the report's budget existed to that budget."""
-    if spend.steps == 0 and spend.usd == 0:
-        return
-    reservation = await budget.reserve(steps=spend.steps, usd=spend.usd)
-    if not isinstance(reservation, Refusal):
-        await budget.settle(reservation, spend.usd, spend.usage)

@@ -1,10 +1,14 @@
 """The v1 architecture: five roles in sequence, one researcher, no board, no verifier.
 
 Researcher (search, read, one prose summary) -> analyst -> writer (guesses citations from the
-source list) -> reviewer -> editor. There is no budget ceiling: spend is metered on a budget
-with limits no run reaches, and the report shows the limits it was given so an evaluation can
-see the overshoot. A run ends when the editor does, so the report is never partial and
-declares no gaps. A failing role leaves a note and the best report the rest can still make.
+source list) -> reviewer -> editor. Given a run's budget (`fonte ask --arch v1`), every step
+and model call reserves and settles on it, as in the final architecture: a step the budget
+refuses ends the role that asked, no later role runs, and the report comes out partial with
+the budget's note, its subquestions declared as gaps when no section could be written.
+Without one (the evals), spend is metered on a budget with limits no run reaches, and the
+report shows the limits it was given so an evaluation can see the overshoot; such a run ends
+when the editor does. A failing role leaves a note and the best report the rest can still
+make.
 """
 
 from __future__ import annotations
@@ -12,11 +16,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from engine.budget import InMemoryBudget, Meter
+from engine.budget import Budget, InMemoryBudget, Meter, StepRefused
 from engine.contracts import Language, Limits, Plan, Report, utc_now
 from engine.events import EventSink, Notice, PlanReady, SpendUpdated, ignore_events
 from engine.models.extractive.planner import extractive_plan
 from engine.models.protocol import Brief
+from engine.planning.gaps import declared_gaps
 from engine.sources.protocols import Fetcher, Search
 from engine.v1.extract import Extraction, extract_report
 from engine.v1.notes import ResearchNotes
@@ -29,6 +34,9 @@ NO_CEILING = Limits(steps=10**9, seconds=1e9, usd=1e9)
 
 T = TypeVar("T")
 
+_WITHOUT_SECTIONS = ("researcher", "analyst", "writer")
+"""The roles a budget cut leaves the report without sections: the writer never ran."""
+
 
 class V1Pipeline:
     def __init__(
@@ -38,24 +46,31 @@ class V1Pipeline:
         fetcher: Fetcher,
         *,
         limits: Limits | None = None,
+        budget: Budget | None = None,
         events: EventSink = ignore_events,
         source_labels: tuple[str, ...] = (),
     ) -> None:
+        """`budget`: the run's, whose limits hold (and are the report's); without it the run
+        is metered without a ceiling and `limits` are only recorded."""
         self.roles = roles
         self.searcher = searcher
         self.fetcher = fetcher
-        self.limits = limits or Limits()
+        self.limits = budget.limits if budget is not None else limits or Limits()
         self.events = events
         self.source_labels = source_labels
-        self._budget = InMemoryBudget(NO_CEILING)
+        self._given = budget
+        self._budget: Budget = budget or InMemoryBudget(NO_CEILING)
         self._notes: list[str] = []
         self._words: NoteWords = words_for("en").notes
+        self._cut: str | None = None
+        """The role a refused step ended; no role runs after it."""
 
     async def run(self, brief: Brief, plan: Plan | None = None) -> Report:
         """`plan` is the final architecture's when comparing the two on one question; without
         it the final offline planner makes it, so both get the same plan either way."""
-        self._budget = InMemoryBudget(NO_CEILING)
+        self._budget = self._given or InMemoryBudget(NO_CEILING)
         self._notes = []
+        self._cut = None
         self._words = words_for(brief.language).notes
         meter = Meter(self._budget)
         plan = plan or extractive_plan(brief)
@@ -97,6 +112,8 @@ class V1Pipeline:
         try:
             notes = await self.roles.research(brief, plan, tools, meter)
         except Exception as failure:
+            if isinstance(failure, StepRefused):
+                self._cut = "researcher"
             tools.finish(error=_described(failure))
             self._note(self._words.v1_researcher_failed.format(error=_described(failure)))
             notes = ResearchNotes("", tools.consulted())
@@ -111,9 +128,13 @@ class V1Pipeline:
         fallback: Callable[[], T],
         consequence: str,
     ) -> T:
+        if self._cut is not None:  # the budget ended the run: what is done stands
+            return fallback()
         try:
             return await call()
         except Exception as failure:
+            if isinstance(failure, StepRefused):
+                self._cut = role
             words = self._words
             role_name = words.v1_roles[role]
             error = _described(failure)
@@ -143,6 +164,15 @@ class V1Pipeline:
         return extraction
 
     async def _report(self, brief: Brief, plan: Plan, extraction: Extraction) -> Report:
+        gaps: list[str] = []
+        if self._cut is not None:
+            exhausted = await self._budget.exhausted()
+            if exhausted is not None:
+                limit = self._words.budget_limits.get(exhausted.limit, exhausted.limit)
+                self._note(self._words.budget_reached.format(limit=limit, detail=exhausted.detail))
+            if self._cut in _WITHOUT_SECTIONS:
+                unwritten = {s.id for s in plan.subquestions}
+                gaps = declared_gaps(plan, [], unwritten, brief.language)
         spend = await self._budget.spend()
         self.events(SpendUpdated(spend))
         return Report(
@@ -150,12 +180,12 @@ class V1Pipeline:
             title=extraction.title or title_for(brief),
             language=brief.language,
             plan=plan,
-            partial=False,
-            gaps=[],
+            partial=self._cut is not None,
+            gaps=gaps,
             sections=extraction.sections,
             claims=extraction.claims,
             spend=spend,
-            limits=self.limits,
+            limits=self._budget.limits if self._given is not None else self.limits,
             model=self.roles.name,
             architecture="v1",
             notes=self._notes,

@@ -1,4 +1,5 @@
-"""The v1 researcher's tools: search and read, counted on a budget that never says no.
+"""The v1 researcher's tools: search and read, each a step of the run's budget (or of a
+budget that never says no, when the evals meter v1 without a ceiling).
 
 v1 had one researcher holding one conversation, so its tool calls ran one after another; a
 lock keeps that true whatever the role implementation does (a model may ask for several
@@ -84,7 +85,7 @@ class ResearchTools:
 
     async def _count_step(self) -> None:
         outcome = await self.budget.reserve(steps=1)
-        if isinstance(outcome, Refusal):  # only when stopped: v1's budget has no ceiling
+        if isinstance(outcome, Refusal):  # a limit of the run's budget, or a stop
             raise StepRefused(outcome)
         await self.budget.settle(outcome, 0.0)
 

@@ -3,13 +3,17 @@ and transitions that make a replayed step harmless."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
+import pytest
+
 from bot.flows import estimate_run, handle_step, needs_clarifying, report_id_for
-from bot.steps import Ask, Deepen, Start
+from bot.steps import Answer, Ask, Deepen, Start
 from engine.contracts import Limits, Plan, Subquestion
 from engine.planning.briefs import make_brief
-from tests.support.bot_env import AskingModel, wait_state
+from tests.support.bot_env import LIMITS_QUESTION, AskingModel, running_workers, wait_state
+from tests.support.paying_models import PayingModel
 from tests.support.slack_stub import SlackStub
 
 
@@ -60,6 +64,30 @@ async def test_template_brief_goes_straight_to_the_plan_and_replays_do_nothing(
     done = await wait_state(rt, state.report_id, lambda s: s.status == "delivered")
     assert done.delivered == 1
     assert len(slack.calls_to("files.completeUploadExternal")) == 1
+
+
+@pytest.mark.parametrize("redis", [False, True], ids=["memory", "redis"])
+async def test_the_questions_and_the_plan_are_paid_from_the_report_s_budget(
+    make_settings: Any, runtimes: Any, slack: SlackStub, redis: bool
+) -> None:
+    """What asking and planning cost is in the delivered report's spend: one budget per
+    report, opened by its id wherever a model call of it runs (no side budget)."""
+    rt = await runtimes(make_settings(redis=redis), model=PayingModel(plan_cost=0.02))
+    async with running_workers(rt) if redis else contextlib.nullcontext():
+        ask = Ask(origin="e9", channel="C1", thread_ts="9.9", user="U1", text=LIMITS_QUESTION)
+        await handle_step(rt, ask)
+        report_id = await rt.states.by_thread("C1", "9.9")
+        assert report_id is not None
+        await handle_step(rt, Answer(report_id=report_id, user="U1", question=0, option=1))
+        planned = await wait_state(rt, report_id, lambda s: s.plan is not None)
+        assert planned.answers == ["2024"]
+        await handle_step(rt, Start(report_id=report_id, user="U1"))
+        await wait_state(rt, report_id, lambda s: s.status == "delivered", within=30)
+    report = await rt.states.load_report(report_id, 1)
+    assert report is not None
+    assert report.spend.usd == pytest.approx(0.05 + 0.02)  # the questions, the plan
+    assert report.spend.usage.model_calls == 2
+    assert report.verified_claims()
 
 
 async def test_an_empty_question_is_answered_privately(

@@ -1,8 +1,10 @@
-"""The Redis budget: atomic across processes, idempotent per (job, step), with a run clock."""
+"""The Redis budget: the shared rule of every budget (tests/support/budget_cases.py), atomic
+across processes, idempotent per (job, step), with a run clock."""
 
 from __future__ import annotations
 
-import asyncio
+import random
+from collections.abc import Sequence
 
 import pytest
 from arq.connections import ArqRedis
@@ -10,8 +12,9 @@ from arq.connections import ArqRedis
 from bot.redis.budget import KeyedReservation, RedisBudget
 from bot.redis.keys import Keys
 from bot.redis.runs import RedisRunLeases
-from engine.budget import Refusal
-from engine.contracts import Limits, Usage
+from engine.budget import Budget, InMemoryBudget, Refusal
+from engine.contracts import Limits
+from tests.support.budget_cases import CASES, Case, answer_alike, case_id
 from tests.support.clock import FakeClock
 
 TTL = 600
@@ -32,42 +35,35 @@ async def budget(
     )
 
 
-async def test_parallel_reservations_from_many_workers_never_overshoot(
-    redis: ArqRedis, redis_prefix: str
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+async def test_the_rule_every_budget_keeps(case: Case, redis: ArqRedis, redis_prefix: str) -> None:
+    async def open_in_redis(limits: Limits, clock: FakeClock, handles: int) -> Sequence[Budget]:
+        workers = [
+            await budget(redis, redis_prefix, f"job{n}", limits, clock) for n in range(handles)
+        ]
+        # The wall clock runs from here, as the in-memory budget's from its creation; no
+        # heartbeat is needed to keep it running (the lease outlives any case).
+        await workers[0].begin_run("v1", alive_ttl=1e9)
+        return workers
+
+    await case(open_in_redis)
+
+
+@pytest.mark.parametrize("seed", range(40))
+async def test_random_operations_get_the_answers_the_in_memory_budget_gives(
+    seed: int, redis: ArqRedis, redis_prefix: str
 ) -> None:
-    budgets = [
-        await budget(redis, redis_prefix, f"job{n}", Limits(steps=25, usd=1.0)) for n in range(8)
-    ]
-
-    async def grab(b: RedisBudget) -> int:
-        taken = 0
-        for _ in range(10):
-            if isinstance(await b.reserve(steps=1, usd=0.03), KeyedReservation):
-                taken += 1
-        return taken
-
-    taken = await asyncio.gather(*(grab(b) for b in budgets))
-    spend = await budgets[0].spend()
-    assert sum(taken) == spend.steps == 25
-    assert spend.usd == pytest.approx(0.75)
-
-
-async def test_money_is_reserved_then_settled_and_refused_past_the_cap(
-    redis: ArqRedis, redis_prefix: str
-) -> None:
-    b = await budget(redis, redis_prefix, "job", Limits(steps=10, usd=0.10))
-    first = await b.reserve(usd=0.08)
-    assert isinstance(first, KeyedReservation)
-    refused = await b.reserve(usd=0.05)
-    assert isinstance(refused, Refusal)
-    assert refused.limit == "usd"
-    await b.settle(first, 0.02, Usage(model_calls=1, input_tokens=100))
-    await b.settle(first, 0.02, Usage(model_calls=1, input_tokens=100))  # idempotent
-    assert isinstance(await b.reserve(usd=0.05), KeyedReservation)
-    spend = await b.spend()
-    assert spend.usd == pytest.approx(0.07)
-    assert spend.usage.model_calls == 1
-    assert spend.usage.input_tokens == 100
+    random_limits = random.Random(seed)
+    limits = Limits(
+        steps=random_limits.randint(1, 6),
+        seconds=random_limits.choice([5.0, 30.0]),
+        usd=random_limits.choice([0.0, 0.1, 0.35, 1.0]),
+    )
+    clock = FakeClock()
+    in_redis = await budget(redis, redis_prefix, "job", limits, clock)
+    await in_redis.begin_run("v1", alive_ttl=1e9)
+    in_memory = InMemoryBudget(limits, clock=clock)
+    assert await answer_alike((in_memory, in_redis), clock, seed) == []
 
 
 async def test_a_replayed_job_gets_its_reservations_back_instead_of_new_ones(
@@ -79,26 +75,6 @@ async def test_a_replayed_job_gets_its_reservations_back_instead_of_new_ones(
     again = [await replay.reserve() for _ in range(4)]
     assert [r.key for r in again[:3]] == [r.key for r in first]  # type: ignore[union-attr]
     assert (await replay.spend()).steps == 4  # three reused, one new
-
-
-async def test_stop_refuses_everything_and_extend_does_not_lift_it(
-    redis: ArqRedis, redis_prefix: str
-) -> None:
-    b = await budget(redis, redis_prefix, "job", Limits(steps=1))
-    assert isinstance(await b.reserve(), KeyedReservation)
-    refused = await b.reserve()
-    assert isinstance(refused, Refusal)
-    assert refused.limit == "steps"
-    assert (await b.exhausted()) == refused
-    await b.extend(Limits(steps=2, seconds=10, usd=1))
-    assert b.limits.steps == 3
-    assert await b.exhausted() is None
-    await b.stop("cancelled by U1")
-    stopped = await b.reserve()
-    assert isinstance(stopped, Refusal)
-    assert stopped.limit == "stopped"
-    await b.extend(Limits(steps=5, seconds=10, usd=1))
-    assert isinstance(await b.reserve(), Refusal)
 
 
 async def test_the_clock_runs_only_during_a_run(redis: ArqRedis, redis_prefix: str) -> None:

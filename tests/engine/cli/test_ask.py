@@ -8,6 +8,7 @@ import pytest
 from engine.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, main
 from engine.cli import ask as ask_module
 from tests.support.cli_pages import LAW, QUESTION
+from tests.support.paying_models import PayingModel, PayingV1Roles
 
 
 @pytest.fixture
@@ -221,6 +222,60 @@ def test_arch_v1_writes_a_v1_report_of_the_same_shape(library: Path, tmp_path: P
     assert report["architecture"] == "v1"
     assert report["claims"]
     assert {c["status"] for c in report["claims"]} == {"pending"}
+
+
+def test_the_clarifying_spend_is_in_the_report_s_even_past_the_money_cap(
+    library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The questions' call was estimated within the cap and cost more than it: the run's
+    one budget records what it cost (a carry-over into a second budget was refused and
+    left it out), and nothing else may spend past the cap."""
+    paying = PayingModel(clarify_estimate=0.30, clarify_cost=0.40)
+    monkeypatch.setattr(ask_module, "ExtractiveModel", lambda: paying)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda prompt="": "1")
+    out = tmp_path / "out"
+    limits = ["--max-usd", "0.35", "--model", "offline", "--format", "json"]
+    assert ask(library, out, *limits) == EXIT_OK
+    report = json.loads((out / "report.json").read_text())
+    assert report["spend"]["usd"] == pytest.approx(0.40)
+    assert report["spend"]["usage"]["model_calls"] == 1
+    assert report["partial"]
+    assert report["plan"]["question"] == QUESTION  # the plan did not fit: the question alone
+
+
+def test_the_clarifying_spend_and_the_research_share_one_budget(
+    library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ask_module, "ExtractiveModel", lambda: PayingModel(plan_cost=0.02))
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda prompt="": "2")
+    out = tmp_path / "out"
+    assert ask(library, out, "--model", "offline", "--format", "json") == EXIT_OK
+    report = json.loads((out / "report.json").read_text())
+    assert report["spend"]["usd"] == pytest.approx(0.05 + 0.02)  # the questions, the plan
+    assert report["spend"]["usage"]["model_calls"] == 2
+    assert not report["partial"]
+    assert any(c["status"] == "verified" for c in report["claims"])
+
+
+def test_arch_v1_stops_at_max_usd_with_a_partial_report(
+    library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each v1 role costs US$ 0.10: the researcher and the analyst fit in US$ 0.25, the
+    writer does not, so no role runs after it and the report says why."""
+    roles = PayingV1Roles(cost=0.10)
+    monkeypatch.setattr("engine.v1.v1_roles_for", lambda model: roles)
+    out = tmp_path / "out"
+    assert ask(library, out, "--arch", "v1", "--max-usd", "0.25", "--format", "json") == EXIT_OK
+    report = json.loads((out / "report.json").read_text())
+    assert roles.called == ["research", "analyse"]
+    assert report["architecture"] == "v1"
+    assert report["partial"]
+    assert report["spend"]["usd"] == pytest.approx(0.20)
+    assert report["limits"]["usd"] == pytest.approx(0.25)
+    assert report["gaps"]  # no section was written: every subquestion is a gap
+    assert any(note.startswith("orçamento atingido: custo") for note in report["notes"])
 
 
 def test_the_time_limit_counts_the_whole_run_index_building_included(

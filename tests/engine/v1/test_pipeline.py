@@ -2,7 +2,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from engine.budget import Meter
+from engine.budget import InMemoryBudget, Meter
 from engine.contracts import ClaimStatus, Limits, Plan, Report, Subquestion
 from engine.events import (
     Event,
@@ -20,6 +20,7 @@ from engine.snapshots import split_page
 from engine.v1 import V1_RESEARCHER, OfflineV1Roles, ResearchNotes, ResearchTools, V1Pipeline
 from engine.v1.notes import SourceEntry
 from tests.support.pages_source import PagesSource, SlowPages
+from tests.support.paying_models import PayingV1Roles
 from tests.support.solar_pages import SOLAR_QUESTION, solar_pages
 
 ROLE_ORDER = ["research", "analyse", "write", "review", "edit"]
@@ -115,6 +116,36 @@ async def test_no_ceiling_the_run_goes_past_its_limits_and_is_not_partial(
     assert report.spend.steps > limits.steps
     assert not report.partial
     assert report.sections
+
+
+async def test_the_run_s_budget_holds_and_a_refused_step_ends_the_run(
+    solar: PagesSource,
+) -> None:
+    budget = InMemoryBudget(Limits(steps=3, seconds=60, usd=0.5))
+    roles = RecordingRoles()
+    report = await run_v1(solar, roles, budget=budget)
+    assert roles.calls == ["research"]  # no role runs after the budget said no
+    assert report.spend.steps == 3
+    assert report.limits == budget.limits
+    assert report.partial
+    assert not report.sections
+    assert len(report.gaps) == 2  # both subquestions, cut by the budget
+    assert all("interrupted by the budget" in gap for gap in report.gaps)
+    assert "budget reached: steps (3 of 3 steps used)" in report.notes
+
+
+async def test_a_budget_cut_after_the_writer_keeps_the_written_report(
+    solar: PagesSource,
+) -> None:
+    budget = InMemoryBudget(Limits(steps=100, seconds=60, usd=0.35))
+    roles = PayingV1Roles(cost=0.10)
+    report = await V1Pipeline(roles, solar, solar, budget=budget).run(make_brief(SOLAR_QUESTION))
+    assert roles.called == ["research", "analyse", "write"]
+    assert report.spend.usd == pytest.approx(0.30)
+    assert report.partial
+    assert report.sections  # the writer's draft stands, unreviewed
+    assert report.gaps == []
+    assert any(note.startswith("budget reached: usd") for note in report.notes)
 
 
 async def test_defaults_limits_and_the_final_offline_plan(solar: PagesSource) -> None:
