@@ -12,13 +12,12 @@ from engine.sources.library import texts as texts_module
 from engine.sources.library.files import Note
 from engine.sources.library.folder import make_snippet
 from engine.sources.library.index import opening as opening_module
-from engine.sources.library.index import refresh as refresh_module
-from engine.sources.library.index.reading import FileOutcome, FileTask
 from engine.sources.protocols import Fetcher, FetchError, Search
 from tests.support.library_files import (
     LAW_MARKDOWN,
     SOLAR_PAGES,
     OpenLibrary,
+    ReadCounter,
     Recorder,
     write_pdf,
     write_text,
@@ -315,16 +314,9 @@ async def test_an_edited_file_is_read_again_alone(
 ) -> None:
     open_library(library_folder)
     write_text(library_folder / "hydrogen.txt", "Ammonia shipping terminals.\n")
-    read: list[str] = []
-    read_files = refresh_module.read_files
-
-    def counting(tasks: list[FileTask], on_progress: Recorder) -> list[FileOutcome]:
-        read.extend(task.relative for task in tasks)
-        return list(read_files(tasks, on_progress))
-
-    monkeypatch.setattr(refresh_module, "read_files", counting)
+    reads = ReadCounter(monkeypatch)
     library = open_library(library_folder)
-    assert read == ["hydrogen.txt"]
+    assert reads.read == ["hydrogen.txt"]
     assert not library.index_from_cache
     assert library.summary.changed == ["hydrogen.txt"]
     hits = await library.search("ammonia terminals")

@@ -11,7 +11,7 @@ from engine.sources.library.index import reading as reading_module
 from engine.sources.library.index import refresh as refresh_module
 from engine.sources.library.index.catalog import Catalog
 from engine.sources.library.index.merging import SEGMENTS_PER_TIER
-from engine.sources.library.index.reading import TOO_LARGE, FileOutcome, FileTask
+from engine.sources.library.index.reading import TOO_LARGE
 from engine.sources.library.index.refresh import (
     IndexState,
     RefreshSummary,
@@ -20,7 +20,7 @@ from engine.sources.library.index.refresh import (
     refresh,
 )
 from engine.sources.library.index.vocabulary import Vocabulary
-from tests.support.library_files import Recorder, write_text
+from tests.support.library_files import ReadCounter, Recorder, write_text
 
 
 def _folder(tmp_path: Path) -> Path:
@@ -50,19 +50,6 @@ def _refresh(
 
 def _new_state() -> IndexState:
     return IndexState(Catalog(), Vocabulary(), {})
-
-
-class ReadCounter:
-    """Records which files `refresh` reads, and reads them."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.read: list[str] = []
-        self._read_files = refresh_module.read_files
-        monkeypatch.setattr(refresh_module, "read_files", self)
-
-    def __call__(self, tasks: list[FileTask], on_progress: Recorder) -> list[FileOutcome]:
-        self.read.extend(task.relative for task in tasks)
-        return list(self._read_files(tasks, on_progress))
 
 
 def test_a_first_refresh_reads_every_file(tmp_path: Path) -> None:
