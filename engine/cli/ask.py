@@ -11,14 +11,14 @@ import re
 import signal
 import sys
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from engine.agents.toolbox import Assignment, Toolbox
-from engine.assembly import Sources, library_sources, web_sources
+from engine.assembly import Sources, index_unfinished, library_sources, web_sources
 from engine.budget import Budget, Meter, StepRefused
 from engine.cli.clarify import carry_spend, clarify_at_terminal
 from engine.cli.console import console, progress_display, say, summarise
@@ -35,7 +35,7 @@ from engine.planning.templates import TEMPLATES, prices_from_env
 from engine.render import PageEvidence, labels_for
 from engine.render.files import FORMATS, write_report
 from engine.settings import BadInput, wants_claude
-from engine.sources.library import Library
+from engine.sources.library import Deadline, Library, Paced
 from engine.text.language import locale_language
 
 if TYPE_CHECKING:  # the Claude SDK and v1 load only for a run that uses them
@@ -94,12 +94,17 @@ def run_ask(args: argparse.Namespace) -> int:
     if args.library is None and not args.web:
         raise BadInput("no source: pass --library DIR (a folder of documents) or --web")
     with terminate_as_interrupt():  # SIGTERM while indexing stops the index's workers too
-        library = None if args.library is None else open_library(args.library, args.cache_dir)
+        deadline = Deadline.after(limits.seconds, started=started)  # the cap holds there too
+        library = None
+        if args.library is not None:
+            library = open_library(args.library, args.cache_dir, deadline)
     # The sources' page evidence: a library's PDFs, or those the run fetched, kept beside
     # their snapshots; it outlives the sources' connections.
     report, evidence, unreachable = asyncio.run(_research(args, brief, limits, library, started))
     if unreachable is not None:
         report = said_unreachable(report, unreachable)
+    if library is not None:  # the time cap stopped its index build: partial, it says why
+        report = index_unfinished(report, library[0])
     paths = write_report(report, out, formats, evidence=evidence, on_failure=_tell_failure)
     summarise(report, paths)
     if not paths or ("json" in formats and out / "report.json" not in paths):
@@ -125,7 +130,11 @@ def said_unreachable(report: Report, why: str) -> Report:
     )
 
 
-def open_library(folder: Path, cache_dir: Path | None) -> tuple[Library, list[str]]:
+def open_library(
+    folder: Path, cache_dir: Path | None, deadline: Deadline | None = None
+) -> tuple[Library, list[str]]:
+    """The library, its index brought up to date until `deadline` (the run's time cap),
+    with its warnings; progress in place on a terminal, else a line every few seconds."""
     warnings: list[str] = []
 
     def warn(message: str) -> None:
@@ -133,11 +142,11 @@ def open_library(folder: Path, cache_dir: Path | None) -> tuple[Library, list[st
         say(f"warning: {message}")
 
     with console.status(f"opening library {folder} …") as status:
+        on_progress: Callable[[str], None] = Paced(lambda message: say(f"library: {message}"))
+        if console.is_terminal:
+            on_progress = lambda message: status.update(f"library: {message}")  # noqa: E731
         library = Library.open(
-            folder,
-            cache_dir=cache_dir,
-            on_warning=warn,
-            on_progress=lambda message: status.update(f"library: {message}"),
+            folder, cache_dir=cache_dir, on_warning=warn, on_progress=on_progress, deadline=deadline
         )
     return library, warnings
 

@@ -108,7 +108,7 @@ class ReadCounter:
 class TimedReads:
     """Makes each file the index reads in this process (a few text files: no pool) take
     `seconds` on `clock`, a fake one the test holds, and raises KeyboardInterrupt instead of
-    reading the file numbered `interrupt_at` (1 for the first), as Ctrl-C there would."""
+    reading the file numbered `interrupt_at` (1 for the first), once, as Ctrl-C would."""
 
     def __init__(
         self,
@@ -126,6 +126,7 @@ class TimedReads:
 
     def __call__(self, task: FileTask) -> FileOutcome:
         if self._interrupt_at is not None and len(self.read) + 1 == self._interrupt_at:
+            self._interrupt_at = None  # once: the next opening reads on
             raise KeyboardInterrupt
         outcome = self._read_for_index(task)
         self._clock.advance(self._seconds)
