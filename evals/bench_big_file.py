@@ -2,12 +2,16 @@
 
     python -m evals.bench_big_file [--megabytes 200] [--cap-minutes 0.1]
                                    [--html-megabytes 19] [--token-megabytes 100]
-                                   [--only text,web,cold,token]
+                                   [--only cold-text,text,web,cold,token]
 
-`text`: a library holding one very large text file (with one real law beside it) is indexed,
-then `fonte ask` runs twice: once against `--max-minutes`, once interrupted with SIGINT after
-a few seconds. `web`: `fonte ask --web` reads one 19 MB HTML page served on loopback (with a
-SearXNG-compatible search pointing at it), stopped by SIGINT, by SIGTERM, and by the time cap.
+`cold-text`: a library holding one very large text file (with one real law beside it), never
+indexed: `fonte ask --max-minutes` twice on one cache (the time cap stops the index build,
+the report is partial and says so in its first gap, and the second run goes on from what the
+first kept), then SIGINT and SIGTERM a few seconds into a cold build. `text`: the same
+library indexed first, then `fonte ask` twice: once against `--max-minutes`, once interrupted
+with SIGINT after a few seconds. `web`: `fonte ask --web` reads one 19 MB HTML page served on
+loopback (with a SearXNG-compatible search pointing at it), stopped by SIGINT, by SIGTERM,
+and by the time cap.
 `cold`: `fonte ask --library` on a folder never indexed (a 19 MB HTML file among laws),
 stopped by SIGINT and by SIGTERM while the index is being built. `token`: `fonte library
 index` on a folder holding one file that is a single 100 MB token.
@@ -106,6 +110,11 @@ def spend_seconds(report: Path) -> tuple[float, float, bool] | None:
     return data["spend"]["seconds"], data["limits"]["seconds"], data["partial"]
 
 
+def first_gap(report: Path) -> str:
+    gaps = json.loads(report.read_text())["gaps"] if report.exists() else []
+    return f"{gaps[0][:110]}…" if gaps else "(none)"
+
+
 def stop_with(process: subprocess.Popen[bytes], signum: int, after: float) -> tuple[float, int]:
     """Send `signum` after `after` seconds; (seconds from the signal to exit, exit code).
     The seconds are -1 when the process had exited before the signal."""
@@ -148,32 +157,64 @@ def timed_stop(
     )
 
 
-def capped(name: str, arguments: list[str], out: Path, minutes: float, env: dict[str, str]) -> None:
+def capped(
+    name: str,
+    arguments: list[str],
+    out: Path,
+    minutes: float,
+    env: dict[str, str],
+    gap: bool = False,
+) -> None:
+    """With `gap`, the report's first gap is printed too (a cold build's says why)."""
     started = time.monotonic()
-    fonte(*arguments, "--max-minutes", str(minutes), "--out", str(out), env=env).wait()
+    code = fonte(*arguments, "--max-minutes", str(minutes), "--out", str(out), env=env).wait()
     wall = time.monotonic() - started
     found = spend_seconds(out / "report.json")
     if found is None:
-        print(f"{name}: no report written ({wall:.1f} s wall)")
+        print(f"{name}: no report written (code {code}, {wall:.1f} s wall)")
         return
     spent, cap, partial = found
     print(
         f"{name}: {spent:.1f} s spent of a {cap:.0f} s cap ({spent - cap:+.1f} s past it), "
         f"partial={partial}, {wall:.1f} s wall in all"
     )
+    if gap:
+        print(f"  first gap: {first_gap(out / 'report.json')}")
 
 
-def bench_text(root: Path, megabytes: int, cap_minutes: float) -> None:
+def text_library(root: Path, megabytes: int) -> Path:
+    """A folder holding one very large text file, and one real law beside it."""
     library = root / "docs"
+    if library.exists():
+        return library
     library.mkdir()
     write_big_file(library / "grande.txt", megabytes)
     if LAW.exists():
         (library / LAW.name).write_text(LAW.read_text(encoding="utf-8"), encoding="utf-8")
+    return library
+
+
+def bench_cold_text(root: Path, megabytes: int, cap_minutes: float) -> None:
+    library = text_library(root, megabytes)
+    ask = ["ask", QUESTION, "--library", str(library), "--format", "json", "--no-clarify"]
+    cold = {**os.environ, "FONTE_CACHE_DIR": str(root / "cold-text-cache")}
+    for run in ("first", "second"):  # the second goes on from what the first kept
+        name = f"cold text, {run} capped run"
+        capped(name, ask, root / f"cold-text-{run}", cap_minutes, cold, gap=True)
+    for number, signum in enumerate((signal.SIGINT, signal.SIGTERM)):
+        fresh = {**os.environ, "FONTE_CACHE_DIR": str(root / f"cold-text-cache-{number}")}
+        out = root / f"cold-text-signal-{number}"
+        arguments = [*ask, "--max-minutes", "5"]
+        timed_stop("cold text", arguments, out, signum, SIGNAL_AFTER_SECONDS, fresh)
+
+
+def bench_text(root: Path, megabytes: int, cap_minutes: float) -> None:
+    library = text_library(root, megabytes)
+    ask = ["ask", QUESTION, "--library", str(library), "--format", "json", "--no-clarify"]
     env = {**os.environ, "FONTE_CACHE_DIR": str(root / "cache")}
     started = time.monotonic()
     fonte("library", "index", str(library), env=env).wait()
     print(f"text: {megabytes} MB text file indexed in {time.monotonic() - started:.1f} s")
-    ask = ["ask", QUESTION, "--library", str(library), "--format", "json", "--no-clarify"]
     capped("text, capped run", ask, root / "a", cap_minutes, env)
     timed_stop("text", [*ask, "--max-minutes", "5"], root / "b", signal.SIGINT, 4.0, env)
 
@@ -293,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cap-minutes", type=float, default=0.1)
     parser.add_argument("--html-megabytes", type=float, default=19)
     parser.add_argument("--token-megabytes", type=int, default=100)
-    parser.add_argument("--only", default="text,web,cold,token")
+    parser.add_argument("--only", default="cold-text,text,web,cold,token")
     args = parser.parse_args(argv)
     wanted = set(args.only.split(","))
     with tempfile.TemporaryDirectory(prefix="fonte-big-") as temporary:
@@ -301,6 +342,8 @@ def main(argv: list[str] | None = None) -> int:
         # First, while no other child has run: ru_maxrss of children is a running maximum.
         if "token" in wanted:
             bench_token(root, args.token_megabytes)
+        if "cold-text" in wanted:
+            bench_cold_text(root, args.megabytes, args.cap_minutes)
         if "text" in wanted:
             bench_text(root, args.megabytes, args.cap_minutes)
         if "web" in wanted:

@@ -11,7 +11,7 @@ import re
 import signal
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from contextlib import AsyncExitStack
 from datetime import datetime
 from pathlib import Path
@@ -21,8 +21,9 @@ from engine.agents.toolbox import Assignment, Toolbox
 from engine.assembly import Sources, index_unfinished, library_sources, web_sources
 from engine.budget import Budget, Meter, StepRefused
 from engine.cli.clarify import carry_spend, clarify_at_terminal
-from engine.cli.console import console, progress_display, say, summarise
+from engine.cli.console import progress_display, say, summarise
 from engine.cli.exits import EXIT_FAILED, EXIT_MODEL_UNREACHABLE, EXIT_OK
+from engine.cli.opening import open_library
 from engine.cli.signals import terminate_as_interrupt
 from engine.contracts import Claim, ClarifyingQuestion, Limits, Plan, Report, Spend
 from engine.events import EventSink
@@ -35,7 +36,7 @@ from engine.planning.templates import TEMPLATES, prices_from_env
 from engine.render import PageEvidence, labels_for
 from engine.render.files import FORMATS, write_report
 from engine.settings import BadInput, wants_claude
-from engine.sources.library import Deadline, Library, Paced
+from engine.sources.library import Deadline, Library
 from engine.text.language import locale_language
 
 if TYPE_CHECKING:  # the Claude SDK and v1 load only for a run that uses them
@@ -128,27 +129,6 @@ def said_unreachable(report: Report, why: str) -> Report:
     return report.model_copy(
         update={"partial": True, "gaps": [line, *report.gaps], "notes": [line, *report.notes]}
     )
-
-
-def open_library(
-    folder: Path, cache_dir: Path | None, deadline: Deadline | None = None
-) -> tuple[Library, list[str]]:
-    """The library, its index brought up to date until `deadline` (the run's time cap),
-    with its warnings; progress in place on a terminal, else a line every few seconds."""
-    warnings: list[str] = []
-
-    def warn(message: str) -> None:
-        warnings.append(message)
-        say(f"warning: {message}")
-
-    with console.status(f"opening library {folder} …") as status:
-        on_progress: Callable[[str], None] = Paced(lambda message: say(f"library: {message}"))
-        if console.is_terminal:
-            on_progress = lambda message: status.update(f"library: {message}")  # noqa: E731
-        library = Library.open(
-            folder, cache_dir=cache_dir, on_warning=warn, on_progress=on_progress, deadline=deadline
-        )
-    return library, warnings
 
 
 def choose_model(flag: str | None) -> ClaudeConfig | None:
