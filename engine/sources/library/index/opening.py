@@ -22,7 +22,13 @@ from engine.sources.library.files import ScannedFile, scan_folder
 from engine.sources.library.index.catalog import Catalog, CatalogEntry
 from engine.sources.library.index.lock import exclusive
 from engine.sources.library.index.passage_index import PassageIndex
-from engine.sources.library.index.refresh import IndexState, RefreshSummary, is_current, refresh
+from engine.sources.library.index.refresh import (
+    IndexState,
+    RefreshSummary,
+    is_current,
+    refresh,
+    saved_part,
+)
 from engine.sources.library.index.store import IndexStore
 from engine.sources.library.index.vocabulary import Vocabulary
 
@@ -76,8 +82,11 @@ def open_index(
         return OpenedIndex(state, _known(state.catalog), from_cache=True)
     # Stale, absent, or a file it names just removed by a concurrent refresh: under the
     # lock, the catalog read is the latest, and its files stay until the lock is released.
+    saved = state
     try:
-        with exclusive(store.lock_path, on_progress):
+        with exclusive(store.lock_path, on_progress, deadline) as held:
+            if not held:  # the deadline passed while another process refreshed it
+                return OpenedIndex(*saved_part(saved or _empty(), files), from_cache=True)
             state = _load(store, whole=False) or _empty()
             if len(state.segments) == len(state.catalog.segments) and is_current(
                 state.catalog, files, titles

@@ -98,6 +98,30 @@ def is_current(catalog: Catalog, files: list[ScannedFile], titles: dict[str, str
     return True
 
 
+def saved_part(state: IndexState, files: list[ScannedFile]) -> tuple[IndexState, RefreshSummary]:
+    """What `state` (a saved index) says of `files` as they are, without reading any: the
+    entries of unchanged files; every other file pending. For a run whose deadline passed
+    before it could refresh (another process held the index meanwhile)."""
+    entries: dict[str, CatalogEntry] = {}
+    summary = RefreshSummary()
+    unread: list[ScannedFile] = []
+    for file in files:
+        entry = state.catalog.entries.get(file.relative)
+        if (
+            entry is None
+            or _moved(entry, file)
+            or (entry.indexed and entry.segment not in state.segments)
+        ):
+            unread.append(file)
+            continue
+        entries[file.relative] = entry
+        if not entry.indexed:
+            summary.unreadable.append((file.relative, entry.reason))
+    _left_for_next(unread, summary)
+    catalog = dataclasses.replace(state.catalog, entries=dict(sorted(entries.items())))
+    return dataclasses.replace(state, catalog=catalog), summary
+
+
 def refresh(
     state: IndexState,
     files: list[ScannedFile],

@@ -186,3 +186,22 @@ def test_ctrl_c_while_indexing_saves_what_was_read_then_goes_on(
     reopened = _open(folder, tmp_path / "cache")
     assert reads.read == ["d2.md", "d3.md", "d4.md", "d5.md"]
     assert len(reopened.documents()) == 6
+
+
+def test_a_deadline_passing_while_another_process_refreshes_opens_the_saved_index_as_far_as_it_goes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _folder(tmp_path)
+    cache = tmp_path / "cache"
+    _open(folder, cache)
+    write_text(folder / "d2.md", "# Doc 2\nChanged since: wind now.\n")
+    write_text(folder / "d6.md", "# Doc 6\nNew.\n")
+    reads = ReadCounter(monkeypatch)
+    clock = FakeClock()
+    store = IndexStore(cache / "index", folder)
+    with exclusive(store.lock_path, Recorder()):  # another process's long refresh
+        opened = _open(folder, cache, deadline=Deadline(clock.now, clock))
+    assert reads.read == []
+    assert [e.relative for e in opened.documents()] == ["d0.md", "d1.md", "d3.md", "d4.md", "d5.md"]
+    assert opened.summary.pending == ["d2.md", "d6.md"]
+    assert len(opened.passage_index()) == 5  # d2's old passage is not searched
