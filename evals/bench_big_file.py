@@ -7,14 +7,14 @@
 `cold-text`: a library holding one very large text file (with one real law beside it), never
 indexed: `fonte ask --max-minutes` twice on one cache (the time cap stops the index build,
 the report is partial and says so in its first gap, and the second run goes on from what the
-first kept), then SIGINT and SIGTERM a few seconds into a cold build. `text`: the same
-library indexed first, then `fonte ask` twice: once against `--max-minutes`, once interrupted
-with SIGINT after a few seconds. `web`: `fonte ask --web` reads one 19 MB HTML page served on
-loopback (with a SearXNG-compatible search pointing at it), stopped by SIGINT, by SIGTERM,
-and by the time cap.
-`cold`: `fonte ask --library` on a folder never indexed (a 19 MB HTML file among laws),
-stopped by SIGINT and by SIGTERM while the index is being built. `token`: `fonte library
-index` on a folder holding one file that is a single 100 MB token.
+first kept), then SIGINT and SIGTERM a few seconds into a cold build (what it read is
+kept). `text`: the same library indexed first, then `fonte ask` twice: once against
+`--max-minutes`, once interrupted with SIGINT after a few seconds. `web`: `fonte ask --web`
+reads one 19 MB HTML page served on loopback (with a SearXNG-compatible search pointing at
+it), stopped by SIGINT, by SIGTERM, and by the time cap. `cold`: `fonte ask --library` on a
+folder never indexed (a 19 MB HTML file among laws), stopped by SIGINT and by SIGTERM while
+the index is being built. `token`: `fonte library index` on a folder holding one file that
+is a single 100 MB token.
 
 Prints how far past the cap each run stopped, how soon it exited after a signal, whether it
 wrote its partial report, and peak memory. It asserts nothing.
@@ -157,6 +157,48 @@ def timed_stop(
     )
 
 
+BUILD_BEGAN = "library: reading"
+"""The first progress line of an index build (`fonte ask` without a terminal)."""
+
+
+def kept_files(cache: Path) -> int:
+    """How many files the saved index of the library under `cache` names."""
+    catalogs = list((cache / "library" / "index").glob("*/catalog.json"))
+    return sum(len(json.loads(path.read_text())["entries"]) for path in catalogs)
+
+
+def stopped_while_indexing(
+    name: str, arguments: list[str], signum: int, after: float, cache: Path
+) -> None:
+    """The signal `after` seconds after the index build began (its first progress line,
+    not the process's start: Python's start-up takes seconds on a loaded machine)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "engine.cli.program", *arguments],
+        env={**os.environ, "FONTE_CACHE_DIR": str(cache)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    began = threading.Event()
+
+    def watch() -> None:
+        assert process.stderr is not None
+        for line in process.stderr:  # read to the end: a full pipe would block the process
+            if line.startswith(BUILD_BEGAN):
+                began.set()
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    began.wait(KILL_AFTER_SECONDS)
+    exit_after, code = stop_with(process, signum, after)
+    watcher.join(KILL_AFTER_SECONDS)
+    exited = f"exited {exit_after:.1f} s later" if exit_after >= 0 else "had exited already"
+    print(
+        f"{name}: {signal.Signals(signum).name} {after:.1f} s into the index build, {exited} "
+        f"(code {code}), files kept in the index: {kept_files(cache)}"
+    )
+
+
 def capped(
     name: str,
     arguments: list[str],
@@ -202,10 +244,9 @@ def bench_cold_text(root: Path, megabytes: int, cap_minutes: float) -> None:
         name = f"cold text, {run} capped run"
         capped(name, ask, root / f"cold-text-{run}", cap_minutes, cold, gap=True)
     for number, signum in enumerate((signal.SIGINT, signal.SIGTERM)):
-        fresh = {**os.environ, "FONTE_CACHE_DIR": str(root / f"cold-text-cache-{number}")}
-        out = root / f"cold-text-signal-{number}"
-        arguments = [*ask, "--max-minutes", "5"]
-        timed_stop("cold text", arguments, out, signum, SIGNAL_AFTER_SECONDS, fresh)
+        cache = root / f"cold-text-cache-{number}"
+        arguments = [*ask, "--max-minutes", "5", "--out", str(root / f"cold-text-out-{number}")]
+        stopped_while_indexing("cold text", arguments, signum, SIGNAL_AFTER_SECONDS, cache)
 
 
 def bench_text(root: Path, megabytes: int, cap_minutes: float) -> None:
