@@ -115,7 +115,9 @@ def first_gap(report: Path) -> str:
     return f"{gaps[0][:110]}…" if gaps else "(none)"
 
 
-def stop_with(process: subprocess.Popen[bytes], signum: int, after: float) -> tuple[float, int]:
+def stop_with(
+    process: subprocess.Popen[bytes] | subprocess.Popen[str], signum: int, after: float
+) -> tuple[float, int]:
     """Send `signum` after `after` seconds; (seconds from the signal to exit, exit code).
     The seconds are -1 when the process had exited before the signal."""
     time.sleep(after)
