@@ -110,11 +110,6 @@ def spend_seconds(report: Path) -> tuple[float, float, bool] | None:
     return data["spend"]["seconds"], data["limits"]["seconds"], data["partial"]
 
 
-def first_gap(report: Path) -> str:
-    gaps = json.loads(report.read_text())["gaps"] if report.exists() else []
-    return f"{gaps[0][:110]}…" if gaps else "(none)"
-
-
 def stop_with(
     process: subprocess.Popen[bytes] | subprocess.Popen[str], signum: int, after: float
 ) -> tuple[float, int]:
@@ -159,8 +154,7 @@ def timed_stop(
     )
 
 
-BUILD_BEGAN = "library: reading"
-"""The first progress line of an index build (`fonte ask` without a terminal)."""
+BUILD_BEGAN = "library: reading"  # an index build's first line (`fonte ask`, no terminal)
 
 
 def kept_files(cache: Path) -> int:
@@ -222,8 +216,9 @@ def capped(
         f"{name}: {spent:.1f} s spent of a {cap:.0f} s cap ({spent - cap:+.1f} s past it), "
         f"partial={partial}, {wall:.1f} s wall in all"
     )
-    if gap:
-        print(f"  first gap: {first_gap(out / 'report.json')}")
+    gaps = json.loads((out / "report.json").read_text())["gaps"]
+    if gap and gaps:
+        print(f"  first gap: {gaps[0][:110]}…")
 
 
 def text_library(root: Path, megabytes: int) -> Path:
