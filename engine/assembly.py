@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 
+from engine.contracts import Report
 from engine.documents.parse import KIND_BY_SUFFIX
 from engine.render import PageEvidence
 from engine.sources.combined import CONVERSATION as CONVERSATION  # doors for bot/: origins
@@ -28,6 +29,7 @@ from engine.sources.combined import with_origins as with_origins
 from engine.sources.library import Library
 from engine.sources.library.files import escaped as escaped  # a door for bot/: names shown
 from engine.sources.library.files import in_language
+from engine.sources.library.folder import unfinished_note
 from engine.sources.library.page_evidence import LibraryPageEvidence
 from engine.sources.protocols import Fetcher, Search
 from engine.sources.web import (
@@ -82,6 +84,17 @@ def library_sources(library: Library, warnings: list[str]) -> Sources:
         list(warnings),
         evidence=LibraryPageEvidence(library),
     )
+
+
+def index_unfinished(report: Report, library: Library) -> Report:
+    """`report` as its run left it when the time cap stopped the index build of its
+    `library` (files left unread, unsearched): partial, its first gap saying so in the
+    report's language (the note is among its notes already, as the library warned)."""
+    if not library.summary.unfinished:
+        return report
+    note = unfinished_note(library.summary, len(library.documents()))
+    line = note.in_language(report.language)
+    return report.model_copy(update={"partial": True, "gaps": [line, *report.gaps]})
 
 
 def source_part(sources: Sources, origin: str, owns: Owns | None = None) -> SourcePart:

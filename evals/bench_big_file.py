@@ -2,15 +2,19 @@
 
     python -m evals.bench_big_file [--megabytes 200] [--cap-minutes 0.1]
                                    [--html-megabytes 19] [--token-megabytes 100]
-                                   [--only text,web,cold,token]
+                                   [--only cold-text,text,web,cold,token]
 
-`text`: a library holding one very large text file (with one real law beside it) is indexed,
-then `fonte ask` runs twice: once against `--max-minutes`, once interrupted with SIGINT after
-a few seconds. `web`: `fonte ask --web` reads one 19 MB HTML page served on loopback (with a
-SearXNG-compatible search pointing at it), stopped by SIGINT, by SIGTERM, and by the time cap.
-`cold`: `fonte ask --library` on a folder never indexed (a 19 MB HTML file among laws),
-stopped by SIGINT and by SIGTERM while the index is being built. `token`: `fonte library
-index` on a folder holding one file that is a single 100 MB token.
+`cold-text`: a library holding one very large text file (with one real law beside it), never
+indexed: `fonte ask --max-minutes` twice on one cache (the time cap stops the index build,
+the report is partial and says so in its first gap, and the second run goes on from what the
+first kept), then SIGINT and SIGTERM a few seconds into a cold build (what it read is
+kept). `text`: the same library indexed first, then `fonte ask` twice: once against
+`--max-minutes`, once interrupted with SIGINT after a few seconds. `web`: `fonte ask --web`
+reads one 19 MB HTML page served on loopback (with a SearXNG-compatible search pointing at
+it), stopped by SIGINT, by SIGTERM, and by the time cap. `cold`: `fonte ask --library` on a
+folder never indexed (a 19 MB HTML file among laws), stopped by SIGINT and by SIGTERM while
+the index is being built. `token`: `fonte library index` on a folder holding one file that
+is a single 100 MB token.
 
 Prints how far past the cap each run stopped, how soon it exited after a signal, whether it
 wrote its partial report, and peak memory. It asserts nothing.
@@ -106,7 +110,9 @@ def spend_seconds(report: Path) -> tuple[float, float, bool] | None:
     return data["spend"]["seconds"], data["limits"]["seconds"], data["partial"]
 
 
-def stop_with(process: subprocess.Popen[bytes], signum: int, after: float) -> tuple[float, int]:
+def stop_with(
+    process: subprocess.Popen[bytes] | subprocess.Popen[str], signum: int, after: float
+) -> tuple[float, int]:
     """Send `signum` after `after` seconds; (seconds from the signal to exit, exit code).
     The seconds are -1 when the process had exited before the signal."""
     time.sleep(after)
@@ -148,32 +154,105 @@ def timed_stop(
     )
 
 
-def capped(name: str, arguments: list[str], out: Path, minutes: float, env: dict[str, str]) -> None:
+BUILD_BEGAN = "library: reading"  # an index build's first line (`fonte ask`, no terminal)
+
+
+def kept_files(cache: Path) -> int:
+    """How many files the saved index of the library under `cache` names."""
+    catalogs = list((cache / "library" / "index").glob("*/catalog.json"))
+    return sum(len(json.loads(path.read_text())["entries"]) for path in catalogs)
+
+
+def stopped_while_indexing(
+    name: str, arguments: list[str], signum: int, after: float, cache: Path
+) -> None:
+    """The signal `after` seconds after the index build began (its first progress line,
+    not the process's start: Python's start-up takes seconds on a loaded machine)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "engine.cli.program", *arguments],
+        env={**os.environ, "FONTE_CACHE_DIR": str(cache)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    began = threading.Event()
+
+    def watch() -> None:
+        assert process.stderr is not None
+        for line in process.stderr:  # read to the end: a full pipe would block the process
+            if line.startswith(BUILD_BEGAN):
+                began.set()
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    began.wait(KILL_AFTER_SECONDS)
+    exit_after, code = stop_with(process, signum, after)
+    watcher.join(KILL_AFTER_SECONDS)
+    exited = f"exited {exit_after:.1f} s later" if exit_after >= 0 else "had exited already"
+    print(
+        f"{name}: {signal.Signals(signum).name} {after:.1f} s into the index build, {exited} "
+        f"(code {code}), files kept in the index: {kept_files(cache)}"
+    )
+
+
+def capped(
+    name: str,
+    arguments: list[str],
+    out: Path,
+    minutes: float,
+    env: dict[str, str],
+    gap: bool = False,
+) -> None:
+    """With `gap`, the report's first gap is printed too (a cold build's says why)."""
     started = time.monotonic()
-    fonte(*arguments, "--max-minutes", str(minutes), "--out", str(out), env=env).wait()
+    code = fonte(*arguments, "--max-minutes", str(minutes), "--out", str(out), env=env).wait()
     wall = time.monotonic() - started
     found = spend_seconds(out / "report.json")
     if found is None:
-        print(f"{name}: no report written ({wall:.1f} s wall)")
+        print(f"{name}: no report written (code {code}, {wall:.1f} s wall)")
         return
     spent, cap, partial = found
     print(
         f"{name}: {spent:.1f} s spent of a {cap:.0f} s cap ({spent - cap:+.1f} s past it), "
         f"partial={partial}, {wall:.1f} s wall in all"
     )
+    gaps = json.loads((out / "report.json").read_text())["gaps"]
+    if gap and gaps:
+        print(f"  first gap: {gaps[0][:110]}…")
 
 
-def bench_text(root: Path, megabytes: int, cap_minutes: float) -> None:
+def text_library(root: Path, megabytes: int) -> Path:
+    """A folder holding one very large text file, and one real law beside it."""
     library = root / "docs"
+    if library.exists():
+        return library
     library.mkdir()
     write_big_file(library / "grande.txt", megabytes)
     if LAW.exists():
         (library / LAW.name).write_text(LAW.read_text(encoding="utf-8"), encoding="utf-8")
+    return library
+
+
+def bench_cold_text(root: Path, megabytes: int, cap_minutes: float) -> None:
+    library = text_library(root, megabytes)
+    ask = ["ask", QUESTION, "--library", str(library), "--format", "json", "--no-clarify"]
+    cold = {**os.environ, "FONTE_CACHE_DIR": str(root / "cold-text-cache")}
+    for run in ("first", "second"):  # the second goes on from what the first kept
+        name = f"cold text, {run} capped run"
+        capped(name, ask, root / f"cold-text-{run}", cap_minutes, cold, gap=True)
+    for number, signum in enumerate((signal.SIGINT, signal.SIGTERM)):
+        cache = root / f"cold-text-cache-{number}"
+        arguments = [*ask, "--max-minutes", "5", "--out", str(root / f"cold-text-out-{number}")]
+        stopped_while_indexing("cold text", arguments, signum, SIGNAL_AFTER_SECONDS, cache)
+
+
+def bench_text(root: Path, megabytes: int, cap_minutes: float) -> None:
+    library = text_library(root, megabytes)
+    ask = ["ask", QUESTION, "--library", str(library), "--format", "json", "--no-clarify"]
     env = {**os.environ, "FONTE_CACHE_DIR": str(root / "cache")}
     started = time.monotonic()
     fonte("library", "index", str(library), env=env).wait()
     print(f"text: {megabytes} MB text file indexed in {time.monotonic() - started:.1f} s")
-    ask = ["ask", QUESTION, "--library", str(library), "--format", "json", "--no-clarify"]
     capped("text, capped run", ask, root / "a", cap_minutes, env)
     timed_stop("text", [*ask, "--max-minutes", "5"], root / "b", signal.SIGINT, 4.0, env)
 
@@ -293,7 +372,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cap-minutes", type=float, default=0.1)
     parser.add_argument("--html-megabytes", type=float, default=19)
     parser.add_argument("--token-megabytes", type=int, default=100)
-    parser.add_argument("--only", default="text,web,cold,token")
+    parser.add_argument("--only", default="cold-text,text,web,cold,token")
     args = parser.parse_args(argv)
     wanted = set(args.only.split(","))
     with tempfile.TemporaryDirectory(prefix="fonte-big-") as temporary:
@@ -301,6 +380,8 @@ def main(argv: list[str] | None = None) -> int:
         # First, while no other child has run: ru_maxrss of children is a running maximum.
         if "token" in wanted:
             bench_token(root, args.token_megabytes)
+        if "cold-text" in wanted:
+            bench_cold_text(root, args.megabytes, args.cap_minutes)
         if "text" in wanted:
             bench_text(root, args.megabytes, args.cap_minutes)
         if "web" in wanted:

@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from engine.agents.toolbox import Assignment, Toolbox
-from engine.assembly import Sources, library_sources, web_sources
+from engine.assembly import Sources, index_unfinished, library_sources, web_sources
 from engine.budget import Budget, InMemoryBudget, Meter, PausableClock, StepRefused
 from engine.cli.clarify import clarify_at_terminal
-from engine.cli.console import console, progress_display, say, summarise
+from engine.cli.console import progress_display, say, summarise
 from engine.cli.exits import EXIT_FAILED, EXIT_MODEL_UNREACHABLE, EXIT_OK
+from engine.cli.opening import open_library
 from engine.cli.signals import terminate_as_interrupt
 from engine.contracts import Claim, ClarifyingQuestion, Limits, Plan, Report
 from engine.events import EventSink
@@ -35,7 +36,7 @@ from engine.planning.templates import TEMPLATES, prices_from_env
 from engine.render import PageEvidence, labels_for
 from engine.render.files import FORMATS, write_report
 from engine.settings import BadInput, wants_claude
-from engine.sources.library import Library
+from engine.sources.library import Deadline, Library
 from engine.text.language import locale_language
 
 if TYPE_CHECKING:  # the Claude SDK and v1 load only for a run that uses them
@@ -100,12 +101,17 @@ def run_ask(args: argparse.Namespace) -> int:
     if args.library is None and not args.web:
         raise BadInput("no source: pass --library DIR (a folder of documents) or --web")
     with terminate_as_interrupt():  # SIGTERM while indexing stops the index's workers too
-        library = None if args.library is None else open_library(args.library, args.cache_dir)
+        deadline = Deadline.after(limits.seconds, started=started)  # the cap holds there too
+        library = None
+        if args.library is not None:
+            library = open_library(args.library, args.cache_dir, deadline)
     # The sources' page evidence: a library's PDFs, or those the run fetched, kept beside
     # their snapshots; it outlives the sources' connections.
     report, evidence, unreachable = asyncio.run(_research(args, brief, limits, library, started))
     if unreachable is not None:
         report = said_unreachable(report, unreachable)
+    if library is not None:  # the time cap stopped its index build: partial, it says why
+        report = index_unfinished(report, library[0])
     paths = write_report(report, out, formats, evidence=evidence, on_failure=_tell_failure)
     summarise(report, paths)
     if not paths or ("json" in formats and out / "report.json" not in paths):
@@ -129,23 +135,6 @@ def said_unreachable(report: Report, why: str) -> Report:
     return report.model_copy(
         update={"partial": True, "gaps": [line, *report.gaps], "notes": [line, *report.notes]}
     )
-
-
-def open_library(folder: Path, cache_dir: Path | None) -> tuple[Library, list[str]]:
-    warnings: list[str] = []
-
-    def warn(message: str) -> None:
-        warnings.append(message)
-        say(f"warning: {message}")
-
-    with console.status(f"opening library {folder} …") as status:
-        library = Library.open(
-            folder,
-            cache_dir=cache_dir,
-            on_warning=warn,
-            on_progress=lambda message: status.update(f"library: {message}"),
-        )
-    return library, warnings
 
 
 def choose_model(flag: str | None) -> ClaudeConfig | None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from engine.assembly import is_web_report, recorded_library, snapshot_store
 from engine.budget import InMemoryBudget, Meter
-from engine.cli.ask import open_library
+from engine.cli.opening import open_library
 from engine.cli.printable import printable
 from engine.contracts import Limits, Report
 from engine.settings import BadInput

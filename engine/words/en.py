@@ -205,6 +205,9 @@ _LIBRARY = LibraryWords(
     manifest_bad_lines="manifest {name}: {count} unusable line(s) skipped ({lines})",
     duplicate_url="{name}: citation URL {url} already belongs to {owner}; citing the file "
     "itself instead",
+    index_unfinished="the library's index was not finished within the time cap: {indexed} of "
+    "{total} files indexed, {pending} ({megabytes} MB) not yet read and not searched; the next "
+    "run goes on from there",
 )
 
 _SEARCH = SearchWords(

@@ -213,6 +213,9 @@ _LIBRARY = LibraryWords(
     manifest_bad_lines="manifesto {name}: {count} linha(s) inutilizável(is) ignorada(s) ({lines})",
     duplicate_url="{name}: a URL de citação {url} já pertence a {owner}; citado pelo próprio "
     "arquivo",
+    index_unfinished="o índice da biblioteca não ficou pronto dentro do limite de tempo: "
+    "{indexed} de {total} arquivos indexados, {pending} ({megabytes} MB) ainda não lidos nem "
+    "pesquisados; a próxima execução continua daí",
 )
 
 _SEARCH = SearchWords(

@@ -208,6 +208,9 @@ class LibraryWords:
     """({name}, {count}, {lines})."""
     duplicate_url: str
     """({name}, {url}, {owner}): two files claim one citation URL."""
+    index_unfinished: str
+    """({indexed}, {total}, {pending}, {megabytes}): the run's time cap stopped the index
+    build; the files not read are left for the next run, which goes on from there."""
 
 
 @dataclass(frozen=True)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.assembly import library_sources, open_web_sources
+from engine.assembly import index_unfinished, library_sources, open_web_sources
 from engine.snapshots import Snapshot
-from engine.sources.library import Library
+from engine.sources.library import Deadline, Library
 from engine.sources.library.page_evidence import LibraryPageEvidence
 from engine.sources.web import CachingFetcher, WebPageEvidence
 from engine.verify.excerpts import verify_on_page
+from tests.support.clock import FakeClock
 from tests.support.pdfs import pdf_bytes
 from tests.support.render_samples import build_claim, build_report
 
@@ -75,3 +76,42 @@ def test_a_librarys_notes_follow_the_reports_language(tmp_path: Path) -> None:
     )
     report = build_report([], [], language="pt", notes=sources.notes_in("pt"))
     assert str(tmp_path) not in report.model_dump_json()
+
+
+def _cold_library(tmp_path: Path) -> Path:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for number in range(3):
+        (folder / f"lei{number}.md").write_text(f"# Lei {number}\n\nArt. 1º Texto {number}.\n")
+    return folder
+
+
+def test_a_library_whose_index_the_time_cap_stopped_makes_the_report_partial_saying_why(
+    tmp_path: Path,
+) -> None:
+    clock = FakeClock()
+    warnings: list[str] = []
+    library = Library.open(
+        _cold_library(tmp_path),
+        cache_dir=tmp_path / "cache",
+        on_warning=warnings.append,
+        deadline=Deadline(clock.now, clock),  # the cap was spent before the build began
+    )
+    assert library.documents() == []
+    report = build_report([], [], language="pt", gaps=["Uma lacuna"])
+    marked = index_unfinished(report, library)
+    line = (
+        "o índice da biblioteca não ficou pronto dentro do limite de tempo: 0 de 3 arquivos "
+        "indexados, 3 (< 1 MB) ainda não lidos nem pesquisados; a próxima execução continua daí"
+    )
+    assert marked.partial
+    assert marked.gaps == [line, "Uma lacuna"]
+    assert library_sources(library, warnings).notes_in("pt") == [line]
+    english = index_unfinished(build_report([], [], language="en"), library)
+    assert english.gaps[0].startswith("the library's index was not finished within the time cap")
+
+
+def test_a_library_indexed_whole_leaves_the_report_as_it_was(tmp_path: Path) -> None:
+    library = Library.open(_cold_library(tmp_path), cache_dir=tmp_path / "cache")
+    report = build_report([], [], language="pt")
+    assert index_unfinished(report, library) == report

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from pathlib import Path
 
+import pytest
 from fpdf import FPDF
 
 from engine.sources.library import Library
+from engine.sources.library.deadline import Deadline
+from engine.sources.library.index import refresh as refresh_module
+from engine.sources.library.index import workers as workers_module
+from engine.sources.library.index.reading import FileOutcome, FileTask
+from tests.support.clock import FakeClock
 
 SOLAR_PAGES = [
     "Solar Outlook 2024\nAnnual review of rooftop photovoltaic installations.",
@@ -71,3 +77,58 @@ class Recorder:
 
 
 OpenLibrary = Callable[..., Library]
+
+
+class ReadCounter:
+    """Records which files `refresh` reads (each file whose outcome it takes), and reads
+    them; `bytes` counts their sizes."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.read: list[str] = []
+        self.bytes = 0
+        self._read_files = refresh_module.read_files
+        monkeypatch.setattr(refresh_module, "read_files", self)
+
+    def __call__(
+        self,
+        tasks: list[FileTask],
+        on_progress: Callable[[str], None],
+        deadline: Deadline | None = None,
+    ) -> Generator[FileOutcome, None, None]:
+        outcomes = self._read_files(tasks, on_progress, deadline)
+        try:
+            for outcome in outcomes:
+                self.read.append(outcome.task.relative)
+                self.bytes += outcome.task.size
+                yield outcome
+        finally:
+            outcomes.close()
+
+
+class TimedReads:
+    """Makes each file the index reads in this process (a few text files: no pool) take
+    `seconds` on `clock`, a fake one the test holds, and raises KeyboardInterrupt instead of
+    reading the file numbered `interrupt_at` (1 for the first), once, as Ctrl-C would."""
+
+    def __init__(
+        self,
+        monkeypatch: pytest.MonkeyPatch,
+        clock: FakeClock,
+        seconds: float = 1.0,
+        interrupt_at: int | None = None,
+    ) -> None:
+        self.read: list[str] = []
+        self._clock = clock
+        self._seconds = seconds
+        self._interrupt_at = interrupt_at
+        self._read_for_index = workers_module.read_for_index
+        monkeypatch.setattr(workers_module, "read_for_index", self)
+
+    def __call__(self, task: FileTask) -> FileOutcome:
+        if self._interrupt_at is not None and len(self.read) + 1 == self._interrupt_at:
+            self._interrupt_at = None  # once: the next opening reads on
+            raise KeyboardInterrupt
+        outcome = self._read_for_index(task)
+        self._clock.advance(self._seconds)
+        self.read.append(task.relative)
+        return outcome

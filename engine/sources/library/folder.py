@@ -16,6 +16,7 @@ from engine.contracts import utc_now
 from engine.documents.parse import KIND_BY_SUFFIX, DocumentKind
 from engine.snapshots import Snapshot, split_page
 from engine.sources.library.cache import ParsedTextCache, default_cache_dir
+from engine.sources.library.deadline import Deadline
 from engine.sources.library.documents import LibraryDocument, LibraryError, build_documents
 from engine.sources.library.files import Note, escaped, worded
 from engine.sources.library.index.opening import open_index
@@ -67,6 +68,7 @@ class Library:
         cache_dir: Path | None = None,
         on_warning: Callable[[str], None] | None = None,
         on_progress: Callable[[str], None] | None = None,
+        deadline: Deadline | None = None,
     ) -> Library:
         """Open `folder`, first bringing its index up to date: only new or changed files are
         read, so this takes seconds on a folder already indexed, longer on a new one.
@@ -74,6 +76,10 @@ class Library:
         Unreadable files and folders are skipped and reported through `on_warning`, as
         `Note`s (several of one reason as one note, see `skipped_notes`). Raises
         `LibraryError` when the folder is missing or holds no readable document.
+
+        Once `deadline` passes (the run's time cap) no more file is read: the library holds
+        the files indexed by then, perhaps none, says so in a note (`unfinished_note`), and
+        `summary.pending` names the rest, which the next opening reads.
         """
         warn = on_warning or _ignore
         progress = on_progress or _ignore
@@ -103,11 +109,14 @@ class Library:
             on_progress=progress,
             on_cache_error=on_cache_error,
             on_refused=lambda relative, reason: refused.append((relative, reason)),
+            deadline=deadline,
         )
         for note in skipped_notes(refused + opened.summary.unreadable):
             warn(note)
         entries = opened.documents()
-        if not entries:
+        if opened.summary.unfinished:
+            warn(unfinished_note(opened.summary, len(entries)))
+        if not entries and not opened.summary.unfinished:
             suffixes = ", ".join(sorted(KIND_BY_SUFFIX))
             raise LibraryError(f"no readable document in {folder} (looked for {suffixes})")
         documents = build_documents(folder, entries, manifest, warn)
@@ -220,6 +229,33 @@ def skipped_notes(skipped: list[tuple[str, str]]) -> list[Note]:
         shown = ", ".join(names[:SKIPPED_NAMED]) + ", …"
         notes.append(_skipped(reason, count=len(names), names=shown))
     return notes
+
+
+class UnfinishedNote(Note):
+    """The note of an index build the time cap stopped (`unfinished_note`)."""
+
+
+def unfinished_note(summary: RefreshSummary, indexed: int) -> UnfinishedNote:
+    """What a report says when the time cap stopped its library's index build: how many
+    files are `indexed`, how many (and how many megabytes) are left for the next run."""
+    return UnfinishedNote(
+        _unfinished_text(ENGLISH, summary, indexed), _unfinished_text(PORTUGUESE, summary, indexed)
+    )
+
+
+def _unfinished_text(words: Words, summary: RefreshSummary, indexed: int) -> str:
+    separator = words.report.thousands_separator
+
+    def number(value: float) -> str:
+        return f"{value:,.0f}".replace(",", separator)
+
+    pending, megabytes = len(summary.pending), summary.pending_bytes / 1e6
+    return words.library.index_unfinished.format(
+        indexed=number(indexed),
+        total=number(indexed + pending),
+        pending=number(pending),
+        megabytes=number(megabytes) if megabytes >= 1 else "< 1",
+    )
 
 
 def _skipped(reason: str, **fields: object) -> SkippedNote:

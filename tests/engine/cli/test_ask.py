@@ -296,3 +296,43 @@ def test_the_time_limit_counts_the_whole_run_index_building_included(
     report = json.loads((out / "report.json").read_text())
     assert report["partial"] is True
     assert report["spend"]["seconds"] >= 120.0
+
+
+def test_a_cold_index_the_time_cap_stops_makes_a_partial_report_and_the_next_run_finishes_it(
+    library: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The cap was spent before the index could be built: nothing is read, the report is
+    partial and says why (in its language, Portuguese here); the next run, with time, builds
+    the index and answers."""
+    real = time.monotonic
+
+    class StartedEarlier:
+        @staticmethod
+        def monotonic() -> float:
+            return real() - 120.0
+
+    monkeypatch.setattr(ask_module, "time", StartedEarlier)
+    out = tmp_path / "out"
+    assert ask(library, out, "--max-minutes", "1", "--format", "json") == EXIT_OK
+    report = json.loads((out / "report.json").read_text())
+    assert report["partial"] is True
+    unfinished = (
+        "o índice da biblioteca não ficou pronto dentro do limite de tempo: 0 de 2 arquivos "
+        "indexados, 2 (< 1 MB) ainda não lidos nem pesquisados; a próxima execução continua daí"
+    )
+    assert report["gaps"][0] == unfinished
+    assert unfinished in report["notes"]
+    assert report["claims"] == []
+    said = capsys.readouterr().err
+    assert "library: reading" in said  # progress, though stderr is not a terminal
+    assert "warning: the library's index was not finished within the time cap" in said
+
+    monkeypatch.undo()
+    again = tmp_path / "again"
+    assert ask(library, again, "--format", "json") == EXIT_OK
+    report = json.loads((again / "report.json").read_text())
+    assert unfinished not in report["gaps"] + report["notes"]
+    assert any(claim["status"] == "verified" for claim in report["claims"])

@@ -2,6 +2,10 @@
 writes), else refreshed under the folder's lock and saved for every other process.
 
 When the cache cannot be written, the index is built in memory for this process only.
+
+A refresh stopped by its deadline or by Ctrl-C is saved all the same: the files it read are
+indexed for every later opening, which reads only the rest (`refresh`). After saving,
+Ctrl-C goes on as the KeyboardInterrupt it was.
 """
 
 from __future__ import annotations
@@ -13,11 +17,18 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from engine.sources.library.deadline import Deadline
 from engine.sources.library.files import ScannedFile, scan_folder
 from engine.sources.library.index.catalog import Catalog, CatalogEntry
 from engine.sources.library.index.lock import exclusive
 from engine.sources.library.index.passage_index import PassageIndex
-from engine.sources.library.index.refresh import IndexState, RefreshSummary, is_current, refresh
+from engine.sources.library.index.refresh import (
+    IndexState,
+    RefreshSummary,
+    is_current,
+    refresh,
+    saved_part,
+)
 from engine.sources.library.index.store import IndexStore
 from engine.sources.library.index.vocabulary import Vocabulary
 
@@ -57,9 +68,12 @@ def open_index(
     on_progress: Report,
     on_cache_error: Callable[[OSError], None],
     on_refused: Callable[[str, str], None] | None = None,
+    deadline: Deadline | None = None,
 ) -> OpenedIndex:
     """The index of `folder` as it is now; `titles` are the manifest's titles by path;
-    `on_refused` hears of each file the scan would not take (a link leading outside)."""
+    `on_refused` hears of each file the scan would not take (a link leading outside).
+    Once `deadline` passes no more file is read: the index then holds the files read by
+    then (`summary.pending` names the rest), and is saved so the next opening goes on."""
     files = scan_folder(folder, on_refused)
     store = IndexStore(index_root, folder)
     state = _load(store, whole=True)
@@ -68,20 +82,35 @@ def open_index(
         return OpenedIndex(state, _known(state.catalog), from_cache=True)
     # Stale, absent, or a file it names just removed by a concurrent refresh: under the
     # lock, the catalog read is the latest, and its files stay until the lock is released.
+    saved = state
     try:
-        with exclusive(store.lock_path, on_progress):
+        with exclusive(store.lock_path, on_progress, deadline) as held:
+            if not held:  # the deadline passed while another process refreshed it
+                return OpenedIndex(*saved_part(saved or _empty(), files), from_cache=True)
             state = _load(store, whole=False) or _empty()
             if len(state.segments) == len(state.catalog.segments) and is_current(
                 state.catalog, files, titles
             ):  # another process refreshed it while this one waited
                 return OpenedIndex(state, _known(state.catalog), from_cache=True)
-            summary = _refresh(state, files, titles, store, parsed_dir, on_progress, on_cache_error)
+            summary = _refresh(
+                state, files, titles, store, parsed_dir, on_progress, on_cache_error, deadline
+            )
             store.commit(state.catalog, state.vocabulary)
-            return OpenedIndex(state, summary, from_cache=False)
     except OSError as error:
         on_cache_error(error)
+    else:
+        return _opened(state, summary)
     state = _empty()
-    summary = _refresh(state, files, titles, None, parsed_dir, on_progress, on_cache_error)
+    summary = _refresh(
+        state, files, titles, None, parsed_dir, on_progress, on_cache_error, deadline
+    )
+    return _opened(state, summary)
+
+
+def _opened(state: IndexState, summary: RefreshSummary) -> OpenedIndex:
+    """The refreshed index; Ctrl-C, once what it read is saved, goes on as it was."""
+    if summary.interrupted:
+        raise KeyboardInterrupt
     return OpenedIndex(state, summary, from_cache=False)
 
 
@@ -93,6 +122,7 @@ def _refresh(
     parsed_dir: Path,
     on_progress: Report,
     on_cache_error: Callable[[OSError], None],
+    deadline: Deadline | None,
 ) -> RefreshSummary:
     return refresh(
         state,
@@ -102,6 +132,7 @@ def _refresh(
         parsed_dir=str(parsed_dir),
         on_progress=on_progress,
         on_cache_error=lambda message: on_cache_error(OSError(message)),
+        deadline=deadline,
     )
 
 

@@ -58,6 +58,8 @@ class FileTask:
     manifest_title: str
     cache_dir: str
     """The parsed-text cache (when it cannot be written, the texts come back instead)."""
+    size: int = 0
+    """The file's size in bytes: a large one is read in a worker process of its own."""
 
 
 @dataclass(frozen=True)

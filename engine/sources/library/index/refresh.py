@@ -4,6 +4,11 @@ A file whose size and modification time match its catalog entry keeps that entry
 being hashed; one whose bytes did not change (same sha256) keeps its passages; the rest are
 read (parsed text from the cache when it has them) and tokenized into new segments. Then
 segments are merged as `merging` decides, and the new catalog replaces the old one.
+
+A refresh stopped before the end (its `Deadline` passed, or Ctrl-C) keeps every file read
+by then: the catalog names them, and the files not read are left out of it, listed as
+`pending`, so the next refresh reads only those. That rule lives here, where files are
+handed to the index, whatever the index's format.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.sources.library.cache import file_sha256
+from engine.sources.library.deadline import Deadline, passed
 from engine.sources.library.files import ScannedFile
 from engine.sources.library.index.catalog import Catalog, CatalogEntry
 from engine.sources.library.index.merging import plan_merges
@@ -44,10 +50,22 @@ class RefreshSummary:
     removed: list[str] = field(default_factory=list)
     unreadable: list[tuple[str, str]] = field(default_factory=list)
     """Every unreadable file of the folder, with its reason (known ones included)."""
+    pending: list[str] = field(default_factory=list)
+    """Files not read because the refresh stopped first (its deadline, Ctrl-C): left out of
+    the index, read by the next refresh."""
+    pending_bytes: int = 0
+    interrupted: bool = False
+    """Ctrl-C (or SIGTERM made one) stopped the reading: the caller saves what was read,
+    then raises KeyboardInterrupt again."""
 
     @property
     def any_change(self) -> bool:
         return bool(self.added or self.changed or self.removed)
+
+    @property
+    def unfinished(self) -> bool:
+        """The refresh stopped before every file was read."""
+        return bool(self.pending)
 
 
 @dataclass
@@ -80,6 +98,30 @@ def is_current(catalog: Catalog, files: list[ScannedFile], titles: dict[str, str
     return True
 
 
+def saved_part(state: IndexState, files: list[ScannedFile]) -> tuple[IndexState, RefreshSummary]:
+    """What `state` (a saved index) says of `files` as they are, without reading any: the
+    entries of unchanged files; every other file pending. For a run whose deadline passed
+    before it could refresh (another process held the index meanwhile)."""
+    entries: dict[str, CatalogEntry] = {}
+    summary = RefreshSummary()
+    unread: list[ScannedFile] = []
+    for file in files:
+        entry = state.catalog.entries.get(file.relative)
+        if (
+            entry is None
+            or _moved(entry, file)
+            or (entry.indexed and entry.segment not in state.segments)
+        ):
+            unread.append(file)
+            continue
+        entries[file.relative] = entry
+        if not entry.indexed:
+            summary.unreadable.append((file.relative, entry.reason))
+    _left_for_next(unread, summary)
+    catalog = dataclasses.replace(state.catalog, entries=dict(sorted(entries.items())))
+    return dataclasses.replace(state, catalog=catalog), summary
+
+
 def refresh(
     state: IndexState,
     files: list[ScannedFile],
@@ -89,13 +131,16 @@ def refresh(
     parsed_dir: str,
     on_progress: Report,
     on_cache_error: Report,
+    deadline: Deadline | None = None,
 ) -> RefreshSummary:
     """Update `state` in place to describe `files`; saves new segments when `store` is
-    given (the caller commits the catalog). Returns what changed."""
+    given (the caller commits the catalog). Returns what changed. Once `deadline` passes,
+    or at Ctrl-C, no more file is read: the state describes the files read by then."""
     old = state.catalog
     summary = RefreshSummary()
     entries: dict[str, CatalogEntry] = {}
     tasks: list[FileTask] = []
+    unread: list[ScannedFile] = []
     scanned = {file.relative: file for file in files}
     for file in files:
         previous = old.entries.get(file.relative)
@@ -103,6 +148,9 @@ def refresh(
         kept = _keep(previous, file, title, state.segments, summary)
         if kept is not None:
             entries[file.relative] = kept
+            continue
+        if passed(deadline):  # not even hashed: the next refresh reads it
+            unread.append(file)
             continue
         sha = _sha256(file)
         if sha is None:
@@ -112,33 +160,65 @@ def refresh(
             summary.unreadable.append((file.relative, "cannot read"))
             continue
         (summary.added if previous is None else summary.changed).append(file.relative)
-        tasks.append(FileTask(str(file.path), file.relative, file.kind, sha, title, parsed_dir))
+        task = FileTask(str(file.path), file.relative, file.kind, sha, title, parsed_dir)
+        tasks.append(dataclasses.replace(task, size=file.size))
     summary.removed = sorted(set(old.entries) - set(scanned))
     builder = _SegmentBuilder(state, store)
-    for outcome in read_files(tasks, on_progress):
-        file = scanned[outcome.task.relative]
-        if outcome.cache_error:
-            on_cache_error(outcome.cache_error)
-        try:
-            entry = _entry_of(outcome, file, builder, state)
-        except MemoryError:  # this file's terms did not fit: skipped, the rest goes on
-            outcome = FileOutcome(outcome.task, reason=TOO_LARGE)
-            entry = _entry_of(outcome, file, builder, state)
-        if entry is not None:
-            entries[file.relative] = entry
-        if outcome.reason:
-            summary.unreadable.append((file.relative, outcome.reason))
-            for listed in (summary.added, summary.changed):
-                if file.relative in listed:
-                    listed.remove(file.relative)
+    read: set[str] = set()
+    outcomes = read_files(tasks, on_progress, deadline)
+    try:
+        for outcome in outcomes:
+            if outcome.cache_error:
+                on_cache_error(outcome.cache_error)
+            _take(outcome, scanned[outcome.task.relative], builder, state, entries, summary)
+            read.add(outcome.task.relative)
+    except KeyboardInterrupt:  # what was read is kept; the caller raises it again
+        summary.interrupted = True
+    finally:
+        outcomes.close()
+    unread += [scanned[task.relative] for task in tasks if task.relative not in read]
+    _left_for_next(unread, summary)
     builder.flush()
     entries = dict(sorted(entries.items()))
     referenced = [name for name in state.segments if _uses(entries, name)]
     state.segments = {name: state.segments[name] for name in referenced}
     state.catalog = Catalog(entries, referenced)
-    _merge(state, store)
+    if not summary.unfinished:  # merging can wait for a refresh that has the time
+        _merge(state, store)
     summary.unreadable.sort()
     return summary
+
+
+def _left_for_next(unread: list[ScannedFile], summary: RefreshSummary) -> None:
+    """`unread` as the summary's pending files, no longer counted as added or changed."""
+    left = {file.relative for file in unread}
+    summary.pending = sorted(left)
+    summary.pending_bytes = sum(file.size for file in unread)
+    summary.added = [relative for relative in summary.added if relative not in left]
+    summary.changed = [relative for relative in summary.changed if relative not in left]
+
+
+def _take(
+    outcome: FileOutcome,
+    file: ScannedFile,
+    builder: _SegmentBuilder,
+    state: IndexState,
+    entries: dict[str, CatalogEntry],
+    summary: RefreshSummary,
+) -> None:
+    """Hand one file's outcome to the index: its entry, or its reason for being unread."""
+    try:
+        entry = _entry_of(outcome, file, builder, state)
+    except MemoryError:  # this file's terms did not fit: skipped, the rest goes on
+        outcome = FileOutcome(outcome.task, reason=TOO_LARGE)
+        entry = _entry_of(outcome, file, builder, state)
+    if entry is not None:
+        entries[file.relative] = entry
+    if outcome.reason:
+        summary.unreadable.append((file.relative, outcome.reason))
+        for listed in (summary.added, summary.changed):
+            if file.relative in listed:
+                listed.remove(file.relative)
 
 
 def _keep(

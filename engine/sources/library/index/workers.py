@@ -8,6 +8,12 @@ KeyboardInterrupt in the reading loop, a closed iterator): the workers are kille
 waited for, so a signal is answered within a second even while a worker parses a 20 MB page.
 On Linux a worker also dies with its parent (killed outright: SIGKILL, or SIGTERM with no
 handler) instead of parsing on alone.
+
+Reading also stops at a `Deadline` (the run's time cap): the outcomes taken by then are
+what was read, the rest is not, and the workers are killed the same way. A file over
+`INLINE_BYTES` is read in a worker of its own, even alone: seconds of parsing that a
+deadline or a signal must be able to cut (a loop in this process could only be left between
+files). While a file takes long, a progress line still comes every `POLL_SECONDS`.
 """
 
 from __future__ import annotations
@@ -20,11 +26,12 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Generator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
 
 from engine.documents.parse import DocumentKind
+from engine.sources.library.deadline import Deadline, passed
 from engine.sources.library.index.reading import FileOutcome, FileTask, read_for_index
 
 Report = Callable[[str], None]
@@ -35,28 +42,82 @@ _INLINE_TEXT_FILES = 16
 _FILES_PER_TASK = 8
 _BATCHES_IN_FLIGHT_PER_WORKER = 4
 _JOIN_SECONDS = 1.0
+INLINE_BYTES = 1_000_000
+"""A file larger than this is read in a worker process, alone in its batch."""
+POLL_SECONDS = 2.0
+"""How often a wait for a worker looks at the deadline and says how far reading got."""
 
 
-def read_files(tasks: list[FileTask], on_progress: Report) -> Generator[FileOutcome, None, None]:
-    """The outcome of each task, in task order, reporting progress as files are read."""
+def read_files(
+    tasks: list[FileTask], on_progress: Report, deadline: Deadline | None = None
+) -> Generator[FileOutcome, None, None]:
+    """The outcome of each task, in task order, reporting progress as files are read. Once
+    `deadline` passes no more is read: the tasks without an outcome are left unread."""
     total = len(tasks)
-    pooled = any(task.kind in _POOLED_KINDS for task in tasks) or total > _INLINE_TEXT_FILES
-    if not pooled:
-        for number, outcome in enumerate(map(read_for_index, tasks), 1):
-            yield outcome
+    pooled = any(task.kind in _POOLED_KINDS or task.size > INLINE_BYTES for task in tasks)
+    if not (pooled or total > _INLINE_TEXT_FILES):
+        for number, task in enumerate(tasks, 1):
+            if passed(deadline):
+                return
+            yield read_for_index(task)
             on_progress(f"indexing {number}/{total} files")
         return
-    outcomes = _pooled(tasks)
+    counted = _Counted(tasks, on_progress)
+    outcomes = _pooled(tasks, deadline, counted.waiting)
     try:
-        for number, outcome in enumerate(outcomes, 1):
+        for outcome in outcomes:
             yield outcome
-            on_progress(f"indexing {number}/{total} files")
+            counted.read(outcome)
     finally:
         outcomes.close()  # the pool is abandoned when the caller stops before the end
 
 
-def _pooled(tasks: list[FileTask]) -> Generator[FileOutcome, None, None]:
-    batches = [tasks[i : i + _FILES_PER_TASK] for i in range(0, len(tasks), _FILES_PER_TASK)]
+class _Counted:
+    """The files and bytes read so far, said after each file and while waiting for one."""
+
+    def __init__(self, tasks: list[FileTask], on_progress: Report) -> None:
+        self._on_progress = on_progress
+        self._total = len(tasks)
+        self._bytes = sum(task.size for task in tasks)
+        self._files_read = 0
+        self._bytes_read = 0
+
+    def read(self, outcome: FileOutcome) -> None:
+        self._files_read += 1
+        self._bytes_read += outcome.task.size
+        self._on_progress(f"indexing {self._files_read}/{self._total} files")
+
+    def waiting(self) -> None:
+        megabytes = f"{self._bytes_read / 1e6:,.0f} of {self._bytes / 1e6:,.0f} MB"
+        self._on_progress(
+            f"reading: {self._files_read}/{self._total} files ({megabytes}) indexed so far"
+        )
+
+
+def _batches(tasks: list[FileTask]) -> list[list[FileTask]]:
+    """Up to `_FILES_PER_TASK` files a batch; a file over `INLINE_BYTES` alone in its own,
+    so that what a deadline cuts short is that file, not the small ones batched with it."""
+    batches: list[list[FileTask]] = []
+    for task in tasks:
+        alone = task.size > INLINE_BYTES
+        if alone or not batches or len(batches[-1]) >= _FILES_PER_TASK:
+            batches.append([task])
+        else:
+            batches[-1].append(task)
+        if alone:
+            batches.append([])
+    return [batch for batch in batches if batch]
+
+
+_InFlight = deque[tuple[list[FileTask], Future[list[FileOutcome]]]]
+
+
+def _pooled(
+    tasks: list[FileTask], deadline: Deadline | None, waiting: Callable[[], None]
+) -> Generator[FileOutcome, None, None]:
+    batches = _batches(tasks)
+    if not batches or passed(deadline):
+        return
     workers = min(os.cpu_count() or 1, len(batches))
     window = workers * _BATCHES_IN_FLIGHT_PER_WORKER
     pool = ProcessPoolExecutor(
@@ -68,19 +129,59 @@ def _pooled(tasks: list[FileTask]) -> Generator[FileOutcome, None, None]:
     finished = False
     try:
         # A bounded window of batches in flight: finished ones wait in memory until taken.
-        pending: deque[tuple[list[FileTask], Future[list[FileOutcome]]]] = deque()
+        pending: _InFlight = deque()
         for batch in batches:
             pending.append((batch, _submit(pool, batch)))
-            if len(pending) >= window:
-                yield from _outcomes(*pending.popleft())
+            if len(pending) >= window and not (yield from _first(pending, deadline, waiting)):
+                return
         while pending:
-            yield from _outcomes(*pending.popleft())
+            if not (yield from _first(pending, deadline, waiting)):
+                return
         finished = True
     finally:
         if finished:
             pool.shutdown(wait=True)
         else:
             abandon(pool)
+
+
+def _first(
+    pending: _InFlight, deadline: Deadline | None, waiting: Callable[[], None]
+) -> Generator[FileOutcome, None, bool]:
+    """The outcomes of the first batch in flight, once it is done (True). At the deadline
+    (False) or Ctrl-C (raised again), those of the batches already done instead: read
+    already, they are kept; the rest is dropped with the pool."""
+    try:
+        done = _waited(pending[0][1], deadline, waiting)
+    except KeyboardInterrupt:
+        yield from _finished(pending)
+        raise
+    if not done:
+        yield from _finished(pending)
+        return False
+    yield from _outcomes(*pending.popleft())
+    return True
+
+
+def _waited(
+    future: Future[list[FileOutcome]], deadline: Deadline | None, waiting: Callable[[], None]
+) -> bool:
+    """Wait until `future` is done (True) or `deadline` passed (False), calling `waiting`
+    every `POLL_SECONDS` meanwhile."""
+    while True:
+        timeout = POLL_SECONDS if deadline is None else min(POLL_SECONDS, deadline.remaining())
+        if wait([future], timeout=timeout).done:
+            return True
+        if passed(deadline):
+            return False
+        waiting()
+
+
+def _finished(pending: _InFlight) -> Generator[FileOutcome, None, None]:
+    """The outcomes of the batches in flight that are done already."""
+    for batch, future in pending:
+        if future.done():
+            yield from _outcomes(batch, future)
 
 
 def abandon(pool: ProcessPoolExecutor) -> None:

@@ -7,19 +7,20 @@ from pathlib import Path
 import pytest
 
 from engine.snapshots import Snapshot, split_page
-from engine.sources.library import Library, LibraryDocument, LibraryError
+from engine.sources.library import Deadline, Library, LibraryDocument, LibraryError
 from engine.sources.library import texts as texts_module
 from engine.sources.library.files import Note
 from engine.sources.library.folder import make_snippet
 from engine.sources.library.index import opening as opening_module
-from engine.sources.library.index import refresh as refresh_module
-from engine.sources.library.index.reading import FileOutcome, FileTask
 from engine.sources.protocols import Fetcher, FetchError, Search
+from tests.support.clock import FakeClock
 from tests.support.library_files import (
     LAW_MARKDOWN,
     SOLAR_PAGES,
     OpenLibrary,
+    ReadCounter,
     Recorder,
+    TimedReads,
     write_pdf,
     write_text,
 )
@@ -315,16 +316,9 @@ async def test_an_edited_file_is_read_again_alone(
 ) -> None:
     open_library(library_folder)
     write_text(library_folder / "hydrogen.txt", "Ammonia shipping terminals.\n")
-    read: list[str] = []
-    read_files = refresh_module.read_files
-
-    def counting(tasks: list[FileTask], on_progress: Recorder) -> list[FileOutcome]:
-        read.extend(task.relative for task in tasks)
-        return list(read_files(tasks, on_progress))
-
-    monkeypatch.setattr(refresh_module, "read_files", counting)
+    reads = ReadCounter(monkeypatch)
     library = open_library(library_folder)
-    assert read == ["hydrogen.txt"]
+    assert reads.read == ["hydrogen.txt"]
     assert not library.index_from_cache
     assert library.summary.changed == ["hydrogen.txt"]
     hits = await library.search("ammonia terminals")
@@ -485,3 +479,42 @@ def test_an_unwritable_cache_is_named_without_its_path(
     assert str(blocker) not in message
     assert isinstance(message, Note)
     assert message.in_language("pt").startswith("cache da")
+
+
+async def test_a_library_the_deadline_stopped_searches_what_was_indexed_and_says_what_is_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "docs"
+    for name in ("a", "b", "c", "d", "e"):
+        write_text(folder / f"{name}.md", f"# Note {name}\nTariff case {name}, solar.\n")
+    clock = FakeClock(0.0)
+    TimedReads(monkeypatch, clock, seconds=1.0)
+    warnings = Recorder()
+    library = Library.open(
+        folder, cache_dir=tmp_path / "cache", on_warning=warnings, deadline=Deadline(1.5, clock)
+    )
+    assert [d.path.name for d in library.documents()] == ["a.md", "b.md"]
+    assert {hit.title for hit in await library.search("tariff solar")} == {"Note a", "Note b"}
+    (note,) = warnings.messages
+    assert note == (
+        "the library's index was not finished within the time cap: 2 of 5 files indexed, "
+        "3 (< 1 MB) not yet read and not searched; the next run goes on from there"
+    )
+    assert isinstance(note, Note)
+    assert note.pt.startswith("o índice da biblioteca não ficou pronto dentro do limite de tempo")
+    assert library.summary.pending == ["c.md", "d.md", "e.md"]
+    reads = ReadCounter(monkeypatch)
+    whole = Library.open(folder, cache_dir=tmp_path / "cache", on_warning=pytest.fail)
+    assert reads.read == ["c.md", "d.md", "e.md"]
+    assert len(whole.documents()) == 5
+
+
+def test_a_library_with_no_file_read_before_the_deadline_opens_empty(tmp_path: Path) -> None:
+    """Not 'no readable document': its files were not read yet, which the note says."""
+    folder = tmp_path / "docs"
+    write_text(folder / "a.md", "# A\nText.\n")
+    clock = FakeClock()
+    library = Library.open(
+        folder, cache_dir=tmp_path / "cache", deadline=Deadline(clock.now, clock)
+    )
+    assert (library.documents(), library.summary.pending) == ([], ["a.md"])

@@ -2,7 +2,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from engine.sources.library.deadline import Deadline
+from engine.sources.library.index import lock as lock_module
 from engine.sources.library.index.lock import exclusive
+from tests.support.clock import FakeClock
 from tests.support.library_files import Recorder
 
 _TAKE_LOCK = """
@@ -37,3 +42,29 @@ def test_the_lock_is_free_again_after_use(tmp_path: Path) -> None:
     with exclusive(tmp_path / "lock", waits):
         pass
     assert waits.messages == []
+
+
+def test_a_wait_for_the_lock_ends_at_the_deadline_without_holding_it(tmp_path: Path) -> None:
+    lock = tmp_path / "lock"
+    waits, clock = Recorder(), FakeClock()
+    with exclusive(lock, Recorder()), exclusive(lock, waits, Deadline(clock.now, clock)) as held:
+        assert held is False
+    assert waits.messages == ["waiting for another process refreshing this index"]
+    with exclusive(lock, Recorder(), Deadline(clock.now, clock)) as held:
+        assert held is True  # free: taken, whatever the deadline
+
+
+def test_a_lock_released_before_the_deadline_is_taken(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lock = tmp_path / "lock"
+    holder = exclusive(lock, Recorder())
+    holder.__enter__()
+    clock = FakeClock()
+
+    def released_meanwhile(seconds: float) -> None:  # the other process finishes
+        holder.__exit__(None, None, None)
+
+    monkeypatch.setattr(lock_module.time, "sleep", released_meanwhile)
+    with exclusive(lock, Recorder(), Deadline(clock.now + 60.0, clock)) as held:
+        assert held is True

@@ -4,11 +4,13 @@ from pathlib import Path
 
 import pytest
 
+from engine.sources.library.deadline import Deadline
 from engine.sources.library.index import opening as opening_module
 from engine.sources.library.index.lock import exclusive
 from engine.sources.library.index.opening import OpenedIndex, open_index
 from engine.sources.library.index.store import IndexStore
-from tests.support.library_files import Recorder, write_pdf, write_text
+from tests.support.clock import FakeClock
+from tests.support.library_files import ReadCounter, Recorder, TimedReads, write_pdf, write_text
 
 
 def _folder(tmp_path: Path) -> Path:
@@ -26,6 +28,7 @@ def _open(folder: Path, cache: Path, **options: object) -> OpenedIndex:
         {},
         on_progress=Recorder(),
         on_cache_error=options.get("on_cache_error", pytest.fail),  # type: ignore[arg-type]
+        deadline=options.get("deadline"),  # type: ignore[arg-type]
     )
 
 
@@ -137,3 +140,68 @@ def test_two_processes_refreshing_at_once_leave_one_sound_index(tmp_path: Path) 
     catalog = store.load_catalog()
     assert catalog is not None
     assert sorted(p.name for p in store.segments_dir.iterdir()) == sorted(catalog.segments)
+
+
+def _as_built(opened: OpenedIndex) -> list[tuple[str, str, str, int | None]]:
+    """The documents of an index, without where their segments put them."""
+    return [(e.relative, e.sha256, e.title, e.page_count) for e in opened.documents()]
+
+
+def test_an_index_the_deadline_stopped_is_saved_and_finished_by_the_next_opening(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _folder(tmp_path)
+    clock = FakeClock(0.0)
+    timed = TimedReads(monkeypatch, clock, seconds=1.0)
+    first = _open(folder, tmp_path / "cache", deadline=Deadline(3.5, clock))
+    assert [e.relative for e in first.documents()] == ["d0.md", "d1.md", "d2.md", "d3.md"]
+    assert first.summary.pending == ["d4.md", "d5.md"]
+    assert timed.read == ["d0.md", "d1.md", "d2.md", "d3.md"]
+    reads = ReadCounter(monkeypatch)
+    second = _open(folder, tmp_path / "cache", deadline=Deadline(clock.now + 60.0, clock))
+    assert reads.read == ["d4.md", "d5.md"]  # not the four kept
+    assert reads.bytes < sum(path.stat().st_size for path in folder.iterdir())
+    assert second.summary.pending == []
+    whole = _open(folder, tmp_path / "other-cache")  # one run, no deadline
+    assert _as_built(second) == _as_built(whole)
+    for terms in (["case"], ["solar", "tariffs"], ["doc", "4"]):
+        assert second.passage_index().scores(terms).tolist() == (
+            whole.passage_index().scores(terms).tolist()
+        )
+    assert _open(folder, tmp_path / "cache").from_cache
+
+
+def test_ctrl_c_while_indexing_saves_what_was_read_then_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _folder(tmp_path)
+    interrupted = TimedReads(monkeypatch, FakeClock(), interrupt_at=3)
+    with pytest.raises(KeyboardInterrupt):
+        _open(folder, tmp_path / "cache")
+    assert interrupted.read == ["d0.md", "d1.md"]
+    catalog = IndexStore(tmp_path / "cache" / "index", folder).load_catalog()
+    assert catalog is not None
+    assert sorted(catalog.entries) == ["d0.md", "d1.md"]
+    reads = ReadCounter(monkeypatch)
+    reopened = _open(folder, tmp_path / "cache")
+    assert reads.read == ["d2.md", "d3.md", "d4.md", "d5.md"]
+    assert len(reopened.documents()) == 6
+
+
+def test_a_deadline_passing_while_another_process_refreshes_opens_the_saved_index_as_far_as_it_goes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _folder(tmp_path)
+    cache = tmp_path / "cache"
+    _open(folder, cache)
+    write_text(folder / "d2.md", "# Doc 2\nChanged since: wind now.\n")
+    write_text(folder / "d6.md", "# Doc 6\nNew.\n")
+    reads = ReadCounter(monkeypatch)
+    clock = FakeClock()
+    store = IndexStore(cache / "index", folder)
+    with exclusive(store.lock_path, Recorder()):  # another process's long refresh
+        opened = _open(folder, cache, deadline=Deadline(clock.now, clock))
+    assert reads.read == []
+    assert [e.relative for e in opened.documents()] == ["d0.md", "d1.md", "d3.md", "d4.md", "d5.md"]
+    assert opened.summary.pending == ["d2.md", "d6.md"]
+    assert len(opened.passage_index()) == 5  # d2's old passage is not searched

@@ -6,12 +6,13 @@ import numpy.typing as npt
 import pytest
 
 from engine.documents.parse import ParsedFile
+from engine.sources.library.deadline import Deadline
 from engine.sources.library.files import scan_folder
 from engine.sources.library.index import reading as reading_module
 from engine.sources.library.index import refresh as refresh_module
 from engine.sources.library.index.catalog import Catalog
 from engine.sources.library.index.merging import SEGMENTS_PER_TIER
-from engine.sources.library.index.reading import TOO_LARGE, FileOutcome, FileTask
+from engine.sources.library.index.reading import TOO_LARGE
 from engine.sources.library.index.refresh import (
     IndexState,
     RefreshSummary,
@@ -20,7 +21,8 @@ from engine.sources.library.index.refresh import (
     refresh,
 )
 from engine.sources.library.index.vocabulary import Vocabulary
-from tests.support.library_files import Recorder, write_text
+from tests.support.clock import FakeClock
+from tests.support.library_files import ReadCounter, Recorder, TimedReads, write_text
 
 
 def _folder(tmp_path: Path) -> Path:
@@ -32,7 +34,11 @@ def _folder(tmp_path: Path) -> Path:
 
 
 def _refresh(
-    state: IndexState, folder: Path, tmp_path: Path, titles: dict[str, str] | None = None
+    state: IndexState,
+    folder: Path,
+    tmp_path: Path,
+    titles: dict[str, str] | None = None,
+    deadline: Deadline | None = None,
 ) -> RefreshSummary:
     errors = Recorder()
     summary = refresh(
@@ -43,6 +49,7 @@ def _refresh(
         parsed_dir=str(tmp_path / "parsed"),
         on_progress=Recorder(),
         on_cache_error=errors,
+        deadline=deadline,
     )
     assert errors.messages == []
     return summary
@@ -50,19 +57,6 @@ def _refresh(
 
 def _new_state() -> IndexState:
     return IndexState(Catalog(), Vocabulary(), {})
-
-
-class ReadCounter:
-    """Records which files `refresh` reads, and reads them."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.read: list[str] = []
-        self._read_files = refresh_module.read_files
-        monkeypatch.setattr(refresh_module, "read_files", self)
-
-    def __call__(self, tasks: list[FileTask], on_progress: Recorder) -> list[FileOutcome]:
-        self.read.extend(task.relative for task in tasks)
-        return list(self._read_files(tasks, on_progress))
 
 
 def test_a_first_refresh_reads_every_file(tmp_path: Path) -> None:
@@ -211,3 +205,72 @@ def test_a_file_out_of_memory_while_merged_into_the_index_is_skipped(
     assert summary == RefreshSummary(added=["a.md", "c.txt"], unreadable=[("b.md", TOO_LARGE)])
     assert state.catalog.entries["b.md"].reason == TOO_LARGE
     assert state.catalog.entries["c.txt"].indexed
+
+
+def _five(tmp_path: Path) -> Path:
+    folder = tmp_path / "docs"
+    for name in "abcde":
+        write_text(folder / f"{name}.md", f"# {name.upper()}\nSolar tariffs, case {name}.\n")
+    return folder
+
+
+def test_a_deadline_already_passed_hashes_and_reads_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _five(tmp_path)
+    hashed: list[str] = []
+    monkeypatch.setattr(refresh_module, "file_sha256", lambda p: hashed.append(p.name) or "f")
+    reads = ReadCounter(monkeypatch)
+    clock = FakeClock()
+    state = _new_state()
+    summary = _refresh(state, folder, tmp_path, deadline=Deadline(clock.now, clock))
+    assert (hashed, reads.read) == ([], [])
+    assert summary.pending == [f"{name}.md" for name in "abcde"]
+    assert summary.pending_bytes == sum(p.stat().st_size for p in folder.iterdir())
+    assert (summary.added, state.catalog.entries) == ([], {})
+    assert not is_current(state.catalog, scan_folder(folder), {})
+
+
+def test_a_refresh_stopped_by_its_deadline_keeps_what_it_read_and_the_next_reads_the_rest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _five(tmp_path)
+    clock = FakeClock(0.0)
+    TimedReads(monkeypatch, clock, seconds=1.0)  # each file takes a second
+    state = _new_state()
+    summary = _refresh(state, folder, tmp_path, deadline=Deadline(2.5, clock))
+    assert summary.added == ["a.md", "b.md", "c.md"]
+    assert summary.pending == ["d.md", "e.md"]
+    assert sorted(state.catalog.entries) == ["a.md", "b.md", "c.md"]
+    assert all(entry.segment in state.segments for entry in state.catalog.entries.values())
+    reads = ReadCounter(monkeypatch)
+    rest = _refresh(state, folder, tmp_path, deadline=Deadline(clock.now + 60.0, clock))
+    assert reads.read == ["d.md", "e.md"]
+    assert (rest.added, rest.pending) == (["d.md", "e.md"], [])
+    assert is_current(state.catalog, scan_folder(folder), {})
+
+
+def test_a_changed_file_not_reached_by_the_deadline_leaves_the_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its old passages are not what the file says now: out until it is read again."""
+    folder = _five(tmp_path)
+    state = _new_state()
+    _refresh(state, folder, tmp_path)
+    write_text(folder / "e.md", "# E\nWind now.\n")
+    clock = FakeClock()
+    summary = _refresh(state, folder, tmp_path, deadline=Deadline(clock.now, clock))
+    assert (summary.changed, summary.pending) == ([], ["e.md"])
+    assert sorted(state.catalog.entries) == ["a.md", "b.md", "c.md", "d.md"]
+
+
+def test_ctrl_c_while_reading_keeps_the_files_read_and_says_it_was_interrupted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _five(tmp_path)
+    TimedReads(monkeypatch, FakeClock(), interrupt_at=3)
+    state = _new_state()
+    summary = _refresh(state, folder, tmp_path)
+    assert summary.interrupted
+    assert sorted(state.catalog.entries) == ["a.md", "b.md"]
+    assert summary.pending == ["c.md", "d.md", "e.md"]

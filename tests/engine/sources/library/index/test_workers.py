@@ -1,3 +1,4 @@
+import dataclasses
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -5,7 +6,9 @@ import subprocess
 import sys
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from collections.abc import Callable, Generator
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
@@ -13,10 +16,12 @@ import pytest
 
 from engine.documents.parse import DocumentKind
 from engine.sources.library.cache import file_sha256
+from engine.sources.library.deadline import Deadline
 from engine.sources.library.index import workers as workers_module
-from engine.sources.library.index.reading import FileOutcome, FileTask
+from engine.sources.library.index.reading import FileOutcome, FileTask, read_for_index
 from engine.sources.library.index.workers import abandon, read_files
-from tests.support.library_files import Recorder, write_pdf, write_text
+from tests.support.clock import FakeClock
+from tests.support.library_files import Recorder, TimedReads, write_pdf, write_text
 
 
 def _tasks(folder: Path, cache: Path) -> list[FileTask]:
@@ -198,3 +203,164 @@ def test_a_worker_dies_with_its_parent_when_the_parent_is_killed(tmp_path: Path)
             break
         time.sleep(0.02)
     assert _gone(worker)
+
+
+def _sized(task: FileTask, size: int) -> FileTask:
+    return dataclasses.replace(task, size=size)
+
+
+def test_a_deadline_already_passed_reads_nothing_and_starts_no_pool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "docs"
+    write_text(folder / "a.md", "Alpha.\n")
+    write_pdf(folder / "b.pdf", ["Beta page"])
+
+    def no_pool(*args: object, **options: object) -> None:
+        raise AssertionError("pool started")
+
+    monkeypatch.setattr(workers_module, "ProcessPoolExecutor", no_pool)
+    tasks = _tasks(folder, tmp_path / "parsed")
+    clock = FakeClock()
+    passed = Deadline(clock.now, clock)
+    assert list(read_files(tasks, Recorder(), passed)) == []  # a PDF: the pooled way
+    assert list(read_files(tasks[:1], Recorder(), passed)) == []  # one text file: inline
+
+
+def test_files_read_here_stop_at_the_deadline_between_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "docs"
+    for name in "abcde":
+        write_text(folder / f"{name}.md", f"Note {name}.\n")
+    clock = FakeClock(0.0)
+    reads = TimedReads(monkeypatch, clock, seconds=1.0)
+    outcomes = list(
+        read_files(_tasks(folder, tmp_path / "parsed"), Recorder(), Deadline(2.5, clock))
+    )
+    # a, b, c read by 3.0 s; the deadline is seen passed before d
+    assert [o.task.relative for o in outcomes] == ["a.md", "b.md", "c.md"] == reads.read
+
+
+def test_a_file_over_a_megabyte_is_batched_alone() -> None:
+    task = FileTask("/docs/x", "x", DocumentKind.text, "", "", "/parsed")
+    small, big = _sized(task, 10), _sized(task, workers_module.INLINE_BYTES + 1)
+    batches = workers_module._batches([small, big, small, small])
+    assert [[t.size for t in batch] for batch in batches] == [[10], [big.size], [10, 10]]
+
+
+def test_a_large_text_file_alone_is_read_in_a_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a worker a deadline or a signal can cut it short; read here, only between files."""
+    folder = tmp_path / "docs"
+    write_text(folder / "big.md", "Alpha.\n")
+    (task,) = _tasks(folder, tmp_path / "parsed")
+    pooled: list[list[str]] = []
+    real = workers_module._pooled
+
+    def recorded(
+        tasks: list[FileTask], deadline: Deadline | None, waiting: Callable[[], None]
+    ) -> Generator[FileOutcome, None, None]:
+        pooled.append([t.relative for t in tasks])
+        return real(tasks, deadline, waiting)
+
+    monkeypatch.setattr(workers_module, "_pooled", recorded)
+    (outcome,) = read_files([_sized(task, workers_module.INLINE_BYTES + 1)], Recorder())
+    assert outcome.reason == ""
+    assert pooled == [["big.md"]]
+    assert [o.reason for o in read_files([task], Recorder())] == [""]
+    assert pooled == [["big.md"]]  # small: read here
+
+
+def _slow_then_real(batch: list[FileTask]) -> list[FileOutcome]:
+    if any(task.relative.startswith("slow") for task in batch):
+        threading.Event().wait()  # a 200 MB file's parse, as far as the deadline cares
+    return [read_for_index(task) for task in batch]
+
+
+def test_a_file_still_read_at_the_deadline_is_abandoned_and_those_read_are_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "docs"
+    write_pdf(folder / "a.pdf", ["Alpha page"])
+    write_text(folder / "slow.md", "Never read.\n")
+    first, slow = _tasks(folder, tmp_path / "parsed")
+    monkeypatch.setattr(workers_module, "_read_batch", _slow_then_real)
+    monkeypatch.setattr(workers_module, "POLL_SECONDS", 0.01)
+    abandoned: list[ProcessPoolExecutor] = []
+
+    def recorded(pool: ProcessPoolExecutor) -> None:
+        abandoned.append(pool)
+        abandon(pool)
+
+    monkeypatch.setattr(workers_module, "abandon", recorded)
+    clock = FakeClock(0.0)
+    progress = Recorder()
+
+    def on_progress(message: str) -> None:
+        progress(message)
+        if message.startswith("reading: 1/2"):  # waiting for slow.md: time goes by
+            clock.advance(10.0)
+
+    tasks = [_sized(first, 1_000), _sized(slow, 3_000_000)]
+    outcomes = list(read_files(tasks, on_progress, Deadline(5.0, clock)))
+    assert [(o.task.relative, o.reason) for o in outcomes] == [("a.pdf", "")]
+    assert len(abandoned) == 1  # the worker reading slow.md is killed, not waited for
+    # While a file takes long, a line every POLL_SECONDS says how far reading got.
+    said = [m for m in progress.messages if not m.startswith("reading: 0/2")]
+    assert said == ["indexing 1/2 files", "reading: 1/2 files (0 of 3 MB) indexed so far"]
+
+
+def _done(outcomes: list[FileOutcome]) -> Future[list[FileOutcome]]:
+    future: Future[list[FileOutcome]] = Future()
+    future.set_result(outcomes)
+    return future
+
+
+def _in_flight(tmp_path: Path) -> tuple[workers_module._InFlight, list[FileTask]]:
+    tasks = [FileTask(str(tmp_path / n), n, DocumentKind.text, "", "", "") for n in ("a", "b", "c")]
+    pending: workers_module._InFlight = deque(
+        [
+            ([tasks[0]], Future()),  # still being read
+            ([tasks[1]], _done([FileOutcome(tasks[1])])),
+            ([tasks[2]], Future()),
+        ]
+    )
+    return pending, tasks
+
+
+def test_at_the_deadline_the_batches_done_behind_one_still_read_are_kept(
+    tmp_path: Path,
+) -> None:
+    pending, tasks = _in_flight(tmp_path)
+    clock = FakeClock()
+    taking = workers_module._first(pending, Deadline(clock.now, clock), Recorder())
+    taken, more = _drained(taking)
+    assert more is False  # the deadline: no more reading
+    assert [o.task for o in taken] == [tasks[1]]
+
+
+def _drained(taking: Generator[FileOutcome, None, bool]) -> tuple[list[FileOutcome], bool]:
+    """What the generator yields, and what it returns."""
+    taken: list[FileOutcome] = []
+    while True:
+        try:
+            taken.append(next(taking))
+        except StopIteration as stopped:
+            return taken, bool(stopped.value)
+
+
+def test_at_ctrl_c_the_batches_done_are_kept_and_the_interrupt_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pending, tasks = _in_flight(tmp_path)
+    monkeypatch.setattr(workers_module, "POLL_SECONDS", 0.0)
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    taking = workers_module._first(pending, None, interrupted)
+    assert next(taking).task == tasks[1]
+    with pytest.raises(KeyboardInterrupt):
+        next(taking)
