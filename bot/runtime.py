@@ -37,7 +37,7 @@ from bot.sources import (
 )
 from bot.sources.catalog import InConversation, SourceCatalog
 from bot.steps import Ask, Step
-from engine import ExecutorFactory, Model, Orchestrator
+from engine import ExecutorFactory, Model, SubagentRunner
 from engine.assembly import Sources
 from engine.text import detect_language
 
@@ -196,14 +196,15 @@ async def build_runtime(
     redis = await connect(settings.redis_url)
 
     def executor_for(report_id: str, version: int) -> ExecutorFactory:
-        def build(orchestrator: Orchestrator) -> ArqExecutor:
+        def build(runner: SubagentRunner) -> ArqExecutor:
+            """The lead's runner stays unused here: each job builds its own (bot.jobs)."""
             return ArqExecutor(
                 redis,
                 keys,
                 report_id,
                 version,
-                orchestrator.events,
-                orchestrator.seconds_left,
+                runner.events,
+                runner.seconds_left,
                 poll_interval=settings.poll_interval,
             )
 

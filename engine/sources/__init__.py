@@ -1,5 +1,6 @@
 """Where text comes from: search and read protocols and their implementations."""
 
+from engine.sources.kinds import Origin, SourceKind
 from engine.sources.protocols import Fetcher, FetchError, Search, SearchError, SearchHit
 
-__all__ = ["FetchError", "Fetcher", "Search", "SearchError", "SearchHit"]
+__all__ = ["FetchError", "Fetcher", "Origin", "Search", "SearchError", "SearchHit", "SourceKind"]

@@ -3,14 +3,13 @@ it was fetched; a library read (OCR done when the library was indexed) does not.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from engine.agents.toolbox import Toolbox
 from engine.budget import InMemoryBudget, StepRefused
 from engine.contracts import Limits
 from engine.snapshots import Snapshot
+from engine.sources.kinds import LIBRARY
 from tests.support.pages_source import PagesSource, subagent_toolbox
 
 SCAN = "https://example.org/relatorio-escaneado.pdf"
@@ -53,8 +52,9 @@ async def test_a_read_without_ocr_is_one_step() -> None:
 
 
 async def test_a_library_read_is_one_step_its_ocr_was_done_when_indexing() -> None:
-    tools = toolbox(scans(frozenset({1, 2, 3})))
-    tools.assignment = replace(tools.assignment, source="library")
+    source = scans(frozenset({1, 2, 3}))
+    source.kind = LIBRARY
+    tools = toolbox(source)
     await tools.read(f"{SCAN}#page=2")
     assert tools.steps_used == 1
     assert (await tools.budget.spend()).steps == 1

@@ -9,6 +9,7 @@ from engine.budget import StepRefused
 from engine.contracts import Limits
 from engine.models.claude import ClaudeModel, ClaudeRefused
 from engine.models.claude.prompts import CONTINUE_PROMPT, EMPTY_TWICE, SUBAGENT_SYSTEM
+from engine.sources.kinds import LIBRARY
 from tests.support.anthropic_server import (
     ApiError,
     Body,
@@ -92,7 +93,7 @@ async def test_search_read_record_in_one_context(
 async def test_a_library_source_gets_library_tools_and_pages(
     anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
 ) -> None:
-    source.name = "library"
+    source.kind = LIBRARY
     anthropic.script(
         turns(
             message(tool_use("search_library", {"query": "capex"}), stop_reason="tool_use"),
