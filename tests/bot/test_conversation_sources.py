@@ -16,7 +16,7 @@ from bot.files.store import Conversation, ConversationFiles
 from bot.sources.catalog import SourceCatalog, conversations_root, is_slack_file
 from bot.sources.channels import parse_channel_libraries
 from engine import BadInput
-from engine.sources import Origin
+from engine.sources import Origin, SourceKind
 from engine.sources.library import Library
 
 ALPHA = "# Alpha\n\nThe alpha turbine produces 42 megawatts at the northern site.\n"
@@ -171,6 +171,8 @@ async def test_shared_files_are_found_in_their_conversation_only(
     catalog = SourceCatalog.from_settings(settings)
     dm = Where("D1", "9.1", True)
     sources = await catalog.sources_for(dm)
+    # The team library and the DM's files, as the research is told: documents, no web.
+    assert sources.kind == SourceKind.of(Origin.library, Origin.conversation)
     hits = await sources.searcher.search("alpha turbine megawatts", 10)
     assert hits[0].url == PERMALINK
     assert sources.origin_of is not None

@@ -20,7 +20,7 @@ from engine.sources.combined import (
     library_owns,
     with_origins,
 )
-from engine.sources.kinds import Origin
+from engine.sources.kinds import CONVERSATION, LIBRARY, WEB, Origin
 from engine.sources.library import Library
 from engine.sources.protocols import FetchError, SearchError, SearchHit
 from tests.support.slack_samples import report
@@ -161,6 +161,19 @@ async def test_a_url_is_read_by_its_own_source_and_never_sent_to_the_web() -> No
     assert (
         again.origin_of("https://team.slack.com/files/U1/F1/deck.pdf#page=2") == Origin.conversation
     )
+    # The fetcher says it too: a toolbox charges each read as the part it came from.
+    assert again.fetcher.origin_of("https://agency.gov/r.pdf#page=2") == Origin.library
+    assert again.fetcher.origin_of("https://team.slack.com/files/U2/F9/x.pdf") is None
+
+
+def test_a_combination_reads_what_its_parts_are_whatever_their_searches_say() -> None:
+    shared, library, web = Scripted("library"), Scripted("library"), Scripted("ddgs")
+    documents = combine([part(shared, Origin.conversation, True), part(library, Origin.library)])
+    assert documents.searcher.kind == LIBRARY | CONVERSATION
+    assert documents.searcher.name == "library+library"  # a name for people, never asked
+    assert documents.searcher.kind.indexed
+    everything = combine([part(library, Origin.library, True), part(web, Origin.web)])
+    assert everything.searcher.kind == LIBRARY | WEB
 
 
 async def test_without_an_open_source_an_unknown_url_fails() -> None:

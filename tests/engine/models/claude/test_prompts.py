@@ -12,9 +12,10 @@ from engine.models.claude.prompts import (
     assignment_prompt,
     plan_prompt,
     shared_reads_note,
+    writer_prompt,
 )
-from engine.planning.briefs import make_brief
-from engine.sources.kinds import LIBRARY
+from engine.planning.briefs import make_brief, single_question_plan
+from engine.sources.kinds import CONVERSATION, LIBRARY, WEB
 
 LIMIT = Subquestion(id="s1", text="Qual o limite da microgeração?", title="Limite")
 CREDITS = Subquestion(id="s2", text="Até quando valem os créditos?", title="Créditos")
@@ -122,6 +123,14 @@ def test_every_brief_is_dated_and_says_what_it_reads() -> None:
     dated = plan_prompt(replace(brief, today=today, source=LIBRARY), [], 20)
     assert "Today is 2031-05-17" in dated
     assert "the user's document library" in dated
+    shared = replace(brief, source=LIBRARY | CONVERSATION)
+    assert (
+        "Sources: the user's document library and the files shared in this conversation "
+        "(local documents; no web)." in plan_prompt(shared, [], 20)
+    )
+    assert "Sources: the user's document library and the web." in writer_prompt(
+        replace(brief, source=WEB | LIBRARY), single_question_plan(brief), []
+    )
 
 
 def test_a_gap_brief_names_the_unmet_criterion_what_was_found_and_what_failed() -> None:
