@@ -39,6 +39,7 @@ from bot.sources.catalog import InConversation, SourceCatalog
 from bot.steps import Ask, Step
 from engine import ExecutorFactory, Model, SubagentRunner
 from engine.assembly import Sources
+from engine.sources import SourceKind
 from engine.text import detect_language
 
 log = logging.getLogger(__name__)
@@ -84,6 +85,11 @@ class Runtime:
         except SourceUnavailable as error:
             log.warning("no source to research: %s", error)
             return unavailable_sources(str(error))
+
+    async def reads(self, where: InConversation) -> SourceKind:
+        """What a research asked `where` reads (its sources' kind), for the clarifier and
+        the planner, who are asked before the orchestrator tells everyone else."""
+        return (await self.sources_for(where)).kind
 
     async def sources(self) -> Sources:
         """The source, opened once per process (a library is indexed on first open). While
