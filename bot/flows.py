@@ -176,8 +176,15 @@ async def ask(rt: Runtime, step: Ask) -> None:
     await rt.states.update(report_id, lambda s: s.model_copy(update={"questions_ts": ts}))
 
 
+async def _brief_told_sources(rt: Runtime, state: ReportState) -> Brief:
+    """The report's brief with what its sources read, for the clarifier and the planner
+    (asked before the orchestrator, which tells the rest); as it is when they cannot open."""
+    brief, kind = brief_of(state), await rt.reads(state)
+    return brief if kind is None else replace(brief, source=kind)
+
+
 async def _clarify(rt: Runtime, state: ReportState) -> list[ClarifyingQuestion]:
-    brief = replace(brief_of(state), source=await rt.reads(state))  # what it reads, told
+    brief = await _brief_told_sources(rt, state)
     try:
         questions = await rt.model.clarify(brief, await _meter(rt, state, "clarify"))
     except Exception as failure:  # no questions is a fine answer: plan from the brief
@@ -190,7 +197,7 @@ async def post_plan(rt: Runtime, report_id: str) -> None:
     state = await rt.states.get(report_id)
     if state is None:
         return
-    brief = replace(brief_of(state), source=await rt.reads(state))  # what it reads, told
+    brief = await _brief_told_sources(rt, state)
     try:
         plan = await rt.model.plan(brief, await _meter(rt, state, "plan"))
     except Exception as failure:

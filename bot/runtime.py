@@ -86,10 +86,16 @@ class Runtime:
             log.warning("no source to research: %s", error)
             return unavailable_sources(str(error))
 
-    async def reads(self, where: InConversation) -> SourceKind:
+    async def reads(self, where: InConversation) -> SourceKind | None:
         """What a research asked `where` reads (its sources' kind), for the clarifier and
-        the planner, who are asked before the orchestrator tells everyone else."""
-        return (await self.sources_for(where)).kind
+        the planner, who are asked before the orchestrator tells everyone else. None when
+        the sources cannot open now: the conversation goes on, and the research, which
+        opens them again, says why it could not run."""
+        try:
+            return (await self.sources_for(where)).kind
+        except Exception as error:  # a library folder gone, a source that cannot load
+            log.warning("the sources did not open to say what they read: %s", error)
+            return None
 
     async def sources(self) -> Sources:
         """The source, opened once per process (a library is indexed on first open). While
