@@ -15,6 +15,7 @@ from typing import Literal
 
 from engine import BadInput, Limits, env_number, env_text
 from engine.planning import LimitOverrides, PriceList, prices_from_env
+from engine.sources import Origin
 
 Role = Literal["bot", "worker"]
 SlackMode = Literal["socket", "http"]
@@ -132,7 +133,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, role: Role = "bot") -
     source = (env_text(env, "FONTE_SOURCE") or "library").strip()
     library = env_text(env, "FONTE_LIBRARY")
     named = [part.strip() for part in source.replace(",", "+").split("+")]
-    if "library" in named and library is None:
+    if Origin.library in named and library is None:
         raise BadInput(
             "FONTE_LIBRARY is not set: point it at the folder of documents the bot researches "
             "(or set FONTE_SOURCE=module:function)"

@@ -5,6 +5,7 @@ each is safe to run twice, because state changes are transitions checked atomica
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from slack_sdk.errors import SlackApiError
 
@@ -158,7 +159,7 @@ async def ask(rt: Runtime, step: Ask) -> None:
         await assistant.planning(rt.slack, step.channel, thread_ts, brief.language)
     # A follow-up is asked with its thread's report in view: no clarifying round again.
     clarify = step.follows is None and needs_clarifying(brief)
-    questions = await _clarify(rt, state, brief_of(state)) if clarify else []
+    questions = await _clarify(rt, state) if clarify else []
     if not questions:
         await post_plan(rt, report_id)
         return
@@ -175,7 +176,15 @@ async def ask(rt: Runtime, step: Ask) -> None:
     await rt.states.update(report_id, lambda s: s.model_copy(update={"questions_ts": ts}))
 
 
-async def _clarify(rt: Runtime, state: ReportState, brief: Brief) -> list[ClarifyingQuestion]:
+async def _brief_told_sources(rt: Runtime, state: ReportState) -> Brief:
+    """The report's brief with what its sources read, for the clarifier and the planner
+    (asked before the orchestrator, which tells the rest); as it is when they cannot open."""
+    brief, kind = brief_of(state), await rt.reads(state)
+    return brief if kind is None else replace(brief, source=kind)
+
+
+async def _clarify(rt: Runtime, state: ReportState) -> list[ClarifyingQuestion]:
+    brief = await _brief_told_sources(rt, state)
     try:
         questions = await rt.model.clarify(brief, await _meter(rt, state, "clarify"))
     except Exception as failure:  # no questions is a fine answer: plan from the brief
@@ -188,7 +197,7 @@ async def post_plan(rt: Runtime, report_id: str) -> None:
     state = await rt.states.get(report_id)
     if state is None:
         return
-    brief = brief_of(state)
+    brief = await _brief_told_sources(rt, state)
     try:
         plan = await rt.model.plan(brief, await _meter(rt, state, "plan"))
     except Exception as failure:

@@ -1,11 +1,17 @@
 """The arq job functions. Each rebuilds what it needs from the runtime in `ctx` and Redis,
-and is safe to run more than once (arq runs jobs at least once)."""
+and is safe to run more than once (arq runs jobs at least once).
+
+A subagent job builds a `SubagentRunner` and a verification job a `ClaimVerifier`, over the
+report's shared board, budget and snapshots and its conversation's sources: what one job
+needs, never a whole lead (the orchestrator job's, bot.report_runner)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from arq.worker import Retry
@@ -16,8 +22,20 @@ from bot.queue import InProcessQueue
 from bot.recovery.attempts import give_up, out_of_attempts
 from bot.redis.codec import decode_assignment, decode_claim, encode_claim, encode_outcome
 from bot.redis.outage import is_outage
+from bot.redis.stores import ResearchContext
 from bot.runtime import Runtime, build_runtime
 from bot.steps import decode_step
+from engine import (
+    GRACE_SECONDS,
+    Assignment,
+    Claim,
+    ClaimStatus,
+    SubagentOutcome,
+    SubagentRunner,
+    check_on_board,
+)
+from engine.assembly import Sources
+from engine.verify import ClaimVerifier
 
 RUNTIME = "fonte_runtime"
 """The key of the Runtime in an arq worker's ctx."""
@@ -63,7 +81,7 @@ async def subagent_job(
     ctx: dict[str, Any], report_id: str, version: int, raw_assignment: str
 ) -> str:
     with again_when_redis_is_down(ctx):
-        outcome = await report_runner.run_assignment(
+        outcome = await run_assignment(
             runtime_of(ctx),
             report_id,
             decode_assignment(raw_assignment),
@@ -74,10 +92,61 @@ async def subagent_job(
 
 async def verification_job(ctx: dict[str, Any], report_id: str, raw_claim: str) -> str:
     with again_when_redis_is_down(ctx):
-        checked = await report_runner.verify_posted_claim(
+        checked = await verify_posted_claim(
             runtime_of(ctx), report_id, decode_claim(raw_claim), scope=str(ctx["job_id"])
         )
     return encode_claim(checked)
+
+
+async def _research_of(rt: Runtime, report_id: str, scope: str) -> tuple[ResearchContext, Sources]:
+    """The report's shared board, budget and snapshots, and its conversation's sources, for
+    one job; `scope` (the job id) keys its budget reservations so a replay is not charged
+    twice. LookupError for a report whose state is gone."""
+    state = await rt.states.get(report_id)
+    if state is None:
+        raise LookupError(f"report {report_id} has no state (expired?)")
+    context = await rt.stores.open(report_id, state.limits, scope)
+    return context, await rt.sources_for(state)
+
+
+async def run_assignment(
+    rt: Runtime, report_id: str, assignment: Assignment, scope: str
+) -> SubagentOutcome:
+    """One subagent of a report, run on this worker within the report's time cap."""
+    context, sources = await _research_of(rt, report_id, scope)
+    runner = SubagentRunner(
+        rt.model,
+        sources.searcher,
+        sources.fetcher,
+        board=context.board,
+        budget=context.budget,
+        snapshots=context.snapshots,
+    )
+    left = max(0.0, await runner.seconds_left())
+    try:
+        outcome = await asyncio.wait_for(runner.run(assignment), timeout=left + GRACE_SECONDS)
+    except TimeoutError:
+        outcome = SubagentOutcome(
+            assignment.subagent, assignment.subquestion.id, stopped_by_budget=True
+        )
+    # Claims an earlier attempt of this job posted are duplicates now, so the subagent did
+    # not report them; hand them over too, so they are verified with the rest.
+    reported = {c.id for c in outcome.claims}
+    earlier = [
+        claim
+        for claim in await context.board.claims()
+        if claim.subagent == assignment.subagent
+        and claim.status is ClaimStatus.pending
+        and claim.id not in reported
+    ]
+    return replace(outcome, claims=[*outcome.claims, *earlier]) if earlier else outcome
+
+
+async def verify_posted_claim(rt: Runtime, report_id: str, claim: Claim, scope: str) -> Claim:
+    """The verifier's verdict on one posted claim, kept on the report's board."""
+    context, sources = await _research_of(rt, report_id, scope)
+    verifier = ClaimVerifier(context.snapshots, sources.fetcher)
+    return await check_on_board(claim, verifier, context.board)
 
 
 async def open_runtime(settings: Settings, **overrides: Any) -> Runtime:

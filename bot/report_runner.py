@@ -1,11 +1,10 @@
-"""Running a report: the orchestrator job, and the research context a worker rebuilds for
-one subagent or one verification of a report (model, source, board, budget, snapshots)."""
+"""Running a report: the orchestrator job (the lead, its progress and its delivery). The jobs
+that run one subagent or check one claim are bot.jobs'."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import replace
 
 from bot.arq_executor import ArqExecutor
 from bot.conversation.delivery import deliver_report
@@ -24,15 +23,7 @@ from bot.slack.progress_state import SlackProgress
 from bot.slack.stream import StreamedProgress, end_stream, open_stream
 from bot.slack.texts import texts_for
 from bot.sources.catalog import origins_marked
-from engine import (
-    GRACE_SECONDS,
-    Assignment,
-    Claim,
-    ClaimStatus,
-    Orchestrator,
-    Report,
-    SubagentOutcome,
-)
+from engine import GRACE_SECONDS, Orchestrator, Report
 
 log = logging.getLogger(__name__)
 
@@ -268,57 +259,3 @@ async def _watch(rt: Runtime, report_id: str, orchestrator: Orchestrator) -> Non
         if loop.time() - started > orchestrator.budget.limits.seconds + 4 * GRACE_SECONDS:
             orchestrator.cancel("time cap reached")
             return
-
-
-# -- worker side ---------------------------------------------------------------------------
-
-
-async def worker_orchestrator(rt: Runtime, report_id: str, scope: str) -> Orchestrator:
-    """An orchestrator over the report's shared board, budget and snapshots, for one job;
-    `scope` (the job id) keys its budget reservations so a replay is not charged twice."""
-    state = await rt.states.get(report_id)
-    if state is None:
-        raise LookupError(f"report {report_id} has no state (expired?)")
-    context = await rt.stores.open(report_id, state.limits, scope)
-    sources = await rt.sources_for(state)
-    return Orchestrator(
-        rt.model,
-        sources.searcher,
-        sources.fetcher,
-        board=context.board,
-        budget=context.budget,
-        snapshots=context.snapshots,
-        subagent_max_steps=rt.settings.subagent_max_steps,
-        source_labels=sources.labels,
-    )
-
-
-async def run_assignment(
-    rt: Runtime, report_id: str, assignment: Assignment, scope: str
-) -> SubagentOutcome:
-    orchestrator = await worker_orchestrator(rt, report_id, scope)
-    left = max(0.0, await orchestrator.seconds_left())
-    try:
-        outcome = await asyncio.wait_for(
-            orchestrator.run_subagent(assignment), timeout=left + GRACE_SECONDS
-        )
-    except TimeoutError:
-        outcome = SubagentOutcome(
-            assignment.subagent, assignment.subquestion.id, stopped_by_budget=True
-        )
-    # Claims an earlier attempt of this job posted are duplicates now, so the subagent did
-    # not report them; hand them over too, so they are verified with the rest.
-    reported = {c.id for c in outcome.claims}
-    earlier = [
-        claim
-        for claim in await orchestrator.board.claims()
-        if claim.subagent == assignment.subagent
-        and claim.status is ClaimStatus.pending
-        and claim.id not in reported
-    ]
-    return replace(outcome, claims=[*outcome.claims, *earlier]) if earlier else outcome
-
-
-async def verify_posted_claim(rt: Runtime, report_id: str, claim: Claim, scope: str) -> Claim:
-    orchestrator = await worker_orchestrator(rt, report_id, scope)
-    return await orchestrator.check_claim(claim)

@@ -37,8 +37,9 @@ from bot.sources import (
 )
 from bot.sources.catalog import InConversation, SourceCatalog
 from bot.steps import Ask, Step
-from engine import ExecutorFactory, Model, Orchestrator
+from engine import ExecutorFactory, Model, SubagentRunner
 from engine.assembly import Sources
+from engine.sources import SourceKind
 from engine.text import detect_language
 
 log = logging.getLogger(__name__)
@@ -84,6 +85,17 @@ class Runtime:
         except SourceUnavailable as error:
             log.warning("no source to research: %s", error)
             return unavailable_sources(str(error))
+
+    async def reads(self, where: InConversation) -> SourceKind | None:
+        """What a research asked `where` reads (its sources' kind), for the clarifier and
+        the planner, who are asked before the orchestrator tells everyone else. None when
+        the sources cannot open now: the conversation goes on, and the research, which
+        opens them again, says why it could not run."""
+        try:
+            return (await self.sources_for(where)).kind
+        except Exception as error:  # a library folder gone, a source that cannot load
+            log.warning("the sources did not open to say what they read: %s", error)
+            return None
 
     async def sources(self) -> Sources:
         """The source, opened once per process (a library is indexed on first open). While
@@ -196,14 +208,15 @@ async def build_runtime(
     redis = await connect(settings.redis_url)
 
     def executor_for(report_id: str, version: int) -> ExecutorFactory:
-        def build(orchestrator: Orchestrator) -> ArqExecutor:
+        def build(runner: SubagentRunner) -> ArqExecutor:
+            """The lead's runner stays unused here: each job builds its own (bot.jobs)."""
             return ArqExecutor(
                 redis,
                 keys,
                 report_id,
                 version,
-                orchestrator.events,
-                orchestrator.seconds_left,
+                runner.events,
+                runner.seconds_left,
                 poll_interval=settings.poll_interval,
             )
 

@@ -2,8 +2,9 @@
 
 The front door for what builds on the engine (`bot/`, `evals/`, the CLI), holding exactly
 what they take from it (tests/test_architecture.py keeps it so): the report contracts, the
-core a run shares (board, budget, snapshots, events, progress), the orchestrator and its
-executor hooks, the model protocol with the extractive model, and the errors callers catch
+core a run shares (board, budget, snapshots, events, progress), the orchestrator (the
+lead), the subagent runner a worker runs one subagent or one claim check with, the executor
+hooks, the model protocol with the extractive model, and the errors callers catch
 (`FonteError`, `BadInput`, `DeliveryError`; the whole family is in `engine.errors`).
 Heavier layers have their own doors, imported only where used: `engine.assembly` (library or
 web sources), `engine.models.claude`, `engine.sources.*`, `engine.render`, `engine.v1`,
@@ -44,6 +45,7 @@ from engine.executor import GRACE_SECONDS, OutcomeCallback, SubagentOutcome, wai
 from engine.models import Brief, ExtractiveModel, Model
 from engine.orchestrator import ExecutorFactory, Orchestrator
 from engine.progress import ProgressState
+from engine.runner import SubagentRunner, check_on_board
 from engine.settings import BadInput, env_number, env_text
 from engine.snapshots import InMemorySnapshotStore, Snapshot, SnapshotStore, split_page
 
@@ -89,11 +91,13 @@ __all__ = [
     "Spend",
     "SubagentFinished",
     "SubagentOutcome",
+    "SubagentRunner",
     "SubagentStarted",
     "Subquestion",
     "Toolbox",
     "Usage",
     "as_posted",
+    "check_on_board",
     "env_number",
     "env_text",
     "split_page",

@@ -19,13 +19,11 @@ from pathlib import Path
 from engine.contracts import Report
 from engine.documents.parse import KIND_BY_SUFFIX
 from engine.render import PageEvidence
-from engine.sources.combined import CONVERSATION as CONVERSATION  # doors for bot/: origins
-from engine.sources.combined import LIBRARY as LIBRARY
-from engine.sources.combined import WEB as WEB
 from engine.sources.combined import Owns, combine
 from engine.sources.combined import SourcePart as SourcePart
 from engine.sources.combined import library_owns as library_owns
 from engine.sources.combined import with_origins as with_origins
+from engine.sources.kinds import Origin, SourceKind
 from engine.sources.library import Library
 from engine.sources.library.files import escaped as escaped  # a door for bot/: names shown
 from engine.sources.library.files import in_language
@@ -60,8 +58,13 @@ class Sources:
     notes: list[str] = field(default_factory=list)
     closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list, repr=False)
     evidence: PageEvidence | None = field(default=None, repr=False)
-    origin_of: Callable[[str], str | None] | None = field(default=None, repr=False)
+    origin_of: Callable[[str], Origin | None] | None = field(default=None, repr=False)
     """Which part of combined sources a URL came from (`combined_sources`); None: one."""
+
+    @property
+    def kind(self) -> SourceKind:
+        """What these sources read, as their search says (engine/sources/kinds.py)."""
+        return self.searcher.kind
 
     def notes_in(self, language: str) -> list[str]:
         """The notes as a report in `language` gives them: a library's warnings have their
@@ -97,7 +100,7 @@ def index_unfinished(report: Report, library: Library) -> Report:
     return report.model_copy(update={"partial": True, "gaps": [line, *report.gaps]})
 
 
-def source_part(sources: Sources, origin: str, owns: Owns | None = None) -> SourcePart:
+def source_part(sources: Sources, origin: Origin, owns: Owns | None = None) -> SourcePart:
     """`sources` as one part of a combination (`combined_sources`): `owns` says which URLs
     are its own (a library's, a conversation's files'); None for the open web."""
     return SourcePart(

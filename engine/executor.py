@@ -1,7 +1,8 @@
 """How subagents and verifications run: the Executor protocol and its in-process version.
 
-The orchestrator only says what to run; an executor decides where. In-process runs them as
-asyncio tasks; the arq executor (bot/) runs the same work as jobs on workers.
+The lead (engine/orchestrator.py) only says what to run; an executor decides where.
+In-process runs the subagent runner's work (engine/runner.py) as asyncio tasks; the arq
+executor (bot/) runs the same work as jobs on workers, each job building its own runner.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ class SubagentOutcome:
     figure_gaps: tuple[tuple[str, str], ...] = ()
     """(page URL with #page=N, the gap as the report says it): the answer may be in a
     figure there that the subagent could not read."""
+    notes: tuple[str, ...] = ()
+    """What went wrong on the way (a page it could not read), each naming the subagent, in
+    the report's language: the lead adds them to the report's notes."""
 
 
 def waves(subquestions: Sequence[Subquestion]) -> list[list[Subquestion]]:
@@ -53,8 +57,16 @@ def waves(subquestions: Sequence[Subquestion]) -> list[list[Subquestion]]:
     return ordered
 
 
-SubagentRunner = Callable[[Assignment], Awaitable[SubagentOutcome]]
-ClaimChecker = Callable[[Claim], Awaitable[Claim]]
+class SubagentWork(Protocol):
+    """What the in-process executor runs: a subagent runner (engine.runner)."""
+
+    async def run(self, assignment: Assignment) -> SubagentOutcome: ...
+
+    async def check_claim(self, claim: Claim) -> Claim: ...
+
+    async def seconds_left(self) -> float: ...
+
+
 OutcomeCallback = Callable[[SubagentOutcome], Awaitable[None]]
 
 
@@ -73,21 +85,14 @@ class Executor(Protocol):
 
 
 class InProcessExecutor:
-    def __init__(
-        self,
-        run_subagent: SubagentRunner,
-        check_claim: ClaimChecker,
-        seconds_left: Callable[[], Awaitable[float]],
-    ) -> None:
-        self._run_subagent = run_subagent
-        self._check_claim = check_claim
-        self._seconds_left = seconds_left
+    def __init__(self, work: SubagentWork) -> None:
+        self._work = work
         self._cancelled = asyncio.Event()
 
     async def _run_and_report(
         self, assignment: Assignment, on_outcome: OutcomeCallback
     ) -> SubagentOutcome:
-        outcome = await self._run_subagent(assignment)
+        outcome = await self._work.run(assignment)
         await on_outcome(outcome)
         return outcome
 
@@ -112,10 +117,10 @@ class InProcessExecutor:
         return outcomes
 
     async def _wait(self, tasks: list[asyncio.Task[SubagentOutcome]]) -> None:
-        await wait_within_cap(tasks, await self._seconds_left(), self._cancelled)
+        await wait_within_cap(tasks, await self._work.seconds_left(), self._cancelled)
 
     async def verify_claims(self, claims: Sequence[Claim]) -> list[Claim]:
-        return list(await asyncio.gather(*(self._check_claim(c) for c in claims)))
+        return list(await asyncio.gather(*(self._work.check_claim(c) for c in claims)))
 
     def cancel(self) -> None:
         self._cancelled.set()

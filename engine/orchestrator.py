@@ -1,9 +1,13 @@
-"""The orchestrator: plan, run subagents in parallel, verify, fill gaps, write. Always a report.
+"""The orchestrator, the research's lead: plan, run subagents in parallel, verify, fill gaps,
+write. Always a report.
 
 Plan -> subagents for independent subquestions (through an Executor) -> verify each claim as
 its subagent finishes -> check `sufficient_when` -> gap subagents while budget remains ->
 write from verified claims only -> post-check every sentence. When the budget ends, or the
 user cancels, the report comes out partial with its gaps; an exception never replaces it.
+
+The lead never runs a subagent itself: its `SubagentRunner` (engine/runner.py) does, in
+whatever process the executor picks; the lead hears of each through its outcome.
 """
 
 from __future__ import annotations
@@ -13,36 +17,34 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 
-from engine.agents.toolbox import Assignment, Toolbox
+from engine.agents.toolbox import Assignment
 from engine.board import Board, InMemoryBoard
 from engine.budget import Budget, InMemoryBudget, Meter, Refusal, StepRefused
 from engine.contracts import Claim, ClaimStatus, Limits, Plan, Report, Subquestion, Support
 from engine.events import (
     ClaimRejected,
-    ClaimVerified,
     EventSink,
     GapsUpdated,
     Notice,
     PlanReady,
     SpendUpdated,
-    SubagentFinished,
-    SubagentStarted,
     ignore_events,
 )
 from engine.executor import Executor, InProcessExecutor, SubagentOutcome, waves
 from engine.models.protocol import Brief, Draft, Model
-from engine.planning.briefs import SourceKind, single_question_plan
+from engine.planning.briefs import single_question_plan
 from engine.planning.gaps import declared_gaps, gap_targets, subquestion_for
 from engine.planning.sweeps import shelf_of
+from engine.runner import SubagentRunner
 from engine.snapshots import InMemorySnapshotStore, SnapshotStore
 from engine.sources.protocols import Fetcher, Search
 from engine.verify.draft import check_draft
 from engine.verify.excerpts import pages_addressing_ai
-from engine.verify.service import ClaimVerifier
 from engine.words import ENGLISH, NoteWords, words_for
 from engine.writing import published_conflicts, verbatim_draft
 
-ExecutorFactory = Callable[["Orchestrator"], Executor]
+ExecutorFactory = Callable[[SubagentRunner], Executor]
+"""Where the lead's subagents and verifications run, given the runner that runs them."""
 
 
 @dataclass
@@ -52,8 +54,6 @@ class RunState:
     words: NoteWords = ENGLISH.notes
     """The notes' wording, in the brief's language."""
     verifications: list[asyncio.Task[None]] = field(default_factory=list)
-    shared_reads: list[str] = field(default_factory=list)
-    """Pages any subagent has read this run (in the snapshot store): siblings are told."""
 
 
 class Orchestrator:
@@ -79,75 +79,27 @@ class Orchestrator:
         CLI opening a library first). `today`: the clock every prompt's date comes from."""
         self.model = model
         self.searcher = searcher
-        self.fetcher = fetcher
         self.budget = budget or InMemoryBudget(limits or Limits(), started=started)
         self.board = board or InMemoryBoard()
-        self.snapshots = snapshots or InMemorySnapshotStore()
-        self.verifier = ClaimVerifier(self.snapshots, fetcher)
         self.events = events
         self.gap_rounds = gap_rounds
         self.subagent_max_steps = subagent_max_steps
         self.source_labels = source_labels
         self.today = today
-        self.executor = (executor or _in_process)(self)
+        self.runner = SubagentRunner(
+            model,
+            searcher,
+            fetcher,
+            board=self.board,
+            budget=self.budget,
+            snapshots=snapshots or InMemorySnapshotStore(),
+            events=events,
+        )
+        self.executor = (executor or InProcessExecutor)(self.runner)
         self._state = RunState()
         self._stopping: asyncio.Task[None] | None = None
         self._cancelled = False
         """The user stopped the run (Ctrl-C, SIGTERM, a Slack cancel): gaps say so."""
-
-    # -- the work one subagent does; executors call this -------------------------------
-
-    async def run_subagent(self, assignment: Assignment) -> SubagentOutcome:
-        self.events(
-            SubagentStarted(assignment.subagent, assignment.subquestion.id, gap=assignment.gap)
-        )
-        tools = Toolbox(
-            assignment,
-            self.searcher,
-            self.fetcher,
-            self.snapshots,
-            self.board,
-            self.budget,
-            shared_reads=self._state.shared_reads,
-        )
-        stopped, error = False, None
-        try:
-            await self.model.research(assignment, tools)
-        except StepRefused:
-            stopped = True
-        except Exception as failure:  # a broken subagent must not sink the report
-            error = f"{type(failure).__name__}: {failure}"
-        for note in tools.notes:
-            self._note(f"{assignment.subagent}: {note}")
-        self.events(
-            SubagentFinished(
-                assignment.subagent, assignment.subquestion.id, len(tools.posted), stopped, error
-            )
-        )
-        return SubagentOutcome(
-            assignment.subagent,
-            assignment.subquestion.id,
-            claims=list(tools.posted),
-            stopped_by_budget=stopped,
-            error=error,
-            read_urls=tuple(tools.read_urls),
-            summary=tools.summary,
-            refused=tools.refused,
-            figure_gaps=tuple(tools.figure_gaps),
-        )
-
-    async def check_claim(self, claim: Claim) -> Claim:
-        checked = await self.verifier.verify(claim)
-        await self.board.update(checked)
-        if checked.status is ClaimStatus.verified:
-            self.events(ClaimVerified(checked))
-        else:
-            self.events(ClaimRejected(checked))
-        return checked
-
-    async def seconds_left(self) -> float:
-        spent = await self.budget.spend()
-        return self.budget.limits.seconds - spent.seconds
 
     # -- the report ---------------------------------------------------------------------
 
@@ -164,7 +116,7 @@ class Orchestrator:
         `research` limits the first round to those subquestion ids (a follow-up deepening one
         gap of a report whose board already holds the rest)."""
         self._state = RunState(words=words_for(brief.language).notes)
-        source: SourceKind = "library" if self.searcher.name == "library" else "web"
+        source = self.searcher.kind  # what the sources say they read, told to every prompt
         shelf = shelf_of(self.searcher)  # a question naming one long document sweeps it
         brief = replace(brief, today=brief.today or self.today(), source=source, documents=shelf)
         writer_meter = await self._writer_meter()
@@ -274,6 +226,8 @@ class Orchestrator:
 
     async def _on_outcome(self, outcome: SubagentOutcome) -> None:
         self._state.outcomes[outcome.subagent] = outcome
+        for note in outcome.notes:
+            self._note(note)
         if outcome.error:
             words = self._words
             self._note(words.subagent_failed.format(subagent=outcome.subagent, error=outcome.error))
@@ -392,9 +346,3 @@ class Orchestrator:
 def _stopped(failure: Exception) -> bool:
     """A step refused because the run was stopped (user cancel, provider spend limit)."""
     return isinstance(failure, StepRefused) and failure.refusal.limit == "stopped"
-
-
-def _in_process(orchestrator: Orchestrator) -> Executor:
-    return InProcessExecutor(
-        orchestrator.run_subagent, orchestrator.check_claim, orchestrator.seconds_left
-    )

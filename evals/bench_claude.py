@@ -45,6 +45,7 @@ from engine.models.claude import ClaudeClient, ClaudeConfig, ClaudeModel, defaul
 from engine.orchestrator import Orchestrator
 from engine.planning.briefs import make_brief
 from engine.snapshots import InMemorySnapshotStore, Snapshot
+from engine.sources.kinds import WEB
 from engine.sources.protocols import FetchError, SearchHit
 
 MODEL = "claude-sonnet-5-5"
@@ -129,6 +130,7 @@ class ScriptedSource:
     """Search and Fetcher over the suite's pages, with simulated latency."""
 
     name = "scripted"
+    kind = WEB  # pages of example.org, read as the web is
 
     def __init__(self, facts: list[Fact], speed: float, read_seconds: float = READ_SECONDS):
         self._pages = {f.url: f for f in facts}

@@ -290,6 +290,7 @@ class _TurnSearch:
         self.inner = inner
         self.turns = turns
         self.name = inner.name
+        self.kind = inner.kind
 
     async def search(self, query: str, limit: int = 10) -> list[SearchHit]:
         await self.turns.turn(query)

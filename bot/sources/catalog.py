@@ -28,18 +28,16 @@ from bot.sources.channels import ChannelLibraries, parse_channel_libraries
 from bot.sources.factories import SourceUnavailable, as_part, open_web, source_parts
 from engine import Report
 from engine.assembly import (
-    CONVERSATION,
     LIBRARY_LABEL,
     WEB_LABEL,
     SourcePart,
     Sources,
     combined_sources,
-    library_owns,
     library_sources,
     with_origins,
 )
-from engine.assembly import source_part as part_of
 from engine.render import PageEvidence
+from engine.sources import Origin, SourceKind
 from engine.sources.library import Library, LibraryError
 
 log = logging.getLogger(__name__)
@@ -130,52 +128,52 @@ class SourceCatalog:
             parts += [shared] if shared is not None else []
         base = await self._base(where)
         if not parts and len(base) == 1:
-            return base[0][1]  # one source: as it always was, no origins to tell apart
-        parts += [as_part(name, sources) for name, sources in base]
+            return base[0]  # one source: as it always was, no origins to tell apart
+        parts += [as_part(sources) for sources in base]
         return combined_sources(parts, keep_off_open=is_slack_file)
 
     async def recorded(self, labels: list[str]) -> Sources:
         """The sources a report recorded it was researched with (`Report.sources`), for
         its page crops: its conversation's folder among them, whoever renders it."""
         if self._custom is not None:
-            base: list[tuple[str, Sources]] = [("custom", await self._custom())]
+            base = [await self._custom()]
         else:
             base = []
             for label in labels:
-                if label.startswith(WEB_LABEL) and "web" in self._names():
-                    base.append(("web", await self._open_web()))
+                if label.startswith(WEB_LABEL) and Origin.web in self._names():
+                    base.append(await self._open_web())
                 folder = _library_folder(label)
                 if folder is not None and folder in self._known_folders():
-                    base.append(("library", await self._library(folder)))
+                    base.append(await self._library(folder))
         shared = []
         for label in labels:
             folder = _library_folder(label)
             if folder is not None and folder.is_relative_to(self.root) and folder.is_dir():
                 part = await self._shared_part(folder)
                 shared += [part] if part is not None else []
-        parts = [*shared, *(as_part(name, sources) for name, sources in base)]
+        parts = [*shared, *(as_part(sources) for sources in base)]
         if not parts:  # a report that recorded none (written before labels): the team's
             return await self.sources_for(None)
         if len(parts) == 1 and not shared:
-            return base[0][1]
+            return base[0]
         return combined_sources(parts, keep_off_open=is_slack_file)
 
     async def evidence(self, labels: list[str]) -> PageEvidence | None:
         return (await self.recorded(labels)).evidence
 
-    def _names(self) -> tuple[str, ...]:
+    def _names(self) -> tuple[Origin, ...]:
         return source_parts(self.settings.source) or ()
 
     def _known_folders(self) -> set[Path]:
         return set(self.channels.folders()) | self._team()
 
-    async def _base(self, where: InConversation | None) -> list[tuple[str, Sources]]:
+    async def _base(self, where: InConversation | None) -> list[Sources]:
         if self._custom is not None:
-            return [("custom", await self._custom())]
-        opened: list[tuple[str, Sources]] = []
-        for name in self._names():
-            if name == "web":
-                opened.append((name, await self._open_web()))
+            return [await self._custom()]
+        opened: list[Sources] = []
+        for part in self._names():
+            if part is Origin.web:
+                opened.append(await self._open_web())
                 continue
             channel, is_dm = ("", True) if where is None else (where.channel, where.is_dm)
             folder = self.channels.library_for(channel, is_dm, self.settings.library)
@@ -183,7 +181,7 @@ class SourceCatalog:
                 raise SourceUnavailable(
                     "FONTE_LIBRARY is not set: point it at a folder of documents"
                 )
-            opened.append((name, await self._library(folder.expanduser().resolve())))
+            opened.append(await self._library(folder.expanduser().resolve()))
         return opened
 
     def _lock(self, key: object) -> asyncio.Lock:
@@ -236,10 +234,7 @@ class SourceCatalog:
                 opened = await asyncio.to_thread(self._open_shared, folder)
                 self._shared[folder] = cached = (stamp, opened)
         sources = cached[1]
-        if sources is None:
-            return None
-        assert isinstance(sources.searcher, Library)
-        return part_of(sources, CONVERSATION, library_owns(sources.searcher))
+        return None if sources is None else as_part(sources)
 
     def _open_shared(self, folder: Path) -> Sources | None:
         warnings: list[str] = []
@@ -250,6 +245,8 @@ class SourceCatalog:
         except LibraryError as error:
             log.warning("shared files of %s: %s", folder.name, error)
             return None
+        # A library folder, and to the research the files shared in its conversation.
+        library.kind = SourceKind.of(Origin.conversation)
         return library_sources(library, warnings)
 
     async def aclose(self) -> None:

@@ -16,9 +16,6 @@ from typing import cast
 from bot.config import Settings
 from engine import BadInput, ExtractiveModel, Model, Snapshot
 from engine.assembly import (
-    LIBRARY,
-    LIBRARY_LABEL,
-    WEB,
     SourcePart,
     Sources,
     combined_sources,
@@ -29,7 +26,7 @@ from engine.assembly import (
 )
 from engine.assembly import library_problem as folder_problem
 from engine.models.claude import ClaudeConfig, claude_model_from_config
-from engine.sources import FetchError, SearchError, SearchHit
+from engine.sources import FetchError, Origin, SearchError, SearchHit, SourceKind
 from engine.sources.library import Library, LibraryError
 
 SourceFactory = Callable[[Settings], Sources]
@@ -56,12 +53,14 @@ def open_library(settings: Settings) -> Sources:
 
 
 class _Unavailable:
-    """Search and fetcher of a source that is not there: each call fails with why."""
+    """Search and fetcher of a source that is not there: each call fails with why. Its kind
+    is the kind that is missing (a library: the only source that can be missing)."""
 
     name = "unavailable"
 
     def __init__(self, problem: str) -> None:
         self.problem = problem
+        self.kind = SourceKind.of(Origin.library)
 
     async def search(self, query: str, limit: int = 10) -> list[SearchHit]:
         raise SearchError(self.problem)
@@ -77,10 +76,11 @@ def unavailable_sources(problem: str) -> Sources:
     return Sources(nothing, nothing, (), [problem])
 
 
-BUILT_IN = ("library", "web")
+BUILT_IN = (Origin.library, Origin.web)
+"""The parts FONTE_SOURCE may name, by their `Origin`'s value."""
 
 
-def source_parts(spec: str) -> tuple[str, ...] | None:
+def source_parts(spec: str) -> tuple[Origin, ...] | None:
     """The built-in sources `spec` names, in its order (`library+web`, `web,library`,
     `library`); None for a `module:function` factory. Raises BadInput for an unknown name
     or one named twice."""
@@ -96,14 +96,14 @@ def source_parts(spec: str) -> tuple[str, ...] | None:
         )
     if len(set(names)) != len(names):
         raise BadInput(f"FONTE_SOURCE={spec!r} names a source twice")
-    return names
+    return tuple(Origin(name) for name in names)
 
 
 def library_problem(settings: Settings) -> str | None:
     """Why the configured library cannot be researched (one line), or None: a quick look,
     no indexing — the folder exists and holds a file of a supported type. None for a
     source without the library."""
-    if "library" not in (_parts_or_none(settings.source) or ()):
+    if Origin.library not in (_parts_or_none(settings.source) or ()):
         return None
     folder = settings.library
     if folder is None:
@@ -125,25 +125,27 @@ def open_combined(settings: Settings) -> Sources:
     """The team library and the web together, in FONTE_SOURCE's order (`library+web`):
     one search merging both fairly, each URL read by the source it belongs to."""
     opened = [
-        (name, open_library(settings) if name == "library" else open_web(settings))
-        for name in source_parts(settings.source) or ()
+        open_library(settings) if part is Origin.library else open_web(settings)
+        for part in source_parts(settings.source) or ()
     ]
-    combined = combined_sources([as_part(name, sources) for name, sources in opened])
-    combined.closers = [close for _, sources in opened for close in sources.closers]
+    combined = combined_sources([as_part(sources) for sources in opened])
+    combined.closers = [close for sources in opened for close in sources.closers]
     return combined
 
 
-def as_part(name: str, sources: Sources) -> SourcePart:
-    """`sources` as a part of a combination: a library owns its documents' URLs; any other
-    is an open part, reading what no other part holds (the web, a factory's own sources,
-    whose origin its labels tell)."""
+def as_part(sources: Sources) -> SourcePart:
+    """`sources` as a part of a combination, its origin what they say they read: a library
+    (or a conversation's files) owns its documents' URLs; any other is an open part,
+    reading what no other part holds (the web, a factory's own sources)."""
+    kind = sources.kind
     if isinstance(sources.searcher, Library):
-        return source_part(sources, LIBRARY, library_owns(sources.searcher))
-    library = name == "library" or any(label.startswith(LIBRARY_LABEL) for label in sources.labels)
-    return source_part(sources, LIBRARY if library else WEB)
+        return source_part(sources, kind.sole or Origin.library, library_owns(sources.searcher))
+    # A factory's own combination is one open part: the web's, when it reads the web.
+    origin = kind.sole or (Origin.web if kind.reads_web else kind.ordered()[0])
+    return source_part(sources, origin)
 
 
-def _parts_or_none(spec: str) -> tuple[str, ...] | None:
+def _parts_or_none(spec: str) -> tuple[Origin, ...] | None:
     try:
         return source_parts(spec)
     except BadInput:
@@ -177,9 +179,9 @@ def source_factory(spec: str) -> SourceFactory:
     parts = source_parts(spec)
     if parts is None:
         return cast(SourceFactory, _imported(spec, "FONTE_SOURCE"))
-    if parts == ("library",):
+    if parts == (Origin.library,):
         return open_library
-    if parts == ("web",):
+    if parts == (Origin.web,):
         return open_web
     return open_combined
 

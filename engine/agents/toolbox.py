@@ -12,14 +12,14 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Literal
 
 from engine.board import Board
 from engine.budget import Budget, Refusal, Reservation, StepRefused
 from engine.contracts import Claim, ClaimStatus, Language, Locator, Subquestion, Usage
 from engine.documents.figures import PageFigure, PdfSource, figure_png, local_pdf, page_figures
 from engine.snapshots import Snapshot, SnapshotStore, split_page, with_page
-from engine.sources.protocols import Fetcher, PdfFinder, Search, SearchHit
+from engine.sources.kinds import WEB, Origin, SourceKind
+from engine.sources.protocols import Fetcher, OriginFinder, PdfFinder, Search, SearchHit
 from engine.text.normalise import collapse_whitespace
 from engine.verify.excerpts import Verdict, verify_on_page
 from engine.words import NoteWords, words_for
@@ -42,8 +42,9 @@ class Assignment:
     """Pages (URL with #page=N where paged) another subagent already read for this subquestion."""
     siblings: tuple[Subquestion, ...] = ()
     """The plan's other subquestions, researched by other subagents at the same time."""
-    source: Literal["library", "web"] = "web"
-    """What the subagent searches: the user's document library or the web."""
+    source: SourceKind = WEB
+    """What the subagent searches, as the report's sources say: a library, the web, the
+    files shared in the conversation, or several of them (its prompt's wording)."""
     today: date | None = None
     """The date the research runs on (the orchestrator's clock), for "recent" figures."""
     prior_claims: tuple[Claim, ...] = ()
@@ -106,6 +107,18 @@ class Toolbox:
     one could read. Each becomes a declared gap of the report unless a claim cites it."""
 
     @property
+    def kind(self) -> SourceKind:
+        """What this subagent's sources read, as their search says: its tools follow."""
+        return self.searcher.kind
+
+    def origin_of(self, url: str) -> Origin | None:
+        """The part `url` is read from: a combination's fetcher says; one source's is its
+        one part (None only for a combination that would read it nowhere)."""
+        if isinstance(self.fetcher, OriginFinder):
+            return self.fetcher.origin_of(url)
+        return self.kind.sole
+
+    @property
     def words(self) -> NoteWords:
         """The wording of this subagent's notes, in its report's language."""
         return words_for(self.assignment.language).notes
@@ -162,8 +175,10 @@ class Toolbox:
 
         A web PDF whose pages were read by OCR as it was fetched (`Snapshot.ocr_pages`)
         costs one step more per such page (`_charge_ocr`): OCR is seconds of work a page.
-        A library's scans are read by OCR when it indexes them, once for every report that
-        reads them, so a library read costs its one step however its pages were read."""
+        A library's scans (and a conversation's shared files') are read by OCR when it is
+        indexed, once for every report that reads them, so such a read costs its one step
+        however its pages were read (`Origin.indexed`, asked of the part `url` is read
+        from: in a library plus the web, only the web's pages are charged)."""
         cached = await self.snapshots.get(url)
         if cached is not None:
             self._remember(url)
@@ -175,9 +190,13 @@ class Toolbox:
             await self.budget.settle(reservation, 0.0)
         await self.snapshots.put(snapshot)
         self._remember(url)
-        if self.assignment.source != "library":
+        if not self._read_when_indexed(url):
             await self._charge_ocr(len(snapshot.ocr_pages))
         return snapshot
+
+    def _read_when_indexed(self, url: str) -> bool:
+        origin = self.origin_of(url)
+        return origin.indexed if origin is not None else self.kind.indexed
 
     async def _charge_ocr(self, pages: int) -> None:
         """`pages` steps of work done already (OCR while fetching): counted on this

@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Awaitable
 from contextlib import AsyncExitStack
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -36,6 +37,7 @@ from engine.planning.templates import TEMPLATES, prices_from_env
 from engine.render import PageEvidence, labels_for
 from engine.render.files import FORMATS, write_report
 from engine.settings import BadInput, wants_claude
+from engine.sources.kinds import WEB
 from engine.sources.library import Deadline, Library
 from engine.text.language import locale_language
 
@@ -178,6 +180,8 @@ async def _research(
             model = await stack.enter_async_context(claude_model_from_config(claude))
             if args.arch == "final":  # v1 builds its roles from the Claude model itself
                 model = watch = WatchedModel(model)
+        # The clarifier is told what the research reads, as the orchestrator tells the rest.
+        brief = replace(brief, source=library[0].kind if library is not None else WEB)
         # v1 asked nothing: it went straight from the brief to its researcher.
         if args.arch == "final" and not args.no_clarify and sys.stdin.isatty():
             try:

@@ -5,20 +5,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Literal
 
 from engine.contracts import Language, Plan, Subquestion
 from engine.planning.gaps import criterion_for
 from engine.planning.sweeps import Shelved
 from engine.planning.templates import find_template
 from engine.settings import BadInput
+from engine.sources.kinds import WEB, SourceKind
 from engine.text.language import detect_language
 from engine.words import words_for
 
 MAX_QUESTION_CHARS = 2000
-
-SourceKind = Literal["library", "web"]
-"""What a report researches: the user's document library, or the web."""
 
 
 @dataclass(frozen=True)
@@ -32,8 +29,9 @@ class Brief:
     today: date | None = None
     """The date the research runs on, for "recent" and "newer first": the orchestrator sets
     it from its clock; None says nothing of the date."""
-    source: SourceKind = "web"
-    """What the research reads: the user's document library or the web."""
+    source: SourceKind = WEB
+    """What the research reads, as its sources say (a library, the web, a conversation's
+    shared files, or a combination): the orchestrator sets it from its sources."""
     documents: tuple[Shelved, ...] = ()
     """The library's documents (none for the web): a question naming one is swept."""
     context: str | None = None

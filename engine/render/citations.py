@@ -11,6 +11,7 @@ from engine.contracts import Claim, ClaimStatus, Report, Standing
 from engine.render.labels import Labels
 from engine.render.text import one_line
 from engine.snapshots import split_page
+from engine.sources.kinds import Origin
 
 LINKABLE_SCHEMES = frozenset({"http", "https", "file"})
 
@@ -157,13 +158,18 @@ def evidence_text(labels: Labels, group: SourceGroup) -> str:
 
 
 def origin_text(labels: Labels, origin: str | None) -> str:
-    """An origin in the report's words ("team library", "web", "shared in this
-    conversation"); "" for None or an origin these words do not name."""
+    """An origin (`Report.origins` keeps an `Origin`'s value) in the report's words ("team
+    library", "web", "shared in this conversation"); "" for None or no `Origin`'s value."""
+    try:
+        part = Origin(origin or "")
+    except ValueError:
+        return ""
     return {
-        "library": labels.origin_library,
-        "web": labels.origin_web,
-        "conversation": labels.origin_conversation,
-    }.get(origin or "", "")
+        Origin.library: labels.origin_library,
+        Origin.web: labels.origin_web,
+        Origin.conversation: labels.origin_conversation,
+        Origin.slack: labels.origin_slack,
+    }[part]
 
 
 def claim_origin(report: Report, claim: Claim) -> str | None:

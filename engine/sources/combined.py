@@ -20,8 +20,10 @@ most relevant source of all. The parts stay apart where it matters:
 - page evidence (boxes and crops) comes from the parts that can show pages; labels and
   notes are the union of the parts'.
 
-`origin_of(url)` says which part a cited URL came from ("library", "web", "conversation");
-`with_origins` records it on a report, by document, for the renderers to show.
+`origin_of(url)` says which part a cited URL came from (an `Origin`: library, web,
+conversation); `with_origins` records it on a report, by document, for the renderers to
+show. The combination's `kind` is the union of its parts' origins, so a research over a
+library and a conversation's files is told it reads documents, not the web.
 """
 
 from __future__ import annotations
@@ -36,14 +38,9 @@ from engine.contracts import Claim, Report
 from engine.errors import SourceError
 from engine.render import PageEvidence
 from engine.snapshots import Snapshot, split_page
+from engine.sources.kinds import Origin, SourceKind
 from engine.sources.library import Library
 from engine.sources.protocols import Fetcher, FetchError, Search, SearchError, SearchHit
-
-LIBRARY = "library"
-WEB = "web"
-CONVERSATION = "conversation"
-ORIGINS = (LIBRARY, WEB, CONVERSATION)
-"""Where a cited document came from, as a report records it (`Report.origins`)."""
 
 Owns = Callable[[str], bool]
 
@@ -51,10 +48,11 @@ Owns = Callable[[str], bool]
 @dataclass
 class SourcePart:
     """One source of a combination: its search, fetcher and page evidence, its labels and
-    notes, its `origin`, and `owns`, which URLs are its own (None: an open source, the web,
-    which reads any URL nobody else holds)."""
+    notes, its `origin` (what it is to the research: a library's folder opened for a
+    conversation's files is `Origin.conversation`), and `owns`, which URLs are its own
+    (None: an open source, the web, which reads any URL nobody else holds)."""
 
-    origin: str
+    origin: Origin
     searcher: Search
     fetcher: Fetcher
     labels: tuple[str, ...] = ()
@@ -104,9 +102,13 @@ class Router:
             return None
         return next((part for part in self.parts if part.owns is None), None)
 
-    def origin_of(self, url: str) -> str | None:
+    def origin_of(self, url: str) -> Origin | None:
         part = self.part_for(url)
         return None if part is None else part.origin
+
+    @property
+    def kind(self) -> SourceKind:
+        return SourceKind.of(*(part.origin for part in self.parts))
 
 
 class CombinedSearch:
@@ -116,6 +118,7 @@ class CombinedSearch:
         self._router = router
         self._notes = notes
         self.name = "+".join(part.searcher.name for part in router.parts)
+        self.kind = router.kind
 
     async def search(self, query: str, limit: int = 10) -> list[SearchHit]:
         parts = self._router.parts
@@ -173,10 +176,14 @@ def _reranked(hit: SearchHit, rank: int) -> SearchHit:
 
 
 class CombinedFetcher:
-    """Each URL read by the part it belongs to; a URL no part may read fails."""
+    """Each URL read by the part it belongs to; a URL no part may read fails. An
+    `OriginFinder`: a toolbox asks it which part a read came from (what the read costs)."""
 
     def __init__(self, router: Router) -> None:
         self._router = router
+
+    def origin_of(self, url: str) -> Origin | None:
+        return self._router.origin_of(url)
 
     async def fetch(self, url: str) -> Snapshot:
         part = self._router.part_for(url)
@@ -239,7 +246,7 @@ class Combination:
     notes: list[str]
     router: Router
 
-    def origin_of(self, url: str) -> str | None:
+    def origin_of(self, url: str) -> Origin | None:
         return self.router.origin_of(url)
 
 
@@ -257,22 +264,18 @@ def combine(parts: Sequence[SourcePart], keep_off_open: Owns | None = None) -> C
     )
 
 
-def with_origins(report: Report, origin_of: Callable[[str], str | None]) -> Report:
+def with_origins(report: Report, origin_of: Callable[[str], Origin | None]) -> Report:
     """`report` with the origin of each claim's document (its URL without `#page`) recorded
     in `Report.origins`, for the renderers to say which claims came from which source."""
     origins: dict[str, str] = {}
     for claim in report.claims:
         base = split_page(claim.url)[0]
         if base not in origins and (origin := origin_of(claim.url)) is not None:
-            origins[base] = origin
+            origins[base] = origin.value
     return report.model_copy(update={"origins": origins})
 
 
 __all__ = [
-    "CONVERSATION",
-    "LIBRARY",
-    "ORIGINS",
-    "WEB",
     "Combination",
     "CombinedEvidence",
     "CombinedFetcher",

@@ -8,6 +8,7 @@ from typing import Protocol, runtime_checkable
 
 from engine.errors import SourceError
 from engine.snapshots import Snapshot
+from engine.sources.kinds import Origin, SourceKind
 
 
 @dataclass(frozen=True)
@@ -40,9 +41,21 @@ class PdfFinder(Protocol):
 
 
 class Search(Protocol):
+    """A source's search. `name` is for people (labels, logs); `kind` says what it reads,
+    and is what code asks (engine/sources/kinds.py)."""
+
     name: str
+    kind: SourceKind
 
     async def search(self, query: str, limit: int = 10) -> list[SearchHit]: ...
+
+
+@runtime_checkable
+class OriginFinder(Protocol):
+    """A fetcher over several parts (a combination): which part a URL is read from, None
+    when no part would read it."""
+
+    def origin_of(self, url: str) -> Origin | None: ...
 
 
 class Fetcher(Protocol):

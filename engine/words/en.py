@@ -99,6 +99,7 @@ _REPORT = ReportWords(
     origin_library="team library",
     origin_web="web",
     origin_conversation="shared in this conversation",
+    origin_slack="Slack search",
 )
 
 _SHEET = SheetWords(

@@ -101,6 +101,7 @@ _REPORT = ReportWords(
     origin_library="biblioteca da equipe",
     origin_web="web",
     origin_conversation="compartilhado nesta conversa",
+    origin_slack="busca do Slack",
 )
 
 _SHEET = SheetWords(

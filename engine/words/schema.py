@@ -106,6 +106,8 @@ class ReportWords:
     origin_web: str
     origin_conversation: str
     """A file shared in the Slack conversation the report was asked in."""
+    origin_slack: str
+    """A message Slack's search found in the workspace."""
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from bot.files.store import Conversation, ConversationFiles
 from bot.sources.catalog import SourceCatalog, conversations_root, is_slack_file
 from bot.sources.channels import parse_channel_libraries
 from engine import BadInput
-from engine.assembly import CONVERSATION, LIBRARY
+from engine.sources import Origin, SourceKind
 from engine.sources.library import Library
 
 ALPHA = "# Alpha\n\nThe alpha turbine produces 42 megawatts at the northern site.\n"
@@ -171,12 +171,14 @@ async def test_shared_files_are_found_in_their_conversation_only(
     catalog = SourceCatalog.from_settings(settings)
     dm = Where("D1", "9.1", True)
     sources = await catalog.sources_for(dm)
+    # The team library and the DM's files, as the research is told: documents, no web.
+    assert sources.kind == SourceKind.of(Origin.library, Origin.conversation)
     hits = await sources.searcher.search("alpha turbine megawatts", 10)
     assert hits[0].url == PERMALINK
     assert sources.origin_of is not None
-    assert sources.origin_of(PERMALINK) == CONVERSATION
+    assert sources.origin_of(PERMALINK) == Origin.conversation
     team_hits = await sources.searcher.search("microgeração potência instalada", 10)
-    assert {sources.origin_of(hit.url) for hit in team_hits} == {LIBRARY}
+    assert {sources.origin_of(hit.url) for hit in team_hits} == {Origin.library}
     assert "42 megawatts" in (await sources.fetcher.fetch(PERMALINK)).text
     # Another thread of the same DM: the same conversation. A channel, another DM: not.
     assert PERMALINK in await urls(catalog, Where("D1", "10.1", True), "alpha turbine")
@@ -200,7 +202,7 @@ async def test_page_evidence_follows_the_sources_a_report_recorded(make_settings
     researched = await catalog.sources_for(Where("D1", "9.1", True))
     recorded = await catalog.recorded(list(researched.labels))
     assert recorded.origin_of is not None
-    assert recorded.origin_of(PERMALINK) == CONVERSATION
+    assert recorded.origin_of(PERMALINK) == Origin.conversation
     # Labels naming a folder the process does not know open nothing of it.
     unknown = await catalog.recorded(["library:/etc"])
     assert unknown.labels == (await catalog.sources_for(None)).labels

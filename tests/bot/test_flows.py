@@ -8,10 +8,14 @@ from typing import Any
 
 import pytest
 
+from bot.files import Conversation, ConversationFiles
 from bot.flows import estimate_run, handle_step, needs_clarifying, report_id_for
+from bot.sources.catalog import conversations_root
 from bot.steps import Answer, Ask, Deepen, Start
+from engine import Brief, ClarifyingQuestion, Meter
 from engine.contracts import Limits, Plan, Subquestion
 from engine.planning.briefs import make_brief
+from engine.sources.kinds import CONVERSATION, LIBRARY
 from tests.support.bot_env import LIMITS_QUESTION, AskingModel, running_workers, wait_state
 from tests.support.paying_models import PayingModel
 from tests.support.slack_stub import SlackStub
@@ -120,3 +124,40 @@ async def test_research_in_a_channel_without_the_bot_answers_through_the_respons
     assert "/invite @Fonte" in answer.params["text"]
     assert answer.params["response_type"] == "ephemeral"
     assert await rt.states.get(report_id_for("command:t9")) is None  # nothing half-started
+
+
+class BriefRecorder(AskingModel):
+    """Asks its clarifying question and plans as the offline model; keeps each brief."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.briefs: list[tuple[str, Brief]] = []
+
+    async def clarify(self, brief: Brief, meter: Meter) -> list[ClarifyingQuestion]:
+        self.briefs.append(("clarify", brief))
+        return await super().clarify(brief, meter)
+
+    async def plan(self, brief: Brief, meter: Meter) -> Plan:
+        self.briefs.append(("plan", brief))
+        return await super().plan(brief, meter)
+
+
+async def test_the_clarifier_and_the_planner_are_told_what_the_conversation_reads(
+    make_settings: Any, runtimes: Any
+) -> None:
+    settings = make_settings(redis=False)
+    shared = "https://team.slack.com/files/U1/F0AAA/usina.md"
+    store = ConversationFiles(conversations_root(settings))
+    store.add(
+        Conversation("C7", "7.1"), "usina.md", b"# Usina\n\nProduziu 1.204 MWh.\n", shared, ""
+    )
+    model = BriefRecorder()
+    rt = await runtimes(settings, model=model)
+    await handle_step(rt, Ask(origin="k1", channel="C7", thread_ts="7.1", user="U1", text="usina"))
+    report_id = await rt.states.by_thread("C7", "7.1")
+    assert report_id is not None
+    await handle_step(rt, Answer(report_id=report_id, user="U1", question=0, option=0))
+    roles = [role for role, _ in model.briefs]
+    assert roles == ["clarify", "plan"]
+    # The team library and the thread's shared file: documents, never "the web".
+    assert {brief.source for _, brief in model.briefs} == {LIBRARY | CONVERSATION}

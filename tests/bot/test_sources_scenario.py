@@ -16,8 +16,8 @@ import pytest
 from bot.files import Conversation, conversation_files
 from bot.slack.blocks import START
 from engine import ClaimStatus, Report
-from engine.assembly import LIBRARY, WEB
 from engine.snapshots import split_page
+from engine.sources import Origin
 from evals.offline_web import OfflineWeb
 from evals.web_pages import wiki_page
 from tests.support.bot_env import LIMITS_QUESTION
@@ -87,10 +87,10 @@ async def test_one_report_reads_the_team_library_and_the_web_and_says_which(
     s = await surface(source="library+web")
     report = await researched(s, "C5", "5.1", LIMITS_QUESTION)
     origins = {report.origins.get(split_page(url)[0]) for url in cited(report)}
-    assert origins == {LIBRARY, WEB}
+    assert origins == {Origin.library, Origin.web}
     for url in cited(report):
         from_web = url.startswith(web.base_url)
-        assert report.origins[split_page(url)[0]] == (WEB if from_web else LIBRARY)
+        assert report.origins[split_page(url)[0]] == (Origin.web if from_web else Origin.library)
     # The Markdown file lists each source with where it came from.
     lines = uploaded_text(s).splitlines()
     web_lines = [line for line in lines if line.startswith("**") and web.base_url in line]

@@ -13,6 +13,8 @@ from engine.executor import InProcessExecutor, OutcomeCallback, SubagentOutcome,
 from engine.models.scripted import Post, ScriptedModel
 from engine.orchestrator import Orchestrator
 from engine.planning.briefs import make_brief
+from engine.runner import SubagentRunner
+from engine.sources.kinds import WEB
 from tests.support.pages_source import PagesSource
 
 PLAYERS_URL = "https://example.org/ranking"
@@ -38,10 +40,8 @@ TODAY = date(2031, 5, 17)
 class RecordingExecutor(InProcessExecutor):
     """The in-process executor, keeping which subagents each call ran together."""
 
-    def __init__(self, orchestrator: Orchestrator) -> None:
-        super().__init__(
-            orchestrator.run_subagent, orchestrator.check_claim, orchestrator.seconds_left
-        )
+    def __init__(self, runner: SubagentRunner) -> None:
+        super().__init__(runner)
         self.batches: list[list[str]] = []
 
     async def run_subagents(
@@ -113,7 +113,7 @@ async def test_a_dependent_plan_runs_in_two_waves_the_second_given_the_first_one
     assert {c.statement for c in report.verified_claims()} == {PLAYERS.statement, SHARES.statement}
     assert report.plan.subquestions[1].depends_on == ["s1"]
     assert first.today == second.today == TODAY
-    assert first.source == "web"
+    assert first.source == WEB
 
 
 async def test_independent_subquestions_still_run_in_one_wave() -> None:

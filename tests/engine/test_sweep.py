@@ -29,6 +29,7 @@ from engine.planning.sweeps import (
     sweep_subquestions,
 )
 from engine.snapshots import split_page
+from engine.sources.kinds import LIBRARY
 from engine.sources.library import Library
 from tests.support.pages_source import PagesSource
 from tests.support.pdfs import long_pdf, pdf_bytes
@@ -163,7 +164,7 @@ async def test_a_question_naming_no_document_is_planned_as_before(tmp_path: Path
 
 async def test_parts_are_copied_into_assignments_and_their_claims_merged_once() -> None:
     url = "file:///lib/pde.pdf"
-    source = PagesSource(name="library")
+    source = PagesSource(name="library", kind=LIBRARY)
     source.add(url, "", title=TITLE, pages=plan_pages(24))
     document = Doc(url, TITLE, Path("/lib/pde.pdf"), 24)
     parts = sweep_subquestions(QUESTION, document, even_parts(24, 3), "pt")

@@ -14,6 +14,7 @@ from engine.models.extractive import ExtractiveModel
 from engine.orchestrator import Orchestrator
 from engine.planning.briefs import make_brief
 from engine.snapshots import InMemorySnapshotStore, Snapshot
+from engine.sources.kinds import WEB, SourceKind
 from engine.sources.library import Library
 from engine.sources.protocols import SearchHit
 from engine.v1 import OfflineV1Roles, V1Pipeline
@@ -108,6 +109,7 @@ def test_a_read_shows_the_model_one_page_or_a_capped_text() -> None:
 @dataclass
 class Pages:
     name: str = "pages"
+    kind: SourceKind = WEB
     texts: dict[str, str] = field(default_factory=dict)
 
     async def search(self, query: str, limit: int = 10) -> list[SearchHit]:
@@ -246,6 +248,7 @@ class Filing:
     """One paged document; search names its pages in order."""
 
     name: str = "filing"
+    kind: SourceKind = WEB
     url: str = "https://x.test/10k.pdf"
     pages: tuple[str, ...] = ("cover " * 40, "balance sheet " * 80, "cash flows " * 120)
 

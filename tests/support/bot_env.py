@@ -31,6 +31,7 @@ from engine.contracts import ClarifyingQuestion
 from engine.models.extractive import ExtractiveModel
 from engine.models.protocol import Brief
 from engine.snapshots import Snapshot
+from engine.sources.kinds import SourceKind
 from engine.sources.protocols import SearchHit
 from tests.support.slack_stub import SlackStub
 
@@ -120,6 +121,10 @@ class SlowSources:
     searches: int = 0
     started: asyncio.Event = field(default_factory=asyncio.Event)
     name: str = "slow-library"
+
+    @property
+    def kind(self) -> SourceKind:
+        return self.inner.kind
 
     async def search(self, query: str, limit: int = 10) -> list[SearchHit]:
         self.in_flight += 1

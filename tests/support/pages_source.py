@@ -12,6 +12,7 @@ from engine.board import InMemoryBoard
 from engine.budget import InMemoryBudget
 from engine.contracts import Language, Limits, Subquestion
 from engine.snapshots import InMemorySnapshotStore, Snapshot, split_page
+from engine.sources.kinds import WEB, SourceKind
 from engine.sources.protocols import Fetcher, FetchError, Search, SearchHit
 from engine.text.tokens import term_set
 
@@ -22,6 +23,8 @@ class PagesSource:
 
     documents: dict[str, Snapshot] = field(default_factory=dict)
     name: str = "pages"
+    kind: SourceKind = WEB
+    """What it stands in for: the web by default, a library with `kind=LIBRARY`."""
     searches: list[str] = field(default_factory=list)
     fetches: list[str] = field(default_factory=list)
 

@@ -20,6 +20,7 @@ from bot.config import Settings
 from bot.sources import open_library
 from engine.assembly import Sources
 from engine.snapshots import Snapshot
+from engine.sources.kinds import SourceKind
 from engine.sources.protocols import SearchHit
 
 
@@ -30,6 +31,10 @@ class SlowLibrary:
     seconds: float
     marks: Path | None = None
     name: str = "slow-library"
+
+    @property
+    def kind(self) -> SourceKind:
+        return self.inner.kind
 
     async def search(self, query: str, limit: int = 10) -> list[SearchHit]:
         if self.word and self.word in query.lower():

@@ -12,7 +12,9 @@ from datetime import date
 
 from engine.agents.toolbox import Assignment
 from engine.contracts import Claim, Language, Plan, Subquestion
+from engine.models.claude.research_tools import sources_phrase
 from engine.models.protocol import Brief
+from engine.sources.kinds import SourceKind
 from engine.writing import find_conflicts
 from engine.writing.figures import gather_figures
 
@@ -180,15 +182,10 @@ CONTINUE_PROMPT = (
 EMPTY_TWICE = "the subagent ended its turn twice without an answer or a summary"
 
 
-def context_line(today: date | None, source: str) -> str:
+def context_line(today: date | None, source: SourceKind) -> str:
     """Today's date and what the research reads, for every prompt that plans or searches."""
-    where = (
-        "the user's document library (local documents; no web)"
-        if source == "library"
-        else "the web"
-    )
     when = f"Today is {today.isoformat()}: 'recent' and 'newer' count from it. " if today else ""
-    return f"{when}Sources: {where}."
+    return f"{when}Sources: {sources_phrase(source)}."
 
 
 def language_line(language: Language) -> str:

@@ -62,8 +62,6 @@ from engine.sources.protocols import FetchError, SearchError
 
 log = logging.getLogger(__name__)
 
-LIBRARY_SOURCE = "library"
-
 
 @dataclass
 class TurnPayer:
@@ -110,12 +108,12 @@ class Subagent:
         self._assignment = assignment
         self._tools = tools
         self._role = f"subagent {assignment.subagent}"
-        self._library = tools.searcher.name == LIBRARY_SOURCE
-        server = config.server_web_search and not self._library and not client.server_search_off
+        self._kind = tools.kind
+        self._documents = self._kind.reads_documents  # pages and figures to look at
+        web_only = self._kind.web_only  # a server-side search would search nothing else
+        server = config.server_web_search and web_only and not client.server_search_off
         self._server_searches = config.web_search_max_uses if server else 0
-        self._definitions = tool_definitions(
-            library=self._library, server_searches=self._server_searches
-        )
+        self._definitions = tool_definitions(self._kind, server_searches=self._server_searches)
         self._announced: set[str] = set()
         self._ended = False
 
@@ -187,7 +185,7 @@ class Subagent:
             self._client.server_search_off = failure
             self._tools.notes.append(self._tools.words.web_search_unavailable.format(error=failure))
         self._server_searches = 0
-        self._definitions = tool_definitions(library=self._library, server_searches=0)
+        self._definitions = tool_definitions(self._kind, server_searches=0)
 
     def _new_shared_reads(self) -> str:
         """Pages other subagents read since the last turn: free to read from the store."""
@@ -213,9 +211,9 @@ class Subagent:
                 return await self._read(use)
             if use.name == RECORD_CLAIM:
                 return ToolOutcome(await self._record(use, passages))
-            if use.name == VIEW_FIGURE and self._library:
+            if use.name == VIEW_FIGURE and self._documents:
                 return await self._view_figure(use)
-            if use.name == RECORD_FIGURE_READING and self._library:
+            if use.name == RECORD_FIGURE_READING and self._documents:
                 return ToolOutcome(await self._record_figure(use))
             return ToolOutcome(
                 text_result(use.id, f"there is no tool named {use.name!r}", is_error=True)
@@ -239,7 +237,7 @@ class Subagent:
             self._tools.note_unreadable(url, error)
             return ToolOutcome(text_result(use.id, f"could not read {url}: {error}", is_error=True))
         page = page_text(snapshot, url)
-        figures = figures_note(url, await self._tools.figures(url)) if self._library else ""
+        figures = figures_note(url, await self._tools.figures(url)) if self._documents else ""
         if not page.text.strip():
             return ToolOutcome(text_result(use.id, f"{url} has no text to read. {figures}"))
         if figures:

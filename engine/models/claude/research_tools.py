@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.documents.figures import PageFigure
 from engine.snapshots import Snapshot, split_page
+from engine.sources.kinds import Origin, SourceKind
 from engine.sources.protocols import SearchHit
 
 SEARCH_LIBRARY = "search_library"
@@ -102,20 +103,40 @@ def _tool(
     }
 
 
-def tool_definitions(*, library: bool, server_searches: int = 0) -> list[ToolUnionParam]:
-    """The tools of one subagent. `server_searches` > 0 swaps our web search for Anthropic's
-    server-side one (never for a library)."""
-    if library:
+_READS = {
+    Origin.library: "the user's document library",
+    Origin.conversation: "the files shared in this conversation",
+    Origin.web: "the web",
+    Origin.slack: "Slack messages found by Slack's search",
+}
+
+
+def sources_phrase(kind: SourceKind) -> str:
+    """What a research reads, as prompts and tools name it ("the user's document library
+    and the files shared in this conversation (local documents; no web)")."""
+    named = [_READS[part] for part in kind.ordered()]
+    listed = " and ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
+    return f"{listed} (local documents; no web)" if kind.indexed else listed
+
+
+def tool_definitions(kind: SourceKind, *, server_searches: int = 0) -> list[ToolUnionParam]:
+    """The tools of one subagent reading `kind`: documents' tools (pages, figures) when some
+    part holds documents, whatever else it reads. `server_searches` > 0 swaps our web
+    search for Anthropic's server-side one (only for the web alone: it would search
+    nothing else)."""
+    if kind.reads_documents:
+        where = sources_phrase(kind)
+        snippet = " (a snippet for a web page)" if kind.reads_web else ""
         search: ToolUnionParam = _tool(
             SEARCH_LIBRARY,
-            "Search the user's document library. Returns ranked hits: url (with #page=N for "
-            "a page of a paged document), title, and the matching passage.",
+            f"Search {where}. Returns ranked hits: url (with #page=N for a page of a paged "
+            f"document), title, and the matching passage{snippet}.",
             {"query": "words to search for; names, terms and figures as documents print them"},
         )
         read = _tool(
             READ_DOCUMENT,
-            "Read a library document, or one page of it when the url ends in #page=N. Returns "
-            "the text as a document you can cite.",
+            f"Read a document of {where}, or one page of it when the url ends in #page=N. "
+            "Returns the text as a document you can cite.",
             {"url": "a url exactly as a search hit gave it"},
         )
     else:
@@ -129,7 +150,7 @@ def tool_definitions(*, library: bool, server_searches: int = 0) -> list[ToolUni
         else:
             search = _tool(
                 WEB_SEARCH,
-                "Search the web. Returns ranked hits: url, title and a snippet.",
+                f"Search {sources_phrase(kind)}. Returns ranked hits: url, title and a snippet.",
                 {"query": "a search engine query"},
             )
         read = _tool(
@@ -161,7 +182,7 @@ def tool_definitions(*, library: bool, server_searches: int = 0) -> list[ToolUni
             ),
         },
     )
-    if not library:
+    if not kind.reads_documents:
         return [search, read, record]
     return [search, read, record, *figure_tool_definitions()]
 

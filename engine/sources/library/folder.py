@@ -15,6 +15,7 @@ from urllib.parse import unquote, urlparse
 from engine.contracts import utc_now
 from engine.documents.parse import KIND_BY_SUFFIX, DocumentKind
 from engine.snapshots import Snapshot, split_page
+from engine.sources.kinds import LIBRARY, SourceKind
 from engine.sources.library.cache import ParsedTextCache, default_cache_dir
 from engine.sources.library.deadline import Deadline
 from engine.sources.library.documents import LibraryDocument, LibraryError, build_documents
@@ -36,6 +37,9 @@ class Library:
     """A searchable, fetchable folder of PDF, HTML, Markdown and text files."""
 
     name = "library"
+    kind: SourceKind = LIBRARY
+    """What it reads: a library, unless whoever opened it says otherwise (the files shared
+    in a conversation are a library folder whose kind is `CONVERSATION`)."""
 
     def __init__(
         self,

@@ -1,9 +1,8 @@
 """Pages read by OCR are steps of work: a web read costs a step more per page OCR read as
-it was fetched; a library read (OCR done when the library was indexed) does not."""
+it was fetched; a library read (OCR done when the library was indexed) does not, also
+when the library is combined with the web (each read charged as the part it came from)."""
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 import pytest
 
@@ -11,6 +10,8 @@ from engine.agents.toolbox import Toolbox
 from engine.budget import InMemoryBudget, StepRefused
 from engine.contracts import Limits
 from engine.snapshots import Snapshot
+from engine.sources.combined import SourcePart, combine
+from engine.sources.kinds import LIBRARY, WEB, Origin
 from tests.support.pages_source import PagesSource, subagent_toolbox
 
 SCAN = "https://example.org/relatorio-escaneado.pdf"
@@ -53,8 +54,9 @@ async def test_a_read_without_ocr_is_one_step() -> None:
 
 
 async def test_a_library_read_is_one_step_its_ocr_was_done_when_indexing() -> None:
-    tools = toolbox(scans(frozenset({1, 2, 3})))
-    tools.assignment = replace(tools.assignment, source="library")
+    source = scans(frozenset({1, 2, 3}))
+    source.kind = LIBRARY
+    tools = toolbox(source)
     await tools.read(f"{SCAN}#page=2")
     assert tools.steps_used == 1
     assert (await tools.budget.spend()).steps == 1
@@ -81,3 +83,24 @@ async def test_ocr_pages_count_on_the_subagents_own_cap() -> None:
     with pytest.raises(StepRefused, match="subagent_steps"):
         await tools.search("usina")
     assert source.searches == []
+
+
+async def test_in_a_library_with_the_web_only_the_webs_ocr_is_charged() -> None:
+    stored = "file:///team/relatorio-escaneado.pdf"
+    library = PagesSource(kind=LIBRARY)
+    library.documents[stored] = Snapshot.from_pages(stored, PAGES, ocr_pages=frozenset({2}))
+    web = scans(frozenset({2, 3}))
+    combination = combine(
+        [
+            SourcePart(Origin.library, library, library, owns=lambda url: url.startswith("file:")),
+            SourcePart(Origin.web, web, web),
+        ]
+    )
+    tools = toolbox(library)
+    tools.searcher, tools.fetcher = combination.searcher, combination.fetcher
+    assert tools.kind == LIBRARY | WEB
+    await tools.read(f"{stored}#page=2")
+    assert tools.steps_used == 1  # its scan was read by OCR when the library was indexed
+    await tools.read(f"{SCAN}#page=2")
+    assert tools.steps_used == 1 + 3  # the read, and two pages of OCR as it was fetched
+    assert (await tools.budget.spend()).steps == 4

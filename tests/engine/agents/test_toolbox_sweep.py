@@ -1,6 +1,7 @@
 from dataclasses import replace
 
 from engine.snapshots import Snapshot
+from engine.sources.kinds import LIBRARY
 from tests.support.pages_source import PagesSource, subagent_toolbox
 
 DOC = "file:///lib/epe.pdf"
@@ -8,7 +9,7 @@ OTHER = "file:///lib/other.pdf"
 
 
 def source() -> PagesSource:
-    pages = PagesSource(name="library")
+    pages = PagesSource(name="library", kind=LIBRARY)
     pages.documents[DOC] = Snapshot.from_pages(
         DOC, [f"capacidade solar capitulo {n}" for n in range(1, 7)], title="EPE"
     )

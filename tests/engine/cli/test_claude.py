@@ -173,3 +173,39 @@ def test_verify_judge_fails_a_sentence_no_excerpt_entails(
 
     monkeypatch.delenv("ANTHROPIC_API_KEY")
     assert main(verify) == EXIT_BAD_INPUT  # --judge without a key: one line, before any work
+
+
+def test_the_clarifier_at_a_terminal_is_told_it_reads_the_library(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    server = ScriptedAnthropic().start()
+    try:
+        asked: list[str] = []
+
+        def clarifier(body: dict[str, object]) -> object:
+            asked.append(json.dumps(body, ensure_ascii=False))
+            return json_message({"questions": []})
+
+        server.script(
+            by_role(
+                clarifier=clarifier,
+                planner=json_message(PLAN),
+                subagent=message(text("Nada a registrar.")),
+                criteria=json_message({"unmet": []}),
+            )
+        )
+        monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        monkeypatch.setenv("FONTE_MODEL", MODEL)
+        monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+        library = tmp_path / "docs"
+        library.mkdir()
+        (library / "lei.md").write_text(LAW, encoding="utf-8")
+        out = tmp_path / "out"
+        args = ["ask", QUESTION, "--library", str(library), "--out", str(out), "--format", "json"]
+        assert main([*args, "--cache-dir", str(tmp_path / "cache")]) == EXIT_OK
+        (clarified,) = asked
+        assert "Sources: the user's document library (local documents; no web)." in clarified
+        assert "Sources: the web" not in clarified
+    finally:
+        server.close()

@@ -7,11 +7,14 @@ import pytest
 from engine.contracts import ClaimStatus, Locator, Report, Section
 from engine.render.citations import (
     CitationIndex,
+    origin_text,
     safe_href,
     source_location,
     source_title,
     sources_by_document,
 )
+from engine.render.labels import labels_for
+from engine.sources.kinds import Origin
 from tests.support.render_samples import build_claim, build_report, cite, figures_report
 
 
@@ -152,3 +155,17 @@ def test_an_unlinkable_document_is_grouped_without_a_link() -> None:
 
     assert group.href is None
     assert group.excerpts[0].href is None
+
+
+def test_every_origin_is_labelled_in_the_reports_language_and_nothing_else_is() -> None:
+    english, portuguese = labels_for("en"), labels_for("pt")
+    said = {origin: origin_text(english, origin.value) for origin in Origin}
+    assert said == {
+        Origin.library: "team library",
+        Origin.conversation: "shared in this conversation",
+        Origin.web: "web",
+        Origin.slack: "Slack search",
+    }
+    assert origin_text(portuguese, "slack") == "busca do Slack"
+    assert origin_text(english, "gopher") == ""
+    assert origin_text(english, None) == ""

@@ -15,14 +15,12 @@ from engine.assembly import combined_sources, library_sources, source_part
 from engine.contracts import Claim, Report
 from engine.snapshots import Snapshot
 from engine.sources.combined import (
-    CONVERSATION,
-    LIBRARY,
-    WEB,
     SourcePart,
     combine,
     library_owns,
     with_origins,
 )
+from engine.sources.kinds import CONVERSATION, LIBRARY, WEB, Origin
 from engine.sources.library import Library
 from engine.sources.protocols import FetchError, SearchError, SearchHit
 from tests.support.slack_samples import report
@@ -57,7 +55,7 @@ class Scripted:
         return Snapshot(url=url, text=f"text of {url}")
 
 
-def part(source: Scripted, origin: str, local: bool = False, **extra: object) -> SourcePart:
+def part(source: Scripted, origin: Origin, local: bool = False, **extra: object) -> SourcePart:
     owns = (lambda url: url.split("#")[0] in source.pages) if local else None
     return SourcePart(origin, source, source, (f"{origin}:{source.name}",), owns=owns, **extra)  # type: ignore[arg-type]
 
@@ -65,7 +63,9 @@ def part(source: Scripted, origin: str, local: bool = False, **extra: object) ->
 async def test_each_source_keeps_its_share_whatever_the_others_return() -> None:
     library = Scripted("library", hits=[f"file:///lib/{n}.md" for n in range(3)])
     web = Scripted("web", hits=[f"https://web.example/{n}" for n in range(50)])
-    hits = await combine([part(library, LIBRARY, True), part(web, WEB)]).searcher.search("q", 6)
+    hits = await combine(
+        [part(library, Origin.library, True), part(web, Origin.web)]
+    ).searcher.search("q", 6)
     assert [hit.url for hit in hits] == [
         "file:///lib/0.md",
         "https://web.example/0",
@@ -77,7 +77,9 @@ async def test_each_source_keeps_its_share_whatever_the_others_return() -> None:
     assert [hit.rank for hit in hits] == [1, 2, 3, 4, 5, 6]
     # A source with fewer hits leaves its turns to the others: the limit is still filled.
     short = Scripted("library", hits=["file:///lib/0.md"])
-    hits = await combine([part(short, LIBRARY, True), part(web, WEB)]).searcher.search("q", 4)
+    hits = await combine(
+        [part(short, Origin.library, True), part(web, Origin.web)]
+    ).searcher.search("q", 4)
     assert [hit.url for hit in hits][:2] == ["file:///lib/0.md", "https://web.example/0"]
     assert len(hits) == 4
 
@@ -86,7 +88,7 @@ async def test_the_order_is_the_parts_not_who_answered_first() -> None:
     gate = asyncio.Event()
     slow = Scripted("slow", hits=["https://slow.example/a"], gate=gate)
     fast = Scripted("fast", hits=["https://fast.example/a"])
-    combination = combine([part(slow, LIBRARY), part(fast, WEB)])
+    combination = combine([part(slow, Origin.library), part(fast, Origin.web)])
     searching = asyncio.create_task(combination.searcher.search("q", 5))
     await asyncio.sleep(0)  # the fast one has answered; the slow one waits for the gate
     gate.set()
@@ -97,7 +99,9 @@ async def test_the_order_is_the_parts_not_who_answered_first() -> None:
 async def test_a_url_both_serve_is_listed_once_by_the_first() -> None:
     library = Scripted("library", hits=["https://agency.gov/report.pdf#page=2"])
     web = Scripted("web", hits=["https://agency.gov/report.pdf#page=2", "https://other.org"])
-    hits = await combine([part(library, LIBRARY), part(web, WEB)]).searcher.search("q", 5)
+    hits = await combine([part(library, Origin.library), part(web, Origin.web)]).searcher.search(
+        "q", 5
+    )
     assert [(hit.url, hit.provider) for hit in hits] == [
         ("https://agency.gov/report.pdf#page=2", "library"),
         ("https://other.org", "web"),
@@ -107,7 +111,7 @@ async def test_a_url_both_serve_is_listed_once_by_the_first() -> None:
 async def test_a_failing_source_is_noted_and_only_all_failing_fails() -> None:
     library = Scripted("library", hits=["file:///lib/a.md"])
     web = Scripted("web", failure=SearchError("quota exceeded"))
-    combination = combine([part(library, LIBRARY, True), part(web, WEB)])
+    combination = combine([part(library, Origin.library, True), part(web, Origin.web)])
     hits = await combination.searcher.search("q", 5)
     assert [hit.url for hit in hits] == ["file:///lib/a.md"]
     assert combination.notes == ["web: quota exceeded"]
@@ -130,7 +134,11 @@ async def test_a_url_is_read_by_its_own_source_and_never_sent_to_the_web() -> No
     def private(url: str) -> bool:
         return ".slack.com/files/" in url
 
-    parts = [part(shared, CONVERSATION, True), part(library, LIBRARY, True), part(web, WEB)]
+    parts = [
+        part(shared, Origin.conversation, True),
+        part(library, Origin.library, True),
+        part(web, Origin.web),
+    ]
     combination = combine(parts, keep_off_open=private)
     await combination.searcher.search("q", 5)
     # The library holds it, though only the web's search served it: the library reads it.
@@ -149,14 +157,29 @@ async def test_a_url_is_read_by_its_own_source_and_never_sent_to_the_web() -> No
     await again.fetcher.fetch("https://agency.gov/r.pdf")
     assert library.fetched[-1] == "https://agency.gov/r.pdf"
     assert len(web.fetched) == 1
-    assert again.origin_of("https://news.example/a") == WEB
-    assert again.origin_of("https://team.slack.com/files/U1/F1/deck.pdf#page=2") == CONVERSATION
+    assert again.origin_of("https://news.example/a") == Origin.web
+    assert (
+        again.origin_of("https://team.slack.com/files/U1/F1/deck.pdf#page=2") == Origin.conversation
+    )
+    # The fetcher says it too: a toolbox charges each read as the part it came from.
+    assert again.fetcher.origin_of("https://agency.gov/r.pdf#page=2") == Origin.library
+    assert again.fetcher.origin_of("https://team.slack.com/files/U2/F9/x.pdf") is None
+
+
+def test_a_combination_reads_what_its_parts_are_whatever_their_searches_say() -> None:
+    shared, library, web = Scripted("library"), Scripted("library"), Scripted("ddgs")
+    documents = combine([part(shared, Origin.conversation, True), part(library, Origin.library)])
+    assert documents.searcher.kind == LIBRARY | CONVERSATION
+    assert documents.searcher.name == "library+library"  # a name for people, never asked
+    assert documents.searcher.kind.indexed
+    everything = combine([part(library, Origin.library, True), part(web, Origin.web)])
+    assert everything.searcher.kind == LIBRARY | WEB
 
 
 async def test_without_an_open_source_an_unknown_url_fails() -> None:
     library = Scripted("library", pages={"file:///lib/a.md"})
     other = Scripted("other", hits=["https://served.example/x"], pages={"https://served.example/x"})
-    combination = combine([part(library, LIBRARY, True), part(other, LIBRARY, True)])
+    combination = combine([part(library, Origin.library, True), part(other, Origin.library, True)])
     with pytest.raises(FetchError):
         await combination.fetcher.fetch("https://nowhere.example/")
     assert library.fetched == []
@@ -167,7 +190,7 @@ async def test_without_an_open_source_an_unknown_url_fails() -> None:
 async def test_a_url_served_by_an_open_source_goes_back_to_it() -> None:
     first = Scripted("first", hits=["https://a.example/1"], pages={"https://a.example/1"})
     second = Scripted("second", hits=["https://b.example/1"], pages={"https://b.example/1"})
-    combination = combine([part(first, WEB), part(second, WEB)])
+    combination = combine([part(first, Origin.web), part(second, Origin.web)])
     await combination.searcher.search("q", 5)
     await combination.fetcher.fetch("https://b.example/1")
     assert second.fetched == ["https://b.example/1"]
@@ -208,9 +231,9 @@ def test_page_evidence_comes_from_the_claims_own_source_first() -> None:
     text_only = Scripted("text")
     combination = combine(
         [
-            part(library, LIBRARY, True, evidence=library_evidence),
-            part(text_only, CONVERSATION, True),
-            part(web, WEB, evidence=web_evidence),
+            part(library, Origin.library, True, evidence=library_evidence),
+            part(text_only, Origin.conversation, True),
+            part(web, Origin.web, evidence=web_evidence),
         ]
     )
     evidence = combination.evidence
@@ -223,12 +246,12 @@ def test_page_evidence_comes_from_the_claims_own_source_first() -> None:
     assert library_evidence.boxed == ["library"]
     assert web_evidence.boxed == ["web"]
     assert web_url.startswith("https://")
-    assert combine([part(text_only, CONVERSATION, True)]).evidence is None
+    assert combine([part(text_only, Origin.conversation, True)]).evidence is None
 
 
 def test_labels_and_notes_are_the_union() -> None:
-    one = part(Scripted("a"), LIBRARY, True, notes=["skipped x.doc"])
-    two = part(Scripted("b"), WEB, notes=["skipped x.doc", "search fell back"])
+    one = part(Scripted("a"), Origin.library, True, notes=["skipped x.doc"])
+    two = part(Scripted("b"), Origin.web, notes=["skipped x.doc", "search fell back"])
     combination = combine([one, two, one])
     assert combination.labels == ("library:a", "web:b")
     assert combination.notes == ["skipped x.doc", "search fell back"]
@@ -239,9 +262,12 @@ def test_labels_and_notes_are_the_union() -> None:
 def test_origins_are_recorded_by_document() -> None:
     sample = report(3)
     first, second, third = sample.claims
-    origins = {first.url: LIBRARY, second.url: WEB}
+    origins = {first.url: Origin.library, second.url: Origin.web}
     marked = with_origins(sample, lambda url: origins.get(url))
-    assert marked.origins == {first.url.split("#")[0]: LIBRARY, second.url.split("#")[0]: WEB}
+    assert marked.origins == {
+        first.url.split("#")[0]: Origin.library,
+        second.url.split("#")[0]: Origin.web,
+    }
     assert third.url.split("#")[0] not in marked.origins
     assert sample.origins == {}  # the report itself is left as it was
 
@@ -266,13 +292,16 @@ async def test_a_library_owns_its_documents_urls_in_any_spelling(tmp_path: Path)
     # As parts of combined sources: the web never sees the library's permalink.
     web = Scripted("web", pages={permalink})
     sources = combined_sources(
-        [source_part(library_sources(library, []), CONVERSATION, owns), part(web, WEB)]
+        [
+            source_part(library_sources(library, []), Origin.conversation, owns),
+            part(web, Origin.web),
+        ]
     )
     snapshot = await sources.fetcher.fetch(permalink)
     assert "12 MW" in snapshot.text
     assert web.fetched == []
     assert sources.origin_of is not None
-    assert sources.origin_of(permalink) == CONVERSATION
+    assert sources.origin_of(permalink) == Origin.conversation
     assert sources.closers == []  # each part is closed by whoever opened it
 
 
@@ -283,10 +312,14 @@ def test_the_rendered_sources_say_where_each_came_from() -> None:
 
     sample = report(3, language="en")
     first, second, third = sample.claims
-    origins = {first.url: LIBRARY, second.url: WEB, third.url: CONVERSATION}
+    origins = {first.url: Origin.library, second.url: Origin.web, third.url: Origin.conversation}
     marked = with_origins(sample, lambda url: origins.get(url))
-    assert [group.origin for group in sources_by_document(marked)] == [LIBRARY, WEB, CONVERSATION]
-    assert claim_origin(marked, second) == WEB
+    assert [group.origin for group in sources_by_document(marked)] == [
+        Origin.library,
+        Origin.web,
+        Origin.conversation,
+    ]
+    assert claim_origin(marked, second) == Origin.web
     markdown = render_markdown(marked)
     for line, origin in zip(
         [line for line in markdown.splitlines() if line.startswith("**Documento")],
@@ -295,7 +328,7 @@ def test_the_rendered_sources_say_where_each_came_from() -> None:
     ):
         assert origin in line
     assert "shared in this conversation" in render_html(marked)
-    portuguese = render_markdown(with_origins(report(1), lambda url: CONVERSATION))
+    portuguese = render_markdown(with_origins(report(1), lambda url: Origin.conversation))
     assert "compartilhado nesta conversa" in portuguese
     # One source, no origins recorded: nothing added.
     assert "team library" not in render_markdown(sample)

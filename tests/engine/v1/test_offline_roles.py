@@ -3,6 +3,7 @@ from engine.contracts import Limits, Plan, Subquestion
 from engine.models.extractive.planner import extractive_plan
 from engine.planning.briefs import make_brief
 from engine.snapshots import Snapshot
+from engine.sources.kinds import LIBRARY
 from engine.sources.protocols import SearchHit
 from engine.v1.metering import estimated_tokens, estimated_usage
 from engine.v1.notes import ResearchNotes, SourceEntry
@@ -122,6 +123,7 @@ class OneFiling:
     """A paged filing whose search names only its cover page."""
 
     name = "filing"
+    kind = LIBRARY
     url = "file:///filings/bby-2019.pdf"
     pages = (
         "Best Buy annual report on Form 10-K for fiscal 2019",

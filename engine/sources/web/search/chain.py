@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from engine.sources.kinds import WEB
 from engine.sources.library.files import Note
 from engine.sources.protocols import Search, SearchError, SearchHit
 from engine.sources.web.search.json_api import one_line
@@ -18,6 +19,8 @@ class FallbackSearch:
     """Tries `providers` in order for every query. A provider that raises is skipped for that
     query and the next one is asked; `notes` keeps one line per distinct fallback, e.g.
     "searxng failed: HTTP 503 (server error); used ddgs", for the report's notes."""
+
+    kind = WEB  # every provider of the chain searches the web
 
     def __init__(self, providers: Sequence[Search], *, on_note: NoteSink | None = None) -> None:
         self.providers = tuple(providers)

@@ -8,6 +8,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from engine.sources.kinds import WEB
 from engine.sources.protocols import SearchError, SearchHit
 from engine.sources.web.search.hits import RawResult, ranked_hits
 from engine.sources.web.search.json_api import DEFAULT_TIMEOUT, one_line
@@ -34,6 +35,7 @@ def _ddgs_searcher(timeout: float) -> TextSearcher:
 
 class DuckDuckGoSearch:
     name = "ddgs"
+    kind = WEB
 
     def __init__(
         self,

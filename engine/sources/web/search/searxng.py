@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import httpx
 
+from engine.sources.kinds import WEB
 from engine.sources.protocols import SearchError, SearchHit
 from engine.sources.web.search.hits import RawResult, entries_at, plain_text, ranked_hits
 from engine.sources.web.search.json_api import DEFAULT_TIMEOUT, ApiCall, call_json_api, one_line
@@ -14,6 +15,7 @@ from engine.sources.web.search.json_api import DEFAULT_TIMEOUT, ApiCall, call_js
 
 class SearxngSearch:
     name = "searxng"
+    kind = WEB
 
     def __init__(
         self,

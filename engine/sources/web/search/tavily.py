@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.sources.kinds import WEB
 from engine.sources.protocols import SearchHit
 from engine.sources.web.search.hits import RawResult, entries_at, ranked_hits
 from engine.sources.web.search.json_api import ApiCall, KeyedJsonApi
@@ -12,6 +13,7 @@ MAX_RESULTS = 20  # the API's ceiling for `max_results`
 
 class TavilySearch(KeyedJsonApi):
     name = "tavily"
+    kind = WEB
     default_base_url = TAVILY_API_URL
 
     async def search(self, query: str, limit: int = 10) -> list[SearchHit]:

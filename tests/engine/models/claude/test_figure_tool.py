@@ -10,6 +10,7 @@ from PIL import Image
 from engine.contracts import ClaimStatus
 from engine.documents import parse_pdf
 from engine.models.claude import ClaudeModel
+from engine.sources.kinds import LIBRARY
 from engine.verify.excerpts import verify_on_page
 from tests.support.anthropic_rules import image_problem
 from tests.support.anthropic_server import (
@@ -29,7 +30,7 @@ READING = "rótulos das barras, 2023: Bahia 655 MW; Ceara 410 MW; Piaui 210 MW"
 
 def library_with_chart(tmp_path: Path) -> tuple[PagesSource, str]:
     pdf = chart_pdf(tmp_path / "relatorio.pdf")
-    source = PagesSource(name="library")
+    source = PagesSource(name="library", kind=LIBRARY)
     source.add(pdf.as_uri(), "", title="Relatório solar", pages=list(parse_pdf(pdf).texts))
     return source, pdf.as_uri()
 

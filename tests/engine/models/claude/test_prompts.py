@@ -12,8 +12,10 @@ from engine.models.claude.prompts import (
     assignment_prompt,
     plan_prompt,
     shared_reads_note,
+    writer_prompt,
 )
-from engine.planning.briefs import make_brief
+from engine.planning.briefs import make_brief, single_question_plan
+from engine.sources.kinds import CONVERSATION, LIBRARY, WEB
 
 LIMIT = Subquestion(id="s1", text="Qual o limite da microgeração?", title="Limite")
 CREDITS = Subquestion(id="s2", text="Até quando valem os créditos?", title="Créditos")
@@ -111,16 +113,24 @@ def test_the_subagent_is_asked_to_take_a_second_hop_on_names_the_answer_depends_
 
 def test_every_brief_is_dated_and_says_what_it_reads() -> None:
     today = date(2031, 5, 17)
-    library = assignment_prompt(Assignment("s1", LIMIT, "Q?", "pt", source="library", today=today))
+    library = assignment_prompt(Assignment("s1", LIMIT, "Q?", "pt", source=LIBRARY, today=today))
     assert "Today is 2031-05-17" in library
     assert "the user's document library" in library
     brief = make_brief("Qual o limite da microgeração?")
     undated = plan_prompt(brief, [], 20)
     assert "Today is" not in undated  # no clock of its own: the orchestrator dates the brief
     assert "Sources: the web." in undated
-    dated = plan_prompt(replace(brief, today=today, source="library"), [], 20)
+    dated = plan_prompt(replace(brief, today=today, source=LIBRARY), [], 20)
     assert "Today is 2031-05-17" in dated
     assert "the user's document library" in dated
+    shared = replace(brief, source=LIBRARY | CONVERSATION)
+    assert (
+        "Sources: the user's document library and the files shared in this conversation "
+        "(local documents; no web)." in plan_prompt(shared, [], 20)
+    )
+    assert "Sources: the user's document library and the web." in writer_prompt(
+        replace(brief, source=WEB | LIBRARY), single_question_plan(brief), []
+    )
 
 
 def test_a_gap_brief_names_the_unmet_criterion_what_was_found_and_what_failed() -> None:

@@ -9,6 +9,7 @@ from engine.budget import StepRefused
 from engine.contracts import Limits
 from engine.models.claude import ClaudeModel, ClaudeRefused
 from engine.models.claude.prompts import CONTINUE_PROMPT, EMPTY_TWICE, SUBAGENT_SYSTEM
+from engine.sources.kinds import LIBRARY, WEB
 from tests.support.anthropic_server import (
     ApiError,
     Body,
@@ -92,7 +93,7 @@ async def test_search_read_record_in_one_context(
 async def test_a_library_source_gets_library_tools_and_pages(
     anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
 ) -> None:
-    source.name = "library"
+    source.kind = LIBRARY
     anthropic.script(
         turns(
             message(tool_use("search_library", {"query": "capex"}), stop_reason="tool_use"),
@@ -338,6 +339,26 @@ async def test_server_side_web_search_is_counted_and_priced(
     # The server-side blocks go back unchanged for Claude to keep its context.
     replayed = anthropic.requests[1].body["messages"][1]["content"]
     assert [b["type"] for b in replayed][:2] == ["server_tool_use", "web_search_tool_result"]
+
+
+async def test_a_library_with_the_web_is_searched_by_our_search_never_the_servers(
+    anthropic: ScriptedAnthropic, make_model: Callable[..., ClaudeModel], source: PagesSource
+) -> None:
+    # Anthropic's search would replace ours and never search the library: web alone only.
+    source.kind = LIBRARY | WEB
+    model = make_model(server_web_search=True, web_search_max_uses=2)
+    anthropic.script(
+        turns(
+            message(tool_use("search_library", {"query": "créditos"}), stop_reason="tool_use"), DONE
+        )
+    )
+    tools = toolbox(source)
+    await model.research(tools.assignment, tools)
+    sent = anthropic.requests[0].body["tools"]
+    assert [t.get("type", "custom") for t in sent] == ["custom"] * len(sent)
+    assert sent[0]["name"] == "search_library"
+    assert "the user's document library and the web" in sent[0]["description"]
+    assert source.searches == ["créditos"]
 
 
 async def test_a_paused_turn_is_continued(

@@ -5,6 +5,7 @@ from engine.models.extractive.ranking import Quote, candidates_of, choose_quotes
 from engine.models.extractive.research import extractive_research
 from engine.planning import make_brief
 from engine.snapshots import Snapshot, split_page
+from engine.sources.kinds import LIBRARY
 from engine.sources.protocols import SearchHit
 from tests.support.pages_source import PagesSource, subagent_toolbox
 
@@ -162,6 +163,7 @@ class Filings:
     """A library of paged filings whose search returns the pages it is told to, in order."""
 
     name = "filings"
+    kind = LIBRARY
 
     def __init__(self, documents: dict[str, list[str]], hits: list[str]) -> None:
         self.documents = documents
