@@ -20,7 +20,9 @@ from engine.contracts import (
 )
 from engine.snapshots import Snapshot, split_page
 from engine.text.addressed_to_ai import addressed_to_ai, has_invisible_controls
+from engine.text.attribution import attribution_problem
 from engine.text.matching import cuts_only, excerpt_pattern, find_excerpt, normalised
+from engine.text.meaning import cut_exception, meaning_problem
 from engine.text.normalise import collapse_whitespace
 from engine.text.numbers import missing_numbers
 from engine.verify.contexts import carried_problem, placed, row_problem, table_header_problem
@@ -135,6 +137,10 @@ def verify_on_page(claim: Claim, snapshot: Snapshot) -> Claim:
             reason += f"; every number of the statement is in {where}"
             if context is not None and context.reason.startswith("header from page"):
                 reason += f" ({context.reason})"
+    if status is ClaimStatus.verified:
+        problem = _meaning_problem(claim, snapshot, verdict)
+        if problem is not None:
+            status, reason = ClaimStatus.rejected, f"meaning: {problem}"
     found_on = verdict.locator.page if verdict.locator is not None else None
     return claim.model_copy(
         update={
@@ -146,6 +152,23 @@ def verify_on_page(claim: Claim, snapshot: Snapshot) -> Claim:
             "read_by": "ocr" if found_on in snapshot.ocr_pages else "text",
         }
     )
+
+
+def _meaning_problem(claim: Claim, snapshot: Snapshot, excerpt: Verdict) -> str | None:
+    """Why the statement says otherwise than what the claim quotes (`text.meaning`,
+    `text.attribution`), or that the excerpt's sentence goes on, on its page, with an
+    exception the excerpt leaves out; None when the meaning holds."""
+    problem = meaning_problem(claim.statement, claim.quoted) or attribution_problem(
+        claim.statement, claim.excerpt, claim.context
+    )
+    if problem is not None or excerpt.locator is None:
+        return problem
+    page = excerpt.locator.page
+    text = snapshot.page_texts()[page - 1] if page is not None else snapshot.text
+    exception = cut_exception(text, excerpt.locator.char_end)
+    if exception is None:
+        return None
+    return f"the excerpt's sentence goes on with an exception it leaves out: “{exception}”"
 
 
 def _verify_context(
