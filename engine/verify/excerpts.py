@@ -117,7 +117,7 @@ def verify_on_page(claim: Claim, snapshot: Snapshot) -> Claim:
     status = ClaimStatus.verified if verdict.verified else ClaimStatus.rejected
     reason = verdict.reason
     quoted = claim.quoted
-    injected = addressed_to_ai(quoted) or addressed_to_ai(claim.statement)
+    injected = _addressed_to_ai(claim, snapshot, verdict)
     if injected is not None:
         status = ClaimStatus.rejected
         reason = f"{ADDRESSED_TO_AI}: “{injected}”"
@@ -152,6 +152,49 @@ def verify_on_page(claim: Claim, snapshot: Snapshot) -> Claim:
             "read_by": "ocr" if found_on in snapshot.ocr_pages else "text",
         }
     )
+
+
+def _addressed_to_ai(claim: Claim, snapshot: Snapshot, excerpt: Verdict) -> str | None:
+    """The words by which the claim addresses an AI system: its quotes or its statement, its
+    context read on into its excerpt (the page's order), or an instruction that runs from
+    the block before the excerpt into it, or from it into the block after (split across two
+    paragraphs). A whole instruction beside an honest excerpt is not the excerpt's."""
+    texts = [claim.quoted, claim.statement]
+    if claim.context:
+        texts.append(f"{claim.context}\n{claim.excerpt}")
+    found = next((words for words in map(addressed_to_ai, texts) if words is not None), None)
+    if found is not None or excerpt.locator is None:
+        return found
+    page = excerpt.locator.page
+    text = snapshot.page_texts()[page - 1] if page is not None else snapshot.text
+    before, quoted, after = _neighbourhood(
+        text, excerpt.locator.char_start, excerpt.locator.char_end
+    )
+    for lead, joined, alone in (
+        (before, f"{before}\n{quoted}", before),
+        ("", f"{quoted}\n{after}", after),
+    ):
+        found = addressed_to_ai(joined)
+        if found is None:
+            continue
+        own = addressed_to_ai(alone)
+        if own is None or own != found or lead.rstrip().endswith(":"):
+            return found  # the instruction needs the excerpt, or announces it
+    return None
+
+
+NEIGHBOURHOOD_CHARS = 600
+"""At most this many characters of the blocks either side of an excerpt are read with it."""
+
+
+def _neighbourhood(text: str, start: int, end: int) -> tuple[str, str, str]:
+    """What stands before the excerpt (the rest of its line and the line or paragraph
+    before), the excerpt, and what follows it (the rest of its line and the next one)."""
+    head = text[max(0, start - NEIGHBOURHOOD_CHARS) : start].split("\n")
+    tail = text[end : end + NEIGHBOURHOOD_CHARS].split("\n")
+    previous = next((line for line in reversed(head[:-1]) if line.strip()), "")
+    following = next((line for line in tail[1:] if line.strip()), "")
+    return f"{previous}\n{head[-1]}", text[start:end], f"{tail[0]}\n{following}"
 
 
 def _meaning_problem(claim: Claim, snapshot: Snapshot, excerpt: Verdict) -> str | None:
