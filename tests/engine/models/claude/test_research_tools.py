@@ -2,6 +2,7 @@ import json
 
 import pytest
 
+from engine.models.claude.prompts import DOCUMENT_NOTE
 from engine.models.claude.research_tools import (
     document_result,
     page_text,
@@ -51,7 +52,7 @@ def test_a_document_result_is_citable() -> None:
             "type": "document",
             "source": {"type": "text", "media_type": "text/plain", "data": "first page"},
             "title": "Report",
-            "context": "url: file:///r.pdf#page=1",
+            "context": f"url: file:///r.pdf#page=1. {DOCUMENT_NOTE}",
             "citations": {"enabled": True},
         }
     ]
