@@ -33,7 +33,6 @@ from engine.models.claude.prompts import (
     CONTINUE_PROMPT,
     EMPTY_TWICE,
     SUBAGENT_SYSTEM,
-    as_data,
     assignment_prompt,
     shared_reads_note,
 )
@@ -59,6 +58,7 @@ from engine.models.claude.research_tools import (
     tool_definitions,
 )
 from engine.models.claude.structured import describe_validation_error
+from engine.models.claude.untrusted import as_data
 from engine.sources.protocols import FetchError, SearchError
 
 log = logging.getLogger(__name__)

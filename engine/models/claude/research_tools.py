@@ -31,7 +31,7 @@ from anthropic.types import (
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.documents.figures import PageFigure
-from engine.models.claude.prompts import DOCUMENT_NOTE
+from engine.models.claude.untrusted import DOCUMENT_NOTE
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import SearchHit
 

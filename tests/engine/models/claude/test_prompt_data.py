@@ -11,14 +11,12 @@ import json
 from engine.contracts import Plan, Subquestion
 from engine.models.claude import ClaudeModel
 from engine.models.claude.prompts import (
-    DATA_NOTE,
-    DOCUMENT_NOTE,
-    as_data,
     criteria_prompt,
     judge_prompt,
     shared_reads_note,
     writer_prompt,
 )
+from engine.models.claude.untrusted import DATA_NOTE, DOCUMENT_NOTE, as_data
 from engine.planning import make_brief
 from tests.support.anthropic_server import ScriptedAnthropic, tool_results
 from tests.support.claude_claims import MICRO

@@ -2,13 +2,13 @@ import json
 
 import pytest
 
-from engine.models.claude.prompts import DOCUMENT_NOTE
 from engine.models.claude.research_tools import (
     document_result,
     page_text,
     search_results_json,
     tool_definitions,
 )
+from engine.models.claude.untrusted import DOCUMENT_NOTE
 from engine.snapshots import Snapshot
 from engine.sources.protocols import SearchHit
 
