@@ -77,12 +77,16 @@ def _negators(language: str) -> frozenset[str]:
 
 def _polar_words(text: str) -> dict[str, tuple[bool, str]]:
     """Each content word's stem -> (negated, the words that say it), per clause; a word said
-    both ways in the text is left out (the text itself holds both readings)."""
+    both ways in the text is left out (the text itself holds both readings), and so is every
+    word of a clause with an exception ("cobrada de todos, exceto ..." says "não cobrada" of
+    some)."""
     negators = _negators(detect_language(text))
     seen: dict[str, tuple[bool, str]] = {}
     mixed: set[str] = set()
     for spelled in _clauses(text):
         clause = [folded for folded, _ in spelled]
+        if _EXCEPTION.search(" ".join(clause)):
+            mixed.update(_stem(word) for word in clause)
         for index, word in enumerate(clause):
             if word in negators or word in _BRIDGE or word.isdigit() or len(word) < 3:
                 continue

@@ -94,6 +94,12 @@ def test_a_negation_added_or_dropped_is_a_problem(
             "The fee applies to large firms.",
             "The fee applies to large firms; it does not apply to small ones.",
         ),
+        # an exception restated as a negation
+        (
+            "A taxa não é cobrada das microempresas.",
+            "A taxa é cobrada de todos os contribuintes, exceto das microempresas.",
+        ),
+        ("Small firms do not pay the fee.", "All firms pay the fee unless they are small."),
     ],
 )
 def test_the_same_polarity_passes(statement: str, excerpt: str) -> None:
