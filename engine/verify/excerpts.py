@@ -1,5 +1,6 @@
 """The verifier: a claim is published only if its excerpt is on the cited page of the source
-it names and every number of its statement is in that excerpt (docs/design.md, principle 4).
+it names, every number of its statement is in that excerpt, and the statement means what the
+excerpt means (docs/design.md, principle 4).
 
 Pure code: the caller hands over the Snapshot the claim's author read (or a fresh fetch).
 """
@@ -99,8 +100,10 @@ def verify_on_page(claim: Claim, snapshot: Snapshot) -> Claim:
     if the context is on the very page of the excerpt too, or is the header of the table the
     excerpt's page continues, on the page before (`contexts.carried_problem`); the
     statement's numbers may then come from either part. A table row shorter than an excerpt
-    passes whole and under its table's header only (`contexts.row_problem`). A figure
-    reading has checks of its own (`figures`)."""
+    passes whole and under its table's header only (`contexts.row_problem`). Then the
+    statement must mean what the claim quotes (`_meaning_problem`, reasons "meaning: ..."),
+    and neither the claim nor an instruction it completes on its page may address an AI
+    system (`_addressed_to_ai`). A figure reading has checks of its own (`figures`)."""
     if claim.read_by == "figure":
         return verify_figure_reading(claim, snapshot, ADDRESSED_TO_AI, INVISIBLE_CONTROLS)
     _, cited_page = split_page(claim.url)
