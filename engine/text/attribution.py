@@ -26,6 +26,7 @@ __all__ = ["attribution_problem"]
 _YEAR = re.compile(r"(?<![\d.,])(?:fy\s?|FY\s?)?((?:19|20)\d\d)(?![\d.,]\d)")
 _FIGURE = re.compile(r"(?<![\w.,])[-−(]?\d+(?:[.,]\d+)*%?")
 _NAME = re.compile(r"\b[A-Z][\w&'’.-]*[\w]|\b[A-Z]\b")
+_AFTER_FIGURE = re.compile(r"\d%?\s*$")
 _MONTHS = "|".join(sorted(MONTH_NAMES, key=len, reverse=True))
 _DATE = re.compile(
     rf"\b(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?(?:\s+(?:19|20)\d\d)?"
@@ -71,8 +72,8 @@ def _figures(text: str) -> list[tuple[int, _Item]]:
 
 
 def _names(text: str) -> list[tuple[int, _Item]]:
-    """Capitalised words, a run of them one name; not a stopword, a month, a currency or a
-    single letter."""
+    """Capitalised words, a run of them one name; not a stopword, a month, a currency, a unit
+    right after a figure ("10 MW", "5 GWh") or a single letter."""
     found: list[tuple[int, _Item]] = []
     last_end = -2
     for match in _NAME.finditer(text):
@@ -84,6 +85,7 @@ def _names(text: str) -> list[tuple[int, _Item]]:
             or folded in WEEKDAY_NAMES
             or len(word) < 2
             or text[match.end() : match.end() + 1] == "$"  # "US$", "R$": a currency
+            or _AFTER_FIGURE.search(text, 0, match.start()) is not None  # "10 MW": a unit
         ):
             last_end = -2
             continue

@@ -41,7 +41,7 @@ _BRIDGE = frozenset(
     "esta estao estar ha havera pode podem podera poderao podendo deve devem devera deverao "
     "devendo mais tem teve tinha "
     "be is are was were been being do does did will would shall should can could may might "
-    "must have has had to the an any longer yet also only".split()
+    "must have has had to the an any longer yet".split()
 )
 _REACH = 4
 """Tokens a negator reaches forward to the word it negates ("não se lhe aplica")."""

@@ -30,6 +30,12 @@ from engine.text.attribution import attribution_problem
             "the statement gives 124 to Vale; the excerpt gives it to Petrobras",
         ),
         (
+            "Samsung had 10 MW of capacity.",
+            "Installed capacity in 2023: Apple 10 MW, Samsung 20 MW.",
+            None,
+            "the statement gives 10 to Samsung; the excerpt gives it to Apple",
+        ),
+        (
             "Net revenue was 11,162 in 2022.",
             "Net revenue 2022: 11,512; 2021: 11,162",
             None,

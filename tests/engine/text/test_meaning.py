@@ -94,6 +94,11 @@ def test_a_negation_added_or_dropped_is_a_problem(
             "The fee applies to large firms.",
             "The fee applies to large firms; it does not apply to small ones.",
         ),
+        # "not only" does not negate
+        (
+            "The plant not only produces power but also stores it.",
+            "The plant produces power and stores it in batteries.",
+        ),
         # an exception restated as a negation
         (
             "A taxa não é cobrada das microempresas.",
