@@ -1,4 +1,7 @@
-"""Text addressed to AI systems (prompt injection), in English and Portuguese.
+"""Text addressed to AI systems (prompt injection), in English and Portuguese here, and in
+Spanish, French, German and Italian (`addressed_to_ai_languages`), as written or after an
+obvious encoding is undone (`decoding`: base64, leetspeak, rot13, percent and HTML entities,
+letters spaced out).
 
 A page that talks to the model reading it is attempting prompt injection. Such text is
 never a finding: the verifier rejects a claim that quotes or states it, and the offline
@@ -43,7 +46,13 @@ from __future__ import annotations
 
 import re
 
+from engine.text.addressed_to_ai_languages import (
+    NEIGHBOUR_WORDS,
+    addressed_in_compact,
+    addressed_in_neighbour_languages,
+)
 from engine.text.confusables import fold_to_latin, has_invisible_controls
+from engine.text.decoding import compact, readings, rot13, unspaced
 
 __all__ = ["addressed_to_ai", "has_invisible_controls"]
 
@@ -255,6 +264,8 @@ _AI_WORDS = frozenset(
     "assistente assistentes".split()
 )
 _WORD = re.compile(r"[a-z]+")
+_ANY_NEEDED = frozenset(" ".join(_PATTERN_NEEDS).split()) | _AI_WORDS | NEIGHBOUR_WORDS
+_ROT13_NEEDED = frozenset(rot13(word) for word in _ANY_NEEDED)
 
 _CONNECTORS = frozenset(
     "and or but so thus therefore hence then also now please e ou mas portanto entao assim "
@@ -309,9 +320,37 @@ def _words(found: str) -> str:
 
 
 def addressed_to_ai(text: str) -> str | None:
-    """The words by which `text` addresses an AI system (folded to plain Latin), or None."""
+    """The words by which `text` addresses an AI system (folded to plain Latin), or None: in
+    Portuguese or English, or a neighbour language (`addressed_to_ai_languages`), as written
+    or once an obvious encoding is undone (`decoding`), said with the encoding it was in."""
     folded = fold_to_latin(text)
     words = set(_WORD.findall(folded))
+    found = _detect(folded, words)
+    if found is not None:
+        return found
+    joined = unspaced(folded)
+    decoded = [*map(fold_to_latin, readings(text)), *([joined] if joined else [])]
+    if not _ROT13_NEEDED.isdisjoint(words):  # a word some pattern needs, in rot13
+        decoded.append(rot13(folded))
+    for reading in decoded:
+        found = _detect(reading)
+        if found is not None:
+            return f"{found} (decoded)"
+    if joined is not None:
+        return addressed_in_compact(compact(folded))
+    return None
+
+
+def _detect(folded: str, words: set[str] | None = None) -> str | None:
+    words = set(_WORD.findall(folded)) if words is None else words
+    if _ANY_NEEDED.isdisjoint(words) and "a.i" not in folded:
+        return None  # most text: one pass over its words
+    return _addressed(folded, words) or addressed_in_neighbour_languages(folded, words)
+
+
+def _addressed(folded: str, words: set[str]) -> str | None:
+    """The words by which `folded` (folded to plain Latin, its `words`) addresses an AI
+    system in Portuguese or English, or None."""
     for needs, phrase in _PHRASES:
         if not needs.isdisjoint(words) and (found := phrase.search(folded)):
             return " ".join(found.group(0).split())

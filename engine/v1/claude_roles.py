@@ -12,6 +12,7 @@ from engine.contracts import Plan
 from engine.models.claude.ask import complete_text
 from engine.models.claude.client import ClaudeClient
 from engine.models.claude.config import ClaudeConfig
+from engine.models.claude.untrusted import as_data
 from engine.models.protocol import Brief
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import FetchError, SearchError
@@ -64,7 +65,7 @@ class ClaudeV1Roles:
         for subquestion in plan.subquestions:
             tools.begin(subquestion)
             for url, snapshot in await _read_top(subquestion.text, tools):
-                pages.append(f"<page url={url!r}>\n{_page_text(snapshot, url)}\n</page>")
+                pages.append(as_data("page", f"url: {url}\n{_page_text(snapshot, url)}"))
         tools.finish()
         prompt = "\n\n".join(
             [f"Question: {brief.question}", *(f"- {s.text}" for s in plan.subquestions), *pages]
@@ -79,7 +80,8 @@ class ClaudeV1Roles:
         self, brief: Brief, plan: Plan, analysis: str, sources: list[SourceEntry], meter: Meter
     ) -> str:
         outline = "\n".join(f"## {s.title or s.text}" for s in plan.subquestions)
-        prompt = f"{analysis}\n\nSections:\n{outline}\n\nSources:\n{source_list_text(sources)}"
+        listed = as_data("sources", source_list_text(sources))
+        prompt = f"{analysis}\n\nSections:\n{outline}\n\nSources:\n{listed}"
         return await self._ask(meter, "v1-writer", WRITER, prompt, brief)
 
     async def review(self, brief: Brief, draft: str, meter: Meter) -> str:

@@ -10,8 +10,13 @@ something no article says. So a context is accepted only
 - when it has the form of a lead-in (it ends in ":", or opens an article) or of a header (it
   names periods or columns, or is a row of a table, or a short label line);
 - when nothing between the two ends that structure: no new article or heading; for a lead-in
-  no paragraph that is not a list item and no other lead-in (a nested list's item may end
-  in ":"), for a header no line of prose and no other table's header after rows.
+  no paragraph that is not a list item (after a blank line, or after an item that ended in
+  ";" or "."), no other lead-in (a nested list's item may end in ":") and no items that number
+  afresh ("I", "II", then "I" again: another list; a nested level starts again under each
+  item above it), and the excerpt itself an item of that list; for a header no line of prose
+  (long without figures, or a sentence with them), no other table's header or title ("Tabela
+  2", "Statements of ...") after rows, and, for a markdown table's row, no other table: the
+  header is a line of the row's own run of "|" lines, or a caption with no table between.
 
 Tables are read as tables (`table_header_problem`, `carried_problem`, `row_problem`):
 
@@ -72,6 +77,14 @@ _NESTED_ITEM = re.compile(
     r"^\W{0,3}(?:[IVXLCDM]+\s*[-–—.)]|[a-z][).]\s|\d{1,3}[.)]\s|[-*•▪◦–]\s)", re.I
 )
 _WORD = re.compile(r"[^\W\d_]+")
+SENTENCE_WORDS = 8
+"""A line of at least this many words that ends a sentence is prose, figures or not."""
+_TWO_SENTENCES = re.compile(r"[a-zà-ú)]{2}[.!?]\s+[A-ZÀ-Ú][a-zà-ú]+\s+\w+\s+\w+")
+_TABLE_TITLE = re.compile(
+    r"^(?:table|tabela|quadro|exhibit|anexo)\s+[\dIVXL]+\b|\bstatements?\s+of\s+"
+    r"|\bbalance\s+sheets?\b|^demonstra[cç](?:[aã]o|[oõ]es)\b",
+    re.IGNORECASE,
+)
 
 
 def context_problem(page: str, context: tuple[int, int], excerpt: tuple[int, int]) -> str | None:
@@ -87,11 +100,21 @@ def context_problem(page: str, context: tuple[int, int], excerpt: tuple[int, int
         )
     text = page[context[0] : context[1]]
     lines = between.split("\n")[1:]  # the first piece is the rest of the context's line
+    own_line = _line_at(page, excerpt[0])
     if _is_lead_in(text, page, context):
-        return _lead_in_problem(lines)
+        return _lead_in_problem(lines, own_line if lines else None)
     if _is_header(text):
-        return _header_problem(lines)
+        return _header_problem(lines) or _other_markdown_table(
+            _line_at(page, context[0]), lines, own_line
+        )
     return "it is neither the lead-in of a list or article nor the header of a table"
+
+
+def _line_at(page: str, position: int) -> str:
+    """The whole line of `page` that holds `position`."""
+    start = page.rfind("\n", 0, position) + 1
+    end = page.find("\n", position)
+    return page[start : len(page) if end < 0 else end]
 
 
 def placed(page: str, context: str, excerpt: tuple[int, int]) -> tuple[tuple[int, int], str | None]:
@@ -137,21 +160,93 @@ def _is_header(text: str) -> bool:
     return len(_WORD.findall(text)) <= LABEL_WORDS and "." not in text.rstrip(". ")
 
 
-def _lead_in_problem(lines: list[str]) -> str | None:
+def _lead_in_problem(lines: list[str], own_line: str | None = None) -> str | None:
+    """Why the lines between a lead-in and its excerpt end its list: a new article or
+    heading, a paragraph or line that is not an item after an item that ended ("I - ...;"),
+    another lead-in, or items that number afresh (another list). `own_line`: the excerpt's
+    whole line, whose own number must go on from the items before it."""
     after_blank = False
-    for line in lines:
+    ended_item = False
+    numbering = _Numbering()
+    for line in lines[:-1] if own_line is not None else lines:
         bare = _MARKUP.sub("", line).strip()
         if not bare:
             after_blank = True
             continue
         if _breaks(line):
             return "a new article or heading stands between it and the excerpt"
-        if after_blank and not _ITEM.match(bare):
+        item = bool(_ITEM.match(bare))
+        if (after_blank or ended_item) and not item:
             return "a paragraph that is not an item of its list stands between it and the excerpt"
         if bare.endswith(":") and not _NESTED_ITEM.match(bare):
             return "another lead-in stands between it and the excerpt: that one opens its list"
+        if numbering.restarts(bare):
+            return "another list starts between it and the excerpt: its items number afresh"
         after_blank = False
+        ended_item = (item or ended_item) and bare.endswith((";", "."))
+    if own_line is not None:
+        return _own_line_problem(lines[-1], own_line, numbering, after_blank or ended_item)
     return None
+
+
+def _own_line_problem(
+    before: str, own_line: str, numbering: _Numbering, item_ended: bool
+) -> str | None:
+    """The excerpt's own line, under a lead-in: in a new article, outside the list after
+    its items ended, or numbered afresh, it is not that lead-in's."""
+    bare = _MARKUP.sub("", own_line).strip()
+    if _breaks(own_line):
+        return "the excerpt opens a new article or heading: not that lead-in's list"
+    starts_line = not _MARKUP.sub("", before).strip()
+    if starts_line and item_ended and not _ITEM.match(bare):
+        return "the excerpt is a paragraph after the list ended, not an item of it"
+    if numbering.restarts(bare):
+        return "the excerpt's list numbers afresh: it is another list, not that lead-in's"
+    return None
+
+
+_ORDINAL = re.compile(
+    r"^\W{0,3}(?:(?P<roman>[IVXLCDM]+)\s*[-–—.)]|(?P<digit>\d{1,3})[.)]\s|(?P<letter>[a-z])[).]\s)"
+)
+_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+
+
+def _ordinal(bare: str) -> tuple[str, int] | None:
+    """An item's numbering kind and its number: "III -" is ("roman", 3), "b)" ("letter", 2)."""
+    found = _ORDINAL.match(bare)
+    if found is None:
+        return None
+    if found.group("roman"):
+        values = [_ROMAN[c] for c in found.group("roman")]
+        total = sum(
+            -v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values)
+        )
+        return "roman", total
+    if found.group("digit"):
+        return "digit", int(found.group("digit"))
+    return "letter", ord(found.group("letter")) - ord("a") + 1
+
+
+class _Numbering:
+    """The items of a list and the lists nested in it, level by level: an item that numbers
+    afresh at a level already running ("I", "II", then "I") starts another list. A deeper
+    level starts again under each item of the level above it ("a)" under "I" and under "II")."""
+
+    def __init__(self) -> None:
+        self._levels: list[tuple[str, int]] = []
+
+    def restarts(self, bare: str) -> bool:
+        ordinal = _ordinal(bare)
+        if ordinal is None:
+            return False
+        kind, number = ordinal
+        for depth, (level, last) in enumerate(self._levels):
+            if level == kind:
+                del self._levels[depth:]
+                self._levels.append(ordinal)
+                return number <= last
+        self._levels.append(ordinal)
+        return False
 
 
 def _header_problem(lines: list[str]) -> str | None:
@@ -160,12 +255,45 @@ def _header_problem(lines: list[str]) -> str | None:
         if _breaks(line):
             return "a new article or heading stands between it and the excerpt"
         bare = _MARKUP.sub("", line).strip()
-        if not _FIGURE.search(bare) and len(_WORD.findall(bare)) >= PROSE_WORDS:
+        if _is_prose(bare):
             return "a line of prose stands between it and the excerpt: not the same table"
         if rows and _starts_a_table(line, bare):
             return "another table's header stands between it and the excerpt"
+        if rows and _TABLE_TITLE.search(bare):
+            return "another table's title stands between it and the excerpt"
         rows = rows or (bool(_FIGURE.search(bare)) and not _is_column_header(bare))
     return None
+
+
+def _is_prose(bare: str) -> bool:
+    """A line of prose: long and without figures, or a sentence (figures or not)."""
+    words = len(_WORD.findall(bare))
+    if not _FIGURE.search(bare) and words >= PROSE_WORDS:
+        return True
+    sentence = bare.endswith((".", "!", "?")) and not _NUMBER.fullmatch(bare.split()[-1])
+    return (sentence and words >= SENTENCE_WORDS) or bool(_TWO_SENTENCES.search(bare))
+
+
+def _other_markdown_table(context_line: str, lines: list[str], own_line: str) -> str | None:
+    """Why a header and a markdown table row are of two tables: the row's table (its run of
+    "|" lines) starts after the header, or a table ran and ended between a caption and the
+    row."""
+    if not _is_markdown_row(own_line):
+        return None
+    between = lines[:-1]
+    if _is_markdown_row(context_line) and not all(_is_markdown_row(line) for line in between):
+        return "it is the header of another table: the excerpt's table starts after it"
+    ran = False
+    for line in between:
+        if _is_markdown_row(line):
+            ran = True
+        elif ran:
+            return "another table stands between it and the excerpt: it is that table's caption"
+    return None
+
+
+def _is_markdown_row(line: str) -> bool:
+    return line.strip().startswith("|")
 
 
 def _starts_a_table(line: str, bare: str) -> bool:

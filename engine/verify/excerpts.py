@@ -1,5 +1,6 @@
 """The verifier: a claim is published only if its excerpt is on the cited page of the source
-it names and every number of its statement is in that excerpt (docs/design.md, principle 4).
+it names, every number of its statement is in that excerpt, and the statement means what the
+excerpt means (docs/design.md, principle 4).
 
 Pure code: the caller hands over the Snapshot the claim's author read (or a fresh fetch).
 """
@@ -20,7 +21,9 @@ from engine.contracts import (
 )
 from engine.snapshots import Snapshot, split_page
 from engine.text.addressed_to_ai import addressed_to_ai, has_invisible_controls
+from engine.text.attribution import attribution_problem
 from engine.text.matching import cuts_only, excerpt_pattern, find_excerpt, normalised
+from engine.text.meaning import cut_exception, meaning_problem
 from engine.text.normalise import collapse_whitespace
 from engine.text.numbers import missing_numbers
 from engine.verify.contexts import carried_problem, placed, row_problem, table_header_problem
@@ -97,8 +100,10 @@ def verify_on_page(claim: Claim, snapshot: Snapshot) -> Claim:
     if the context is on the very page of the excerpt too, or is the header of the table the
     excerpt's page continues, on the page before (`contexts.carried_problem`); the
     statement's numbers may then come from either part. A table row shorter than an excerpt
-    passes whole and under its table's header only (`contexts.row_problem`). A figure
-    reading has checks of its own (`figures`)."""
+    passes whole and under its table's header only (`contexts.row_problem`). Then the
+    statement must mean what the claim quotes (`_meaning_problem`, reasons "meaning: ..."),
+    and neither the claim nor an instruction it completes on its page may address an AI
+    system (`_addressed_to_ai`). A figure reading has checks of its own (`figures`)."""
     if claim.read_by == "figure":
         return verify_figure_reading(claim, snapshot, ADDRESSED_TO_AI, INVISIBLE_CONTROLS)
     _, cited_page = split_page(claim.url)
@@ -115,7 +120,7 @@ def verify_on_page(claim: Claim, snapshot: Snapshot) -> Claim:
     status = ClaimStatus.verified if verdict.verified else ClaimStatus.rejected
     reason = verdict.reason
     quoted = claim.quoted
-    injected = addressed_to_ai(quoted) or addressed_to_ai(claim.statement)
+    injected = _addressed_to_ai(claim, snapshot, verdict)
     if injected is not None:
         status = ClaimStatus.rejected
         reason = f"{ADDRESSED_TO_AI}: “{injected}”"
@@ -135,6 +140,10 @@ def verify_on_page(claim: Claim, snapshot: Snapshot) -> Claim:
             reason += f"; every number of the statement is in {where}"
             if context is not None and context.reason.startswith("header from page"):
                 reason += f" ({context.reason})"
+    if status is ClaimStatus.verified:
+        problem = _meaning_problem(claim, snapshot, verdict)
+        if problem is not None:
+            status, reason = ClaimStatus.rejected, f"meaning: {problem}"
     found_on = verdict.locator.page if verdict.locator is not None else None
     return claim.model_copy(
         update={
@@ -146,6 +155,66 @@ def verify_on_page(claim: Claim, snapshot: Snapshot) -> Claim:
             "read_by": "ocr" if found_on in snapshot.ocr_pages else "text",
         }
     )
+
+
+def _addressed_to_ai(claim: Claim, snapshot: Snapshot, excerpt: Verdict) -> str | None:
+    """The words by which the claim addresses an AI system: its quotes or its statement, its
+    context read on into its excerpt (the page's order), or an instruction that runs from
+    the block before the excerpt into it, or from it into the block after (split across two
+    paragraphs). A whole instruction beside an honest excerpt is not the excerpt's."""
+    texts = [claim.quoted, claim.statement]
+    if claim.context:
+        texts.append(f"{claim.context}\n{claim.excerpt}")
+    found = next((words for words in map(addressed_to_ai, texts) if words is not None), None)
+    if found is not None or excerpt.locator is None:
+        return found
+    page = excerpt.locator.page
+    text = snapshot.page_texts()[page - 1] if page is not None else snapshot.text
+    before, quoted, after = _neighbourhood(
+        text, excerpt.locator.char_start, excerpt.locator.char_end
+    )
+    for lead, joined, alone in (
+        (before, f"{before}\n{quoted}", before),
+        ("", f"{quoted}\n{after}", after),
+    ):
+        found = addressed_to_ai(joined)
+        if found is None:
+            continue
+        own = addressed_to_ai(alone)
+        if own is None or own != found or lead.rstrip().endswith(":"):
+            return found  # the instruction needs the excerpt, or announces it
+    return None
+
+
+NEIGHBOURHOOD_CHARS = 600
+"""At most this many characters of the blocks either side of an excerpt are read with it."""
+
+
+def _neighbourhood(text: str, start: int, end: int) -> tuple[str, str, str]:
+    """What stands before the excerpt (the rest of its line and the line or paragraph
+    before), the excerpt, and what follows it (the rest of its line and the next one)."""
+    head = text[max(0, start - NEIGHBOURHOOD_CHARS) : start].split("\n")
+    tail = text[end : end + NEIGHBOURHOOD_CHARS].split("\n")
+    previous = next((line for line in reversed(head[:-1]) if line.strip()), "")
+    following = next((line for line in tail[1:] if line.strip()), "")
+    return f"{previous}\n{head[-1]}", text[start:end], f"{tail[0]}\n{following}"
+
+
+def _meaning_problem(claim: Claim, snapshot: Snapshot, excerpt: Verdict) -> str | None:
+    """Why the statement says otherwise than what the claim quotes (`text.meaning`,
+    `text.attribution`), or that the excerpt's sentence goes on, on its page, with an
+    exception the excerpt leaves out; None when the meaning holds."""
+    problem = meaning_problem(claim.statement, claim.quoted) or attribution_problem(
+        claim.statement, claim.excerpt, claim.context
+    )
+    if problem is not None or excerpt.locator is None:
+        return problem
+    page = excerpt.locator.page
+    text = snapshot.page_texts()[page - 1] if page is not None else snapshot.text
+    exception = cut_exception(text, excerpt.locator.char_end)
+    if exception is None:
+        return None
+    return f"the excerpt's sentence goes on with an exception it leaves out: “{exception}”"
 
 
 def _verify_context(

@@ -58,6 +58,7 @@ from engine.models.claude.research_tools import (
     tool_definitions,
 )
 from engine.models.claude.structured import describe_validation_error
+from engine.models.claude.untrusted import as_data
 from engine.sources.protocols import FetchError, SearchError
 
 log = logging.getLogger(__name__)
@@ -206,7 +207,8 @@ class Subagent:
             if use.name in SEARCH_TOOLS:
                 query = SearchInput.model_validate(use.input).query
                 hits = await self._tools.search(query, limit=SEARCH_LIMIT)
-                return ToolOutcome(text_result(use.id, search_results_json(hits)))
+                found = as_data("search results", search_results_json(hits))
+                return ToolOutcome(text_result(use.id, found))
             if use.name in READ_TOOLS:
                 return await self._read(use)
             if use.name == RECORD_CLAIM:
@@ -235,7 +237,8 @@ class Subagent:
             snapshot = await self._tools.read(url)
         except FetchError as error:  # Claude may read another page; the report notes this one
             self._tools.note_unreadable(url, error)
-            return ToolOutcome(text_result(use.id, f"could not read {url}: {error}", is_error=True))
+            why = f"could not read {url}: " + as_data("fetch error", str(error))
+            return ToolOutcome(text_result(use.id, why, is_error=True))
         page = page_text(snapshot, url)
         figures = figures_note(url, await self._tools.figures(url)) if self._documents else ""
         if not page.text.strip():
@@ -289,6 +292,5 @@ class Subagent:
                     excerpt, verdict, repaired = passage, candidate, True
                     break
         posted = await self._tools.record_claim(claim.statement, claim.url, excerpt, context)
-        return text_result(
-            use.id, verdict_message(posted.id if posted else None, verdict, repaired)
-        )
+        verdict_text = verdict_message(posted.id if posted else None, verdict, repaired)
+        return text_result(use.id, as_data("verifier verdict", verdict_text))

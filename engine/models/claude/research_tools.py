@@ -31,6 +31,7 @@ from anthropic.types import (
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.documents.figures import PageFigure
+from engine.models.claude.untrusted import DOCUMENT_NOTE
 from engine.snapshots import Snapshot, split_page
 from engine.sources.kinds import Origin, SourceKind
 from engine.sources.protocols import SearchHit
@@ -307,7 +308,7 @@ def document_result(tool_use_id: str, url: str, title: str, page: PageText) -> T
         "type": "document",
         "source": {"type": "text", "media_type": "text/plain", "data": page.text},
         "title": safe_title(title or url),
-        "context": f"url: {url}",
+        "context": f"url: {url}. {DOCUMENT_NOTE}",
         "citations": {"enabled": True},
     }
     content: list[DocumentBlockParam | TextBlockParam] = [document]

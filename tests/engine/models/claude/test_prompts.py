@@ -149,7 +149,8 @@ def test_a_gap_brief_names_the_unmet_criterion_what_was_found_and_what_failed() 
     )
     assert "Unmet criterion: Fonte que informe o limite em kW" in brief
     assert "- A minigeração vai até 5 MW." in brief
-    assert "How the last subagent ended: only pages on minigeneration were found" in brief
+    assert "How the last subagent ended: <untrusted_data" in brief
+    assert "\nonly pages on minigeneration were found\n</untrusted_data>" in brief
     assert "- https://example.org/a" in brief
 
 

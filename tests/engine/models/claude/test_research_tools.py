@@ -9,6 +9,7 @@ from engine.models.claude.research_tools import (
     sources_phrase,
     tool_definitions,
 )
+from engine.models.claude.untrusted import DOCUMENT_NOTE
 from engine.snapshots import Snapshot
 from engine.sources.kinds import CONVERSATION, LIBRARY, WEB, Origin, SourceKind
 from engine.sources.protocols import SearchHit
@@ -53,7 +54,7 @@ def test_a_document_result_is_citable() -> None:
             "type": "document",
             "source": {"type": "text", "media_type": "text/plain", "data": "first page"},
             "title": "Report",
-            "context": "url: file:///r.pdf#page=1",
+            "context": f"url: file:///r.pdf#page=1. {DOCUMENT_NOTE}",
             "citations": {"enabled": True},
         }
     ]
