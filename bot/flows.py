@@ -52,7 +52,7 @@ from engine.planning import (
     single_question_plan,
     topic_of,
 )
-from engine.text import detect_language
+from engine.text import collapse_whitespace, detect_language
 
 # What chat.postMessage answers in a channel the bot was not invited to.
 _NOT_A_MEMBER = {"not_in_channel", "channel_not_found"}
@@ -107,7 +107,7 @@ async def _meter(rt: Runtime, state: ReportState, scope: str) -> Meter:
 
 def _question_problem(step: Ask) -> str | None:
     """Why the question cannot be researched, in the user's language; None when it can."""
-    text = " ".join(step.text.split())
+    text = collapse_whitespace(step.text)
     t = texts_for(step.language or detect_language(text))
     if not text:
         return t.question_empty

@@ -26,6 +26,7 @@ from engine import ExtractiveModel, Orchestrator, split_page
 from engine.planning import make_brief
 from engine.sources import SearchHit
 from engine.sources.library import Library, LibraryDocument
+from engine.text import collapse_whitespace
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 FINANCEBENCH = CORPUS / "financebench"
@@ -208,7 +209,7 @@ def _matches(hit: SearchHit, documents: dict[str, LibraryDocument], gold: Gold) 
 
 def _loose(text: str) -> str:
     """Case, whitespace and markdown emphasis ignored, as the corpus README counts terms."""
-    return " ".join(text.replace("*", "").replace("_", "").casefold().split())
+    return collapse_whitespace(text.replace("*", "").replace("_", "").casefold())
 
 
 def _summary(ranks: list[int | None]) -> str:

@@ -37,6 +37,7 @@ from engine import (
 )
 from engine.planning import PriceList, make_brief, prices_from_env
 from engine.sources import Fetcher, FetchError
+from engine.text import collapse_whitespace
 from engine.v1 import OfflineV1Roles, V1Pipeline, V1Roles
 from engine.verify import verify_on_page
 from evals.cases import Case
@@ -238,7 +239,7 @@ def brief_for(case: Case) -> Brief:
     try:
         return make_brief(case.question, template=case.template)
     except BadInput:  # longer than a user may type (a company brief): asked as it is
-        return Brief(question=" ".join(case.question.split()), language="en")
+        return Brief(question=collapse_whitespace(case.question), language="en")
 
 
 async def _plan(model: Model, brief: Brief) -> Plan | None:

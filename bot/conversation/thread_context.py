@@ -16,7 +16,7 @@ from bot.runtime import Runtime
 from bot.slack.api import DELIVERY_ERRORS
 from bot.steps import Ask, strip_mentions
 from engine.planning import gap_question
-from engine.text import term_set
+from engine.text import collapse_whitespace, term_set
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ async def messages_context(rt: Runtime, channel: str, thread_ts: str, question: 
     except DELIVERY_ERRORS as error:
         log.info("thread %s/%s unreadable: %s", channel, thread_ts, error)
         return None
-    asked = " ".join(question.split())
+    asked = collapse_whitespace(question)
     said = []
     for message in messages:
         if message.get("bot_id") or message.get("subtype") or not message.get("user"):

@@ -57,6 +57,7 @@ from engine.render import (
     source_location,
     source_title,
 )
+from engine.text import collapse_whitespace
 
 EXCERPT_PREVIEW_CHARS = 280
 
@@ -65,7 +66,7 @@ def shown_title(claim: Claim) -> str:
     """The title a citation shows, escaped onto one line; a library document without one by
     its file name (the last part of its `file://` URL), never by the server's path."""
     base = split_page(claim.url)[0]
-    title = " ".join(claim.title.split())
+    title = collapse_whitespace(claim.title)
     if not title and _scheme(base) == "file":
         title = unquote(urlsplit(base).path.rsplit("/", 1)[-1])
     return escaped(title or source_title(claim))
@@ -105,7 +106,7 @@ def citation_block(
     origin: str | None = None,
 ) -> Block:
     t = texts_for(language)
-    preview = quote(escape(clip(" ".join(claim.excerpt.split()), EXCERPT_PREVIEW_CHARS)))
+    preview = quote(escape(clip(collapse_whitespace(claim.excerpt), EXCERPT_PREVIEW_CHARS)))
     return section(
         f"*[{number}]* {source_line(claim, language, origin)}\n{preview}",
         accessory=button(
@@ -185,7 +186,7 @@ def _figures(report: Report, index: CitationIndex, room: TextRoom) -> list[Block
         room.left_out = True
     first = report.tables[0]
     named = f"{first.title} ({first.unit})" if first.unit.strip() else first.title
-    caption = section(f"*{escape(' '.join(named.split()))}*")
+    caption = section(f"*{escape(collapse_whitespace(named))}*")
     rows = figures_rows(report, index)
     if not room.take(text_size(caption) + text_size(table([rows[0]]))):
         return []

@@ -24,6 +24,7 @@ from engine.documents.office import read_docx, read_pptx, read_xlsx
 from engine.documents.pdf_text import visible_blocks, visible_text
 from engine.errors import SourceError
 from engine.text.confusables import without_invisible_controls
+from engine.text.normalise import collapse_whitespace
 
 
 class DocumentKind(StrEnum):
@@ -191,7 +192,7 @@ def markdown_title(text: str) -> str:
     heading = _MARKDOWN_HEADING.search(text)
     line = heading.group(1) if heading else next((s for s in text.split("\n") if s.strip()), "")
     cleaned = _MARKDOWN_LINK.sub(r"\1", line).replace("*", "").replace("#", "")
-    return " ".join(cleaned.split())[:_TITLE_MAX_CHARS]
+    return collapse_whitespace(cleaned)[:_TITLE_MAX_CHARS]
 
 
 def parse_bytes(data: bytes, kind: DocumentKind) -> ParsedFile:

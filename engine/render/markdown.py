@@ -36,6 +36,7 @@ from engine.render.tables import (
     table_heading,
 )
 from engine.render.text import inert_markdown, report_question, report_title
+from engine.text.normalise import collapse_whitespace
 
 
 class _Numbers:
@@ -241,7 +242,7 @@ def excerpt_entry(cited: CitedExcerpt, labels: Labels) -> str:
         line += f" — **{labels.not_verified}**"
     reading = reading_text(labels, claim)
     if claim.read_by == "figure" and reading:  # a reading, never a quote
-        return f"{line} — *{reading}*: {inert_markdown(' '.join(claim.excerpt.split()))}"
+        return f"{line} — *{reading}*: {inert_markdown(collapse_whitespace(claim.excerpt))}"
     if reading:  # read by OCR: the quote is of the page's image
         line += f" — *{reading}*"
     context = f"{shown} …\n\n" if (shown := context_text(labels, claim)) else ""

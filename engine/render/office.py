@@ -12,6 +12,7 @@ from engine.contracts import Claim, Language
 from engine.render.citations import CitationIndex, reading_text, source_location, source_title
 from engine.render.labels import context_text
 from engine.render.text import display_text
+from engine.text.normalise import collapse_whitespace
 from engine.words import ReportWords
 from engine.words import words_for as words_of
 
@@ -44,7 +45,7 @@ def shown(text: str) -> str:
 
 def flat(text: str) -> str:
     """`plain`, on one line."""
-    return " ".join(plain(text).split())
+    return collapse_whitespace(plain(text))
 
 
 def page_of(claim: Claim) -> int | None:

@@ -23,6 +23,7 @@ from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 from engine.contracts import Calculation, CalculationKind, Figure, Language
 from engine.errors import ModelError
+from engine.text.normalise import collapse_whitespace
 from engine.words import words_for
 from engine.writing.figures import unit_family, unit_scale, year_of
 
@@ -114,7 +115,7 @@ def _decimal(value: float) -> Decimal:
 
 
 def _key(text: str) -> str:
-    return " ".join(text.casefold().split())
+    return collapse_whitespace(text.casefold())
 
 
 class Calculator:
@@ -203,7 +204,7 @@ class Calculator:
         self._count += 1
         named: dict[str, str] = {}
         for figure in inputs:
-            named.setdefault(_key(figure.measure), " ".join(figure.measure.split()))
+            named.setdefault(_key(figure.measure), collapse_whitespace(figure.measure))
         measures = list(named.values())
         joiner = " ÷ " if kind in ("margin", "ratio", "share") else " + "
         measure = measures[0] if len(measures) == 1 else joiner.join(measures)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.contracts import Calculation, Claim, Figure, Language, Sentence
+from engine.text.normalise import collapse_whitespace
 from engine.text.tokens import term_set
 from engine.words import words_for
 from engine.writing.calculator import Calculator, NotComparable
@@ -57,7 +58,7 @@ def asked_measures(question: str, figures: Sequence[Figure]) -> list[list[Figure
     asked = term_set(question)
     groups: dict[str, list[Figure]] = {}
     for figure in figures:
-        groups.setdefault(" ".join(figure.measure.casefold().split()), []).append(figure)
+        groups.setdefault(collapse_whitespace(figure.measure.casefold()), []).append(figure)
     scored: list[tuple[float, int, list[Figure]]] = []
     for measure, group in groups.items():
         terms = term_set(measure)
@@ -165,7 +166,7 @@ def _of_period(group: Sequence[Figure], year: str) -> Figure | None:
 def _period_label(question: str, year: str) -> str:
     """The year as the question says it: "fiscal 2019", "FY2019", or the year alone."""
     said = re.search(rf"\b{_PERIOD_WORDS}\s?{year}\b", question, re.IGNORECASE)
-    return " ".join(said.group(0).split()) if said else year
+    return collapse_whitespace(said.group(0)) if said else year
 
 
 def _entities(
@@ -230,7 +231,7 @@ def _squashed(text: str) -> str:
 
 
 def _capitalised(measure: str) -> str:
-    measure = " ".join(measure.split())
+    measure = collapse_whitespace(measure)
     return measure[:1].upper() + measure[1:]
 
 

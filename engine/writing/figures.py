@@ -32,6 +32,7 @@ from decimal import Decimal
 
 from engine.contracts import Claim, ClaimStatus, Figure
 from engine.text.language import detect_language
+from engine.text.normalise import collapse_whitespace
 from engine.text.periods import YEAR_IN_TEXT
 from engine.text.quantities import Quantity, declarations, quantities
 from engine.words import words_for
@@ -93,7 +94,7 @@ _PER_SHARE = re.compile(r"(?i:per\s+(?:share|unit)|por\s+a[çc][ãa]o)")
 
 def _entity(claim: Claim) -> str:
     title = YEAR_IN_TEXT.sub(" ", claim.title.replace("_", " "))
-    return " ".join(title.split()).strip(" -–—:,.")
+    return collapse_whitespace(title).strip(" -–—:,.")
 
 
 # -- reading a claim ---------------------------------------------------------------------
@@ -128,7 +129,7 @@ def _row(
     claim: Claim, found: list[Quantity], spans: list[tuple[int, int]], language: str
 ) -> list[Figure] | None:
     excerpt = claim.excerpt
-    label = " ".join(excerpt[: spans[0][0]].split()).strip(" :–—-.")
+    label = collapse_whitespace(excerpt[: spans[0][0]]).strip(" :–—-.")
     gaps = [
         excerpt[a:b] for (_, a), (b, _) in zip(spans, [*spans[1:], (len(excerpt), 0)], strict=True)
     ]
@@ -230,7 +231,7 @@ def _unit(claim: Claim, measure: str, q: Quantity, printed: str, language: str) 
         return "p.p."
     if q.unit is not None and q.unit not in _MONEY:  # an SI unit: as printed after the number
         suffix = printed[printed.index(q.digits) + len(q.digits) :]
-        return " ".join(suffix.replace(")", "").split())
+        return collapse_whitespace(suffix.replace(")", ""))
     currency, scale = q.unit, q.scale
     if scale == 1 and not _PER_SHARE.search(measure):
         for declared_unit, declared_scale in declarations(claim.quoted):
@@ -251,7 +252,7 @@ def _unit(claim: Claim, measure: str, q: Quantity, printed: str, language: str) 
 
 
 def _key(text: str) -> str:
-    return " ".join(text.casefold().split())
+    return collapse_whitespace(text.casefold())
 
 
 def gather_figures(claims: Sequence[Claim]) -> list[Figure]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from engine.contracts import Calculation, Claim, Figure, Language, Plan, Sentence
 from engine.text.comparisons import compared_sides
-from engine.text.normalise import excerpt_key
+from engine.text.normalise import collapse_whitespace, excerpt_key
 from engine.text.periods import year_of, years_in
 from engine.text.questions import asks_current, asks_over_time
 from engine.text.sentences import is_fragment
@@ -141,7 +141,7 @@ def _when(claim: Claim) -> tuple[int, str]:
 
 
 def _capitalised(measure: str) -> str:
-    measure = " ".join(measure.split())
+    measure = collapse_whitespace(measure)
     return measure[:1].upper() + measure[1:]
 
 

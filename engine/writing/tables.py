@@ -16,6 +16,7 @@ from engine.contracts import (
     TableRow,
 )
 from engine.snapshots import split_page
+from engine.text.normalise import collapse_whitespace
 from engine.words import words_for
 from engine.writing.units import header_cells, unit_family, year_of
 
@@ -25,7 +26,7 @@ _CHANGE_KINDS = ("difference", "percent_change", "cagr")
 
 
 def _key(text: str) -> str:
-    return " ".join(text.casefold().split())
+    return collapse_whitespace(text.casefold())
 
 
 def figures_tables(

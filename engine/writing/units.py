@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from engine.text.normalise import collapse_whitespace
 from engine.text.periods import DATED_PERIOD as PERIOD
 from engine.text.periods import period_year, year_of
 from engine.text.quantities import Quantity, quantities
@@ -47,5 +48,5 @@ def header_cells(context: str) -> list[tuple[str, str]]:
     ("February 2, 2019", "2019"), ("FY2023", "2023"), ("2022", "2022")."""
     cells = []
     for match in PERIOD.finditer(context):
-        cells.append((" ".join(match[0].split()), period_year(match)))
+        cells.append((collapse_whitespace(match[0]), period_year(match)))
     return cells

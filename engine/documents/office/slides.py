@@ -25,6 +25,7 @@ from pptx.oxml.ns import qn
 from pptx.shapes.group import GroupShape
 
 from engine.documents.office.colours import TINY_POINTS, rgb, unseen
+from engine.text.normalise import collapse_whitespace
 
 Xml = Any
 """An lxml element of the deck (lxml has no type information)."""
@@ -51,7 +52,7 @@ def read_pptx(data: bytes) -> tuple[tuple[str, ...], str]:
         ]
         notes = _notes(slide)
         pages.append("\n\n".join([*parts, *([notes] if notes else [])]))
-    return tuple(pages), " ".join((deck.core_properties.title or "").split())
+    return tuple(pages), collapse_whitespace(deck.core_properties.title or "")
 
 
 def _shape_texts(shape: Any, colours: _Colours, behind: str | None) -> Iterator[str]:
@@ -81,7 +82,7 @@ def _row(row: Any, colours: _Colours) -> str:
             cells.append("")
             continue
         fill = colours.fill(cell._tc.find(qn("a:tcPr")), None) or None
-        cells.append(" ".join(_frame_text(cell._tc.find(qn("a:txBody")), colours, fill).split()))
+        cells.append(collapse_whitespace(_frame_text(cell._tc.find(qn("a:txBody")), colours, fill)))
     while cells and not cells[-1]:
         cells.pop()
     return " | ".join(cells).strip()
@@ -99,7 +100,7 @@ def _frame_text(body: Xml | None, colours: _Colours, behind: str | None) -> str:
                 pieces.append("\n")
             elif child.tag in (qn("a:r"), qn("a:fld")) and not _hidden_run(child, colours, behind):
                 pieces.append("".join(t.text or "" for t in child.iterchildren(qn("a:t"))))
-        line = "\n".join(" ".join(part.split()) for part in "".join(pieces).split("\n"))
+        line = "\n".join(collapse_whitespace(part) for part in "".join(pieces).split("\n"))
         if line.strip():
             lines.append(line.strip())
     return "\n".join(lines)

@@ -26,6 +26,7 @@ from docx.text.paragraph import Paragraph
 from docx.text.run import Run
 
 from engine.documents.office.colours import TINY_POINTS, WHITE, rgb, unseen
+from engine.text.normalise import collapse_whitespace
 
 Xml = Any
 """An lxml element of the document (lxml has no type information)."""
@@ -60,7 +61,7 @@ def read_docx(data: bytes) -> tuple[str, str]:
     """The visible text and the title (from the document's properties, "" when none)."""
     document = docx.Document(io.BytesIO(data))
     reader = _Reader(document)
-    return reader.text(), " ".join((document.core_properties.title or "").split())
+    return reader.text(), collapse_whitespace(document.core_properties.title or "")
 
 
 class _Reader:
@@ -125,7 +126,7 @@ class _Reader:
             properties = [r.find(qn("w:rPr")), *run_style, *chain, self._default_rpr]
             if not self._hidden(properties, behind):
                 shown.append(Run(r, paragraph).text)
-        return " ".join("".join(shown).split())
+        return collapse_whitespace("".join(shown))
 
     def _hidden(self, properties: list[Xml], behind: str) -> bool:
         rprs = [p for p in properties if p is not None]

@@ -23,6 +23,7 @@ from engine.models.claude.prompts import (
 )
 from engine.models.claude.request import ClaudeRequest
 from engine.models.claude.structured import InvalidJson, validated
+from engine.text.normalise import collapse_whitespace
 
 
 class _Strict(BaseModel):
@@ -61,7 +62,7 @@ def parse_labels(text: str, ids: Sequence[str]) -> dict[str, Support]:
 
 
 def _key(text: str) -> str:
-    return " ".join(text.split()).casefold()
+    return collapse_whitespace(text).casefold()
 
 
 def parse_unmet(text: str, criteria: Sequence[str]) -> list[str]:

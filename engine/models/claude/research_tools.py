@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.documents.figures import PageFigure
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import SearchHit
+from engine.text.normalise import collapse_whitespace
 
 SEARCH_LIBRARY = "search_library"
 READ_DOCUMENT = "read_document"
@@ -296,7 +297,7 @@ def document_result(tool_use_id: str, url: str, title: str, page: PageText) -> T
 
 
 def safe_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
-    title = " ".join(title.split())
+    title = collapse_whitespace(title)
     return title if len(title) <= limit else title[: limit - 1].rstrip() + "…"
 
 

@@ -34,6 +34,7 @@ from engine.models.claude.prompts import WRITER_SYSTEM, writer_prompt
 from engine.models.claude.request import ClaudeRequest
 from engine.models.claude.structured import InvalidJson, validated
 from engine.models.protocol import Brief, Draft
+from engine.text.normalise import collapse_whitespace
 from engine.writing.calculator import Calculator, NotComparable
 from engine.writing.figures import figures_tables, gather_figures
 from engine.writing.verbatim import title_for
@@ -187,9 +188,9 @@ class Calculations:
         own = [f for f in self.figures if ref.claim_id in f.claim_ids]
         if not own:
             raise ValueError(f"claim {ref.claim_id} is not a verified claim that prints figures")
-        wanted = " ".join(ref.text.split())
+        wanted = collapse_whitespace(ref.text)
         for figure in own:
-            if " ".join(figure.text.split()) == wanted:
+            if collapse_whitespace(figure.text) == wanted:
                 return figure
         printed = "; ".join(f"{f.measure} {f.period}: {f.text}" for f in own)
         raise ValueError(f"claim {ref.claim_id} prints no {ref.text!r} (it prints {printed})")
@@ -211,7 +212,7 @@ def _one_line(error: Exception) -> str:
         return "; ".join(
             f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in error.errors()
         )
-    return " ".join(str(error).split())
+    return collapse_whitespace(str(error))
 
 
 def _tool_uses(reply: ClaudeReply) -> list[ToolUseBlock]:

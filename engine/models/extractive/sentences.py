@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from engine.contracts import EXCERPT_MAX_CHARS, EXCERPT_MIN_CHARS, ROW_MIN_CHARS
+from engine.text.normalise import collapse_whitespace
 from engine.text.sentences import (
     DANGLING_WORDS,
     continues_on_next_line,
@@ -32,7 +33,6 @@ _ABBREVIATION = re.compile(
 _WORD = re.compile(r"\S+")
 _MARKUP = re.compile(r"\*\*|__|`|~~|\\(?=[*_`|])")
 _TABLE_PIPES = re.compile(r"\s*\|\s*")
-_SPACES = re.compile(r"\s+")
 _MAX_WINDOW = EXCERPT_MAX_CHARS - 20
 
 
@@ -159,7 +159,7 @@ def clean_statement(excerpt: str) -> str:
     """The excerpt as prose: markdown markers and table pipes out, whitespace collapsed."""
     text = _MARKUP.sub("", excerpt)
     text = _TABLE_PIPES.sub(" ", text)
-    return _SPACES.sub(" ", text).strip()
+    return collapse_whitespace(text)
 
 
 def _balanced(text: str) -> bool:

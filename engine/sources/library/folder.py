@@ -26,6 +26,7 @@ from engine.sources.library.query import search_terms
 from engine.sources.library.ranking import TitleField, rank_passages
 from engine.sources.library.texts import DocumentTexts
 from engine.sources.protocols import FetchError, SearchHit
+from engine.text.normalise import collapse_whitespace
 from engine.words import ENGLISH, PORTUGUESE, Words
 
 SNIPPET_CHARS = 300
@@ -252,7 +253,7 @@ def _reason_in(words: Words, reason: str) -> str:
 
 def make_snippet(passage: str, limit: int = SNIPPET_CHARS) -> str:
     """The start of `passage` on one line, cut at a word boundary near `limit` characters."""
-    flat = " ".join(passage.split())
+    flat = collapse_whitespace(passage)
     if len(flat) <= limit:
         return flat
     cut = flat.rfind(" ", 0, limit)

@@ -15,6 +15,7 @@ from engine.sources.library.index import opening as opening_module
 from engine.sources.library.index import refresh as refresh_module
 from engine.sources.library.index.reading import FileOutcome, FileTask
 from engine.sources.protocols import Fetcher, FetchError, Search
+from engine.text import collapse_whitespace
 from tests.support.library_files import (
     LAW_MARKDOWN,
     SOLAR_PAGES,
@@ -68,7 +69,7 @@ async def test_pdf_hits_cite_their_page(library_folder: Path, open_library: Open
     assert top.url == _url_of(library, "solar_report.pdf") + "#page=2"
     assert top.passage == SOLAR_PAGES[1]
     assert (top.rank, top.provider, top.title) == (1, "library", "solar_report")
-    assert top.snippet == " ".join(SOLAR_PAGES[1].split())
+    assert top.snippet == collapse_whitespace(SOLAR_PAGES[1])
     assert top.score > 0
 
 
