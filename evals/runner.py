@@ -12,7 +12,7 @@ import json
 import re
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
@@ -48,13 +48,12 @@ from evals.latency import (
     SimulatedLatency,
     SimulatedModel,
     SimulatedV1Roles,
-    Sleep,
 )
 from evals.metrics import Row, measure
 from evals.pricing import SimulatedPricing
 from evals.shares import DEFAULT_TEMPLATE, template_shares
 from evals.suites import Source, Suite
-from evals.tables import render_markdown
+from evals.tables import results_markdown
 from evals.totals import simulated_usd_mean, totals
 
 Arch = Literal["final", "v1"]
@@ -103,7 +102,7 @@ class RunOptions:
     """The same limits for every case; None: each case's template price gives them."""
     prices: PriceList = field(default_factory=lambda: prices_from_env({}))
     """What each template's report sells for: its limits and the cost's share of it."""
-    sleep: Sleep = asyncio.sleep
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
 
     def limits_for(self, template: str | None) -> Limits:
         price = self.prices.for_template(template).price_usd
@@ -290,7 +289,7 @@ def write_outputs(
         json.dumps(document, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
     )
     outputs.results_md.write_text(
-        render_markdown(rows, suite=suite, model=model, latency=latency, pricing=options.pricing),
+        results_markdown(rows, suite=suite, model=model, latency=latency, pricing=options.pricing),
         encoding="utf-8",
     )
     write_chart(

@@ -22,7 +22,7 @@ from engine.text import collapse_whitespace, tokenize
 
 WIKIPEDIA = "https://en.wikipedia.org"
 RESULTS_PER_PAGE = 10
-SNIPPET_CHARS = 240
+_SNIPPET_CHARS = 240
 HTML_TYPE = "text/html; charset=utf-8"
 TEXT_TYPE = "text/plain; charset=utf-8"
 JSON_TYPE = "application/json"
@@ -169,7 +169,7 @@ class PageIndex:
         ]
 
 
-def snippet(text: str, query_tokens: Sequence[str], chars: int = SNIPPET_CHARS) -> str:
+def snippet(text: str, query_tokens: Sequence[str], chars: int = _SNIPPET_CHARS) -> str:
     """From the sentence sharing most words with the query (the first, on ties), on for up
     to `chars` characters, cut at a word."""
     sentences = _SENTENCE_END.split(collapse_whitespace(text))

@@ -27,7 +27,7 @@ from engine.words import words_for
 log = logging.getLogger(__name__)
 
 MAX_PROMPTS = 4
-MAX_TITLE_CHARS = 120
+MAX_THREAD_TITLE_CHARS = 120
 
 
 def _template_prompts(language: Language) -> list[tuple[str, str, str]]:
@@ -103,7 +103,7 @@ async def planning(slack: SlackApi, channel: str, thread_ts: str, language: Lang
 
 
 async def set_title(slack: SlackApi, channel: str, thread_ts: str, question: str) -> None:
-    title = clip(collapse_whitespace(question), MAX_TITLE_CHARS)
+    title = clip(collapse_whitespace(question), MAX_THREAD_TITLE_CHARS)
     await best_effort("setTitle", lambda: slack.set_title(channel, thread_ts, title))
 
 

@@ -52,7 +52,7 @@ from engine.render import (
     claim_origin,
     labels_for,
     origin_text,
-    page_text,
+    page_label,
     report_title,
     source_location,
     source_title,
@@ -90,7 +90,7 @@ def source_line(claim: Claim, language: str, origin: str | None = None) -> str:
     web = where.href is not None and _scheme(where.href) in ("http", "https")
     parts = [link(where.href if web else None, shown_title(claim))]
     if where.page is not None:
-        parts.append(page_text(labels, where.page))
+        parts.append(page_label(labels, where.page))
     parts.append(accessed_text(labels, claim.accessed_at))
     if said := origin_text(labels, origin):
         parts.append(escape(said))

@@ -36,9 +36,9 @@ from engine.assembly import (
     combined_sources,
     library_owns,
     library_sources,
+    source_part,
     with_origins,
 )
-from engine.assembly import source_part as part_of
 from engine.render import PageEvidence
 from engine.sources.library import Library, LibraryError
 
@@ -239,7 +239,7 @@ class SourceCatalog:
         if sources is None:
             return None
         assert isinstance(sources.searcher, Library)
-        return part_of(sources, CONVERSATION, library_owns(sources.searcher))
+        return source_part(sources, CONVERSATION, library_owns(sources.searcher))
 
     def _open_shared(self, folder: Path) -> Sources | None:
         warnings: list[str] = []

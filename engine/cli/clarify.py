@@ -12,10 +12,8 @@ import dataclasses
 
 from engine.budget import Budget, InMemoryBudget, Meter, Refusal
 from engine.cli.console import say
-from engine.contracts import ClarifyingQuestion, Limits, Spend
+from engine.contracts import MAX_CLARIFYING_QUESTIONS, ClarifyingQuestion, Limits, Spend
 from engine.models.protocol import Brief, Model
-
-MAX_QUESTIONS = 3
 
 
 async def clarify_at_terminal(model: Model, brief: Brief, limits: Limits) -> tuple[Brief, Spend]:
@@ -23,7 +21,7 @@ async def clarify_at_terminal(model: Model, brief: Brief, limits: Limits) -> tup
     budget = InMemoryBudget(limits)
     questions = await model.clarify(brief, Meter(budget))
     answers: list[str] = []
-    for question in questions[:MAX_QUESTIONS]:
+    for question in questions[:MAX_CLARIFYING_QUESTIONS]:
         answer = choose(question, await asyncio.to_thread(_ask, question))
         if answer:
             answers.append(f"{question.question} {answer}")

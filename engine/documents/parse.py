@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pypdfium2
 
-from engine.documents.blocks import Block
+from engine.documents.blocks import PageBlock
 from engine.documents.html_text import html_main_text, html_title
 from engine.documents.ocr import ocr_available, read_image, render_page, wants_ocr
 from engine.documents.office import read_docx, read_pptx, read_xlsx
@@ -96,7 +96,7 @@ class ParsedFile:
     texts: tuple[str, ...]
     title: str = ""
     ocr_pages: frozenset[int] = frozenset()
-    blocks: tuple[tuple[Block, ...], ...] = ()
+    blocks: tuple[tuple[PageBlock, ...], ...] = ()
     """Each page's blocks in reading order (`layout`), their spans indexing its text: only
     when `parse_pdf` is asked for them; none for a page OCR read."""
 
@@ -289,10 +289,10 @@ def parse_pdf(source: Path | bytes, *, ocr: bool = True, blocks: bool = False) -
 
 def _page_blocks(
     source: Path | bytes, ocr_pages: frozenset[int], texts: list[str]
-) -> tuple[tuple[Block, ...], ...]:
+) -> tuple[tuple[PageBlock, ...], ...]:
     """Each page's blocks (`pdf_text.visible_blocks`); none for a page OCR read, or whose
     text is not the one its blocks index."""
-    found: list[tuple[Block, ...]] = []
+    found: list[tuple[PageBlock, ...]] = []
     with PDFIUM_LOCK:
         document = pypdfium2.PdfDocument(source)
         try:

@@ -26,8 +26,8 @@ from engine.render.citations import (
     sources_by_document,
 )
 from engine.render.evidence import png_data_uri
-from engine.render.labels import Labels, accessed_text, context_text, labels_for, page_text
-from engine.render.outline import contents, declared_gaps, section_anchor, shown_sections
+from engine.render.labels import Labels, accessed_text, context_text, labels_for, page_label
+from engine.render.outline import contents, listed_gaps, section_anchor, shown_sections
 from engine.render.tables import (
     CalculationIndex,
     calculation_heading,
@@ -322,7 +322,7 @@ def render_html(
             )
             for c in report.conflicts
         ],
-        declared_gaps=declared_gaps(report),
+        declared_gaps=listed_gaps(report),
         documents=documents,
         appendix=appendix(report),
         expanded=expanded,
@@ -352,7 +352,7 @@ def citation_view(
         context=display_text(shown) if (shown := context_text(labels, claim)) else None,
         url=location.base_url,
         href=location.href,
-        page=None if location.page is None else page_text(labels, location.page),
+        page=None if location.page is None else page_label(labels, location.page),
         accessed=accessed_text(labels, claim.accessed_at),
         verified=claim.status is ClaimStatus.verified,
         crop=None if crop is None else png_data_uri(crop),

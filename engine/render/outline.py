@@ -34,7 +34,7 @@ def shown_sections(report: Report) -> list[tuple[int, Section]]:
     return [(n, s) for n, s in enumerate(report.sections, start=1) if s.sentences]
 
 
-def declared_gaps(report: Report) -> list[str]:
+def listed_gaps(report: Report) -> list[str]:
     """The gaps shown in their own part; a partial report lists them in its banner instead."""
     if report.partial:
         return []
@@ -54,7 +54,7 @@ def contents(report: Report, labels: Labels) -> list[Heading]:
         ("figures", labels.figures, bool(report.tables)),
         ("calculations", labels.calculations, bool(report.calculations)),
         ("conflicts", labels.conflicts, bool(report.conflicts)),
-        ("gaps", labels.declared_gaps, bool(declared_gaps(report))),
+        ("gaps", labels.declared_gaps, bool(listed_gaps(report))),
         ("sources", labels.sources, True),
         ("appendix", labels.appendix, True),
     ]

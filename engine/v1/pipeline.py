@@ -27,7 +27,7 @@ from engine.writing.verbatim import title_for
 
 NO_CEILING = Limits(steps=10**9, seconds=1e9, usd=1e9)
 
-T = TypeVar("T")
+_T = TypeVar("_T")
 
 
 class V1Pipeline:
@@ -107,10 +107,10 @@ class V1Pipeline:
     async def _attempt(
         self,
         role: str,
-        call: Callable[[], Awaitable[T]],
-        fallback: Callable[[], T],
+        call: Callable[[], Awaitable[_T]],
+        fallback: Callable[[], _T],
         consequence: str,
-    ) -> T:
+    ) -> _T:
         try:
             return await call()
         except Exception as failure:

@@ -33,12 +33,11 @@ from decimal import Decimal
 from engine.contracts import Claim, ClaimStatus, Figure
 from engine.text.language import detect_language
 from engine.text.normalise import collapse_whitespace
-from engine.text.periods import YEAR_IN_TEXT
+from engine.text.periods import DATED_PERIOD, YEAR_IN_TEXT
 from engine.text.quantities import Quantity, declarations, quantities
 from engine.words import words_for
 from engine.writing.tables import figures_tables
 from engine.writing.units import (
-    PERIOD,
     header_cells,
     period_year,
     unit_family,
@@ -198,7 +197,7 @@ def _year_near(text: str, span: tuple[int, int], sentence_start: int) -> str | N
     sentence_end = end_match.end() if end_match else len(text)
     years = [
         (m.start(), period_year(m))
-        for m in PERIOD.finditer(text, sentence_start, sentence_end)
+        for m in DATED_PERIOD.finditer(text, sentence_start, sentence_end)
         if m.end() <= span[0] or m.start() >= span[1]
     ]
     after = [year for position, year in years if position >= span[1]]

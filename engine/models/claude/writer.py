@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Annotated, Literal, get_args
+from typing import Literal, get_args
 
 from anthropic.types import (
     MessageParam,
@@ -22,7 +22,7 @@ from anthropic.types import (
     ToolResultBlockParam,
     ToolUseBlock,
 )
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.budget import Meter
 from engine.contracts import Calculation, Claim, Figure, Plan, Section, Sentence
@@ -32,7 +32,7 @@ from engine.models.claude.config import ClaudeConfig
 from engine.models.claude.errors import InvalidAnswer
 from engine.models.claude.prompts import WRITER_SYSTEM, writer_prompt
 from engine.models.claude.request import ClaudeRequest
-from engine.models.claude.structured import InvalidJson, validated
+from engine.models.claude.structured import InvalidJson, Text, validated
 from engine.models.protocol import Brief, Draft
 from engine.text.normalise import collapse_whitespace
 from engine.writing.calculator import Calculator, NotComparable
@@ -48,7 +48,6 @@ MAX_CALCULATION_TURNS = 3
 """Turns of calculate calls before the writer must answer with the report."""
 LAST_TURN_NOTE = "No more calculations: answer now with the report's JSON."
 
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 Kind = Literal["difference", "percent_change", "cagr", "margin", "ratio", "share", "sum"]
 
 

@@ -22,6 +22,7 @@ from engine.text.sentences import (
     ends_mid_sentence,
     is_table_line,
 )
+from engine.text.spans import Span
 
 # A boundary: end punctuation, spaces, then something that can start a sentence.
 _BOUNDARY = re.compile(r"(?<=[.!?;])\s+(?=[\"'“(\[]?[A-ZÀ-ÖØ-Þ0-9§])")
@@ -34,15 +35,6 @@ _WORD = re.compile(r"\S+")
 _MARKUP = re.compile(r"\*\*|__|`|~~|\\(?=[*_`|])")
 _TABLE_PIPES = re.compile(r"\s*\|\s*")
 _MAX_WINDOW = EXCERPT_MAX_CHARS - 20
-
-
-@dataclass(frozen=True)
-class Span:
-    start: int
-    end: int
-
-    def text(self, page: str) -> str:
-        return page[self.start : self.end]
 
 
 # A line that starts a block of its own: a table cell, a heading, a bullet, a legal item, a

@@ -21,11 +21,11 @@ from collections.abc import Iterator, Sequence
 from itertools import product
 
 from engine.models.extractive.measures import measures_asked
-from engine.models.extractive.sentences import Span
 from engine.snapshots import Snapshot, split_page
 from engine.text.matching import find_excerpt
 from engine.text.normalise import collapse_whitespace
 from engine.text.periods import YEAR, YEAR_WORD
+from engine.text.spans import Span
 from engine.text.tokens import term_set, tokenize
 from engine.text.vocabulary import contains_phrase
 from engine.verify.contexts import (

@@ -20,8 +20,7 @@ from engine.sources.library.index.passage_index import PassageIndex
 from engine.sources.library.index.refresh import IndexState, RefreshSummary, is_current, refresh
 from engine.sources.library.index.store import IndexStore
 from engine.sources.library.index.vocabulary import Vocabulary
-
-Report = Callable[[str], None]
+from engine.sources.library.index.workers import Notify
 
 
 @dataclass
@@ -54,7 +53,7 @@ def open_index(
     parsed_dir: Path,
     titles: dict[str, str],
     *,
-    on_progress: Report,
+    on_progress: Notify,
     on_cache_error: Callable[[OSError], None],
     on_refused: Callable[[str, str], None] | None = None,
 ) -> OpenedIndex:
@@ -91,7 +90,7 @@ def _refresh(
     titles: dict[str, str],
     store: IndexStore | None,
     parsed_dir: Path,
-    on_progress: Report,
+    on_progress: Notify,
     on_cache_error: Callable[[OSError], None],
 ) -> RefreshSummary:
     return refresh(

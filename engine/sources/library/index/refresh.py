@@ -9,7 +9,6 @@ segments are merged as `merging` decides, and the new catalog replaces the old o
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -28,9 +27,7 @@ from engine.sources.library.index.segment import (
 )
 from engine.sources.library.index.store import IndexStore, new_name
 from engine.sources.library.index.vocabulary import Vocabulary
-from engine.sources.library.index.workers import read_files
-
-Report = Callable[[str], None]
+from engine.sources.library.index.workers import Notify, read_files
 
 # Passages per segment written by one refresh: bounds the memory a cold build holds.
 SEGMENT_PASSAGES = 100_000
@@ -87,8 +84,8 @@ def refresh(
     *,
     store: IndexStore | None,
     parsed_dir: str,
-    on_progress: Report,
-    on_cache_error: Report,
+    on_progress: Notify,
+    on_cache_error: Notify,
 ) -> RefreshSummary:
     """Update `state` in place to describe `files`; saves new segments when `store` is
     given (the caller commits the catalog). Returns what changed."""

@@ -27,7 +27,8 @@ from multiprocessing.context import BaseContext
 from engine.documents.parse import DocumentKind
 from engine.sources.library.index.reading import FileOutcome, FileTask, read_for_index
 
-Report = Callable[[str], None]
+Notify = Callable[[str], None]
+"""Where the index says a line of progress or a warning."""
 
 _POOLED_KINDS = frozenset({DocumentKind.pdf, DocumentKind.html})
 # Below this many text files, a pool costs more to start than it saves.
@@ -37,7 +38,7 @@ _BATCHES_IN_FLIGHT_PER_WORKER = 4
 _JOIN_SECONDS = 1.0
 
 
-def read_files(tasks: list[FileTask], on_progress: Report) -> Generator[FileOutcome, None, None]:
+def read_files(tasks: list[FileTask], on_progress: Notify) -> Generator[FileOutcome, None, None]:
     """The outcome of each task, in task order, reporting progress as files are read."""
     total = len(tasks)
     pooled = any(task.kind in _POOLED_KINDS for task in tasks) or total > _INLINE_TEXT_FILES
