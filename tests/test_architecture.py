@@ -20,41 +20,49 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "bot", "evals")
 
-# Lower layers never import higher ones (docs/architecture.md draws the same picture).
-ENGINE_LAYERS: dict[str, int] = {
-    "engine.text": 0,
-    "engine.words": 0,
-    "engine.errors": 0,
-    "engine.contracts": 1,
-    "engine.settings": 1,
-    "engine.disk": 1,
-    "engine.snapshots": 2,
-    "engine.budget": 2,
-    "engine.events": 2,
-    "engine.planning": 2,
-    "engine.board": 3,
-    "engine.progress": 3,
-    "engine.writing": 3,
-    "engine.sources.protocols": 3,
-    "engine.sources.standing": 3,
-    "engine.documents": 3,
-    "engine.verify": 4,
-    "engine.agents": 5,
-    "engine.render": 5,
-    "engine.sources.library": 5,
-    "engine.executor": 6,
-    "engine.models.protocol": 6,
-    "engine.sources.web": 6,
-    "engine.sources": 7,
-    "engine.models.extractive": 7,
-    "engine.models.claude": 7,
-    "engine.models": 7,
-    "engine.orchestrator": 8,
-    "engine.v1": 8,
-    "engine.assembly": 8,
-    "engine.cli": 9,
-    "engine": 9,
-}
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+_REMARKS = re.compile(r"\([^)]*\)")
+_NAMED = re.compile(r"`([\w.]+?)(?:\.py|/)?`")
+
+
+def _engine_name(name: str) -> str:
+    return name if name == "engine" or name.startswith("engine.") else f"engine.{name}"
+
+
+def _drawn_layers(page: str) -> dict[str, int]:
+    """The layers docs/architecture.md draws: `N  part · part (remark) · …` under "The
+    layers"; `bot/` and `evals/` sit on top of the engine and are no part of it."""
+    drawing = page.split("## The layers", 1)[1].split("```")[1]
+    layers: dict[str, int] = {}
+    for line in drawing.splitlines():
+        number, _, parts = line.strip().partition("  ")
+        if not number.isdigit():
+            continue
+        for name in _REMARKS.sub("", parts).replace("·", " ").split():
+            if not name.endswith("/"):
+                layers[_engine_name(name)] = int(number)
+    return layers
+
+
+def _may_import(page: str) -> dict[tuple[str, ...], frozenset[str] | None]:
+    """The engine table's rows: (its packages and modules) -> what they may import, None for
+    "everything below" (any lower layer). Backticked names count; remarks in parentheses and
+    other words do not ("nothing" is the empty set)."""
+    table = page.split("## engine/", 1)[1].split("\n## ", 1)[0]
+    rows: dict[tuple[str, ...], frozenset[str] | None] = {}
+    for line in table.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or not cells[0].startswith("`"):
+            continue
+        owners = tuple(_engine_name(name) for name in _NAMED.findall(cells[0]))
+        allowed = _REMARKS.sub("", cells[2])
+        everything = allowed.strip() == "everything below"
+        rows[owners] = None if everything else frozenset(map(_engine_name, _NAMED.findall(allowed)))
+    return rows
+
+
+# Lower layers never import higher ones (docs/architecture.md draws them; the test reads it).
+ENGINE_LAYERS = _drawn_layers(ARCHITECTURE.read_text(encoding="utf-8"))
 
 
 def _module_name(path: Path) -> str:
@@ -106,6 +114,68 @@ def test_engine_imports_run_downward_only() -> None:
             if there != here and ENGINE_LAYERS[there] >= ENGINE_LAYERS[here]:
                 wrong.append(f"{module} ({here}) imports {imported} ({there})")
     assert wrong == []
+
+
+def _files_of(name: str) -> list[Path]:
+    """The source files of an engine package (all of it) or module."""
+    path = ROOT.joinpath(*name.split("."))
+    return sorted(path.rglob("*.py")) if path.is_dir() else [path.with_suffix(".py")]
+
+
+def _engine_parts() -> list[str]:
+    """The packages and modules at the engine's top, its front door aside."""
+    return sorted(
+        f"engine.{path.stem}"
+        for path in (ROOT / "engine").iterdir()
+        if (path.suffix == ".py" and path.stem != "__init__") or (path / "__init__.py").exists()
+    )
+
+
+def test_the_engine_table_has_one_row_for_each_part_of_the_engine() -> None:
+    rows = _may_import(ARCHITECTURE.read_text(encoding="utf-8"))
+    assert sorted(owner for owners in rows for owner in owners) == _engine_parts()
+
+
+def test_each_engine_part_imports_what_its_row_says_and_all_of_it() -> None:
+    """docs/architecture.md's "may import" column is the truth about the engine's imports:
+    an import it does not name fails, and so does a name no module of the row imports (the
+    column may not grow stale either way). "everything below" rows are held by the layers."""
+    wrong, unused = [], []
+    for owners, allowed in _may_import(ARCHITECTURE.read_text(encoding="utf-8")).items():
+        if allowed is None:
+            continue
+        taken: set[str] = set()
+        for path in (path for owner in owners for path in _files_of(owner)):
+            for imported in _imports(path):
+                own = any(imported == o or imported.startswith(f"{o}.") for o in owners)
+                if own or not imported.startswith("engine."):
+                    continue
+                named = {a for a in allowed if imported == a or imported.startswith(f"{a}.")}
+                if not named:
+                    wrong.append(f"{_module_name(path)} imports {imported}")
+                taken |= named
+        unused += [
+            f"{', '.join(owners)} may import {name}, but none does" for name in allowed - taken
+        ]
+    assert wrong == [], "the import is not in its row's column of docs/architecture.md"
+    assert sorted(unused) == [], "drop it from the column of docs/architecture.md"
+
+
+def test_the_architecture_page_reader_reads_layers_and_rows() -> None:
+    """The readers above fail on what they must see (a broken reader passes everything)."""
+    page = (
+        "## The layers\n\n```\n 1  board · sources.web (the web)      bot/ · evals/\n"
+        " 0  text\n```\n\n## engine/\n\n| package or module | what | may import |\n|---|---|---|\n"
+        "| `text/` | rules | nothing of the engine |\n"
+        "| `board.py`, `sources/` | the board (`Board`) | `text`, `words` (the `Words` only) |\n"
+        "| `cli/` | entry | everything below |\n\n## bot/\n\n| `slack/` | x | `y` |\n"
+    )
+    assert _drawn_layers(page) == {"engine.board": 1, "engine.sources.web": 1, "engine.text": 0}
+    assert _may_import(page) == {
+        ("engine.text",): frozenset(),
+        ("engine.board", "engine.sources"): frozenset({"engine.text", "engine.words"}),
+        ("engine.cli",): None,
+    }
 
 
 def test_engine_words_imports_only_the_language_type() -> None:

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pypdfium2
 
-from engine.documents.blocks import PageBlock
 from engine.documents.html_text import html_main_text, html_title
 from engine.documents.ocr import ocr_available, read_image, render_page, wants_ocr
 from engine.documents.office import read_docx, read_pptx, read_xlsx
+from engine.documents.page_blocks import PageBlock
 from engine.documents.pdf_text import visible_blocks, visible_text
 from engine.errors import SourceError
 from engine.text.confusables import without_invisible_controls

@@ -29,8 +29,8 @@ import numpy
 import pypdfium2
 import pypdfium2.raw as pdfium_c
 
-from engine.documents.blocks import PageBlock, page_blocks
 from engine.documents.layout import Box, may_have_columns, pieces_of, reading_order, reordered
+from engine.documents.page_blocks import PageBlock, page_blocks
 from engine.documents.pdf_objects import (
     HIDDEN,
     INVISIBLE,

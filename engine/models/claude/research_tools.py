@@ -30,7 +30,7 @@ from anthropic.types import (
 )
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.documents.figures import PageFigure
+from engine.documents.images import PageFigure
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import SearchHit
 from engine.text.normalise import collapse_whitespace

@@ -26,8 +26,8 @@ from engine.text.matching import find_excerpt
 from engine.text.normalise import collapse_whitespace
 from engine.text.periods import YEAR, YEAR_WORD
 from engine.text.spans import Span
+from engine.text.synonyms import contains_phrase
 from engine.text.tokens import term_set, tokenize
-from engine.text.vocabulary import contains_phrase
 from engine.verify.contexts import (
     carried_problem,
     nearest_before,

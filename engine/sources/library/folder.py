@@ -16,6 +16,7 @@ from engine.contracts import utc_now
 from engine.documents.parse import KIND_BY_SUFFIX, DocumentKind
 from engine.snapshots import Snapshot, split_page
 from engine.sources.library.cache import ParsedTextCache, default_cache_dir
+from engine.sources.library.document_texts import DocumentTexts
 from engine.sources.library.documents import LibraryDocument, LibraryError, build_documents
 from engine.sources.library.files import Note, escaped, worded
 from engine.sources.library.index.opening import open_index
@@ -24,7 +25,6 @@ from engine.sources.library.index.refresh import RefreshSummary
 from engine.sources.library.manifest import Manifest, load_manifest
 from engine.sources.library.query import search_terms
 from engine.sources.library.ranking import TitleField, rank_passages
-from engine.sources.library.texts import DocumentTexts
 from engine.sources.protocols import FetchError, SearchHit
 from engine.text.normalise import collapse_whitespace
 from engine.words import ENGLISH, PORTUGUESE, Words

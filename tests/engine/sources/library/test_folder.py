@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine.snapshots import Snapshot, split_page
-from engine.sources.library import Library, LibraryDocument, LibraryError
-from engine.sources.library import texts as texts_module
+from engine.sources.library import Library, LibraryDocument, LibraryError, document_texts
 from engine.sources.library.files import Note
 from engine.sources.library.folder import make_snippet
 from engine.sources.library.index import opening as opening_module
@@ -297,13 +296,13 @@ async def test_opening_loads_no_text_and_a_search_loads_only_its_hits(
 ) -> None:
     open_library(library_folder)
     loaded: list[str] = []
-    load = texts_module.DocumentTexts._load
+    load = document_texts.DocumentTexts._load
 
-    def counting(self: texts_module.DocumentTexts, document: LibraryDocument) -> tuple[str, ...]:
+    def counting(self: document_texts.DocumentTexts, document: LibraryDocument) -> tuple[str, ...]:
         loaded.append(document.path.name)
         return load(self, document)
 
-    monkeypatch.setattr(texts_module.DocumentTexts, "_load", counting)
+    monkeypatch.setattr(document_texts.DocumentTexts, "_load", counting)
     library = open_library(library_folder)
     assert loaded == []
     hits = await library.search("offshore wind turbines", limit=1)
