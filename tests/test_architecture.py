@@ -300,6 +300,36 @@ def test_no_project_name_is_imported_under_another_name() -> None:
     assert wrong == []
 
 
+def _repeated_module_names() -> set[str]:
+    """Module and package names that stand in more than one place of engine/, bot/, evals/."""
+    seen: dict[str, int] = {}
+    for root in PACKAGES:
+        for path in (ROOT / root).rglob("*"):
+            if path.name == "__pycache__" or "__pycache__" in path.parts:
+                continue
+            if path.suffix == ".py" and path.stem != "__init__":
+                seen[path.stem] = seen.get(path.stem, 0) + 1
+            elif path.is_dir() and (path / "__init__.py").exists():
+                seen[path.name] = seen.get(path.name, 0) + 1
+    return {name for name, count in seen.items() if count > 1}
+
+
+def test_a_module_name_that_repeats_is_listed_with_its_one_meaning() -> None:
+    """A name in two packages (`figures` was a picture in one, a number in another) is
+    either renamed or listed in docs/architecture.md's "Module names", saying what it
+    means in all of them."""
+    page = ARCHITECTURE.read_text(encoding="utf-8")
+    table = page.split("## Module names", 1)[1].split("\n## ", 1)[0]
+    listed = {
+        name
+        for line in table.splitlines()
+        if line.startswith("| `")
+        for name in _NAMED.findall(line.split("|")[1])
+    }
+    assert sorted(_repeated_module_names() - listed) == [], "rename it, or list its meaning"
+    assert sorted(listed - _repeated_module_names()) == [], "no longer repeated: unlist it"
+
+
 def test_no_test_module_imports_another_test_module() -> None:
     wrong = [
         f"{_module_name(path)} imports {imported}"

@@ -27,8 +27,8 @@ from engine.contracts import Usage
 from engine.models.claude.citations import cited_passages, repair_candidates, verdict_message
 from engine.models.claude.client import ClaudeClient
 from engine.models.claude.config import ClaudeConfig
-from engine.models.claude.conversation import SubagentMessages
 from engine.models.claude.errors import ClaudeRefused, ClaudeTruncated, ServerSearchDisabled
+from engine.models.claude.messages import SubagentMessages
 from engine.models.claude.prompts import (
     CONTINUE_PROMPT,
     EMPTY_TWICE,
