@@ -17,7 +17,7 @@ from bot.redis.state import ReportState
 from bot.runtime import Runtime
 from bot.slack.api import DELIVERY_ERRORS
 from bot.slack.assistant import StatusLine
-from bot.slack.blockkit import Message, clip
+from bot.slack.blockkit import Message
 from bot.slack.blocks import cancelled_report
 from bot.slack.progress import ProgressReporter
 from bot.slack.progress_state import SlackProgress
@@ -33,6 +33,7 @@ from engine import (
     Report,
     SubagentOutcome,
 )
+from engine.text import clip
 
 log = logging.getLogger(__name__)
 

@@ -16,12 +16,12 @@ import logging
 from collections.abc import Callable
 
 from bot.slack.api import DELIVERY_ERRORS, SlackApi
-from bot.slack.blockkit import Message, clip
+from bot.slack.blockkit import Message
 from bot.slack.locales import BOTH, Languages
 from bot.slack.texts import texts_for
 from engine import Language
 from engine.planning import TEMPLATES
-from engine.text import collapse_whitespace
+from engine.text import clip, collapse_whitespace
 from engine.words import words_for
 
 log = logging.getLogger(__name__)

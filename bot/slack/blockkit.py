@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.text import collapse_whitespace
+from engine.text import clip, collapse_whitespace
 
 Block = dict[str, Any]
 
@@ -57,10 +57,6 @@ class Message:
     metadata: dict[str, Any] | None = None
     """Message metadata ({event_type, event_payload}): invisible to users, readable back
     with conversations.replies (docs.slack.dev/messaging/message-metadata)."""
-
-
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def escape(text: str) -> str:

@@ -18,7 +18,6 @@ from bot.slack.blockkit import (
     Message,
     actions,
     button,
-    clip,
     context,
     escape,
     header,
@@ -32,6 +31,7 @@ from bot.slack.progress_state import SlackProgress
 from bot.slack.texts import Texts, claims_count, texts_for
 from engine import ClarifyingQuestion, Language, Limits, Plan, ProgressState, Report, Spend
 from engine.planning import TEMPLATES, cut_by_budget, cut_by_user, gap_question
+from engine.text import clip
 
 ANSWER = "fonte_answer"
 START = "fonte_start"

@@ -15,7 +15,6 @@ from bot.slack.blockkit import (
     TextRoom,
     actions,
     button,
-    clip,
     context,
     escape,
     feedback_buttons,
@@ -57,7 +56,7 @@ from engine.render import (
     source_location,
     source_title,
 )
-from engine.text import collapse_whitespace
+from engine.text import clip, collapse_whitespace
 
 EXCERPT_PREVIEW_CHARS = 280
 

@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.documents.images import PageFigure
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import SearchHit
-from engine.text.normalise import collapse_whitespace
+from engine.text.normalise import clip, collapse_whitespace
 
 SEARCH_LIBRARY = "search_library"
 READ_DOCUMENT = "read_document"
@@ -299,8 +299,7 @@ def document_result(
 
 
 def safe_title(title: str, limit: int = MAX_DOCUMENT_TITLE_CHARS) -> str:
-    title = collapse_whitespace(title)
-    return title if len(title) <= limit else title[: limit - 1].rstrip() + "…"
+    return clip(collapse_whitespace(title), limit)
 
 
 def text_result(tool_use_id: str, text: str, *, is_error: bool = False) -> ToolResultBlockParam:

@@ -32,6 +32,7 @@ from engine.models.claude.config import ClaudeConfig
 from engine.models.claude.errors import InvalidAnswer
 from engine.models.claude.prompts import WRITER_SYSTEM, writer_prompt
 from engine.models.claude.request import ClaudeRequest
+from engine.models.claude.research_tools import text_result
 from engine.models.claude.structured import InvalidJson, Text, validated
 from engine.models.protocol import Brief, Draft
 from engine.text.normalise import collapse_whitespace
@@ -153,7 +154,7 @@ class Calculations:
                 raise ValueError(f"there is no tool {use.name!r}; the only tool is {CALCULATE}")
             calculation = self._calculate(CalculateInput.model_validate(use.input))
         except (ValidationError, ValueError, NotComparable) as refused:
-            return _result(use.id, f"not calculated: {_one_line(refused)}", error=True)
+            return text_result(use.id, f"not calculated: {_one_line(refused)}", is_error=True)
         self.made.append(calculation)
         body = {
             "calculation_id": calculation.id,
@@ -162,7 +163,7 @@ class Calculations:
             "claim_ids": calculation.claim_ids,
             "cite": "put the calculation_id in calculation_ids and these claim_ids in claim_ids",
         }
-        return _result(use.id, json.dumps(body, ensure_ascii=False), error=False)
+        return text_result(use.id, json.dumps(body, ensure_ascii=False))
 
     def _calculate(self, asked: CalculateInput) -> Calculation:
         figures = [self._figure(ref) for ref in asked.figures]
@@ -193,17 +194,6 @@ class Calculations:
                 return figure
         printed = "; ".join(f"{f.measure} {f.period}: {f.text}" for f in own)
         raise ValueError(f"claim {ref.claim_id} prints no {ref.text!r} (it prints {printed})")
-
-
-def _result(tool_use_id: str, text: str, *, error: bool) -> ToolResultBlockParam:
-    block: ToolResultBlockParam = {
-        "type": "tool_result",
-        "tool_use_id": tool_use_id,
-        "content": [{"type": "text", "text": text}],
-    }
-    if error:
-        block["is_error"] = True
-    return block
 
 
 def _one_line(error: Exception) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import httpx
 
 from engine.sources.protocols import SearchError
-from engine.text.normalise import collapse_whitespace
+from engine.text.normalise import clip, collapse_whitespace
 
 DEFAULT_TIMEOUT = 10.0
 REASON_CHARS = 160
@@ -39,8 +39,7 @@ class ApiCall:
 
 def clipped_reason(text: str, limit: int = REASON_CHARS) -> str:
     """`text` on one line, clipped at `limit` characters with an ellipsis."""
-    flat = collapse_whitespace(text)
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+    return clip(collapse_whitespace(text), limit)
 
 
 def error_detail(body: bytes) -> str:
