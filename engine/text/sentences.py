@@ -166,3 +166,8 @@ def continues_on_next_line(line: str) -> bool:
     if last[-1] in ",(–—-/" or last.lower() in DANGLING_WORDS:
         return True
     return not (_is_heading(line) or is_table_line(line) or _ROW_STATEMENT.match(line))
+
+
+def capitalised(text: str) -> str:
+    """`text` with its first letter upper case, as a sentence opens."""
+    return text[:1].upper() + text[1:]

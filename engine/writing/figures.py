@@ -32,7 +32,7 @@ from decimal import Decimal
 
 from engine.contracts import Claim, ClaimStatus, Figure
 from engine.text.language import detect_language
-from engine.text.normalise import collapse_whitespace
+from engine.text.normalise import collapse_whitespace, folded
 from engine.text.periods import DATED_PERIOD, YEAR_IN_TEXT
 from engine.text.quantities import Quantity, declarations, quantities
 from engine.words import words_for
@@ -250,10 +250,6 @@ def _unit(claim: Claim, measure: str, q: Quantity, printed: str, language: str) 
 # -- gathering ---------------------------------------------------------------------------
 
 
-def _key(text: str) -> str:
-    return collapse_whitespace(text.casefold())
-
-
 def gather_figures(claims: Sequence[Claim]) -> list[Figure]:
     """The figures of the verified claims, each once: the same measure, entity, period and
     value printed in two places (one row cited from two pages) is one Figure citing both."""
@@ -263,8 +259,8 @@ def gather_figures(claims: Sequence[Claim]) -> list[Figure]:
             continue
         for figure in figures_in(claim):
             key = (
-                _key(figure.measure),
-                _key(figure.entity),
+                folded(figure.measure),
+                folded(figure.entity),
                 figure.period,
                 Decimal(repr(figure.value)),
                 unit_family(figure.unit),

@@ -255,7 +255,3 @@ def closed(clause: str) -> str:
     """A clause as a sentence: its trailing ", ; :" replaced by a full stop."""
     text = clause.rstrip(" ,;:")
     return text if text.endswith((".", "!", "?")) else f"{text}."
-
-
-def capitalised(text: str) -> str:
-    return text[:1].upper() + text[1:]

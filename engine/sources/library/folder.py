@@ -164,7 +164,7 @@ class Library:
         base = split_page(url.strip())[0]
         number = self._by_url.get(base)
         if number is None:
-            number = self._by_url.get(_canonical_file_url(base), -1)
+            number = self._by_url.get(canonical_file_url(base), -1)
         document = self._documents[number] if number >= 0 else None
         return document.path if document is not None and document.kind is DocumentKind.pdf else None
 
@@ -174,7 +174,7 @@ class Library:
         base, page = split_page(url.strip())
         number = self._by_url.get(base)
         if number is None:
-            number = self._by_url.get(_canonical_file_url(base), -1)
+            number = self._by_url.get(canonical_file_url(base), -1)
         if number < 0:
             raise FetchError(f"not a document of the library at {self.folder}: {url}")
         document = self._documents[number]
@@ -260,7 +260,7 @@ def make_snippet(passage: str, limit: int = SNIPPET_CHARS) -> str:
     return flat[: cut if cut > limit // 2 else limit].rstrip() + "…"
 
 
-def _canonical_file_url(url: str) -> str:
+def canonical_file_url(url: str) -> str:
     """`file://` URLs written another way (unescaped, relative segments) in our spelling."""
     parsed = urlparse(url)
     if parsed.scheme != "file" or not parsed.path:

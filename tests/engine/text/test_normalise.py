@@ -9,6 +9,7 @@ from engine.text.normalise import (
     clip,
     collapse_whitespace,
     excerpt_key,
+    folded,
     normalise_for_match,
 )
 
@@ -178,3 +179,8 @@ def test_clip_keeps_what_fits_and_cuts_the_rest_to_the_limit_with_an_ellipsis() 
     assert clip("twelve chars", 8) == "twelve…"  # the space before the cut goes
     assert len(clip("x" * 50, 10)) == 10
     assert clip("x" * 50, 10).endswith("…")
+
+
+def test_folded_labels_compare_equal_whatever_their_case_and_spacing() -> None:
+    assert folded("  Operating\n INCOME ") == folded("operating income") == "operating income"
+    assert folded("Revenue") != folded("Revenues")
