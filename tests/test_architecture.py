@@ -594,3 +594,45 @@ def test_the_year_pattern_scan_finds_what_it_looks_for() -> None:
     }
     for source, found in samples.items():
         assert len(list(_year_patterns(source))) == found, source
+
+
+def _whitespace_collapses(source: str) -> Iterator[str]:
+    """`" ".join(x.split())` in one module's source: the whitespace rule written again."""
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "join"
+            and isinstance(node.func.value, ast.Constant)
+            and node.func.value.value == " "
+            and len(node.args) == 1
+            and isinstance(split := node.args[0], ast.Call)
+            and isinstance(split.func, ast.Attribute)
+            and split.func.attr == "split"
+            and not split.args
+            and not split.keywords
+        ):
+            yield f"line {node.lineno}: {ast.unparse(node)}"
+
+
+def test_whitespace_is_collapsed_by_its_one_helper() -> None:
+    """engine.text.normalise.collapse_whitespace is the rule; nothing writes it again."""
+    found = {
+        relative: hits
+        for _, path in _sources(*PACKAGES)
+        if (relative := path.relative_to(ROOT).as_posix()) != "engine/text/normalise.py"
+        and (hits := list(_whitespace_collapses(path.read_text(encoding="utf-8"))))
+    }
+    assert found == {}, "call engine.text.collapse_whitespace instead"
+
+
+def test_the_whitespace_scan_finds_what_it_looks_for() -> None:
+    samples = {
+        'T = " ".join(text.split())': 1,
+        "T = ' '.join(f(text).casefold().split())": 1,
+        'T = "".join(text.split())': 0,
+        'T = " ".join(text.split("\\n"))': 0,
+        'T = " ".join(words)': 0,
+    }
+    for source, found in samples.items():
+        assert len(list(_whitespace_collapses(source))) == found, source
