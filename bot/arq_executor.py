@@ -32,7 +32,7 @@ from engine import (
     wait_within_cap,
 )
 
-VERIFY_TIMEOUT_SECONDS = 120.0
+VERIFY_WAIT_SECONDS = 120.0
 
 
 class JobLost(DeliveryError):
@@ -50,7 +50,7 @@ class ArqExecutor:
         seconds_left: Callable[[], Awaitable[float]],
         *,
         poll_interval: float = 0.5,
-        verify_timeout: float = VERIFY_TIMEOUT_SECONDS,
+        verify_timeout: float = VERIFY_WAIT_SECONDS,
     ) -> None:
         self._redis = redis
         self._keys = keys

@@ -45,14 +45,14 @@ def _fail(error: FonteError) -> int:
 
 def bot_command(args: argparse.Namespace) -> int:
     from bot.serve import serve_bot
-    from bot.sources import library_problem
+    from bot.sources import configured_library_problem
 
     try:
         settings = load_settings(role="bot")
         if args.check:
             # The bot runs without its library (it tells each request what to set); the
             # check says so, one line, and fails.
-            problem = library_problem(settings)
+            problem = configured_library_problem(settings)
             if problem is not None:
                 print(f"error: {problem}", file=sys.stderr)
                 return EXIT_FAILED

@@ -21,7 +21,7 @@ from bot.conversation.common import (
 )
 from bot.conversation.excerpt_page import show_page
 from bot.conversation.export import export
-from bot.conversation.followups import cancel, deepen, out_of_turn, rate, say
+from bot.conversation.followups import cancel, deepen, out_of_turn, rate, say_to_user
 from bot.conversation.shared_files import share_files
 from bot.conversation.thread_context import conversation_context
 from bot.redis.state import ReportState
@@ -44,7 +44,7 @@ from bot.steps import (
     Start,
     Step,
 )
-from engine import Brief, ClarifyingQuestion, Meter, Subquestion
+from engine import MAX_CLARIFYING_QUESTIONS, Brief, ClarifyingQuestion, Meter, Subquestion
 from engine.planning import (
     MAX_QUESTION_CHARS,
     criterion_for,
@@ -53,14 +53,13 @@ from engine.planning import (
     single_question_plan,
     topic_of,
 )
-from engine.text import detect_language
+from engine.text import collapse_whitespace, detect_language
 
 # What chat.postMessage answers in a channel the bot was not invited to.
 _NOT_A_MEMBER = {"not_in_channel", "channel_not_found"}
 
 log = logging.getLogger(__name__)
 
-MAX_QUESTIONS = 3
 
 __all__ = ["brief_of", "estimate_run", "handle_step", "report_id_for"]
 
@@ -82,7 +81,7 @@ async def handle_step(rt: Runtime, step: Step) -> None:
         case Rate():
             await rate(rt, step)
         case Say():
-            await say(rt, step)
+            await say_to_user(rt, step)
         case ShowPage():
             await show_page(rt, step)
         case Export():
@@ -108,7 +107,7 @@ async def _meter(rt: Runtime, state: ReportState, scope: str) -> Meter:
 
 def _question_problem(step: Ask) -> str | None:
     """Why the question cannot be researched, in the user's language; None when it can."""
-    text = " ".join(step.text.split())
+    text = collapse_whitespace(step.text)
     t = texts_for(step.language or detect_language(text))
     if not text:
         return t.question_empty
@@ -190,7 +189,7 @@ async def _clarify(rt: Runtime, state: ReportState) -> list[ClarifyingQuestion]:
     except Exception as failure:  # no questions is a fine answer: plan from the brief
         log.warning("clarify failed for %s: %s", state.report_id, failure)
         return []
-    return questions[:MAX_QUESTIONS]
+    return questions[:MAX_CLARIFYING_QUESTIONS]
 
 
 async def post_plan(rt: Runtime, report_id: str) -> None:

@@ -16,14 +16,15 @@ from bot.redis.state import ReportState
 from bot.runtime import Runtime
 from bot.slack.api import DELIVERY_ERRORS
 from bot.slack.assistant import StatusLine
-from bot.slack.blockkit import Message, clip
-from bot.slack.blocks import cut_by_user
+from bot.slack.blockkit import Message
+from bot.slack.blocks import cancelled_report
 from bot.slack.progress import ProgressReporter
 from bot.slack.progress_state import SlackProgress
 from bot.slack.stream import StreamedProgress, end_stream, open_stream
 from bot.slack.texts import texts_for
 from bot.sources.catalog import origins_marked
 from engine import GRACE_SECONDS, Orchestrator, Report
+from engine.text import clip
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +76,7 @@ async def _attempt(rt: Runtime, report_id: str, version: int) -> None:
     if report is None:
         return
     if state.cancel_reason or (await rt.states.get(report_id) or state).cancel_reason:
-        report = cut_by_user(report)
+        report = cancelled_report(report)
     await rt.states.save_report(report_id, version, report)
 
     def delivering(current: ReportState) -> ReportState | None:

@@ -29,8 +29,8 @@ from bot.slack.texts import texts_for
 from bot.sources import (
     SourceFactory,
     SourceUnavailable,
+    configured_library_problem,
     is_built_in,
-    library_problem,
     model_factory,
     source_factory,
     unavailable_sources,
@@ -119,7 +119,7 @@ class Runtime:
     async def research_problem(self) -> str | None:
         """Why a research request cannot be served now, or None: the library's quick check,
         then, where research runs in this process, the source's opening itself."""
-        problem = await asyncio.to_thread(library_problem, self.settings)
+        problem = await asyncio.to_thread(configured_library_problem, self.settings)
         if problem is None and self.settings.embedded:
             await self.sources()
             problem = self.source_problem

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from bot.files import SharedFile
 from engine import Language, Limits
 from engine.planning import UnknownTemplate, find_template
-from engine.text import detect_language
+from engine.text import collapse_whitespace, detect_language
 
 
 class _Step(BaseModel):
@@ -183,7 +183,7 @@ _DEEPEN = re.compile(
 
 
 def strip_mentions(text: str) -> str:
-    return " ".join(_MENTION.sub(" ", text).split())
+    return collapse_whitespace(_MENTION.sub(" ", text))
 
 
 def mentions(text: str, user_id: str | None) -> bool:
@@ -193,7 +193,7 @@ def mentions(text: str, user_id: str | None) -> bool:
 def deepen_request(text: str) -> str | None:
     """The gap of "aprofunde: <gap>" / "deepen: <gap>", else None."""
     match = _DEEPEN.match(strip_mentions(text))
-    return " ".join(match.group("gap").split()) if match else None
+    return collapse_whitespace(match.group("gap")) if match else None
 
 
 _CONNECTORS = frozenset("de do da dos das em no na nos nas of for in on".split())

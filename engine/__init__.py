@@ -15,6 +15,7 @@ from engine.agents.toolbox import Assignment, Toolbox
 from engine.board import Board, InMemoryBoard, as_posted, validate_claim
 from engine.budget import Budget, InMemoryBudget, Meter, Refusal, Reservation
 from engine.contracts import (
+    MAX_CLARIFYING_QUESTIONS,
     Calculation,
     Claim,
     ClaimStatus,
@@ -51,6 +52,7 @@ from engine.snapshots import InMemorySnapshotStore, Snapshot, SnapshotStore, spl
 
 __all__ = [
     "GRACE_SECONDS",
+    "MAX_CLARIFYING_QUESTIONS",
     "Assignment",
     "BadInput",
     "Board",

@@ -148,6 +148,10 @@ class Plan(Contract):
         return self
 
 
+MAX_CLARIFYING_QUESTIONS = 3
+"""The questions asked before planning, at the most: in Slack, at the terminal and of Claude."""
+
+
 class ClarifyingQuestion(Contract):
     """A question the planner asks before planning, with likely answers to offer as buttons."""
 

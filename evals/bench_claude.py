@@ -49,7 +49,7 @@ from engine.sources.kinds import WEB
 from engine.sources.protocols import FetchError, SearchHit
 
 MODEL = "claude-sonnet-5-5"
-CHARS_PER_TOKEN = 2.5
+_CHARS_PER_TOKEN = 2.5
 THINKING_AT_HIGH = {"subagent": 1500, "planner": 3000, "writer": 3000, "check": 800}
 EFFORT_SHARE = {"high": 1.0, "medium": 0.5, "low": 0.2, "xhigh": 1.5, "max": 2.0}
 SEARCH_SECONDS, READ_SECONDS = 0.6, 1.0
@@ -63,7 +63,7 @@ class Fact:
 
 
 @dataclass(frozen=True)
-class Case:
+class ScriptedCase:
     question: str
     subquestions: dict[str, list[Fact]]
     """Subquestion text -> the facts its sources state (one page each)."""
@@ -76,7 +76,7 @@ def _fact(slug: str, statement: str, excerpt: str) -> Fact:
 
 
 SUITE = [
-    Case(
+    ScriptedCase(
         "Qual o limite de potência da microgeração distribuída?",
         {
             "Qual o limite de potência da microgeração distribuída na Lei 14.300?": [
@@ -89,7 +89,7 @@ SUITE = [
             ]
         },
     ),
-    Case(
+    ScriptedCase(
         "Até quando valem os créditos de energia e quem fiscaliza a geração distribuída?",
         {
             "Até quando valem os créditos de energia da geração distribuída?": [
@@ -110,7 +110,7 @@ SUITE = [
             ],
         },
     ),
-    Case(
+    ScriptedCase(
         "Compare a receita de 2023 da Alfa, da Beta e da Gama.",
         {
             "Qual foi a receita líquida de 2023 da Alfa, da Beta e da Gama?": [
@@ -180,7 +180,7 @@ class _Streamed:
 class ScriptedClaude:
     """Stands in for `AsyncAnthropic`: `messages.create` answers from the request."""
 
-    def __init__(self, case: Case, speed: float) -> None:
+    def __init__(self, case: ScriptedCase, speed: float) -> None:
         self.messages = self
         self._case = case
         self._speed = speed
@@ -300,7 +300,7 @@ def _first_text(request: dict[str, Any]) -> str:
 
 def _cached_tokens(request: dict[str, Any]) -> int:
     earlier = json.dumps(request["messages"][:-1], ensure_ascii=False, default=str)
-    return math.ceil(len(earlier) / CHARS_PER_TOKEN) if len(request["messages"]) > 1 else 0
+    return math.ceil(len(earlier) / _CHARS_PER_TOKEN) if len(request["messages"]) > 1 else 0
 
 
 def _draft(prompt: str) -> dict[str, Any]:
@@ -310,7 +310,7 @@ def _draft(prompt: str) -> dict[str, Any]:
 
 
 @dataclass
-class Outcome:
+class ScriptedOutcome:
     usd: float
     seconds: float
     verified: int
@@ -325,7 +325,9 @@ def bench_config(changes: dict[str, Any]) -> ClaudeConfig:
     return ClaudeConfig(api_key="bench", model=MODEL, subagent_model=MODEL, **known)
 
 
-async def run_case(case: Case, speed: float, changes: dict[str, Any]) -> Outcome:
+async def run_scripted_case(
+    case: ScriptedCase, speed: float, changes: dict[str, Any]
+) -> ScriptedOutcome:
     facts = [f for fs in case.subquestions.values() for f in fs]
     api = ScriptedClaude(case, speed)
     config = bench_config(changes)
@@ -336,7 +338,7 @@ async def run_case(case: Case, speed: float, changes: dict[str, Any]) -> Outcome
     orchestrator = Orchestrator(model, source, source, limits=Limits(usd=5.0, steps=200))
     report = await orchestrator.run(make_brief(case.question))
     seconds = (time.perf_counter() - started) * speed
-    return Outcome(report.spend.usd, seconds, len(report.verified_claims()), len(facts))
+    return ScriptedOutcome(report.spend.usd, seconds, len(report.verified_claims()), len(facts))
 
 
 async def three_reads_turn(changes: dict[str, Any]) -> float:
@@ -345,7 +347,7 @@ async def three_reads_turn(changes: dict[str, Any]) -> float:
     facts = [
         _fact(f"p{n}", f"O fato {n} vale {n}.", f"O fato número {n} vale {n}.") for n in (1, 2, 3)
     ]
-    case = Case("três páginas", {"Leia as três páginas.": facts}, search=False)
+    case = ScriptedCase("três páginas", {"Leia as três páginas.": facts}, search=False)
     api = ScriptedClaude(case, speed=1e9)
     client = ClaudeClient(api, default_price_table())  # type: ignore[arg-type]
     model = ClaudeModel(bench_config(changes), client)
@@ -369,7 +371,7 @@ async def main(speed: float, changes: dict[str, Any]) -> None:
     print(f"{'case':<58} {'usd':>8} {'seconds':>8} {'verified':>9}")
     outcomes = []
     for case in SUITE:
-        outcome = await run_case(case, speed, changes)
+        outcome = await run_scripted_case(case, speed, changes)
         outcomes.append(outcome)
         found = f"{outcome.verified}/{outcome.facts}"
         print(f"{case.question[:58]:<58} {outcome.usd:>8.4f} {outcome.seconds:>8.1f} {found:>9}")

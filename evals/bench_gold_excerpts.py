@@ -20,8 +20,8 @@ from engine import Snapshot
 from engine.sources.library import parse_pdf
 from engine.text import collapse_whitespace
 from engine.verify import verify_excerpt
+from evals.suites import CORPUS
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 _WORDS = re.compile(r"[A-Za-z]{2}")
 EXAMPLES = 12
 EXCERPT_MIN_CHARS, EXCERPT_MAX_CHARS = 20, 400  # the verifier's bounds (engine.contracts)

@@ -26,8 +26,9 @@ from engine import ExtractiveModel, Orchestrator, split_page
 from engine.planning import make_brief
 from engine.sources import SearchHit
 from engine.sources.library import Library, LibraryDocument
+from engine.text import collapse_whitespace
+from evals.suites import CORPUS
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 FINANCEBENCH = CORPUS / "financebench"
 BR_LAWS = CORPUS / "br-laws"
 TIMED_QUESTIONS = 10
@@ -85,10 +86,10 @@ def main(argv: list[str] | None = None) -> None:
         return
     folder: Path = arguments.folder
     with tempfile.TemporaryDirectory(prefix="fonte-bench-") as cache:
-        run(folder.resolve(), Path(cache))
+        run_benchmark(folder.resolve(), Path(cache))
 
 
-def run(folder: Path, cache: Path) -> None:
+def run_benchmark(folder: Path, cache: Path) -> None:
     print(f"library benchmark: {folder}")
     clock = PhaseClock()
     library = Library.open(folder, cache_dir=cache, on_warning=_print_warning, on_progress=clock)
@@ -208,7 +209,7 @@ def _matches(hit: SearchHit, documents: dict[str, LibraryDocument], gold: Gold) 
 
 def _loose(text: str) -> str:
     """Case, whitespace and markdown emphasis ignored, as the corpus README counts terms."""
-    return " ".join(text.replace("*", "").replace("_", "").casefold().split())
+    return collapse_whitespace(text.replace("*", "").replace("_", "").casefold())
 
 
 def _summary(ranks: list[int | None]) -> str:

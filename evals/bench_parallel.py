@@ -36,9 +36,10 @@ from engine.assembly import web_sources
 from engine.planning import criterion_for, make_brief
 from engine.v1 import OfflineV1Roles, V1Pipeline
 from evals.offline_web import OfflineWeb
+from evals.suites import CORPUS
 from evals.web_pages import load_hotpotqa
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "hotpotqa"
+HOTPOTQA = CORPUS / "hotpotqa"
 SUBQUESTIONS = 4
 
 
@@ -102,7 +103,7 @@ async def run_v1(plan: Plan, env: dict[str, str], cache: Path) -> tuple[float, R
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--latency", type=float, default=0.5, help="seconds added per request")
-    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--corpus", type=Path, default=HOTPOTQA)
     args = parser.parse_args(argv)
     plan = four_question_plan(args.corpus)
     with OfflineWeb(load_hotpotqa(args.corpus), latency=args.latency) as web:

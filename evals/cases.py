@@ -23,7 +23,6 @@ from engine.sources.library import Manifest, load_manifest
 
 CASES_FILE = "cases.jsonl"
 DOCS_FOLDER = "docs"
-WIKI_PATH = "/wiki/"
 
 
 class CaseError(BadInput):
@@ -197,7 +196,7 @@ def load_hotpotqa_cases(folder: Path) -> list[Case]:
             if isinstance(fact, list) and fact
         ]
         items = tuple(
-            RequiredItem(topic=title, path=wiki_path(title)) for title in dict.fromkeys(titles)
+            RequiredItem(topic=title, path=_required_path(title)) for title in dict.fromkeys(titles)
         )
         cases.append(
             Case(
@@ -208,10 +207,6 @@ def load_hotpotqa_cases(folder: Path) -> list[Case]:
             )
         )
     return cases
-
-
-def wiki_path(title: str) -> str:
-    return WIKI_PATH + title.replace(" ", "_")
 
 
 # -- reading ------------------------------------------------------------------------------
@@ -277,6 +272,12 @@ def _check_unique(cases: list[Case], path: Path) -> None:
 
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _required_path(title: str) -> str:
+    """The page a supporting title names, unquoted (`/wiki/Alû`): metrics compares paths
+    unquoted, whatever the spelling of the cited URL."""
+    return "/wiki/" + title.replace(" ", "_")
 
 
 def _ignore(message: str) -> None:

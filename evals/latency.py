@@ -51,8 +51,6 @@ MODEL_READ_CHARS = 60_000
 """What a read shows a model: one page of a paged document, else the text up to this many
 characters (the cap the Claude subagent's read tool applies)."""
 
-Sleep = Callable[[float], Awaitable[None]]
-
 
 @dataclass(frozen=True)
 class SimulatedLatency:
@@ -81,7 +79,7 @@ class CallClock:
     """Records notional calls on a budget and, given a latency, sleeps for each."""
 
     latency: SimulatedLatency | None = None
-    sleep: Sleep = asyncio.sleep
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
 
     async def wait(self, input_tokens: int, output_tokens: int) -> None:
         if self.latency is not None:

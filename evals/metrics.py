@@ -12,7 +12,7 @@ from decimal import Decimal
 from urllib.parse import unquote, urlparse
 
 from engine import Calculation, Claim, DroppedSentence, Report, Sentence, split_page
-from engine.text import is_fragment, numbers_in, term_set
+from engine.text import collapse_whitespace, is_fragment, numbers_in, term_set
 from engine.writing import NotComparable, recompute
 from evals.cases import Case, RequiredItem
 
@@ -157,7 +157,7 @@ def has_terms(excerpt: str, terms: Iterable[str]) -> bool:
 
 
 def _loose(text: str) -> str:
-    return " ".join(text.translate(_EMPHASIS).casefold().split())
+    return collapse_whitespace(text.translate(_EMPHASIS).casefold())
 
 
 def _wiki_form(path: str) -> str:

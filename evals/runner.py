@@ -12,7 +12,7 @@ import json
 import re
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
@@ -37,6 +37,7 @@ from engine import (
 )
 from engine.planning import PriceList, make_brief, prices_from_env
 from engine.sources import Fetcher, FetchError
+from engine.text import collapse_whitespace
 from engine.v1 import OfflineV1Roles, V1Pipeline, V1Roles
 from engine.verify import verify_on_page
 from evals.cases import Case
@@ -47,13 +48,12 @@ from evals.latency import (
     SimulatedLatency,
     SimulatedModel,
     SimulatedV1Roles,
-    Sleep,
 )
 from evals.metrics import Row, measure
 from evals.pricing import SimulatedPricing
 from evals.shares import DEFAULT_TEMPLATE, template_shares
 from evals.suites import Source, Suite
-from evals.tables import render_markdown
+from evals.tables import results_markdown
 from evals.totals import simulated_usd_mean, totals
 
 Arch = Literal["final", "v1"]
@@ -102,7 +102,7 @@ class RunOptions:
     """The same limits for every case; None: each case's template price gives them."""
     prices: PriceList = field(default_factory=lambda: prices_from_env({}))
     """What each template's report sells for: its limits and the cost's share of it."""
-    sleep: Sleep = asyncio.sleep
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
 
     def limits_for(self, template: str | None) -> Limits:
         price = self.prices.for_template(template).price_usd
@@ -238,7 +238,7 @@ def brief_for(case: Case) -> Brief:
     try:
         return make_brief(case.question, template=case.template)
     except BadInput:  # longer than a user may type (a company brief): asked as it is
-        return Brief(question=" ".join(case.question.split()), language="en")
+        return Brief(question=collapse_whitespace(case.question), language="en")
 
 
 async def _plan(model: Model, brief: Brief) -> Plan | None:
@@ -289,7 +289,7 @@ def write_outputs(
         json.dumps(document, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
     )
     outputs.results_md.write_text(
-        render_markdown(rows, suite=suite, model=model, latency=latency, pricing=options.pricing),
+        results_markdown(rows, suite=suite, model=model, latency=latency, pricing=options.pricing),
         encoding="utf-8",
     )
     write_chart(

@@ -12,7 +12,7 @@ from evals.totals import Totals, simulated_usd_mean, totals
 ARCH_ORDER = ("final", "v1")
 
 
-def render_markdown(
+def results_markdown(
     rows: Sequence[Row],
     *,
     suite: str,

@@ -18,11 +18,11 @@ from urllib.parse import quote, unquote, urlsplit
 
 import bm25s
 
-from engine.text import tokenize
+from engine.text import collapse_whitespace, tokenize
 
 WIKIPEDIA = "https://en.wikipedia.org"
 RESULTS_PER_PAGE = 10
-SNIPPET_CHARS = 240
+_SNIPPET_CHARS = 240
 HTML_TYPE = "text/html; charset=utf-8"
 TEXT_TYPE = "text/plain; charset=utf-8"
 JSON_TYPE = "application/json"
@@ -65,7 +65,7 @@ def title_from_url(url: str) -> str | None:
 
 
 def wiki_page(title: str, sentences: Sequence[str]) -> Page:
-    cleaned = [" ".join(s.split()) for s in sentences if s.strip()]
+    cleaned = [collapse_whitespace(s) for s in sentences if s.strip()]
     body = render_article(title, cleaned).encode("utf-8")
     return Page(wiki_path(title), body, HTML_TYPE, title, " ".join(cleaned))
 
@@ -169,10 +169,10 @@ class PageIndex:
         ]
 
 
-def snippet(text: str, query_tokens: Sequence[str], chars: int = SNIPPET_CHARS) -> str:
+def snippet(text: str, query_tokens: Sequence[str], chars: int = _SNIPPET_CHARS) -> str:
     """From the sentence sharing most words with the query (the first, on ties), on for up
     to `chars` characters, cut at a word."""
-    sentences = _SENTENCE_END.split(" ".join(text.split()))
+    sentences = _SENTENCE_END.split(collapse_whitespace(text))
     wanted = set(query_tokens)
     overlaps = [len(wanted & set(tokenize(sentence))) for sentence in sentences]
     best = overlaps.index(max(overlaps)) if overlaps else 0

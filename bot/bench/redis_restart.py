@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import shutil
 import signal
@@ -44,17 +43,12 @@ from bot.bench.processes import (
     stop_workers,
     worker_environment,
 )
-from bot.flows import handle_step
+from bot.bench.reports import BENCH_LIMITS, posted_reports, start_reports, workers_started
 from bot.jobs import open_runtime
 from bot.redis.outage import is_outage
 from bot.redis.state import FINAL_STATUSES
-from bot.runtime import Runtime
-from bot.slack.blocks import EXCERPT
-from bot.steps import Ask, Start
-from engine import Limits
 
-CHANNEL = "CRESTART"
-LIMITS = Limits(steps=60, seconds=600, usd=2.0)
+_CHANNEL = "CRESTART"
 
 
 def free_port() -> int:
@@ -183,40 +177,6 @@ async def until(check: Callable[[], Awaitable[bool]], within: float, what: str) 
         await asyncio.sleep(0.1)
 
 
-async def start_reports(rt: Runtime, questions: list[str]) -> list[str]:
-    report_ids = []
-    for n, question in enumerate(questions):
-        thread = f"restart.{n}"
-        ask = Ask(origin=f"restart-{n}", channel=CHANNEL, thread_ts=thread, user="U", text=question)
-        await handle_step(rt, ask)
-        report_id = await rt.states.by_thread(CHANNEL, thread)
-        assert report_id is not None
-        report_ids.append(report_id)
-    await asyncio.gather(*(handle_step(rt, Start(report_id=r, user="U")) for r in report_ids))
-    return report_ids
-
-
-def report_messages(calls: SlackCalls) -> Counter[tuple[str, str]]:
-    """(thread, blocks) of every report message posted: the same pair twice is a duplicate."""
-    seen: Counter[tuple[str, str]] = Counter()
-    for fields in calls.of("chat.postMessage"):
-        blocks = fields.get("blocks")
-        text = blocks if isinstance(blocks, str) else json.dumps(blocks, ensure_ascii=False)
-        if EXCERPT in text:
-            seen[(str(fields.get("thread_ts")), text)] += 1
-    return seen
-
-
-async def workers_started(logs: list[Path], within: float) -> None:
-    """Until each worker process logged the start of both its arq workers."""
-
-    async def started() -> bool:
-        texts = [log.read_text(errors="replace") if log.exists() else "" for log in logs]
-        return all(text.count("Starting worker for") >= 2 for text in texts)
-
-    await until(started, within, f"both workers started (see {logs})")
-
-
 async def restart_run(
     library: Path,
     folder: Path,
@@ -247,11 +207,11 @@ async def restart_run(
             )
             logs = [folder / f"worker-{n}.log" for n in (1, 2)]
             workers.extend(start_worker(env, log) for log in logs)
-            settings = bench_settings(api_url, server.url, prefix, library, LIMITS)
+            settings = bench_settings(api_url, server.url, prefix, library, BENCH_LIMITS)
             rt = await open_runtime(settings)
             try:
                 await workers_started(logs, within)
-                outcome = Restart(await start_reports(rt, questions))
+                outcome = Restart(await start_reports(rt, _CHANNEL, "restart", questions))
 
                 async def all_running() -> bool:
                     for report_id in outcome.report_ids:
@@ -283,7 +243,7 @@ async def restart_run(
             finally:
                 await rt.aclose()
                 stop_workers(workers)
-            outcome.messages = report_messages(calls)
+            outcome.messages = posted_reports(calls)
             outcome.files = Counter(
                 str(f.get("thread_ts")) for f in calls.of("files.completeUploadExternal")
             )
@@ -299,7 +259,7 @@ async def restart_run(
         server.stop()
 
 
-def print_figures(outcome: Restart, down: float, library: Path, folder: Path) -> None:
+def _print_figures(outcome: Restart, down: float, library: Path, folder: Path) -> None:
     total = len(outcome.report_ids)
     print(f"redis restart: {total} concurrent reports, 2 `fonte worker` processes, offline")
     print(f"model, library {library}; Redis (AOF, fsync always) SIGKILLed with all {total}")
@@ -330,7 +290,7 @@ def main() -> None:
         outcome = asyncio.run(
             restart_run(args.library, folder, questions=questions, down_seconds=args.down)
         )
-        print_figures(outcome, args.down, args.library, folder)
+        _print_figures(outcome, args.down, args.library, folder)
 
 
 if __name__ == "__main__":

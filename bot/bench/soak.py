@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import signal
 import subprocess
@@ -38,15 +37,12 @@ from bot.bench.processes import (
     stop_workers,
     worker_environment,
 )
-from bot.flows import handle_step
+from bot.bench.reports import BENCH_LIMITS, posted_reports, start_reports, workers_started
 from bot.jobs import open_runtime
 from bot.runtime import Runtime
-from bot.slack.blocks import EXCERPT
-from bot.steps import Ask, Start
-from engine import ClaimStatus, Limits
+from engine import ClaimStatus
 
-CHANNEL = "CSOAK"
-LIMITS = Limits(steps=60, seconds=600, usd=2.0)
+_CHANNEL = "CSOAK"
 
 
 @dataclass
@@ -60,27 +56,8 @@ class Soak:
     restarted_at: float | None = None
 
 
-async def start_reports(rt: Runtime, count: int) -> list[str]:
-    report_ids = []
-    for n in range(count):
-        thread = f"soak.{n}"
-        ask = Ask(
-            origin=f"soak-{n}",
-            channel=CHANNEL,
-            thread_ts=thread,
-            user="U",
-            text=QUESTIONS[n % len(QUESTIONS)],
-        )
-        await handle_step(rt, ask)
-        report_id = await rt.states.by_thread(CHANNEL, thread)
-        assert report_id is not None
-        report_ids.append(report_id)
-    await asyncio.gather(*(handle_step(rt, Start(report_id=r, user="U")) for r in report_ids))
-    return report_ids
-
-
 async def verified_ids(rt: Runtime, report_id: str) -> set[str]:
-    board = (await rt.stores.open(report_id, LIMITS, "soak")).board
+    board = (await rt.stores.open(report_id, BENCH_LIMITS, "soak")).board
     return {c.id for c in await board.claims() if c.status is ClaimStatus.verified}
 
 
@@ -129,28 +106,6 @@ async def kill_mid_way(
     return None
 
 
-def report_messages(calls: SlackCalls) -> Counter[tuple[str, str]]:
-    """(thread, blocks) of every report message posted: the same pair twice is a duplicate."""
-    seen: Counter[tuple[str, str]] = Counter()
-    for fields in calls.of("chat.postMessage"):
-        blocks = fields.get("blocks")
-        text = blocks if isinstance(blocks, str) else json.dumps(blocks, ensure_ascii=False)
-        if EXCERPT in text:
-            seen[(str(fields.get("thread_ts")), text)] += 1
-    return seen
-
-
-async def started(logs: list[Path], within: float = 120) -> None:
-    """Until each worker process logged the start of both its arq workers."""
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        texts = [log.read_text(errors="replace") if log.exists() else "" for log in logs]
-        if all(text.count("Starting worker for") >= 2 for text in texts):
-            return
-        await asyncio.sleep(0.1)
-    raise RuntimeError(f"the workers did not start within {within} s: see {logs}")
-
-
 async def soak_run(
     library: Path, redis_url: str, reports: int, restart_after: float, logs: Path
 ) -> None:
@@ -164,11 +119,16 @@ async def soak_run(
         )
         first = [logs / f"worker-{n}.log" for n in (1, 2)]
         workers = [start_worker(env, log) for log in first]
-        settings = bench_settings(api_url, redis_url, prefix, library, LIMITS)
+        settings = bench_settings(api_url, redis_url, prefix, library, BENCH_LIMITS)
         rt = await open_runtime(settings)
         try:
-            await started(first)  # workers open and index the library
-            soak = Soak(await start_reports(rt, reports), time.monotonic())
+            await workers_started(first, 120)  # workers open and index the library
+            soak = Soak(
+                await start_reports(
+                    rt, _CHANNEL, "soak", [QUESTIONS[n % len(QUESTIONS)] for n in range(reports)]
+                ),
+                time.monotonic(),
+            )
             victim = await kill_mid_way(rt, soak, workers)
             if victim is not None:
                 await asyncio.sleep(restart_after)
@@ -177,7 +137,7 @@ async def soak_run(
             while len(soak.delivered_at) < len(soak.report_ids):
                 await note_deliveries(rt, soak)
                 await asyncio.sleep(0.05)
-            await print_figures(rt, soak, calls, library, victim)
+            await _print_figures(rt, soak, calls, library, victim)
         finally:
             await rt.aclose()
             stop_workers(workers)
@@ -185,7 +145,7 @@ async def soak_run(
     print(f"worker logs: {logs}")
 
 
-async def print_figures(
+async def _print_figures(
     rt: Runtime,
     soak: Soak,
     calls: SlackCalls,
@@ -207,7 +167,7 @@ async def print_figures(
             lost[report_id] = missing
         if report is not None and report_id in soak.killed_runs:
             charged.append((report.spend.seconds, soak.delivered_at[report_id] - soak.started))
-    messages = report_messages(calls)
+    messages = posted_reports(calls)
     twice = sum(n - 1 for n in messages.values() if n > 1)
     files = Counter(str(f.get("thread_ts")) for f in calls.of("files.completeUploadExternal"))
     files_twice = sum(n - 1 for n in files.values() if n > 1)

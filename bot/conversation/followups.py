@@ -134,6 +134,6 @@ async def rate(rt: Runtime, step: Rate) -> None:
     await reply(rt, state, step.user, t.feedback_thanks)
 
 
-async def say(rt: Runtime, step: Say) -> None:
+async def say_to_user(rt: Runtime, step: Say) -> None:
     text = getattr(texts_for(step.language), step.what)
     await whisper(rt, step.channel, step.user, str(text), step.thread_ts)

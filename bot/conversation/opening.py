@@ -6,18 +6,14 @@ opens text-only; the cited page's crop follows as a step that updates it."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.conversation.excerpt_page import may_show_page
 from bot.runtime import Runtime
 from bot.slack.blocks import edit_plan_view, steer_refusal
-from bot.slack.payloads import action_value, channel_of, origin_of
+from bot.slack.payloads import Payload, action_origin, action_value, channel_of
 from bot.slack.report_blocks import excerpt_view
 from bot.slack.texts import texts_for
 from bot.steps import Ask, ShowPage
 from engine.render import CitationIndex, claim_origin
-
-Payload = dict[str, Any]
 
 
 async def open_plan_editor(rt: Runtime, body: Payload) -> None:
@@ -55,7 +51,7 @@ async def run_as_mine(rt: Runtime, body: Payload, report_id: str) -> Ask | None:
         await rt.slack.post_ephemeral(channel or (state.channel if state else ""), user, text)
         return None
     return Ask(
-        origin=origin_of(body),
+        origin=action_origin(body),
         channel=channel or state.channel,
         thread_ts=None,
         user=user,

@@ -12,16 +12,13 @@ in a report's thread uploads its files again (`export.export_request`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.conversation.export import export_step
 from bot.conversation.thread_context import named_gap
 from bot.redis.state import FINAL_STATUSES
 from bot.runtime import Runtime
 from bot.slack.assistant import prompt_template
+from bot.slack.payloads import Payload
 from bot.steps import Answer, Ask, Deepen, Say, Step, deepen_request, strip_mentions
-
-Payload = dict[str, Any]
 
 
 async def step_for_message(

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 from slack_sdk.errors import SlackApiError
 
@@ -26,8 +25,8 @@ from bot.files import (
     Conversation,
     ConversationFiles,
     Downloaded,
+    FileRefusal,
     Reason,
-    Refusal,
     SharedFile,
     conversation_files,
     conversation_of,
@@ -37,13 +36,13 @@ from bot.files import (
 from bot.runtime import Runtime
 from bot.slack.blockkit import Message, escape
 from bot.slack.locales import BOTH, Languages, UserLocales
+from bot.slack.payloads import Payload
 from bot.slack.texts import Texts, texts_for
 from bot.steps import Answer, Ask, Deepen, ShareFiles, strip_mentions
 from engine.text import detect_language
 
 log = logging.getLogger(__name__)
 
-Payload = dict[str, Any]
 
 MB = 1024 * 1024
 
@@ -92,11 +91,11 @@ async def share_files(rt: Runtime, step: ShareFiles) -> None:
     origins = trusted_origins(settings.slack_api_url)
     max_bytes = int(settings.slack_file_mb * MB)
     kept: list[str] = []
-    refused: list[Refusal] = []
+    refused: list[FileRefusal] = []
     for listed in step.files:
         file = await _described(rt, listed)
         got = await download(file, settings.slack_bot_token, origins=origins, max_bytes=max_bytes)
-        if isinstance(got, Refusal):
+        if isinstance(got, FileRefusal):
             log.info("shared file %s not kept: %s", file.id, got.reason)
             refused.append(got)
             continue
@@ -148,7 +147,7 @@ async def _keep(store: ConversationFiles, conversation: Conversation, got: Downl
 
 
 def shared_files_reply(
-    kept: list[str], refused: list[Refusal], t: Texts, limit_mb: float
+    kept: list[str], refused: list[FileRefusal], t: Texts, limit_mb: float
 ) -> Message:
     """One message: the files kept, then each file refused with its reason."""
     lines = []

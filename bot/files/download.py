@@ -84,7 +84,7 @@ class Reason(StrEnum):
 
 
 @dataclass(frozen=True)
-class Refusal:
+class FileRefusal:
     file: SharedFile
     reason: Reason
 
@@ -99,7 +99,7 @@ class Downloaded:
 Origin = tuple[str, str, int]
 
 
-def origin_of(url: str) -> Origin | None:
+def _origin_of(url: str) -> Origin | None:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return None
@@ -111,7 +111,7 @@ def trusted_origins(api_url: str | None) -> frozenset[Origin]:
     """Where the token may go for a file: Slack's file host, and the host SLACK_API_URL
     names when a deployment sets it (the loopback stand-in in the tests)."""
     origins = {SLACK_FILE_ORIGIN}
-    configured = origin_of(api_url) if api_url else None
+    configured = _origin_of(api_url) if api_url else None
     if configured is not None:
         origins.add(configured)
     return frozenset(origins)
@@ -137,12 +137,12 @@ async def download(
     max_bytes: int = DEFAULT_MAX_BYTES,
     client: httpx.AsyncClient | None = None,
     seconds: float = 60.0,
-) -> Downloaded | Refusal:
+) -> Downloaded | FileRefusal:
     """The file's bytes, or why it is not kept (`seconds`: the client's timeout when
     none is given)."""
     refused = check_before(file, max_bytes)
     if refused is not None:
-        return Refusal(file, refused)
+        return FileRefusal(file, refused)
     kind = kind_of_name(file.name)
     assert kind is not None  # check_before refused every other name
     own = client is None
@@ -150,18 +150,18 @@ async def download(
     try:
         body = await _fetch(http, file.url_private_download, token, origins, max_bytes)
     except httpx.HTTPError:
-        return Refusal(file, Reason.not_downloaded)
+        return FileRefusal(file, Reason.not_downloaded)
     finally:
         if own:
             await http.aclose()
     if isinstance(body, Reason):
-        return Refusal(file, body)
+        return FileRefusal(file, body)
     if looks_like_login_page(body, kind):
-        return Refusal(file, Reason.login_page)
+        return FileRefusal(file, Reason.login_page)
     if not body:
-        return Refusal(file, Reason.not_downloaded)
+        return FileRefusal(file, Reason.not_downloaded)
     if not bytes_agree(kind, body):
-        return Refusal(file, Reason.not_supported)
+        return FileRefusal(file, Reason.not_supported)
     return Downloaded(file, body, kind)
 
 
@@ -170,14 +170,14 @@ async def _fetch(
 ) -> bytes | Reason:
     """GET `url` with the token, following same-origin redirects only."""
     for _ in range(MAX_REDIRECTS + 1):
-        if origin_of(url) not in origins:
+        if _origin_of(url) not in origins:
             return Reason.not_downloaded  # never send the token elsewhere
         headers = {"Authorization": f"Bearer {token}"}
         async with http.stream("GET", url, headers=headers, follow_redirects=False) as answer:
             if answer.is_redirect:
                 location = answer.headers.get("location", "")
                 target = urljoin(url, location)
-                if origin_of(target) in origins:
+                if _origin_of(target) in origins:
                     url = target
                     continue
                 # Slack's sign-in redirect names the file it would return to (?redir=).

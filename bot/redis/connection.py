@@ -11,7 +11,7 @@ from redis.exceptions import RedisError
 
 from engine import BadInput
 
-T = TypeVar("T")
+_T = TypeVar("_T")
 
 
 async def connect(url: str) -> ArqRedis:
@@ -35,10 +35,10 @@ def _safe(url: str) -> str:
     return f"{scheme}://…@{rest.rsplit('@', 1)[1]}"
 
 
-async def awaited(value: Awaitable[T] | T) -> T:
-    """redis-py types its commands as `Awaitable[T] | T` (sync and async share one
+async def awaited(value: Awaitable[_T] | _T) -> _T:
+    """redis-py types its commands as `Awaitable[_T] | _T` (sync and async share one
     signature); on the asyncio client they are always awaitable."""
-    return await cast(Awaitable[T], value)
+    return await cast(Awaitable[_T], value)
 
 
 def text(value: Any) -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import logging
 import re
-from typing import Any
 
 from slack_bolt.async_app import AsyncApp, AsyncAssistant
 from slack_bolt.context.ack.async_ack import AsyncAck
@@ -43,7 +42,7 @@ from bot.slack.blocks import (
     read_edit_plan,
 )
 from bot.slack.locales import UserLocales
-from bot.slack.payloads import action_value, channel_of, origin_of, report_of
+from bot.slack.payloads import Payload, action_origin, action_value, channel_of, report_of
 from bot.slack.texts import texts_for
 from bot.steps import (
     Answer,
@@ -61,8 +60,6 @@ from bot.steps import (
 )
 
 log = logging.getLogger(__name__)
-
-Payload = dict[str, Any]
 
 
 def build_app(
@@ -199,7 +196,7 @@ class Listeners:
     async def _stale(self, body: Payload) -> None:
         """A button whose value names no report: say so, to its presser only."""
         step = Say(channel=channel_of(body), user=body["user"]["id"], what="stale_button")
-        await self._enqueue(step, origin_of(body))
+        await self._enqueue(step, action_origin(body))
 
     async def on_answer(self, ack: AsyncAck, body: Payload) -> None:
         await ack()
@@ -215,7 +212,7 @@ class Listeners:
             option=int(value.get("o", -1)),
             channel=channel_of(body),
         )
-        await self._enqueue(step, origin_of(body))
+        await self._enqueue(step, action_origin(body))
 
     async def on_start(self, ack: AsyncAck, body: Payload) -> None:
         await ack()
@@ -224,7 +221,7 @@ class Listeners:
             await self._stale(body)
             return
         step = Start(report_id=report_id, user=body["user"]["id"], channel=channel_of(body))
-        await self._enqueue(step, origin_of(body))
+        await self._enqueue(step, action_origin(body))
 
     async def on_cancel(self, ack: AsyncAck, body: Payload) -> None:
         await ack()
@@ -233,7 +230,7 @@ class Listeners:
             await self._stale(body)
             return
         step = Cancel(report_id=report_id, user=body["user"]["id"], channel=channel_of(body))
-        await self._enqueue(step, origin_of(body))
+        await self._enqueue(step, action_origin(body))
 
     async def on_deepen(self, ack: AsyncAck, body: Payload) -> None:
         await ack()
@@ -244,7 +241,7 @@ class Listeners:
         step = Deepen(
             report_id=report_id, user=body["user"]["id"], gap=gap, channel=channel_of(body)
         )
-        await self._enqueue(step, origin_of(body))
+        await self._enqueue(step, action_origin(body))
 
     async def on_feedback(self, ack: AsyncAck, body: Payload) -> None:
         await ack()
@@ -260,7 +257,7 @@ class Listeners:
             rating=rating,
             channel=channel_of(body),
         )
-        await self._enqueue(step, origin_of(body))
+        await self._enqueue(step, action_origin(body))
 
     async def on_rating(self, ack: AsyncAck, body: Payload) -> None:
         """Slack's native feedback buttons (context_actions): the same Rate step."""
@@ -305,7 +302,7 @@ class Listeners:
             channel=channel_of(body),
             thread_ts=str(thread_ts or message.get("ts") or "") or None,
         )
-        await self._enqueue(step, origin_of(body))
+        await self._enqueue(step, action_origin(body))
 
     async def on_excerpt(self, ack: AsyncAck, body: Payload) -> None:
         await ack()

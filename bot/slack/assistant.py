@@ -16,17 +16,18 @@ import logging
 from collections.abc import Callable
 
 from bot.slack.api import DELIVERY_ERRORS, SlackApi
-from bot.slack.blockkit import Message, clip
+from bot.slack.blockkit import Message
 from bot.slack.locales import BOTH, Languages
 from bot.slack.texts import texts_for
 from engine import Language
 from engine.planning import TEMPLATES
+from engine.text import clip, collapse_whitespace
 from engine.words import words_for
 
 log = logging.getLogger(__name__)
 
 MAX_PROMPTS = 4
-MAX_TITLE_CHARS = 120
+MAX_THREAD_TITLE_CHARS = 120
 
 
 def _template_prompts(language: Language) -> list[tuple[str, str, str]]:
@@ -59,7 +60,7 @@ def prompt_template(text: str) -> tuple[str, Language] | None:
     """The template and language of the suggested prompt whose message `text` is exactly
     (what Slack posts as the user's message when they pick it); None for any other text. A
     lookup of the prompts offered, never a parse of the question's words."""
-    wanted = " ".join(text.split())
+    wanted = collapse_whitespace(text)
     for language in BOTH:
         for template_id, _, message in _template_prompts(language):
             if message == wanted:
@@ -102,7 +103,7 @@ async def planning(slack: SlackApi, channel: str, thread_ts: str, language: Lang
 
 
 async def set_title(slack: SlackApi, channel: str, thread_ts: str, question: str) -> None:
-    title = clip(" ".join(question.split()), MAX_TITLE_CHARS)
+    title = clip(collapse_whitespace(question), MAX_THREAD_TITLE_CHARS)
     await best_effort("setTitle", lambda: slack.set_title(channel, thread_ts, title))
 
 

@@ -8,6 +8,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.text import clip, collapse_whitespace
+
 Block = dict[str, Any]
 
 MAX_BLOCKS = 50
@@ -57,10 +59,6 @@ class Message:
     with conversations.replies (docs.slack.dev/messaging/message-metadata)."""
 
 
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
 def escape(text: str) -> str:
     """User and page text inside mrkdwn: Slack's three control characters."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
@@ -73,7 +71,7 @@ def md_escape(text: str) -> str:
     """Page and user text inside a markdown block, on one line and shown as written: Slack's
     three control characters as entities, Markdown's markup characters backslash-escaped,
     and a line that would start a list or a quote kept a paragraph."""
-    line = escape(" ".join(text.split()))
+    line = escape(collapse_whitespace(text))
     line = _MARKDOWN_MARKUP.sub(r"\\\1", line)
     return "\\" + line if line.startswith(("-", "+", "&gt;", "=")) else line
 
@@ -83,7 +81,7 @@ def quote(text: str) -> str:
 
 
 def link(url: str | None, label: str) -> str:
-    label = escape(" ".join(label.split()).replace("|", "/"))
+    label = escape(collapse_whitespace(label).replace("|", "/"))
     if url is None or not url.startswith(("http://", "https://")) or "|" in url or ">" in url:
         return label if url is None or url == label else f"{label} ({escape(url)})"
     return f"<{url}|{label}>"
@@ -94,7 +92,11 @@ def mrkdwn(text: str) -> dict[str, Any]:
 
 
 def plain(text: str, limit: int = MAX_SECTION_TEXT) -> dict[str, Any]:
-    return {"type": "plain_text", "text": clip(" ".join(text.split()) or "-", limit), "emoji": True}
+    return {
+        "type": "plain_text",
+        "text": clip(collapse_whitespace(text) or "-", limit),
+        "emoji": True,
+    }
 
 
 def section(text: str, accessory: Block | None = None) -> Block:
@@ -136,7 +138,7 @@ def image(file_id: str, alt_text: str, title: str | None = None) -> Block:
     block: Block = {
         "type": "image",
         "slack_file": {"id": file_id},
-        "alt_text": clip(" ".join(alt_text.split()), MAX_ALT_TEXT),
+        "alt_text": clip(collapse_whitespace(alt_text), MAX_ALT_TEXT),
     }
     if title:
         block["title"] = plain(title, MAX_IMAGE_TITLE)

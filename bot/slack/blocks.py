@@ -18,7 +18,6 @@ from bot.slack.blockkit import (
     Message,
     actions,
     button,
-    clip,
     context,
     escape,
     header,
@@ -31,8 +30,8 @@ from bot.slack.blockkit import (
 from bot.slack.progress_state import SlackProgress
 from bot.slack.texts import Texts, claims_count, texts_for
 from engine import ClarifyingQuestion, Language, Limits, Plan, ProgressState, Report, Spend
-from engine.planning import TEMPLATES, cut_by_budget, gap_question
-from engine.planning import cut_by_user as user_cut
+from engine.planning import TEMPLATES, cut_by_budget, cut_by_user, gap_question
+from engine.text import clip
 
 ANSWER = "fonte_answer"
 START = "fonte_start"
@@ -347,9 +346,9 @@ def gap_buttons(report_id: str, gaps: list[str], label: str) -> list[Block]:
     )
 
 
-def cut_by_user(report: Report) -> Report:
+def cancelled_report(report: Report) -> Report:
     """A cancelled run's report: its gaps say the user, not the budget, cut them short."""
-    return report.model_copy(update={"gaps": [user_cut(gap) for gap in report.gaps]})
+    return report.model_copy(update={"gaps": [cut_by_user(gap) for gap in report.gaps]})
 
 
 def bot_gap_text(gap: str) -> str:

@@ -30,6 +30,6 @@ def channel_of(body: Payload) -> str:
     return str(channel.get("id") or body.get("container", {}).get("channel_id", ""))
 
 
-def origin_of(body: Payload) -> str:
+def action_origin(body: Payload) -> str:
     action = (body.get("actions") or [{}])[0]
     return f"action:{body['user']['id']}:{action.get('action_ts') or body.get('trigger_id')}"

@@ -15,7 +15,6 @@ from bot.slack.blockkit import (
     TextRoom,
     actions,
     button,
-    clip,
     context,
     escape,
     feedback_buttons,
@@ -52,11 +51,12 @@ from engine.render import (
     claim_origin,
     labels_for,
     origin_text,
-    page_text,
+    page_label,
     report_title,
     source_location,
     source_title,
 )
+from engine.text import clip, collapse_whitespace
 
 EXCERPT_PREVIEW_CHARS = 280
 
@@ -65,7 +65,7 @@ def shown_title(claim: Claim) -> str:
     """The title a citation shows, escaped onto one line; a library document without one by
     its file name (the last part of its `file://` URL), never by the server's path."""
     base = split_page(claim.url)[0]
-    title = " ".join(claim.title.split())
+    title = collapse_whitespace(claim.title)
     if not title and _scheme(base) == "file":
         title = unquote(urlsplit(base).path.rsplit("/", 1)[-1])
     return escaped(title or source_title(claim))
@@ -89,7 +89,7 @@ def source_line(claim: Claim, language: str, origin: str | None = None) -> str:
     web = where.href is not None and _scheme(where.href) in ("http", "https")
     parts = [link(where.href if web else None, shown_title(claim))]
     if where.page is not None:
-        parts.append(page_text(labels, where.page))
+        parts.append(page_label(labels, where.page))
     parts.append(accessed_text(labels, claim.accessed_at))
     if said := origin_text(labels, origin):
         parts.append(escape(said))
@@ -105,7 +105,7 @@ def citation_block(
     origin: str | None = None,
 ) -> Block:
     t = texts_for(language)
-    preview = quote(escape(clip(" ".join(claim.excerpt.split()), EXCERPT_PREVIEW_CHARS)))
+    preview = quote(escape(clip(collapse_whitespace(claim.excerpt), EXCERPT_PREVIEW_CHARS)))
     return section(
         f"*[{number}]* {source_line(claim, language, origin)}\n{preview}",
         accessory=button(
@@ -185,7 +185,7 @@ def _figures(report: Report, index: CitationIndex, room: TextRoom) -> list[Block
         room.left_out = True
     first = report.tables[0]
     named = f"{first.title} ({first.unit})" if first.unit.strip() else first.title
-    caption = section(f"*{escape(' '.join(named.split()))}*")
+    caption = section(f"*{escape(collapse_whitespace(named))}*")
     rows = figures_rows(report, index)
     if not room.take(text_size(caption) + text_size(table([rows[0]]))):
         return []

@@ -29,10 +29,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.slack.api import DELIVERY_ERRORS, SlackApi
-from bot.slack.blockkit import clip, escape, link
+from bot.slack.blockkit import escape, link
 from bot.slack.progress_state import SlackProgress, Task, TaskStatus
 from bot.slack.texts import Texts, texts_for
 from engine import Language
+from engine.text import clip
 
 log = logging.getLogger(__name__)
 

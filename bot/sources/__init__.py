@@ -4,18 +4,18 @@ of one conversation — its channel's library or the team's, the web, the files 
 — opened once per process and combined per research (`catalog`)."""
 
 from bot.sources.factories import (
-    BUILT_IN,
+    BUILT_IN_SOURCES,
     ModelFactory,
     SourceFactory,
     SourceUnavailable,
     as_part,
     claude_model,
+    configured_library_problem,
     is_built_in,
-    library_problem,
     model_factory,
     offline_model,
     open_combined,
-    open_library,
+    open_library_sources,
     open_web,
     source_factory,
     source_parts,
@@ -23,18 +23,18 @@ from bot.sources.factories import (
 )
 
 __all__ = [
-    "BUILT_IN",
+    "BUILT_IN_SOURCES",
     "ModelFactory",
     "SourceFactory",
     "SourceUnavailable",
     "as_part",
     "claude_model",
+    "configured_library_problem",
     "is_built_in",
-    "library_problem",
     "model_factory",
     "offline_model",
     "open_combined",
-    "open_library",
+    "open_library_sources",
     "open_web",
     "source_factory",
     "source_parts",

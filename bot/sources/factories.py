@@ -20,11 +20,11 @@ from engine.assembly import (
     Sources,
     combined_sources,
     library_owns,
+    library_problem,
     library_sources,
     open_web_sources,
     source_part,
 )
-from engine.assembly import library_problem as folder_problem
 from engine.models.claude import ClaudeConfig, claude_model_from_config
 from engine.sources import FetchError, Origin, SearchError, SearchHit, SourceKind
 from engine.sources.library import Library, LibraryError
@@ -39,7 +39,7 @@ class SourceUnavailable(BadInput):
     and answers each research request with the line that says what to set."""
 
 
-def open_library(settings: Settings) -> Sources:
+def open_library_sources(settings: Settings) -> Sources:
     """Open (and index, on first use) the library folder: seconds, so callers run it in a
     thread and keep the result for the life of the process. Raises `SourceUnavailable`
     when the folder is missing or holds no readable document."""
@@ -76,7 +76,7 @@ def unavailable_sources(problem: str) -> Sources:
     return Sources(nothing, nothing, (), [problem])
 
 
-BUILT_IN = (Origin.library, Origin.web)
+BUILT_IN_SOURCES = (Origin.library, Origin.web)
 """The parts FONTE_SOURCE may name, by their `Origin`'s value."""
 
 
@@ -87,7 +87,7 @@ def source_parts(spec: str) -> tuple[Origin, ...] | None:
     if ":" in spec:
         return None
     names = tuple(name.strip() for name in spec.replace(",", "+").split("+"))
-    unknown = [name for name in names if name not in BUILT_IN]
+    unknown = [name for name in names if name not in BUILT_IN_SOURCES]
     if unknown or not names:
         shown = unknown[0] if unknown else spec
         raise BadInput(
@@ -99,7 +99,7 @@ def source_parts(spec: str) -> tuple[Origin, ...] | None:
     return tuple(Origin(name) for name in names)
 
 
-def library_problem(settings: Settings) -> str | None:
+def configured_library_problem(settings: Settings) -> str | None:
     """Why the configured library cannot be researched (one line), or None: a quick look,
     no indexing — the folder exists and holds a file of a supported type. None for a
     source without the library."""
@@ -108,7 +108,7 @@ def library_problem(settings: Settings) -> str | None:
     folder = settings.library
     if folder is None:
         return "FONTE_LIBRARY is not set: point it at a folder of documents"
-    problem = folder_problem(folder)
+    problem = library_problem(folder)
     return None if problem is None else f"FONTE_LIBRARY={problem}"
 
 
@@ -125,7 +125,7 @@ def open_combined(settings: Settings) -> Sources:
     """The team library and the web together, in FONTE_SOURCE's order (`library+web`):
     one search merging both fairly, each URL read by the source it belongs to."""
     opened = [
-        open_library(settings) if part is Origin.library else open_web(settings)
+        open_library_sources(settings) if part is Origin.library else open_web(settings)
         for part in source_parts(settings.source) or ()
     ]
     combined = combined_sources([as_part(sources) for sources in opened])
@@ -180,7 +180,7 @@ def source_factory(spec: str) -> SourceFactory:
     if parts is None:
         return cast(SourceFactory, _imported(spec, "FONTE_SOURCE"))
     if parts == (Origin.library,):
-        return open_library
+        return open_library_sources
     if parts == (Origin.web,):
         return open_web
     return open_combined
@@ -189,7 +189,7 @@ def source_factory(spec: str) -> SourceFactory:
 def is_built_in(factory: SourceFactory) -> bool:
     """Whether `factory` is one of the built-in sources (which the runtime opens per
     conversation, see bot.sources.catalog) rather than an imported or injected one."""
-    return factory in (open_library, open_web, open_combined)
+    return factory in (open_library_sources, open_web, open_combined)
 
 
 def model_factory(spec: str) -> ModelFactory:

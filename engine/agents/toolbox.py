@@ -16,7 +16,7 @@ from datetime import date
 from engine.board import Board
 from engine.budget import Budget, Refusal, Reservation, StepRefused
 from engine.contracts import Claim, ClaimStatus, Language, Locator, Subquestion, Usage
-from engine.documents.figures import PageFigure, PdfSource, figure_png, local_pdf, page_figures
+from engine.documents.images import PageFigure, PdfSource, figure_png, local_pdf, page_figures
 from engine.snapshots import Snapshot, SnapshotStore, split_page, with_page
 from engine.sources.kinds import WEB, Origin, SourceKind
 from engine.sources.protocols import Fetcher, OriginFinder, PdfFinder, Search, SearchHit

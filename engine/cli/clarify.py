@@ -16,10 +16,8 @@ from contextlib import AbstractContextManager
 
 from engine.budget import Budget, Meter
 from engine.cli.console import say
-from engine.contracts import ClarifyingQuestion
+from engine.contracts import MAX_CLARIFYING_QUESTIONS, ClarifyingQuestion
 from engine.models.protocol import Brief, Model
-
-MAX_QUESTIONS = 3
 
 
 async def clarify_at_terminal(
@@ -32,7 +30,7 @@ async def clarify_at_terminal(
     is held while the user types (`PausableClock.paused`, so answering takes no seconds)."""
     questions = await model.clarify(brief, Meter(budget))
     answers: list[str] = []
-    for question in questions[:MAX_QUESTIONS]:
+    for question in questions[:MAX_CLARIFYING_QUESTIONS]:
         with waiting():
             typed = await asyncio.to_thread(_ask, question)
         answer = choose(question, typed)

@@ -5,6 +5,7 @@ to the one line printed on stderr."""
 from __future__ import annotations
 
 from engine.errors import BadInput, BudgetError, DeliveryError, FonteError, ModelError, SourceError
+from engine.text.normalise import collapse_whitespace
 
 EXIT_OK = 0
 """A report was written (complete or partial), or a check passed."""
@@ -41,6 +42,6 @@ def exit_code_for(error: FonteError) -> int:
 def error_line(error: FonteError) -> str:
     """The line printed on stderr for `error`: "error: " and its message on one line (its
     class name when it has none), after what its branch says failed."""
-    message = " ".join(str(error).split()) or type(error).__name__
+    message = collapse_whitespace(str(error)) or type(error).__name__
     lead = next((lead for branch, _, lead in _BRANCHES if isinstance(error, branch)), "")
     return f"error: {lead}{message}"

@@ -20,7 +20,7 @@ PLUGIN_GROUP = "fonte.commands"
 
 
 BUILT_IN_ORDER = ("ask", "verify", "library")
-BUILT_IN = frozenset(BUILT_IN_ORDER)
+_BUILT_IN = frozenset(BUILT_IN_ORDER)
 
 
 def fonte_version() -> str:
@@ -106,7 +106,7 @@ def _subparsers(
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
-    built_in = bool(arguments) and arguments[0] in BUILT_IN
+    built_in = bool(arguments) and arguments[0] in _BUILT_IN
     parser = _parser(plugins=not built_in)
     args, unknown = parser.parse_known_args(arguments)
     if unknown:  # said by the command's own parser, whose usage is the one that helps

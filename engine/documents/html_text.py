@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 import trafilatura
 
 from engine.documents.visible_html import visible_markup
+from engine.text.normalise import collapse_whitespace
 
 _TITLE = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
 _SKIPPED_TAGS = frozenset({"script", "style", "noscript", "template", "title", "svg"})
@@ -35,7 +36,7 @@ def html_title(markup: str) -> str:
     match = _TITLE.search(markup)
     if match is None:
         return ""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", match.group(1))).split())
+    return collapse_whitespace(html.unescape(re.sub(r"<[^>]+>", "", match.group(1))))
 
 
 def strip_tags(markup: str) -> str:
@@ -43,7 +44,7 @@ def strip_tags(markup: str) -> str:
     collector = _TextCollector()
     collector.feed(markup)
     collector.close()
-    lines = (" ".join(line.split()) for line in "".join(collector.parts).split("\n"))
+    lines = (collapse_whitespace(line) for line in "".join(collector.parts).split("\n"))
     return "\n".join(line for line in lines if line)
 
 

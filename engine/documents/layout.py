@@ -31,6 +31,8 @@ from statistics import median
 import numpy
 
 Box = tuple[float, float, float, float]
+"""(left, bottom, right, top) in PDF points, the page's own coordinates (pdfium's, origin
+bottom-left): every box the documents and the library draw."""
 
 PIECE_GAP = 0.8
 """A gap between two characters of a line wider than this many line heights ends a piece
@@ -43,7 +45,7 @@ MAX_SPANNING = 0.2
 """At most this share of a page's pieces may cross a gutter (titles, wide tables)."""
 MIN_COLUMN_PIECES = 4
 """A column holds at least this many pieces."""
-PROSE_WORDS = 3
+PROSE_LINE_WORDS = 3
 """A prose line holds at least this many words; a table cell seldom does."""
 PROSE_SHARE = 0.6
 """The share of a column's pieces that must be prose lines of letters."""
@@ -338,9 +340,11 @@ def _prose(prose: list[bool], members: list[int]) -> bool:
 
 
 def _prose_line(text: str) -> bool:
-    """A line of `PROSE_WORDS` words or more, mostly letters."""
+    """A line of `PROSE_LINE_WORDS` words or more, mostly letters."""
     words = text.split()
-    return len(words) >= PROSE_WORDS and len(_LETTER.findall(text)) >= 0.6 * sum(map(len, words))
+    return len(words) >= PROSE_LINE_WORDS and len(_LETTER.findall(text)) >= 0.6 * sum(
+        map(len, words)
+    )
 
 
 def _middle(piece: Piece) -> float:

@@ -31,6 +31,8 @@ import numpy
 import pypdfium2
 import pypdfium2.raw as pdfium_c
 
+from engine.documents.layout import Box
+
 TESSERACT = "tesseract"
 OCR_LANGUAGES = ("por", "eng")
 """Tried in this order; those installed are used together ("por+eng")."""
@@ -44,8 +46,6 @@ OCR_MIN_TEXT_CHARS = 20
 """A page whose text layer has fewer visible characters than this (a scan, perhaps with a
 stamped page number) is read by OCR."""
 
-Box = tuple[float, float, float, float]
-"""(left, bottom, right, top) in PDF points, page coordinates (`pdf_objects.Box`)."""
 
 _TEXT_OBJECT = 1
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")

@@ -12,6 +12,7 @@ from pathlib import Path
 import pypdfium2
 
 from engine.documents.parse import PDFIUM_LOCK
+from engine.text.normalise import collapse_whitespace
 
 MAX_CHAPTERS = 200
 """Outline entries read at most: a chapter list, not an index of every heading."""
@@ -32,7 +33,7 @@ def pdf_chapters(path: Path) -> list[tuple[str, int]]:
                     break
                 destination = bookmark.get_dest()
                 index = destination.get_index() if destination is not None else None
-                title = " ".join(bookmark.get_title().split())
+                title = collapse_whitespace(bookmark.get_title())
                 if bookmark.level == 0 and index is not None and title:
                     chapters.setdefault(index + 1, title)
         finally:

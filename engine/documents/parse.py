@@ -17,13 +17,14 @@ from pathlib import Path
 
 import pypdfium2
 
-from engine.documents.blocks import Block
 from engine.documents.html_text import html_main_text, html_title
 from engine.documents.ocr import ocr_available, read_image, render_page, wants_ocr
 from engine.documents.office import read_docx, read_pptx, read_xlsx
+from engine.documents.page_blocks import PageBlock
 from engine.documents.pdf_text import visible_blocks, visible_text
 from engine.errors import SourceError
 from engine.text.confusables import without_invisible_controls
+from engine.text.normalise import collapse_whitespace
 
 
 class DocumentKind(StrEnum):
@@ -95,7 +96,7 @@ class ParsedFile:
     texts: tuple[str, ...]
     title: str = ""
     ocr_pages: frozenset[int] = frozenset()
-    blocks: tuple[tuple[Block, ...], ...] = ()
+    blocks: tuple[tuple[PageBlock, ...], ...] = ()
     """Each page's blocks in reading order (`layout`), their spans indexing its text: only
     when `parse_pdf` is asked for them; none for a page OCR read."""
 
@@ -191,7 +192,7 @@ def markdown_title(text: str) -> str:
     heading = _MARKDOWN_HEADING.search(text)
     line = heading.group(1) if heading else next((s for s in text.split("\n") if s.strip()), "")
     cleaned = _MARKDOWN_LINK.sub(r"\1", line).replace("*", "").replace("#", "")
-    return " ".join(cleaned.split())[:_TITLE_MAX_CHARS]
+    return collapse_whitespace(cleaned)[:_TITLE_MAX_CHARS]
 
 
 def parse_bytes(data: bytes, kind: DocumentKind) -> ParsedFile:
@@ -288,10 +289,10 @@ def parse_pdf(source: Path | bytes, *, ocr: bool = True, blocks: bool = False) -
 
 def _page_blocks(
     source: Path | bytes, ocr_pages: frozenset[int], texts: list[str]
-) -> tuple[tuple[Block, ...], ...]:
+) -> tuple[tuple[PageBlock, ...], ...]:
     """Each page's blocks (`pdf_text.visible_blocks`); none for a page OCR read, or whose
     text is not the one its blocks index."""
-    found: list[tuple[Block, ...]] = []
+    found: list[tuple[PageBlock, ...]] = []
     with PDFIUM_LOCK:
         document = pypdfium2.PdfDocument(source)
         try:

@@ -25,6 +25,8 @@ from typing import Any
 import pypdfium2
 import pypdfium2.raw as pdfium_c
 
+from engine.documents.layout import Box
+
 MIN_FONT_SIZE = 3.0
 """Points: smaller text is not read (footnote markers are 5 or 6 pt)."""
 COLOUR_TOLERANCE = 8
@@ -34,12 +36,10 @@ SCAN_SHARE = 0.8
 MIN_SHAPE = 2.0
 """Points: a shape thinner than this (a table rule) neither hides text nor lies beneath it."""
 
-Box = tuple[float, float, float, float]
-"""(left, bottom, right, top) in PDF points, page coordinates."""
 Matrix = tuple[float, float, float, float, float, float]
 Colour = tuple[int, int, int]
 
-WHITE: Colour = (255, 255, 255)
+WHITE_RGB: Colour = (255, 255, 255)
 _PATH, _IMAGE, _SHADING, _FORM = 2, 3, 4, 5
 HIDDEN, INVISIBLE, COLOURED = 1, 2, 3  # a suspect: always unseen, unless on a scan, or
 # unseen when its colour is its background's
@@ -171,7 +171,7 @@ def _confirm_small(found: PageObjects) -> None:
             n + 1 < len(small) and small[n + 1][1] == end + 16
         )
         if (in_row or right - left > top - bottom) and _tiny(found, obj, form):
-            found.suspects[obj] = (HIDDEN, order, WHITE)
+            found.suspects[obj] = (HIDDEN, order, WHITE_RGB)
 
 
 def _colour_verdict(found: PageObjects) -> int:
@@ -180,7 +180,7 @@ def _colour_verdict(found: PageObjects) -> int:
     if alpha == 0:
         return HIDDEN
     rgb = (red, green, blue)
-    if near(rgb, WHITE) or any(near(rgb, colour) for colour in found.colours):
+    if near(rgb, WHITE_RGB) or any(near(rgb, colour) for colour in found.colours):
         return COLOURED
     return 0
 
@@ -193,10 +193,10 @@ def _odd_text(found: PageObjects, obj: int, mode: int, form: Matrix | None) -> N
         found.boxes += found.bounds if form is None else _form_box(found, form)
     order = len(found.boxes) // 16 - 1
     if mode in (3, 7):
-        found.suspects[obj] = (INVISIBLE, order, WHITE)
+        found.suspects[obj] = (INVISIBLE, order, WHITE_RGB)
         return
     if _tiny(found, obj, form):
-        found.suspects[obj] = (HIDDEN, order, WHITE)
+        found.suspects[obj] = (HIDDEN, order, WHITE_RGB)
         return
     stroke = _colour(found, obj, _stroke_colour)
     fill = _colour(found, obj, _fill_colour) if mode not in (1, 5) else stroke

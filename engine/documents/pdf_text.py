@@ -29,14 +29,13 @@ import numpy
 import pypdfium2
 import pypdfium2.raw as pdfium_c
 
-from engine.documents.blocks import Block, page_blocks
-from engine.documents.layout import may_have_columns, pieces_of, reading_order, reordered
+from engine.documents.layout import Box, may_have_columns, pieces_of, reading_order, reordered
+from engine.documents.page_blocks import PageBlock, page_blocks
 from engine.documents.pdf_objects import (
     HIDDEN,
     INVISIBLE,
     SCAN_SHARE,
-    WHITE,
-    Box,
+    WHITE_RGB,
     Colour,
     PageObjects,
     Shape,
@@ -86,7 +85,7 @@ def visible_text(text_page: pypdfium2.PdfTextPage) -> str:
     return _in_reading_order(text_page, page).text if columns else page.text
 
 
-def visible_blocks(text_page: pypdfium2.PdfTextPage) -> tuple[PageText, tuple[Block, ...]]:
+def visible_blocks(text_page: pypdfium2.PdfTextPage) -> tuple[PageText, tuple[PageBlock, ...]]:
     """`visible_page_text` and the page's blocks in reading order (`layout.page_blocks`),
     their spans indexing that text; no blocks when the analysis fails."""
     page = visible_page_text(text_page)
@@ -260,7 +259,7 @@ def _background(shapes: list[Shape], order: int, x: float, y: float, rgb: Colour
     for shape in reversed(shapes):
         if shape.before <= order and _inside(shape.box, x, y):
             return shape.colour is not None and near(rgb, shape.colour)
-    return near(rgb, WHITE)
+    return near(rgb, WHITE_RGB)
 
 
 def _inside(box: Box, x: float, y: float) -> bool:

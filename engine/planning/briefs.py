@@ -13,6 +13,7 @@ from engine.planning.templates import find_template
 from engine.settings import BadInput
 from engine.sources.kinds import WEB, SourceKind
 from engine.text.language import detect_language
+from engine.text.normalise import collapse_whitespace
 from engine.words import words_for
 
 MAX_QUESTION_CHARS = 2000
@@ -49,7 +50,7 @@ def make_brief(
 ) -> Brief:
     """`language` is the question's when known (a Slack user's); an empty question's example
     is given in it, else in English."""
-    text = " ".join(question.split())
+    text = collapse_whitespace(question)
     if not text:
         example = words_for(language or "en").templates.empty_question_example
         raise BadInput(f'the question is empty: ask something, e.g. "{example}"')

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from engine.contracts import Language, Plan, Subquestion
+from engine.text.normalise import collapse_whitespace
 from engine.text.tokens import term_set
 from engine.words import ENGLISH, PORTUGUESE, words_for
 
@@ -30,7 +31,7 @@ def criterion_for(subquestion: Subquestion, language: Language) -> str:
 
 def gap_question(gap: str) -> str:
     """The question a declared gap asks, without the report's wording around it."""
-    return _GAP_SUFFIX.sub("", _GAP_PREFIX.sub("", " ".join(gap.split()))).strip() or gap
+    return _GAP_SUFFIX.sub("", _GAP_PREFIX.sub("", collapse_whitespace(gap))).strip() or gap
 
 
 def subquestion_for(plan: Plan, criterion: str) -> Subquestion:

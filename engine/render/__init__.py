@@ -11,7 +11,7 @@ from engine.render.docx import render_docx
 from engine.render.evidence import PageEvidence
 from engine.render.files import FORMATS, RenderProblems, render_format, write_report
 from engine.render.html import render_html
-from engine.render.labels import Labels, accessed_text, labels_for, page_text
+from engine.render.labels import Labels, accessed_text, labels_for, page_label
 from engine.render.markdown import render_markdown
 from engine.render.pdf import render_pdf
 from engine.render.pptx import render_pptx
@@ -27,7 +27,7 @@ __all__ = [
     "claim_origin",
     "labels_for",
     "origin_text",
-    "page_text",
+    "page_label",
     "render_docx",
     "render_format",
     "render_html",

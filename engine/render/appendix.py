@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from engine.contracts import ClaimStatus, Report
 from engine.render.citations import safe_href
 from engine.render.labels import format_decimal, labels_for, spend_rows
-from engine.render.text import one_line
+from engine.text.normalise import collapse_whitespace
 
 
 @dataclass(frozen=True)
@@ -53,18 +53,22 @@ def appendix(report: Report) -> Appendix:
     labels = labels_for(report.language)
     return Appendix(
         rows=_with_cost_share(report, spend_rows(report)),
-        notes=[line for line in (one_line(note) for note in report.notes) if line],
+        notes=[line for line in (collapse_whitespace(note) for note in report.notes) if line],
         rejected=[
             Rejection(
-                url=one_line(claim.url),
+                url=collapse_whitespace(claim.url),
                 href=safe_href(claim.url),
-                reason=one_line(claim.reason or labels.no_reason),
+                reason=collapse_whitespace(claim.reason or labels.no_reason),
             )
             for claim in report.claims
             if claim.status is ClaimStatus.rejected
         ],
         dropped=[
-            Dropped(one_line(d.section), one_line(d.text), one_line(d.reason))
+            Dropped(
+                collapse_whitespace(d.section),
+                collapse_whitespace(d.text),
+                collapse_whitespace(d.reason),
+            )
             for d in report.dropped_sentences
         ],
     )

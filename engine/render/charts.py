@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 from engine.contracts import FiguresTable, Report, TableCell
 from engine.render.citations import source_location, source_title
 from engine.text.language import Language
+from engine.text.normalise import collapse_whitespace
 from engine.text.periods import YEAR_IN_TEXT
 from engine.text.quantities import Quantity, quantities
 from engine.words import words_for
@@ -106,8 +107,8 @@ def chart_png(table: FiguresTable, language: Language) -> bytes | None:
             _bars(axes, plot)
             if len(plot.rows) == 1 and _period_order(plot.columns) is not None:
                 axes.set_xlabel(words.chart_period)
-        axes.set_title(textwrap.fill(" ".join(table.title.split()), 70), loc="left")
-        axes.set_ylabel(" ".join(table.unit.split()) or words.chart_value)
+        axes.set_title(textwrap.fill(collapse_whitespace(table.title), 70), loc="left")
+        axes.set_ylabel(collapse_whitespace(table.unit) or words.chart_value)
         axes.yaxis.set_major_formatter(FuncFormatter(lambda v, _: _tick(v, language)))
         out = io.BytesIO()
         figure.savefig(out, format="png", dpi=CHART_DPI, metadata={"Software": None})
@@ -173,8 +174,8 @@ def _plotted(table: FiguresTable, language: Language) -> _Plot | None:
         for r, c, q, value, cell in kept
     ]
     return _Plot(
-        rows=[" ".join(table.rows[r].label.split()) for r in rows],
-        columns=[" ".join(table.columns[c].split()) for c in columns],
+        rows=[collapse_whitespace(table.rows[r].label) for r in rows],
+        columns=[collapse_whitespace(table.columns[c]) for c in columns],
         points=points,
     )
 

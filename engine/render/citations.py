@@ -9,9 +9,9 @@ from urllib.parse import urlsplit
 
 from engine.contracts import Claim, ClaimStatus, Report, Standing
 from engine.render.labels import Labels
-from engine.render.text import one_line
 from engine.snapshots import split_page
 from engine.sources.kinds import Origin
+from engine.text.normalise import collapse_whitespace
 
 LINKABLE_SCHEMES = frozenset({"http", "https", "file"})
 
@@ -70,7 +70,7 @@ def safe_href(url: str) -> str | None:
 
 def source_title(claim: Claim) -> str:
     """The title to show for a source; the bare URL when the page had none."""
-    return one_line(claim.title) or split_page(claim.url)[0]
+    return collapse_whitespace(claim.title) or split_page(claim.url)[0]
 
 
 @dataclass(frozen=True)

@@ -35,10 +35,10 @@ from engine.render.citations import (
     source_title,
     sources_by_document,
 )
-from engine.render.docx_footnotes import Footnotes, Line, Piece, hyperlink
-from engine.render.labels import accessed_text, context_text, labels_for, page_text
+from engine.render.docx_footnotes import Footnotes, Line, NoteRun, hyperlink
+from engine.render.labels import accessed_text, context_text, labels_for, page_label
 from engine.render.office import fitted_inches, flat, markers, shown
-from engine.render.outline import contents, declared_gaps, shown_sections
+from engine.render.outline import contents, listed_gaps, shown_sections
 from engine.render.tables import (
     CalculationIndex,
     calculation_heading,
@@ -54,7 +54,7 @@ CONTENT_INCHES = (21.0 - 4.0) / 2.54
 CROP_MAX_INCHES = (CONTENT_INCHES, 3.5)
 CHART_MAX_INCHES = (CONTENT_INCHES, 4.5)
 BODY_FONT = "Calibri"
-GREY = RGBColor(0x57, 0x60, 0x6A)
+_GREY = RGBColor(0x57, 0x60, 0x6A)
 
 
 def render_docx(report: Report, crops: Mapping[str, bytes]) -> bytes:
@@ -92,7 +92,7 @@ class _Writer:
                 self.figures_table(table)
         self.calculations_part()
         self.conflicts()
-        if gaps := declared_gaps(self.report):
+        if gaps := listed_gaps(self.report):
             self.heading(self.labels.declared_gaps)
             self.bullets(gaps)
         self.sources()
@@ -161,37 +161,37 @@ class _Writer:
     def citation_note(self, claim_id: str) -> list[Line]:
         claim = self.report.claim(claim_id)
         reading = reading_text(self.labels, claim)
-        quote: list[Piece] = [Piece(f"[{self.index.number_of(claim_id)}] ")]
+        quote: list[NoteRun] = [NoteRun(f"[{self.index.number_of(claim_id)}] ")]
         if claim.read_by == "figure" and reading:  # a model's reading: never a quotation
-            quote += [Piece(f"{reading}: ", "strong"), Piece(flat(claim.excerpt))]
+            quote += [NoteRun(f"{reading}: ", "strong"), NoteRun(flat(claim.excerpt))]
             return [quote, self.source_pieces(claim)]
-        quote.append(Piece(f"“{shown(claim.excerpt)}”", "quote"))
+        quote.append(NoteRun(f"“{shown(claim.excerpt)}”", "quote"))
         if context := context_text(self.labels, claim):
-            quote.append(Piece(f" ({flat(context)})"))
+            quote.append(NoteRun(f" ({flat(context)})"))
         if reading:
-            quote.append(Piece(f" ({reading})"))
+            quote.append(NoteRun(f" ({reading})"))
         return [quote, self.source_pieces(claim)]
 
-    def source_pieces(self, claim: Claim) -> list[Piece]:
+    def source_pieces(self, claim: Claim) -> list[NoteRun]:
         location = source_location(claim)
-        pieces = [Piece(source_title(claim), "strong")]
+        pieces = [NoteRun(source_title(claim), "strong")]
         if location.page is not None:
-            pieces.append(Piece(f", {page_text(self.labels, location.page)}"))
+            pieces.append(NoteRun(f", {page_label(self.labels, location.page)}"))
         pieces += [
-            Piece(". "),
-            Piece(flat(location.base_url), "link", location.href),
-            Piece(f". {accessed_text(self.labels, claim.accessed_at)}."),
+            NoteRun(". "),
+            NoteRun(flat(location.base_url), "link", location.href),
+            NoteRun(f". {accessed_text(self.labels, claim.accessed_at)}."),
         ]
         if claim.status is not ClaimStatus.verified:
-            pieces.append(Piece(f" ({self.labels.not_verified})", "strong"))
+            pieces.append(NoteRun(f" ({self.labels.not_verified})", "strong"))
         return pieces
 
-    def calculation_line(self, calculation_id: str) -> list[Piece]:
+    def calculation_line(self, calculation_id: str) -> list[NoteRun]:
         calculation = self.report.calculation(calculation_id)
         cited = markers(calculation.claim_ids, self.index)
         return [
-            Piece(f"{self.calculations.marker(self.labels, calculation_id)}: ", "strong"),
-            Piece(f"{flat(calculation.formula)} ({self.labels.calculated}; {cited})"),
+            NoteRun(f"{self.calculations.marker(self.labels, calculation_id)}: ", "strong"),
+            NoteRun(f"{flat(calculation.formula)} ({self.labels.calculated}; {cited})"),
         ]
 
     def figures_table(self, table: FiguresTable) -> None:
@@ -282,7 +282,7 @@ class _Writer:
     def cited_excerpt(self, excerpt: CitedExcerpt) -> None:
         labels, claim, page = self.labels, excerpt.claim, excerpt.page
         parts = [f"[{excerpt.number}]"]
-        parts += [page_text(labels, page)] if page is not None else []
+        parts += [page_label(labels, page)] if page is not None else []
         parts.append(accessed_text(labels, claim.accessed_at))
         meta = self.document.add_paragraph()
         meta.paragraph_format.keep_with_next = True
@@ -294,7 +294,7 @@ class _Writer:
         self.excerpt_runs(quote, claim)
         crop = self.crops.get(claim.id)
         if crop is not None:
-            where = "" if page is None else f" ({page_text(labels, page)})"
+            where = "" if page is None else f" ({page_label(labels, page)})"
             self.picture(crop, CROP_MAX_INCHES, f"{labels.page_crop}{where}", indent=True)
 
     def excerpt_runs(self, paragraph: Paragraph, claim: Claim) -> None:
@@ -371,7 +371,7 @@ def _cell_text(paragraph: Paragraph, text: str, *, bold: bool = False) -> None:
 
 
 def _grey(run: Run, *, italic: bool = False, size: float | None = None) -> None:
-    run.font.color.rgb = GREY
+    run.font.color.rgb = _GREY
     run.italic = italic or None
     if size is not None:
         run.font.size = Pt(size)

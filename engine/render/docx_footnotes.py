@@ -26,7 +26,7 @@ from docx.oxml.xmlchemy import BaseOxmlElement
 from docx.shared import Pt
 from docx.text.paragraph import Paragraph
 
-from engine.render.office import plain
+from engine.render.office import xml_safe
 
 FOOTNOTES_PART = "/word/footnotes.xml"
 NOTE_STYLE = "Footnote Text"
@@ -51,7 +51,7 @@ Style = Literal["text", "quote", "strong", "link"]
 
 
 @dataclass(frozen=True)
-class Piece:
+class NoteRun:
     """A run of a note: plain text, a quotation (italic), strong text, or a URL (a link when
     `href` is given, else shown as text)."""
 
@@ -60,7 +60,7 @@ class Piece:
     href: str | None = None
 
 
-Line = Sequence[Piece]
+Line = Sequence[NoteRun]
 """One paragraph of a note."""
 
 
@@ -116,7 +116,7 @@ class Footnotes:
         self._element.append(note)
         return number
 
-    def _piece(self, piece: Piece) -> BaseOxmlElement:
+    def _piece(self, piece: NoteRun) -> BaseOxmlElement:
         if piece.style != "link" or piece.href is None:
             return _run(piece.text, italic=piece.style == "quote", bold=piece.style == "strong")
         return hyperlink(self._part, piece.href, piece.text, size=NOTE_SIZE)
@@ -164,7 +164,7 @@ def _run(
         align.set(qn("w:val"), "superscript")
         properties.append(align)
     run.append(properties)
-    for position, part in enumerate(plain(text).replace("\r\n", "\n").split("\n")):
+    for position, part in enumerate(xml_safe(text).replace("\r\n", "\n").split("\n")):
         if position:
             run.append(OxmlElement("w:br"))
         if part:

@@ -23,7 +23,7 @@ from engine.render.labels import labels_for
 from engine.render.markdown import render_markdown
 from engine.render.pdf import render_pdf
 from engine.render.pptx import render_pptx
-from engine.render.text import one_line
+from engine.text.normalise import clip, collapse_whitespace
 from engine.verify.digest import sealed
 
 log = logging.getLogger(__name__)
@@ -101,9 +101,9 @@ def with_note(report: Report, note: str) -> Report:
 
 def describe(error: BaseException) -> str:
     """An error in one short line: its kind and what it says."""
-    message = one_line(str(error))
+    message = collapse_whitespace(str(error))
     text = f"{type(error).__name__}: {message}" if message else type(error).__name__
-    return text if len(text) <= _ERROR_CHARS else text[: _ERROR_CHARS - 1] + "…"
+    return clip(text, _ERROR_CHARS)
 
 
 def _log_failure(line: str) -> None:

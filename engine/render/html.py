@@ -26,8 +26,8 @@ from engine.render.citations import (
     sources_by_document,
 )
 from engine.render.evidence import png_data_uri
-from engine.render.labels import Labels, accessed_text, context_text, labels_for, page_text
-from engine.render.outline import contents, declared_gaps, section_anchor, shown_sections
+from engine.render.labels import Labels, accessed_text, context_text, labels_for, page_label
+from engine.render.outline import contents, listed_gaps, section_anchor, shown_sections
 from engine.render.tables import (
     CalculationIndex,
     calculation_heading,
@@ -37,7 +37,8 @@ from engine.render.tables import (
     table_chart,
     table_heading,
 )
-from engine.render.text import display_text, one_line, report_question, report_title
+from engine.render.text import display_text, report_question, report_title
+from engine.text.normalise import collapse_whitespace
 
 TEMPLATE_NAME = "report.html.j2"
 
@@ -194,7 +195,7 @@ class _Views:
                 self.crops_inline.add(c.number)
                 evidence.append(EvidenceView(c, holds))
         return SentenceView(
-            text=one_line(sentence.text),
+            text=collapse_whitespace(sentence.text),
             citations=citations,
             calculations=[
                 self.calculation_ref(cid) for cid in dict.fromkeys(sentence.calculation_ids)
@@ -205,7 +206,7 @@ class _Views:
     def section(self, position: int, section: Section) -> SectionView:
         return SectionView(
             anchor=section_anchor(position),
-            title=one_line(section.title),
+            title=collapse_whitespace(section.title),
             sentences=[self.sentence(s, opens=True) for s in section.sentences],
         )
 
@@ -215,7 +216,7 @@ class _Views:
             chart = table_chart(table, self.report)
             rows = [
                 RowView(
-                    label=one_line(row.label),
+                    label=collapse_whitespace(row.label),
                     cells=[
                         None
                         if cell is None
@@ -234,11 +235,11 @@ class _Views:
             views.append(
                 TableView(
                     caption=table_heading(table),
-                    corner=one_line(table.unit),
-                    columns=[one_line(column) for column in table.columns],
+                    corner=collapse_whitespace(table.unit),
+                    columns=[collapse_whitespace(column) for column in table.columns],
                     rows=rows,
                     chart=None if chart is None else png_data_uri(chart.png),
-                    chart_alt=self.labels.chart.format(title=one_line(table.title)),
+                    chart_alt=self.labels.chart.format(title=collapse_whitespace(table.title)),
                     chart_sources="" if chart is None else chart.sources,
                 )
             )
@@ -250,7 +251,7 @@ class _Views:
                 anchor=f"calculation-{number}",
                 marker=self.calculation_index.marker(self.labels, calculation.id),
                 heading=calculation_heading(calculation, self.labels),
-                formula=one_line(calculation.formula),
+                formula=collapse_whitespace(calculation.formula),
                 inputs=[
                     InputView(
                         figure_label(f.text, f.measure, f.entity, f.period),
@@ -308,7 +309,7 @@ def render_html(
         question=report_question(report),
         labels=labels,
         partial=report.partial,
-        gaps=[one_line(gap) for gap in report.gaps],
+        gaps=[collapse_whitespace(gap) for gap in report.gaps],
         summary=summary,
         contents=contents(report, labels),
         sections=sections,
@@ -316,12 +317,12 @@ def render_html(
         calculations=views.calculations(),
         conflicts=[
             ConflictView(
-                one_line(" ".join(part for part in (c.measure, c.period) if part)),
+                collapse_whitespace(" ".join(part for part in (c.measure, c.period) if part)),
                 views.cited(c.claim_ids),
             )
             for c in report.conflicts
         ],
-        declared_gaps=declared_gaps(report),
+        declared_gaps=listed_gaps(report),
         documents=documents,
         appendix=appendix(report),
         expanded=expanded,
@@ -351,7 +352,7 @@ def citation_view(
         context=display_text(shown) if (shown := context_text(labels, claim)) else None,
         url=location.base_url,
         href=location.href,
-        page=None if location.page is None else page_text(labels, location.page),
+        page=None if location.page is None else page_label(labels, location.page),
         accessed=accessed_text(labels, claim.accessed_at),
         verified=claim.status is ClaimStatus.verified,
         crop=None if crop is None else png_data_uri(crop),

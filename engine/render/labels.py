@@ -22,7 +22,7 @@ def format_utc(moment: datetime) -> str:
     return f"{moment:%Y-%m-%d %H:%M} UTC"
 
 
-def page_text(labels: Labels, page: int) -> str:
+def page_label(labels: Labels, page: int) -> str:
     return f"{labels.page} {page}"
 
 

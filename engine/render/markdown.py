@@ -25,8 +25,8 @@ from engine.render.citations import (
     source_title,
     sources_by_document,
 )
-from engine.render.labels import Labels, accessed_text, context_text, labels_for, page_text
-from engine.render.outline import contents, declared_gaps, shown_sections
+from engine.render.labels import Labels, accessed_text, context_text, labels_for, page_label
+from engine.render.outline import contents, listed_gaps, shown_sections
 from engine.render.tables import (
     CalculationIndex,
     calculation_heading,
@@ -36,6 +36,7 @@ from engine.render.tables import (
     table_heading,
 )
 from engine.render.text import inert_markdown, report_question, report_title
+from engine.text.normalise import collapse_whitespace
 
 
 class _Numbers:
@@ -200,7 +201,7 @@ def conflict_blocks(report: Report, index: CitationIndex, labels: Labels) -> lis
         for claim_id in conflict.claim_ids:
             claim = report.claim(claim_id)
             page = source_location(claim).page  # as the sources list and the HTML read it
-            where = page_text(labels, page) if page is not None else ""
+            where = page_label(labels, page) if page is not None else ""
             source = " — ".join(
                 part for part in (inert_markdown(source_title(claim)), where) if part
             )
@@ -213,7 +214,7 @@ def conflict_blocks(report: Report, index: CitationIndex, labels: Labels) -> lis
 
 
 def declared_gap_blocks(report: Report, labels: Labels) -> list[str]:
-    gaps = declared_gaps(report)
+    gaps = listed_gaps(report)
     if not gaps:
         return []
     return [f"## {labels.declared_gaps}\n\n{bullet_list([inert_markdown(g) for g in gaps])}"]
@@ -236,12 +237,12 @@ def excerpt_entry(cited: CitedExcerpt, labels: Labels) -> str:
     claim = cited.claim
     line = f"[{cited.number}]"
     if cited.page is not None:
-        line += f" {page_text(labels, cited.page)}"
+        line += f" {page_label(labels, cited.page)}"
     if claim.status is not ClaimStatus.verified:
         line += f" — **{labels.not_verified}**"
     reading = reading_text(labels, claim)
     if claim.read_by == "figure" and reading:  # a reading, never a quote
-        return f"{line} — *{reading}*: {inert_markdown(' '.join(claim.excerpt.split()))}"
+        return f"{line} — *{reading}*: {inert_markdown(collapse_whitespace(claim.excerpt))}"
     if reading:  # read by OCR: the quote is of the page's image
         line += f" — *{reading}*"
     context = f"{shown} …\n\n" if (shown := context_text(labels, claim)) else ""

@@ -8,50 +8,42 @@ import re
 
 from PIL import Image
 
-from engine.contracts import Claim, Language
+from engine.contracts import Claim
 from engine.render.citations import CitationIndex, reading_text, source_location, source_title
+from engine.render.evidence import PNG_SIGNATURE
 from engine.render.labels import context_text
 from engine.render.text import display_text
+from engine.text.normalise import collapse_whitespace
 from engine.words import ReportWords
-from engine.words import words_for as words_of
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # Characters XML 1.0 cannot hold (lxml refuses them): C0 controls but tab, newline and CR,
 # lone surrogates and the two non-characters. Page text is kept as text, only these go.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
-Words = ReportWords
-"""The words these renderers need: the report's own (`engine.words`)."""
-
-
-def words_for(language: Language) -> Words:
-    return words_of(language).report
-
-
-def plain(text: str) -> str:
+def xml_safe(text: str) -> str:
     """Page text as a run of Office XML can hold it: as it is (non-breaking spaces and all),
     without the control characters XML refuses."""
     return _NOT_XML.sub("", text)
 
 
 def shown(text: str) -> str:
-    """An excerpt as the page shows it, on several lines if it has them: `plain`, stripped,
+    """An excerpt as the page shows it, on several lines if it has them: `xml_safe`, stripped,
     its non-breaking spaces shown as ordinary ones so it wraps between words like any text
     (as in the HTML and the PDF; report.json keeps it verbatim)."""
-    return plain(display_text(text))
+    return xml_safe(display_text(text))
 
 
 def flat(text: str) -> str:
-    """`plain`, on one line."""
-    return " ".join(plain(text).split())
+    """`xml_safe`, on one line."""
+    return collapse_whitespace(xml_safe(text))
 
 
 def page_of(claim: Claim) -> int | None:
     return source_location(claim).page
 
 
-def source_line(number: int, claim: Claim, words: Words) -> str:
+def slide_source_line(number: int, claim: Claim, words: ReportWords) -> str:
     """`[1] BESTBUY_2019_10K, p. 53`: a citation as a slide's foot shows it."""
     page = page_of(claim)
     where = f", {words.page_short} {page}" if page is not None else ""

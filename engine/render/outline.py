@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from engine.contracts import Report, Section
 from engine.render.labels import Labels
-from engine.render.text import one_line
+from engine.text.normalise import collapse_whitespace
 
 MIN_SECTIONS_FOR_CONTENTS = 3
 
@@ -34,11 +34,11 @@ def shown_sections(report: Report) -> list[tuple[int, Section]]:
     return [(n, s) for n, s in enumerate(report.sections, start=1) if s.sentences]
 
 
-def declared_gaps(report: Report) -> list[str]:
+def listed_gaps(report: Report) -> list[str]:
     """The gaps shown in their own part; a partial report lists them in its banner instead."""
     if report.partial:
         return []
-    return [line for line in (one_line(gap) for gap in report.gaps) if line]
+    return [line for line in (collapse_whitespace(gap) for gap in report.gaps) if line]
 
 
 def contents(report: Report, labels: Labels) -> list[Heading]:
@@ -47,12 +47,14 @@ def contents(report: Report, labels: Labels) -> list[Heading]:
     sections = shown_sections(report)
     if len(sections) < MIN_SECTIONS_FOR_CONTENTS:
         return []
-    headings = [Heading(section_anchor(n), one_line(section.title)) for n, section in sections]
+    headings = [
+        Heading(section_anchor(n), collapse_whitespace(section.title)) for n, section in sections
+    ]
     later = [
         ("figures", labels.figures, bool(report.tables)),
         ("calculations", labels.calculations, bool(report.calculations)),
         ("conflicts", labels.conflicts, bool(report.conflicts)),
-        ("gaps", labels.declared_gaps, bool(declared_gaps(report))),
+        ("gaps", labels.declared_gaps, bool(listed_gaps(report))),
         ("sources", labels.sources, True),
         ("appendix", labels.appendix, True),
     ]

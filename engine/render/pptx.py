@@ -34,8 +34,7 @@ from engine.render.office import (
     fitted_inches,
     flat,
     markers,
-    source_line,
-    words_for,
+    slide_source_line,
 )
 from engine.render.outline import shown_sections
 from engine.render.slide_shapes import ACCENT, BULLET_INDENT, GREY, INK
@@ -48,6 +47,7 @@ from engine.render.tables import (
     table_heading,
 )
 from engine.render.text import report_question, report_title
+from engine.words import words_for
 
 WIDTH, HEIGHT = 13.333, 7.5  # inches, 16:9
 SIDE = 0.6
@@ -81,7 +81,7 @@ class _Deck:
     def __init__(self, report: Report) -> None:
         self.report = report
         self.labels = labels_for(report.language)
-        self.words = words_for(report.language)
+        self.words = words_for(report.language).report
         self.index = CitationIndex(report)
         self.presentation: Presentation = pptx.Presentation()
         self.presentation.slide_width = Inches(WIDTH)
@@ -119,7 +119,7 @@ class _Deck:
         size = fitting_size([title], CONTENT_WIDTH, TITLE_HEIGHT, TITLE_SIZES) or TITLE_SIZES[-1]
         frame = draw.box(slide, SIDE, TITLE_TOP, CONTENT_WIDTH, TITLE_HEIGHT)
         text = shortened(title, CONTENT_WIDTH, TITLE_HEIGHT, size)
-        draw.run(frame.paragraphs[0], text, size, bold=True, colour=ACCENT)
+        draw.styled_run(frame.paragraphs[0], text, size, bold=True, colour=ACCENT)
         return slide
 
     def title_slide(self) -> None:
@@ -128,7 +128,9 @@ class _Deck:
         title = flat(report_title(report))
         size = fitting_size([title], CONTENT_WIDTH, 2.6, (40, 36, 32, 28, 24, 20)) or 20
         frame = draw.box(slide, SIDE, 1.6, CONTENT_WIDTH, 2.6)
-        draw.run(frame.paragraphs[0], shortened(title, CONTENT_WIDTH, 2.6, size), size, bold=True)
+        draw.styled_run(
+            frame.paragraphs[0], shortened(title, CONTENT_WIDTH, 2.6, size), size, bold=True
+        )
         lines = [flat(q) for q in [report_question(report)] if q]
         lines.append(format_utc(report.created_at).split(" ")[0])
         if report.partial:
@@ -138,7 +140,7 @@ class _Deck:
         for position, line in enumerate(lines):
             paragraph = draw.paragraph(frame, position)
             partial = report.partial and position == len(lines) - 1
-            draw.run(paragraph, line, size, bold=partial, colour=INK if partial else GREY)
+            draw.styled_run(paragraph, line, size, bold=partial, colour=INK if partial else GREY)
 
     def points_slides(self, title: str, sentences: Sequence[Sentence]) -> None:
         """The sentences as points, at most `POINTS_PER_SLIDE` a slide and fitted."""
@@ -162,7 +164,7 @@ class _Deck:
             for position, text in enumerate(texts):
                 paragraph = draw.paragraph(frame, position)
                 draw.bullet(paragraph)
-                draw.run(paragraph, text, size)
+                draw.styled_run(paragraph, text, size)
             cited = [cid for i in chunk for cid in sentences[i].claim_ids]
             cited += [
                 cid
@@ -261,13 +263,15 @@ class _Deck:
             heading = labels.calculations + (f" ({self.words.continued})" if number else "")
             slide = self.slide(heading)
             note = draw.box(slide, SIDE, BODY_TOP, CONTENT_WIDTH, 0.5)
-            draw.run(note.paragraphs[0], labels.calculations_explanation, 14, colour=GREY)
+            draw.styled_run(note.paragraphs[0], labels.calculations_explanation, 14, colour=GREY)
             texts = [lines[i] for i in chunk]
             size = fitting_size(texts, CONTENT_WIDTH, BODY_HEIGHT - 0.6, BODY_SIZES) or 12
             frame = draw.box(slide, SIDE, BODY_TOP + 0.6, CONTENT_WIDTH, BODY_HEIGHT - 0.6)
             for position, text in enumerate(texts):
                 paragraph = draw.paragraph(frame, position)
-                draw.run(paragraph, shortened(text, CONTENT_WIDTH, BODY_HEIGHT - 0.6, size), size)
+                draw.styled_run(
+                    paragraph, shortened(text, CONTENT_WIDTH, BODY_HEIGHT - 0.6, size), size
+                )
             calculations = [self.report.calculations[i] for i in chunk]
             self.foot(slide, [cid for c in calculations for cid in c.claim_ids])
 
@@ -287,7 +291,7 @@ class _Deck:
         if not entries:
             slide = self.slide(labels.sources)
             frame = draw.box(slide, SIDE, BODY_TOP, CONTENT_WIDTH, 1.0)
-            draw.run(frame.paragraphs[0], labels.no_sources, 18)
+            draw.styled_run(frame.paragraphs[0], labels.no_sources, 18)
             return
         blocks = ["\n".join([title, *lines]) for title, lines in entries]
         height = FOOT_TOP + FOOT_HEIGHT - BODY_TOP
@@ -303,7 +307,7 @@ class _Deck:
                 for position, line in enumerate([title, *lines]):
                     paragraph = draw.paragraph(frame, 0 if first else 1)
                     first = False
-                    draw.run(
+                    draw.styled_run(
                         paragraph,
                         shortened(line, CONTENT_WIDTH, height, size),
                         size,
@@ -319,14 +323,14 @@ class _Deck:
         if not cited:
             return
         lines = [
-            source_line(self.index.number_of(cid), self.report.claim(cid), self.words)
+            slide_source_line(self.index.number_of(cid), self.report.claim(cid), self.words)
             for cid in cited
         ]
         text = "   ".join(lines)
         size = fitting_size([text], CONTENT_WIDTH, FOOT_HEIGHT, FOOT_SIZES) or FOOT_SIZES[-1]
         text = shortened(text, CONTENT_WIDTH, FOOT_HEIGHT, size)
         frame = draw.box(slide, SIDE, FOOT_TOP, CONTENT_WIDTH, FOOT_HEIGHT)
-        draw.run(frame.paragraphs[0], text, size, colour=GREY)
+        draw.styled_run(frame.paragraphs[0], text, size, colour=GREY)
         self.notes(slide, cited)
 
     def notes(self, slide: Slide, claim_ids: Sequence[str]) -> None:
@@ -336,7 +340,7 @@ class _Deck:
             number = self.index.number_of(cid)
             location = source_location(claim)
             blocks.append(
-                f"{source_line(number, claim, self.words)} — {flat(location.base_url)}\n"
+                f"{slide_source_line(number, claim, self.words)} — {flat(location.base_url)}\n"
                 f"{excerpt_text(claim, self.labels)}\n"
                 f"{accessed_text(self.labels, claim.accessed_at)}"
             )

@@ -38,7 +38,7 @@ def paragraph(frame: TextFrame, position: int) -> _Paragraph:
     return cast(_Paragraph, frame.add_paragraph())  # type: ignore[no-untyped-call]
 
 
-def run(
+def styled_run(
     paragraph: _Paragraph,
     text: str,
     size: float,
@@ -68,4 +68,4 @@ def bullet(paragraph: _Paragraph) -> None:
 
 def cell(frame: TextFrame, text: str, size: float, *, bold: bool = False) -> None:
     frame.word_wrap = True
-    run(frame.paragraphs[0], text, size, bold=bold)
+    styled_run(frame.paragraphs[0], text, size, bold=bold)

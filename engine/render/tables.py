@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from engine.contracts import Calculation, FiguresTable, Report, TableCell
 from engine.render.labels import Labels
-from engine.render.text import one_line
+from engine.text.normalise import collapse_whitespace
 
 log = logging.getLogger(__name__)
 
@@ -42,30 +42,32 @@ def cell_claim_ids(cell: TableCell, report: Report) -> list[str]:
 
 def table_heading(table: FiguresTable) -> str:
     """The table's caption: its title, with its unit when it has one."""
-    title, unit = one_line(table.title), one_line(table.unit)
+    title, unit = collapse_whitespace(table.title), collapse_whitespace(table.unit)
     return f"{title} ({unit})" if unit else title
 
 
 def calculation_heading(calculation: Calculation, labels: Labels) -> str:
     """`Revenue, 2019 to 2023: +8.0% (calculated: percentage change)`."""
     about = ", ".join(
-        one_line(part)
+        collapse_whitespace(part)
         for part in (calculation.measure, calculation.entity, calculation.period)
-        if one_line(part)
+        if collapse_whitespace(part)
     )
     kind = labels.calculation_kinds.get(calculation.kind, calculation.kind)
-    return f"{about}: {one_line(calculation.text)} ({labels.calculated}: {kind})"
+    return f"{about}: {collapse_whitespace(calculation.text)} ({labels.calculated}: {kind})"
 
 
 def calculation_title(calculation: Calculation, labels: Labels) -> str:
     """The tooltip of a calculated cell: `calculated: <formula>`."""
-    return f"{labels.calculated}: {one_line(calculation.formula)}"
+    return f"{labels.calculated}: {collapse_whitespace(calculation.formula)}"
 
 
 def figure_label(text: str, measure: str, entity: str, period: str) -> str:
     """An input as shown: `$ 42,879 (Revenue, 2019)`."""
-    about = ", ".join(one_line(p) for p in (measure, entity, period) if one_line(p))
-    return f"{one_line(text)} ({about})" if about else one_line(text)
+    about = ", ".join(
+        collapse_whitespace(p) for p in (measure, entity, period) if collapse_whitespace(p)
+    )
+    return f"{collapse_whitespace(text)} ({about})" if about else collapse_whitespace(text)
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,7 @@ def table_chart(table: FiguresTable, report: Report) -> Chart | None:
         png = chart_png(table, report.language)
         if png is None:
             return None
-        return Chart(png=png, sources=one_line(chart_sources(table, report)))
+        return Chart(png=png, sources=collapse_whitespace(chart_sources(table, report)))
     except Exception:
         log.warning("the chart of table %s could not be drawn", table.id, exc_info=True)
         return None

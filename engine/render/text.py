@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from engine.contracts import Report
+from engine.text.normalise import collapse_whitespace
 
 # What Markdown (CommonMark and GFM) would read as markup: emphasis, code, links and images,
 # strikethrough, table cells, and the escape character itself.
@@ -15,15 +16,10 @@ _TITLE_PREFIXES = ("Report", "Relatório", "Relatorio")
 _NO_BREAK_SPACES = str.maketrans({"\u00a0": " ", "\u2007": " ", "\u202f": " "})
 
 
-def one_line(text: str) -> str:
-    """Collapse runs of whitespace (newlines included) into single spaces."""
-    return " ".join(text.split())
-
-
 def report_title(report: Report) -> str:
     """The report's title; its question when the writer gave none or gave only the question
     again ("Report: <question>", "Relatório: <question>")."""
-    title, question = one_line(report.title), one_line(report.question)
+    title, question = collapse_whitespace(report.title), collapse_whitespace(report.question)
     if not title or _folded(title) in {
         _folded(f"{prefix}: {question}") for prefix in ("", *_TITLE_PREFIXES)
     }:
@@ -33,14 +29,14 @@ def report_title(report: Report) -> str:
 
 def report_question(report: Report) -> str | None:
     """The question, to show once under the title; None when the title already states it."""
-    question = one_line(report.question)
+    question = collapse_whitespace(report.question)
     if not question or _folded(report_title(report)) == _folded(question):
         return None
     return question
 
 
 def _folded(text: str) -> str:
-    return one_line(text).removeprefix(": ").casefold().rstrip("?.! ")
+    return collapse_whitespace(text).removeprefix(": ").casefold().rstrip("?.! ")
 
 
 def display_text(text: str) -> str:
@@ -57,7 +53,7 @@ def inert_markdown(text: str, *, url: bool = False, inline: bool = False) -> str
     broken up so GFM does not turn them into links, unless `url` (the cited source itself,
     which a reader should be able to open). `inline` text (a table cell) never starts a line,
     so its first character needs no escape."""
-    line = one_line(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    line = collapse_whitespace(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     line = _MARKDOWN_MARKUP.sub(r"\\\1", line)
     if not url:
         line = _WWW.sub(lambda match: match.group(0)[:-1] + "\\.", _BARE_URL.sub(r":\\/\\/", line))

@@ -31,8 +31,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from urllib.parse import unquote, urlparse
 
 from engine.contracts import Claim, Report
 from engine.errors import SourceError
@@ -40,6 +38,7 @@ from engine.render import PageEvidence
 from engine.snapshots import Snapshot, split_page
 from engine.sources.kinds import Origin, SourceKind
 from engine.sources.library import Library
+from engine.sources.library.folder import canonical_file_url
 from engine.sources.protocols import Fetcher, FetchError, Search, SearchError, SearchHit
 
 Owns = Callable[[str], bool]
@@ -68,16 +67,9 @@ def library_owns(library: Library) -> Owns:
 
     def owns(url: str) -> bool:
         base = split_page(url.strip())[0]
-        return base in urls or _canonical_file_url(base) in urls
+        return base in urls or canonical_file_url(base) in urls
 
     return owns
-
-
-def _canonical_file_url(url: str) -> str:
-    parsed = urlparse(url)
-    if parsed.scheme != "file" or not parsed.path:
-        return url
-    return Path(unquote(parsed.path)).resolve().as_uri()
 
 
 class Router:

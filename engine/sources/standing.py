@@ -38,6 +38,7 @@ from urllib.parse import unquote, urlsplit
 from engine.contracts import Standing
 from engine.settings import BadInput
 from engine.snapshots import Snapshot, split_page
+from engine.text.normalise import collapse_whitespace
 from engine.text.periods import FISCAL_YEAR, MONTHS_EN, MONTHS_PT, YEAR, YEAR_IN_TEXT
 
 __all__ = [
@@ -285,4 +286,4 @@ def _file_stem(url: str) -> str:
 
 def _words_of(text: str) -> str:
     """Case-folded words, "_" read as a space (file names: "3M_2018_10K")."""
-    return " ".join(text.replace("_", " ").casefold().split())
+    return collapse_whitespace(text.replace("_", " ").casefold())

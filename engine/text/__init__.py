@@ -4,7 +4,13 @@ the engine."""
 
 from engine.text.comparisons import compared_sides
 from engine.text.language import Language, detect_language
-from engine.text.normalise import MatchText, collapse_whitespace, excerpt_key, normalise_for_match
+from engine.text.normalise import (
+    MatchText,
+    clip,
+    collapse_whitespace,
+    excerpt_key,
+    normalise_for_match,
+)
 from engine.text.numbers import NumberToken, missing_numbers, numbers_in
 from engine.text.sentences import is_fragment
 from engine.text.tokens import STOPWORDS, fold_accents, term_set, tokenize
@@ -14,6 +20,7 @@ __all__ = [
     "Language",
     "MatchText",
     "NumberToken",
+    "clip",
     "collapse_whitespace",
     "compared_sides",
     "detect_language",

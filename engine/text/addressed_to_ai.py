@@ -53,6 +53,7 @@ from engine.text.addressed_to_ai_languages import (
 )
 from engine.text.confusables import fold_to_latin, has_invisible_controls
 from engine.text.decoding import compact, readings, rot13, unspaced
+from engine.text.normalise import collapse_whitespace
 
 __all__ = ["addressed_to_ai", "has_invisible_controls"]
 
@@ -316,7 +317,7 @@ def _around_ai_words(folded: str) -> list[tuple[int, int]]:
 
 
 def _words(found: str) -> str:
-    return " ".join(found.split()).strip(" ,:")
+    return collapse_whitespace(found).strip(" ,:")
 
 
 def addressed_to_ai(text: str) -> str | None:
@@ -353,7 +354,7 @@ def _addressed(folded: str, words: set[str]) -> str | None:
     system in Portuguese or English, or None."""
     for needs, phrase in _PHRASES:
         if not needs.isdisjoint(words) and (found := phrase.search(folded)):
-            return " ".join(found.group(0).split())
+            return collapse_whitespace(found.group(0))
     if _AI_WORDS.isdisjoint(words) and "a.i" not in folded:
         return None
     for start, end in _around_ai_words(folded):

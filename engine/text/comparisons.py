@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from engine.text.normalise import collapse_whitespace
 from engine.text.periods import YEAR
 
 _YEAR = re.compile(
@@ -119,7 +120,7 @@ def _side(text: str) -> str:
 def compared_entities(question: str) -> list[str]:
     """The two entities or options a question compares, [] when it names none under a
     comparison cue."""
-    text = " ".join(_asked(question).split())
+    text = collapse_whitespace(_asked(question))
     for index, pattern in enumerate(_CUED_PAIRS):
         if index == len(_CUED_PAIRS) - 1 and not _OPTION_QUESTION.match(text):
             continue
@@ -183,7 +184,7 @@ def one_side(question: str, side: str, sides: list[str], language: str = "en") -
         said = f"{_SIDE_WORD.get(language, 'in')} {asked[own[0] : own[1]]}"
         kept = f"{asked[:start]}{asked[end:]}".rstrip()
         mark = kept.endswith("?")
-        kept = " ".join(kept.rstrip("?").split())
+        kept = collapse_whitespace(kept.rstrip("?"))
         return f"{kept} {said}{'?' if mark else ''}{rest}"
     for other in (o for o in sides if o != side):
         name = re.escape(other)
@@ -194,4 +195,4 @@ def one_side(question: str, side: str, sides: list[str], language: str = "en") -
         if reduced == asked:
             return f"{question} ({side})"
         asked = reduced
-    return " ".join(asked.split()).replace(" ?", "?") + rest
+    return collapse_whitespace(asked).replace(" ?", "?") + rest

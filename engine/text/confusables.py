@@ -29,7 +29,7 @@ from functools import cache
 ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
 BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
 TAGS = "".join(map(chr, range(0xE0000, 0xE0080)))  # "ASCII smuggling"
-INVISIBLE_CONTROLS = frozenset(ZERO_WIDTH + BIDI_CONTROLS + TAGS)
+INVISIBLE_CHARACTERS = frozenset(ZERO_WIDTH + BIDI_CONTROLS + TAGS)
 SOFT_HYPHEN = "\u00ad"
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
@@ -85,7 +85,7 @@ def fold_to_latin(text: str) -> str:
     return folded.casefold()
 
 
-_WITHOUT_CONTROLS = dict.fromkeys(map(ord, INVISIBLE_CONTROLS))
+_WITHOUT_CONTROLS = dict.fromkeys(map(ord, INVISIBLE_CHARACTERS))
 
 
 def without_invisible_controls(text: str) -> str:
@@ -97,4 +97,4 @@ def without_invisible_controls(text: str) -> str:
 def has_invisible_controls(text: str) -> bool:
     """Whether `text` holds a zero-width, bidi control or tag character: an excerpt a reader
     could not type. A soft hyphen is fine: PDFs are full of them."""
-    return not text.isascii() and not INVISIBLE_CONTROLS.isdisjoint(text)
+    return not text.isascii() and not INVISIBLE_CHARACTERS.isdisjoint(text)

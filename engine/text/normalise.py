@@ -204,3 +204,13 @@ def excerpt_key(excerpt: str) -> str:
 def collapse_whitespace(text: str) -> str:
     """Runs of whitespace -> one space, ends stripped (how excerpt length is measured)."""
     return " ".join(text.split())
+
+
+def folded(text: str) -> str:
+    """`text` as labels and names are compared: case folded, whitespace collapsed."""
+    return collapse_whitespace(text.casefold())
+
+
+def clip(text: str, limit: int) -> str:
+    """`text` as it is when it fits in `limit` characters, else cut to fit and ending in "…"."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

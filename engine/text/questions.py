@@ -4,7 +4,7 @@ date. Callers compose their own patterns from these groups (`words_alternation`)
 rule on where a question starts or what joins two of them keeps one list of words.
 
 The words of how a question is phrased rather than what it asks ("amount", "give", "FY")
-are `engine.text.vocabulary.QUESTION_WORDS`. Pure code.
+are `engine.text.synonyms.QUESTION_WORDS`. Pure code.
 """
 
 from __future__ import annotations

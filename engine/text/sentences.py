@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import re
 
+from engine.text.normalise import collapse_whitespace
+
 # Words that cannot end a sentence: articles, prepositions, conjunctions (en, pt).
 # fmt: off
 DANGLING_WORDS = frozenset(
@@ -69,7 +71,7 @@ MAX_ROW_LABEL_WORDS = 10
 
 
 def _core(text: str) -> str:
-    text = " ".join(text.split())
+    text = collapse_whitespace(text)
     text = _CITATION.sub("", text)
     return _BULLET.sub("", text).strip()
 
@@ -164,3 +166,8 @@ def continues_on_next_line(line: str) -> bool:
     if last[-1] in ",(–—-/" or last.lower() in DANGLING_WORDS:
         return True
     return not (_is_heading(line) or is_table_line(line) or _ROW_STATEMENT.match(line))
+
+
+def capitalised(text: str) -> str:
+    """`text` with its first letter upper case, as a sentence opens."""
+    return text[:1].upper() + text[1:]

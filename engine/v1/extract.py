@@ -71,7 +71,7 @@ def extract_report(
         if _folded(part.title) in SOURCE_LIST_TITLES:
             continue  # the writer's own bibliography: the report lists its sources itself
         title = part.title or plan.subquestions[0].title or plan.subquestions[0].text
-        subquestion = subquestion_for(title, plan)
+        subquestion = section_subquestion_id(title, plan)
         sentences: list[Sentence] = []
         for marked_sentence in part.sentences:
             cited = [by_number[n] for n in marked_sentence.numbers if n in by_number]
@@ -115,7 +115,7 @@ def claim_for(
     )
 
 
-def subquestion_for(section_title: str, plan: Plan) -> str:
+def section_subquestion_id(section_title: str, plan: Plan) -> str:
     """The id of the subquestion whose heading or text the section bears; the first
     subquestion's when the writer named the section its own way."""
     wanted = _folded(section_title)

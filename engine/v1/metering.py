@@ -11,11 +11,11 @@ import math
 from engine.budget import Meter
 from engine.contracts import Usage
 
-CHARS_PER_TOKEN = 4
+_CHARS_PER_TOKEN = 4
 
 
 def estimated_tokens(text: str) -> int:
-    return math.ceil(len(text) / CHARS_PER_TOKEN)
+    return math.ceil(len(text) / _CHARS_PER_TOKEN)
 
 
 def estimated_usage(prompt: str, reply: str) -> Usage:

@@ -32,7 +32,7 @@ from engine.writing.verbatim import title_for
 
 NO_CEILING = Limits(steps=10**9, seconds=1e9, usd=1e9)
 
-T = TypeVar("T")
+_T = TypeVar("_T")
 
 _WITHOUT_SECTIONS = ("researcher", "analyst", "writer")
 """The roles a budget cut leaves the report without sections: the writer never ran."""
@@ -124,10 +124,10 @@ class V1Pipeline:
     async def _attempt(
         self,
         role: str,
-        call: Callable[[], Awaitable[T]],
-        fallback: Callable[[], T],
+        call: Callable[[], Awaitable[_T]],
+        fallback: Callable[[], _T],
         consequence: str,
-    ) -> T:
+    ) -> _T:
         if self._cut is not None:  # the budget ended the run: what is done stands
             return fallback()
         try:

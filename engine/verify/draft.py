@@ -35,6 +35,7 @@ from engine.contracts import (
     TableCell,
     TableRow,
 )
+from engine.text.normalise import collapse_whitespace
 from engine.text.numbers import missing_numbers, numbers_in
 from engine.text.quantities import quantities
 from engine.words import words_for
@@ -207,7 +208,7 @@ def figure_problem(figure: Figure, verified: Verified) -> str | None:
     if unknown:
         return f"an input cites claims that are not verified: {', '.join(unknown)}"
     quoted = [verified[cid].quoted for cid in figure.claim_ids]
-    if not any(_squeezed(figure.text) in _squeezed(text) for text in quoted):
+    if not any(collapse_whitespace(figure.text) in collapse_whitespace(text) for text in quoted):
         return f"the input {figure.text!r} is in none of its claims' quoted text"
     found = quantities(figure.text)
     if not found:
@@ -253,10 +254,6 @@ def _rounds_to(value: Decimal, number: Decimal, negative: bool) -> bool:
 def _digits(text: str) -> str:
     match = _DIGITS.search(text)
     return match[0] if match else text
-
-
-def _squeezed(text: str) -> str:
-    return " ".join(text.split())
 
 
 # -- tables --------------------------------------------------------------------------------

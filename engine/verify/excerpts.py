@@ -27,7 +27,7 @@ from engine.text.meaning import cut_exception, meaning_problem
 from engine.text.normalise import collapse_whitespace
 from engine.text.numbers import missing_numbers
 from engine.verify.contexts import carried_problem, placed, row_problem, table_header_problem
-from engine.verify.figures import verify_figure_reading
+from engine.verify.figure_readings import verify_figure_reading
 
 ADDRESSED_TO_AI = "text addressed to AI systems (prompt injection) is never a finding"
 INVISIBLE_CONTROLS = (

@@ -23,6 +23,7 @@ from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 from engine.contracts import Calculation, CalculationKind, Figure, Language
 from engine.errors import ModelError
+from engine.text.normalise import collapse_whitespace, folded
 from engine.words import words_for
 from engine.writing.figures import unit_family, unit_scale, year_of
 
@@ -57,7 +58,7 @@ def comparability_problem(kind: str, inputs: Sequence[Figure]) -> str | None:
     if len(entities) > 1:
         return "the figures are of different entities: " + ", ".join(f.entity for f in inputs)
     if kind in ("percent_change", "cagr"):
-        if len({_key(f.measure) for f in inputs}) > 1:
+        if len({folded(f.measure) for f in inputs}) > 1:
             return f"a {kind} compares one measure, not " + " and ".join(f.measure for f in inputs)
         if inputs[0].period == inputs[1].period:
             return f"a {kind} is between two periods"
@@ -111,10 +112,6 @@ def _exact(kind: str, inputs: Sequence[Figure], years: int | None) -> Decimal:
 
 def _decimal(value: float) -> Decimal:
     return Decimal(repr(float(value)))
-
-
-def _key(text: str) -> str:
-    return " ".join(text.casefold().split())
 
 
 class Calculator:
@@ -203,7 +200,7 @@ class Calculator:
         self._count += 1
         named: dict[str, str] = {}
         for figure in inputs:
-            named.setdefault(_key(figure.measure), " ".join(figure.measure.split()))
+            named.setdefault(folded(figure.measure), collapse_whitespace(figure.measure))
         measures = list(named.values())
         joiner = " ÷ " if kind in ("margin", "ratio", "share") else " + "
         measure = measures[0] if len(measures) == 1 else joiner.join(measures)

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.contracts import Calculation, Claim, Figure, Language, Sentence
+from engine.text.normalise import collapse_whitespace, folded
+from engine.text.sentences import capitalised
 from engine.text.tokens import term_set
 from engine.words import words_for
 from engine.writing.calculator import Calculator, NotComparable
@@ -57,7 +59,7 @@ def asked_measures(question: str, figures: Sequence[Figure]) -> list[list[Figure
     asked = term_set(question)
     groups: dict[str, list[Figure]] = {}
     for figure in figures:
-        groups.setdefault(" ".join(figure.measure.casefold().split()), []).append(figure)
+        groups.setdefault(folded(figure.measure), []).append(figure)
     scored: list[tuple[float, int, list[Figure]]] = []
     for measure, group in groups.items():
         terms = term_set(measure)
@@ -95,7 +97,7 @@ def _periods(
             figure, side = (old, first) if old is not None else (new, last)
             assert figure is not None
             text = words["one"].format(
-                measure=_capitalised(figure.measure),
+                measure=capitalised(collapse_whitespace(figure.measure)),
                 value=figure.text,
                 period=_period_label(question, side),
             )
@@ -106,7 +108,7 @@ def _periods(
         change = _change(calculator, old, new, int(last) - int(first), growth)
         shape = "rose" if new.value > old.value else "fell" if new.value < old.value else "flat"
         text = words[shape].format(
-            measure=_capitalised(old.measure),
+            measure=capitalised(collapse_whitespace(old.measure)),
             old=old.text,
             new=new.text,
             first=_period_label(question, first),
@@ -165,7 +167,7 @@ def _of_period(group: Sequence[Figure], year: str) -> Figure | None:
 def _period_label(question: str, year: str) -> str:
     """The year as the question says it: "fiscal 2019", "FY2019", or the year alone."""
     said = re.search(rf"\b{_PERIOD_WORDS}\s?{year}\b", question, re.IGNORECASE)
-    return " ".join(said.group(0).split()) if said else year
+    return collapse_whitespace(said.group(0)) if said else year
 
 
 def _entities(
@@ -192,7 +194,7 @@ def _entities(
             )
             for side, figure in present
         ]
-        measure = _capitalised(present[0][1].measure)
+        measure = capitalised(collapse_whitespace(present[0][1].measure))
         text = words["sides"].format(measure=measure, parts=words["list_and"].join(parts))
         cited = [cid for _, figure in present for cid in figure.claim_ids]
         sentences.append(Sentence(text=f"{text}.", claim_ids=list(dict.fromkeys(cited))))
@@ -227,11 +229,6 @@ def _name_of(side: str) -> str:
 
 def _squashed(text: str) -> str:
     return "".join(ch for ch in text.casefold() if ch.isalnum())
-
-
-def _capitalised(measure: str) -> str:
-    measure = " ".join(measure.split())
-    return measure[:1].upper() + measure[1:]
 
 
 def _words(language: Language) -> dict[str, str]:

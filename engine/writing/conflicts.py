@@ -18,6 +18,7 @@ from itertools import combinations
 
 from engine.contracts import Claim, ClaimStatus, Conflict, Report
 from engine.snapshots import split_page
+from engine.text.normalise import collapse_whitespace
 from engine.text.numbers import numbers_in
 from engine.text.periods import MONTH_NAMES, YEAR_IN_TEXT, is_year, years_in
 from engine.text.tokens import STOPWORDS, term_set
@@ -60,7 +61,7 @@ def amounts(text: str) -> list[Amount]:
         unit = (after.group(1) if after else "") or (before.group(1) if before else "")
         if unit:
             for value in sorted(token.values):
-                found.append(Amount(value, " ".join(unit.lower().split())))
+                found.append(Amount(value, collapse_whitespace(unit.lower())))
     return found
 
 

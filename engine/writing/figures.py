@@ -32,12 +32,12 @@ from decimal import Decimal
 
 from engine.contracts import Claim, ClaimStatus, Figure
 from engine.text.language import detect_language
-from engine.text.periods import YEAR_IN_TEXT
+from engine.text.normalise import collapse_whitespace, folded
+from engine.text.periods import DATED_PERIOD, YEAR_IN_TEXT
 from engine.text.quantities import Quantity, declarations, quantities
 from engine.words import words_for
 from engine.writing.tables import figures_tables
 from engine.writing.units import (
-    PERIOD,
     header_cells,
     period_year,
     unit_family,
@@ -93,7 +93,7 @@ _PER_SHARE = re.compile(r"(?i:per\s+(?:share|unit)|por\s+a[çc][ãa]o)")
 
 def _entity(claim: Claim) -> str:
     title = YEAR_IN_TEXT.sub(" ", claim.title.replace("_", " "))
-    return " ".join(title.split()).strip(" -–—:,.")
+    return collapse_whitespace(title).strip(" -–—:,.")
 
 
 # -- reading a claim ---------------------------------------------------------------------
@@ -128,7 +128,7 @@ def _row(
     claim: Claim, found: list[Quantity], spans: list[tuple[int, int]], language: str
 ) -> list[Figure] | None:
     excerpt = claim.excerpt
-    label = " ".join(excerpt[: spans[0][0]].split()).strip(" :–—-.")
+    label = collapse_whitespace(excerpt[: spans[0][0]]).strip(" :–—-.")
     gaps = [
         excerpt[a:b] for (_, a), (b, _) in zip(spans, [*spans[1:], (len(excerpt), 0)], strict=True)
     ]
@@ -197,7 +197,7 @@ def _year_near(text: str, span: tuple[int, int], sentence_start: int) -> str | N
     sentence_end = end_match.end() if end_match else len(text)
     years = [
         (m.start(), period_year(m))
-        for m in PERIOD.finditer(text, sentence_start, sentence_end)
+        for m in DATED_PERIOD.finditer(text, sentence_start, sentence_end)
         if m.end() <= span[0] or m.start() >= span[1]
     ]
     after = [year for position, year in years if position >= span[1]]
@@ -230,7 +230,7 @@ def _unit(claim: Claim, measure: str, q: Quantity, printed: str, language: str) 
         return "p.p."
     if q.unit is not None and q.unit not in _MONEY:  # an SI unit: as printed after the number
         suffix = printed[printed.index(q.digits) + len(q.digits) :]
-        return " ".join(suffix.replace(")", "").split())
+        return collapse_whitespace(suffix.replace(")", ""))
     currency, scale = q.unit, q.scale
     if scale == 1 and not _PER_SHARE.search(measure):
         for declared_unit, declared_scale in declarations(claim.quoted):
@@ -250,10 +250,6 @@ def _unit(claim: Claim, measure: str, q: Quantity, printed: str, language: str) 
 # -- gathering ---------------------------------------------------------------------------
 
 
-def _key(text: str) -> str:
-    return " ".join(text.casefold().split())
-
-
 def gather_figures(claims: Sequence[Claim]) -> list[Figure]:
     """The figures of the verified claims, each once: the same measure, entity, period and
     value printed in two places (one row cited from two pages) is one Figure citing both."""
@@ -263,8 +259,8 @@ def gather_figures(claims: Sequence[Claim]) -> list[Figure]:
             continue
         for figure in figures_in(claim):
             key = (
-                _key(figure.measure),
-                _key(figure.entity),
+                folded(figure.measure),
+                folded(figure.entity),
                 figure.period,
                 Decimal(repr(figure.value)),
                 unit_family(figure.unit),

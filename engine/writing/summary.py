@@ -20,10 +20,10 @@ from dataclasses import dataclass
 
 from engine.contracts import Calculation, Claim, Figure, Language, Plan, Sentence
 from engine.text.comparisons import compared_sides
-from engine.text.normalise import excerpt_key
+from engine.text.normalise import collapse_whitespace, excerpt_key
 from engine.text.periods import year_of, years_in
 from engine.text.questions import asks_current, asks_over_time
-from engine.text.sentences import is_fragment
+from engine.text.sentences import capitalised, is_fragment
 from engine.text.tokens import term_set
 from engine.words import words_for
 from engine.writing.calculator import Calculator
@@ -108,7 +108,9 @@ def _dated_points(
     if not asks_over_time(question):
         newest = dated[-1]
         text = writer.latest.format(
-            measure=_capitalised(newest.measure), value=newest.text, period=newest.period
+            measure=capitalised(collapse_whitespace(newest.measure)),
+            value=newest.text,
+            period=newest.period,
         )
         return [Sentence(text=f"{text}.", claim_ids=list(newest.claim_ids))], [newest]
     by_period = list({f.period: f for f in reversed(dated)}.values())[::-1][:MAX_POINTS]
@@ -116,7 +118,9 @@ def _dated_points(
         return [], []  # one dated figure is no series: the statements say it
     points = [
         Sentence(
-            text=writer.one.format(measure=_capitalised(f.measure), value=f.text, period=f.period)
+            text=writer.one.format(
+                measure=capitalised(collapse_whitespace(f.measure)), value=f.text, period=f.period
+            )
             + ".",
             claim_ids=list(f.claim_ids),
         )
@@ -138,11 +142,6 @@ def _when(claim: Claim) -> tuple[int, str]:
     """The latest year a statement (or what it quotes) names, else its source's date's."""
     years = years_in(f"{claim.statement} {claim.quoted}")
     return max(years, default=int(claim.published[:4] or 0)), claim.published
-
-
-def _capitalised(measure: str) -> str:
-    measure = " ".join(measure.split())
-    return measure[:1].upper() + measure[1:]
 
 
 def _about_sides(sides: Sequence[str], claims: Sequence[Claim]) -> list[Claim]:

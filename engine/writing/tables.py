@@ -16,16 +16,13 @@ from engine.contracts import (
     TableRow,
 )
 from engine.snapshots import split_page
+from engine.text.normalise import folded
 from engine.words import words_for
 from engine.writing.units import header_cells, unit_family, year_of
 
 __all__ = ["figures_tables"]
 
 _CHANGE_KINDS = ("difference", "percent_change", "cagr")
-
-
-def _key(text: str) -> str:
-    return " ".join(text.casefold().split())
 
 
 def figures_tables(
@@ -58,7 +55,7 @@ def _header(claim: Claim) -> tuple[str, str] | None:
     """Where a figure was printed: the document and the header its row is read under."""
     if not claim.context:
         return None
-    return split_page(claim.url)[0], _key(claim.context)
+    return split_page(claim.url)[0], folded(claim.context)
 
 
 def _families_by_header(
@@ -113,8 +110,8 @@ def _table(
     rows: dict[str, str] = {}
     cells: dict[tuple[str, str], list[Figure]] = {}
     for f in group:
-        rows.setdefault(_key(row_of(f)), row_of(f))
-        cells.setdefault((_key(row_of(f)), column_of(f)), []).append(f)
+        rows.setdefault(folded(row_of(f)), row_of(f))
+        cells.setdefault((folded(row_of(f)), column_of(f)), []).append(f)
     grid: list[list[TableCell | None]] = []
     for key in rows:
         grid.append([_cell(cells.get((key, column), [])) for column in columns])
@@ -129,7 +126,7 @@ def _table(
             labels.append(f"{word} {spans.pop()}" if len(spans) == 1 else word)
             for index, row in enumerate(grid):
                 row.append(_change_cell(changes.get(index)))
-    measures = list({_key(f.measure): f.measure for f in reversed(group)}.values())[::-1]
+    measures = list({folded(f.measure): f.measure for f in reversed(group)}.values())[::-1]
     units = {f.unit for f in group}
     return FiguresTable(
         id=table_id,
@@ -166,7 +163,7 @@ def _changes(
     """The first calculation of `kind` whose inputs are all of one row, by row index."""
     chosen: dict[int, Calculation] = {}
     for calculation in calculations:
-        rows = {_key(row_of(f)) for f in calculation.inputs}
+        rows = {folded(row_of(f)) for f in calculation.inputs}
         if calculation.kind == kind and len(rows) == 1 and (key := rows.pop()) in keys:
             chosen.setdefault(keys.index(key), calculation)
     return chosen

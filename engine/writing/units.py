@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from engine.text.periods import DATED_PERIOD as PERIOD
-from engine.text.periods import period_year, year_of
+from engine.text.normalise import collapse_whitespace
+from engine.text.periods import DATED_PERIOD, period_year, year_of
 from engine.text.quantities import Quantity, quantities
 
-__all__ = ["PERIOD", "header_cells", "period_year", "unit_family", "unit_scale", "year_of"]
+__all__ = ["header_cells", "period_year", "unit_family", "unit_scale", "year_of"]
 
 _SPACE = "[ \t\u00a0\u2009\u202f]"
 
@@ -46,6 +46,6 @@ def header_cells(context: str) -> list[tuple[str, str]]:
     """The column headers a context prints, left to right, each with its year:
     ("February 2, 2019", "2019"), ("FY2023", "2023"), ("2022", "2022")."""
     cells = []
-    for match in PERIOD.finditer(context):
-        cells.append((" ".join(match[0].split()), period_year(match)))
+    for match in DATED_PERIOD.finditer(context):
+        cells.append((collapse_whitespace(match[0]), period_year(match)))
     return cells

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from engine.contracts import Claim, Draft, Figure, Plan, Section, Sentence
 from engine.planning.briefs import Brief
-from engine.text.normalise import excerpt_key
+from engine.text.normalise import collapse_whitespace, excerpt_key
 from engine.writing.figures import figures_tables, gather_figures
 from engine.writing.summary import summary_for
 
@@ -40,7 +40,7 @@ def title_for(brief: Brief) -> str:
     """A short title in the question's own words (its subject, without the words that open
     it), or the question itself when that would be too short or too long. The renderers
     state the question once; the title does not repeat it under a label."""
-    question = " ".join(brief.question.split())
+    question = collapse_whitespace(brief.question)
     first = _QUESTION.match(question)
     asked = first.group(0) if first else question
     subject = _OPENING.sub("", asked.strip().rstrip("?!. ")).strip(" ,;:")

@@ -12,7 +12,7 @@ from bot.flows import brief_of
 from bot.redis.state import FINAL_STATUSES
 from bot.slack.blocks import ANSWER, CANCEL, DEEPEN, EXCERPT, START
 from bot.slack.texts import PT
-from bot.sources import open_library
+from bot.sources import open_library_sources
 from engine.models.extractive import ExtractiveModel
 from engine.orchestrator import Orchestrator
 from tests.support.bot_env import (
@@ -175,7 +175,7 @@ async def test_deepen_follow_up_posts_version_two_without_duplicate_claims(
 async def test_cancel_aborts_jobs_and_posts_the_partial_report(
     make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub, library: Any
 ) -> None:
-    slow = SlowSources(open_library(make_settings()), delay=30.0)
+    slow = SlowSources(open_library_sources(make_settings()), delay=30.0)
     rt = await runtimes(make_settings(), open_sources=slow.opener())
     sender = await bolt_http(rt)
     async with running_workers(rt):
@@ -233,7 +233,7 @@ async def test_worker_killed_mid_run_and_replaced_loses_and_duplicates_nothing(
 ) -> None:
     # One subquestion, so one subagent: with no concurrent readers racing for the snapshot
     # cache, the run is deterministic and comparable step for step with a baseline.
-    slow = SlowSources(open_library(make_settings()), delay=0.6)
+    slow = SlowSources(open_library_sources(make_settings()), delay=0.6)
     rt = await runtimes(make_settings(), open_sources=slow.opener())
     sender = await bolt_http(rt)
     async with running_workers(rt, host="first"):
@@ -255,7 +255,7 @@ async def test_worker_killed_mid_run_and_replaced_loses_and_duplicates_nothing(
     assert report is not None
     assert state.plan is not None
 
-    library = open_library(make_settings())
+    library = open_library_sources(make_settings())
     baseline = await Orchestrator(ExtractiveModel(), library.searcher, library.fetcher).run(
         brief_of(state), plan=state.plan
     )

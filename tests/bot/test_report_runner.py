@@ -11,7 +11,7 @@ from bot.flows import handle_step
 from bot.redis.runs import RedisRunLeases
 from bot.runtime import Runtime
 from bot.slack.blocks import EXCERPT
-from bot.sources import open_library
+from bot.sources import open_library_sources
 from bot.steps import Ask, Start
 from tests.support.bot_env import LIMITS_QUESTION, SlowSources, running_workers, wait_state
 from tests.support.slack_stub import SlackStub
@@ -73,7 +73,7 @@ async def test_two_attempts_of_one_delivery_post_it_once(
 async def test_an_attempt_that_lost_its_run_stops_and_delivers_nothing(
     make_settings: Any, runtimes: Any, slack: SlackStub
 ) -> None:
-    slow = SlowSources(open_library(make_settings()), delay=1.5)
+    slow = SlowSources(open_library_sources(make_settings()), delay=1.5)
     rt = await runtimes(make_settings(), open_sources=slow.opener())
     assert rt.redis is not None
     rt.leases = RedisRunLeases(rt.redis, rt.keys, seconds=0.3)

@@ -12,7 +12,7 @@ from bot.sources import (
     is_built_in,
     model_factory,
     open_combined,
-    open_library,
+    open_library_sources,
     source_factory,
     source_parts,
 )
@@ -25,7 +25,7 @@ from engine.sources.web.search import FallbackSearch
 
 
 def custom_sources(settings: Settings) -> Sources:
-    return open_library(settings)
+    return open_library_sources(settings)
 
 
 def test_built_in_and_imported_factories(make_settings: Any) -> None:
@@ -44,7 +44,7 @@ def test_bad_specs_and_missing_library_are_config_errors(make_settings: Any, tmp
         model_factory("nowhere.at_all:Model")
     settings: Settings = make_settings(redis=False)
     with pytest.raises(BadInput, match="FONTE_LIBRARY"):
-        open_library(replace(settings, library=tmp_path / "missing"))
+        open_library_sources(replace(settings, library=tmp_path / "missing"))
 
 
 async def test_web_source_is_the_configured_chain_and_a_caching_fetcher(

@@ -9,7 +9,7 @@ from engine.contracts import Claim
 from evals.cases import Case
 from evals.metrics import measure
 from evals.runner import RunOptions, write_outputs
-from evals.tables import render_markdown
+from evals.tables import results_markdown
 from evals.totals import totals
 from tests.support.eval_builders import claim, report, row
 
@@ -93,7 +93,7 @@ def test_the_columns_reach_the_totals_and_the_table() -> None:
     ]
 
     final = totals(rows, "final")
-    text = render_markdown(rows, suite="s", model="offline")
+    text = results_markdown(rows, suite="s", model="offline")
 
     assert (final.ocr_claims, final.ocr_claims_verified, final.figure_claims) == (3, 2, 1)
     assert (final.primary_sources, final.other_sources) == (4, 2)

@@ -13,7 +13,7 @@ from evals.pricing import SimulatedPricing
 from evals.runner import RunOptions, run_suite, write_outputs
 from evals.shares import template_shares
 from evals.suites import load_suite
-from evals.tables import render_markdown
+from evals.tables import results_markdown
 from tests.support.eval_builders import row
 
 PRICING = SimulatedPricing("claude-test", ModelPrice(TokenRates(2.0, 10.0, 2.5, 0.2)))
@@ -38,11 +38,11 @@ def test_each_template_s_mean_cost_is_shown_as_a_share_of_its_price() -> None:
     # 1M input tokens at $2 and 100 output tokens at $10 per million, over two reports.
     assert market.simulated_usd_mean == pytest.approx(1.001)
     assert default.share == 0.0025
-    text = render_markdown(rows, suite="s", model="offline", pricing=PRICING)
+    text = results_markdown(rows, suite="s", model="offline", pricing=PRICING)
     assert "## Cost as a share of the price, per template" in text
     assert "| mercado | final | 2 | $250.00 | $1.0000 | 0.400% | $1.0010 | 0.400% |" in text
     assert "| default | final | 1 | $100.00 | $0.2500 | 0.250% | $0.0000 | 0.000% |" in text
-    assert "simulated share" not in render_markdown(rows, suite="s", model="offline")
+    assert "simulated share" not in results_markdown(rows, suite="s", model="offline")
 
 
 def test_a_case_may_name_its_template(tmp_path: Path) -> None:

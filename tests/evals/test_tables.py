@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from engine.models.claude.prices import ModelPrice, TokenRates
 from evals.pricing import SimulatedPricing
-from evals.tables import render_markdown
+from evals.tables import results_markdown
 from tests.support.eval_builders import row
 
 
@@ -16,7 +16,7 @@ def _rows() -> list:
 
 
 def test_totals_put_the_architectures_side_by_side() -> None:
-    text = render_markdown(_rows(), suite="br-laws", model="offline")
+    text = results_markdown(_rows(), suite="br-laws", model="offline")
 
     assert text.startswith("# Eval: br-laws — final vs v1\n")
     assert "| | final | v1 |" in text
@@ -29,7 +29,7 @@ def test_totals_put_the_architectures_side_by_side() -> None:
 
 
 def test_per_case_cells_read_final_then_v1() -> None:
-    text = render_markdown(_rows(), suite="s", model="offline")
+    text = results_markdown(_rows(), suite="s", model="offline")
 
     assert (
         "| a | 2/2 · 1/2 | 4/4 · 4/4 | 0 · 3 | 0 · 0 | 0 · 0 | 1/1 · 1/1 | 0 · 0 | 0/4 · 0/4 "
@@ -39,7 +39,7 @@ def test_per_case_cells_read_final_then_v1() -> None:
 
 
 def test_misses_name_what_was_not_found() -> None:
-    text = render_markdown(_rows(), suite="s", model="offline")
+    text = results_markdown(_rows(), suite="s", model="offline")
 
     assert "## Misses" in text
     assert "- b\\|c (final) — required: capex" in text
@@ -49,7 +49,7 @@ def test_misses_name_what_was_not_found() -> None:
 def test_simulated_latency_is_said_in_the_caption() -> None:
     rows = [row("final", simulated_latency=True)]
 
-    text = render_markdown(rows, suite="s", model="offline", latency="simulated latency: 50 t/s")
+    text = results_markdown(rows, suite="s", model="offline", latency="simulated latency: 50 t/s")
 
     assert "times include simulated latency: 50 t/s" in text
     assert "| | final |" in text
@@ -59,7 +59,7 @@ def test_simulated_latency_is_said_in_the_caption() -> None:
 def test_groups_get_their_own_totals() -> None:
     rows = [row("final", "q1", group="question"), row("final", "co", group="company")]
 
-    text = render_markdown(rows, suite="financebench", model="offline")
+    text = results_markdown(rows, suite="financebench", model="offline")
 
     assert "## Totals: question cases" in text
     assert "## Totals: company cases" in text
@@ -73,9 +73,9 @@ def test_offline_costs_are_shown_simulated_at_list_prices_and_said_so() -> None:
         row("v1", "a", input_tokens=500_000, output_tokens=0),
     ]
 
-    text = render_markdown(rows, suite="s", model="offline", pricing=pricing)
+    text = results_markdown(rows, suite="s", model="offline", pricing=pricing)
 
     # final: 2M input ($4) and 100k output ($1) per report on average; v1: 500k input ($1).
     assert "| simulated cost per report, mean (claude-test) | $5.0000 | $1.0000 |" in text
     assert "Costs marked simulated: simulated cost: notional tokens at claude-test" in text
-    assert "simulated cost" not in render_markdown(rows, suite="s", model="offline")
+    assert "simulated cost" not in results_markdown(rows, suite="s", model="offline")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pypdfium2
 from fpdf import FPDF
 
+from engine.text import collapse_whitespace
+
 
 def pdf_bytes(pages: list[str]) -> bytes:
     pdf = FPDF()
@@ -36,7 +38,7 @@ def page_texts(pdf: bytes) -> list[str]:
         texts = []
         for page in document:
             text_page = page.get_textpage()
-            texts.append(" ".join(text_page.get_text_range().split()))
+            texts.append(collapse_whitespace(text_page.get_text_range()))
             text_page.close()
             page.close()
         return texts
@@ -46,4 +48,4 @@ def page_texts(pdf: bytes) -> list[str]:
 
 def pdf_text(pdf: bytes) -> str:
     """All text of a PDF on one line, whitespace collapsed."""
-    return " ".join(" ".join(page_texts(pdf)).split())
+    return collapse_whitespace(" ".join(page_texts(pdf)))

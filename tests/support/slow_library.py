@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.config import Settings
-from bot.sources import open_library
+from bot.sources import open_library_sources
 from engine.assembly import Sources
 from engine.snapshots import Snapshot
 from engine.sources.kinds import SourceKind
@@ -51,7 +51,7 @@ class SlowLibrary:
 
 
 def open_slow_library(settings: Settings) -> Sources:
-    inner = open_library(settings)
+    inner = open_library_sources(settings)
     marks = os.environ.get("FONTE_TEST_MARK_DIR")
     slow = SlowLibrary(
         inner,

@@ -17,7 +17,7 @@ from bot.slack.api.retry import (
     build_web_client,
     retry_after,
 )
-from bot.slack.api.web import SlackWebApi
+from bot.slack.api.web_api import SlackWebApi
 
 __all__ = [
     "DEFAULT_API_URL",

@@ -31,6 +31,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from engine.documents.office.colours import TINY_POINTS, WHITE, rgb, unseen
+from engine.text.normalise import collapse_whitespace
 
 _THEME = {0: WHITE, 1: "000000"}  # lt1 and dk1 of Excel's default mapping
 _INDEXED = {0: "000000", 1: WHITE, 8: "000000", 9: WHITE}
@@ -66,7 +67,7 @@ def read_xlsx(data: bytes) -> tuple[tuple[SheetText, ...], str]:
         sheet = book[name]
         shown = isinstance(sheet, Worksheet) and sheet.sheet_state == "visible"
         sheets.append(_sheet_text(sheet) if shown else SheetText(name, ""))
-    return tuple(sheets), " ".join((book.properties.title or "").split())
+    return tuple(sheets), collapse_whitespace(book.properties.title or "")
 
 
 def sheet_texts(data: bytes) -> tuple[SheetText, ...]:
@@ -151,8 +152,8 @@ def _shown(cell: Any) -> str:
     if isinstance(value, str):
         if value.startswith("=") and cell.data_type == "f":
             return ""
-        return " ".join(value.split()) if not _all_blank(cell.number_format) else ""
-    return " ".join(formatted(value, cell.number_format or "General").split())
+        return collapse_whitespace(value) if not _all_blank(cell.number_format) else ""
+    return collapse_whitespace(formatted(value, cell.number_format or "General"))
 
 
 def _unseen(cell: Any) -> bool:

@@ -25,8 +25,9 @@ from pptx.oxml.ns import qn
 from pptx.shapes.group import GroupShape
 
 from engine.documents.office.colours import TINY_POINTS, rgb, unseen
+from engine.text.normalise import collapse_whitespace
 
-Xml = Any
+_Xml = Any
 """An lxml element of the deck (lxml has no type information)."""
 
 _EMU_PER_POINT = 12_700
@@ -51,7 +52,7 @@ def read_pptx(data: bytes) -> tuple[tuple[str, ...], str]:
         ]
         notes = _notes(slide)
         pages.append("\n\n".join([*parts, *([notes] if notes else [])]))
-    return tuple(pages), " ".join((deck.core_properties.title or "").split())
+    return tuple(pages), collapse_whitespace(deck.core_properties.title or "")
 
 
 def _shape_texts(shape: Any, colours: _Colours, behind: str | None) -> Iterator[str]:
@@ -81,13 +82,13 @@ def _row(row: Any, colours: _Colours) -> str:
             cells.append("")
             continue
         fill = colours.fill(cell._tc.find(qn("a:tcPr")), None) or None
-        cells.append(" ".join(_frame_text(cell._tc.find(qn("a:txBody")), colours, fill).split()))
+        cells.append(collapse_whitespace(_frame_text(cell._tc.find(qn("a:txBody")), colours, fill)))
     while cells and not cells[-1]:
         cells.pop()
     return " | ".join(cells).strip()
 
 
-def _frame_text(body: Xml | None, colours: _Colours, behind: str | None) -> str:
+def _frame_text(body: _Xml | None, colours: _Colours, behind: str | None) -> str:
     """The visible lines of a text body; `behind` None when the colour behind is unknown."""
     if body is None:
         return ""
@@ -99,13 +100,13 @@ def _frame_text(body: Xml | None, colours: _Colours, behind: str | None) -> str:
                 pieces.append("\n")
             elif child.tag in (qn("a:r"), qn("a:fld")) and not _hidden_run(child, colours, behind):
                 pieces.append("".join(t.text or "" for t in child.iterchildren(qn("a:t"))))
-        line = "\n".join(" ".join(part.split()) for part in "".join(pieces).split("\n"))
+        line = "\n".join(collapse_whitespace(part) for part in "".join(pieces).split("\n"))
         if line.strip():
             lines.append(line.strip())
     return "\n".join(lines)
 
 
-def _hidden_run(run: Xml, colours: _Colours, behind: str | None) -> bool:
+def _hidden_run(run: _Xml, colours: _Colours, behind: str | None) -> bool:
     properties = run.find(qn("a:rPr"))
     if properties is None:
         return False
@@ -117,7 +118,7 @@ def _hidden_run(run: Xml, colours: _Colours, behind: str | None) -> bool:
     return behind is not None and unseen(colour, behind)
 
 
-def _hidden_shape(element: Xml) -> bool:
+def _hidden_shape(element: _Xml) -> bool:
     properties = element.find(f".//{qn('p:cNvPr')}")
     return properties is not None and properties.get("hidden") in ("1", "true")
 
@@ -150,7 +151,7 @@ class _Colours:
         self._theme = _theme_colours(master)
         self.background = self._background([slide._element, layout._element, master._element])
 
-    def colour(self, fill: Xml) -> str | None:
+    def colour(self, fill: _Xml) -> str | None:
         """The RGB of a solid fill (`a:solidFill`, `a:bgRef`), None when it is not plain."""
         explicit = fill.find(qn("a:srgbClr"))
         if explicit is not None:
@@ -161,7 +162,7 @@ class _Colours:
             return self._theme.get(self._map.get(name, name))
         return None
 
-    def fill(self, properties: Xml | None, shape: Xml | None) -> str | None:
+    def fill(self, properties: _Xml | None, shape: _Xml | None) -> str | None:
         """What a shape's own fill is: its RGB, "" when it has none (the slide shows through),
         None when it has one the reader cannot tell (a gradient, a picture, a style's)."""
         if properties is not None:
@@ -180,7 +181,7 @@ class _Colours:
             return None
         return ""
 
-    def _background(self, elements: list[Xml]) -> str | None:
+    def _background(self, elements: list[_Xml]) -> str | None:
         for element in elements:
             bg = element.find(f"{qn('p:cSld')}/{qn('p:bg')}")
             if bg is None:
@@ -196,7 +197,7 @@ class _Colours:
         return self._theme.get(self._map.get("bg1", "lt1"))
 
 
-def _colour_map(master: Xml) -> dict[str, str]:
+def _colour_map(master: _Xml) -> dict[str, str]:
     mapping = master.find(qn("p:clrMap"))
     return {} if mapping is None else dict(mapping.attrib)
 

@@ -26,8 +26,9 @@ from docx.text.paragraph import Paragraph
 from docx.text.run import Run
 
 from engine.documents.office.colours import TINY_POINTS, WHITE, rgb, unseen
+from engine.text.normalise import collapse_whitespace
 
-Xml = Any
+_Xml = Any
 """An lxml element of the document (lxml has no type information)."""
 
 _RUNS = (
@@ -60,7 +61,7 @@ def read_docx(data: bytes) -> tuple[str, str]:
     """The visible text and the title (from the document's properties, "" when none)."""
     document = docx.Document(io.BytesIO(data))
     reader = _Reader(document)
-    return reader.text(), " ".join((document.core_properties.title or "").split())
+    return reader.text(), collapse_whitespace(document.core_properties.title or "")
 
 
 class _Reader:
@@ -125,9 +126,9 @@ class _Reader:
             properties = [r.find(qn("w:rPr")), *run_style, *chain, self._default_rpr]
             if not self._hidden(properties, behind):
                 shown.append(Run(r, paragraph).text)
-        return " ".join("".join(shown).split())
+        return collapse_whitespace("".join(shown))
 
-    def _hidden(self, properties: list[Xml], behind: str) -> bool:
+    def _hidden(self, properties: list[_Xml], behind: str) -> bool:
         rprs = [p for p in properties if p is not None]
         if _on(_first(rprs, "w:vanish")) or _on(_first(rprs, "w:specVanish")):
             return True
@@ -142,9 +143,9 @@ class _Reader:
         seen_on = marked or _fill(_first(rprs, "w:shd")) or behind
         return unseen(_colour(colour), seen_on)
 
-    def _style_chain(self, reference: Xml) -> list[Xml]:
+    def _style_chain(self, reference: _Xml) -> list[_Xml]:
         """The run properties of a style and of the styles it is based on, nearest first."""
-        found: list[Xml] = []
+        found: list[_Xml] = []
         style_id = None if reference is None else reference.get(qn("w:val"))
         seen: set[str] = set()
         while style_id and style_id not in seen and style_id in self._styles:
@@ -164,7 +165,7 @@ class _Reader:
         return defined is not None and defined.find(f"{qn('w:pPr')}/{qn('w:numPr')}") is not None
 
 
-def _first(rprs: list[Xml], tag: str) -> Xml | None:
+def _first(rprs: list[_Xml], tag: str) -> _Xml | None:
     """The nearest run-property element `tag` among `rprs` (the run's own first)."""
     for rpr in rprs:
         found = rpr.find(qn(tag))
@@ -173,25 +174,25 @@ def _first(rprs: list[Xml], tag: str) -> Xml | None:
     return None
 
 
-def _on(element: Xml | None) -> bool:
+def _on(element: _Xml | None) -> bool:
     if element is None:
         return False
     return str(element.get(qn("w:val"), "true")).lower() not in _FALSE
 
 
-def _half_points(element: Xml) -> float:
+def _half_points(element: _Xml) -> float:
     try:
         return int(element.get(qn("w:val"), "24")) / 2
     except ValueError:
         return 12.0
 
 
-def _colour(element: Xml) -> str | None:
+def _colour(element: _Xml) -> str | None:
     theme = element.get(qn("w:themeColor"))
     if theme in _THEME_WHITE:
         return WHITE
     return rgb(element.get(qn("w:val")))
 
 
-def _fill(shading: Xml | None) -> str | None:
+def _fill(shading: _Xml | None) -> str | None:
     return None if shading is None else rgb(shading.get(qn("w:fill")))

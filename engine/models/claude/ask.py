@@ -18,7 +18,7 @@ from engine.models.claude.errors import InvalidAnswer
 from engine.models.claude.request import ClaudeRequest, Effort
 from engine.models.claude.structured import InvalidJson
 
-T = TypeVar("T")
+_T = TypeVar("_T")
 
 
 def user_turn(text: str) -> MessageParam:
@@ -50,8 +50,8 @@ async def complete_text(
 
 
 async def ask_json(
-    client: ClaudeClient, payer: Payer, request: ClaudeRequest, parse: Callable[[str], T]
-) -> T:
+    client: ClaudeClient, payer: Payer, request: ClaudeRequest, parse: Callable[[str], _T]
+) -> _T:
     """The answer to `request` as `parse` reads it. `parse` raises InvalidJson with what is
     wrong; Claude then gets that message once to correct its answer. Never a guess."""
     reply = (await client.call_with_room(request, payer)).finished(request.role)

@@ -23,6 +23,7 @@ from engine.models.claude.prompts import (
 )
 from engine.models.claude.request import ClaudeRequest
 from engine.models.claude.structured import InvalidJson, validated
+from engine.text.normalise import folded
 
 
 class _Strict(BaseModel):
@@ -60,21 +61,17 @@ def parse_labels(text: str, ids: Sequence[str]) -> dict[str, Support]:
     return labels
 
 
-def _key(text: str) -> str:
-    return " ".join(text.split()).casefold()
-
-
 def parse_unmet(text: str, criteria: Sequence[str]) -> list[str]:
     """The unmet criteria, each one of `criteria` (whitespace and case aside), in plan order."""
-    by_key = {_key(c): c for c in criteria}
+    by_key = {folded(c): c for c in criteria}
     answer = validated(CriteriaAnswer, text)
-    unknown = [c for c in answer.unmet if _key(c) not in by_key]
+    unknown = [c for c in answer.unmet if folded(c) not in by_key]
     if unknown:
         raise InvalidJson(
             "not one of the criteria given (copy them exactly): "
             + "; ".join(repr(c) for c in unknown)
         )
-    unmet = {by_key[_key(c)] for c in answer.unmet}
+    unmet = {by_key[folded(c)] for c in answer.unmet}
     return [c for c in criteria if c in unmet]
 
 

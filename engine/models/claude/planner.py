@@ -8,12 +8,11 @@ after that the planner fails with the reason and the orchestrator plans the ques
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.budget import Meter
-from engine.contracts import ClarifyingQuestion, Plan, Subquestion
+from engine.contracts import MAX_CLARIFYING_QUESTIONS, ClarifyingQuestion, Plan, Subquestion
 from engine.documents.outline import pdf_chapters
 from engine.models.claude.ask import ask_json, user_turn
 from engine.models.claude.client import ClaudeClient
@@ -25,7 +24,7 @@ from engine.models.claude.prompts import (
     plan_prompt,
 )
 from engine.models.claude.request import ClaudeRequest
-from engine.models.claude.structured import InvalidJson, describe_validation_error, validated
+from engine.models.claude.structured import InvalidJson, Text, describe_validation_error, validated
 from engine.models.protocol import Brief
 from engine.planning.sweeps import (
     Shelved,
@@ -37,19 +36,18 @@ from engine.planning.sweeps import (
 )
 from engine.planning.templates import find_template
 
-MAX_QUESTIONS = 3
 MAX_SUBQUESTIONS = 10
 MIN_STEPS = 3
 CHECK_STEPS = 3
 MAX_STEPS = 30
 
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
-
 
 class ClarifyAnswer(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    questions: list[ClarifyingQuestion] = Field(default_factory=list, max_length=MAX_QUESTIONS)
+    questions: list[ClarifyingQuestion] = Field(
+        default_factory=list, max_length=MAX_CLARIFYING_QUESTIONS
+    )
 
 
 class PlanAnswer(BaseModel):

@@ -27,8 +27,8 @@ from engine.contracts import Usage
 from engine.models.claude.citations import cited_passages, repair_candidates, verdict_message
 from engine.models.claude.client import ClaudeClient
 from engine.models.claude.config import ClaudeConfig
-from engine.models.claude.conversation import Conversation
 from engine.models.claude.errors import ClaudeRefused, ClaudeTruncated, ServerSearchDisabled
+from engine.models.claude.messages import SubagentMessages
 from engine.models.claude.prompts import (
     CONTINUE_PROMPT,
     EMPTY_TWICE,
@@ -38,10 +38,10 @@ from engine.models.claude.prompts import (
 )
 from engine.models.claude.request import ClaudeRequest
 from engine.models.claude.research_tools import (
+    HITS_PER_SEARCH,
     READ_TOOLS,
     RECORD_CLAIM,
     RECORD_FIGURE_READING,
-    SEARCH_LIMIT,
     SEARCH_TOOLS,
     VIEW_FIGURE,
     FigureReadingInput,
@@ -120,7 +120,7 @@ class Subagent:
 
     async def run(self) -> None:
         """Turns until Claude ends with its summary (kept for the lead, `tools.summary`)."""
-        conversation = Conversation(assignment_prompt(self._assignment))
+        conversation = SubagentMessages(assignment_prompt(self._assignment))
         continued = False
         while True:
             reply = await self._turn(conversation)
@@ -152,7 +152,7 @@ class Subagent:
                 raise refused
             conversation.add_results([o.result for o in outcomes], self._new_shared_reads())
 
-    async def _turn(self, conversation: Conversation) -> Message | None:
+    async def _turn(self, conversation: SubagentMessages) -> Message | None:
         request = ClaudeRequest(
             role=self._role,
             model=self._config.subagent_model,
@@ -206,7 +206,7 @@ class Subagent:
         try:
             if use.name in SEARCH_TOOLS:
                 query = SearchInput.model_validate(use.input).query
-                hits = await self._tools.search(query, limit=SEARCH_LIMIT)
+                hits = await self._tools.search(query, limit=HITS_PER_SEARCH)
                 found = as_data("search results", search_results_json(hits))
                 return ToolOutcome(text_result(use.id, found))
             if use.name in READ_TOOLS:

@@ -30,11 +30,12 @@ from anthropic.types import (
 )
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.documents.figures import PageFigure
+from engine.documents.images import PageFigure
 from engine.models.claude.untrusted import DOCUMENT_NOTE
 from engine.snapshots import Snapshot, split_page
 from engine.sources.kinds import Origin, SourceKind
 from engine.sources.protocols import SearchHit
+from engine.text.normalise import clip, collapse_whitespace
 
 SEARCH_LIBRARY = "search_library"
 READ_DOCUMENT = "read_document"
@@ -47,11 +48,11 @@ FIGURE_TOOLS = frozenset({VIEW_FIGURE, RECORD_FIGURE_READING})
 SEARCH_TOOLS = frozenset({SEARCH_LIBRARY, WEB_SEARCH})
 READ_TOOLS = frozenset({READ_DOCUMENT, FETCH_PAGE})
 
-SEARCH_LIMIT = 8
+HITS_PER_SEARCH = 8
 MAX_SNIPPET_CHARS = 300
-MAX_PASSAGE_CHARS = 1200
+MAX_SENT_PASSAGE_CHARS = 1200
 MAX_DOCUMENT_CHARS = 60_000
-MAX_TITLE_CHARS = 200
+MAX_DOCUMENT_TITLE_CHARS = 200
 """A document block's title is cut to this: a title that falls back to a long URL must stay
 well under the API's title limit (the test server refuses longer titles)."""
 
@@ -266,20 +267,20 @@ def search_results_json(hits: Sequence[SearchHit]) -> str:
     for hit in hits:
         row = {"url": hit.url, "title": hit.title, "snippet": hit.snippet[:MAX_SNIPPET_CHARS]}
         if hit.passage:
-            row["passage"] = hit.passage[:MAX_PASSAGE_CHARS]
+            row["passage"] = hit.passage[:MAX_SENT_PASSAGE_CHARS]
         rows.append(row)
     return json.dumps(rows, ensure_ascii=False, indent=1)
 
 
 @dataclass(frozen=True)
-class PageText:
+class ReadResult:
     """What a read returns to Claude: the text to cite, and a note when it is not all."""
 
     text: str
     note: str = ""
 
 
-def page_text(snapshot: Snapshot, url: str, max_chars: int = MAX_DOCUMENT_CHARS) -> PageText:
+def page_text(snapshot: Snapshot, url: str, max_chars: int = MAX_DOCUMENT_CHARS) -> ReadResult:
     """The page a url names (#page=N of a paged document), else the whole text, cut to
     `max_chars` with a note saying so."""
     page = split_page(url)[1]
@@ -300,10 +301,12 @@ def page_text(snapshot: Snapshot, url: str, max_chars: int = MAX_DOCUMENT_CHARS)
         notes.append(
             f"The document has {total} pages; read {split_page(url)[0]}#page=N for one page."
         )
-    return PageText(text, " ".join(notes))
+    return ReadResult(text, " ".join(notes))
 
 
-def document_result(tool_use_id: str, url: str, title: str, page: PageText) -> ToolResultBlockParam:
+def document_result(
+    tool_use_id: str, url: str, title: str, page: ReadResult
+) -> ToolResultBlockParam:
     document: DocumentBlockParam = {
         "type": "document",
         "source": {"type": "text", "media_type": "text/plain", "data": page.text},
@@ -317,9 +320,8 @@ def document_result(tool_use_id: str, url: str, title: str, page: PageText) -> T
     return {"type": "tool_result", "tool_use_id": tool_use_id, "content": content}
 
 
-def safe_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
-    title = " ".join(title.split())
-    return title if len(title) <= limit else title[: limit - 1].rstrip() + "…"
+def safe_title(title: str, limit: int = MAX_DOCUMENT_TITLE_CHARS) -> str:
+    return clip(collapse_whitespace(title), limit)
 
 
 def text_result(tool_use_id: str, text: str, *, is_error: bool = False) -> ToolResultBlockParam:

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TypeVar
+from typing import Annotated, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, StringConstraints, ValidationError
 
 from engine.errors import ModelError
 
 M = TypeVar("M", bound=BaseModel)
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+"""A text field of an answer: stripped, never empty."""
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 MAX_ERRORS_SHOWN = 6

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Annotated, Literal, get_args
+from typing import Literal, get_args
 
 from anthropic.types import (
     MessageParam,
@@ -22,7 +22,7 @@ from anthropic.types import (
     ToolResultBlockParam,
     ToolUseBlock,
 )
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.budget import Meter
 from engine.contracts import Calculation, Claim, Figure, Plan, Section, Sentence
@@ -32,8 +32,10 @@ from engine.models.claude.config import ClaudeConfig
 from engine.models.claude.errors import InvalidAnswer
 from engine.models.claude.prompts import WRITER_SYSTEM, writer_prompt
 from engine.models.claude.request import ClaudeRequest
-from engine.models.claude.structured import InvalidJson, validated
+from engine.models.claude.research_tools import text_result
+from engine.models.claude.structured import InvalidJson, Text, validated
 from engine.models.protocol import Brief, Draft
+from engine.text.normalise import collapse_whitespace
 from engine.writing.calculator import Calculator, NotComparable
 from engine.writing.figures import figures_tables, gather_figures
 from engine.writing.verbatim import title_for
@@ -47,7 +49,6 @@ MAX_CALCULATION_TURNS = 3
 """Turns of calculate calls before the writer must answer with the report."""
 LAST_TURN_NOTE = "No more calculations: answer now with the report's JSON."
 
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 Kind = Literal["difference", "percent_change", "cagr", "margin", "ratio", "share", "sum"]
 
 
@@ -153,7 +154,7 @@ class Calculations:
                 raise ValueError(f"there is no tool {use.name!r}; the only tool is {CALCULATE}")
             calculation = self._calculate(CalculateInput.model_validate(use.input))
         except (ValidationError, ValueError, NotComparable) as refused:
-            return _result(use.id, f"not calculated: {_one_line(refused)}", error=True)
+            return text_result(use.id, f"not calculated: {_one_line(refused)}", is_error=True)
         self.made.append(calculation)
         body = {
             "calculation_id": calculation.id,
@@ -162,7 +163,7 @@ class Calculations:
             "claim_ids": calculation.claim_ids,
             "cite": "put the calculation_id in calculation_ids and these claim_ids in claim_ids",
         }
-        return _result(use.id, json.dumps(body, ensure_ascii=False), error=False)
+        return text_result(use.id, json.dumps(body, ensure_ascii=False))
 
     def _calculate(self, asked: CalculateInput) -> Calculation:
         figures = [self._figure(ref) for ref in asked.figures]
@@ -187,23 +188,12 @@ class Calculations:
         own = [f for f in self.figures if ref.claim_id in f.claim_ids]
         if not own:
             raise ValueError(f"claim {ref.claim_id} is not a verified claim that prints figures")
-        wanted = " ".join(ref.text.split())
+        wanted = collapse_whitespace(ref.text)
         for figure in own:
-            if " ".join(figure.text.split()) == wanted:
+            if collapse_whitespace(figure.text) == wanted:
                 return figure
         printed = "; ".join(f"{f.measure} {f.period}: {f.text}" for f in own)
         raise ValueError(f"claim {ref.claim_id} prints no {ref.text!r} (it prints {printed})")
-
-
-def _result(tool_use_id: str, text: str, *, error: bool) -> ToolResultBlockParam:
-    block: ToolResultBlockParam = {
-        "type": "tool_result",
-        "tool_use_id": tool_use_id,
-        "content": [{"type": "text", "text": text}],
-    }
-    if error:
-        block["is_error"] = True
-    return block
 
 
 def _one_line(error: Exception) -> str:
@@ -211,7 +201,7 @@ def _one_line(error: Exception) -> str:
         return "; ".join(
             f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in error.errors()
         )
-    return " ".join(str(error).split())
+    return collapse_whitespace(str(error))
 
 
 def _tool_uses(reply: ClaudeReply) -> list[ToolUseBlock]:

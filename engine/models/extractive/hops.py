@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from engine.text.normalise import folded
 from engine.text.periods import MONTH_NAMES, WEEKDAY_NAMES
 from engine.text.tokens import STOPWORDS, term_set
 
@@ -140,9 +141,9 @@ def is_heading(name: str, pages_by_title: dict[str, list[str]]) -> bool:
     """Whether a page not about `name` prints it as a line of its own: a caption or section
     heading ("Consolidated Statement of Cash Flows"), the document's structure rather than a
     thing with a page of its own."""
-    wanted = " ".join(name.split()).casefold()
+    wanted = folded(name)
     return any(
-        " ".join(line.split()).casefold().strip(" .:") == wanted
+        folded(line).strip(" .:") == wanted
         for title, pages in pages_by_title.items()
         if not is_about(name, title)
         for page in pages

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from engine.text.synonyms import SYNONYMS, contains_phrase
 from engine.text.tokens import term_set, tokenize
-from engine.text.vocabulary import SYNONYMS, contains_phrase
 
 # Derived measure (as questions name it) -> the printed measures it is computed from.
 _REVENUE = "revenue"

@@ -21,8 +21,6 @@ from engine.models.extractive.measures import measures_asked, states_measure
 from engine.models.extractive.relevance import QueryTerms, query_terms
 from engine.models.extractive.scope import off_entity_titles, scope_factors
 from engine.models.extractive.sentences import (
-    Span,
-    capitalised,
     clause_window,
     clean_statement,
     sentence_spans,
@@ -46,7 +44,8 @@ from engine.text.addressed_to_ai import addressed_to_ai
 from engine.text.normalise import collapse_whitespace, excerpt_key
 from engine.text.periods import DATE, is_year
 from engine.text.questions import asks_quantity
-from engine.text.sentences import is_fragment, starts_mid_sentence
+from engine.text.sentences import capitalised, is_fragment, starts_mid_sentence
+from engine.text.spans import Span
 from engine.text.tokens import term_set, tokenize
 from engine.verify.contexts import belongs
 

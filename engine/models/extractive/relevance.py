@@ -19,8 +19,8 @@ from engine.models.extractive.statements import (
     statement_marker,
     without_statement_names,
 )
+from engine.text.synonyms import QUESTION_WORDS, expansions_for
 from engine.text.tokens import term_set, tokenize
-from engine.text.vocabulary import QUESTION_WORDS, expansions_for
 
 CONTEXT_WEIGHT = 0.5
 

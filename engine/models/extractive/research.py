@@ -12,7 +12,7 @@ import asyncio
 
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.budget import StepRefused
-from engine.documents.figures import FIGURE_PAGE_MAX_CHARS, is_figure_page
+from engine.documents.images import FIGURE_PAGE_MAX_CHARS, is_figure_page
 from engine.models.extractive.hops import hop_names, is_about, is_heading, names_the_page
 from engine.models.extractive.ranking import (
     Candidate,

@@ -17,8 +17,8 @@ from itertools import pairwise
 
 from engine.text.abbreviations import abbreviated_words, short_names
 from engine.text.periods import QUARTER, SHORT_FISCAL_YEAR, YEAR
+from engine.text.synonyms import QUESTION_WORDS
 from engine.text.tokens import tokenize
-from engine.text.vocabulary import QUESTION_WORDS
 
 SCOPE_FLOOR = 0.7
 """The factor for a document whose title names none of what the best title names."""

@@ -15,12 +15,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from engine.contracts import EXCERPT_MAX_CHARS, EXCERPT_MIN_CHARS, ROW_MIN_CHARS
+from engine.text.normalise import collapse_whitespace
 from engine.text.sentences import (
     DANGLING_WORDS,
     continues_on_next_line,
     ends_mid_sentence,
     is_table_line,
 )
+from engine.text.spans import Span
 
 # A boundary: end punctuation, spaces, then something that can start a sentence.
 _BOUNDARY = re.compile(r"(?<=[.!?;])\s+(?=[\"'“(\[]?[A-ZÀ-ÖØ-Þ0-9§])")
@@ -32,17 +34,7 @@ _ABBREVIATION = re.compile(
 _WORD = re.compile(r"\S+")
 _MARKUP = re.compile(r"\*\*|__|`|~~|\\(?=[*_`|])")
 _TABLE_PIPES = re.compile(r"\s*\|\s*")
-_SPACES = re.compile(r"\s+")
 _MAX_WINDOW = EXCERPT_MAX_CHARS - 20
-
-
-@dataclass(frozen=True)
-class Span:
-    start: int
-    end: int
-
-    def text(self, page: str) -> str:
-        return page[self.start : self.end]
 
 
 # A line that starts a block of its own: a table cell, a heading, a bullet, a legal item, a
@@ -159,7 +151,7 @@ def clean_statement(excerpt: str) -> str:
     """The excerpt as prose: markdown markers and table pipes out, whitespace collapsed."""
     text = _MARKUP.sub("", excerpt)
     text = _TABLE_PIPES.sub(" ", text)
-    return _SPACES.sub(" ", text).strip()
+    return collapse_whitespace(text)
 
 
 def _balanced(text: str) -> bool:
@@ -263,7 +255,3 @@ def closed(clause: str) -> str:
     """A clause as a sentence: its trailing ", ; :" replaced by a full stop."""
     text = clause.rstrip(" ,;:")
     return text if text.endswith((".", "!", "?")) else f"{text}."
-
-
-def capitalised(text: str) -> str:
-    return text[:1].upper() + text[1:]

@@ -21,12 +21,13 @@ from collections.abc import Iterator, Sequence
 from itertools import product
 
 from engine.models.extractive.measures import measures_asked
-from engine.models.extractive.sentences import Span
 from engine.snapshots import Snapshot, split_page
 from engine.text.matching import find_excerpt
+from engine.text.normalise import collapse_whitespace
 from engine.text.periods import YEAR, YEAR_WORD
+from engine.text.spans import Span
+from engine.text.synonyms import contains_phrase
 from engine.text.tokens import term_set, tokenize
-from engine.text.vocabulary import contains_phrase
 from engine.verify.contexts import (
     carried_problem,
     nearest_before,
@@ -310,7 +311,7 @@ def row_by_period(row: str, header: str) -> str | None:
     "Operating Profit 11,512 11,162" under "2022 2021" is "Operating Profit — 2022: 11,512;
     2021: 11,162". None when the row's figures and the header's periods do not pair one to
     one (a column of changes, a row spanning fewer columns): then no pairing is guessed."""
-    periods = [" ".join(m.group(0).split()) for m in _PERIOD.finditer(header)]
+    periods = [collapse_whitespace(m.group(0)) for m in _PERIOD.finditer(header)]
     words, cells = _label_and_cells(row)
     figures: list[str] = []
     currency = ""

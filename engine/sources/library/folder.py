@@ -18,6 +18,7 @@ from engine.snapshots import Snapshot, split_page
 from engine.sources.kinds import LIBRARY, SourceKind
 from engine.sources.library.cache import ParsedTextCache, default_cache_dir
 from engine.sources.library.deadline import Deadline
+from engine.sources.library.document_texts import DocumentTexts
 from engine.sources.library.documents import LibraryDocument, LibraryError, build_documents
 from engine.sources.library.files import Note, escaped, worded
 from engine.sources.library.index.opening import open_index
@@ -26,8 +27,8 @@ from engine.sources.library.index.refresh import RefreshSummary
 from engine.sources.library.manifest import Manifest, load_manifest
 from engine.sources.library.query import search_terms
 from engine.sources.library.ranking import TitleField, rank_passages
-from engine.sources.library.texts import DocumentTexts
 from engine.sources.protocols import FetchError, SearchHit
+from engine.text.normalise import collapse_whitespace
 from engine.words import ENGLISH, PORTUGUESE, Words
 
 SNIPPET_CHARS = 300
@@ -176,7 +177,7 @@ class Library:
         base = split_page(url.strip())[0]
         number = self._by_url.get(base)
         if number is None:
-            number = self._by_url.get(_canonical_file_url(base), -1)
+            number = self._by_url.get(canonical_file_url(base), -1)
         document = self._documents[number] if number >= 0 else None
         return document.path if document is not None and document.kind is DocumentKind.pdf else None
 
@@ -186,7 +187,7 @@ class Library:
         base, page = split_page(url.strip())
         number = self._by_url.get(base)
         if number is None:
-            number = self._by_url.get(_canonical_file_url(base), -1)
+            number = self._by_url.get(canonical_file_url(base), -1)
         if number < 0:
             raise FetchError(f"not a document of the library at {self.folder}: {url}")
         document = self._documents[number]
@@ -292,14 +293,14 @@ def _reason_in(words: Words, reason: str) -> str:
 
 def make_snippet(passage: str, limit: int = SNIPPET_CHARS) -> str:
     """The start of `passage` on one line, cut at a word boundary near `limit` characters."""
-    flat = " ".join(passage.split())
+    flat = collapse_whitespace(passage)
     if len(flat) <= limit:
         return flat
     cut = flat.rfind(" ", 0, limit)
     return flat[: cut if cut > limit // 2 else limit].rstrip() + "…"
 
 
-def _canonical_file_url(url: str) -> str:
+def canonical_file_url(url: str) -> str:
     """`file://` URLs written another way (unescaped, relative segments) in our spelling."""
     parsed = urlparse(url)
     if parsed.scheme != "file" or not parsed.path:

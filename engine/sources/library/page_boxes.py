@@ -34,14 +34,12 @@ from pathlib import Path
 import pypdfium2
 import pypdfium2.raw as pdfium_c
 
+from engine.documents.layout import Box
 from engine.documents.ocr import OcrPage, read_image, render_page, wants_ocr
 from engine.documents.parse import PDFIUM_LOCK
 from engine.documents.pdf_text import PageText, visible_page_text
 from engine.documents.pdf_text import cleaned_page_text as cleaned_page_text
 from engine.text.matching import find_excerpt
-
-Box = tuple[float, float, float, float]
-"""(left, bottom, right, top) in PDF points, in the page's coordinates (origin bottom-left)."""
 
 _MIN_EXTENT = 0.01  # points: boxes thinner than this are generated characters, not ink
 SAME_LINE_OVERLAP = 0.4

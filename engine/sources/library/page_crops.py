@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 import pypdfium2
 from PIL import Image, ImageChops, ImageDraw
 
-from engine.sources.library.page_boxes import Box
+from engine.documents.layout import Box
 
 CROP_DPI = 110
 """Sharp enough to read at screen size, small enough to embed: 1.53 pixels per point."""

@@ -29,12 +29,12 @@ from pathlib import Path
 import pypdfium2
 
 from engine.contracts import Claim, ClaimStatus, Locator, Report
+from engine.documents.layout import Box
 from engine.documents.ocr import OcrPage
 from engine.documents.parse import PDFIUM_LOCK
 from engine.snapshots import split_page
 from engine.sources.library.folder import Library
 from engine.sources.library.page_boxes import (
-    Box,
     ocr_lines,
     ocr_span_boxes,
     open_text_page,

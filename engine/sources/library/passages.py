@@ -9,13 +9,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from engine.text.spans import Span
+
 MIN_PASSAGE_CHARS = 600
 MAX_PASSAGE_CHARS = 1200
-
-
-class Span(NamedTuple):
-    start: int
-    end: int
 
 
 class _Piece(NamedTuple):

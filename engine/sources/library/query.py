@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.text.abbreviations import short_names
+from engine.text.synonyms import QUESTION_WORDS, expand_query_tokens
 from engine.text.tokens import tokenize
-from engine.text.vocabulary import QUESTION_WORDS, expand_query_tokens
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from engine.text.normalise import collapse_whitespace
+
 MIN_PAGES = 4
 """A document of fewer pages has no running lines to speak of."""
 SHARE_OF_PAGES = 0.3
@@ -19,12 +21,11 @@ MAX_LINE_CHARS = 120
 """A running header or footer is short; a long line repeated is content (a table's caption)."""
 
 _DIGITS = re.compile(r"\d+")
-_SPACES = re.compile(r"\s+")
 
 
 def line_key(line: str) -> str:
     """A line as it repeats from page to page: page numbers and blanks folded away."""
-    return _SPACES.sub(" ", _DIGITS.sub("#", line)).strip().casefold()
+    return collapse_whitespace(_DIGITS.sub("#", line)).casefold()
 
 
 def running_lines(pages: Sequence[str]) -> frozenset[str]:

@@ -33,6 +33,7 @@ from engine.contracts import (
     TableCell,
     TableRow,
 )
+from engine.text import collapse_whitespace
 from tests.support.slack_pages import pdf_report, write_pdf_library
 from tests.support.slack_runs import (
     CHANNEL,
@@ -141,12 +142,12 @@ async def test_the_word_and_powerpoint_files_land_beside_the_html(
     word = docx.Document(io.BytesIO(office_file(slack, "word/document.xml")))
     deck = pptx.Presentation(io.BytesIO(office_file(slack, "ppt/presentation.xml")))
     [cited] = [c for c in sample.claims if c.id in sample.cited_claim_ids()][:1]
-    excerpt = " ".join(cited.excerpt.split())[:40]
+    excerpt = collapse_whitespace(cited.excerpt)[:40]
     footnotes = word.part.part_related_by(RT.FOOTNOTES).blob.decode("utf-8")
-    assert excerpt in " ".join(footnotes.split()), "a footnote holds the cited excerpt"
+    assert excerpt in collapse_whitespace(footnotes), "a footnote holds the cited excerpt"
     assert len(word.inline_shapes) >= 1, "the cited PDF page's crop is in the Word file"
     notes = [s.notes_slide.notes_text_frame.text for s in deck.slides if s.has_notes_slide]
-    assert any(excerpt in " ".join(n.split()) for n in notes), "the deck's notes hold it"
+    assert any(excerpt in collapse_whitespace(n) for n in notes), "the deck's notes hold it"
     state = await state_of(rt, "r1")
     assert (state.status, state.files_posted) == ("delivered", True)
 
@@ -181,7 +182,7 @@ async def test_a_hundred_claims_fit_one_message_and_every_excerpt_is_in_the_file
     assert PT.see_attached in sent[0].text_of_blocks(), "the message says the rest is attached"
     [markdown] = [c for c in slack.uploads.values() if c.startswith(b"# ")]
     for cited in sample.claims:  # nothing lost: every excerpt is in the attached report
-        assert " ".join(cited.excerpt.split())[:60].encode() in b" ".join(markdown.split())
+        assert collapse_whitespace(cited.excerpt)[:60].encode() in b" ".join(markdown.split())
     assert (await rt.states.get("r1")).status == "delivered"  # type: ignore[union-attr]
 
 

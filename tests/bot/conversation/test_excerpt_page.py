@@ -25,7 +25,7 @@ from bot.conversation import excerpt_page
 from bot.runtime import Runtime
 from bot.slack.api import SlackWebApi, Upload, build_web_client
 from bot.slack.blockkit import Message
-from bot.sources import open_library
+from bot.sources import open_library_sources
 from engine.assembly import Sources
 from engine.contracts import Claim, Report
 from engine.render import PageEvidence
@@ -395,7 +395,7 @@ async def test_pages_are_cropped_off_the_event_loop(
     noted: list[ThreadsOfCrops] = []
 
     def sources(settings: Settings) -> Sources:
-        opened = open_library(settings)
+        opened = open_library_sources(settings)
         assert opened.evidence is not None
         noted.append(ThreadsOfCrops(opened.evidence))
         return replace(opened, evidence=noted[0])

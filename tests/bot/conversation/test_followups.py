@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.flows import brief_of, handle_step, report_id_for
 from bot.slack.texts import PT
-from bot.sources import open_library
+from bot.sources import open_library_sources
 from bot.steps import Answer, Ask, Cancel, Deepen, Rate, Start
 from engine.models.claude.prompts import plan_prompt, writer_prompt
 from engine.models.extractive.planner import extractive_plan
@@ -40,7 +40,7 @@ def whispers(slack: SlackStub, user: str = USER) -> list[str]:
 async def test_cancel_keeps_a_partial_report_whose_gap_deepens_to_version_two(
     make_settings: Any, runtimes: Any, slack: SlackStub
 ) -> None:
-    slow = SlowSources(open_library(make_settings()), delay=30.0)
+    slow = SlowSources(open_library_sources(make_settings()), delay=30.0)
     rt = await runtimes(make_settings(redis=False), open_sources=slow.opener())
     report_id = await planned_report(rt, "900.1", MARKET)
     await handle_step(rt, Start(report_id=report_id, user=USER, channel=CHANNEL))

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import httpx
 
-from bot.files import Downloaded, Reason, Refusal, SharedFile, download, trusted_origins
+from bot.files import Downloaded, FileRefusal, Reason, SharedFile, download, trusted_origins
 from tests.support.bot_env import BOT_TOKEN
 from tests.support.pdfs import pdf_bytes
 from tests.support.slack_stub import SlackStub
@@ -38,7 +38,7 @@ async def test_without_files_read_slack_answers_its_sign_in_page(slack: SlackStu
 
     got = await download(file, BOT_TOKEN, origins=trusted_origins(slack.api_url))
 
-    assert got == Refusal(file, Reason.login_page)
+    assert got == FileRefusal(file, Reason.login_page)
     assert slack.calls_to("file_download")[0].status == 200, "Slack's page comes with 200"
 
 
@@ -60,7 +60,7 @@ async def test_an_oversized_file_is_refused_before_a_byte_is_read(slack: SlackSt
         file, BOT_TOKEN, origins=trusted_origins(slack.api_url), max_bytes=len(PDF) - 1
     )
 
-    assert got == Refusal(file, Reason.too_big)
+    assert got == FileRefusal(file, Reason.too_big)
     assert slack.calls_to("file_download") == []
 
 
@@ -84,7 +84,7 @@ async def test_a_file_object_that_understates_its_size_is_cut_off_while_streamin
             file, BOT_TOKEN, origins=trusted_origins(None), max_bytes=5000, client=client
         )
 
-    assert got == Refusal(file, Reason.too_big)
+    assert got == FileRefusal(file, Reason.too_big)
 
 
 async def test_the_token_never_goes_to_another_host_nor_follows_a_redirect_off_it() -> None:
@@ -106,8 +106,8 @@ async def test_the_token_never_goes_to_another_host_nor_follows_a_redirect_off_i
         first = await download(off_host, BOT_TOKEN, origins=trusted_origins(None), client=client)
         second = await download(redirected, BOT_TOKEN, origins=trusted_origins(None), client=client)
 
-    assert first == Refusal(off_host, Reason.not_downloaded)
-    assert second == Refusal(redirected, Reason.not_downloaded)
+    assert first == FileRefusal(off_host, Reason.not_downloaded)
+    assert second == FileRefusal(redirected, Reason.not_downloaded)
     assert seen == [f"files.slack.com Bearer {BOT_TOKEN}"]
 
 
@@ -122,7 +122,7 @@ async def test_a_redirect_to_slacks_sign_in_is_read_as_the_login_page() -> None:
     async with httpx.AsyncClient(transport=httpx.MockTransport(answer)) as client:
         got = await download(file, BOT_TOKEN, origins=trusted_origins(None), client=client)
 
-    assert got == Refusal(file, Reason.login_page)
+    assert got == FileRefusal(file, Reason.login_page)
 
 
 async def test_an_executable_is_refused_by_its_name_and_a_disguised_one_by_its_bytes(
@@ -132,8 +132,8 @@ async def test_an_executable_is_refused_by_its_name_and_a_disguised_one_by_its_b
     disguised = shared(slack, "report.pdf", b"MZ\x90\x00 not a pdf", "application/pdf")
     origins = trusted_origins(slack.api_url)
 
-    assert await download(exe, BOT_TOKEN, origins=origins) == Refusal(exe, Reason.not_supported)
-    assert await download(disguised, BOT_TOKEN, origins=origins) == Refusal(
+    assert await download(exe, BOT_TOKEN, origins=origins) == FileRefusal(exe, Reason.not_supported)
+    assert await download(disguised, BOT_TOKEN, origins=origins) == FileRefusal(
         disguised, Reason.not_supported
     )
     assert len(slack.calls_to("file_download")) == 1, "the .exe is never downloaded"
@@ -146,4 +146,4 @@ async def test_a_slack_connect_file_without_urls_is_not_downloaded() -> None:
 
     got = await download(file, BOT_TOKEN, origins=trusted_origins(None))
 
-    assert got == Refusal(file, Reason.not_downloaded)
+    assert got == FileRefusal(file, Reason.not_downloaded)

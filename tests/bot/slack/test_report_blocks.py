@@ -15,7 +15,7 @@ from bot.slack.blocks import (
     FEEDBACK,
     FEEDBACK_BUTTONS,
     bot_gap_text,
-    cut_by_user,
+    cancelled_report,
     gap_buttons,
 )
 from bot.slack.report_blocks import excerpt_view, report_message, report_messages
@@ -217,7 +217,7 @@ def test_gap_buttons_have_short_distinct_labels_and_carry_the_whole_gap() -> Non
 
 
 def test_a_cancelled_report_says_the_user_cut_it_short_not_the_budget() -> None:
-    sample = cut_by_user(report(2, partial=True).model_copy(update={"gaps": [BUDGET_GAP]}))
+    sample = cancelled_report(report(2, partial=True).model_copy(update={"gaps": [BUDGET_GAP]}))
     assert sample.gaps == ["Fonte verificada que responda: preços (interrompida pelo usuário)"]
     text = json.dumps(
         report_messages(sample, "r1", 1, cancelled=True)[0].blocks, ensure_ascii=False

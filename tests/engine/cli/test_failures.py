@@ -18,6 +18,7 @@ import pytest
 from engine.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_MODEL_UNREACHABLE, EXIT_OK, main
 from tests.support.anthropic_replies import ApiError
 from tests.support.anthropic_server import ScriptedAnthropic
+from tests.support.broken_weasyprint import BrokenWeasyPrint
 from tests.support.claude_turns import API_KEY, MODEL
 from tests.support.cli_pages import LAW, QUESTION
 
@@ -74,21 +75,6 @@ def test_page_crops_that_raise_still_give_every_file(
     assert line.startswith("warning: the crops of the cited pages were left out: ValueError")
     assert notes(out)[-1].startswith("Os recortes das páginas citadas não puderam ser gerados")
     assert "Os recortes das páginas citadas" in (out / "report.html").read_text("utf-8")
-
-
-class BrokenWeasyPrint:
-    """WeasyPrint whose PDF writer fails (Pango missing, a layout bug)."""
-
-    @staticmethod
-    def URLFetcher(**_: object) -> object:
-        return object()
-
-    class HTML:
-        def __init__(self, **_: object) -> None:
-            pass
-
-        def write_pdf(self) -> bytes:
-            raise RuntimeError("cannot load library 'libpango-1.0-0'")
 
 
 def test_a_failing_pdf_writer_loses_only_the_pdf_and_says_so_in_one_line(

@@ -16,6 +16,7 @@ import pytest
 
 from engine.cli import EXIT_OK, main
 from engine.sources.web import DiskSnapshotStore
+from engine.text import collapse_whitespace
 from evals.offline_web import OfflineWeb
 from evals.web_pages import pdf_page, wiki_page
 from tests.support.cli_pages import ServeWeb
@@ -101,8 +102,8 @@ def test_claims_on_a_fetched_pdf_get_boxes_and_crops_and_html_claims_none(
     html_claims = [c for c in claims if c not in pdf_claims]
     assert html_claims, "the offline model no longer cites the HTML page"
     for claim in pdf_claims:
-        page_text = " ".join(PDF_PAGES[claim["locator"]["page"] - 1].split())
-        assert " ".join(claim["excerpt"].split()) in page_text
+        page_text = collapse_whitespace(PDF_PAGES[claim["locator"]["page"] - 1])
+        assert collapse_whitespace(claim["excerpt"]) in page_text
         [(left, bottom, right, top)] = claim["locator"]["boxes"]
         assert 0 < left < right
         assert 0 < bottom < top

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 
 import numpy
 
-from engine.documents.blocks import page_blocks
 from engine.documents.layout import (
     Box,
     Piece,
@@ -16,6 +15,7 @@ from engine.documents.layout import (
     reading_order,
     reordered,
 )
+from engine.documents.page_blocks import page_blocks
 
 PAGE: Box = (0.0, 0.0, 600.0, 800.0)
 HEIGHT = 12.0

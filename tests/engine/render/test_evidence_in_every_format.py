@@ -26,6 +26,7 @@ from engine.render.markdown import render_markdown
 from engine.render.pdf import render_pdf
 from engine.render.pptx import render_pptx
 from engine.render.xlsx import render_xlsx
+from engine.text import collapse_whitespace
 from tests.support.pdfs import pdf_text
 from tests.support.render_samples import build_claim, build_report, cite
 
@@ -137,10 +138,6 @@ def evidence_report(language: str) -> Report:
     return build_report(claims, sections, language=language)
 
 
-def in_one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
 def assert_sources_show_date_and_standing(text: str, said: Said) -> None:
     for words in (said.dated, "2023", "2024-05-02", said.primary, said.secondary, said.other):
         assert words in text
@@ -171,8 +168,8 @@ def test_html_never_quotes_a_reading_and_says_read_by_ocr(said: Said, expanded: 
     assert ocr_quotes
     assert all(f"({said.ocr})" in q for q in ocr_quotes)
     assert not [q for q in quotes if said.ocr in q and OCR_EXCERPT not in q]  # only beside it
-    text = in_one_line(html.unescape(re.sub(r"<[^>]+>", " ", page)))
-    assert in_one_line(f"{said.figure} : {READING}") in text
+    text = collapse_whitespace(html.unescape(re.sub(r"<[^>]+>", " ", page)))
+    assert collapse_whitespace(f"{said.figure} : {READING}") in text
     assert_sources_show_date_and_standing(text, said)
 
 
@@ -213,7 +210,7 @@ def test_docx_footnotes_and_sources_say_how_each_excerpt_was_read(said: Said) ->
     assert f"“{OCR_EXCERPT}” ({said.ocr})" in ocr_note
     assert not [run for run in quoted_runs(document) if READING in run]
     assert [run for run in quoted_runs(document) if OCR_EXCERPT in run]
-    body = in_one_line(" ".join(p.text for p in document.paragraphs))
+    body = collapse_whitespace(" ".join(p.text for p in document.paragraphs))
     assert f"{said.figure}: {READING}" in body
     assert f"{OCR_EXCERPT} ({said.ocr})" in body
     assert_sources_show_date_and_standing(body, said)
@@ -228,7 +225,7 @@ def test_pptx_notes_and_sources_slide_say_how_and_when(said: Said) -> None:
     assert f"{said.figure}: {READING}" in notes
     assert f"“{READING}" not in notes
     assert f"“{OCR_EXCERPT}” ({said.ocr})" in notes
-    shown = in_one_line(
+    shown = collapse_whitespace(
         " ".join(s.text_frame.text for d in deck.slides for s in d.shapes if s.has_text_frame)
     )  # the slides: the sources slide lists each document with its date and standing
     assert_sources_show_date_and_standing(shown, said)

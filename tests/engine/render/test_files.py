@@ -12,6 +12,7 @@ from engine.contracts import Claim, Report
 from engine.render import files
 from engine.render.files import FORMATS, write_report
 from engine.verify import published_digest
+from tests.support.broken_weasyprint import PANGO_MISSING, BrokenWeasyPrint
 from tests.support.render_samples import build_report
 
 
@@ -212,18 +213,6 @@ def test_boxes_that_cannot_be_computed_leave_the_json_without_them(
 def test_a_failing_pdf_writer_loses_only_the_pdf(
     portuguese_report: Report, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    class BrokenWeasyPrint:
-        @staticmethod
-        def URLFetcher(**_: object) -> object:
-            return object()
-
-        class HTML:
-            def __init__(self, **_: object) -> None:
-                pass
-
-            def write_pdf(self) -> bytes:
-                raise RuntimeError("Pango is missing")
-
     monkeypatch.setattr("engine.render.pdf.load_weasyprint", lambda: BrokenWeasyPrint)
     lines: list[str] = []
 
@@ -231,9 +220,9 @@ def test_a_failing_pdf_writer_loses_only_the_pdf(
 
     assert [p.name for p in paths] == [f"report.{n}" for n in FORMATS if n != "pdf"]
     assert sorted(os.listdir(tmp_path)) == sorted(f"report.{n}" for n in FORMATS if n != "pdf")
-    assert lines == ["report.pdf could not be made: RuntimeError: Pango is missing"]
+    assert lines == [f"report.pdf could not be made: RuntimeError: {PANGO_MISSING}"]
     assert written_notes(tmp_path)[-1] == (
-        "report.pdf não pôde ser gerado (RuntimeError: Pango is missing)"
+        f"report.pdf não pôde ser gerado (RuntimeError: {PANGO_MISSING})"
     )
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from engine.contracts import ClaimStatus, Conflict, DroppedSentence, Report, Section
 from engine.render.html import render_html
+from engine.text import collapse_whitespace
 from tests.support.html_tree import Element, parse_html
 from tests.support.render_samples import PDF_URL, build_claim, build_report, cite
 
@@ -18,10 +19,6 @@ def evidence_under_sentences(document: Element) -> list[tuple[str, list[Element]
         paragraph = block.find_all("p")[0]
         pairs.append((paragraph.text(), block.find_all("details", "evidence")))
     return pairs
-
-
-def squash(text: str) -> str:
-    return " ".join(text.split())
 
 
 def test_document_declares_language_and_title(portuguese_report: Report) -> None:
@@ -51,7 +48,7 @@ def test_each_citation_opens_to_excerpt_title_url_page_and_date(portuguese_repor
 
     sentence, details = pairs[1]
     assert sentence == "O Nordeste concentra 30% da potência.[2][1]"
-    assert [squash(d.find_all("summary")[0].text()) for d in details] == [
+    assert [collapse_whitespace(d.find_all("summary")[0].text()) for d in details] == [
         "[2] Relatório de Geração Distribuída 2024",
         "[1] ABSOLAR — Panorama",
     ]
@@ -64,7 +61,7 @@ def test_each_citation_opens_to_excerpt_title_url_page_and_date(portuguese_repor
     [link] = pdf_evidence.find_all("a")
     assert link.attrs["href"] == PDF_URL
     assert link.text() == "https://www.aneel.gov.br/relatorio-gd-2024.pdf"
-    meta = squash(pdf_evidence.find_all("p", "meta")[0].text())
+    meta = collapse_whitespace(pdf_evidence.find_all("p", "meta")[0].text())
     assert "página 60" in meta
     assert "Acessado em 2025-05-01 14:03 UTC" in meta
 
@@ -88,7 +85,7 @@ def test_markers_link_to_numbered_bibliography_entries(portuguese_report: Report
         "source-3",
     ]
     titles = document.find_all("section", "bibliography")[0].find_all("p", "source-title")
-    assert [squash(p.text()) for p in titles] == [
+    assert [collapse_whitespace(p.text()) for p in titles] == [
         "ABSOLAR — Panorama",
         "Relatório de Geração Distribuída 2024",
         "Lei nº 14.300",
@@ -178,7 +175,7 @@ def test_complete_report_declares_gaps_without_banner(english_report: Report) ->
 
     assert not document.find_all("section", "banner")
     [declared] = document.find_all("section", "declared-gaps")
-    assert squash(declared.find_all("h2")[0].text()) == "Declared gaps"
+    assert collapse_whitespace(declared.find_all("h2")[0].text()) == "Declared gaps"
     assert [li.text() for li in declared.find_all("li")] == ["No data on Africa"]
     # After the findings, before the sources.
     assert markup.index('id="section-1"') < markup.index('id="gaps"') < markup.index('id="sources"')
@@ -192,7 +189,7 @@ def appendix_of(report: Report) -> Element:
 def appendix_parts(report: Report) -> dict[str, Element]:
     """The appendix's sub-parts by heading, each the list or table that follows it."""
     part = appendix_of(report)
-    headings = [squash(h.text()) for h in part.find_all("h3")]
+    headings = [collapse_whitespace(h.text()) for h in part.find_all("h3")]
     blocks = [c for c in part.children if isinstance(c, Element) and c.tag in ("ul", "table")]
     return dict(zip(headings, blocks, strict=True))
 
@@ -202,7 +199,7 @@ def test_rejected_claims_are_listed_in_the_appendix_with_reasons(
 ) -> None:
     rejected = appendix_parts(portuguese_report)["Afirmações rejeitadas pelo verificador (1)"]
 
-    assert [squash(li.text()) for li in rejected.find_all("li")] == [
+    assert [collapse_whitespace(li.text()) for li in rejected.find_all("li")] == [
         "https://blog.example.com/solar — excerpt not found on page"
     ]
 
@@ -213,7 +210,10 @@ def test_the_appendix_comes_last_in_the_reports_language(portuguese_report: Repo
     parts = [c for c in main.children if isinstance(c, Element)]
 
     assert parts[-1].classes() == ["appendix"]
-    assert squash(parts[-1].find_all("h2")[0].text()) == "Apêndice: como este relatório foi feito"
+    assert (
+        collapse_whitespace(parts[-1].find_all("h2")[0].text())
+        == "Apêndice: como este relatório foi feito"
+    )
     assert not document.find_all("footer")
 
 
@@ -284,7 +284,7 @@ def test_dropped_sentences_are_listed_in_the_appendix_only_when_present(
     ]
     dropped = appendix_parts(english_report)["Sentences dropped by the draft check (1)"]
 
-    assert [squash(li.text()) for li in dropped.find_all("li")] == [
+    assert [collapse_whitespace(li.text()) for li in dropped.find_all("li")] == [
         "Global context: Prices fell <b>12%</b>. — numbers in no cited excerpt: 12%"
     ]
 

@@ -12,6 +12,7 @@ from PIL import Image
 
 from engine.contracts import Report, Section
 from engine.render.html import render_html
+from engine.text import collapse_whitespace
 from tests.support.html_tree import Element, parse_html
 from tests.support.render_samples import (
     NBSP_EXCERPT,
@@ -26,10 +27,6 @@ QUESTION = (
 )
 
 
-def squash(text: str) -> str:
-    return " ".join(text.split())
-
-
 def parts(document: Element) -> list[str]:
     """The id of every part of <main> after the header, in order."""
     main = document.find_all("main")[0]
@@ -41,7 +38,7 @@ def test_the_question_is_the_title_stated_once(title: str) -> None:
     markup = render_html(figures_report(title=title))
     document = parse_html(markup)
 
-    assert squash(document.find_all("h1")[0].text()) == QUESTION
+    assert collapse_whitespace(document.find_all("h1")[0].text()) == QUESTION
     assert document.find_all("p", "question") == []
     assert markup.count("revenue and operating income change between") == 2  # <title>, <h1>
     assert "Question" not in markup
@@ -76,7 +73,7 @@ def test_the_parts_come_in_the_order_a_reader_needs_them() -> None:
 def test_the_summary_answers_first_each_point_cited() -> None:
     [summary] = parse_html(render_html(figures_report())).find_all("section", "summary")
 
-    assert squash(summary.find_all("h2")[0].text()) == "Summary"
+    assert collapse_whitespace(summary.find_all("h2")[0].text()) == "Summary"
     points = summary.find_all("li")
     assert len(points) == 3
     assert [[a.text() for a in li.find_all("a", "marker")] for li in points] == [
@@ -111,7 +108,9 @@ def test_contents_link_to_every_part_only_with_three_sections(portuguese_report:
 def test_a_figures_table_labels_rows_and_columns_and_cites_every_cell() -> None:
     [table] = parse_html(render_html(figures_report())).find_all("table", "figures")
 
-    assert squash(table.find_all("caption")[0].text()) == "Revenue and operating income"
+    assert (
+        collapse_whitespace(table.find_all("caption")[0].text()) == "Revenue and operating income"
+    )
     head = [th.text() for th in table.find_all("thead")[0].find_all("th")]
     assert head == ["", "February 2, 2019", "January 28, 2023", "Change"]
     body = table.find_all("tbody")[0]
@@ -126,7 +125,7 @@ def test_a_calculated_cell_is_marked_with_its_formula() -> None:
     [table] = parse_html(render_html(figures_report())).find_all("table", "figures")
 
     calculated = table.find_all("td", "calculated")
-    assert [squash(td.text()) for td in calculated] == [
+    assert [collapse_whitespace(td.text()) for td in calculated] == [
         "+8.0%[1][2] calc. 1",
         "+47.1%[3][4] calc. 2",
     ]
@@ -150,7 +149,7 @@ def test_each_table_has_its_chart_beneath_it_with_its_sources() -> None:
     picture = Image.open(io.BytesIO(base64.b64decode(source.split(",", 1)[1])))
     assert picture.width > 400
     assert image.attrs["alt"] == "Chart: Revenue and operating income"
-    caption = squash(chart.find_all("figcaption")[0].text())
+    caption = collapse_whitespace(chart.find_all("figcaption")[0].text())
     assert "BESTBUY_2019_10K" in caption
     assert "BESTBUY_2023_10K" in caption
     assert markup.index('class="figures"') < markup.index('class="chart"')
@@ -161,13 +160,13 @@ def test_calculations_show_formula_and_cited_inputs() -> None:
 
     [first, second] = part.find_all("ol", "calculations")[0].find_all("li")
     assert first.attrs["id"] == "calculation-1"
-    assert squash(first.find_all("p")[0].text()) == (
+    assert collapse_whitespace(first.find_all("p")[0].text()) == (
         "calc. 1 · Revenue, 2019 to 2023: +8.0% (calculated: percentage change)"
     )
-    assert squash(first.find_all("p", "formula")[0].text()) == (
+    assert collapse_whitespace(first.find_all("p", "formula")[0].text()) == (
         "Formula: ($ 46,298 − $ 42,879) ÷ $ 42,879 = +8.0%"
     )
-    assert squash(first.find_all("p", "inputs")[0].text()) == (
+    assert collapse_whitespace(first.find_all("p", "inputs")[0].text()) == (
         "Inputs: $ 42,879 (Revenue, 2019)[1]; $ 46,298 (Revenue, 2023)[2]"
     )
     assert [a.text() for a in second.find_all("a", "marker")] == ["[3]", "[4]"]
@@ -177,7 +176,7 @@ def test_sources_list_each_document_once_with_its_excerpts() -> None:
     [bibliography] = parse_html(render_html(figures_report())).find_all("section", "bibliography")
 
     documents = bibliography.find_all("li", "document")
-    assert [squash(d.find_all("p", "source-title")[0].text()) for d in documents] == [
+    assert [collapse_whitespace(d.find_all("p", "source-title")[0].text()) for d in documents] == [
         "BESTBUY_2019_10K",
         "BESTBUY_2023_10K",
     ]
@@ -185,7 +184,7 @@ def test_sources_list_each_document_once_with_its_excerpts() -> None:
         [li.attrs["id"] for li in d.find_all("ol", "excerpts")[0].find_all("li")] for d in documents
     ]
     assert numbers == [["source-1", "source-3"], ["source-2", "source-4", "source-5"]]
-    pages = [squash(p.text()) for p in documents[1].find_all("p", "cited")]
+    pages = [collapse_whitespace(p.text()) for p in documents[1].find_all("p", "cited")]
     assert pages == ["[2] page 40", "[4] page 40", "[5] page 27"]
     [link] = documents[1].find_all("p", "cited")[2].find_all("a")
     assert link.attrs["href"] == "https://example.org/bestbuy-2023-10k.pdf#page=27"
@@ -195,7 +194,10 @@ def test_internal_run_details_sit_only_in_the_appendix() -> None:
     document = parse_html(render_html(figures_report()))
     [appendix] = document.find_all("section", "appendix")
 
-    assert squash(appendix.find_all("h2")[0].text()) == "Appendix: how this report was made"
+    assert (
+        collapse_whitespace(appendix.find_all("h2")[0].text())
+        == "Appendix: how this report was made"
+    )
     assert "support judge skipped" in appendix.text()
     body = "".join(s.text() for s in document.find_all("section") if "appendix" not in s.classes())
     assert "support judge skipped" not in body

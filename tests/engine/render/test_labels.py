@@ -4,7 +4,7 @@ from datetime import datetime, timedelta, timezone
 from typing import get_args
 
 from engine.contracts import CalculationKind, Report
-from engine.render.labels import accessed_text, format_utc, labels_for, page_text, spend_rows
+from engine.render.labels import accessed_text, format_utc, labels_for, page_label, spend_rows
 from engine.words import words_for
 
 PORTUGUESE = words_for("pt").report
@@ -59,8 +59,8 @@ def test_dates_are_shown_as_iso_date_and_time_in_utc() -> None:
 
 
 def test_page_text() -> None:
-    assert page_text(PORTUGUESE, 60) == "página 60"
-    assert page_text(ENGLISH, 60) == "page 60"
+    assert page_label(PORTUGUESE, 60) == "página 60"
+    assert page_label(ENGLISH, 60) == "page 60"
 
 
 def test_spend_rows_in_portuguese_use_decimal_commas(portuguese_report: Report) -> None:

@@ -20,6 +20,7 @@ from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from engine.contracts import Report
 from engine.render.docx import render_docx
 from engine.render.pptx import render_pptx
+from engine.text import collapse_whitespace
 from tests.support.render_samples import figures_report
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -129,7 +130,7 @@ def test_the_docx_reads_back_and_libreoffice_lays_it_out_within_the_page(
 
     pdf = pdfium.PdfDocument(converted(soffice, path, tmp_path))
 
-    shown = " ".join(page_text(pdf).split())
+    shown = collapse_whitespace(page_text(pdf))
     assert "Revenue grew from $ 42,879" in shown
     assert "Revenue $ 42,879 $ 42,151 $ 39,403" in shown  # a footnote, on the page
     assert "Accessed on 2025-05-01 14:03 UTC" in shown
@@ -156,7 +157,7 @@ def test_the_pptx_reads_back_and_libreoffice_keeps_every_slide_within_its_page(
     pdf = pdfium.PdfDocument(converted(soffice, path, tmp_path))
 
     assert len(pdf) == len(deck.slides)
-    shown = " ".join(page_text(pdf).split())
+    shown = collapse_whitespace(page_text(pdf))
     assert "[1] BESTBUY_2019_10K, p. 53" in shown
     assert overflowing(pdf) == []
     assert all(p.stat().st_size > 0 for p in keep_pictures(pdf, "report-pptx"))

@@ -9,6 +9,7 @@ import pytest
 
 from engine.contracts import Report
 from engine.render.pdf import NOISY_LOGGERS, render_pdf
+from engine.text import collapse_whitespace
 from tests.support.pdfs import pdf_text
 
 
@@ -88,7 +89,7 @@ def link_targets(pdf: bytes) -> list[tuple[str, int]]:
                     assert pdfium_c.FPDFLink_GetAnnotRect(link, rect)
                     text = text_page.get_text_bounded(rect.left, rect.bottom, rect.right, rect.top)
                     target = pdfium_c.FPDFDest_GetDestPageIndex(document, destination)
-                    found.append((" ".join(text.split()), target))
+                    found.append((collapse_whitespace(text), target))
             text_page.close()
             page.close()
     finally:

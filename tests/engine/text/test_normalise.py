@@ -3,7 +3,15 @@ from __future__ import annotations
 import pytest
 
 from engine.text.matching import find_excerpt
-from engine.text.normalise import HARD, SOFT, collapse_whitespace, excerpt_key, normalise_for_match
+from engine.text.normalise import (
+    HARD,
+    SOFT,
+    clip,
+    collapse_whitespace,
+    excerpt_key,
+    folded,
+    normalise_for_match,
+)
 
 
 def norm(text: str) -> str:
@@ -164,3 +172,15 @@ def test_excerpt_key_collapses_trivial_differences() -> None:
 
 def test_collapse_whitespace() -> None:
     assert collapse_whitespace("  a \n\t b\u00a0 c  ") == "a b c"
+
+
+def test_clip_keeps_what_fits_and_cuts_the_rest_to_the_limit_with_an_ellipsis() -> None:
+    assert clip("twelve chars", 12) == "twelve chars"
+    assert clip("twelve chars", 8) == "twelve…"  # the space before the cut goes
+    assert len(clip("x" * 50, 10)) == 10
+    assert clip("x" * 50, 10).endswith("…")
+
+
+def test_folded_labels_compare_equal_whatever_their_case_and_spacing() -> None:
+    assert folded("  Operating\n INCOME ") == folded("operating income") == "operating income"
+    assert folded("Revenue") != folded("Revenues")

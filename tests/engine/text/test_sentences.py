@@ -1,6 +1,6 @@
 import pytest
 
-from engine.text.sentences import ends_a_sentence, is_fragment, starts_mid_sentence
+from engine.text.sentences import capitalised, ends_a_sentence, is_fragment, starts_mid_sentence
 
 
 @pytest.mark.parametrize(
@@ -121,3 +121,8 @@ def test_the_page_before_a_unit_tells_whether_it_ends_a_sentence(
     page_before: str, expected: bool
 ) -> None:
     assert ends_a_sentence(page_before) is expected
+
+
+def test_capitalised_raises_the_first_letter_only() -> None:
+    assert capitalised("operating income of IBM") == "Operating income of IBM"
+    assert capitalised("") == ""

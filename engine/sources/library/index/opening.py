@@ -31,8 +31,7 @@ from engine.sources.library.index.refresh import (
 )
 from engine.sources.library.index.store import IndexStore
 from engine.sources.library.index.vocabulary import Vocabulary
-
-Report = Callable[[str], None]
+from engine.sources.library.index.workers import Notify
 
 
 @dataclass
@@ -65,7 +64,7 @@ def open_index(
     parsed_dir: Path,
     titles: dict[str, str],
     *,
-    on_progress: Report,
+    on_progress: Notify,
     on_cache_error: Callable[[OSError], None],
     on_refused: Callable[[str, str], None] | None = None,
     deadline: Deadline | None = None,
@@ -120,7 +119,7 @@ def _refresh(
     titles: dict[str, str],
     store: IndexStore | None,
     parsed_dir: Path,
-    on_progress: Report,
+    on_progress: Notify,
     on_cache_error: Callable[[OSError], None],
     deadline: Deadline | None,
 ) -> RefreshSummary:

@@ -14,7 +14,6 @@ handed to the index, whatever the index's format.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -34,9 +33,7 @@ from engine.sources.library.index.segment import (
 )
 from engine.sources.library.index.store import IndexStore, new_name
 from engine.sources.library.index.vocabulary import Vocabulary
-from engine.sources.library.index.workers import read_files
-
-Report = Callable[[str], None]
+from engine.sources.library.index.workers import Notify, read_files
 
 # Passages per segment written by one refresh: bounds the memory a cold build holds.
 SEGMENT_PASSAGES = 100_000
@@ -129,8 +126,8 @@ def refresh(
     *,
     store: IndexStore | None,
     parsed_dir: str,
-    on_progress: Report,
-    on_cache_error: Report,
+    on_progress: Notify,
+    on_cache_error: Notify,
     deadline: Deadline | None = None,
 ) -> RefreshSummary:
     """Update `state` in place to describe `files`; saves new segments when `store` is

@@ -34,7 +34,8 @@ from engine.documents.parse import DocumentKind
 from engine.sources.library.deadline import Deadline, passed
 from engine.sources.library.index.reading import FileOutcome, FileTask, read_for_index
 
-Report = Callable[[str], None]
+Notify = Callable[[str], None]
+"""Where the index says a line of progress or a warning."""
 
 _POOLED_KINDS = frozenset({DocumentKind.pdf, DocumentKind.html})
 # Below this many text files, a pool costs more to start than it saves.
@@ -49,7 +50,7 @@ POLL_SECONDS = 2.0
 
 
 def read_files(
-    tasks: list[FileTask], on_progress: Report, deadline: Deadline | None = None
+    tasks: list[FileTask], on_progress: Notify, deadline: Deadline | None = None
 ) -> Generator[FileOutcome, None, None]:
     """The outcome of each task, in task order, reporting progress as files are read. Once
     `deadline` passes no more is read: the tasks without an outcome are left unread."""
@@ -75,7 +76,7 @@ def read_files(
 class _Counted:
     """The files and bytes read so far, said after each file and while waiting for one."""
 
-    def __init__(self, tasks: list[FileTask], on_progress: Report) -> None:
+    def __init__(self, tasks: list[FileTask], on_progress: Notify) -> None:
         self._on_progress = on_progress
         self._total = len(tasks)
         self._bytes = sum(task.size for task in tasks)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from engine.sources.kinds import WEB
 from engine.sources.library.files import Note
 from engine.sources.protocols import Search, SearchError, SearchHit
-from engine.sources.web.search.json_api import one_line
+from engine.sources.web.search.json_api import clipped_reason
 from engine.words import ENGLISH, PORTUGUESE, Words
 
 _TABLES = (ENGLISH, PORTUGUESE)  # a Note is its English text, with its Portuguese beside
@@ -56,8 +56,8 @@ class FallbackSearch:
 
 def failure_reason(error: Exception) -> str:
     if isinstance(error, SearchError):
-        return one_line(str(error)) or "failed"
-    return one_line(f"{type(error).__name__}: {error}")
+        return clipped_reason(str(error)) or "failed"
+    return clipped_reason(f"{type(error).__name__}: {error}")
 
 
 def fallback_note(failures: Sequence[tuple[str, str]], used: str) -> Note:

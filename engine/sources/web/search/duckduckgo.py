@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from engine.sources.kinds import WEB
 from engine.sources.protocols import SearchError, SearchHit
 from engine.sources.web.search.hits import RawResult, ranked_hits
-from engine.sources.web.search.json_api import DEFAULT_TIMEOUT, one_line
+from engine.sources.web.search.json_api import DEFAULT_TIMEOUT, clipped_reason
 
 
 class TextSearcher(Protocol):
@@ -100,9 +100,9 @@ def ddgs_failure_reason(error: Exception) -> str:
 
     message = str(error) or type(error).__name__
     if isinstance(error, RatelimitException):
-        return one_line(f"rate limited: {message}")
+        return clipped_reason(f"rate limited: {message}")
     if isinstance(error, TimeoutException):
-        return one_line(f"timed out: {message}")
+        return clipped_reason(f"timed out: {message}")
     if isinstance(error, DDGSException | SearchError):
-        return one_line(message)
-    return one_line(f"{type(error).__name__}: {message}")
+        return clipped_reason(message)
+    return clipped_reason(f"{type(error).__name__}: {message}")

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from engine.sources.protocols import SearchError, SearchHit
+from engine.text.normalise import collapse_whitespace
 
 _TAG = re.compile(r"<[^>]*>")
 
@@ -25,7 +26,7 @@ def plain_text(fragment: object) -> str:
     """Text of a title or snippet: providers mark matches with <strong> and escape entities."""
     if not isinstance(fragment, str):
         return ""
-    return " ".join(html.unescape(_TAG.sub("", fragment)).split())
+    return collapse_whitespace(html.unescape(_TAG.sub("", fragment)))
 
 
 def ranked_hits(results: Iterable[RawResult], provider: str, limit: int) -> list[SearchHit]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import httpx
 
 from engine.sources.protocols import SearchError
+from engine.text.normalise import clip, collapse_whitespace
 
 DEFAULT_TIMEOUT = 10.0
 REASON_CHARS = 160
@@ -36,9 +37,9 @@ class ApiCall:
     json_body: Mapping[str, object] | None = None
 
 
-def one_line(text: str, limit: int = REASON_CHARS) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+def clipped_reason(text: str, limit: int = REASON_CHARS) -> str:
+    """`text` on one line, clipped at `limit` characters with an ellipsis."""
+    return clip(collapse_whitespace(text), limit)
 
 
 def error_detail(body: bytes) -> str:
@@ -51,11 +52,11 @@ def error_detail(body: bytes) -> str:
     for container, key in (("error", "detail"), ("detail", "error"), ("error", "message")):
         inner = payload.get(container) if isinstance(payload, dict) else None
         if isinstance(inner, dict) and isinstance(inner.get(key), str):
-            return one_line(inner[key])
+            return clipped_reason(inner[key])
     if isinstance(payload, dict):
         for key in ("error", "message", "detail"):
             if isinstance(payload.get(key), str):
-                return one_line(payload[key])
+                return clipped_reason(payload[key])
     return ""
 
 
@@ -70,14 +71,14 @@ def status_reason(status: int, body: bytes = b"") -> str:
     else:
         kind = "unexpected status"
     detail = error_detail(body)
-    return one_line(f"HTTP {status} ({kind}{': ' + detail if detail else ''})")
+    return clipped_reason(f"HTTP {status} ({kind}{': ' + detail if detail else ''})")
 
 
 def parse_json(body: bytes) -> object:
     try:
         payload: object = json.loads(body)
     except ValueError as error:
-        raise SearchError(one_line(f"malformed JSON: {error}")) from None
+        raise SearchError(clipped_reason(f"malformed JSON: {error}")) from None
     return payload
 
 
@@ -98,7 +99,9 @@ async def call_json_api(
     except (TimeoutError, httpx.TimeoutException):
         raise SearchError(f"timed out after {seconds:g} s") from None
     except httpx.HTTPError as error:
-        raise SearchError(one_line(f"request failed: {type(error).__name__}: {error}")) from None
+        raise SearchError(
+            clipped_reason(f"request failed: {type(error).__name__}: {error}")
+        ) from None
     if not response.is_success:
         raise SearchError(status_reason(response.status_code, response.content))
     return parse_json(response.content)

@@ -10,7 +10,12 @@ import httpx
 from engine.sources.kinds import WEB
 from engine.sources.protocols import SearchError, SearchHit
 from engine.sources.web.search.hits import RawResult, entries_at, plain_text, ranked_hits
-from engine.sources.web.search.json_api import DEFAULT_TIMEOUT, ApiCall, call_json_api, one_line
+from engine.sources.web.search.json_api import (
+    DEFAULT_TIMEOUT,
+    ApiCall,
+    call_json_api,
+    clipped_reason,
+)
 
 
 class SearxngSearch:
@@ -56,7 +61,7 @@ def searxng_hits(payload: object, limit: int) -> list[SearchHit]:
     if not hits and isinstance(payload, dict):
         unresponsive = _unresponsive_engines(payload.get("unresponsive_engines"))
         if unresponsive:
-            raise SearchError(one_line(f"no results; engines unresponsive: {unresponsive}"))
+            raise SearchError(clipped_reason(f"no results; engines unresponsive: {unresponsive}"))
     return hits
 
 

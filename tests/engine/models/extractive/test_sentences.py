@@ -1,5 +1,4 @@
 from engine.models.extractive.sentences import (
-    Span,
     Window,
     block_spans,
     clause_window,
@@ -7,6 +6,7 @@ from engine.models.extractive.sentences import (
     sentence_spans,
 )
 from engine.text.sentences import is_fragment
+from engine.text.spans import Span
 
 
 def texts(page: str) -> list[str]:

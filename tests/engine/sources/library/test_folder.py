@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from engine.snapshots import Snapshot, split_page
-from engine.sources.library import Deadline, Library, LibraryDocument, LibraryError
-from engine.sources.library import texts as texts_module
+from engine.sources.library import Deadline, Library, LibraryDocument, LibraryError, document_texts
 from engine.sources.library.files import Note
 from engine.sources.library.folder import make_snippet
 from engine.sources.library.index import opening as opening_module
 from engine.sources.protocols import Fetcher, FetchError, Search
+from engine.text import collapse_whitespace
 from tests.support.clock import FakeClock
 from tests.support.library_files import (
     LAW_MARKDOWN,
@@ -69,7 +69,7 @@ async def test_pdf_hits_cite_their_page(library_folder: Path, open_library: Open
     assert top.url == _url_of(library, "solar_report.pdf") + "#page=2"
     assert top.passage == SOLAR_PAGES[1]
     assert (top.rank, top.provider, top.title) == (1, "library", "solar_report")
-    assert top.snippet == " ".join(SOLAR_PAGES[1].split())
+    assert top.snippet == collapse_whitespace(SOLAR_PAGES[1])
     assert top.score > 0
 
 
@@ -297,13 +297,13 @@ async def test_opening_loads_no_text_and_a_search_loads_only_its_hits(
 ) -> None:
     open_library(library_folder)
     loaded: list[str] = []
-    load = texts_module.DocumentTexts._load
+    load = document_texts.DocumentTexts._load
 
-    def counting(self: texts_module.DocumentTexts, document: LibraryDocument) -> tuple[str, ...]:
+    def counting(self: document_texts.DocumentTexts, document: LibraryDocument) -> tuple[str, ...]:
         loaded.append(document.path.name)
         return load(self, document)
 
-    monkeypatch.setattr(texts_module.DocumentTexts, "_load", counting)
+    monkeypatch.setattr(document_texts.DocumentTexts, "_load", counting)
     library = open_library(library_folder)
     assert loaded == []
     hits = await library.search("offshore wind turbines", limit=1)

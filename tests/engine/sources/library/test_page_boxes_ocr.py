@@ -12,11 +12,11 @@ from PIL import Image, ImageChops
 
 from engine.contracts import Claim, ClaimStatus, Locator, Report, Section
 from engine.documents import ocr
+from engine.documents.layout import Box
 from engine.documents.ocr import OcrPage, PageImage, page_from_tsv
 from engine.documents.parse import PDFIUM_LOCK
 from engine.sources.library import Library
 from engine.sources.library.page_boxes import (
-    Box,
     ocr_lines,
     ocr_span_boxes,
     page_wants_ocr,

@@ -7,7 +7,8 @@ import pypdfium2
 import pytest
 from PIL import Image, ImageChops
 
-from engine.sources.library.page_boxes import Box, open_text_page, span_boxes, text_lines
+from engine.documents.layout import Box
+from engine.sources.library.page_boxes import open_text_page, span_boxes, text_lines
 from engine.sources.library.page_crops import (
     CROP_DPI,
     MAX_HEIGHT_POINTS,

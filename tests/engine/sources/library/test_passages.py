@@ -2,7 +2,8 @@ import itertools
 
 import pytest
 
-from engine.sources.library.passages import Span, split_passages
+from engine.sources.library.passages import split_passages
+from engine.text.spans import Span
 
 
 def _texts(text: str, spans: list[Span]) -> list[str]:

@@ -5,6 +5,7 @@ import pytest
 
 from engine.documents.parse import LARGE_TEXT_CHARS, DocumentKind, ParsedFile
 from engine.sources.library.cache import ParsedTextCache, file_sha256
+from engine.sources.library.document_texts import DocumentTexts
 from engine.sources.library.documents import LibraryDocument
 from engine.sources.library.index import reading as reading_module
 from engine.sources.library.index.reading import (
@@ -15,7 +16,6 @@ from engine.sources.library.index.reading import (
     tokenize_document,
 )
 from engine.sources.library.index.segment import DocumentTokens
-from engine.sources.library.texts import DocumentTexts
 from tests.support.library_files import write_pdf, write_text
 
 

@@ -3,7 +3,12 @@ from __future__ import annotations
 import pytest
 
 from engine.sources.protocols import SearchError
-from engine.sources.web.search.json_api import error_detail, one_line, parse_json, status_reason
+from engine.sources.web.search.json_api import (
+    clipped_reason,
+    error_detail,
+    parse_json,
+    status_reason,
+)
 
 
 @pytest.mark.parametrize(
@@ -45,7 +50,7 @@ def test_reasons_are_one_short_line() -> None:
     reason = status_reason(500, long_detail)
     assert "\n" not in reason
     assert len(reason) <= 160
-    assert one_line("a\n  b\tc") == "a b c"
+    assert clipped_reason("a\n  b\tc") == "a b c"
 
 
 def test_parse_json() -> None:

@@ -4,7 +4,7 @@ from pathlib import Path
 from PIL import Image
 
 from engine.documents import parse_pdf
-from engine.documents.figures import (
+from engine.documents.images import (
     MAX_IMAGE_PIXELS,
     figure_png,
     is_figure_page,

@@ -4,8 +4,8 @@ import pytest
 
 from engine.documents.parse import DocumentKind, ParsedFile
 from engine.sources.library.cache import ParsedTextCache, file_sha256
+from engine.sources.library.document_texts import RECENT_DOCUMENTS, DocumentTexts
 from engine.sources.library.documents import LibraryDocument
-from engine.sources.library.texts import RECENT_DOCUMENTS, DocumentTexts
 from engine.sources.protocols import FetchError
 from tests.support.library_files import write_text
 

@@ -1,9 +1,9 @@
-from engine.text.tokens import tokenize
-from engine.text.vocabulary import (
+from engine.text.synonyms import (
     SYNONYMS,
     expand_query_tokens,
     expansions_for,
 )
+from engine.text.tokens import tokenize
 
 
 def test_a_trigger_phrase_adds_the_printed_synonyms() -> None:

@@ -22,10 +22,8 @@ from urllib.parse import unquote, urlparse
 import pypdfium2
 import pypdfium2.raw as pdfium_c
 
+from engine.documents.layout import Box
 from engine.documents.parse import PDFIUM_LOCK
-
-Box = tuple[float, float, float, float]
-"""(left, bottom, right, top) in PDF points, the page's own coordinates (pdfium's)."""
 
 MIN_FIGURE_POINTS = 72.0
 """An inch on each side at least: smaller images are icons and logos."""

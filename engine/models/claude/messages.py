@@ -14,7 +14,7 @@ from anthropic.types import Message, MessageParam, TextBlockParam, ToolResultBlo
 from anthropic.types.tool_result_block_param import Content
 
 
-class Conversation:
+class SubagentMessages:
     def __init__(self, prompt: str) -> None:
         first: TextBlockParam = {"type": "text", "text": prompt}
         self.messages: list[MessageParam] = [{"role": "user", "content": [first]}]

@@ -34,7 +34,7 @@ _NUMERIC_CELL = re.compile(r"^[\s$€£R%()\-–—.,0-9]+$")
 
 
 @dataclass(frozen=True)
-class Block:
+class PageBlock:
     """A part of a page in reading order: `text[start:end]` of the page text it was read
     from (empty for a figure), its box, and for a caption the index of the block it names."""
 
@@ -47,7 +47,7 @@ class Block:
 
 def page_blocks(
     text: str, pieces: Sequence[Piece], figures: Sequence[Box], page_box: Box
-) -> tuple[Block, ...]:
+) -> tuple[PageBlock, ...]:
     """The blocks of a page whose `pieces` are in reading order (spans of `text`), with the
     boxes of its `figures` (images big enough to be one): header and footer lines, captions,
     tables (runs of lines cut into cells, one a figure at least), figures, and paragraphs."""
@@ -56,27 +56,27 @@ def page_blocks(
         f for f in figures if (f[2] - f[0]) * (f[3] - f[1]) >= FIGURE_MIN_SHARE * page_area
     ]
     lines = _lines(pieces)
-    blocks: list[Block] = []
+    blocks: list[PageBlock] = []
     for line in lines:
         kind = _line_kind(text, line, page_box)
         box = _union([p.box for p in line])
         start, end = line[0].start, line[-1].end
         if blocks and _joins(blocks[-1], kind, box):
             last = blocks[-1]
-            blocks[-1] = Block(last.kind, _union([last.box, box]), last.start, end)
+            blocks[-1] = PageBlock(last.kind, _union([last.box, box]), last.start, end)
         else:
-            blocks.append(Block(kind, box, start, end))
+            blocks.append(PageBlock(kind, box, start, end))
     for figure in sorted(kept_figures, key=lambda f: -f[3]):
         at = next(
             (n for n, b in enumerate(blocks) if _below(b, figure)),
             len(blocks) - sum(1 for b in blocks if b.kind == "footer"),
         )
         offset = blocks[at - 1].end if at else 0
-        blocks.insert(at, Block("figure", figure, offset, offset))
+        blocks.insert(at, PageBlock("figure", figure, offset, offset))
     return tuple(_bind_captions(blocks))
 
 
-def _below(block: Block, figure: Box) -> bool:
+def _below(block: PageBlock, figure: Box) -> bool:
     """Whether `block` is the first a figure goes before: under its top, in its column."""
     return (
         block.kind not in ("header", "figure")
@@ -111,7 +111,7 @@ def _line_kind(text: str, line: list[Piece], page_box: Box) -> BlockKind:
     return "text"
 
 
-def _joins(block: Block, kind: BlockKind, box: Box) -> bool:
+def _joins(block: PageBlock, kind: BlockKind, box: Box) -> bool:
     """Whether a line of `kind` drawn in `box` goes on in `block`: the same kind, below it
     within a paragraph's gap, and under it (a caption is one block with its next lines)."""
     if kind == "caption" or block.kind == "figure":
@@ -124,7 +124,7 @@ def _joins(block: Block, kind: BlockKind, box: Box) -> bool:
     return block.box[1] - box[3] <= PARAGRAPH_GAP * height and _overlaps_x(block.box, box)
 
 
-def _bind_captions(blocks: list[Block]) -> list[Block]:
+def _bind_captions(blocks: list[PageBlock]) -> list[PageBlock]:
     bound = []
     for block in blocks:
         if block.kind != "caption":
@@ -136,7 +136,7 @@ def _bind_captions(blocks: list[Block]) -> list[Block]:
             if other.kind in ("figure", "table") and _overlaps_x(block.box, other.box)
         ]
         target = min(targets, key=lambda t: t[1])[0] if targets else None
-        bound.append(Block("caption", block.box, block.start, block.end, target))
+        bound.append(PageBlock("caption", block.box, block.start, block.end, target))
     return bound
 
 
