@@ -46,9 +46,9 @@ from engine.executor import GRACE_SECONDS, OutcomeCallback, SubagentOutcome, wai
 from engine.models import Brief, ExtractiveModel, Model
 from engine.orchestrator import ExecutorFactory, Orchestrator
 from engine.progress import ProgressState
-from engine.runner import SubagentRunner, check_on_board
 from engine.settings import BadInput, env_number, env_text
 from engine.snapshots import InMemorySnapshotStore, Snapshot, SnapshotStore, split_page
+from engine.subagents import SubagentRunner, check_on_board
 
 __all__ = [
     "GRACE_SECONDS",

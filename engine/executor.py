@@ -1,7 +1,7 @@
 """How subagents and verifications run: the Executor protocol and its in-process version.
 
 The lead (engine/orchestrator.py) only says what to run; an executor decides where.
-In-process runs the subagent runner's work (engine/runner.py) as asyncio tasks; the arq
+In-process runs the subagent runner's work (engine/subagents.py) as asyncio tasks; the arq
 executor (bot/) runs the same work as jobs on workers, each job building its own runner.
 """
 
@@ -58,7 +58,7 @@ def waves(subquestions: Sequence[Subquestion]) -> list[list[Subquestion]]:
 
 
 class SubagentWork(Protocol):
-    """What the in-process executor runs: a subagent runner (engine.runner)."""
+    """What the in-process executor runs: a subagent runner (engine.subagents)."""
 
     async def run(self, assignment: Assignment) -> SubagentOutcome: ...
 

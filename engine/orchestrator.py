@@ -6,7 +6,7 @@ its subagent finishes -> check `sufficient_when` -> gap subagents while budget r
 write from verified claims only -> post-check every sentence. When the budget ends, or the
 user cancels, the report comes out partial with its gaps; an exception never replaces it.
 
-The lead never runs a subagent itself: its `SubagentRunner` (engine/runner.py) does, in
+The lead never runs a subagent itself: its `SubagentRunner` (engine/subagents.py) does, in
 whatever process the executor picks; the lead hears of each through its outcome.
 """
 
@@ -35,9 +35,9 @@ from engine.models.protocol import Brief, Draft, Model
 from engine.planning.briefs import single_question_plan
 from engine.planning.gaps import declared_gaps, gap_targets, subquestion_for
 from engine.planning.sweeps import shelf_of
-from engine.runner import SubagentRunner
 from engine.snapshots import InMemorySnapshotStore, SnapshotStore
 from engine.sources.protocols import Fetcher, Search
+from engine.subagents import SubagentRunner
 from engine.verify.draft import check_draft
 from engine.verify.excerpts import pages_addressing_ai
 from engine.words import ENGLISH, NoteWords, words_for

@@ -42,7 +42,7 @@ from evals.web_pages import (
 
 DEFAULT_BIND = "127.0.0.2"
 DEFAULT_CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "hotpotqa"
-POLL_SECONDS = 0.02  # how soon a shutdown is noticed (socketserver's default is 0.5 s)
+SHUTDOWN_POLL_SECONDS = 0.02  # how soon a shutdown is noticed (socketserver's default is 0.5 s)
 
 
 @dataclass(frozen=True)
@@ -129,7 +129,10 @@ class OfflineWeb:
     def start(self) -> OfflineWeb:
         self._current_index()  # built now, so the first search's latency is not indexing time
         self._thread = threading.Thread(
-            target=self._server.serve_forever, args=(POLL_SECONDS,), name="offline-web", daemon=True
+            target=self._server.serve_forever,
+            args=(SHUTDOWN_POLL_SECONDS,),
+            name="offline-web",
+            daemon=True,
         )
         self._thread.start()
         return self

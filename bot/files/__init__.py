@@ -1,6 +1,6 @@
 """Files people share with the bot in a thread or a DM, as sources of that conversation's
 research: `download` fetches one with the bot token (size, type and sign-in page checked),
-`kinds` says which files the research can read, and `store` keeps them in a library folder
+`formats` says which files the research can read, and `store` keeps them in a library folder
 of the conversation alone, cited by their Slack permalinks."""
 
 from bot.files.download import (

@@ -13,7 +13,7 @@ answers its sign-in page, with 200 or as a 302 to `<workspace>.slack.com/?redir=
 - the size is checked from the file object before a byte is read, then again while the
   body streams (a file object can understate, and a body can be endless);
 - what comes back must be the file: not the sign-in page, and of the kind its name,
-  its mimetype and its first bytes agree on (`kinds`).
+  its mimetype and its first bytes agree on (`formats`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 from pydantic import BaseModel, ConfigDict
 
-from bot.files.kinds import (
+from bot.files.formats import (
     bytes_agree,
     kind_of_name,
     looks_like_login_page,
@@ -96,10 +96,10 @@ class Downloaded:
     kind: DocumentKind
 
 
-Origin = tuple[str, str, int]
+UrlOrigin = tuple[str, str, int]
 
 
-def _origin_of(url: str) -> Origin | None:
+def _origin_of(url: str) -> UrlOrigin | None:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return None
@@ -107,7 +107,7 @@ def _origin_of(url: str) -> Origin | None:
     return parts.scheme, parts.hostname.lower(), port
 
 
-def trusted_origins(api_url: str | None) -> frozenset[Origin]:
+def trusted_origins(api_url: str | None) -> frozenset[UrlOrigin]:
     """Where the token may go for a file: Slack's file host, and the host SLACK_API_URL
     names when a deployment sets it (the loopback stand-in in the tests)."""
     origins = {SLACK_FILE_ORIGIN}
@@ -133,7 +133,7 @@ async def download(
     file: SharedFile,
     token: str,
     *,
-    origins: frozenset[Origin],
+    origins: frozenset[UrlOrigin],
     max_bytes: int = DEFAULT_MAX_BYTES,
     client: httpx.AsyncClient | None = None,
     seconds: float = 60.0,
@@ -166,7 +166,7 @@ async def download(
 
 
 async def _fetch(
-    http: httpx.AsyncClient, url: str, token: str, origins: frozenset[Origin], max_bytes: int
+    http: httpx.AsyncClient, url: str, token: str, origins: frozenset[UrlOrigin], max_bytes: int
 ) -> bytes | Reason:
     """GET `url` with the token, following same-origin redirects only."""
     for _ in range(MAX_REDIRECTS + 1):

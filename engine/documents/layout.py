@@ -276,7 +276,7 @@ def _bands(
 LOOSE = 2.5
 """A character's loose box (its line's height) is at most this many times as tall as the
 tight bounds of the text objects of its line."""
-SLACK = 0.7
+COLUMN_SLACK = 0.7
 """`may_have_columns` asks this share of `EDGE_SHARE` and of `FILL_SHARE`."""
 
 
@@ -284,7 +284,7 @@ def may_have_columns(objects: numpy.ndarray, page_box: Box) -> bool:
     """A cheap first look at the bounds of a page's text objects (n x 4), before any
     character's box: whether their runs (objects on one line closer than `PIECE_GAP`) stand
     on both sides of a gutter, each side a column of `MIN_COLUMN_PIECES` runs that mostly
-    start at one edge and are full (`_column`, with `SLACK`; heights and indents taken
+    start at one edge and are full (`_column`, with `COLUMN_SLACK`; heights and indents taken
     `LOOSE`). Most table pages fail it; a page that passes is read from its characters."""
     b = objects[numpy.isfinite(objects).all(axis=1)]
     b = b[(b[:, 3] > b[:, 1]) & (b[:, 2] > b[:, 0])]
@@ -329,7 +329,9 @@ def _may_be_column(
     edge, end = float(left.min()), float(right.max())
     aligned = int((left <= edge + INDENT * height).sum())
     full = int((right >= end - RAGGED * (end - edge)).sum())
-    return aligned >= SLACK * EDGE_SHARE * count and full >= SLACK * FILL_SHARE * count
+    return (
+        aligned >= COLUMN_SLACK * EDGE_SHARE * count and full >= COLUMN_SLACK * FILL_SHARE * count
+    )
 
 
 def _prose(prose: list[bool], members: list[int]) -> bool:

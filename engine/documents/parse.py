@@ -37,6 +37,10 @@ class DocumentKind(StrEnum):
     xlsx = "xlsx"
 
 
+INLINE_BYTES = 1_000_000
+"""A file or body up to this size is parsed where it is read (well under a second); a larger
+one in a child process that a cancel, the time cap or a signal can kill (the web reader's
+`isolation`, the library index's workers)."""
 OFFICE_KINDS = frozenset({DocumentKind.docx, DocumentKind.pptx, DocumentKind.xlsx})
 PAGED_KINDS = frozenset({DocumentKind.pdf, DocumentKind.pptx, DocumentKind.xlsx})
 """Kinds read as pages whatever their length: PDF pages, slides, sheets (`#page=N`)."""

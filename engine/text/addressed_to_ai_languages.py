@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import re
 
+from engine.text.normalise import collapse_whitespace
+
 __all__ = ["NEIGHBOUR_WORDS", "addressed_in_compact", "addressed_in_neighbour_languages"]
 
 _AP = r"['’]\s*"
@@ -178,7 +180,7 @@ def addressed_in_neighbour_languages(folded: str, words: set[str] | None = None)
     for phrase in _PHRASES:
         found = phrase.search(folded)
         if found is not None:
-            return " ".join(found.group(0).split())
+            return collapse_whitespace(found.group(0))
     forms = ((_VOCATIVE, False), (_READING, True), (_SUBJECT, True), (_CONDITIONAL, False))
     for form, opens in forms:
         for found in form.finditer(folded):
@@ -186,7 +188,7 @@ def addressed_in_neighbour_languages(folded: str, words: set[str] | None = None)
                 continue
             if form is _SUBJECT and _TO_PEOPLE.search(found.group(0)):
                 continue
-            return " ".join(found.group(0).split()).strip(" ,:")
+            return collapse_whitespace(found.group(0)).strip(" ,:")
     return None
 
 

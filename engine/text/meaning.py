@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from engine.text.language import detect_language
+from engine.text.normalise import collapse_whitespace
 from engine.text.tokens import fold_accents
 
 __all__ = ["bound_problem", "cut_exception", "meaning_problem", "polarity_problem"]
@@ -267,7 +268,7 @@ def cut_exception(page: str, excerpt_end: int) -> str | None:
     found = _EXCEPTION.search(sentence)
     if found is None:
         return None
-    quote = " ".join(sentence[found.start() :].split())
+    quote = collapse_whitespace(sentence[found.start() :])
     return quote if len(quote) <= _EXCEPTION_QUOTE else f"{quote[:_EXCEPTION_QUOTE].rstrip()}…"
 
 

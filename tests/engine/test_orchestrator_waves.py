@@ -13,8 +13,8 @@ from engine.executor import InProcessExecutor, OutcomeCallback, SubagentOutcome,
 from engine.models.scripted import Post, ScriptedModel
 from engine.orchestrator import Orchestrator
 from engine.planning.briefs import make_brief
-from engine.runner import SubagentRunner
 from engine.sources.kinds import WEB
+from engine.subagents import SubagentRunner
 from tests.support.pages_source import PagesSource
 
 PLAYERS_URL = "https://example.org/ranking"

@@ -16,13 +16,14 @@ import httpcore
 import httpx
 
 from engine.contracts import utc_now
+from engine.documents.parse import INLINE_BYTES
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import FetchError
 from engine.sources.web.address_policy import refusal
 from engine.sources.web.body import ACCEPT_ENCODING, content_decoder, megabytes, read_capped
 from engine.sources.web.config import FetchConfig
 from engine.sources.web.extract import PDF_TYPES, ContentType, extract, type_refusal
-from engine.sources.web.isolation import INLINE_BYTES, ChildDied, run_killable
+from engine.sources.web.isolation import ChildDied, run_killable
 from engine.sources.web.kept_pdfs import Fetched
 from engine.sources.web.page import check_page
 from engine.sources.web.politeness import HostGate

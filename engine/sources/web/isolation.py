@@ -3,8 +3,9 @@
 Extracting the text of a large body (lxml and trafilatura on an HTML page of many megabytes,
 pdfium on a long PDF) holds the CPU for tens of seconds, and a thread cannot be interrupted:
 Ctrl-C, SIGTERM and the run's time cap would wait for it, past Docker's 10 s grace. So a body
-over `INLINE_BYTES` is extracted in a child process (forkserver: safe beside the event loop's
-threads); the event loop waits on the child's pipe, and cancelling the wait kills the child.
+over `engine.documents.parse.INLINE_BYTES` is extracted in a child process (forkserver: safe
+beside the event loop's threads); the event loop waits on the child's pipe, and cancelling the
+wait kills the child.
 """
 
 from __future__ import annotations
@@ -19,9 +20,6 @@ from engine.errors import SourceError
 
 _T = TypeVar("_T")
 
-INLINE_BYTES = 1_000_000
-"""Bodies up to this size are extracted in a thread (well under a second); larger ones in a
-child process that a cancel kills."""
 _CONTEXT = multiprocessing.get_context("forkserver")
 
 

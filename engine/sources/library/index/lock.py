@@ -17,7 +17,7 @@ from pathlib import Path
 
 from engine.sources.library.deadline import Deadline
 
-POLL_SECONDS = 0.1
+LOCK_POLL_SECONDS = 0.1
 """How often a wait with a deadline tries the lock again."""
 
 
@@ -39,7 +39,7 @@ def exclusive(
             yield True
             return
         while not deadline.passed():
-            time.sleep(min(POLL_SECONDS, deadline.remaining()))
+            time.sleep(min(LOCK_POLL_SECONDS, deadline.remaining()))
             if _try(descriptor):
                 yield True
                 return

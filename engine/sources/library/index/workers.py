@@ -13,7 +13,7 @@ Reading also stops at a `Deadline` (the run's time cap): the outcomes taken by t
 what was read, the rest is not, and the workers are killed the same way. A file over
 `INLINE_BYTES` is read in a worker of its own, even alone: seconds of parsing that a
 deadline or a signal must be able to cut (a loop in this process could only be left between
-files). While a file takes long, a progress line still comes every `POLL_SECONDS`.
+files). While a file takes long, a progress line still comes every `PROGRESS_POLL_SECONDS`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
 
-from engine.documents.parse import DocumentKind
+from engine.documents.parse import INLINE_BYTES, DocumentKind
 from engine.sources.library.deadline import Deadline, passed
 from engine.sources.library.index.reading import FileOutcome, FileTask, read_for_index
 
@@ -43,9 +43,7 @@ _INLINE_TEXT_FILES = 16
 _FILES_PER_TASK = 8
 _BATCHES_IN_FLIGHT_PER_WORKER = 4
 _JOIN_SECONDS = 1.0
-INLINE_BYTES = 1_000_000
-"""A file larger than this is read in a worker process, alone in its batch."""
-POLL_SECONDS = 2.0
+PROGRESS_POLL_SECONDS = 2.0
 """How often a wait for a worker looks at the deadline and says how far reading got."""
 
 
@@ -168,9 +166,13 @@ def _waited(
     future: Future[list[FileOutcome]], deadline: Deadline | None, waiting: Callable[[], None]
 ) -> bool:
     """Wait until `future` is done (True) or `deadline` passed (False), calling `waiting`
-    every `POLL_SECONDS` meanwhile."""
+    every `PROGRESS_POLL_SECONDS` meanwhile."""
     while True:
-        timeout = POLL_SECONDS if deadline is None else min(POLL_SECONDS, deadline.remaining())
+        timeout = (
+            PROGRESS_POLL_SECONDS
+            if deadline is None
+            else min(PROGRESS_POLL_SECONDS, deadline.remaining())
+        )
         if wait([future], timeout=timeout).done:
             return True
         if passed(deadline):

@@ -287,7 +287,7 @@ def test_a_file_still_read_at_the_deadline_is_abandoned_and_those_read_are_kept(
     write_text(folder / "slow.md", "Never read.\n")
     first, slow = _tasks(folder, tmp_path / "parsed")
     monkeypatch.setattr(workers_module, "_read_batch", _slow_then_real)
-    monkeypatch.setattr(workers_module, "POLL_SECONDS", 0.01)
+    monkeypatch.setattr(workers_module, "PROGRESS_POLL_SECONDS", 0.01)
     abandoned: list[ProcessPoolExecutor] = []
 
     def recorded(pool: ProcessPoolExecutor) -> None:
@@ -307,7 +307,7 @@ def test_a_file_still_read_at_the_deadline_is_abandoned_and_those_read_are_kept(
     outcomes = list(read_files(tasks, on_progress, Deadline(5.0, clock)))
     assert [(o.task.relative, o.reason) for o in outcomes] == [("a.pdf", "")]
     assert len(abandoned) == 1  # the worker reading slow.md is killed, not waited for
-    # While a file takes long, a line every POLL_SECONDS says how far reading got.
+    # While a file takes long, a line every PROGRESS_POLL_SECONDS says how far reading got.
     said = [m for m in progress.messages if not m.startswith("reading: 0/2")]
     assert said == ["indexing 1/2 files", "reading: 1/2 files (0 of 3 MB) indexed so far"]
 
@@ -355,7 +355,7 @@ def test_at_ctrl_c_the_batches_done_are_kept_and_the_interrupt_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pending, tasks = _in_flight(tmp_path)
-    monkeypatch.setattr(workers_module, "POLL_SECONDS", 0.0)
+    monkeypatch.setattr(workers_module, "PROGRESS_POLL_SECONDS", 0.0)
 
     def interrupted() -> None:
         raise KeyboardInterrupt

@@ -8,7 +8,7 @@ import zipfile
 
 import pytest
 
-from bot.files.kinds import bytes_agree, kind_of_name, looks_like_login_page, mimetype_agrees
+from bot.files.formats import bytes_agree, kind_of_name, looks_like_login_page, mimetype_agrees
 from engine.documents import DocumentKind
 from tests.support.office_files import docx_bytes
 from tests.support.pdfs import pdf_bytes

@@ -1,4 +1,4 @@
-"""The subagent runner (engine/runner.py): one assignment run with its toolbox over shared
+"""The subagent runner (engine/subagents.py): one assignment run with its toolbox over shared
 stores, always an outcome carrying its claims and notes; a claim checked by the verifier,
 its verdict kept on the board; and the lead hearing of its subagents only through outcomes,
 whichever executor ran them."""
@@ -16,8 +16,8 @@ from engine.executor import OutcomeCallback, SubagentOutcome
 from engine.models.scripted import Post, ScriptedModel
 from engine.orchestrator import Orchestrator
 from engine.planning.briefs import make_brief
-from engine.runner import SubagentRunner, check_on_board
 from engine.snapshots import InMemorySnapshotStore
+from engine.subagents import SubagentRunner, check_on_board
 from engine.verify.service import ClaimVerifier
 from tests.support.pages_source import LAW_TEXT, PagesSource
 
