@@ -9,6 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.support.system_packages import failed_for_want_of_pango, pango_problem
+
 _ISOLATED_PREFIXES = ("FONTE_", "ANTHROPIC_", "SLACK_", "SEARXNG_", "BRAVE_", "TAVILY_")
 _ISOLATED_NAMES = {"REDIS_URL", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"}
 
@@ -32,3 +34,20 @@ def restored_logging() -> Iterator[None]:
     yield
     root.handlers[:] = handlers
     root.setLevel(level)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Iterator[None]:  # pragma: no cover - only on a machine without Pango
+    """On a machine without Pango, a test that failed because a report's PDF could not be
+    made is reported as skipped, with that reason; with Pango installed this changes
+    nothing (CI installs it, so there every such test runs)."""
+    report: pytest.TestReport = yield  # type: ignore[misc]
+    if report.failed and call.when == "call":
+        texts = [report.longreprtext, *(content for _, content in report.sections)]
+        if failed_for_want_of_pango(texts):
+            problem = pango_problem()
+            report.outcome = "skipped"
+            report.longrepr = (str(item.path), item.location[1] or 0, f"Skipped: {problem}")
+    return report  # type: ignore[return-value]
