@@ -39,27 +39,50 @@ except per share)").
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from engine.text.language import detect_language
-from engine.text.numbers import NumberToken, numbers_in
+from engine.text.numbers import NumberToken, numbers_in, numbers_in_words
+from engine.text.periods import MONTH_NAMES, is_year
 
 _SPACES = "\u00a0\u2009\u202f"
 _GAP = re.compile(rf"[ \t{_SPACES}]*")
-_SIGNS = "-\u2212"
-_MONEY = frozenset({"BRL", "USD", "EUR", "GBP"})
+_SIGNS = "-\u2212\u2013"
 _ONE = Decimal(1)
 
-_CURRENCY_SYMBOLS = {"R$": "BRL", "US$": "USD", "U$S": "USD", "$": "USD", "€": "EUR", "£": "GBP"}
-_CURRENCY_CODE = r"R\$|US\$|U\$S|\$|€|£|\b(?:USD|BRL|EUR|GBP)"
-_CURRENCY_BEFORE = re.compile(rf"({_CURRENCY_CODE})[ \t\n{_SPACES}]*[(\-\u2212]?[ \t{_SPACES}]*$")
+# ISO codes read as currencies before or after a figure ("CHF 5", "5 JPY").
+_CODES = "USD BRL EUR GBP JPY CNY CHF AUD CAD NZD HKD SGD MXN ARS CLP COP PEN INR KRW ZAR"
+_CODES += " SEK NOK DKK TWD RUB TRY"
+_MONEY = frozenset(_CODES.split())
+_DOLLAR_PREFIXES = {"US": "USD", "R": "BRL", "A": "AUD", "AU": "AUD", "C": "CAD", "CA": "CAD"}
+_DOLLAR_PREFIXES |= {"NZ": "NZD", "HK": "HKD", "S": "SGD", "SG": "SGD", "MX": "MXN"}
+_DOLLAR_PREFIXES |= {"NT": "TWD", "": "USD"}
+_CURRENCY_SYMBOLS = {"U$S": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "JP¥": "JPY"}
+_CURRENCY_SYMBOLS |= {"CN¥": "CNY", "RMB": "CNY", "₹": "INR", "₩": "KRW"}
+CURRENCY_SIGN = (
+    rf"(?<![A-Za-z])(?:U\$S|[A-Z]{{0,3}}\$|€|£|(?:JP|CN)?¥|₹|₩)|\b(?:{'|'.join(sorted(_MONEY))}|RMB)\b"
+)
+"""A currency as a sign or a code printed before a figure ("R$", "A$", "€", "¥", "CHF")."""
+_CURRENCY_CODE = CURRENCY_SIGN
+_CURRENCY_BEFORE = re.compile(rf"({_CURRENCY_CODE})[ \t\n{_SPACES}]*[(\-\u2212\u2013]?[ \t{_SPACES}]*$")
 _CURRENCY_AFTER = re.compile(
-    r"(USD|BRL|EUR|GBP|€|£|(?i:reais|real|d[óo]lar(?:es)?|dollars?|euros?))(?!\w)"
+    rf"({'|'.join(sorted(_MONEY))}|RMB|€|£|¥"
+    r"|(?i:(?:australian|canadian|new\s+zealand|hong\s+kong|singapore)\s+dollars?"
+    r"|d[óo]lar(?:es)?\s+(?:australianos?|canadenses?)|swiss\s+francs?|francos?\s+su[íi][çc]os?"
+    r"|pounds?\s+sterling|libras?\s+esterlinas?|ienes|yen|yuans?|renminbi"
+    r"|reais|real|d[óo]lar(?:es)?|dollars?|euros?))(?!\w)"
+)
+_MONEY_WORDS = (
+    ("australian", "AUD"), ("australiano", "AUD"), ("canadian", "CAD"), ("canadense", "CAD"),
+    ("new zealand", "NZD"), ("hong kong", "HKD"), ("singapore", "SGD"), ("franc", "CHF"),
+    ("pound", "GBP"), ("libra", "GBP"), ("iene", "JPY"), ("yen", "JPY"), ("yuan", "CNY"),
+    ("renminbi", "CNY"), ("real", "BRL"), ("reais", "BRL"), ("dól", "USD"), ("dol", "USD"),
+    ("euro", "EUR"),
 )
 
 _SCALE_WORD = re.compile(
-    r"((?i:mil|milh[ãa]o|milh[õo]es|mi|mln|mn|bilh[ãa]o|bilh[õo]es|bi|bn|trilh[ãa]o|"
+    r"(MM|(?i:mil|milh[ãa]o|milh[õo]es|mi|mln|mn|bilh[ãa]o|bilh[õo]es|bi|bn|trilh[ãa]o|"
     r"trilh[õo]es|tri|tn|thousands?|millions?|billions?|trillions?)|[kKM])(?!\w)"
 )
 _CURRENCY_SCALE = re.compile(r"([kKmMbB])(?!\w)")  # "$5m", "$5B": only after a currency
@@ -67,19 +90,29 @@ _OF = re.compile(rf"[ \t{_SPACES}]+(?i:de|of)[ \t{_SPACES}]+")
 _EXPONENT = {"k": 3, "thousand": 3, "mil": 3, "milhare": 3, "m": 6, "mi": 6, "mn": 6, "mln": 6}
 _EXPONENT |= {"million": 6, "milhao": 6, "milhoe": 6, "b": 9, "bi": 9, "bn": 9, "billion": 9}
 _EXPONENT |= {"bilhao": 9, "bilhoe": 9, "tri": 12, "tn": 12, "trillion": 12, "trilhao": 12}
-_EXPONENT |= {"trilhoe": 12}
+_EXPONENT |= {"trilhoe": 12, "mm": 6}
 
 _PERCENT = re.compile(
-    r"(?P<pp>p\.\s?p\.?|pp|(?i:pontos?\s+percentua(?:is|l)|percentage\s+points?))(?!\w)"
+    r"(?P<bp>bps|bp|b\.p\.|(?i:basis\s+points?|pontos?[\s-]+(?:base|b[áa]sicos?)))(?!\w)"
+    r"|(?P<pp>p\.\s?p\.?|pp|(?i:pontos?\s+percentua(?:is|l)|percentage\s+points?))(?!\w)"
     r"|(?P<pc>%|(?i:por\s+cento|percent|per\s+cent))(?!\w)"
 )
-_SI = re.compile(r"(?P<prefix>[kKMGTmc]?)(?P<base>Wh|Wp|W|VA|V|A|Hz|B|bits?|g|m|L|t)(?!\w)")
+_SI = re.compile(
+    r"(?P<prefix>[kKMGTmc]?)(?P<base>Wh|Wp|W|VA|V|A|Hz|B|bits?|g|m(?P<power>[²³]|[23](?!\d))?|L|t|ha)"
+    r"(?!\w)"
+)
+_AREA_WORD = re.compile(
+    r"(?i:(?P<prefix>quil[ôo]|kilo|centi)?(?:metros?|met(?:re|er)s?)\s+(?P<pt>quadrados?|c[úu]bicos?)"
+    r"|(?P<en>square|cubic)\s+(?P<prefix2>kilo|centi)?met(?:re|er)s?|(?P<ha>hectares?))(?!\w)"
+)
 _SI_WORD = re.compile(
     r"(?i:(?P<prefix>quilo|kilo|mega|giga|tera)?watts?(?:[- ]?(?P<hour>horas?|hours?))?)(?!\w)"
     r"|(?i:(?P<bytes>bytes?))(?!\w)"
 )
 _PREFIX = {"": 0, "k": 3, "K": 3, "M": 6, "G": 9, "T": 12, "m": -3, "c": -2}
-_PREFIX |= {"quilo": 3, "kilo": 3, "mega": 6, "giga": 9, "tera": 12}
+_PREFIX |= {"quilo": 3, "kilo": 3, "mega": 6, "giga": 9, "tera": 12, "quilô": 3, "centi": -2}
+_BASIS_POINT = Decimal("0.01")  # of a percentage point: "25 bps" is 0.25 p.p. (or 0.25%)
+_RATES = frozenset({"bp", "%", "pp"})
 
 _DECLARED_SCALE = re.compile(
     rf"(?i:\(\s*(?:(?P<c1>{_CURRENCY_CODE})\s*)?(?:(?:in|em)\s+)?(?:(?P<c2>{_CURRENCY_CODE})\s*)?"
@@ -97,7 +130,12 @@ class Quantity:
 
     `readings`: the absolute values it can mean, thousands reading first (two only for an
     ambiguous figure such as "5.000" that nothing settles). `scale`: scale word × SI prefix
-    (1 when none). `unit`: the base unit ("W", "Wh", "%", "pp", "BRL", ...) or None."""
+    (1 when none). `unit`: the base unit ("W", "Wh", "m2", "%", "pp", "bp", "BRL", ...) or
+    None. `negative`: written negative (a minus sign, U+2212, an en dash, or parentheses
+    alone around it: "(1.577)", "$(1,577)"); `stated_negative`: that, or a word of loss,
+    fall or outflow before it in its clause or just after it ("prejuízo de", "fell",
+    "capex", "3,2% de queda"). `kind`: "quantity", or "year" or "reference" (a law's,
+    an article's, a section's or a note's number), which are never quantities."""
 
     raw: str
     digits: str
@@ -106,6 +144,9 @@ class Quantity:
     unit: str | None
     start: int
     end: int
+    negative: bool = False
+    stated_negative: bool = False
+    kind: str = "quantity"
 
     @property
     def bare(self) -> bool:
@@ -115,23 +156,36 @@ class Quantity:
 Reading = tuple[str | None, Decimal]  # a unit and a scale a quoted number may carry
 
 
-def quantities(text: str, language: str | None = None) -> list[Quantity]:
-    """The quantities written in `text`, left to right (see the module docstring)."""
+def quantities(text: str, language: str | None = None, *, words: bool = False) -> list[Quantity]:
+    """The quantities written in `text`, left to right (see the module docstring); with
+    `words`, the numbers written in words too ("vinte e cinco", "five million")."""
     tokens = numbers_in(text)
     faces = [_faces(token) for token in tokens]
     convention = _convention(text, tokens, faces)
     usual = (language or detect_language(text))[:2]
+    read = [(t, _settle(t, en, pt, convention, usual)) for t, (en, pt) in zip(tokens, faces, strict=True)]
+    if words:
+        spelled = numbers_in_words(text)
+        read = sorted(read + [(t, tuple(t.values)) for t in spelled], key=lambda r: r[0].start)
     found: list[Quantity] = []
-    for token, (en, pt) in zip(tokens, faces, strict=True):
-        readings = _settle(token, en, pt, convention, usual)
+    ends: list[int] = []
+    for token, readings in read:
         digits = token.raw.lstrip(_SIGNS)
         start = token.end - len(digits)
         currency = _currency_before(text, start)
-        scale, unit = _suffix(text, token.end, currency is not None)
+        scale, unit, suffix_end = _suffix(text, token.end, currency is not None)
+        negative = digits != token.raw or _parenthesised(text, start, token.end)
         found.append(
-            Quantity(token.raw, digits, readings, scale, currency or unit, start, token.end)
+            Quantity(
+                token.raw, digits, readings, scale, currency or unit, start, token.end, negative
+            )
         )
-    return found
+        ends.append(suffix_end)
+    found = _ranges(text, [_classified(text, q) for q in found], ends)
+    return [
+        replace(q, stated_negative=_stated_negative(text, q, end))
+        for q, end in zip(found, ends, strict=True)
+    ]
 
 
 def unsupported_numbers(
@@ -143,9 +197,9 @@ def unsupported_numbers(
 ) -> list[str]:
     """Raw numbers of `statement` that no quantity of `quoted` backs, each once, in order."""
     declared = declarations(quoted)
-    backing = [(q, _carried(q, declared)) for q in quantities(quoted, quoted_language)]
+    backing = [(q, _carried(q, declared)) for q in quantities(quoted, quoted_language, words=True)]
     unsupported: list[str] = []
-    for claimed in quantities(statement, statement_language):
+    for claimed in quantities(statement, statement_language, words=True):
         if not _backed(claimed, backing) and claimed.raw not in unsupported:
             unsupported.append(claimed.raw)
     return unsupported
@@ -157,18 +211,18 @@ def declarations(text: str) -> list[Reading]:
     found: list[Reading] = []
     for match in _DECLARED_SCALE.finditer(text):
         code = match.group("c1") or match.group("c2") or match.group("c3")
-        unit = _CURRENCY_SYMBOLS.get(code, code) if code else None
+        unit = currency_code(code) if code else None
         if match.group("of"):
             unit = _money_word(match.group("of").split()[-1])
         found.append((unit, Decimal(10) ** _exponent(match.group("scale"))))
     for match in _DECLARED_THOUSANDS.finditer(text):
         code = match.group("c")
-        found.append((_CURRENCY_SYMBOLS.get(code, code) if code else None, Decimal(1000)))
+        found.append((currency_code(code) if code else None, Decimal(1000)))
     for match in _DECLARED_UNIT_OPEN.finditer(text):
         unit, scale, end = _unit_at(text, match.end())
         symbol = re.match(rf"({_CURRENCY_CODE})\s*", text[match.end() :])
         if unit is None and symbol:
-            unit, scale = _CURRENCY_SYMBOLS.get(symbol[1], symbol[1]), _ONE
+            unit, scale = currency_code(symbol[1]), _ONE
             end = match.end() + symbol.end()
         if unit is not None and text[end : end + 1] == ")":
             found.append((unit, scale))
@@ -179,6 +233,7 @@ def declarations(text: str) -> list[Reading]:
 
 
 def _backed(claimed: Quantity, backing: list[tuple[Quantity, list[Reading]]]) -> bool:
+    backing = [(q, carried) for q, carried in backing if _alike(claimed, q)]
     for quantity, carried in backing:
         if quantity.digits == claimed.digits and any(
             _backs(value, claimed, quantity, carried) for value in quantity.readings
@@ -190,11 +245,24 @@ def _backed(claimed: Quantity, backing: list[tuple[Quantity, list[Reading]]]) ->
     )
 
 
+def _alike(claimed: Quantity, quoted: Quantity) -> bool:
+    """Whether the two are numbers of one kind (a year backs a year, never a count) and, for
+    quantities, of one sign: a quoted negative backs only a number the statement states as
+    negative, and a minus the statement writes needs a quoted number stated as negative."""
+    if claimed.kind != quoted.kind:
+        return False
+    if claimed.kind != "quantity":
+        return True
+    if quoted.negative and not claimed.stated_negative:
+        return False
+    return not (claimed.negative and not quoted.stated_negative)
+
+
 def _backs(value: Decimal, claimed: Quantity, quoted: Quantity, carried: list[Reading]) -> bool:
     """Whether `value` (a reading of `claimed`) is a magnitude the quoted number states."""
     for face in quoted.readings:
         for unit, scale in carried:
-            if claimed.unit and unit and claimed.unit != unit:
+            if claimed.unit and unit and not _units_agree(claimed.unit, unit):
                 continue
             if claimed.bare:
                 if value == face or ((unit is None or unit in _MONEY) and value == face * scale):
@@ -202,6 +270,12 @@ def _backs(value: Decimal, claimed: Quantity, quoted: Quantity, carried: list[Re
             elif value * claimed.scale == face * scale:
                 return True
     return False
+
+
+def _units_agree(one: str, other: str) -> bool:
+    """The same unit, or basis points beside a percent or percentage points (25 bps is
+    0.25 p.p., stated as 0.25% too); a percent is never percentage points."""
+    return one == other or ("bp" in (one, other) and {one, other} <= _RATES)
 
 
 def _carried(quantity: Quantity, declared: list[Reading]) -> list[Reading]:
@@ -223,6 +297,9 @@ Faces = tuple[Decimal | None, Decimal | None]  # the en and the pt reading (None
 
 
 def _faces(token: NumberToken) -> Faces:
+    if token.exact:  # a fraction: no separators to read
+        value = max(abs(v) for v in token.values)
+        return value, value
     body = token.raw.lstrip(_SIGNS)
     parts = re.split(rf"([.,{_SPACES}])", body)
     groups = ["".join(str(int(c)) for c in g) for g in parts[0::2]]
@@ -277,35 +354,61 @@ def _settle(
 
 def _currency_before(text: str, start: int) -> str | None:
     match = _CURRENCY_BEFORE.search(text[max(0, start - 12) : start])
-    return _CURRENCY_SYMBOLS.get(match[1], match[1]) if match else None
+    return currency_code(match[1]) if match else None
 
 
-def _suffix(text: str, end: int, after_currency: bool) -> tuple[Decimal, str | None]:
-    """The scale (word × prefix) and unit written after a number ending at `end`."""
+def currency_code(sign: str) -> str:
+    """The currency a sign or code names: "R$" BRL, "A$" AUD, "$" USD, "¥" JPY, "CHF" CHF;
+    a dollar of a prefix not known ("Z$") is its own, never USD."""
+    if sign in _CURRENCY_SYMBOLS:
+        return _CURRENCY_SYMBOLS[sign]
+    if sign.endswith("$"):
+        return _DOLLAR_PREFIXES.get(sign[:-1], sign)
+    return sign.upper()
+
+
+def _suffix(text: str, end: int, after_currency: bool) -> tuple[Decimal, str | None, int]:
+    """The scale (word × prefix) and unit written after a number ending at `end`, and where
+    what it wrote ends."""
     pos = _GAP.match(text, end).end()  # type: ignore[union-attr]
     scale = _ONE
+    last = end
     word = (_CURRENCY_SCALE.match(text, end) if after_currency else None) or _SCALE_WORD.match(
         text, pos
     )
     if word is not None:
         scale = Decimal(10) ** _exponent(word[1])
-        pos = word.end()
+        pos = last = word.end()
         of = _OF.match(text, pos)
         pos = of.end() if of else _GAP.match(text, pos).end()  # type: ignore[union-attr]
-    unit, prefix, _ = _unit_at(text, pos)
-    return scale * prefix, unit
+    unit, prefix, unit_end = _unit_at(text, pos)
+    return scale * prefix, unit, unit_end if unit is not None else last
 
 
 def _unit_at(text: str, pos: int) -> tuple[str | None, Decimal, int]:
     """The unit written at `pos`: base unit, its prefix's factor, and where it ends."""
     if match := _PERCENT.match(text, pos):
+        if match.group("bp"):
+            return "bp", _BASIS_POINT, match.end()
         return ("pp" if match.group("pp") else "%"), _ONE, match.end()
     if match := _SI.match(text, pos):
         base = match["base"].rstrip("s")
         factor = Decimal(10) ** _PREFIX[match["prefix"]]
         if base == "t":
             base, factor = "g", factor * 10**6
+        elif base == "ha":
+            base, factor = "m2", factor * 10**4
+        elif match["power"]:
+            power = 2 if match["power"] in "²2" else 3
+            base, factor = f"m{power}", factor**power
         return base, factor, match.end()
+    if match := _AREA_WORD.match(text, pos):
+        if match["ha"]:
+            return "m2", Decimal(10**4), match.end()
+        dimension = (match["pt"] or match["en"]).casefold()
+        power = 2 if dimension.startswith(("quadrad", "square")) else 3
+        prefix = (match["prefix"] or match["prefix2"] or "").casefold()
+        return f"m{power}", (Decimal(10) ** _PREFIX[prefix]) ** power, match.end()
     if match := _SI_WORD.match(text, pos):
         if match["bytes"]:
             return "B", _ONE, match.end()
@@ -317,14 +420,132 @@ def _unit_at(text: str, pos: int) -> tuple[str | None, Decimal, int]:
 
 
 def _money_word(word: str) -> str:
+    if word in _CURRENCY_SYMBOLS or word.upper() in _MONEY:
+        return currency_code(word)
     folded = word.casefold()
-    if folded.startswith(("real", "reais")):
-        return "BRL"
-    if folded.startswith(("dól", "dol")):
-        return "USD"
-    if folded.startswith("euro") or word == "€":
-        return "EUR"
-    return "GBP" if word == "£" else word.upper()
+    for stem, code in _MONEY_WORDS:
+        if stem in folded:
+            return code
+    return word.upper()
+
+
+# -- signs -----------------------------------------------------------------------------------
+
+_FALLING = re.compile(
+    r"(?i:\b(?:loss|losses|deficits?|d[ée]ficits?|fell|falls?|falling|dropped|drops?|declin\w*"
+    r"|decreas\w*|down|lower|reduc\w*|shr[ua]nk|contract(?:ed|ion)|negatives?|minus|outflows?"
+    r"|spent|spend\w*|paid|payments?|purchas\w*|capex|capital\s+expenditures?|expenditures?"
+    r"|expenses?|costs?|repurchas\w*|buybacks?|acquisitions?|impairments?|write-?downs?"
+    r"|preju[íi]zos?|perdas?|ca[íi]u|ca[íi]ram|cai|cair|quedas?|recu\w*|retra\w*|diminu\w*"
+    r"|redu[çcz]\w*|baixas?|encolh\w*|negativ[oa]s?|menos|sa[íi]das?|gast\w*|pag(?:ou|os?|as?"
+    r"|amentos?|aram)|despesas?|custos?|investi\w*|aquisi[çc]\w*|compras?|recompras?)\b)"
+)
+_CLAUSE_END = re.compile(
+    r"[;:!?\n|•]|\.(?=\s|$)|(?i:\s(?:and|but|while|whereas|e|mas|enquanto|porém)\s)"
+)
+_NEXT_WORDS = re.compile(r"(?:[ \t\u00a0]+[^\W\d_]+){1,2}")
+
+
+def _parenthesised(text: str, start: int, end: int) -> bool:
+    """Whether the figure at text[start:end] stands alone in parentheses, as accounts print
+    a negative: "(1.577)", "$(1,577)", "(R$ 1.577)", "(3.2)%"; not "(45%)" nor "(5 MW)"."""
+    before = text[:start].rstrip(f" {_SPACES}")
+    currency = _CURRENCY_BEFORE.search(before[-12:] + " ") if not before.endswith("(") else None
+    if currency is not None and before[-12:][: currency.start()].rstrip().endswith("("):
+        before = before[-12:][: currency.start()].rstrip()
+    return before.endswith("(") and text[end:].lstrip(f" {_SPACES}").startswith(")")
+
+
+def _stated_negative(text: str, quantity: Quantity, suffix_end: int) -> bool:
+    if quantity.negative:
+        return True
+    clause_start = 0
+    for match in _CLAUSE_END.finditer(text, 0, quantity.start):
+        clause_start = match.end()
+    after = _NEXT_WORDS.match(text, suffix_end)
+    window = text[clause_start : quantity.start] + " " + (after[0] if after else "")
+    return _FALLING.search(window) is not None
+
+
+# -- ranges and kinds ------------------------------------------------------------------------
+
+_RANGE_JOIN = re.compile(
+    rf"[ \t{_SPACES}]*(?:-|–|—|(?i:a|to|até|e|and|or|ou))[ \t{_SPACES}]*"
+    rf"(?:(?:{CURRENCY_SIGN})[ \t{_SPACES}]*)?$"
+)
+_REFERENCE = re.compile(
+    r"(?i:\b(?:leis?|laws?|decretos?(?:-lei)?|decrees?|arts?|artigos?|articles?|sections?|secs?"
+    r"|se[çc][ãa]o|se[çc][õo]es|incisos?|al[íi]neas?|par[áa]grafos?|paragraphs?|resolu[çc][ãa]o"
+    r"(?:\s+normativa)?|resolutions?|portarias?|instru[çc][ãa]o\s+normativa|medida\s+provis[óo]ria"
+    r"|emenda\s+constitucional|s[úu]mulas?|notas?|notes?|items?|itens|cap[íi]tulos?|chapters?"
+    r"|anexos?|annex(?:es)?|exhibits?|tabelas?|tables?|figuras?|figures?|p[áa]ginas?|pages?"
+    r"|processos?|rules?|regras?|ordinances?|bills?|REN|PL|MP|EC)\.?"
+    r"|§+)[ \t\u00a0]*(?:(?i:n[º°o]\.?|n\.\s?[º°]|nr\.|n[úu]mero|number)[ \t\u00a0]*)?$"
+    r"|(?:\bN[º°o]\.|\bn[º°]|\bn\.[º°]|#)[ \t\u00a0]*$"
+)
+_YEAR_BEFORE = re.compile(
+    r"(?i:\b(?:em|no|na|de|do|da|desde|at[ée]|in|of|since|until|by|during|durante|for|the|o|a"
+    r"|ano|year|exerc[íi]cio|fiscal|fy|calendar|through|from|to|and|e|ou|or|vs|versus)\.?)"
+    r"[ \t\u00a0]*$|(?:FY|[/\-–—(])[ \t\u00a0]*$"
+)
+_YEAR_AFTER = frozenset(
+    """and or e ou a o as os the to was were is will would had has have saw marked vs versus
+    foi foram é era será seria teve tem tinha marcou registrou até through when quando after
+    após before antes que that which in no na em for para com with de do da of on at from
+    compared comparado comparada contra against levels level ended encerrado results
+    resultados""".split()
+)
+_WORD_AFTER = re.compile(r"[ \t\u00a0]+([^\W\d_][\w-]*)")
+
+
+def _ranges(text: str, found: list[Quantity], ends: list[int]) -> list[Quantity]:
+    """A range's lower bound with the unit and scale its upper bound writes, when it writes
+    none of its own ("5 a 10 MW", "US$ 5–10 million"): a range keeps both bounds and their
+    unit. Right to left, so "5, 7 e 10 MW" would chain."""
+    out = list(found)
+    for i in range(len(out) - 2, -1, -1):
+        low, high = out[i], out[i + 1]
+        if not _RANGE_JOIN.fullmatch(text, ends[i], high.start - _sign_width(high)):
+            continue
+        if low.kind == "reference" and high.bare:  # "arts. 5 a 10"
+            out[i + 1] = replace(high, kind="reference")
+        if low.kind != "quantity" or high.kind != "quantity":
+            continue
+        own = low.unit is not None and (low.unit not in _MONEY or high.unit not in (None, low.unit))
+        if low.scale != _ONE or own:
+            continue  # "5 kW a 10 MW", "5 W a 10 MW": the lower bound writes its own
+        out[i] = replace(low, unit=low.unit or high.unit, scale=high.scale)
+        if high.unit is None and low.unit in _MONEY:  # "US$ 5 a 10 milhões": both in US$
+            out[i + 1] = replace(high, unit=low.unit)
+    return out
+
+
+def _sign_width(quantity: Quantity) -> int:
+    return len(quantity.raw) - len(quantity.digits)
+
+
+def _classified(text: str, quantity: Quantity) -> Quantity:
+    """The quantity with its kind: a year, a reference, or a quantity."""
+    kind = "quantity"
+    before = text[max(0, quantity.start - 40) : quantity.start - _sign_width(quantity)]
+    if quantity.bare and _REFERENCE.search(before):
+        kind = "reference"
+    elif quantity.bare and is_year(quantity.digits) and not _counted(text, quantity, before):
+        kind = "year"
+    return replace(quantity, kind=kind)
+
+
+def _counted(text: str, quantity: Quantity, before: str) -> bool:
+    """Whether a number shaped like a year counts something ("2022 unidades"): a word of its
+    own follows, not one a year takes, and nothing before it says when."""
+    if _YEAR_BEFORE.search(before):
+        return False
+    after = _WORD_AFTER.match(text, quantity.end)
+    if after is None:
+        return False
+    word = after[1]
+    folded = word.casefold()
+    return word[0].islower() and folded not in _YEAR_AFTER and folded not in MONTH_NAMES
 
 
 def _exponent(word: str) -> int:
