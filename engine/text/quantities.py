@@ -173,8 +173,15 @@ def quantities(text: str, language: str | None = None, *, words: bool = False) -
         digits = token.raw.lstrip(_SIGNS)
         start = token.end - len(digits)
         currency = _currency_before(text, start)
-        scale, unit, suffix_end = _suffix(text, token.end, currency is not None)
-        negative = digits != token.raw or _parenthesised(text, start, token.end)
+        enclosed = _parenthesised(text, start, token.end)
+        # "$(1,577) million", "(3.2)%": what follows the parenthesis is the figure's
+        after = text.index(")", token.end) + 1 if enclosed else token.end
+        scale, unit, suffix_end = _suffix(text, after, currency is not None)
+        negative = (
+            digits != token.raw
+            or enclosed
+            or (currency is not None and _minus_before_currency(text, start))
+        )
         found.append(
             Quantity(
                 token.raw, digits, readings, scale, currency or unit, start, token.end, negative
@@ -355,6 +362,16 @@ def _settle(
 def _currency_before(text: str, start: int) -> str | None:
     match = _CURRENCY_BEFORE.search(text[max(0, start - 12) : start])
     return currency_code(match[1]) if match else None
+
+
+def _minus_before_currency(text: str, start: int) -> bool:
+    """Whether a minus stands before the currency of the figure at `start`: "−$1,577"."""
+    window = text[max(0, start - 12) : start]
+    match = _CURRENCY_BEFORE.search(window)
+    if match is None:
+        return False
+    at = max(0, start - 12) + match.start()
+    return at > 0 and text[at - 1] in _SIGNS and not text[at - 2 : at - 1].isalnum()
 
 
 def currency_code(sign: str) -> str:
