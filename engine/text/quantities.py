@@ -1,14 +1,21 @@
-"""Numbers compared as quantities (value, unit, scale), not as strings. Pure functions.
+"""Numbers compared as quantities (value, sign, unit and scale), not as strings. Pure functions.
 
-A quantity is a number written in digits (`numbers_in`) with what is written around it:
-a currency before or after ("R$", "US$", "$" = USD, "€", "BRL", "reais", "dollars"), a scale
-word after ("mil", "milhões", "mi", "bi", "thousand", "million", "mn", "bn", "75k", "US$ 5M";
-"$5m"/"$5b" only after a currency) and a unit after: "%" ("por cento", "percent"),
-percentage points ("p.p.", "pontos percentuais"), an SI symbol whose case carries meaning
-("mW" is a milliwatt, "MW" a megawatt; "KW" is read as kW) or a unit word ("quilowatts-hora").
-Its magnitude is face value × scale word × SI prefix, in its base unit (W, Wh, Wp, VA, V, A,
-Hz, B, bit, m, g, L; "t" is 10⁶ g). Signs are not compared: "(1,577)" and "-5" stand for
-their absolute values too, so "fell 5%" restates "-5%".
+A quantity is a number written in digits (`numbers_in`, "1½" too) or, for the guard, in words
+(`number_words`), with a currency before or after (`currencies`: "R$", "US$", "A$", "€", "¥",
+"CHF", "reais"; each its own), a scale word after ("mil", "milhões", "mi", "bi", "MM",
+"thousand", "million", "bn", "75k"; "$5m" only after a currency) and a unit after
+(`unit_symbols`: %, p.p., bps, SI symbols whose case carries meaning, m² and km², unit
+words). Its magnitude is face value × scale word × SI prefix, in its base unit (W, Wh, m, m2,
+g, ...; basis points are a hundredth of a percentage point and back % and p.p. alike).
+
+Signs (`signs`): a quoted number written negative ("(1.577)", "−3,2%", "–4.5%", "−$1,577")
+backs only a statement's number stated negative (a sign, or a word of loss, fall or outflow
+in its clause: "a loss of 1,577", "caiu 3,2%"), and a minus the statement writes needs a
+quoted number stated negative ("−5%" by "caiu 5%", not by "variou 5%"). Kinds
+(`number_kinds`): years and law, article or section numbers are never quantities; a number
+backs only a number of its own kind ("em 2022" backs no "2022 unidades"). Ranges: a lower
+bound that writes no unit or scale takes its upper bound's ("5 a 10 MW", "US$ 5 a 10
+milhões"); one that writes its own keeps it ("entre 5 kW e 10 MW" is 5 kW).
 
 Separators are read as the text itself uses them. "1.234,5" and "0,5" are Portuguese, "1,234.5"
 and "0.5" English; when a text's unambiguous figures are all of one convention, that
@@ -19,9 +26,10 @@ English is 1500, while "5.000" in English and "1,500" in Portuguese keep both re
 
 A statement's number is backed when a quantity of the quoted text has an equal magnitude and
 a unit that agrees (either side has none, or both name the same one: W ≠ Wh, % ≠ p.p.,
-BRL ≠ USD). A number of the statement that still has two readings is backed only if each
-reading is, or if the quoted text has the identical token (same digits and separators, so it
-was copied as written); it then takes that token's readings.
+m ≠ m2, BRL ≠ USD ≠ AUD; basis points agree with % and p.p.), of its kind and sign. A
+number of the statement that still has two readings is backed only if each reading is, or
+if the quoted text has the identical token (same digits and separators, so it was copied as
+written); it then takes that token's readings.
 
 Bare numbers. A statement's number with no unit and no scale claims only its digits: it is
 backed by any quoted number of equal face value ("2022: 11,512" from "11,512 (In millions)").
@@ -42,44 +50,23 @@ import re
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from engine.text.currencies import (
+    CURRENCY_BEFORE,
+    CURRENCY_SIGN,
+    MONEY,
+    currency_code,
+    money_word,
+)
 from engine.text.language import detect_language
-from engine.text.numbers import NumberToken, numbers_in, numbers_in_words
-from engine.text.periods import MONTH_NAMES, is_year
+from engine.text.number_kinds import number_kind
+from engine.text.number_words import numbers_in_words
+from engine.text.numbers import NumberToken, numbers_in
+from engine.text.signs import SIGNS, minus_before_currency, parenthesised, stated_negative
+from engine.text.unit_symbols import unit_at
 
 _SPACES = "\u00a0\u2009\u202f"
 _GAP = re.compile(rf"[ \t{_SPACES}]*")
-_SIGNS = "-\u2212\u2013"
 _ONE = Decimal(1)
-
-# ISO codes read as currencies before or after a figure ("CHF 5", "5 JPY").
-_CODES = "USD BRL EUR GBP JPY CNY CHF AUD CAD NZD HKD SGD MXN ARS CLP COP PEN INR KRW ZAR"
-_CODES += " SEK NOK DKK TWD RUB TRY"
-_MONEY = frozenset(_CODES.split())
-_DOLLAR_PREFIXES = {"US": "USD", "R": "BRL", "A": "AUD", "AU": "AUD", "C": "CAD", "CA": "CAD"}
-_DOLLAR_PREFIXES |= {"NZ": "NZD", "HK": "HKD", "S": "SGD", "SG": "SGD", "MX": "MXN"}
-_DOLLAR_PREFIXES |= {"NT": "TWD", "": "USD"}
-_CURRENCY_SYMBOLS = {"U$S": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "JP¥": "JPY"}
-_CURRENCY_SYMBOLS |= {"CN¥": "CNY", "RMB": "CNY", "₹": "INR", "₩": "KRW"}
-CURRENCY_SIGN = (
-    rf"(?<![A-Za-z])(?:U\$S|[A-Z]{{0,3}}\$|€|£|(?:JP|CN)?¥|₹|₩)|\b(?:{'|'.join(sorted(_MONEY))}|RMB)\b"
-)
-"""A currency as a sign or a code printed before a figure ("R$", "A$", "€", "¥", "CHF")."""
-_CURRENCY_CODE = CURRENCY_SIGN
-_CURRENCY_BEFORE = re.compile(rf"({_CURRENCY_CODE})[ \t\n{_SPACES}]*[(\-\u2212\u2013]?[ \t{_SPACES}]*$")
-_CURRENCY_AFTER = re.compile(
-    rf"({'|'.join(sorted(_MONEY))}|RMB|€|£|¥"
-    r"|(?i:(?:australian|canadian|new\s+zealand|hong\s+kong|singapore)\s+dollars?"
-    r"|d[óo]lar(?:es)?\s+(?:australianos?|canadenses?)|swiss\s+francs?|francos?\s+su[íi][çc]os?"
-    r"|pounds?\s+sterling|libras?\s+esterlinas?|ienes|yen|yuans?|renminbi"
-    r"|reais|real|d[óo]lar(?:es)?|dollars?|euros?))(?!\w)"
-)
-_MONEY_WORDS = (
-    ("australian", "AUD"), ("australiano", "AUD"), ("canadian", "CAD"), ("canadense", "CAD"),
-    ("new zealand", "NZD"), ("hong kong", "HKD"), ("singapore", "SGD"), ("franc", "CHF"),
-    ("pound", "GBP"), ("libra", "GBP"), ("iene", "JPY"), ("yen", "JPY"), ("yuan", "CNY"),
-    ("renminbi", "CNY"), ("real", "BRL"), ("reais", "BRL"), ("dól", "USD"), ("dol", "USD"),
-    ("euro", "EUR"),
-)
 
 _SCALE_WORD = re.compile(
     r"(MM|(?i:mil|milh[ãa]o|milh[õo]es|mi|mln|mn|bilh[ãa]o|bilh[õo]es|bi|bn|trilh[ãa]o|"
@@ -92,35 +79,15 @@ _EXPONENT |= {"million": 6, "milhao": 6, "milhoe": 6, "b": 9, "bi": 9, "bn": 9, 
 _EXPONENT |= {"bilhao": 9, "bilhoe": 9, "tri": 12, "tn": 12, "trillion": 12, "trilhao": 12}
 _EXPONENT |= {"trilhoe": 12, "mm": 6}
 
-_PERCENT = re.compile(
-    r"(?P<bp>bps|bp|b\.p\.|(?i:basis\s+points?|pontos?[\s-]+(?:base|b[áa]sicos?)))(?!\w)"
-    r"|(?P<pp>p\.\s?p\.?|pp|(?i:pontos?\s+percentua(?:is|l)|percentage\s+points?))(?!\w)"
-    r"|(?P<pc>%|(?i:por\s+cento|percent|per\s+cent))(?!\w)"
-)
-_SI = re.compile(
-    r"(?P<prefix>[kKMGTmc]?)(?P<base>Wh|Wp|W|VA|V|A|Hz|B|bits?|g|m(?P<power>[²³]|[23](?!\d))?|L|t|ha)"
-    r"(?!\w)"
-)
-_AREA_WORD = re.compile(
-    r"(?i:(?P<prefix>quil[ôo]|kilo|centi)?(?:metros?|met(?:re|er)s?)\s+(?P<pt>quadrados?|c[úu]bicos?)"
-    r"|(?P<en>square|cubic)\s+(?P<prefix2>kilo|centi)?met(?:re|er)s?|(?P<ha>hectares?))(?!\w)"
-)
-_SI_WORD = re.compile(
-    r"(?i:(?P<prefix>quilo|kilo|mega|giga|tera)?watts?(?:[- ]?(?P<hour>horas?|hours?))?)(?!\w)"
-    r"|(?i:(?P<bytes>bytes?))(?!\w)"
-)
-_PREFIX = {"": 0, "k": 3, "K": 3, "M": 6, "G": 9, "T": 12, "m": -3, "c": -2}
-_PREFIX |= {"quilo": 3, "kilo": 3, "mega": 6, "giga": 9, "tera": 12, "quilô": 3, "centi": -2}
-_BASIS_POINT = Decimal("0.01")  # of a percentage point: "25 bps" is 0.25 p.p. (or 0.25%)
 _RATES = frozenset({"bp", "%", "pp"})
 
 _DECLARED_SCALE = re.compile(
-    rf"(?i:\(\s*(?:(?P<c1>{_CURRENCY_CODE})\s*)?(?:(?:in|em)\s+)?(?:(?P<c2>{_CURRENCY_CODE})\s*)?"
-    rf"|\b(?:in|em)\s+(?:(?P<c3>{_CURRENCY_CODE})\s*)?)"
+    rf"(?i:\(\s*(?:(?P<c1>{CURRENCY_SIGN})\s*)?(?:(?:in|em)\s+)?(?:(?P<c2>{CURRENCY_SIGN})\s*)?"
+    rf"|\b(?:in|em)\s+(?:(?P<c3>{CURRENCY_SIGN})\s*)?)"
     r"(?P<scale>(?i:thousands?|millions?|billions?|milhares|milh[õo]es|bilh[õo]es|mil))\b"
     r"(?P<of>(?i:\s+(?:de|of)\s+(?:reais|(?:US\s+)?d[óo]lares|(?:US\s+)?dollars|euros)))?"
 )
-_DECLARED_THOUSANDS = re.compile(rf"\(\s*(?:(?P<c>{_CURRENCY_CODE})\s*)?'?000s?\s*\)")
+_DECLARED_THOUSANDS = re.compile(rf"\(\s*(?:(?P<c>{CURRENCY_SIGN})\s*)?'?000s?\s*\)")
 _DECLARED_UNIT_OPEN = re.compile(r"\(\s*(?:(?i:in|em)\s+)?")
 
 
@@ -163,24 +130,27 @@ def quantities(text: str, language: str | None = None, *, words: bool = False) -
     faces = [_faces(token) for token in tokens]
     convention = _convention(text, tokens, faces)
     usual = (language or detect_language(text))[:2]
-    read = [(t, _settle(t, en, pt, convention, usual)) for t, (en, pt) in zip(tokens, faces, strict=True)]
+    read = [
+        (t, _settle(t, en, pt, convention, usual))
+        for t, (en, pt) in zip(tokens, faces, strict=True)
+    ]
     if words:
         spelled = numbers_in_words(text)
         read = sorted(read + [(t, tuple(t.values)) for t in spelled], key=lambda r: r[0].start)
     found: list[Quantity] = []
     ends: list[int] = []
     for token, readings in read:
-        digits = token.raw.lstrip(_SIGNS)
+        digits = token.raw.lstrip(SIGNS)
         start = token.end - len(digits)
         currency = _currency_before(text, start)
-        enclosed = _parenthesised(text, start, token.end)
+        enclosed = parenthesised(text, start, token.end)
         # "$(1,577) million", "(3.2)%": what follows the parenthesis is the figure's
         after = text.index(")", token.end) + 1 if enclosed else token.end
         scale, unit, suffix_end = _suffix(text, after, currency is not None)
         negative = (
             digits != token.raw
             or enclosed
-            or (currency is not None and _minus_before_currency(text, start))
+            or (currency is not None and minus_before_currency(text, start))
         )
         found.append(
             Quantity(
@@ -190,7 +160,7 @@ def quantities(text: str, language: str | None = None, *, words: bool = False) -
         ends.append(suffix_end)
     found = _ranges(text, [_classified(text, q) for q in found], ends)
     return [
-        replace(q, stated_negative=_stated_negative(text, q, end))
+        replace(q, stated_negative=q.negative or stated_negative(text, q.start, end))
         for q, end in zip(found, ends, strict=True)
     ]
 
@@ -220,14 +190,14 @@ def declarations(text: str) -> list[Reading]:
         code = match.group("c1") or match.group("c2") or match.group("c3")
         unit = currency_code(code) if code else None
         if match.group("of"):
-            unit = _money_word(match.group("of").split()[-1])
+            unit = money_word(match.group("of").split()[-1])
         found.append((unit, Decimal(10) ** _exponent(match.group("scale"))))
     for match in _DECLARED_THOUSANDS.finditer(text):
         code = match.group("c")
         found.append((currency_code(code) if code else None, Decimal(1000)))
     for match in _DECLARED_UNIT_OPEN.finditer(text):
-        unit, scale, end = _unit_at(text, match.end())
-        symbol = re.match(rf"({_CURRENCY_CODE})\s*", text[match.end() :])
+        unit, scale, end = unit_at(text, match.end())
+        symbol = re.match(rf"({CURRENCY_SIGN})\s*", text[match.end() :])
         if unit is None and symbol:
             unit, scale = currency_code(symbol[1]), _ONE
             end = match.end() + symbol.end()
@@ -272,7 +242,7 @@ def _backs(value: Decimal, claimed: Quantity, quoted: Quantity, carried: list[Re
             if claimed.unit and unit and not _units_agree(claimed.unit, unit):
                 continue
             if claimed.bare:
-                if value == face or ((unit is None or unit in _MONEY) and value == face * scale):
+                if value == face or ((unit is None or unit in MONEY) and value == face * scale):
                     return True
             elif value * claimed.scale == face * scale:
                 return True
@@ -293,7 +263,7 @@ def _carried(quantity: Quantity, declared: list[Reading]) -> list[Reading]:
         return own
     if quantity.unit is None:
         return own + declared
-    if quantity.unit in _MONEY:
+    if quantity.unit in MONEY:
         return own + [(quantity.unit, s) for u, s in declared if u in (None, quantity.unit)]
     return own
 
@@ -307,7 +277,7 @@ def _faces(token: NumberToken) -> Faces:
     if token.exact:  # a fraction: no separators to read
         value = max(abs(v) for v in token.values)
         return value, value
-    body = token.raw.lstrip(_SIGNS)
+    body = token.raw.lstrip(SIGNS)
     parts = re.split(rf"([.,{_SPACES}])", body)
     groups = ["".join(str(int(c)) for c in g) for g in parts[0::2]]
     marks = parts[1::2]
@@ -359,31 +329,6 @@ def _settle(
 # -- units and scales ----------------------------------------------------------------------
 
 
-def _currency_before(text: str, start: int) -> str | None:
-    match = _CURRENCY_BEFORE.search(text[max(0, start - 12) : start])
-    return currency_code(match[1]) if match else None
-
-
-def _minus_before_currency(text: str, start: int) -> bool:
-    """Whether a minus stands before the currency of the figure at `start`: "−$1,577"."""
-    window = text[max(0, start - 12) : start]
-    match = _CURRENCY_BEFORE.search(window)
-    if match is None:
-        return False
-    at = max(0, start - 12) + match.start()
-    return at > 0 and text[at - 1] in _SIGNS and not text[at - 2 : at - 1].isalnum()
-
-
-def currency_code(sign: str) -> str:
-    """The currency a sign or code names: "R$" BRL, "A$" AUD, "$" USD, "¥" JPY, "CHF" CHF;
-    a dollar of a prefix not known ("Z$") is its own, never USD."""
-    if sign in _CURRENCY_SYMBOLS:
-        return _CURRENCY_SYMBOLS[sign]
-    if sign.endswith("$"):
-        return _DOLLAR_PREFIXES.get(sign[:-1], sign)
-    return sign.upper()
-
-
 def _suffix(text: str, end: int, after_currency: bool) -> tuple[Decimal, str | None, int]:
     """The scale (word × prefix) and unit written after a number ending at `end`, and where
     what it wrote ends."""
@@ -398,90 +343,8 @@ def _suffix(text: str, end: int, after_currency: bool) -> tuple[Decimal, str | N
         pos = last = word.end()
         of = _OF.match(text, pos)
         pos = of.end() if of else _GAP.match(text, pos).end()  # type: ignore[union-attr]
-    unit, prefix, unit_end = _unit_at(text, pos)
+    unit, prefix, unit_end = unit_at(text, pos)
     return scale * prefix, unit, unit_end if unit is not None else last
-
-
-def _unit_at(text: str, pos: int) -> tuple[str | None, Decimal, int]:
-    """The unit written at `pos`: base unit, its prefix's factor, and where it ends."""
-    if match := _PERCENT.match(text, pos):
-        if match.group("bp"):
-            return "bp", _BASIS_POINT, match.end()
-        return ("pp" if match.group("pp") else "%"), _ONE, match.end()
-    if match := _SI.match(text, pos):
-        base = match["base"].rstrip("s")
-        factor = Decimal(10) ** _PREFIX[match["prefix"]]
-        if base == "t":
-            base, factor = "g", factor * 10**6
-        elif base == "ha":
-            base, factor = "m2", factor * 10**4
-        elif match["power"]:
-            power = 2 if match["power"] in "²2" else 3
-            base, factor = f"m{power}", factor**power
-        return base, factor, match.end()
-    if match := _AREA_WORD.match(text, pos):
-        if match["ha"]:
-            return "m2", Decimal(10**4), match.end()
-        dimension = (match["pt"] or match["en"]).casefold()
-        power = 2 if dimension.startswith(("quadrad", "square")) else 3
-        prefix = (match["prefix"] or match["prefix2"] or "").casefold()
-        return f"m{power}", (Decimal(10) ** _PREFIX[prefix]) ** power, match.end()
-    if match := _SI_WORD.match(text, pos):
-        if match["bytes"]:
-            return "B", _ONE, match.end()
-        base = "Wh" if match["hour"] else "W"
-        return base, Decimal(10) ** _PREFIX[(match["prefix"] or "").lower()], match.end()
-    if match := _CURRENCY_AFTER.match(text, pos):
-        return _money_word(match[1]), _ONE, match.end()
-    return None, _ONE, pos
-
-
-def _money_word(word: str) -> str:
-    if word in _CURRENCY_SYMBOLS or word.upper() in _MONEY:
-        return currency_code(word)
-    folded = word.casefold()
-    for stem, code in _MONEY_WORDS:
-        if stem in folded:
-            return code
-    return word.upper()
-
-
-# -- signs -----------------------------------------------------------------------------------
-
-_FALLING = re.compile(
-    r"(?i:\b(?:loss|losses|deficits?|d[ée]ficits?|fell|falls?|falling|dropped|drops?|declin\w*"
-    r"|decreas\w*|down|lower|reduc\w*|shr[ua]nk|contract(?:ed|ion)|negatives?|minus|outflows?"
-    r"|spent|spend\w*|paid|payments?|purchas\w*|capex|capital\s+expenditures?|expenditures?"
-    r"|expenses?|costs?|repurchas\w*|buybacks?|acquisitions?|impairments?|write-?downs?"
-    r"|preju[íi]zos?|perdas?|ca[íi]u|ca[íi]ram|cai|cair|quedas?|recu\w*|retra\w*|diminu\w*"
-    r"|redu[çcz]\w*|baixas?|encolh\w*|negativ[oa]s?|menos|sa[íi]das?|gast\w*|pag(?:ou|os?|as?"
-    r"|amentos?|aram)|despesas?|custos?|investi\w*|aquisi[çc]\w*|compras?|recompras?)\b)"
-)
-_CLAUSE_END = re.compile(
-    r"[;:!?\n|•]|\.(?=\s|$)|(?i:\s(?:and|but|while|whereas|e|mas|enquanto|porém)\s)"
-)
-_NEXT_WORDS = re.compile(r"(?:[ \t\u00a0]+[^\W\d_]+){1,2}")
-
-
-def _parenthesised(text: str, start: int, end: int) -> bool:
-    """Whether the figure at text[start:end] stands alone in parentheses, as accounts print
-    a negative: "(1.577)", "$(1,577)", "(R$ 1.577)", "(3.2)%"; not "(45%)" nor "(5 MW)"."""
-    before = text[:start].rstrip(f" {_SPACES}")
-    currency = _CURRENCY_BEFORE.search(before[-12:] + " ") if not before.endswith("(") else None
-    if currency is not None and before[-12:][: currency.start()].rstrip().endswith("("):
-        before = before[-12:][: currency.start()].rstrip()
-    return before.endswith("(") and text[end:].lstrip(f" {_SPACES}").startswith(")")
-
-
-def _stated_negative(text: str, quantity: Quantity, suffix_end: int) -> bool:
-    if quantity.negative:
-        return True
-    clause_start = 0
-    for match in _CLAUSE_END.finditer(text, 0, quantity.start):
-        clause_start = match.end()
-    after = _NEXT_WORDS.match(text, suffix_end)
-    window = text[clause_start : quantity.start] + " " + (after[0] if after else "")
-    return _FALLING.search(window) is not None
 
 
 # -- ranges and kinds ------------------------------------------------------------------------
@@ -490,29 +353,6 @@ _RANGE_JOIN = re.compile(
     rf"[ \t{_SPACES}]*(?:-|–|—|(?i:a|to|até|e|and|or|ou))[ \t{_SPACES}]*"
     rf"(?:(?:{CURRENCY_SIGN})[ \t{_SPACES}]*)?$"
 )
-_REFERENCE = re.compile(
-    r"(?i:\b(?:leis?|laws?|decretos?(?:-lei)?|decrees?|arts?|artigos?|articles?|sections?|secs?"
-    r"|se[çc][ãa]o|se[çc][õo]es|incisos?|al[íi]neas?|par[áa]grafos?|paragraphs?|resolu[çc][ãa]o"
-    r"(?:\s+normativa)?|resolutions?|portarias?|instru[çc][ãa]o\s+normativa|medida\s+provis[óo]ria"
-    r"|emenda\s+constitucional|s[úu]mulas?|notas?|notes?|items?|itens|cap[íi]tulos?|chapters?"
-    r"|anexos?|annex(?:es)?|exhibits?|tabelas?|tables?|figuras?|figures?|p[áa]ginas?|pages?"
-    r"|processos?|rules?|regras?|ordinances?|bills?|REN|PL|MP|EC)\.?"
-    r"|§+)[ \t\u00a0]*(?:(?i:n[º°o]\.?|n\.\s?[º°]|nr\.|n[úu]mero|number)[ \t\u00a0]*)?$"
-    r"|(?:\bN[º°o]\.|\bn[º°]|\bn\.[º°]|#)[ \t\u00a0]*$"
-)
-_YEAR_BEFORE = re.compile(
-    r"(?i:\b(?:em|no|na|de|do|da|desde|at[ée]|in|of|since|until|by|during|durante|for|the|o|a"
-    r"|ano|year|exerc[íi]cio|fiscal|fy|calendar|through|from|to|and|e|ou|or|vs|versus)\.?)"
-    r"[ \t\u00a0]*$|(?:FY|[/\-–—(])[ \t\u00a0]*$"
-)
-_YEAR_AFTER = frozenset(
-    """and or e ou a o as os the to was were is will would had has have saw marked vs versus
-    foi foram é era será seria teve tem tinha marcou registrou até through when quando after
-    após before antes que that which in no na em for para com with de do da of on at from
-    compared comparado comparada contra against levels level ended encerrado results
-    resultados""".split()
-)
-_WORD_AFTER = re.compile(r"[ \t\u00a0]+([^\W\d_][\w-]*)")
 
 
 def _ranges(text: str, found: list[Quantity], ends: list[int]) -> list[Quantity]:
@@ -528,11 +368,11 @@ def _ranges(text: str, found: list[Quantity], ends: list[int]) -> list[Quantity]
             out[i + 1] = replace(high, kind="reference")
         if low.kind != "quantity" or high.kind != "quantity":
             continue
-        own = low.unit is not None and (low.unit not in _MONEY or high.unit not in (None, low.unit))
+        own = low.unit is not None and (low.unit not in MONEY or high.unit not in (None, low.unit))
         if low.scale != _ONE or own:
             continue  # "5 kW a 10 MW", "5 W a 10 MW": the lower bound writes its own
         out[i] = replace(low, unit=low.unit or high.unit, scale=high.scale)
-        if high.unit is None and low.unit in _MONEY:  # "US$ 5 a 10 milhões": both in US$
+        if high.unit is None and low.unit in MONEY:  # "US$ 5 a 10 milhões": both in US$
             out[i + 1] = replace(high, unit=low.unit)
     return out
 
@@ -543,26 +383,15 @@ def _sign_width(quantity: Quantity) -> int:
 
 def _classified(text: str, quantity: Quantity) -> Quantity:
     """The quantity with its kind: a year, a reference, or a quantity."""
-    kind = "quantity"
-    before = text[max(0, quantity.start - 40) : quantity.start - _sign_width(quantity)]
-    if quantity.bare and _REFERENCE.search(before):
-        kind = "reference"
-    elif quantity.bare and is_year(quantity.digits) and not _counted(text, quantity, before):
-        kind = "year"
+    if not quantity.bare:
+        return quantity
+    kind = number_kind(text, quantity.start, quantity.end, quantity.start - _sign_width(quantity))
     return replace(quantity, kind=kind)
 
 
-def _counted(text: str, quantity: Quantity, before: str) -> bool:
-    """Whether a number shaped like a year counts something ("2022 unidades"): a word of its
-    own follows, not one a year takes, and nothing before it says when."""
-    if _YEAR_BEFORE.search(before):
-        return False
-    after = _WORD_AFTER.match(text, quantity.end)
-    if after is None:
-        return False
-    word = after[1]
-    folded = word.casefold()
-    return word[0].islower() and folded not in _YEAR_AFTER and folded not in MONTH_NAMES
+def _currency_before(text: str, start: int) -> str | None:
+    match = CURRENCY_BEFORE.search(text[max(0, start - 12) : start])
+    return currency_code(match[1]) if match else None
 
 
 def _exponent(word: str) -> int:

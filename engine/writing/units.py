@@ -8,9 +8,10 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from engine.text.currencies import CURRENCY_SIGN
 from engine.text.periods import DATED_PERIOD as PERIOD
 from engine.text.periods import period_year, year_of
-from engine.text.quantities import CURRENCY_SIGN, Quantity, quantities
+from engine.text.quantities import Quantity, quantities
 
 __all__ = ["PERIOD", "header_cells", "period_year", "unit_family", "unit_scale", "year_of"]
 

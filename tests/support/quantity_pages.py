@@ -59,7 +59,9 @@ class Restatement:
 
 ATTACKS = (
     Restatement(
-        "R$ (1.577)", "O lucro líquido da Distribuidora Sol em 2022 foi de R$ 1.577 milhões.", "1.577"
+        "R$ (1.577)",
+        "O lucro líquido da Distribuidora Sol em 2022 foi de R$ 1.577 milhões.",
+        "1.577",
     ),
     Restatement("R$ (1.577)", "A Distribuidora Sol teve resultado de R$ 1.577 milhões.", "1.577"),
     Restatement("−3,2%", "A receita da Distribuidora Sol variou 3,2% em 2022.", "3,2"),
@@ -73,7 +75,9 @@ ATTACKS = (
     Restatement("Lei 14.300", "A rede da Distribuidora Sol tem 75 subestações.", "75"),
     Restatement("três usinas", "A rede da Distribuidora Sol passou a incluir 4 usinas.", "4"),
     Restatement("três usinas", "A rede da Distribuidora Sol tem 2022 usinas.", "2022"),
-    Restatement("$(1,577)", "Sun Utility reported a net profit of $1,577 million for 2022.", "1,577"),
+    Restatement(
+        "$(1,577)", "Sun Utility reported a net profit of $1,577 million for 2022.", "1,577"
+    ),
     Restatement("–4.5%", "Sun Utility's operating margin moved 4.5% in 2022.", "4.5"),
     Restatement("C$ 8", "Sun Utility raised US$ 8 million in 2022.", "8"),
     Restatement("25 basis points", "Sun Utility's average tariff rose 25% in 2022.", "25"),

@@ -11,7 +11,8 @@ from decimal import Decimal
 
 import pytest
 
-from engine.text.numbers import missing_numbers, numbers_in, numbers_in_words
+from engine.text.number_words import numbers_in_words
+from engine.text.numbers import missing_numbers, numbers_in
 from engine.text.quantities import quantities, unsupported_numbers
 
 # --- attacks: each must be rejected, naming the number --------------------------------------
@@ -21,7 +22,11 @@ from engine.text.quantities import quantities, unsupported_numbers
     ("statement", "quoted", "unsupported"),
     [
         # a parenthesised negative stated as a profit or as a positive
-        ("O lucro líquido foi de R$ 1.577 milhões", "Lucro líquido (R$ milhões) (1.577)", ["1.577"]),
+        (
+            "O lucro líquido foi de R$ 1.577 milhões",
+            "Lucro líquido (R$ milhões) (1.577)",
+            ["1.577"],
+        ),
         ("Net income was $1,577 million", "Net income (In millions) (1,577) 2,010", ["1,577"]),
         ("Operating income reached 1,577", "Operating income $(1,577) $ 2,010", ["1,577"]),
         ("O resultado foi positivo em 1.577", "Resultado do exercício (1.577)", ["1.577"]),
@@ -118,7 +123,10 @@ def test_attacks_are_rejected_naming_the_number(
         ("a 3.2% decline in GDP", "GDP changed by –3.2%"),
         ("O PIB variou −3,2%", "O PIB variou -3,2%"),
         ("Capex was US$ 1,577 million", "Purchases of PP&E (1,577) (In millions)"),
-        ("It spent $1,577 million on acquisitions", "Acquisitions, net of cash (1,577) ($ millions)"),
+        (
+            "It spent $1,577 million on acquisitions",
+            "Acquisitions, net of cash (1,577) ($ millions)",
+        ),
         ("O PIB variou −3,2%", "O PIB caiu 3,2%"),
         ("Revenue fell -5%", "Revenue fell 5%"),
         # basis points as percent or percentage points of the same size
@@ -157,7 +165,10 @@ def test_attacks_are_rejected_naming_the_number(
         # years, laws and articles restated as such
         ("Em 2022, a lei mudou", "A lei mudou em 2022"),
         ("2022 was a record year", "sales peaked in 2022"),
-        ("Operating Profit — 2022: 11,512; 2021: 11,162", "Operating Profit 11,512 11,162 \n 2022 2021"),
+        (
+            "Operating Profit — 2022: 11,512; 2021: 11,162",
+            "Operating Profit 11,512 11,162 \n 2022 2021",
+        ),
         ("A Lei 14.300 definiu o limite", "conforme a Lei nº 14.300, de 6 de janeiro de 2022"),
         ("Law 14,300 of 2022 sets the limit", "Lei nº 14.300, de 6 de janeiro de 2022"),
         ("O artigo 75 trata disso", "nos termos do art. 75"),
