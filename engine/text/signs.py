@@ -15,16 +15,20 @@ SIGNS = "-\u2212\u2013"
 _SPACES = "\u00a0\u2009\u202f"
 
 _FALLING = re.compile(
-    r"(?i:\b(?:loss|losses|deficits?|d[ée]ficits?|fell|falls?|falling|dropped|drops?|declin\w*"
-    r"|decreas\w*|down|lower|reduc\w*|shr[ua]nk|contract(?:ed|ion)|negatives?|minus|outflows?"
-    r"|spent|spend\w*|paid|payments?|purchas\w*|capex|capital\s+expenditures?|expenditures?"
-    r"|expenses?|costs?|repurchas\w*|buybacks?|acquisitions?|impairments?|write-?downs?"
-    r"|preju[íi]zos?|perdas?|ca[íi]u|ca[íi]ram|cai|cair|quedas?|recu\w*|retra\w*|diminu\w*"
-    r"|redu[çcz]\w*|baixas?|encolh\w*|negativ[oa]s?|menos|sa[íi]das?|gast\w*|pag(?:ou|os?|as?"
-    r"|amentos?|aram)|despesas?|custos?|investi\w*|aquisi[çc]\w*|compras?|recompras?)\b)"
+    r"(?i:\b(?:loss|losses|lost|los[ei]\w*|deficits?|d[ée]ficits?|fell|falls?|falling|dropp?\w*"
+    r"|declin\w*|decreas\w*|down|lower|reduc\w*|shr[ua]nk|contract(?:ed|ion)|negatives?|minus"
+    r"|slipp\w*|slid\w*|plung\w*|plummet\w*|tumbl\w*|sank|sink\w*|outflows?|used|consum\w*"
+    r"|spent|spend\w*|paid|pay\w*|repa\w*|purchas\w*|capex|capital\s+expenditures?"
+    r"|expenditures?|expenses?|costs?|charges?|tax|taxes|provisions?|depreciat\w*|amorti[sz]\w*"
+    r"|repurchas\w*|buybacks?|redemptions?|withdrawals?|acquisitions?|impairments?"
+    r"|write-?(?:downs?|offs?)|preju[íi]zos?|perd\w*|ca[íi]u|ca[íi]ram|cai|cair|quedas?|recu\w*"
+    r"|retra\w*|diminu\w*|redu[çcz]\w*|baixas?|encolh\w*|despenc\w*|tomb\w*|negativ[oa]s?"
+    r"|menos|sa[íi]das?|gast\w*|pag(?:ou|os?|as?|amentos?|aram)|despesas?|custos?|encargos?"
+    r"|impostos?|tributos?|provis\w*|deprecia\w*|amortiza\w*|utilizad\w*|aplicad\w*"
+    r"|investi\w*|aquisi[çc]\w*|compras?|recompras?|resgates?|saques?)\b)"
 )
 _CLAUSE_END = re.compile(
-    r"[;:!?\n|•]|\.(?=\s|$)|(?i:\s(?:and|but|while|whereas|e|mas|enquanto|porém)\s)"
+    r"[!?\n•]|\.(?=\s|$)|(?i:\s(?:but|while|whereas|however|mas|enquanto|porém|contudo)\s)"
 )
 _NEXT_WORDS = re.compile(r"(?:[ \t\u00a0]+[^\W\d_]+){1,2}")
 

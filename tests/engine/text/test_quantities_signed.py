@@ -128,6 +128,16 @@ def test_attacks_are_rejected_naming_the_number(
             "Acquisitions, net of cash (1,577) ($ millions)",
         ),
         ("O PIB variou −3,2%", "O PIB caiu 3,2%"),
+        (
+            "Purchases of property and equipment were $1,577 million",
+            "Purchases of property and equipment (1,577) (In millions)",
+        ),
+        (
+            "Net cash used in investing activities: $1,577 million",
+            "Net cash used (1,577) ($ millions)",
+        ),
+        ("Income taxes were 500", "Income taxes (500) (450)"),
+        ("O caixa aplicado nos investimentos foi de R$ 80 mil", "Caixa aplicado (R$ mil) (80)"),
         ("Revenue fell -5%", "Revenue fell 5%"),
         # basis points as percent or percentage points of the same size
         ("A taxa subiu 0,25%", "A taxa subiu 25 bps"),
