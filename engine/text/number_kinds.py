@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from engine.text.periods import MONTH_NAMES, is_year
+from engine.text.periods import MONTH_NAMES, MONTHS_EN, MONTHS_PT, is_year
 
 __all__ = ["number_kind"]
 
@@ -19,13 +19,13 @@ _REFERENCE = re.compile(
     r"|emenda\s+constitucional|s[úu]mulas?|notas?|notes?|items?|itens|cap[íi]tulos?|chapters?"
     r"|anexos?|annex(?:es)?|exhibits?|tabelas?|tables?|figuras?|figures?|p[áa]ginas?|pages?"
     r"|processos?|rules?|regras?|ordinances?|bills?|REN|PL|MP|EC)\.?"
-    r"|§+)[ \t\u00a0]*(?:(?i:n[º°o]\.?|n\.\s?[º°]|nr\.|n[úu]mero|number)[ \t\u00a0]*)?$"
-    r"|(?:\bN[º°o]\.|\bn[º°]|\bn\.[º°]|#)[ \t\u00a0]*$"
+    r"|§+)\s*(?:(?i:n[º°o]\.?|n\.\s?[º°]|nr\.|n[úu]mero|number)\s*)?$"
+    r"|(?:\bN[º°o]\.|\bn[º°]|\bn\.[º°]|#)\s*$"
 )
 _YEAR_BEFORE = re.compile(
     r"(?i:\b(?:em|no|na|de|do|da|desde|at[ée]|in|of|since|until|by|during|durante|for|the|o|a"
-    r"|ano|year|exerc[íi]cio|fiscal|fy|calendar|through|from|to|and|e|ou|or|vs|versus)\.?)"
-    r"[ \t\u00a0]*$|(?:FY|[/\-–—(])[ \t\u00a0]*$"
+    r"|ano|year|exerc[íi]cio|fiscal|fy|calendar|through|from|to|and|e|ou|or|vs|versus"
+    rf"|{MONTHS_EN}|{MONTHS_PT})\.?)\s*$|(?:FY|[/\-–—(]|\b\d{{1,2}},)\s*$"
 )
 _YEAR_AFTER = frozenset(
     """and or e ou a o as os the to was were is will would had has have saw marked vs versus
@@ -34,7 +34,7 @@ _YEAR_AFTER = frozenset(
     compared comparado comparada contra against levels level ended encerrado results
     resultados""".split()
 )
-_WORD_AFTER = re.compile(r"[ \t\u00a0]+([^\W\d_][\w-]*)")
+_WORD_AFTER = re.compile(r"\s+([^\W\d_][\w-]*)")
 
 
 def number_kind(text: str, start: int, end: int, before_start: int) -> str:

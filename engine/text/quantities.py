@@ -349,10 +349,7 @@ def _suffix(text: str, end: int, after_currency: bool) -> tuple[Decimal, str | N
 
 # -- ranges and kinds ------------------------------------------------------------------------
 
-_RANGE_JOIN = re.compile(
-    rf"[ \t{_SPACES}]*(?:-|–|—|(?i:a|to|até|e|and|or|ou))[ \t{_SPACES}]*"
-    rf"(?:(?:{CURRENCY_SIGN})[ \t{_SPACES}]*)?$"
-)
+_RANGE_JOIN = re.compile(rf"\s*(?:-|–|—|(?i:a|to|até|e|and|or|ou))\s*(?:(?:{CURRENCY_SIGN})\s*)?$")
 
 
 def _ranges(text: str, found: list[Quantity], ends: list[int]) -> list[Quantity]:

@@ -28,9 +28,9 @@ _FALLING = re.compile(
     r"|investi\w*|aquisi[çc]\w*|compras?|recompras?|resgates?|saques?)\b)"
 )
 _CLAUSE_END = re.compile(
-    r"[!?\n•]|\.(?=\s|$)|(?i:\s(?:but|while|whereas|however|mas|enquanto|porém|contudo)\s)"
+    r"[!?•]|\n\s*\n|\.(?=\s|$)|(?i:\s(?:but|while|whereas|however|mas|enquanto|porém|contudo)\s)"
 )
-_NEXT_WORDS = re.compile(r"(?:[ \t\u00a0]+[^\W\d_]+){1,2}")
+_NEXT_WORDS = re.compile(r"(?:\s+[^\W\d_]+){1,2}")
 
 
 def parenthesised(text: str, start: int, end: int) -> bool:

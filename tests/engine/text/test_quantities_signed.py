@@ -172,6 +172,11 @@ def test_attacks_are_rejected_naming_the_number(
         ("Ganhou US$ 5 milhões", "ganhou entre US$ 5 e 10 milhões"),
         ("The plant has 5 kW", "between 5 kW and 10 MW"),
         ("de 5 a 10 MW", "entre 5 MW e 10 MW"),
+        ("A usina tem 5 MW", "de 5 a\n10 MW"),
+        # a line break where the statement has a space changes nothing
+        ("A Lei 14.300 trata disso", "conforme a Lei\n14.300"),
+        ("Revenue fell -5%", "Revenue fell\n5%"),
+        ("Revenue dropped 5%", "Revenue dropped by\n−5%"),
         # years, laws and articles restated as such
         ("Em 2022, a lei mudou", "A lei mudou em 2022"),
         ("2022 was a record year", "sales peaked in 2022"),
@@ -277,6 +282,11 @@ def test_units_scales_and_currencies(text: str, unit: str, scale: Decimal) -> No
         ("75 kW", ["quantity"]),
         ("R$ 2022", ["quantity"]),
         ("2022 2021", ["year", "year"]),
+        ("October 2017 debt issuances", ["year"]),
+        ("October 2017\ndebt issuances", ["year"]),
+        ("February 2, 2019 revenue", ["quantity", "year"]),
+        ("2017 debt issuances", ["quantity"]),
+        ("2017\ndebt issuances", ["quantity"]),
     ],
 )
 def test_years_and_references_are_not_quantities(text: str, kinds: list[str]) -> None:
