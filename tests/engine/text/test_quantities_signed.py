@@ -11,7 +11,6 @@ from decimal import Decimal
 
 import pytest
 
-from engine.text.number_words import numbers_in_words
 from engine.text.numbers import missing_numbers, numbers_in
 from engine.text.quantities import quantities, unsupported_numbers
 
@@ -269,48 +268,6 @@ def test_a_quantity_knows_when_it_is_written_negative(text: str, negative: bool)
 def test_units_scales_and_currencies(text: str, unit: str, scale: Decimal) -> None:
     [quantity] = quantities(text)
     assert (quantity.unit, quantity.scale) == (unit, scale)
-
-
-@pytest.mark.parametrize(
-    ("text", "kinds"),
-    [
-        ("em 2022", ["year"]),
-        ("2022 unidades", ["quantity"]),
-        ("Lei 14.300/2022", ["reference", "year"]),
-        ("art. 75 e artigo 26", ["reference", "reference"]),
-        ("Law No. 14,300", ["reference"]),
-        ("75 kW", ["quantity"]),
-        ("R$ 2022", ["quantity"]),
-        ("2022 2021", ["year", "year"]),
-        ("October 2017 debt issuances", ["year"]),
-        ("October 2017\ndebt issuances", ["year"]),
-        ("February 2, 2019 revenue", ["quantity", "year"]),
-        ("2017 debt issuances", ["quantity"]),
-        ("2017\ndebt issuances", ["quantity"]),
-    ],
-)
-def test_years_and_references_are_not_quantities(text: str, kinds: list[str]) -> None:
-    assert [q.kind for q in quantities(text)] == kinds
-
-
-@pytest.mark.parametrize(
-    ("text", "values"),
-    [
-        ("vinte e cinco", [Decimal(25)]),
-        ("cento e vinte e três", [Decimal(123)]),
-        ("dois mil e quinhentos", [Decimal(2500)]),
-        ("twenty-five", [Decimal(25)]),
-        ("one hundred and five", [Decimal(105)]),
-        ("three", [Decimal(3)]),
-        ("cinco e seis", [Decimal(5), Decimal(6)]),
-        ("um dos maiores", []),
-        ("one of the largest", []),
-        ("15 por cento", []),
-        ("um milhão", [Decimal(1)]),
-    ],
-)
-def test_numbers_in_words(text: str, values: list[Decimal]) -> None:
-    assert [min(t.values) for t in numbers_in_words(text)] == values
 
 
 def test_the_exponent_of_a_unit_is_not_a_number() -> None:
