@@ -34,7 +34,8 @@ _YEAR_AFTER = frozenset(
     compared comparado comparada contra against levels level ended encerrado results
     resultados""".split()
 )
-_WORD_AFTER = re.compile(r"\s+([^\W\d_][\w-]*)")
+# A line break a text layer put between two words is a space; " \n " joins two quoted parts.
+_WORD_AFTER = re.compile(r"(?:[ \t\u00a0]+|\n)([^\W\d_][\w-]*)")
 
 
 def number_kind(text: str, start: int, end: int, before_start: int) -> str:

@@ -39,6 +39,8 @@ def test_years_and_references_are_not_quantities(text: str, kinds: list[str]) ->
         ("2019 was a record", "2019", "year"),
         ("2019 Annual Report", "2019", "year"),
         ("R$ 14.300 de multa", "14.300", "quantity"),
+        ("December 31, 2023 2022 \n acme_2023_10k.pdf", "2022", "year"),
+        ("em 2022 \n unidades vendidas", "2022", "year"),
     ],
 )
 def test_number_kind(text: str, figure: str, kind: str) -> None:
