@@ -1,8 +1,11 @@
 """Numbers in statements and excerpts, read under both the en and pt conventions.
 
 "1,577" may be 1577 (en) or 1.577 (pt); "1.577,00" is 1577.00 (pt). `numbers_in` gives every
-reading; whether a statement's number is backed by an excerpt is decided on quantities (value,
-unit and scale: `engine.text.quantities`), which `missing_numbers` delegates to.
+reading of the numbers written in digits, a vulgar fraction included ("1½" is 1.5, "½" 0.5);
+`engine.text.number_words` reads the numbers written in words. A minus sign, U+2212 or an
+en dash used as a sign ("–3,2%", not "2019–2022") is part of the number. Whether a
+statement's number is backed by an excerpt is decided on quantities (value, sign, unit and
+scale: `engine.text.quantities`), which `missing_numbers` delegates to.
 """
 
 from __future__ import annotations
@@ -14,8 +17,12 @@ from decimal import Decimal
 
 _SPACES = "\u00a0\u2009\u202f"  # no-break, thin and narrow no-break: thousands separators only
 _RUN = re.compile(rf"\d+(?:[.,{_SPACES}]\d+)*")
-_MINUS = "-\u2212"
+_MINUS = "-\u2212\u2013"
 _CURRENCY = "$€£¥"
+_FRACTIONS = {"½": "0.5", "¼": "0.25", "¾": "0.75", "⅛": "0.125", "⅜": "0.375", "⅝": "0.625"}
+_FRACTIONS |= {"⅞": "0.875", "⅕": "0.2", "⅖": "0.4", "⅗": "0.6", "⅘": "0.8"}
+_FRACTION = re.compile(rf"(?<![\d.,])(?:(\d+)[ {_SPACES}]?)?([{''.join(_FRACTIONS)}])")
+_EXPONENT = re.compile(rf"\d[ {_SPACES}]*[kcdm]?m([23])(?!\w)")  # the 2 of "500 m2", "40 km3"
 
 
 @dataclass(frozen=True)
@@ -26,6 +33,8 @@ class NumberToken:
     values: frozenset[Decimal]
     start: int
     end: int
+    exact: bool = False
+    """Its values need no separator reading: a fraction ("1½") or a number in words."""
 
 
 def numbers_in(text: str) -> list[NumberToken]:
@@ -34,7 +43,12 @@ def numbers_in(text: str) -> list[NumberToken]:
     Names such as "3M" or "5G" (one digit glued to one capital letter) are not numbers.
     """
     tokens: list[NumberToken] = []
+    exponents = {m.start(1) for m in _EXPONENT.finditer(text)}
+    fractions = [_fraction(text, m) for m in _FRACTION.finditer(text)]
+    taken = [(t.start, t.end) for t in fractions]
     for run in _RUN.finditer(text):
+        if run.start() in exponents or any(a <= run.start() < b for a, b in taken):
+            continue
         parts = re.split(rf"([.,{_SPACES}])", run.group())
         groups, separators = parts[0::2], parts[1::2]
         offset = run.start()
@@ -47,7 +61,15 @@ def numbers_in(text: str) -> list[NumberToken]:
                 tokens.append(_token(text, start, end, values))
             offset = end + 1
             first = last + 1
-    return tokens
+    return sorted(tokens + fractions, key=lambda token: token.start)
+
+
+def _fraction(text: str, match: re.Match[str]) -> NumberToken:
+    """A vulgar fraction, after its whole part if any: "1½" and "1 ½" are 1.5, "½" is 0.5."""
+    whole = Decimal(_ascii_digits(match[1])) if match[1] else Decimal(0)
+    value = whole + Decimal(_FRACTIONS[match[2]])
+    token = _token(text, match.start(), match.end(), frozenset({value}))
+    return NumberToken(token.raw, token.values, token.start, token.end, exact=True)
 
 
 def missing_numbers(
@@ -122,6 +144,8 @@ def _token(text: str, start: int, end: int, values: frozenset[Decimal]) -> Numbe
     signed = start > 0 and text[start - 1] in _MINUS
     if signed and start > 1 and text[start - 2].isalnum():
         signed = False  # a range ("2019-2022") or a code ("COVID-19"), not a sign
+    if signed and text[start - 1] == "\u2013" and text[: start - 1].rstrip()[-1:].isdigit():
+        signed = False  # a range with spaces ("5 – 10"), not a sign
     if signed:
         values = values | {-v for v in values}
         start -= 1

@@ -1,14 +1,21 @@
-"""Numbers compared as quantities (value, unit, scale), not as strings. Pure functions.
+"""Numbers compared as quantities (value, sign, unit and scale), not as strings. Pure functions.
 
-A quantity is a number written in digits (`numbers_in`) with what is written around it:
-a currency before or after ("R$", "US$", "$" = USD, "€", "BRL", "reais", "dollars"), a scale
-word after ("mil", "milhões", "mi", "bi", "thousand", "million", "mn", "bn", "75k", "US$ 5M";
-"$5m"/"$5b" only after a currency) and a unit after: "%" ("por cento", "percent"),
-percentage points ("p.p.", "pontos percentuais"), an SI symbol whose case carries meaning
-("mW" is a milliwatt, "MW" a megawatt; "KW" is read as kW) or a unit word ("quilowatts-hora").
-Its magnitude is face value × scale word × SI prefix, in its base unit (W, Wh, Wp, VA, V, A,
-Hz, B, bit, m, g, L; "t" is 10⁶ g). Signs are not compared: "(1,577)" and "-5" stand for
-their absolute values too, so "fell 5%" restates "-5%".
+A quantity is a number written in digits (`numbers_in`, "1½" too) or, for the guard, in words
+(`number_words`), with a currency before or after (`currencies`: "R$", "US$", "A$", "€", "¥",
+"CHF", "reais"; each its own), a scale word after ("mil", "milhões", "mi", "bi", "MM",
+"thousand", "million", "bn", "75k"; "$5m" only after a currency) and a unit after
+(`unit_symbols`: %, p.p., bps, SI symbols whose case carries meaning, m² and km², unit
+words). Its magnitude is face value × scale word × SI prefix, in its base unit (W, Wh, m, m2,
+g, ...; basis points are a hundredth of a percentage point and back % and p.p. alike).
+
+Signs (`signs`): a quoted number written negative ("(1.577)", "−3,2%", "–4.5%", "−$1,577")
+backs only a statement's number stated negative (a sign, or a word of loss, fall or outflow
+in its clause: "a loss of 1,577", "caiu 3,2%"), and a minus the statement writes needs a
+quoted number stated negative ("−5%" by "caiu 5%", not by "variou 5%"). Kinds
+(`number_kinds`): years and law, article or section numbers are never quantities; a number
+backs only a number of its own kind ("em 2022" backs no "2022 unidades"). Ranges: a lower
+bound that writes no unit or scale takes its upper bound's ("5 a 10 MW", "US$ 5 a 10
+milhões"); one that writes its own keeps it ("entre 5 kW e 10 MW" is 5 kW).
 
 Separators are read as the text itself uses them. "1.234,5" and "0,5" are Portuguese, "1,234.5"
 and "0.5" English; when a text's unambiguous figures are all of one convention, that
@@ -19,9 +26,10 @@ English is 1500, while "5.000" in English and "1,500" in Portuguese keep both re
 
 A statement's number is backed when a quantity of the quoted text has an equal magnitude and
 a unit that agrees (either side has none, or both name the same one: W ≠ Wh, % ≠ p.p.,
-BRL ≠ USD). A number of the statement that still has two readings is backed only if each
-reading is, or if the quoted text has the identical token (same digits and separators, so it
-was copied as written); it then takes that token's readings.
+m ≠ m2, BRL ≠ USD ≠ AUD; basis points agree with % and p.p.), of its kind and sign. A
+number of the statement that still has two readings is backed only if each reading is, or
+if the quoted text has the identical token (same digits and separators, so it was copied as
+written); it then takes that token's readings.
 
 Bare numbers. A statement's number with no unit and no scale claims only its digits: it is
 backed by any quoted number of equal face value ("2022: 11,512" from "11,512 (In millions)").
@@ -39,27 +47,29 @@ except per share)").
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from engine.text.currencies import (
+    CURRENCY_BEFORE,
+    CURRENCY_SIGN,
+    MONEY,
+    currency_code,
+    money_word,
+)
 from engine.text.language import detect_language
+from engine.text.number_kinds import number_kind
+from engine.text.number_words import numbers_in_words
 from engine.text.numbers import NumberToken, numbers_in
+from engine.text.signs import SIGNS, minus_before_currency, parenthesised, stated_negative
+from engine.text.unit_symbols import unit_at
 
 _SPACES = "\u00a0\u2009\u202f"
 _GAP = re.compile(rf"[ \t{_SPACES}]*")
-_SIGNS = "-\u2212"
-_MONEY = frozenset({"BRL", "USD", "EUR", "GBP"})
 _ONE = Decimal(1)
 
-_CURRENCY_SYMBOLS = {"R$": "BRL", "US$": "USD", "U$S": "USD", "$": "USD", "€": "EUR", "£": "GBP"}
-_CURRENCY_CODE = r"R\$|US\$|U\$S|\$|€|£|\b(?:USD|BRL|EUR|GBP)"
-_CURRENCY_BEFORE = re.compile(rf"({_CURRENCY_CODE})[ \t\n{_SPACES}]*[(\-\u2212]?[ \t{_SPACES}]*$")
-_CURRENCY_AFTER = re.compile(
-    r"(USD|BRL|EUR|GBP|€|£|(?i:reais|real|d[óo]lar(?:es)?|dollars?|euros?))(?!\w)"
-)
-
 _SCALE_WORD = re.compile(
-    r"((?i:mil|milh[ãa]o|milh[õo]es|mi|mln|mn|bilh[ãa]o|bilh[õo]es|bi|bn|trilh[ãa]o|"
+    r"(MM|(?i:mil|milh[ãa]o|milh[õo]es|mi|mln|mn|bilh[ãa]o|bilh[õo]es|bi|bn|trilh[ãa]o|"
     r"trilh[õo]es|tri|tn|thousands?|millions?|billions?|trillions?)|[kKM])(?!\w)"
 )
 _CURRENCY_SCALE = re.compile(r"([kKmMbB])(?!\w)")  # "$5m", "$5B": only after a currency
@@ -67,27 +77,17 @@ _OF = re.compile(rf"[ \t{_SPACES}]+(?i:de|of)[ \t{_SPACES}]+")
 _EXPONENT = {"k": 3, "thousand": 3, "mil": 3, "milhare": 3, "m": 6, "mi": 6, "mn": 6, "mln": 6}
 _EXPONENT |= {"million": 6, "milhao": 6, "milhoe": 6, "b": 9, "bi": 9, "bn": 9, "billion": 9}
 _EXPONENT |= {"bilhao": 9, "bilhoe": 9, "tri": 12, "tn": 12, "trillion": 12, "trilhao": 12}
-_EXPONENT |= {"trilhoe": 12}
+_EXPONENT |= {"trilhoe": 12, "mm": 6}
 
-_PERCENT = re.compile(
-    r"(?P<pp>p\.\s?p\.?|pp|(?i:pontos?\s+percentua(?:is|l)|percentage\s+points?))(?!\w)"
-    r"|(?P<pc>%|(?i:por\s+cento|percent|per\s+cent))(?!\w)"
-)
-_SI = re.compile(r"(?P<prefix>[kKMGTmc]?)(?P<base>Wh|Wp|W|VA|V|A|Hz|B|bits?|g|m|L|t)(?!\w)")
-_SI_WORD = re.compile(
-    r"(?i:(?P<prefix>quilo|kilo|mega|giga|tera)?watts?(?:[- ]?(?P<hour>horas?|hours?))?)(?!\w)"
-    r"|(?i:(?P<bytes>bytes?))(?!\w)"
-)
-_PREFIX = {"": 0, "k": 3, "K": 3, "M": 6, "G": 9, "T": 12, "m": -3, "c": -2}
-_PREFIX |= {"quilo": 3, "kilo": 3, "mega": 6, "giga": 9, "tera": 12}
+_RATES = frozenset({"bp", "%", "pp"})
 
 _DECLARED_SCALE = re.compile(
-    rf"(?i:\(\s*(?:(?P<c1>{_CURRENCY_CODE})\s*)?(?:(?:in|em)\s+)?(?:(?P<c2>{_CURRENCY_CODE})\s*)?"
-    rf"|\b(?:in|em)\s+(?:(?P<c3>{_CURRENCY_CODE})\s*)?)"
+    rf"(?i:\(\s*(?:(?P<c1>{CURRENCY_SIGN})\s*)?(?:(?:in|em)\s+)?(?:(?P<c2>{CURRENCY_SIGN})\s*)?"
+    rf"|\b(?:in|em)\s+(?:(?P<c3>{CURRENCY_SIGN})\s*)?)"
     r"(?P<scale>(?i:thousands?|millions?|billions?|milhares|milh[õo]es|bilh[õo]es|mil))\b"
     r"(?P<of>(?i:\s+(?:de|of)\s+(?:reais|(?:US\s+)?d[óo]lares|(?:US\s+)?dollars|euros)))?"
 )
-_DECLARED_THOUSANDS = re.compile(rf"\(\s*(?:(?P<c>{_CURRENCY_CODE})\s*)?'?000s?\s*\)")
+_DECLARED_THOUSANDS = re.compile(rf"\(\s*(?:(?P<c>{CURRENCY_SIGN})\s*)?'?000s?\s*\)")
 _DECLARED_UNIT_OPEN = re.compile(r"\(\s*(?:(?i:in|em)\s+)?")
 
 
@@ -97,7 +97,12 @@ class Quantity:
 
     `readings`: the absolute values it can mean, thousands reading first (two only for an
     ambiguous figure such as "5.000" that nothing settles). `scale`: scale word × SI prefix
-    (1 when none). `unit`: the base unit ("W", "Wh", "%", "pp", "BRL", ...) or None."""
+    (1 when none). `unit`: the base unit ("W", "Wh", "m2", "%", "pp", "bp", "BRL", ...) or
+    None. `negative`: written negative (a minus sign, U+2212, an en dash, or parentheses
+    alone around it: "(1.577)", "$(1,577)"); `stated_negative`: that, or a word of loss,
+    fall or outflow before it in its clause or just after it ("prejuízo de", "fell",
+    "capex", "3,2% de queda"). `kind`: "quantity", or "year" or "reference" (a law's,
+    an article's, a section's or a note's number), which are never quantities."""
 
     raw: str
     digits: str
@@ -106,6 +111,9 @@ class Quantity:
     unit: str | None
     start: int
     end: int
+    negative: bool = False
+    stated_negative: bool = False
+    kind: str = "quantity"
 
     @property
     def bare(self) -> bool:
@@ -115,23 +123,46 @@ class Quantity:
 Reading = tuple[str | None, Decimal]  # a unit and a scale a quoted number may carry
 
 
-def quantities(text: str, language: str | None = None) -> list[Quantity]:
-    """The quantities written in `text`, left to right (see the module docstring)."""
+def quantities(text: str, language: str | None = None, *, words: bool = False) -> list[Quantity]:
+    """The quantities written in `text`, left to right (see the module docstring); with
+    `words`, the numbers written in words too ("vinte e cinco", "five million")."""
     tokens = numbers_in(text)
     faces = [_faces(token) for token in tokens]
     convention = _convention(text, tokens, faces)
     usual = (language or detect_language(text))[:2]
+    read = [
+        (t, _settle(t, en, pt, convention, usual))
+        for t, (en, pt) in zip(tokens, faces, strict=True)
+    ]
+    if words:
+        spelled = numbers_in_words(text)
+        read = sorted(read + [(t, tuple(t.values)) for t in spelled], key=lambda r: r[0].start)
     found: list[Quantity] = []
-    for token, (en, pt) in zip(tokens, faces, strict=True):
-        readings = _settle(token, en, pt, convention, usual)
-        digits = token.raw.lstrip(_SIGNS)
+    ends: list[int] = []
+    for token, readings in read:
+        digits = token.raw.lstrip(SIGNS)
         start = token.end - len(digits)
         currency = _currency_before(text, start)
-        scale, unit = _suffix(text, token.end, currency is not None)
-        found.append(
-            Quantity(token.raw, digits, readings, scale, currency or unit, start, token.end)
+        enclosed = parenthesised(text, start, token.end)
+        # "$(1,577) million", "(3.2)%": what follows the parenthesis is the figure's
+        after = text.index(")", token.end) + 1 if enclosed else token.end
+        scale, unit, suffix_end = _suffix(text, after, currency is not None)
+        negative = (
+            digits != token.raw
+            or enclosed
+            or (currency is not None and minus_before_currency(text, start))
         )
-    return found
+        found.append(
+            Quantity(
+                token.raw, digits, readings, scale, currency or unit, start, token.end, negative
+            )
+        )
+        ends.append(suffix_end)
+    found = _ranges(text, [_classified(text, q) for q in found], ends)
+    return [
+        replace(q, stated_negative=q.negative or stated_negative(text, q.start, end))
+        for q, end in zip(found, ends, strict=True)
+    ]
 
 
 def unsupported_numbers(
@@ -143,9 +174,9 @@ def unsupported_numbers(
 ) -> list[str]:
     """Raw numbers of `statement` that no quantity of `quoted` backs, each once, in order."""
     declared = declarations(quoted)
-    backing = [(q, _carried(q, declared)) for q in quantities(quoted, quoted_language)]
+    backing = [(q, _carried(q, declared)) for q in quantities(quoted, quoted_language, words=True)]
     unsupported: list[str] = []
-    for claimed in quantities(statement, statement_language):
+    for claimed in quantities(statement, statement_language, words=True):
         if not _backed(claimed, backing) and claimed.raw not in unsupported:
             unsupported.append(claimed.raw)
     return unsupported
@@ -157,18 +188,18 @@ def declarations(text: str) -> list[Reading]:
     found: list[Reading] = []
     for match in _DECLARED_SCALE.finditer(text):
         code = match.group("c1") or match.group("c2") or match.group("c3")
-        unit = _CURRENCY_SYMBOLS.get(code, code) if code else None
+        unit = currency_code(code) if code else None
         if match.group("of"):
-            unit = _money_word(match.group("of").split()[-1])
+            unit = money_word(match.group("of").split()[-1])
         found.append((unit, Decimal(10) ** _exponent(match.group("scale"))))
     for match in _DECLARED_THOUSANDS.finditer(text):
         code = match.group("c")
-        found.append((_CURRENCY_SYMBOLS.get(code, code) if code else None, Decimal(1000)))
+        found.append((currency_code(code) if code else None, Decimal(1000)))
     for match in _DECLARED_UNIT_OPEN.finditer(text):
-        unit, scale, end = _unit_at(text, match.end())
-        symbol = re.match(rf"({_CURRENCY_CODE})\s*", text[match.end() :])
+        unit, scale, end = unit_at(text, match.end())
+        symbol = re.match(rf"({CURRENCY_SIGN})\s*", text[match.end() :])
         if unit is None and symbol:
-            unit, scale = _CURRENCY_SYMBOLS.get(symbol[1], symbol[1]), _ONE
+            unit, scale = currency_code(symbol[1]), _ONE
             end = match.end() + symbol.end()
         if unit is not None and text[end : end + 1] == ")":
             found.append((unit, scale))
@@ -179,6 +210,7 @@ def declarations(text: str) -> list[Reading]:
 
 
 def _backed(claimed: Quantity, backing: list[tuple[Quantity, list[Reading]]]) -> bool:
+    backing = [(q, carried) for q, carried in backing if _alike(claimed, q)]
     for quantity, carried in backing:
         if quantity.digits == claimed.digits and any(
             _backs(value, claimed, quantity, carried) for value in quantity.readings
@@ -190,18 +222,37 @@ def _backed(claimed: Quantity, backing: list[tuple[Quantity, list[Reading]]]) ->
     )
 
 
+def _alike(claimed: Quantity, quoted: Quantity) -> bool:
+    """Whether the two are numbers of one kind (a year backs a year, never a count) and, for
+    quantities, of one sign: a quoted negative backs only a number the statement states as
+    negative, and a minus the statement writes needs a quoted number stated as negative."""
+    if claimed.kind != quoted.kind:
+        return False
+    if claimed.kind != "quantity":
+        return True
+    if quoted.negative and not claimed.stated_negative:
+        return False
+    return not (claimed.negative and not quoted.stated_negative)
+
+
 def _backs(value: Decimal, claimed: Quantity, quoted: Quantity, carried: list[Reading]) -> bool:
     """Whether `value` (a reading of `claimed`) is a magnitude the quoted number states."""
     for face in quoted.readings:
         for unit, scale in carried:
-            if claimed.unit and unit and claimed.unit != unit:
+            if claimed.unit and unit and not _units_agree(claimed.unit, unit):
                 continue
             if claimed.bare:
-                if value == face or ((unit is None or unit in _MONEY) and value == face * scale):
+                if value == face or ((unit is None or unit in MONEY) and value == face * scale):
                     return True
             elif value * claimed.scale == face * scale:
                 return True
     return False
+
+
+def _units_agree(one: str, other: str) -> bool:
+    """The same unit, or basis points beside a percent or percentage points (25 bps is
+    0.25 p.p., stated as 0.25% too); a percent is never percentage points."""
+    return one == other or ("bp" in (one, other) and {one, other} <= _RATES)
 
 
 def _carried(quantity: Quantity, declared: list[Reading]) -> list[Reading]:
@@ -212,7 +263,7 @@ def _carried(quantity: Quantity, declared: list[Reading]) -> list[Reading]:
         return own
     if quantity.unit is None:
         return own + declared
-    if quantity.unit in _MONEY:
+    if quantity.unit in MONEY:
         return own + [(quantity.unit, s) for u, s in declared if u in (None, quantity.unit)]
     return own
 
@@ -223,7 +274,10 @@ Faces = tuple[Decimal | None, Decimal | None]  # the en and the pt reading (None
 
 
 def _faces(token: NumberToken) -> Faces:
-    body = token.raw.lstrip(_SIGNS)
+    if token.exact:  # a fraction: no separators to read
+        value = max(abs(v) for v in token.values)
+        return value, value
+    body = token.raw.lstrip(SIGNS)
     parts = re.split(rf"([.,{_SPACES}])", body)
     groups = ["".join(str(int(c)) for c in g) for g in parts[0::2]]
     marks = parts[1::2]
@@ -275,56 +329,66 @@ def _settle(
 # -- units and scales ----------------------------------------------------------------------
 
 
-def _currency_before(text: str, start: int) -> str | None:
-    match = _CURRENCY_BEFORE.search(text[max(0, start - 12) : start])
-    return _CURRENCY_SYMBOLS.get(match[1], match[1]) if match else None
-
-
-def _suffix(text: str, end: int, after_currency: bool) -> tuple[Decimal, str | None]:
-    """The scale (word × prefix) and unit written after a number ending at `end`."""
+def _suffix(text: str, end: int, after_currency: bool) -> tuple[Decimal, str | None, int]:
+    """The scale (word × prefix) and unit written after a number ending at `end`, and where
+    what it wrote ends."""
     pos = _GAP.match(text, end).end()  # type: ignore[union-attr]
     scale = _ONE
+    last = end
     word = (_CURRENCY_SCALE.match(text, end) if after_currency else None) or _SCALE_WORD.match(
         text, pos
     )
     if word is not None:
         scale = Decimal(10) ** _exponent(word[1])
-        pos = word.end()
+        pos = last = word.end()
         of = _OF.match(text, pos)
         pos = of.end() if of else _GAP.match(text, pos).end()  # type: ignore[union-attr]
-    unit, prefix, _ = _unit_at(text, pos)
-    return scale * prefix, unit
+    unit, prefix, unit_end = unit_at(text, pos)
+    return scale * prefix, unit, unit_end if unit is not None else last
 
 
-def _unit_at(text: str, pos: int) -> tuple[str | None, Decimal, int]:
-    """The unit written at `pos`: base unit, its prefix's factor, and where it ends."""
-    if match := _PERCENT.match(text, pos):
-        return ("pp" if match.group("pp") else "%"), _ONE, match.end()
-    if match := _SI.match(text, pos):
-        base = match["base"].rstrip("s")
-        factor = Decimal(10) ** _PREFIX[match["prefix"]]
-        if base == "t":
-            base, factor = "g", factor * 10**6
-        return base, factor, match.end()
-    if match := _SI_WORD.match(text, pos):
-        if match["bytes"]:
-            return "B", _ONE, match.end()
-        base = "Wh" if match["hour"] else "W"
-        return base, Decimal(10) ** _PREFIX[(match["prefix"] or "").lower()], match.end()
-    if match := _CURRENCY_AFTER.match(text, pos):
-        return _money_word(match[1]), _ONE, match.end()
-    return None, _ONE, pos
+# -- ranges and kinds ------------------------------------------------------------------------
+
+_RANGE_JOIN = re.compile(rf"\s*(?:-|–|—|(?i:a|to|até|e|and|or|ou))\s*(?:(?:{CURRENCY_SIGN})\s*)?$")
 
 
-def _money_word(word: str) -> str:
-    folded = word.casefold()
-    if folded.startswith(("real", "reais")):
-        return "BRL"
-    if folded.startswith(("dól", "dol")):
-        return "USD"
-    if folded.startswith("euro") or word == "€":
-        return "EUR"
-    return "GBP" if word == "£" else word.upper()
+def _ranges(text: str, found: list[Quantity], ends: list[int]) -> list[Quantity]:
+    """A range's lower bound with the unit and scale its upper bound writes, when it writes
+    none of its own ("5 a 10 MW", "US$ 5–10 million"): a range keeps both bounds and their
+    unit. Right to left, so "5, 7 e 10 MW" would chain."""
+    out = list(found)
+    for i in range(len(out) - 2, -1, -1):
+        low, high = out[i], out[i + 1]
+        if not _RANGE_JOIN.fullmatch(text, ends[i], high.start - _sign_width(high)):
+            continue
+        if low.kind == "reference" and high.bare:  # "arts. 5 a 10"
+            out[i + 1] = replace(high, kind="reference")
+        if low.kind != "quantity" or high.kind != "quantity":
+            continue
+        own = low.unit is not None and (low.unit not in MONEY or high.unit not in (None, low.unit))
+        if low.scale != _ONE or own:
+            continue  # "5 kW a 10 MW", "5 W a 10 MW": the lower bound writes its own
+        out[i] = replace(low, unit=low.unit or high.unit, scale=high.scale)
+        if high.unit is None and low.unit in MONEY:  # "US$ 5 a 10 milhões": both in US$
+            out[i + 1] = replace(high, unit=low.unit)
+    return out
+
+
+def _sign_width(quantity: Quantity) -> int:
+    return len(quantity.raw) - len(quantity.digits)
+
+
+def _classified(text: str, quantity: Quantity) -> Quantity:
+    """The quantity with its kind: a year, a reference, or a quantity."""
+    if not quantity.bare:
+        return quantity
+    kind = number_kind(text, quantity.start, quantity.end, quantity.start - _sign_width(quantity))
+    return replace(quantity, kind=kind)
+
+
+def _currency_before(text: str, start: int) -> str | None:
+    match = CURRENCY_BEFORE.search(text[max(0, start - 12) : start])
+    return currency_code(match[1]) if match else None
 
 
 def _exponent(word: str) -> int:

@@ -46,7 +46,7 @@ __all__ = ["CheckedDraft", "calculation_problem", "check_draft", "check_sections
 
 _SCALE_WORDS = {3: "thousand", 6: "million", 9: "billion", 12: "trillion"}
 _DIGITS = re.compile(r"\d(?:[\d.,\u00a0\u2009\u202f]*\d)?")
-_MINUS = "-\u2212"
+_MINUS = "-\u2212\u2013"  # a minus, U+2212, or an en dash used as a sign
 
 Verified = dict[str, Claim]
 

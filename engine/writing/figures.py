@@ -113,7 +113,11 @@ def figures_in(claim: Claim) -> list[Figure]:
 def _printed(text: str, quantity: Quantity) -> tuple[int, int]:
     """Where the figure is printed: its currency, sign, parentheses and suffix included."""
     start = quantity.start
-    if start > 0 and text[start - 1] in "-\u2212" and not text[start - 2 : start - 1].isalnum():
+    if (
+        start > 0
+        and text[start - 1] in "-\u2212\u2013"
+        and not text[start - 2 : start - 1].isalnum()
+    ):
         start -= 1
     before = _CURRENCY_BEFORE.search(text[max(0, start - 8) : start])
     if before and quantity.unit in _MONEY:
@@ -210,7 +214,7 @@ def _figure(
 ) -> Figure:
     printed = claim.excerpt[span[0] : span[1]]
     unit = _unit(claim, measure, q, printed, language)
-    negative = printed.startswith(("(", "-", "\u2212"))
+    negative = printed.startswith(("(", "-", "\u2212", "\u2013"))
     value = q.readings[0] * unit_scale(unit) * (-1 if negative else 1)
     return Figure(
         measure=measure,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from engine.text.currencies import CURRENCY_SIGN
 from engine.text.normalise import collapse_whitespace
 from engine.text.periods import DATED_PERIOD, period_year, year_of
 from engine.text.quantities import Quantity, quantities
@@ -17,7 +18,7 @@ __all__ = ["header_cells", "period_year", "unit_family", "unit_scale", "year_of"
 _SPACE = "[ \t\u00a0\u2009\u202f]"
 
 
-_CURRENCY = re.compile(rf"(R\$|US\$|U\$S|\$|€|£|USD|BRL|EUR|GBP){_SPACE}*")
+_CURRENCY = re.compile(rf"({CURRENCY_SIGN}){_SPACE}*")
 
 
 def _probe(unit: str) -> Quantity | None:
@@ -30,8 +31,9 @@ def _probe(unit: str) -> Quantity | None:
 
 
 def unit_family(unit: str) -> str:
-    """What a unit measures, scale aside: "$" and "$ million" are "USD", "MW" is "W", "%" is
-    "%", "p.p." is "pp", a count ("", "million") is ""."""
+    """What a unit measures, scale aside: "$" and "$ million" are "USD", "A$ million" "AUD",
+    "MW" is "W", "km²" "m2", "%" is "%", "p.p." is "pp", "bps" "bp", a count ("", "million")
+    is ""."""
     quantity = _probe(unit) if unit.strip() else None
     return (quantity.unit or "") if quantity else ""
 

@@ -85,7 +85,7 @@ def test_numbers_backed_by_the_excerpt(statement: str, excerpt: str) -> None:
         ("a limit of 80 kW", "um limite de 75 kW", ["80"]),
         ("growth of 15%", "growth of 1.5%", ["15"]),
         ("in 2018 it spent 1,577", "it spent 1,577", ["2018"]),
-        ("a 75 kW limit", "setenta e cinco quilowatts", ["75"]),
+        ("a 76 kW limit", "setenta e cinco quilowatts", ["76"]),
         ("1,578 and 1,578 again", "1,577", ["1,578"]),
         ("worth 1,577.01", "worth 1,577", ["1,577.01"]),
         ("spent $1,577 million", "Purchases of PP&E (1,577) (1,373)", ["1,577"]),
