@@ -160,7 +160,7 @@ ONE_MARKDOWN_TABLE = (
         ),
         (
             STATEMENT_WITH_SECTIONS,
-            "Depreciation and amortization was 473 in the six months to July 29, 2023.",
+            "Depreciation and amortization was 473 in the period to July 29, 2023.",
             "Depreciation and amortization 473 453",
             "July 29, 2023 July 30, 2022",
         ),
