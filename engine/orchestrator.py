@@ -36,9 +36,9 @@ from engine.planning.gaps import declared_gaps, gap_targets, subquestion_for
 from engine.planning.sweeps import shelf_of
 from engine.snapshots import InMemorySnapshotStore, SnapshotStore
 from engine.sources.protocols import Fetcher, Search
-from engine.verify.draft import check_draft
+from engine.verify import ClaimVerifier, check_draft
 from engine.verify.excerpts import pages_addressing_ai
-from engine.verify.service import ClaimVerifier
+from engine.verify.seen import seen_check
 from engine.words import ENGLISH, NoteWords, words_for
 from engine.writing import published_conflicts, verbatim_draft
 
@@ -83,7 +83,7 @@ class Orchestrator:
         self.budget = budget or InMemoryBudget(limits or Limits(), started=started)
         self.board = board or InMemoryBoard()
         self.snapshots = snapshots or InMemorySnapshotStore()
-        self.verifier = ClaimVerifier(self.snapshots, fetcher)
+        self.verifier = ClaimVerifier(self.snapshots, fetcher, seeing=seen_check(fetcher))
         self.events = events
         self.gap_rounds = gap_rounds
         self.subagent_max_steps = subagent_max_steps

@@ -44,6 +44,7 @@ ENGINE_LAYERS: dict[str, int] = {
     "engine.render": 5,
     "engine.sources.library": 5,
     "engine.executor": 6,
+    "engine.verify.seen": 6,
     "engine.models.protocol": 6,
     "engine.sources.web": 6,
     "engine.sources": 7,

@@ -37,7 +37,14 @@ from engine.errors import SourceError
 from engine.render import PageEvidence
 from engine.snapshots import Snapshot, split_page
 from engine.sources.library import Library
-from engine.sources.protocols import Fetcher, FetchError, Search, SearchError, SearchHit
+from engine.sources.protocols import (
+    Fetcher,
+    FetchError,
+    Originals,
+    Search,
+    SearchError,
+    SearchHit,
+)
 
 LIBRARY = "library"
 WEB = "web"
@@ -183,6 +190,13 @@ class CombinedFetcher:
         if part is None:
             raise FetchError(f"no source of this research holds {url}")
         return await part.fetcher.fetch(url)
+
+    def original(self, url: str) -> Path | None:
+        """The document as served by the part `url` belongs to (`Originals`)."""
+        part = self._router.part_for(url)
+        if part is None or not isinstance(part.fetcher, Originals):
+            return None
+        return part.fetcher.original(url)
 
 
 class CombinedEvidence:

@@ -29,6 +29,7 @@ from engine.sources.web.kept_pdfs import (
     PdfFetcher,
     PdfStore,
     keepable,
+    original_file,
     read_pdf_file,
 )
 from engine.sources.web.page import check_page
@@ -167,6 +168,12 @@ class CachingFetcher:
         self.max_age = max_age
         self.admit = admit
         self.pdfs: PdfStore = store if isinstance(store, PdfStore) else InMemoryPdfStore()
+
+    def original(self, url: str) -> Path | None:
+        """The PDF kept for `url`, as a file (`Originals`); None for a page whose body is
+        not kept (HTML, text, a PDF too large)."""
+        body = self.pdfs.pdf(url)
+        return None if body is None else original_file(body, ".pdf")
 
     async def fetch(self, url: str, *, fresh: bool = False) -> Snapshot:
         """The stored snapshot of `url`, else (or with `fresh`) a live read, which is stored."""

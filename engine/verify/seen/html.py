@@ -11,10 +11,10 @@ closed by `aclose`. Each page is loaded once per (bytes, file) and kept open for
 that cite it.
 
 An excerpt is seen when it is in the browser's rendered text (shadow DOM and generated
-content included; `html_reading`), no generated text changes its passage, each of its
+content included; `browser.reading`), no generated text changes its passage, each of its
 characters has a legible box inside the document in reading order, and each is painted
 there: two screenshots of its region, as shown and with the excerpt's glyphs made
-transparent by a CSS highlight, differ in every character's box (`ink`). What hides text
+transparent by a CSS highlight, differ in every character's box (`browser.ink`). What hides text
 without removing it from the DOM (a box drawn over it, clip-path, a mask, zero opacity
 reached through an animation, the colour of what is painted beneath, scale(0), zoom, a
 negative text-indent, a media query, content-visibility) leaves its box unchanged.
@@ -38,7 +38,7 @@ from playwright.async_api import Browser, BrowserContext, Page, Playwright, Rout
 from playwright.async_api import Error as PlaywrightError
 
 from engine.documents.parse import decode_text
-from engine.verify.seen.html_reading import (
+from engine.verify.seen.browser.reading import (
     RenderedText,
     covered,
     drawn,
@@ -48,9 +48,10 @@ from engine.verify.seen.html_reading import (
     spans_of,
     word_at,
 )
-from engine.verify.seen.html_resources import FolderResources, Resources, document_url
-from engine.verify.seen.html_script import BOXES, MARK, STYLE, UNMARK, WALK
-from engine.verify.seen.ink import region_of, unpainted
+from engine.verify.seen.browser.resources import FolderResources, Resources, document_url
+from engine.verify.seen.browser.script import BOXES, MARK, STYLE, UNMARK, WALK
+from engine.verify.seen.browser.thread import LoopThread
+from engine.verify.seen.browser.ink import region_of, unpainted
 from engine.verify.seen.protocol import Sight
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -105,9 +106,23 @@ class BrowserSeer:
         self._browser: Browser | None = None
         self._context: BrowserContext | None = None
         self._pages: OrderedDict[tuple[str, str], _Loaded] = OrderedDict()
-        self._starting = asyncio.Lock()
+        self._starting = asyncio.Lock()  # bound to the browser's loop at first use
+        self._thread = LoopThread("fonte-browser", self._close_here)
 
     async def sight(self, document: Path, page: int | None, excerpt: str) -> Sight:
+        return await self._thread.run(self._sight_here(document, excerpt))
+
+    async def aclose(self) -> None:
+        """Close every page, then the browser (a later sight launches another)."""
+        await self._thread.run(self._close_here())
+
+    async def __aenter__(self) -> BrowserSeer:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.aclose()
+
+    async def _sight_here(self, document: Path, excerpt: str) -> Sight:
         started = self._clock()
         try:
             async with asyncio.timeout(self._timeout):
@@ -121,8 +136,7 @@ class BrowserSeer:
             seen, reason = False, f"the page could not be read: {error.strerror or error}"
         return Sight(seen, reason, METHOD, self._clock() - started)
 
-    async def aclose(self) -> None:
-        """Close every page, then the browser (a later sight launches another)."""
+    async def _close_here(self) -> None:
         pages, self._pages = list(self._pages.values()), OrderedDict()
         for loaded in pages:
             await _quietly(loaded.page.close())
@@ -133,12 +147,6 @@ class BrowserSeer:
         if self._playwright is not None:
             await _quietly(self._playwright.stop())
         self._playwright, self._browser, self._context = None, None, None
-
-    async def __aenter__(self) -> BrowserSeer:
-        return self
-
-    async def __aexit__(self, *_: object) -> None:
-        await self.aclose()
 
     async def _sight(self, document: Path, excerpt: str) -> tuple[bool, str]:
         if not self._executable.exists():

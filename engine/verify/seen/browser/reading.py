@@ -1,6 +1,6 @@
 """Pure rules over what the browser reports: the page's rendered text, where an excerpt sits in
 it, and whether the boxes of its characters read as that excerpt (engine/verify/seen/html.py
-asks the browser; `engine.verify.seen.ink` compares the pixels).
+asks the browser; `engine.verify.seen.browser.ink` compares the pixels).
 
 - The rendered text is the browser's, generated content included. An excerpt is found in it
   with the verifier's own `find_excerpt`, so the same normalisation holds on both sides.
