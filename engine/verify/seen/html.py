@@ -49,7 +49,7 @@ from engine.verify.seen.browser.reading import (
     word_at,
 )
 from engine.verify.seen.browser.resources import FolderResources, Resources, document_url
-from engine.verify.seen.browser.script import BOXES, MARK, STYLE, UNMARK, WALK
+from engine.verify.seen.browser.script import BOXES, MARK, SETTLE, STYLE, UNMARK, WALK
 from engine.verify.seen.browser.thread import LoopThread
 from engine.verify.seen.browser.ink import region_of, unpainted
 from engine.verify.seen.protocol import Sight
@@ -227,8 +227,7 @@ class BrowserSeer:
 
         await page.route("**/*", answer)
         await page.goto(url, wait_until="load")
-        # Finite animations end and infinite ones rest, as `animations="disabled"` shots keep them.
-        await page.screenshot(clip={"x": 0, "y": 0, "width": 1, "height": 1}, animations="disabled")
+        await page.evaluate(SETTLE)
         token = secrets.token_hex(8)
         key, highlight = f"__fonte_{token}", f"fonte-seen-{token}"
         await page.evaluate(STYLE, [highlight])
@@ -286,7 +285,6 @@ async def _screenshot(page: Page, clip: dict[str, float]) -> bytes:
     return await page.screenshot(
         clip={"x": clip["x"], "y": clip["y"], "width": clip["width"], "height": clip["height"]},
         full_page=True,
-        animations="disabled",
         caret="hide",
         scale="css",
     )

@@ -15,6 +15,8 @@ from urllib.parse import quote, unquote, urlsplit
 
 DOCUMENT_ORIGIN = "https://document.fonte.invalid"
 """Where a document without an address of its own is loaded from: a name that never resolves."""
+FOLDER_PATH = "/folder/"
+"""The document's folder under `DOCUMENT_ORIGIN`: a link that climbs out of it lands outside."""
 MAX_RESOURCE_BYTES = 5_000_000
 
 
@@ -42,8 +44,10 @@ class FolderResources:
         parts = urlsplit(url)
         if f"{parts.scheme}://{parts.netloc}" != DOCUMENT_ORIGIN:
             return None
+        if not parts.path.startswith(FOLDER_PATH):
+            return None
         folder = document.parent.resolve()
-        target = (folder / unquote(parts.path).lstrip("/")).resolve()
+        target = (folder / unquote(parts.path.removeprefix(FOLDER_PATH))).resolve()
         if not target.is_relative_to(folder):
             return None
         try:
@@ -60,4 +64,4 @@ def document_url(document: Path, resources: Resources) -> str:
     address = resources.address(document)
     if address:
         return address.split("#", 1)[0]
-    return f"{DOCUMENT_ORIGIN}/{quote(document.name)}"
+    return f"{DOCUMENT_ORIGIN}{FOLDER_PATH}{quote(document.name)}"

@@ -10,6 +10,7 @@ content (`label` when it is only a counter or a quote mark), 2 a line break, 3 a
 `ref` indexes the nodes kept in `window[KEY]` for `BOXES`. A closed `<details>` is opened
 first: a reader opens it with a click, and the verifier counts it as shown.
 
+`SETTLE` ends every finite animation and rests every infinite one at the start of its cycle.
 `BOXES` takes `[ref, start, end]` segments (UTF-16 offsets of a text node) and returns every
 code point's box in document coordinates, with the document's size. `MARK` and `UNMARK` paint
 those characters transparent through a CSS custom highlight (no element is added, no layout
@@ -128,6 +129,18 @@ BOXES = r"""
   const width = Math.max(root.scrollWidth, body.scrollWidth, root.clientWidth);
   const height = Math.max(root.scrollHeight, body.scrollHeight, root.clientHeight);
   return {boxes, width, height};
+}
+"""
+
+SETTLE = r"""
+() => {
+  // A finite animation or transition ends where it stays; an infinite one rests at the
+  // start of its cycle, a frame every reader sees. Screenshots then show one still page.
+  for (const animation of document.getAnimations()) {
+    const timing = animation.effect ? animation.effect.getComputedTiming() : null;
+    if (timing && timing.endTime !== Infinity) animation.finish();
+    else { animation.pause(); animation.currentTime = 0; }
+  }
 }
 """
 
