@@ -21,7 +21,8 @@ from engine.sources.protocols import FetchError
 from engine.sources.web.address_policy import refusal
 from engine.sources.web.body import ACCEPT_ENCODING, content_decoder, megabytes, read_capped
 from engine.sources.web.config import FetchConfig
-from engine.sources.web.extract import PDF_TYPES, ContentType, extract, type_refusal
+from engine.sources.web.charset import decode_body
+from engine.sources.web.extract import HTML_TYPES, PDF_TYPES, ContentType, extract, type_refusal
 from engine.sources.web.isolation import INLINE_BYTES, ChildDied, run_killable
 from engine.sources.web.kept_pdfs import Fetched
 from engine.sources.web.page import check_page
@@ -135,7 +136,11 @@ class WebFetcher:
             ocr_pages=extracted.ocr_pages,
         )
         check_page(snapshot, page)
-        return Fetched(snapshot, body if extracted.content_type in PDF_TYPES else None)
+        pdf = body if extracted.content_type in PDF_TYPES else None
+        html = None
+        if extracted.content_type in HTML_TYPES:  # kept for the seen check to render
+            html = decode_body(body, content_type.charset, html=True).encode("utf-8")
+        return Fetched(snapshot, pdf, html)
 
     async def _follow(self, url: httpx.URL) -> tuple[str, int, ContentType, bytes]:
         for _ in range(self.config.max_redirects + 1):

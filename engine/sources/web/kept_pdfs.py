@@ -25,10 +25,12 @@ PDF_SIGNATURE = b"%PDF-"
 
 @dataclass(frozen=True)
 class Fetched:
-    """A page as fetched: its snapshot, and the body as it came when it is a PDF."""
+    """A page as fetched: its snapshot, and the body as it came when it is a PDF, or as it
+    was decoded (UTF-8) when it is HTML (`kept_html`)."""
 
     snapshot: Snapshot
     pdf: bytes | None = None
+    html: bytes | None = None
 
 
 @runtime_checkable

@@ -15,6 +15,10 @@ from urllib.parse import quote, unquote, urlsplit
 
 DOCUMENT_ORIGIN = "https://document.fonte.invalid"
 """Where a document without an address of its own is loaded from: a name that never resolves."""
+KEPT_FOLDERS = "fonte-originals-"
+"""The start of the folders where a source writes the documents it kept as files
+(engine/sources/web/kept_pdfs.py): a page kept there has no folder of its own, so nothing
+it links is served and a style sheet it links fails closed."""
 FOLDER_PATH = "/folder/"
 """The document's folder under `DOCUMENT_ORIGIN`: a link that climbs out of it lands outside."""
 MAX_RESOURCE_BYTES = 5_000_000
@@ -44,7 +48,7 @@ class FolderResources:
         parts = urlsplit(url)
         if f"{parts.scheme}://{parts.netloc}" != DOCUMENT_ORIGIN:
             return None
-        if not parts.path.startswith(FOLDER_PATH):
+        if not parts.path.startswith(FOLDER_PATH) or document.parent.name.startswith(KEPT_FOLDERS):
             return None
         folder = document.parent.resolve()
         target = (folder / unquote(parts.path.removeprefix(FOLDER_PATH))).resolve()
