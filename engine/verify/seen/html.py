@@ -23,6 +23,7 @@ negative text-indent, a media query, content-visibility) leaves its box unchange
 from __future__ import annotations
 
 import asyncio
+import base64
 import hashlib
 import mimetypes
 import re
@@ -34,7 +35,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Browser, BrowserContext, Page, Playwright, Route, async_playwright
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    CDPSession,
+    Page,
+    Playwright,
+    Route,
+    async_playwright,
+)
 from playwright.async_api import Error as PlaywrightError
 
 from engine.documents.parse import decode_text
@@ -78,6 +87,7 @@ _CANDIDATES = 5
 @dataclass
 class _Loaded:
     page: Page
+    devtools: CDPSession
     key: str
     highlight: str
     rendered: RenderedText
@@ -184,10 +194,10 @@ class BrowserSeer:
         if region is None:
             return "the excerpt is drawn nowhere on the page"
         clip = dict(zip(("x", "y", "width", "height"), map(float, region), strict=True))
-        before = await _screenshot(loaded.page, clip)
+        before = await _screenshot(loaded.devtools, clip)
         await loaded.page.evaluate(MARK, [loaded.key, loaded.highlight, segments])
         try:
-            after = await _screenshot(loaded.page, clip)
+            after = await _screenshot(loaded.devtools, clip)
         finally:
             await loaded.page.evaluate(UNMARK, [loaded.key, loaded.highlight])
         missing = unpainted(before, after, region, [boxes[i] for i in shown])
@@ -233,7 +243,8 @@ class BrowserSeer:
         await page.evaluate(STYLE, [highlight])
         raw = await page.evaluate(WALK, key)
         problem = problems[0] if problems else None
-        return _Loaded(page, key, highlight, rendered_text(raw), problem)
+        devtools = await page.context.new_cdp_session(page)
+        return _Loaded(page, devtools, key, highlight, rendered_text(raw), problem)
 
     async def _route(
         self, route: Route, document: Path, url: str, markup: bytes, problems: list[str]
@@ -281,13 +292,14 @@ class BrowserSeer:
             return self._context
 
 
-async def _screenshot(page: Page, clip: dict[str, float]) -> bytes:
-    return await page.screenshot(
-        clip={"x": clip["x"], "y": clip["y"], "width": clip["width"], "height": clip["height"]},
-        full_page=True,
-        caret="hide",
-        scale="css",
+async def _screenshot(devtools: CDPSession, clip: dict[str, float]) -> bytes:
+    """A PNG of `clip` (document pixels), wherever it lies on the page: the DevTools call
+    itself, which skips what Playwright's screenshot adds around it (a fifth of the time)."""
+    shot = await devtools.send(
+        "Page.captureScreenshot",
+        {"format": "png", "clip": {**clip, "scale": 1}, "captureBeyondViewport": True},
     )
+    return base64.b64decode(shot["data"])
 
 
 async def _quietly(closing: Any) -> None:

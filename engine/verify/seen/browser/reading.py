@@ -9,7 +9,8 @@ asks the browser; `engine.verify.seen.browser.ink` compares the pixels).
   "não " in front of the quoted sentence. Quote marks, bullets and counters do not.
 - Every character is drawn inside the document, at a legible size, and in reading order:
   each next character to the right of the one before on its line, or on a later line, or at
-  the top of a later column. Right-to-left letters are not held to that order.
+  the top of a later column. Only scripts drawn in their logical order (Latin, Greek,
+  Cyrillic, digits, punctuation) are held to it.
 """
 
 from __future__ import annotations
@@ -141,7 +142,7 @@ def word_at(chars: str, index: int) -> str:
 
 def _reads_after(before: tuple[str, Box], after: tuple[str, Box]) -> bool:
     (c1, (x1, y1, w1, h1)), (c2, (x2, y2, w2, h2)) = before, after
-    if unicodedata.bidirectional(c1) in _RTL or unicodedata.bidirectional(c2) in _RTL:
+    if not (_in_order(c1) and _in_order(c2)):
         return True
     overlap = min(y1 + h1, y2 + h2) - max(y1, y2)
     if overlap > 0.5 * min(h1, h2):  # the same line
@@ -149,6 +150,13 @@ def _reads_after(before: tuple[str, Box], after: tuple[str, Box]) -> bool:
     if y2 >= y1 + 0.5 * min(h1, h2):  # a later line
         return True
     return x2 >= x1 + w1  # the top of a later column
+
+
+def _in_order(char: str) -> bool:
+    """Whether a script draws `char` where its order puts it: Latin, Greek, Cyrillic, digits
+    and punctuation do; right-to-left letters and the vowel signs of Indic scripts (drawn
+    before the consonant they follow) do not."""
+    return ord(char) < 0x0530 and unicodedata.bidirectional(char) not in _RTL
 
 
 def _utf16(text: str) -> int:
