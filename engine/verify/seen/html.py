@@ -117,6 +117,8 @@ class BrowserSeer:
         self._context: BrowserContext | None = None
         self._pages: OrderedDict[tuple[str, str], _Loaded] = OrderedDict()
         self._starting = asyncio.Lock()  # bound to the browser's loop at first use
+        self._loading: dict[tuple[str, str], asyncio.Lock] = {}
+        self._closing: set[asyncio.Future[None]] = set()
         self._thread = LoopThread("fonte-browser", self._close_here)
 
     async def sight(self, document: Path, page: int | None, excerpt: str) -> Sight:
@@ -162,13 +164,14 @@ class BrowserSeer:
         if not self._executable.exists():
             return False, f"no browser to render the page ({self._executable} is not installed)"
         loaded = await self._load(document)
-        if loaded.problem:
-            return False, loaded.problem
-        spans = spans_of(excerpt, loaded.rendered)
-        if not spans:
-            return False, "the excerpt is not in the text the browser shows"
-        reason = ""
+        # Taken before any await: a page in use (or awaited) is never closed under its user.
         async with loaded.lock:
+            if loaded.problem:
+                return False, loaded.problem
+            spans = spans_of(excerpt, loaded.rendered)
+            if not spans:
+                return False, "the excerpt is not in the text the browser shows"
+            reason = ""
             for start, end in spans[:_CANDIDATES]:
                 reason = await self._problem(loaded, start, end) or ""
                 if not reason:
@@ -209,22 +212,34 @@ class BrowserSeer:
     async def _load(self, document: Path) -> _Loaded:
         body = await asyncio.to_thread(document.read_bytes)
         cache_key = (hashlib.sha256(body).hexdigest(), str(document))
-        loaded = self._pages.get(cache_key)
-        if loaded is not None:
-            self._pages.move_to_end(cache_key)
-            return loaded
+        async with self._loading.setdefault(cache_key, asyncio.Lock()):  # one render per page
+            loaded = self._pages.get(cache_key)
+            if loaded is None:
+                loaded = await self._opened(document, body)
+                self._pages[cache_key] = loaded
+                self._evict(cache_key)
+        self._loading.pop(cache_key, None)
+        self._pages.move_to_end(cache_key)
+        return loaded
+
+    async def _opened(self, document: Path, body: bytes) -> _Loaded:
         context = await self._started()
         page = await context.new_page()
         try:
-            loaded = await self._render(page, document, body)
+            return await self._render(page, document, body)
         except BaseException:
             await _quietly(page.close())
             raise
-        self._pages[cache_key] = loaded
-        while len(self._pages) > self._open_pages:
-            _, evicted = self._pages.popitem(last=False)
-            await _quietly(evicted.page.close())
-        return loaded
+
+    def _evict(self, kept: tuple[str, str]) -> None:
+        """Drop the pages used longest ago beyond `open_pages`, none in use nor `kept`, and
+        close them in the background: nothing awaits here, so no other claim runs between
+        a page's choice and its use."""
+        idle = [k for k, loaded in self._pages.items() if not loaded.lock.locked() and k != kept]
+        for key in idle[: max(0, len(self._pages) - self._open_pages)]:
+            closing = asyncio.ensure_future(_quietly(self._pages.pop(key).page.close()))
+            self._closing.add(closing)
+            closing.add_done_callback(self._closing.discard)
 
     async def _render(self, page: Page, document: Path, body: bytes) -> _Loaded:
         # Closed and open shadow roots render alike; only an open one can be walked.
@@ -297,7 +312,12 @@ async def _screenshot(devtools: CDPSession, clip: dict[str, float]) -> bytes:
     itself, which skips what Playwright's screenshot adds around it (a fifth of the time)."""
     shot = await devtools.send(
         "Page.captureScreenshot",
-        {"format": "png", "clip": {**clip, "scale": 1}, "captureBeyondViewport": True},
+        {
+            "format": "png",
+            "clip": {**clip, "scale": 1},
+            "captureBeyondViewport": True,
+            "optimizeForSpeed": True,  # lossless all the same: only the compression is lighter
+        },
     )
     return base64.b64decode(shot["data"])
 

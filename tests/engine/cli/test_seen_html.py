@@ -102,7 +102,7 @@ WEB_ATTACKS = [
     ("generated-content", "after-nao"),
     ("cover", "absolute-box"),
     ("colour", "color-mix"),
-    ("shadow-dom", "styled-inside"),
+    ("shadow-dom", "host-opacity"),
     ("animation", "infinite-hidden"),
 ]
 
@@ -122,7 +122,7 @@ def test_fonte_ask_web_publishes_no_claim_a_page_hides(
 def test_fonte_verify_renders_the_web_page_the_run_kept(
     serve_web: ServeWeb, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    markup = page_markup(BENIGN["svg-text"])
+    markup = page_markup(BENIGN["plain"])
     serve_web([html_page("/lei-14300", markup, title="Lei 14.300", text=f"{SHOWN} {TARGET}")])
     report = _ask(["--web"], tmp_path / "out", tmp_path / "cache")
     assert any(_from_target(e) for e in _verified(report))

@@ -3,6 +3,7 @@ variants each, is not what the page shows; benign look-alikes are."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -121,3 +122,16 @@ async def test_without_a_browser_nothing_is_seen(tmp_path: Path) -> None:
     seer = BrowserSeer(executable=tmp_path / "no-chromium")
     sight = await seer.sight(write_page(tmp_path, BENIGN["plain"]), None, TARGET)
     assert not sight.seen and "no browser" in sight.reason
+
+
+async def test_claims_on_more_pages_than_stay_open_are_all_seen(tmp_path: Path) -> None:
+    """Pages beyond `open_pages` are closed, never one a claim is reading."""
+    seer = BrowserSeer(open_pages=2)
+    try:
+        documents = [write_page(tmp_path / str(n), BENIGN["plain"]) for n in range(5)]
+        sights = await asyncio.gather(
+            *(seer.sight(d, None, quote) for d in documents for quote in (TARGET, SHOWN))
+        )
+        assert all(s.seen for s in sights), [s.reason for s in sights if not s.seen]
+    finally:
+        await seer.aclose()
