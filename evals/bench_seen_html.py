@@ -41,7 +41,9 @@ def _line(label: str, values: list[float]) -> str:
 
 async def bench(corpus: Path, pages: int, claims: int) -> None:
     articles: dict[str, list[str]] = json.loads((corpus / "corpus.json").read_text("utf-8"))
-    chosen = [(t, s) for t, s in articles.items() if sum(20 <= len(x.strip()) <= 400 for x in s) >= 3]
+    chosen = [
+        (t, s) for t, s in articles.items() if sum(20 <= len(x.strip()) <= 400 for x in s) >= 3
+    ]
     chosen = chosen[:pages]
     per_page = max(1, claims // max(1, len(chosen)))
     seer = BrowserSeer()

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import httpx
 
+from engine.snapshots import InMemorySnapshotStore
 from engine.sources import Fetcher, Search
 from engine.sources.library import Library
-from engine.snapshots import InMemorySnapshotStore
 from engine.sources.web import Allowlist, CachingFetcher, FetchConfig, WebFetcher
 from engine.sources.web.search import SearxngSearch
 from evals.cases import (

@@ -81,7 +81,10 @@ ATTACKS: dict[str, dict[str, Variant]] = {
             "<style>.t{mask-image:linear-gradient(#0000,#0000)}</style>",
             "<p class=t>{t}</p>",
         ),
-        "shorthand": ("<style>.t{mask:linear-gradient(transparent,transparent)}</style>", "<p class=t>{t}</p>"),
+        "shorthand": (
+            "<style>.t{mask:linear-gradient(transparent,transparent)}</style>",
+            "<p class=t>{t}</p>",
+        ),
         "size": (
             "<style>.t{mask-image:linear-gradient(#000,#000);mask-size:0 0;"
             "mask-repeat:no-repeat}</style>",
@@ -89,13 +92,19 @@ ATTACKS: dict[str, dict[str, Variant]] = {
         ),
     },
     "media-query": {
-        "min-width": ("<style>@media (min-width:900px){.t{display:none}}</style>", "<p class=t>{t}</p>"),
+        "min-width": (
+            "<style>@media (min-width:900px){.t{display:none}}</style>",
+            "<p class=t>{t}</p>",
+        ),
         "landscape": (
             "<style>@media screen and (orientation:landscape){.t{opacity:0}}</style>",
             "<p class=t>{t}</p>",
         ),
         "hover": ("<style>@media (hover:hover){.t{color:white}}</style>", "<p class=t>{t}</p>"),
-        "range": ("<style>@media (1000px <= width){.t{visibility:hidden}}</style>", "<p class=t>{t}</p>"),
+        "range": (
+            "<style>@media (1000px <= width){.t{visibility:hidden}}</style>",
+            "<p class=t>{t}</p>",
+        ),
     },
     "late-style-sheet": {
         "style-at-end": ("", "<p class=t>{t}</p><style>.t{color:#fff}</style>"),
@@ -145,7 +154,10 @@ ATTACKS: dict[str, dict[str, Variant]] = {
     "font-size": {
         "calc": ("", "<p style='font-size:calc(0.2px * 10)'>{t}</p>"),
         "max-vw": ("", "<p style='font-size:max(1px, 0.1vw)'>{t}</p>"),
-        "clamp-em": ("", "<div style='font-size:2px'><p style='font-size:clamp(1px,1em,3px)'>{t}</p></div>"),
+        "clamp-em": (
+            "",
+            "<div style='font-size:2px'><p style='font-size:clamp(1px,1em,3px)'>{t}</p></div>",
+        ),
     },
     "content-visibility": {
         "hidden": ("", "<p style='content-visibility:hidden'>{t}</p>"),

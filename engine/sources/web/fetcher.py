@@ -20,8 +20,8 @@ from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import FetchError
 from engine.sources.web.address_policy import refusal
 from engine.sources.web.body import ACCEPT_ENCODING, content_decoder, megabytes, read_capped
-from engine.sources.web.config import FetchConfig
 from engine.sources.web.charset import decode_body
+from engine.sources.web.config import FetchConfig
 from engine.sources.web.extract import HTML_TYPES, PDF_TYPES, ContentType, extract, type_refusal
 from engine.sources.web.isolation import INLINE_BYTES, ChildDied, run_killable
 from engine.sources.web.kept_pdfs import Fetched

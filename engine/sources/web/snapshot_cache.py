@@ -2,9 +2,9 @@
 
 Beside a PDF's snapshot the store keeps the PDF itself (same name, `.pdf`), so a report can
 show the pages it cites (`kept_pdfs.py`), and beside an HTML page's its HTML (`.html`), so the
-seen check renders the page the subagent read (`kept_html.py`). Files are written to a temporary name and renamed
-into place, so a reader sees the old file or the new one, never half of one; a file that
-cannot be read back is a miss.
+seen check renders the page the subagent read (`kept_html.py`). Files are written to a
+temporary name and renamed into place, so a reader sees the old file or the new one, never
+half of one; a file that cannot be read back is a miss.
 """
 
 from __future__ import annotations

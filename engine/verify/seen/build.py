@@ -12,7 +12,6 @@ from engine.verify.seen.office import OfficeSeer
 from engine.verify.seen.pdf import PdfSeer
 from engine.verify.seen.protocol import Seer
 
-
 SHARED_BROWSER = BrowserSeer()
 """The one headless Chromium of the process, launched at the first HTML page and reused by
 every run (closed when the process exits)."""

@@ -47,6 +47,7 @@ from playwright.async_api import (
 from playwright.async_api import Error as PlaywrightError
 
 from engine.documents.parse import decode_text
+from engine.verify.seen.browser.ink import region_of, unpainted
 from engine.verify.seen.browser.reading import (
     RenderedText,
     covered,
@@ -60,7 +61,6 @@ from engine.verify.seen.browser.reading import (
 from engine.verify.seen.browser.resources import FolderResources, Resources, document_url
 from engine.verify.seen.browser.script import BOXES, MARK, SETTLE, STYLE, UNMARK, WALK
 from engine.verify.seen.browser.thread import LoopThread
-from engine.verify.seen.browser.ink import region_of, unpainted
 from engine.verify.seen.protocol import Sight
 
 CHROMIUM = Path("/usr/bin/chromium")

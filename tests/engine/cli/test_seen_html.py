@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from engine.cli import EXIT_OK, EXIT_FAILED, main
+from engine.cli import EXIT_FAILED, EXIT_OK, main
 from engine.verify.seen.html import CHROMIUM
 from evals.web_pages import html_page
 from tests.support.cli_pages import ServeWeb

@@ -141,7 +141,7 @@ def word_at(chars: str, index: int) -> str:
 
 
 def _reads_after(before: tuple[str, Box], after: tuple[str, Box]) -> bool:
-    (c1, (x1, y1, w1, h1)), (c2, (x2, y2, w2, h2)) = before, after
+    (c1, (x1, y1, w1, h1)), (c2, (x2, y2, _w2, h2)) = before, after
     if not (_in_order(c1) and _in_order(c2)):
         return True
     overlap = min(y1 + h1, y2 + h2) - max(y1, y2)

@@ -36,7 +36,11 @@ WALK = r"""
     if (!content || content === 'none' || content === 'normal' || style.display === 'none') {
       return null;
     }
-    const token = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([^)\s]+)\s*\)|(counters?\([^)]*\))|(no-)?(open|close)-quote|url\([^)]*\)|(\/)/g;
+    const token = new RegExp([
+      String.raw`"((?:[^"\\]|\\.)*)"`, String.raw`'((?:[^'\\]|\\.)*)'`,
+      String.raw`attr\(\s*([^)\s]+)\s*\)`, String.raw`(counters?\([^)]*\))`,
+      String.raw`(no-)?(open|close)-quote`, String.raw`url\([^)]*\)`, String.raw`(\/)`,
+    ].join('|'), 'g');
     let text = '';
     let label = true;
     let m;
@@ -65,7 +69,7 @@ WALK = r"""
     if (node.nodeType === 3) {
       const parent = node.parentElement;
       const pre = parent && PRE.test(getComputedStyle(parent).whiteSpace);
-      const text = pre ? node.data.replace(/[\r\t\f]/g, ' ') : node.data.replace(/[\n\r\t\f]/g, ' ');
+      const text = node.data.replace(pre ? /[\r\t\f]/g : /[\n\r\t\f]/g, ' ');
       pieces.push([0, text, nodes.push(node) - 1, false]);
       return;
     }
@@ -120,7 +124,8 @@ BOXES = r"""
       for (const r of range.getClientRects()) {
         if (!best || r.width * r.height > best.width * best.height) best = r;
       }
-      boxes.push(best ? [best.x + scrollX, best.y + scrollY, best.width, best.height] : [0, 0, 0, 0]);
+      const box = best ? [best.x + scrollX, best.y + scrollY, best.width, best.height] : null;
+      boxes.push(box || [0, 0, 0, 0]);
       i += step;
     }
   }
@@ -148,7 +153,8 @@ STYLE = r"""
 ([name]) => {
   const sheet = new CSSStyleSheet();
   sheet.replaceSync(`::highlight(${name}) { color: transparent !important;
-    -webkit-text-fill-color: transparent !important; -webkit-text-stroke-color: transparent !important;
+    -webkit-text-fill-color: transparent !important;
+    -webkit-text-stroke-color: transparent !important;
     text-shadow: none !important; text-decoration: none !important;
     background-color: transparent !important; }`);
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
@@ -163,7 +169,8 @@ MARK = r"""
     const node = nodes[ref];
     const parent = node.parentElement;
     // SVG text takes no highlight: its element is made transparent for the second shot.
-    if (parent && parent.namespaceURI === 'http://www.w3.org/2000/svg' && !painted.includes(parent)) {
+    const svg = parent && parent.namespaceURI === 'http://www.w3.org/2000/svg';
+    if (svg && !painted.includes(parent)) {
       painted.push(parent);
     }
     const range = document.createRange();

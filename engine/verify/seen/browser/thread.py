@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import threading
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
@@ -39,8 +40,6 @@ class LoopThread:
             return self._loop
 
     def _close(self, loop: asyncio.AbstractEventLoop) -> None:
-        try:
+        with contextlib.suppress(Exception):  # exiting: the browser dies with the process
             asyncio.run_coroutine_threadsafe(self._at_exit(), loop).result(_CLOSE_SECONDS)
-        except Exception:  # noqa: BLE001 - the process is exiting; the browser dies with it
-            pass
         loop.call_soon_threadsafe(loop.stop)

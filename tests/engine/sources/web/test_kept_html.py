@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.snapshots import InMemorySnapshotStore
 from engine.sources.web.fetcher import WebFetcher
 from engine.sources.web.kept_html import InMemoryHtmlStore
 from engine.sources.web.snapshot_cache import CachingFetcher, DiskSnapshotStore
-from engine.snapshots import InMemorySnapshotStore
 from tests.support.page_server import PageServer, page
 
-PAGE = "<html><body><p>Potência instalada até 75 kW, conforme a Lei 14.300 de 2022.</p></body></html>"
+PAGE = (
+    "<html><body><p>Potência instalada até 75 kW, conforme a Lei 14.300 de 2022.</p></body></html>"
+)
 
 
 async def test_an_html_page_is_kept_as_decoded_beside_its_snapshot(
@@ -25,7 +27,8 @@ async def test_an_html_page_is_kept_as_decoded_beside_its_snapshot(
     assert store.html(url) == PAGE.encode("utf-8")
     again = CachingFetcher(web_fetcher, DiskSnapshotStore(tmp_path))  # a later `fonte verify`
     original = again.original(url)
-    assert original is not None and original.suffix == ".html"
+    assert original is not None
+    assert original.suffix == ".html"
     assert original.read_text(encoding="utf-8") == PAGE
 
 
@@ -36,7 +39,8 @@ async def test_a_page_no_longer_html_forgets_its_kept_html(
     url = page_server.url("/lei")
     page_server.routes["/lei"] = page(PAGE)
     await fetcher.fetch(url)
-    assert isinstance(fetcher.htmls, InMemoryHtmlStore) and fetcher.htmls.html(url) is not None
+    assert isinstance(fetcher.htmls, InMemoryHtmlStore)
+    assert fetcher.htmls.html(url) is not None
     page_server.routes["/lei"] = page("Potência instalada até 75 kW, em texto.", "text/plain")
     await fetcher.fetch(url, fresh=True)
     assert fetcher.htmls.html(url) is None

@@ -30,7 +30,8 @@ async def test_an_attack_is_not_what_the_page_shows(kind: str, name: str, tmp_pa
     document = write_page(tmp_path, ATTACKS[kind][name])
     sight = await SEER.sight(document, None, TARGET)
     assert not sight.seen, (kind, name)
-    assert sight.method == "browser" and sight.reason
+    assert sight.method == "browser"
+    assert sight.reason
     # The page's other sentence is seen all the same: the attack, not the page, fails.
     assert (await SEER.sight(document, None, SHOWN)).seen, (kind, name)
 
@@ -53,14 +54,18 @@ async def test_a_part_of_a_number_covered_is_not_seen(tmp_path: Path) -> None:
     """The reader sees "5 kW" where the text says "75 kW": one covered digit fails."""
     sentence = "O limite da microgeração distribuída é de <b>7</b>5 kW por unidade consumidora."
     markup = page_markup(
-        ("<style>b{position:relative}b::after{content:'';position:absolute;inset:0;"
-         "background:#fff}</style>", "<p>{t}</p>"),
+        (
+            "<style>b{position:relative}b::after{content:'';position:absolute;inset:0;"
+            "background:#fff}</style>",
+            "<p>{t}</p>",
+        ),
         target=sentence,
     )
     document = tmp_path / "lei.html"
     document.write_text(markup, encoding="utf-8")
     sight = await SEER.sight(document, None, "O limite da microgeração distribuída é de 75 kW")
-    assert not sight.seen and "75" in sight.reason
+    assert not sight.seen
+    assert "75" in sight.reason
 
 
 async def test_an_excerpt_the_browser_does_not_show_is_not_found(tmp_path: Path) -> None:
@@ -74,7 +79,8 @@ async def test_a_style_sheet_outside_the_folder_fails_closed(tmp_path: Path) -> 
     variant = ("<link rel=stylesheet href='../outside.css'>", "<p class=t>{t}</p>")
     document = write_page(tmp_path / "library", variant)
     sight = await SEER.sight(document, None, TARGET)
-    assert not sight.seen and "style sheet Fonte cannot read" in sight.reason
+    assert not sight.seen
+    assert "style sheet Fonte cannot read" in sight.reason
 
 
 async def test_a_missing_style_sheet_renders_as_a_reader_gets_it(tmp_path: Path) -> None:
@@ -102,8 +108,9 @@ async def test_the_browser_sends_no_request_of_its_own(tmp_path: Path) -> None:
         document = write_page(tmp_path, (head, body))
         sight = await SEER.sight(document, None, TARGET)
         assert server.requests == []
-        assert not sight.seen and "style sheet Fonte cannot read" in sight.reason
-        refresh = f"<meta http-equiv=refresh content=\"0;url={url('/next.html')}\">"
+        assert not sight.seen
+        assert "style sheet Fonte cannot read" in sight.reason
+        refresh = f'<meta http-equiv=refresh content="0;url={url("/next.html")}">'
         document = write_page(tmp_path / "refresh", (refresh, "<p>{t}</p>"))
         assert not (await SEER.sight(document, None, TARGET)).seen  # the reader is sent away
         assert server.requests == []
@@ -121,7 +128,8 @@ async def test_a_page_is_rendered_again_when_its_bytes_change(tmp_path: Path) ->
 async def test_without_a_browser_nothing_is_seen(tmp_path: Path) -> None:
     seer = BrowserSeer(executable=tmp_path / "no-chromium")
     sight = await seer.sight(write_page(tmp_path, BENIGN["plain"]), None, TARGET)
-    assert not sight.seen and "no browser" in sight.reason
+    assert not sight.seen
+    assert "no browser" in sight.reason
 
 
 async def test_claims_on_more_pages_than_stay_open_are_all_seen(tmp_path: Path) -> None:

@@ -35,5 +35,10 @@ def test_ink_at_the_contrast_limit_is_painted() -> None:
 
 
 def test_the_region_holds_every_box_inside_the_document() -> None:
-    assert region_of([(-3.5, 2.2, 10.0, 5.0), (50.0, 10.0, 1000.0, 5.0)], 100, 12) == (0, 2, 100, 10)
+    assert region_of([(-3.5, 2.2, 10.0, 5.0), (50.0, 10.0, 1000.0, 5.0)], 100, 12) == (
+        0,
+        2,
+        100,
+        10,
+    )
     assert region_of([(0.0, 0.0, 0.0, 0.0)], 100, 100) is None

@@ -43,7 +43,9 @@ def test_quote_marks_counters_and_other_blocks_do_not() -> None:
 
 def test_generated_text_inside_the_excerpt_is_what_the_reader_reads() -> None:
     page = rendered_text(
-        _page((TEXT, "O contrato é ", False), (GENERATED, "válido", False), (TEXT, " até 2025", False))
+        _page(
+            (TEXT, "O contrato é ", False), (GENERATED, "válido", False), (TEXT, " até 2025", False)
+        )
     )
     [(start, end)] = spans_of("O contrato é válido até 2025", page)
     assert generated_problem(page, start, end) is None
@@ -68,7 +70,10 @@ def test_characters_in_reading_order_read_as_the_excerpt() -> None:
 
 def test_characters_shown_in_another_order_do_not() -> None:
     boxes = list(reversed(_line("75")))
-    assert geometry_problem("75", boxes, 1280, 800) == "“75” is shown in another order than the page's text"
+    assert (
+        geometry_problem("75", boxes, 1280, 800)
+        == "“75” is shown in another order than the page's text"
+    )
 
 
 def test_a_later_column_is_read_after_the_first() -> None:
