@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from engine.verify.seen.html import BrowserSeer
+from engine.verify.seen import BrowserSeer
 from evals.web_pages import render_article
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import httpx
 
-from engine.snapshots import InMemorySnapshotStore
+from engine import InMemorySnapshotStore
 from engine.sources import Fetcher, Search
 from engine.sources.library import Library
 from engine.sources.web import Allowlist, CachingFetcher, FetchConfig, WebFetcher
