@@ -3,8 +3,9 @@
 
 The body is kept decoded (UTF-8, from the charset the page was read with), each at most
 `max_bytes`: on disk beside the snapshot (`DiskSnapshotStore`, `.html`), or in memory for a
-run without one (`InMemoryHtmlStore`). Its links are not kept: a style sheet it links fails
-the seen check closed (engine/verify/seen/browser/resources.py).
+run without one (`InMemoryHtmlStore`). The style sheets it links are inlined in it when it is
+fetched (`kept_sheets`); one that could not be read stays a link, which fails the seen check
+closed (engine/verify/seen/browser/resources.py). Images and fonts are not kept.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import pytest
 
 from engine.cli import EXIT_FAILED, EXIT_OK, main
 from engine.verify.seen.html import CHROMIUM
-from evals.web_pages import html_page
+from evals.web_pages import Page, html_page
 from tests.support.cli_pages import ServeWeb
 from tests.support.seen_html_pages import (
     ATTACKS,
@@ -135,3 +135,25 @@ def test_fonte_verify_renders_the_web_page_the_run_kept(
     capsys.readouterr()
     assert main(argv) == EXIT_FAILED
     assert "not what the page shows" in capsys.readouterr().out
+
+
+def _css(path: str, css: str) -> Page:
+    return Page(path, css.encode("utf-8"), "text/css; charset=utf-8")
+
+
+@pytest.mark.parametrize(
+    ("sheets", "hidden"),
+    [
+        ({"/s.css": "p{line-height:1.4}"}, False),  # a page's own harmless sheet: seen
+        ({"/s.css": "@import '/t.css';", "/t.css": ".t{color:#fff}"}, True),
+        ({}, True),  # the sheet is not there to read: the page fails closed
+    ],
+)
+def test_fonte_ask_web_renders_a_page_with_the_sheets_it_links(
+    sheets: dict[str, str], hidden: bool, serve_web: ServeWeb, tmp_path: Path
+) -> None:
+    markup = page_markup(("<link rel=stylesheet href='/s.css'>", "<p class=t>{t}</p>"))
+    pages = [html_page("/lei-14300", markup, title="Lei 14.300", text=f"{SHOWN} {TARGET}")]
+    serve_web([*pages, *(_css(path, css) for path, css in sheets.items())])
+    report = _ask(["--web"], tmp_path / "out", tmp_path / "cache")
+    assert any(_from_target(e) for e in _verified(report)) is not hidden
