@@ -2,10 +2,12 @@
 FROM python:3.11-slim
 
 # WeasyPrint (PDF reports) needs Pango; Tesseract with its Portuguese and English data reads
-# scanned PDF pages (engine/documents/ocr.py); curl is not needed: health checks use Python.
+# scanned PDF pages (engine/documents/ocr.py); Chromium renders HTML pages for the seen check
+# (engine/verify/seen/html.py, through Playwright, whose own browser download is never used);
+# curl is not needed: health checks use Python.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends libpango-1.0-0 libpangoft2-1.0-0 \
-        tesseract-ocr tesseract-ocr-por tesseract-ocr-eng \
+        tesseract-ocr tesseract-ocr-por tesseract-ocr-eng chromium \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

@@ -36,6 +36,7 @@ from engine import (
 )
 from engine.assembly import Sources
 from engine.verify import ClaimVerifier
+from engine.verify.seen import seen_check
 
 RUNTIME = "fonte_runtime"
 """The key of the Runtime in an arq worker's ctx."""
@@ -145,7 +146,7 @@ async def run_assignment(
 async def verify_posted_claim(rt: Runtime, report_id: str, claim: Claim, scope: str) -> Claim:
     """The verifier's verdict on one posted claim, kept on the report's board."""
     context, sources = await _research_of(rt, report_id, scope)
-    verifier = ClaimVerifier(context.snapshots, sources.fetcher)
+    verifier = ClaimVerifier(context.snapshots, sources.fetcher, seeing=seen_check(sources.fetcher))
     return await check_on_board(claim, verifier, context.board)
 
 

@@ -90,6 +90,7 @@ class Claim(Contract):
     support: Support | None = None
     read_by: Literal["text", "ocr", "figure"] = "text"
     """The page's text layer, OCR, or a figure a model read (`excerpt`: its reading)."""
+    seen_by: Literal["", "pdf-ocr", "browser", "office", "text"] = ""  # engine.verify.seen
     published: str = Field(default="", pattern=r"^(\d{4}(-\d\d){0,2})?$")  # source's own date
     standing: Standing | None = None  # primary, secondary or other; None: before standing
 

@@ -27,6 +27,7 @@ from engine.executor import SubagentOutcome
 from engine.models.protocol import Model
 from engine.snapshots import SnapshotStore
 from engine.sources.protocols import Fetcher, Search
+from engine.verify.seen import seen_check
 from engine.verify.service import ClaimVerifier
 
 
@@ -51,7 +52,7 @@ class SubagentRunner:
         self.budget = budget
         self.snapshots = snapshots
         self.events = events
-        self.verifier = ClaimVerifier(snapshots, fetcher)
+        self.verifier = ClaimVerifier(snapshots, fetcher, seeing=seen_check(fetcher))
         self.shared_reads: list[str] = []
         """Pages any subagent this runner ran has read (in the snapshot store): its
         siblings are told, and read them again for free."""

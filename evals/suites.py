@@ -15,9 +15,10 @@ from pathlib import Path
 
 import httpx
 
+from engine import InMemorySnapshotStore
 from engine.sources import Fetcher, Search
 from engine.sources.library import Library
-from engine.sources.web import Allowlist, FetchConfig, WebFetcher
+from engine.sources.web import Allowlist, CachingFetcher, FetchConfig, WebFetcher
 from engine.sources.web.search import SearxngSearch
 from evals.cases import (
     CASES_FILE,
@@ -133,4 +134,7 @@ async def offline_web(folder: Path) -> AsyncIterator[Source]:
             WebFetcher(config) as fetcher,
         ):
             searcher = SearxngSearch(web.base_url, client=client)
-            yield Source(searcher, fetcher, (f"web:{web.base_url}",))
+            # As `fonte ask --web` reads: through a caching fetcher, which keeps each page's
+            # HTML for the seen check to render (engine/sources/web/kept_html.py).
+            kept = CachingFetcher(fetcher, InMemorySnapshotStore(), admit=fetcher.admit)
+            yield Source(searcher, kept, (f"web:{web.base_url}",))

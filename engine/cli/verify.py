@@ -28,6 +28,7 @@ from engine.verify import (
     sentence_pairs,
     unsupported_sentences,
 )
+from engine.verify.seen import seen_check
 
 if TYPE_CHECKING:  # the Claude SDK loads only for --judge
     from engine.models.claude import ClaudeConfig
@@ -75,7 +76,14 @@ def run_verify(args: argparse.Namespace) -> int:
     folder = args.library or _own_library(report, args.report)
     if folder is not None:
         library, _ = open_library(folder, args.cache_dir)
-        result = asyncio.run(recheck_report(report, library, allow_unsealed=args.allow_unsealed))
+        result = asyncio.run(
+            recheck_report(
+                report,
+                library,
+                allow_unsealed=args.allow_unsealed,
+                seeing=seen_check(library),
+            )
+        )
     elif is_web_report(report.sources):
         result = asyncio.run(
             _recheck_web(report, args.cache_dir, args.refetch, args.allow_unsealed)
@@ -132,4 +140,6 @@ async def _recheck_web(
         if live:  # straight from the web: the run's snapshots stay as they were read
             return await refetch_claims(report, web.fetch, allow_unsealed=allow_unsealed)
         cached = CachingFetcher(web, snapshot_store(cache_dir), admit=web.admit)
-        return await recheck_report(report, cached, allow_unsealed=allow_unsealed)
+        return await recheck_report(
+            report, cached, allow_unsealed=allow_unsealed, seeing=seen_check(cached)
+        )

@@ -126,9 +126,13 @@ def render_page(page: pypdfium2.PdfPage, dpi: int = OCR_DPI) -> PageImage:
     return PageImage(header + grey.tobytes(), dpi, float(left), float(top))
 
 
-def read_image(image: PageImage, timeout: float = OCR_TIMEOUT_SECONDS) -> OcrPage | None:
-    """The words Tesseract reads in `image`; None without Tesseract, on its failure or
-    timeout. Word boxes are in the page's points."""
+def read_image(
+    image: PageImage,
+    timeout: float = OCR_TIMEOUT_SECONDS,
+    segmentation: int = OCR_PAGE_SEGMENTATION,
+) -> OcrPage | None:
+    """The words Tesseract reads in `image` (`segmentation`: its page segmentation mode);
+    None without Tesseract, on its failure or timeout. Word boxes are in the page's points."""
     languages = ocr_languages()
     executable = shutil.which(TESSERACT)
     if not languages or executable is None:
@@ -140,7 +144,7 @@ def read_image(image: PageImage, timeout: float = OCR_TIMEOUT_SECONDS) -> OcrPag
         "-l",
         languages,
         "--psm",
-        str(OCR_PAGE_SEGMENTATION),
+        str(segmentation),
         "--dpi",
         str(image.dpi),
         "tsv",

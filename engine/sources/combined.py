@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from engine.contracts import Claim, Report
 from engine.errors import SourceError
@@ -39,7 +40,14 @@ from engine.snapshots import Snapshot, split_page
 from engine.sources.kinds import Origin, SourceKind
 from engine.sources.library import Library
 from engine.sources.library.folder import canonical_file_url
-from engine.sources.protocols import Fetcher, FetchError, Search, SearchError, SearchHit
+from engine.sources.protocols import (
+    Fetcher,
+    FetchError,
+    Originals,
+    Search,
+    SearchError,
+    SearchHit,
+)
 
 Owns = Callable[[str], bool]
 
@@ -182,6 +190,13 @@ class CombinedFetcher:
         if part is None:
             raise FetchError(f"no source of this research holds {url}")
         return await part.fetcher.fetch(url)
+
+    def original(self, url: str) -> Path | None:
+        """The document as served by the part `url` belongs to (`Originals`)."""
+        part = self._router.part_for(url)
+        if part is None or not isinstance(part.fetcher, Originals):
+            return None
+        return part.fetcher.original(url)
 
 
 class CombinedEvidence:

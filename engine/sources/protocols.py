@@ -40,6 +40,15 @@ class PdfFinder(Protocol):
     def pdf_path(self, url: str) -> Path | None: ...
 
 
+@runtime_checkable
+class Originals(Protocol):
+    """A source that keeps each document as it served it: the file a URL names (`#page=N`
+    ignored), so the seen check can render it as a reader sees it; None for a URL whose
+    original it does not keep (an HTML page before its bodies are kept, a PDF too large)."""
+
+    def original(self, url: str) -> Path | None: ...
+
+
 class Search(Protocol):
     """A source's search. `name` is for people (labels, logs); `kind` says what it reads,
     and is what code asks (engine/sources/kinds.py)."""

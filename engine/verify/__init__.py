@@ -4,7 +4,8 @@
   found on the cited page after normalisation, and every number of a claim's statement is
   in what it quotes (`Claim.quoted`).
 - `service`: `ClaimVerifier` finds the text a claim cites (the snapshot its subagent read,
-  or a fresh read) and judges the claim with those checks.
+  or a fresh read) and judges the claim with those checks, then has it seen (`Seeing`:
+  `seen/`, the excerpt read back from the page as rendered for a reader).
 - `draft`: the writer's post-check (`check_draft`, the number guard). A sentence, table cell
   or calculation is published only if it cites verified claims and states no number missing
   from what they quote, except the text of a calculation code recomputes from their figures.
@@ -21,7 +22,7 @@ from engine.verify.excerpts import Verdict, verify_excerpt, verify_on_page
 from engine.verify.recheck import recheck_report
 from engine.verify.refetch import LiveRead, refetch_claims
 from engine.verify.result import CheckResult, ClaimCheck, Outcome
-from engine.verify.service import ClaimVerifier
+from engine.verify.service import ClaimVerifier, Seeing
 from engine.verify.support import sentence_pairs, unsupported_sentences
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "ClaimVerifier",
     "LiveRead",
     "Outcome",
+    "Seeing",
     "Verdict",
     "check_draft",
     "check_sections",

@@ -8,10 +8,11 @@ notes, the summary, sections, figures tables, calculations, conflicts, and every
 the board with its title, excerpt, context, access date and verdict; since `sha256-v5:`
 also each claim's source date and standing, which the Sources part shows; since `sha256-v6:`
 also which source each document came from (`origins`: team library, web, shared in the
-conversation), which every format prints beside it. A report without a
+conversation), which every format prints beside it; since `sha256-v7:` also how each claim
+was seen (`seen_by`: rendered and read back, or a text format). A report without a
 digest is *unsealed*: `fonte verify` fails it unless told to allow it. Reports sealed
-earlier (`sha256-v5:`, `sha256-v4:`, `sha256-v3:`, `sha256-v2:`, `sha256:`) are checked as
-they were sealed.
+earlier (`sha256-v6:`, `sha256-v5:`, `sha256-v4:`, `sha256-v3:`, `sha256-v2:`,
+`sha256:`) are checked as they were sealed.
 """
 
 from __future__ import annotations
@@ -21,7 +22,10 @@ import json
 
 from engine.contracts import Report
 
-DIGEST_PREFIX = "sha256-v6:"
+DIGEST_PREFIX = "sha256-v7:"
+"""Covers how each claim was seen too (`Claim.seen_by`): a claim relabelled as checked by
+rendering, or one whose check was removed, must break it."""
+V6_PREFIX = "sha256-v6:"
 """Covers the documents' origins too: a web page relabelled "team library" must break it."""
 V5_PREFIX = "sha256-v5:"
 """Covers each claim's source date and standing too, and how its page was read (a figure
@@ -36,10 +40,10 @@ EDITED = "the report was edited after it was written: its sentences or claims di
 
 
 def published_digest(report: Report) -> str:
-    return DIGEST_PREFIX + _hexdigest(report, version=6)
+    return DIGEST_PREFIX + _hexdigest(report, version=7)
 
 
-def _hexdigest(report: Report, *, version: int = 6, with_contexts: bool = True) -> str:
+def _hexdigest(report: Report, *, version: int = 7, with_contexts: bool = True) -> str:
     content: dict[str, object] = {
         "question": report.question,
         "title": report.title,
@@ -57,6 +61,7 @@ def _hexdigest(report: Report, *, version: int = 6, with_contexts: bool = True) 
             + ([c.context or ""] if with_contexts or version >= 3 else [])
             + ([c.title, c.accessed_at.isoformat(), c.reason or ""] if version >= 3 else [])
             + ([c.published, c.standing or "", c.read_by] if version >= 5 else [])
+            + ([c.seen_by] if version >= 7 else [])
             for c in report.claims
         ],
     }
@@ -91,6 +96,8 @@ def digest_problem(report: Report) -> str | None:
         return UNSEALED
     if report.digest.startswith(LEGACY_PREFIX):
         expected = LEGACY_PREFIX + _hexdigest(report, version=1, with_contexts=False)
+    elif report.digest.startswith(V6_PREFIX):
+        expected = V6_PREFIX + _hexdigest(report, version=6)
     elif report.digest.startswith(V5_PREFIX):
         expected = V5_PREFIX + _hexdigest(report, version=5)
     elif report.digest.startswith(V4_PREFIX):

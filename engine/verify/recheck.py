@@ -8,14 +8,20 @@ from engine.sources.protocols import Fetcher
 from engine.verify.digest import seal_findings
 from engine.verify.draft import check_draft
 from engine.verify.result import CheckResult, ClaimCheck, Outcome
-from engine.verify.service import ClaimVerifier
+from engine.verify.service import ClaimVerifier, Seeing
 
 
 async def recheck_report(
-    report: Report, fetcher: Fetcher, *, allow_unsealed: bool = False
+    report: Report,
+    fetcher: Fetcher,
+    *,
+    allow_unsealed: bool = False,
+    seeing: Seeing | None = None,
 ) -> CheckResult:
+    """`seeing`: the seen check (`engine.verify.seen.seen_check(fetcher)`, which
+    `fonte verify` passes); None checks the text only."""
     # An empty store: every claim is judged against a fresh read, not the run's snapshot.
-    verifier = ClaimVerifier(InMemorySnapshotStore(), fetcher)
+    verifier = ClaimVerifier(InMemorySnapshotStore(), fetcher, seeing=seeing)
     checked = [await verifier.verify(claim) for claim in report.verified_claims()]
     others = [c for c in report.claims if c.status is not ClaimStatus.verified]
     published = Draft(

@@ -181,6 +181,14 @@ class Library:
         document = self._documents[number] if number >= 0 else None
         return document.path if document is not None and document.kind is DocumentKind.pdf else None
 
+    def original(self, url: str) -> Path | None:
+        """The file of any document of the library that `url` cites (`Originals`)."""
+        base = split_page(url.strip())[0]
+        number = self._by_url.get(base)
+        if number is None:
+            number = self._by_url.get(canonical_file_url(base), -1)
+        return self._documents[number].path if number >= 0 else None
+
     async def fetch(self, url: str) -> Snapshot:
         """The whole document `url` names; a `#page=N` fragment is accepted (and must be
         within the page count of a paged document)."""

@@ -21,10 +21,12 @@ from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import FetchError
 from engine.sources.web.address_policy import refusal
 from engine.sources.web.body import ACCEPT_ENCODING, content_decoder, megabytes, read_capped
+from engine.sources.web.charset import decode_body
 from engine.sources.web.config import FetchConfig
-from engine.sources.web.extract import PDF_TYPES, ContentType, extract, type_refusal
+from engine.sources.web.extract import HTML_TYPES, PDF_TYPES, ContentType, extract, type_refusal
 from engine.sources.web.isolation import ChildDied, run_killable
 from engine.sources.web.kept_pdfs import Fetched
+from engine.sources.web.kept_sheets import with_sheets
 from engine.sources.web.page import check_page
 from engine.sources.web.politeness import HostGate
 from engine.sources.web.robots import ROBOTS_MAX_BYTES, RobotsCache, RobotsRules
@@ -136,27 +138,54 @@ class WebFetcher:
             ocr_pages=extracted.ocr_pages,
         )
         check_page(snapshot, page)
-        return Fetched(snapshot, body if extracted.content_type in PDF_TYPES else None)
+        pdf = body if extracted.content_type in PDF_TYPES else None
+        html = None
+        if extracted.content_type in HTML_TYPES:  # kept for the seen check to render
+            html = (await self._kept_html(body, content_type, final_url)).encode("utf-8")
+        return Fetched(snapshot, pdf, html)
 
-    async def _follow(self, url: httpx.URL) -> tuple[str, int, ContentType, bytes]:
+    async def _kept_html(self, body: bytes, content_type: ContentType, url: str) -> str:
+        """The page as decoded, with the style sheets it links inlined (`kept_sheets`): one
+        that cannot be read in time stays a link, and the seen check fails it closed."""
+        markup = decode_body(body, content_type.charset, html=True)
+        try:
+            async with asyncio.timeout(self.config.timeout):
+                return await with_sheets(markup, url, self._read_sheet)
+        except TimeoutError:
+            return markup
+
+    async def _read_sheet(self, url: str) -> str | None:
+        """A style sheet through the same guards as a page (allowlist, robots, politeness,
+        size), or None."""
+        try:
+            _, _, content_type, body = await self._follow(_http_url(url), refuse=_sheet_refusal)
+        except (FetchError, AddressRefused, httpx.HTTPError):
+            return None
+        return decode_body(body, content_type.charset, html=False)
+
+    async def _follow(
+        self, url: httpx.URL, refuse: Callable[[ContentType], str | None] = type_refusal
+    ) -> tuple[str, int, ContentType, bytes]:
         for _ in range(self.config.max_redirects + 1):
             await self._check_robots(url)
             async with self._gate.turn(url.host), self._client.stream("GET", url) as response:
                 if response.is_redirect:
                     url = _redirect_target(url, response.headers["location"])
                     continue
-                content_type, body = await self._read(response)
+                content_type, body = await self._read(response, refuse)
                 return str(url), response.status_code, content_type, body
         raise FetchError(f"too many redirects (more than {self.config.max_redirects})")
 
-    async def _read(self, response: httpx.Response) -> tuple[ContentType, bytes]:
+    async def _read(
+        self, response: httpx.Response, refuse: Callable[[ContentType], str | None]
+    ) -> tuple[ContentType, bytes]:
         status = response.status_code
         if status >= 400:
             raise FetchError(f"HTTP {status} {response.reason_phrase}".rstrip())
         if not 200 <= status < 300:
             raise FetchError(f"HTTP {status}: no page to read")
         content_type = ContentType.parse(response.headers.get("content-type"))
-        refusal = type_refusal(content_type)
+        refusal = refuse(content_type)
         if refusal is not None:
             raise FetchError(refusal)
         limit = self.config.max_bytes
@@ -210,6 +239,10 @@ class WebFetcher:
         if isinstance(error, httpx.ConnectError):
             return f"cannot connect: {detail}"
         return f"network error: {detail}"
+
+
+def _sheet_refusal(content_type: ContentType) -> str | None:
+    return None if content_type.mime == "text/css" else f"not a style sheet: {content_type.mime}"
 
 
 def _http_url(url: str) -> httpx.URL:

@@ -9,10 +9,14 @@ Only PDFs are kept, each at most `max_bytes`; HTML and text pages stay text-only
 
 from __future__ import annotations
 
+import hashlib
+import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+from engine.disk import write_atomically
 from engine.snapshots import Snapshot, split_page
 from engine.sources.web.config import MAX_BYTES
 
@@ -21,10 +25,12 @@ PDF_SIGNATURE = b"%PDF-"
 
 @dataclass(frozen=True)
 class Fetched:
-    """A page as fetched: its snapshot, and the body as it came when it is a PDF."""
+    """A page as fetched: its snapshot, and the body as it came when it is a PDF, or as it
+    was decoded (UTF-8) when it is HTML (`kept_html`)."""
 
     snapshot: Snapshot
     pdf: bytes | None = None
+    html: bytes | None = None
 
 
 @runtime_checkable
@@ -67,6 +73,16 @@ class InMemoryPdfStore:
 
     def forget_pdf(self, url: str) -> None:
         self._by_url.pop(split_page(url)[0], None)
+
+
+def original_file(body: bytes, suffix: str) -> Path:
+    """`body` as a file named by its SHA-256 in this process's folder of originals, written
+    once: what the seen check renders."""
+    folder = Path(tempfile.gettempdir()) / f"fonte-originals-{os.getpid()}"
+    path = folder / f"{hashlib.sha256(body).hexdigest()}{suffix}"
+    if not path.exists():
+        write_atomically(path, body)
+    return path
 
 
 def read_pdf_file(path: Path, max_bytes: int) -> bytes | None:

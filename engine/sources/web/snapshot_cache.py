@@ -1,9 +1,10 @@
 """Snapshots kept on disk, one JSON file per URL, and a fetcher that reads them first.
 
 Beside a PDF's snapshot the store keeps the PDF itself (same name, `.pdf`), so a report can
-show the pages it cites (`kept_pdfs.py`). Files are written to a temporary name and renamed
-into place, so a reader sees the old file or the new one, never half of one; a file that
-cannot be read back is a miss.
+show the pages it cites (`kept_pdfs.py`), and beside an HTML page's its HTML (`.html`), so the
+seen check renders the page the subagent read (`kept_html.py`). Files are written to a
+temporary name and renamed into place, so a reader sees the old file or the new one, never
+half of one; a file that cannot be read back is a miss.
 """
 
 from __future__ import annotations
@@ -23,12 +24,14 @@ from engine.snapshots import Snapshot, SnapshotStore, split_page
 from engine.sources.library.cache import default_cache_dir
 from engine.sources.protocols import Fetcher
 from engine.sources.web.config import MAX_BYTES
+from engine.sources.web.kept_html import HtmlStore, InMemoryHtmlStore, read_html_file
 from engine.sources.web.kept_pdfs import (
     Fetched,
     InMemoryPdfStore,
     PdfFetcher,
     PdfStore,
     keepable,
+    original_file,
     read_pdf_file,
 )
 from engine.sources.web.page import check_page
@@ -72,6 +75,27 @@ class DiskSnapshotStore:
     def forget_pdf(self, url: str) -> None:
         with contextlib.suppress(OSError):
             self.pdf_path_for(url).unlink(missing_ok=True)
+
+    def html_path_for(self, url: str) -> Path:
+        return self.folder / f"{_digest(url)}.html"
+
+    def html(self, url: str) -> bytes | None:
+        return read_html_file(self.html_path_for(url), self.max_pdf_bytes)
+
+    def keep_html(self, url: str, body: bytes) -> None:
+        """Keep `body` as the HTML at `url`; one too large is not kept (its claims then fail
+        the seen check closed), and a disk that refuses it costs the same."""
+        if len(body) > self.max_pdf_bytes:
+            self.forget_html(url)
+            return
+        try:
+            write_atomically(self.html_path_for(url), body)
+        except OSError:
+            self.forget_html(url)
+
+    def forget_html(self, url: str) -> None:
+        with contextlib.suppress(OSError):
+            self.html_path_for(url).unlink(missing_ok=True)
 
     async def get(self, url: str) -> Snapshot | None:
         return await asyncio.to_thread(self._read, split_page(url)[0])
@@ -167,6 +191,16 @@ class CachingFetcher:
         self.max_age = max_age
         self.admit = admit
         self.pdfs: PdfStore = store if isinstance(store, PdfStore) else InMemoryPdfStore()
+        self.htmls: HtmlStore = store if isinstance(store, HtmlStore) else InMemoryHtmlStore()
+
+    def original(self, url: str) -> Path | None:
+        """The PDF or HTML kept for `url`, as a file (`Originals`); None for a page whose
+        body is not kept (text, one too large, one cached before bodies were kept)."""
+        body = self.pdfs.pdf(url)
+        if body is not None:
+            return original_file(body, ".pdf")
+        page = self.htmls.html(url)
+        return None if page is None else original_file(page, ".html")
 
     async def fetch(self, url: str, *, fresh: bool = False) -> Snapshot:
         """The stored snapshot of `url`, else (or with `fresh`) a live read, which is stored."""
@@ -185,6 +219,10 @@ class CachingFetcher:
             await asyncio.to_thread(self.pdfs.keep_pdf, snapshot.url, fetched.pdf)
         else:  # the URL is no longer the PDF kept for it, if it ever was one
             await asyncio.to_thread(self.pdfs.forget_pdf, snapshot.url)
+        if fetched.html is not None:
+            await asyncio.to_thread(self.htmls.keep_html, snapshot.url, fetched.html)
+        else:
+            await asyncio.to_thread(self.htmls.forget_html, snapshot.url)
         await self.store.put(snapshot)
         return snapshot
 

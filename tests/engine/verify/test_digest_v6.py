@@ -13,8 +13,11 @@ def report() -> Report:
     return built.model_copy(update={"origins": origins})
 
 
-def test_a_report_is_sealed_as_v6() -> None:
-    assert str(sealed(report()).digest).startswith("sha256-v6:")
+def test_a_report_sealed_as_v6_still_checks() -> None:
+    v6 = report().model_copy(update={"digest": "sha256-v6:" + _hexdigest(report(), version=6)})
+    assert digest_problem(v6) is None
+    assert digest_problem(v6.model_copy(update={"origins": {}})) == EDITED
+    assert str(sealed(report()).digest).startswith("sha256-v7:")
 
 
 def test_a_relabelled_origin_breaks_the_v6_digest() -> None:

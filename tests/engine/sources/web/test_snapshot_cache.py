@@ -244,7 +244,8 @@ async def test_a_pdf_read_live_is_kept_beside_its_snapshot(
     assert store.pdf(f"{url}#page=1") == store.pdf(url) == body
     assert store.pdf_path_for(url) == store.path_for(url).with_suffix(".pdf")
     assert store.pdf(page_server.url("/artigo")) is None
-    assert sorted(Path(name).suffix for name in file_names(tmp_path)) == [".json", ".json", ".pdf"]
+    suffixes = sorted(Path(name).suffix for name in file_names(tmp_path))
+    assert suffixes == [".html", ".json", ".json", ".pdf"]  # the page's HTML: kept_html
 
 
 async def test_a_stored_pdf_keeps_its_bytes_without_a_request(

@@ -1,0 +1,42 @@
+"""The seen check as every entry point builds it: the seers of each kind, and the originals
+of the research's sources."""
+
+from __future__ import annotations
+
+from engine.documents.parse import DocumentKind
+from engine.sources.protocols import Originals
+from engine.verify.seen.check import SeenCheck, SeenLog
+from engine.verify.seen.dispatch import SeenDispatcher
+from engine.verify.seen.html import BrowserSeer
+from engine.verify.seen.office import OfficeSeer
+from engine.verify.seen.pdf import PdfSeer
+from engine.verify.seen.protocol import Seer
+
+SHARED_BROWSER = BrowserSeer()
+"""The one headless Chromium of the process, launched at the first HTML page and reused by
+every run (closed when the process exits)."""
+
+
+def default_seers() -> dict[DocumentKind, Seer]:
+    """A seer per kind: PDF, the Office kinds through it, and HTML in the browser."""
+    pdf = PdfSeer()
+    office = OfficeSeer(pdf)
+    return {
+        DocumentKind.html: SHARED_BROWSER,
+        DocumentKind.pdf: pdf,
+        DocumentKind.docx: office,
+        DocumentKind.pptx: office,
+        DocumentKind.xlsx: office,
+    }
+
+
+SHARED_LOG = SeenLog()
+"""What every seen check built without a log of its own did in this process (the evals
+read it around each report)."""
+
+
+def seen_check(fetcher: object, log: SeenLog | None = None) -> SeenCheck:
+    """The seen check of a research whose documents `fetcher` reads: its originals when it
+    keeps them (`Originals`), else none (every claim on a page that is not text fails)."""
+    originals = fetcher if isinstance(fetcher, Originals) else None
+    return SeenCheck(originals, SeenDispatcher(default_seers()), SHARED_LOG if log is None else log)

@@ -1,0 +1,108 @@
+"""The Office seer (method "office"): a DOCX, PPTX or XLSX rendered by LibreOffice, then seen
+as a PDF.
+
+LibreOffice lays the file out as it prints (`soffice --headless --convert-to pdf`): hidden
+text, tracked deletions, comments, hidden slides, shapes off the slide, hidden rows and
+columns, very hidden sheets are not drawn; text boxes, headers and footers are. Each
+conversion runs with a private profile (`-env:UserInstallation`, one per process: two
+conversions at once would fight over one), under `CONVERT_TIMEOUT_SECONDS`, one at a time in
+the process, and its PDF is kept by the file's SHA-256 under `$FONTE_CACHE_DIR/office-pdfs`,
+so a file is converted once.
+
+The cited page maps onto the PDF: slide N is PDF page N (looked for on every page when
+LibreOffice left a hidden slide out before it); a sheet may span several PDF pages and a
+DOCX is one text, so their excerpt is looked for on every page (`PdfSeer`, page None).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+
+from engine.disk import write_atomically
+from engine.sources.library.cache import default_cache_dir
+from engine.verify.seen.cache import FileShas
+from engine.verify.seen.pdf import PdfSeer
+from engine.verify.seen.protocol import Sight
+
+METHOD = "office"
+SOFFICE = "soffice"
+CONVERT_TIMEOUT_SECONDS = 120.0
+_CONVERTING = threading.Lock()
+
+
+def default_office_dir() -> Path:
+    """`$FONTE_CACHE_DIR/office-pdfs`, else `~/.cache/fonte/office-pdfs`."""
+    return default_cache_dir() / "office-pdfs"
+
+
+class OfficeSeer:
+    """A `Seer` of Office files: rendered to PDF by LibreOffice, read back by `pdf`."""
+
+    method = METHOD
+
+    def __init__(
+        self,
+        pdf: PdfSeer,
+        folder: Path | None = None,
+        timeout: float = CONVERT_TIMEOUT_SECONDS,
+    ) -> None:
+        self._pdf = pdf
+        self._folder = folder if folder is not None else default_office_dir()
+        self._timeout = timeout
+        self._shas = FileShas()
+
+    async def sight(self, document: Path, page: int | None, excerpt: str) -> Sight:
+        rendered = await asyncio.to_thread(self.rendered, document)
+        if rendered is None:
+            reason = "not checked as a reader sees it: LibreOffice cannot render it"
+            return Sight(False, reason, METHOD)
+        slides = document.suffix.lower() == ".pptx"
+        sight = await self._seen(rendered, page if slides else None, excerpt)
+        if slides and page is not None and not sight.seen:
+            sight = await self._seen(rendered, None, excerpt)
+        return Sight(sight.seen, sight.reason, METHOD, sight.seconds)
+
+    async def _seen(self, rendered: Path, page: int | None, excerpt: str) -> Sight:
+        return (await asyncio.to_thread(self._pdf.see, rendered, page, [excerpt]))[0]
+
+    def rendered(self, document: Path) -> Path | None:
+        """The PDF LibreOffice prints of `document`, converted once per file content; None
+        without LibreOffice, or when it fails or times out."""
+        executable = shutil.which(SOFFICE)
+        if executable is None:
+            return None
+        sha = self._shas.sha(document)
+        target = self._folder / f"{sha}.pdf"
+        with _CONVERTING:
+            if target.exists():
+                return target
+            with tempfile.TemporaryDirectory(prefix="fonte-office-") as work:
+                source = Path(work) / f"{sha}{document.suffix.lower()}"
+                shutil.copyfile(document, source)
+                profile = Path(tempfile.gettempdir()) / f"fonte-soffice-profile-{os.getpid()}"
+                command = [
+                    executable,
+                    f"-env:UserInstallation={profile.as_uri()}",
+                    "--headless",
+                    "--norestore",
+                    "--convert-to",
+                    "pdf",
+                    "--outdir",
+                    work,
+                    str(source),
+                ]
+                try:
+                    subprocess.run(command, capture_output=True, timeout=self._timeout, check=False)
+                except (OSError, subprocess.SubprocessError):
+                    return None
+                printed = Path(work) / f"{sha}.pdf"
+                if not printed.exists():
+                    return None
+                write_atomically(target, printed.read_bytes())
+        return target

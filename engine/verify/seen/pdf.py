@@ -1,0 +1,272 @@
+"""The PDF seer (method "pdf-ocr"): the excerpt's region rendered by pdfium, read by Tesseract.
+
+Where: the excerpt's boxes on its page (`page_boxes.span_boxes`, the runs of its lines as the
+verifier found it). Each run is cut from one render of the page (pdfium draws what a reader
+sees: annotations and forms on top, optional-content layers that are off left out, clip paths,
+soft masks and alpha applied), at `SEEN_DPI`, padded a little, and the runs are stacked
+into one image that Tesseract reads in one call (`SEGMENTATION`: a uniform block of text).
+What it reads for each run is compared with the excerpt (`agreement.disagreement`): its
+words, its numbers exactly. Text that does not paint gives no OCR text; a ToUnicode map or
+/ActualText that says other digits than the glyphs is read as the glyphs.
+
+A page with no text layer for the excerpt (a scan read by OCR at parse time, or a page
+whose characters pdfium cannot box) is judged by its image: the whole page rendered and read
+as the parser reads it (`page_boxes.read_page_by_ocr`), the excerpt looked for in it. A page
+with an invisible text layer over a scan gets its boxes from that layer and is judged by
+what the render of those boxes shows: the image, never the layer.
+
+Renders and readings are cached per (document SHA-256, page) in a `SightCache` shared by
+the process. pdfium calls hold `parse.PDFIUM_LOCK`; Tesseract runs outside it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy
+import pypdfium2
+
+from engine.documents.layout import Box
+from engine.documents.ocr import OcrPage, PageImage, ocr_available, read_image
+from engine.documents.parse import PDFIUM_LOCK
+from engine.sources.library.page_boxes import open_text_page, read_page_by_ocr, span_boxes
+from engine.verify.seen.agreement import Word, disagreement, windows
+from engine.verify.seen.cache import FileShas, Memo
+from engine.verify.seen.protocol import Sight
+
+METHOD = "pdf-ocr"
+SEEN_DPI = 300
+"""Tesseract reads body text best at 300 DPI (`ocr.OCR_DPI`)."""
+SEGMENTATION = 6
+"""Tesseract's "uniform block of text": the stacked strips are lines of one block."""
+PAD_HEIGHT, PAD_WIDTH = 0.15, 0.15
+"""A strip's margin above and below, and left and right, in shares of its line's height."""
+GAP_PIXELS = 24
+MARGIN_PIXELS = 16
+MAX_UNPAGED_PAGES = 60
+"""A PDF cited without a page is searched on its first pages only."""
+
+Clock = Callable[[], float]
+
+
+@dataclass
+class SightCache:
+    """The renders and OCR of the seen check, kept for the process (`cache.py`)."""
+
+    shas: FileShas = field(default_factory=FileShas)
+    pages: Memo[tuple[str, int], OcrPage | None] = field(default_factory=lambda: Memo(256))
+    strips: Memo[tuple[str, int, tuple[Box, ...]], tuple[Word, ...] | None] = field(
+        default_factory=lambda: Memo(4096)
+    )
+
+
+SHARED_CACHE = SightCache()
+
+
+@dataclass(frozen=True)
+class _Located:
+    page: int
+    boxes: tuple[Box, ...]
+
+
+class PdfSeer:
+    """A `Seer` of PDFs: each excerpt read back by OCR from the render of where it sits."""
+
+    method = METHOD
+
+    def __init__(self, cache: SightCache = SHARED_CACHE, clock: Clock = time.perf_counter) -> None:
+        self._cache = cache
+        self._clock = clock
+
+    async def sight(self, document: Path, page: int | None, excerpt: str) -> Sight:
+        return (await asyncio.to_thread(self.see, document, page, [excerpt]))[0]
+
+    def see(self, document: Path, page: int | None, excerpts: Sequence[str]) -> list[Sight]:
+        """Each excerpt of `excerpts` judged on `page` (1-based; None: the first page that
+        shows it) of the PDF at `document`; one Tesseract call reads all their strips."""
+        started = self._clock()
+        if not ocr_available():
+            return [_sight(False, "not checked as a reader sees it: no OCR", 0.0)] * len(excerpts)
+        try:
+            sha = self._cache.shas.sha(document)
+            located = self._locate(document, page, excerpts)
+        except (OSError, pypdfium2.PdfiumError) as error:
+            reason = f"not checked as a reader sees it: the PDF cannot be drawn ({error})"
+            return [_sight(False, reason, 0.0)] * len(excerpts)
+        readings = self._read_strips(document, sha, [loc for loc in located if loc is not None])
+        sights = []
+        for excerpt, where in zip(excerpts, located, strict=True):
+            if where is None and page is None:
+                problem: str | None = "the excerpt is not drawn on any page where its text is"
+            elif where is None:
+                problem = self._on_whole_page(document, sha, page or 1, excerpt)
+            else:
+                read = readings.get((where.page, where.boxes))
+                problem = "the page cannot be read by OCR" if read is None else None
+                problem = problem or disagreement(excerpt, read or ())
+            sights.append(_sight(problem is None, problem or "", 0.0))
+        spent = (self._clock() - started) / max(1, len(excerpts))
+        return [Sight(s.seen, s.reason, s.method, spent) for s in sights]
+
+    def _locate(
+        self, document: Path, page: int | None, excerpts: Sequence[str]
+    ) -> list[_Located | None]:
+        with PDFIUM_LOCK:
+            pdf = pypdfium2.PdfDocument(document)
+            try:
+                count = len(pdf)
+                pages = [page] if page is not None else range(1, min(count, MAX_UNPAGED_PAGES) + 1)
+                found: list[_Located | None] = []
+                for excerpt in excerpts:
+                    found.append(_boxes_of(pdf, [p for p in pages if 1 <= p <= count], excerpt))
+                return found
+            finally:
+                pdf.close()
+
+    def _read_strips(
+        self, document: Path, sha: str, located: Sequence[_Located]
+    ) -> dict[tuple[int, tuple[Box, ...]], tuple[Word, ...] | None]:
+        out: dict[tuple[int, tuple[Box, ...]], tuple[Word, ...] | None] = {}
+        wanted: list[_Located] = []
+        for where in located:
+            key = (sha, where.page, where.boxes)
+            kept = self._cache.strips.get(key)
+            if kept is not None:
+                out[(where.page, where.boxes)] = kept
+            elif where not in wanted:
+                wanted.append(where)
+        if not wanted:
+            return out
+        with PDFIUM_LOCK:
+            pdf = pypdfium2.PdfDocument(document)
+            try:
+                strips = [_render_strips(pdf, where) for where in wanted]
+            finally:
+                pdf.close()
+        read = _read_stacked([s for group in strips for s in group])
+        at = 0
+        for where, group in zip(wanted, strips, strict=True):
+            words = (
+                None if read is None else tuple(w for s in read[at : at + len(group)] for w in s)
+            )
+            at += len(group)
+            if words is not None:
+                self._cache.strips.put((sha, where.page, where.boxes), words)
+            out[(where.page, where.boxes)] = words
+        return out
+
+    def _on_whole_page(self, document: Path, sha: str, page: int, excerpt: str) -> str | None:
+        def read() -> OcrPage | None:
+            with PDFIUM_LOCK:
+                pdf = pypdfium2.PdfDocument(document)
+            try:
+                return read_page_by_ocr(pdf, page)
+            finally:
+                with PDFIUM_LOCK:
+                    pdf.close()
+
+        ocr = self._cache.pages.computed((sha, page), read)
+        if ocr is None:
+            return "the page cannot be read by OCR"
+        read_words = [Word(w.text) for w in ocr.words]
+        problem = "nothing of it is drawn on the page"
+        for window in windows(excerpt, read_words):
+            found = disagreement(excerpt, window)
+            if found is None:
+                return None
+            problem = problem if problem != "nothing of it is drawn on the page" else found
+        return problem
+
+
+def _sight(seen: bool, reason: str, seconds: float) -> Sight:
+    return Sight(seen=seen, reason=reason, method=METHOD, seconds=seconds)
+
+
+def _boxes_of(pdf: pypdfium2.PdfDocument, pages: Sequence[int], excerpt: str) -> _Located | None:
+    for page in pages:
+        with open_text_page(pdf, page) as text_page:
+            boxes = span_boxes(text_page, excerpt)
+        if boxes:
+            return _Located(page, tuple(boxes))
+    return None
+
+
+def _render_strips(pdf: pypdfium2.PdfDocument, where: _Located) -> list[numpy.ndarray]:
+    """The runs of `where` cut from one render of its page, each padded, in grey."""
+    page = pdf[where.page - 1]
+    try:
+        padded = [_padded(box) for box in where.boxes]
+        left, bottom, right, top = page.get_bbox()
+        region = (
+            min(b[0] for b in padded),
+            min(b[1] for b in padded),
+            max(b[2] for b in padded),
+            max(b[3] for b in padded),
+        )
+        crop = (0.0, 0.0, 0.0, 0.0)
+        if page.get_rotation() == 0:
+            crop = (
+                max(0.0, region[0] - left),
+                max(0.0, region[1] - bottom),
+                max(0.0, right - region[2]),
+                max(0.0, top - region[3]),
+            )
+        bitmap = page.render(scale=SEEN_DPI / 72, crop=crop, grayscale=True)
+        try:
+            to_pixels = bitmap.get_posconv(page).to_bitmap
+            corners = [(to_pixels(b[0], b[3]), to_pixels(b[2], b[1])) for b in padded]
+            pixels = bitmap.to_numpy()
+        finally:
+            bitmap.close()
+    finally:
+        page.close()
+    height, width = pixels.shape[:2]
+    grey = numpy.ascontiguousarray(pixels.reshape(height, width, -1)[:, :, 0])
+    strips = []
+    for (x0, y0), (x1, y1) in corners:
+        xs, ys = sorted((int(x0), int(x1))), sorted((int(y0), int(y1)))
+        cut = grey[max(0, ys[0]) : min(height, ys[1]), max(0, xs[0]) : min(width, xs[1])]
+        if cut.size:
+            strips.append(cut)
+    return strips
+
+
+def _padded(box: Box) -> Box:
+    height = box[3] - box[1]
+    dy, dx = PAD_HEIGHT * height, PAD_WIDTH * height
+    return (box[0] - dx, box[1] - dy, box[2] + dx, box[3] + dy)
+
+
+def _read_stacked(strips: Sequence[numpy.ndarray]) -> list[list[Word]] | None:
+    """What Tesseract reads in each strip, the strips stacked in one image: one call."""
+    if not strips:
+        return []
+    width = max(s.shape[1] for s in strips) + 2 * MARGIN_PIXELS
+    height = sum(s.shape[0] for s in strips) + GAP_PIXELS * (len(strips) + 1)
+    canvas = numpy.full((height, width), 255, dtype=numpy.uint8)
+    spans = []
+    y = GAP_PIXELS
+    for strip in strips:
+        canvas[y : y + strip.shape[0], MARGIN_PIXELS : MARGIN_PIXELS + strip.shape[1]] = strip
+        spans.append((y - GAP_PIXELS / 2, y + strip.shape[0] + GAP_PIXELS / 2))
+        y += strip.shape[0] + GAP_PIXELS
+    header = b"P5\n%d %d\n255\n" % (width, height)
+    image = PageImage(header + canvas.tobytes(), SEEN_DPI, 0.0, 0.0)
+    ocr = read_image(image, segmentation=SEGMENTATION)
+    if ocr is None:
+        return None
+    scale = SEEN_DPI / 72
+    by_strip: list[list[Word]] = [[] for _ in strips]
+    for word in ocr.words:
+        middle = -(word.box[1] + word.box[3]) / 2 * scale
+        index = next((i for i, (y0, y1) in enumerate(spans) if y0 <= middle < y1), None)
+        if index is not None:
+            by_strip[index].append(Word(word.text))
+    return [
+        [Word(w.text, edge=i in (0, len(words) - 1)) for i, w in enumerate(words)]
+        for words in by_strip
+    ]
