@@ -20,9 +20,8 @@ import time
 from pathlib import Path
 
 from engine.verify.seen import BrowserSeer
+from evals.suites import CORPUS
 from evals.web_pages import render_article
-
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -39,7 +38,7 @@ def _line(label: str, values: list[float]) -> str:
     )
 
 
-async def bench(corpus: Path, pages: int, claims: int) -> None:
+async def bench_html_seen(corpus: Path, pages: int, claims: int) -> None:
     articles: dict[str, list[str]] = json.loads((corpus / "corpus.json").read_text("utf-8"))
     chosen = [
         (t, s) for t, s in articles.items() if sum(20 <= len(x.strip()) <= 400 for x in s) >= 3
@@ -83,7 +82,7 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=10)
     parser.add_argument("--claims", type=int, default=30)
     args = parser.parse_args()
-    asyncio.run(bench(args.corpus, args.pages, args.claims))
+    asyncio.run(bench_html_seen(args.corpus, args.pages, args.claims))
 
 
 if __name__ == "__main__":

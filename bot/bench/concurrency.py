@@ -68,7 +68,7 @@ async def run_load(rt: Runtime, load: int, round_number: int) -> tuple[float, li
     return time.monotonic() - started, list(done.values())
 
 
-async def bench(library: Path, loads: list[int], redis_url: str, workers: int) -> None:
+async def bench_concurrency(library: Path, loads: list[int], redis_url: str, workers: int) -> None:
     prefix = f"fonte-bench-{uuid.uuid4().hex[:8]}"
     async with slack_stand_in() as api_url:
         env = worker_environment(api_url, redis_url, prefix, library)
@@ -112,7 +112,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     loads = [int(n) for n in args.loads.split(",") if n.strip()]
-    asyncio.run(bench(args.library, loads, args.redis, args.workers))
+    asyncio.run(bench_concurrency(args.library, loads, args.redis, args.workers))
 
 
 if __name__ == "__main__":

@@ -17,10 +17,11 @@ from collections.abc import Sequence
 import numpy as np
 from PIL import Image
 
+from engine.documents.layout import Box
+
 MIN_CONTRAST = 32
 """Of 255, on one channel: #e0e0e0 text on white is not read, #d0d0d0 is."""
 
-Box = tuple[float, float, float, float]
 Region = tuple[int, int, int, int]
 """x, y, width, height in whole CSS pixels of the document."""
 

@@ -19,19 +19,20 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.documents.layout import Box
 from engine.text.matching import find_excerpt
+from engine.text.normalise import collapse_whitespace
 
 TEXT, GENERATED, BREAK, SPACE = 0, 1, 2, 3
 MIN_HEIGHT = 5.0
 """CSS pixels: a character box lower than this (a font of about 4px) is not legible."""
 _RTL = frozenset({"R", "AL", "AN"})
 
-Box = tuple[float, float, float, float]
 """x, y, width, height in CSS pixels of the document."""
 
 
 @dataclass(frozen=True)
-class Piece:
+class RenderedPiece:
     kind: int
     start: int
     end: int
@@ -43,7 +44,7 @@ class Piece:
 @dataclass(frozen=True)
 class RenderedText:
     text: str
-    pieces: tuple[Piece, ...]
+    pieces: tuple[RenderedPiece, ...]
 
 
 @dataclass(frozen=True)
@@ -58,13 +59,13 @@ class Covered:
 def rendered_text(raw: Sequence[Sequence[object]]) -> RenderedText:
     """The text of the walk's pieces (`html_script.WALK`), each piece's place in it."""
     parts: list[str] = []
-    pieces: list[Piece] = []
+    pieces: list[RenderedPiece] = []
     at = 0
     for kind, text, ref, decor in raw:
         if not isinstance(kind, int) or not isinstance(text, str) or not isinstance(ref, int):
             continue
         parts.append(text)
-        pieces.append(Piece(kind, at, at + len(text), ref, bool(decor)))
+        pieces.append(RenderedPiece(kind, at, at + len(text), ref, bool(decor)))
         at += len(text)
     return RenderedText("".join(parts), tuple(pieces))
 
@@ -87,7 +88,7 @@ def generated_problem(rendered: RenderedText, start: int, end: int) -> str | Non
     for piece in pieces[low : high + 1]:
         inside = piece.start >= start and piece.end <= end
         if piece.kind == GENERATED and not piece.decor and not inside:
-            added = " ".join(rendered.text[piece.start : piece.end].split())
+            added = collapse_whitespace(rendered.text[piece.start : piece.end])
             return f"the page's style adds “{added[:40]}” to this passage"
     return None
 
