@@ -29,9 +29,11 @@ from pathlib import Path
 
 import numpy
 import pypdfium2
+import pypdfium2.raw as pdfium_c
 
 from engine.documents.ocr import OcrPage, PageImage, ocr_available, read_image
 from engine.documents.parse import PDFIUM_LOCK
+from engine.documents.pdf_objects import SCAN_SHARE
 from engine.sources.library.page_boxes import Box, open_text_page, read_page_by_ocr, span_boxes
 from engine.verify.seen.agreement import Word, disagreement, windows
 from engine.verify.seen.cache import FileShas, Memo
@@ -44,6 +46,14 @@ SEGMENTATION = 6
 """Tesseract's "uniform block of text": the stacked strips are lines of one block."""
 PAD_HEIGHT, PAD_WIDTH = 0.15, 0.15
 """A strip's margin above and below, and left and right, in shares of its line's height."""
+INK_CONTRAST = 96
+"""Grey levels (0-255) a pixel must differ from its strip's background by to be ink. About
+the 3:1 contrast the WCAG ask of large text (#949494 on white): text fainter than that is
+not what a reader is shown, and Tesseract, which stretches any contrast it finds, must not
+read it. Both polarities count: white text on a dark cell is ink."""
+SCAN_PAD_HEIGHT = 0.6
+"""On a scan the layer's boxes only roughly sit on the image's words: each line is read
+across the whole page, with this much margin above and below."""
 GAP_PIXELS = 24
 MARGIN_PIXELS = 16
 MAX_UNPAGED_PAGES = 60
@@ -198,8 +208,11 @@ def _render_strips(pdf: pypdfium2.PdfDocument, where: _Located) -> list[numpy.nd
     """The runs of `where` cut from one render of its page, each padded, in grey."""
     page = pdf[where.page - 1]
     try:
-        padded = [_padded(box) for box in where.boxes]
         left, bottom, right, top = page.get_bbox()
+        if _is_scan(page):
+            padded = _lines_across(where.boxes, left, right)
+        else:
+            padded = [_padded(box) for box in where.boxes]
         region = (
             min(b[0] for b in padded),
             min(b[1] for b in padded),
@@ -230,8 +243,44 @@ def _render_strips(pdf: pypdfium2.PdfDocument, where: _Located) -> list[numpy.nd
         xs, ys = sorted((int(x0), int(x1))), sorted((int(y0), int(y1)))
         cut = grey[max(0, ys[0]) : min(height, ys[1]), max(0, xs[0]) : min(width, xs[1])]
         if cut.size:
-            strips.append(cut)
+            strips.append(_inked(cut))
     return strips
+
+
+def _inked(strip: numpy.ndarray) -> numpy.ndarray:
+    """`strip` in black and white: ink where a pixel stands `INK_CONTRAST` from the strip's
+    background (its median grey), white elsewhere."""
+    background = float(numpy.median(strip))
+    ink = numpy.abs(strip.astype(numpy.int16) - background) >= INK_CONTRAST
+    return numpy.where(ink, 0, 255).astype(numpy.uint8)
+
+
+def _is_scan(page: pypdfium2.PdfPage) -> bool:
+    """Whether one image covers `SCAN_SHARE` of the page (`pdf_objects`: its text is an OCR
+    layer)."""
+    left, bottom, right, top = page.get_bbox()
+    area = max(1.0, (right - left) * (top - bottom))
+    for item in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=1):
+        x0, y0, x1, y1 = item.get_bounds()
+        if (x1 - x0) * (y1 - y0) >= SCAN_SHARE * area:
+            return True
+    return False
+
+
+def _lines_across(boxes: Sequence[Box], left: float, right: float) -> list[Box]:
+    """The lines of `boxes` (runs on one line joined), each across the page, padded."""
+    lines: list[Box] = []
+    for box in boxes:
+        if lines and min(lines[-1][3], box[3]) - max(lines[-1][1], box[1]) > 0:
+            last = lines[-1]
+            lines[-1] = (left, min(last[1], box[1]), right, max(last[3], box[3]))
+        else:
+            lines.append((left, box[1], right, box[3]))
+    out = []
+    for line in lines:
+        pad = SCAN_PAD_HEIGHT * (line[3] - line[1])
+        out.append((line[0], line[1] - pad, line[2], line[3] + pad))
+    return out
 
 
 def _padded(box: Box) -> Box:
