@@ -51,7 +51,8 @@ PDF_CLAIM = build_claim("c1", url="https://example.org/doc.pdf#page=3", context=
 def test_a_pdf_claim_is_read_back_on_its_page_excerpt_and_context(tmp_path: Path) -> None:
     seer = Recorded()
     checked = check(PDF_CLAIM, "application/pdf", seer, tmp_path)
-    assert checked.status is ClaimStatus.verified and checked.seen_by == "pdf-ocr"
+    assert checked.status is ClaimStatus.verified
+    assert checked.seen_by == "pdf-ocr"
     assert [(page, excerpt) for _, page, excerpt in seer.asked] == [
         (3, PDF_CLAIM.excerpt),
         (3, "Table 4 —"),
@@ -60,7 +61,8 @@ def test_a_pdf_claim_is_read_back_on_its_page_excerpt_and_context(tmp_path: Path
 
 def test_a_claim_not_seen_is_rejected_in_one_line(tmp_path: Path) -> None:
     checked = check(PDF_CLAIM, "application/pdf", Recorded(seen=False), tmp_path)
-    assert checked.status is ClaimStatus.rejected and checked.seen_by == ""
+    assert checked.status is ClaimStatus.rejected
+    assert checked.seen_by == ""
     assert checked.reason == f"{NOT_SEEN}: nothing of it is drawn there"
 
 
@@ -68,7 +70,8 @@ def test_text_formats_are_what_they_show(tmp_path: Path) -> None:
     for content_type in ("text/plain", "text/markdown; charset=utf-8"):
         seer = Recorded(seen=False)
         checked = check(build_claim("c2"), content_type, seer, tmp_path)
-        assert checked.status is ClaimStatus.verified and checked.seen_by == "text"
+        assert checked.status is ClaimStatus.verified
+        assert checked.seen_by == "text"
         assert seer.asked == []
 
 
@@ -82,7 +85,8 @@ def test_a_page_whose_original_was_not_kept_fails_closed(tmp_path: Path) -> None
     claim = build_claim("c4", url="https://example.org/other.pdf#page=1")
     checked = check(claim, "application/pdf", Recorded(), tmp_path)
     assert checked.status is ClaimStatus.rejected
-    assert checked.reason is not None and checked.reason.startswith(NOT_SEEN)
+    assert checked.reason is not None
+    assert checked.reason.startswith(NOT_SEEN)
 
 
 def test_a_context_not_seen_rejects_its_claim(tmp_path: Path) -> None:
