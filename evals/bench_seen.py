@@ -21,9 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from engine import ExtractiveModel, Orchestrator
-from engine.contracts import Limits, Report
-from engine.documents.parse import DocumentKind
+from engine import ExtractiveModel, Limits, Orchestrator, Report
+from engine.documents import DocumentKind
 from engine.planning import make_brief
 from engine.sources.library import Library
 from engine.verify import ClaimVerifier

@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from urllib.parse import unquote, urlparse
 
-from engine import Calculation, Claim, DroppedSentence, Report, Sentence, split_page
-from engine.contracts import ClaimStatus
+from engine import Calculation, Claim, ClaimStatus, DroppedSentence, Report, Sentence, split_page
 from engine.text import is_fragment, numbers_in, term_set
 from engine.verify.seen import NOT_SEEN, RENDERED
 from engine.writing import NotComparable, recompute
