@@ -3,7 +3,8 @@ and without it, on FinanceBench filings.
 
     python -m evals.bench_seen [--corpus DIR] [--questions N] [--cache-dir DIR]
 
-A library of the filings the first N FinanceBench questions cite is opened once (parsed into
+A library of the filings the first N FinanceBench questions cite (hard links, or copies in a
+temporary folder, never in the project) is opened once (parsed into
 `--cache-dir`, so a second run starts warm); then each question is researched by the offline
 model twice, without the seen check and with it (a fresh render cache each time: a report
 pays its own renders), in alternating order so neither run always finds the disk warm.
@@ -16,6 +17,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import shutil
 import statistics
 import tempfile
 import time
@@ -40,10 +43,17 @@ def _library_folder(corpus: Path, count: int) -> tuple[Path, list[str]]:
         question = json.loads(line)
         name = question["doc_name"]
         target = folder / f"{name}.pdf"
-        if not target.exists():
-            target.symlink_to(corpus / "financebench" / "pdfs" / f"{name}.pdf")
+        if not target.exists():  # the library reads no symbolic link out of its folder
+            _link_or_copy(corpus / "financebench" / "pdfs" / f"{name}.pdf", target)
         questions.append(question["question"])
     return folder, questions
+
+
+def _link_or_copy(source: Path, target: Path) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)
 
 
 async def _run(library: Library, question: str, log: SeenLog | None) -> tuple[Report, float]:

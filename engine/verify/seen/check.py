@@ -19,6 +19,7 @@ check did, for the evals' table and the benchmark.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -102,9 +103,8 @@ class SeenCheck:
         if document is None:
             return not_checked("its source did not keep the document as served")
         page = split_page(claim.url)[1]
-        sight = await self._dispatcher.sight(document, page, claim.excerpt)
-        if sight.seen and claim.context:
-            context = await self._dispatcher.sight(document, page, claim.context)
-            if not context.seen:
-                return Sight(False, f"its context: {context.reason}", context.method)
-        return sight
+        quoted = [claim.excerpt, *([claim.context] if claim.context else [])]
+        sights = await asyncio.gather(*(self._dispatcher.sight(document, page, q) for q in quoted))
+        if not sights[0].seen or len(sights) == 1 or sights[1].seen:
+            return sights[0]
+        return Sight(False, f"its context: {sights[1].reason}", sights[1].method)

@@ -56,6 +56,8 @@ SCAN_PAD_HEIGHT = 0.6
 across the whole page, with this much margin above and below."""
 GAP_PIXELS = 24
 MARGIN_PIXELS = 16
+BATCH_WINDOW_SECONDS = 0.05
+"""How long a `sight` call waits for others to be read with it in one Tesseract call."""
 MAX_UNPAGED_PAGES = 60
 """A PDF cited without a page is searched on its first pages only."""
 
@@ -82,43 +84,106 @@ class _Located:
     boxes: tuple[Box, ...]
 
 
+@dataclass(frozen=True)
+class _Found:
+    sha: str
+    where: _Located | None
+
+
+Request = tuple[Path, int | None, str]
+"""A document, the page cited (None: unpaged), an excerpt."""
+_StripKey = tuple[str, int, tuple[Box, ...]]
+
+
 class PdfSeer:
-    """A `Seer` of PDFs: each excerpt read back by OCR from the render of where it sits."""
+    """A `Seer` of PDFs: each excerpt read back by OCR from the render of where it sits.
+
+    `sight` calls that come within `window` seconds of each other (a report verifies the
+    claims of a subagent at once) are judged together: one Tesseract call reads the strips
+    of all of them, whatever their documents (its start-up costs more than a strip)."""
 
     method = METHOD
 
-    def __init__(self, cache: SightCache = SHARED_CACHE, clock: Clock = time.perf_counter) -> None:
+    def __init__(
+        self,
+        cache: SightCache = SHARED_CACHE,
+        clock: Clock = time.perf_counter,
+        window: float = BATCH_WINDOW_SECONDS,
+    ) -> None:
         self._cache = cache
         self._clock = clock
+        self._window = window
+        self._waiting: dict[int, list[tuple[Request, asyncio.Future[Sight]]]] = {}
+        self._judging: set[asyncio.Task[None]] = set()
 
     async def sight(self, document: Path, page: int | None, excerpt: str) -> Sight:
-        return (await asyncio.to_thread(self.see, document, page, [excerpt]))[0]
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Sight] = loop.create_future()
+        waiting = self._waiting.setdefault(id(loop), [])
+        waiting.append(((document, page, excerpt), future))
+        if len(waiting) == 1:
+            loop.call_later(self._window, self._start_judging, loop)
+        return await future
+
+    def _start_judging(self, loop: asyncio.AbstractEventLoop) -> None:
+        task = loop.create_task(self._judge_waiting(loop))
+        self._judging.add(task)
+        task.add_done_callback(self._judging.discard)
+
+    async def _judge_waiting(self, loop: asyncio.AbstractEventLoop) -> None:
+        batch = self._waiting.pop(id(loop), [])
+        try:
+            sights = await asyncio.to_thread(self.see_all, [request for request, _ in batch])
+        except Exception as error:  # every waiting claim learns of it, none waits forever
+            for _, future in batch:
+                if not future.done():
+                    future.set_exception(error)
+            return
+        for (_, future), found in zip(batch, sights, strict=True):
+            if not future.done():
+                future.set_result(found)
 
     def see(self, document: Path, page: int | None, excerpts: Sequence[str]) -> list[Sight]:
         """Each excerpt of `excerpts` judged on `page` (1-based; None: the first page that
         shows it) of the PDF at `document`; one Tesseract call reads all their strips."""
+        return self.see_all([(document, page, excerpt) for excerpt in excerpts])
+
+    def see_all(self, requests: Sequence[Request]) -> list[Sight]:
+        """Each (document, page, excerpt) judged; one Tesseract call reads every strip."""
         started = self._clock()
         if not ocr_available():
-            return [_sight(False, "not checked as a reader sees it: no OCR", 0.0)] * len(excerpts)
-        try:
-            sha = self._cache.shas.sha(document)
-            located = self._locate(document, page, excerpts)
-        except (OSError, pypdfium2.PdfiumError) as error:
-            reason = f"not checked as a reader sees it: the PDF cannot be drawn ({error})"
-            return [_sight(False, reason, 0.0)] * len(excerpts)
-        readings = self._read_strips(document, sha, [loc for loc in located if loc is not None])
+            return [_sight(False, "not checked as a reader sees it: no OCR", 0.0)] * len(requests)
+        found: dict[int, _Found | str] = {}
+        by_document: dict[tuple[Path, int | None], list[int]] = {}
+        for index, (document, page, _) in enumerate(requests):
+            by_document.setdefault((document, page), []).append(index)
+        for (document, page), indices in by_document.items():
+            try:
+                sha = self._cache.shas.sha(document)
+                located = self._locate(document, page, [requests[i][2] for i in indices])
+            except (OSError, pypdfium2.PdfiumError) as error:
+                reason = f"not checked as a reader sees it: the PDF cannot be drawn ({error})"
+                found.update(dict.fromkeys(indices, reason))
+                continue
+            for index, where in zip(indices, located, strict=True):
+                found[index] = _Found(sha, where)
+        readings = self._read_strips(requests, found)
         sights = []
-        for excerpt, where in zip(excerpts, located, strict=True):
-            if where is None and page is None:
+        for index, (document, page, excerpt) in enumerate(requests):
+            item = found[index]
+            if isinstance(item, str):
+                sights.append(_sight(False, item, 0.0))
+                continue
+            if item.where is None and page is None:
                 problem: str | None = "the excerpt is not drawn on any page where its text is"
-            elif where is None:
-                problem = self._on_whole_page(document, sha, page or 1, excerpt)
+            elif item.where is None:
+                problem = self._on_whole_page(document, item.sha, page or 1, excerpt)
             else:
-                read = readings.get((where.page, where.boxes))
+                read = readings.get((item.sha, item.where.page, item.where.boxes))
                 problem = "the page cannot be read by OCR" if read is None else None
                 problem = problem or disagreement(excerpt, read or ())
             sights.append(_sight(problem is None, problem or "", 0.0))
-        spent = (self._clock() - started) / max(1, len(excerpts))
+        spent = (self._clock() - started) / max(1, len(requests))
         return [Sight(s.seen, s.reason, s.method, spent) for s in sights]
 
     def _locate(
@@ -129,43 +194,47 @@ class PdfSeer:
             try:
                 count = len(pdf)
                 pages = [page] if page is not None else range(1, min(count, MAX_UNPAGED_PAGES) + 1)
-                found: list[_Located | None] = []
+                located: list[_Located | None] = []
                 for excerpt in excerpts:
-                    found.append(_boxes_of(pdf, [p for p in pages if 1 <= p <= count], excerpt))
-                return found
+                    located.append(_boxes_of(pdf, [p for p in pages if 1 <= p <= count], excerpt))
+                return located
             finally:
                 pdf.close()
 
     def _read_strips(
-        self, document: Path, sha: str, located: Sequence[_Located]
-    ) -> dict[tuple[int, tuple[Box, ...]], tuple[Word, ...] | None]:
-        out: dict[tuple[int, tuple[Box, ...]], tuple[Word, ...] | None] = {}
-        wanted: list[_Located] = []
-        for where in located:
-            key = (sha, where.page, where.boxes)
+        self, requests: Sequence[Request], found: dict[int, _Found | str]
+    ) -> dict[_StripKey, tuple[Word, ...] | None]:
+        out: dict[_StripKey, tuple[Word, ...] | None] = {}
+        wanted: dict[_StripKey, Path] = {}
+        for index, item in found.items():
+            if isinstance(item, str) or item.where is None:
+                continue
+            key = (item.sha, item.where.page, item.where.boxes)
             kept = self._cache.strips.get(key)
             if kept is not None:
-                out[(where.page, where.boxes)] = kept
-            elif where not in wanted:
-                wanted.append(where)
+                out[key] = kept
+            else:
+                wanted.setdefault(key, requests[index][0])
         if not wanted:
             return out
-        with PDFIUM_LOCK:
-            pdf = pypdfium2.PdfDocument(document)
-            try:
-                strips = [_render_strips(pdf, where) for where in wanted]
-            finally:
-                pdf.close()
+        strips: list[list[numpy.ndarray]] = []
+        for key, document in wanted.items():
+            with PDFIUM_LOCK:
+                pdf = pypdfium2.PdfDocument(document)
+                try:
+                    strips.append(_render_strips(pdf, _Located(key[1], key[2])))
+                finally:
+                    pdf.close()
         read = _read_stacked([s for group in strips for s in group])
         at = 0
-        for where, group in zip(wanted, strips, strict=True):
+        for key, group in zip(wanted, strips, strict=True):
             words = (
                 None if read is None else tuple(w for s in read[at : at + len(group)] for w in s)
             )
             at += len(group)
             if words is not None:
-                self._cache.strips.put((sha, where.page, where.boxes), words)
-            out[(where.page, where.boxes)] = words
+                self._cache.strips.put(key, words)
+            out[key] = words
         return out
 
     def _on_whole_page(self, document: Path, sha: str, page: int, excerpt: str) -> str | None:

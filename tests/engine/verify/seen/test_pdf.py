@@ -10,11 +10,14 @@ its image. Several of them pass the parser's own text filter: the render is what
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from engine.documents.ocr import ocr_available
+from engine.documents.ocr import OcrPage, ocr_available
+from engine.verify.seen import pdf as pdf_module
 from engine.verify.seen.pdf import PdfSeer, SightCache
 from tests.support.seen_pdfs import ATTACKS, BENIGN, scan_with_layer, seen_pdf, swapped_digits_pdf
 
@@ -84,3 +87,28 @@ def test_a_file_that_is_no_pdf_is_not_checked(tmp_path: Path) -> None:
     sight = PdfSeer(SightCache()).see(path, 1, [SHOWN])[0]
     assert not sight.seen
     assert sight.reason.startswith("not checked as a reader sees it")
+
+
+def test_claims_checked_together_share_one_tesseract_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[int] = []
+    original = pdf_module.read_image
+
+    def counted(*args: Any, **kwargs: Any) -> OcrPage | None:
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(pdf_module, "read_image", counted)
+    first, second = tmp_path / "a.pdf", tmp_path / "b.pdf"
+    first.write_bytes(seen_pdf(SHOWN, HIDDEN))
+    second.write_bytes(seen_pdf(SHOWN, HIDDEN, "white-annotation"))
+    seer = PdfSeer(SightCache())
+
+    async def together() -> list[bool]:
+        asked = [(first, SHOWN), (first, HIDDEN), (second, SHOWN), (second, HIDDEN)]
+        found = await asyncio.gather(*(seer.sight(path, 1, text) for path, text in asked))
+        return [s.seen for s in found]
+
+    assert asyncio.run(together()) == [True, True, True, False]
+    assert len(calls) == 1
