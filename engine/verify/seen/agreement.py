@@ -39,6 +39,7 @@ MAX_GAP = 2
 """The longest run of letters an OCR misreading may drop or add inside a group of words."""
 MAX_NOISE_CHARS = 2
 """A word read that the excerpt lacks is noise (a speck, a rule) up to this length."""
+NOTHING = "nothing of it is drawn there"
 _SLACK = 3
 _MAX_PART = 8
 """Words either side of a window on a page read whole."""
@@ -71,7 +72,7 @@ def disagreement(excerpt: str, read: Sequence[Word]) -> str | None:
         return None
     got = [Word(word, item.edge) for item in read for word in words_of(item.text)]
     if not got:
-        return "nothing of it is drawn there"
+        return NOTHING
     matcher = difflib.SequenceMatcher(
         None, [_core(w) for w in wanted], [_core(w.text) for w in got], autojunk=False
     )
@@ -79,7 +80,7 @@ def disagreement(excerpt: str, read: Sequence[Word]) -> str | None:
     first = next((i for i, op in enumerate(opcodes) if op[0] != "insert"), None)
     last = next((i for i in range(len(opcodes) - 1, -1, -1) if opcodes[i][0] != "insert"), None)
     if first is None or last is None:
-        return "nothing of it is drawn there"
+        return NOTHING
     matched: list[str] = []
     for index, (tag, i1, i2, j1, j2) in enumerate(opcodes):
         if tag == "insert":

@@ -29,33 +29,21 @@ from pathlib import Path
 
 import numpy
 import pypdfium2
-import pypdfium2.raw as pdfium_c
 
-from engine.documents.ocr import OcrPage, PageImage, ocr_available, read_image
+from engine.documents.ocr import OcrPage, ocr_available
 from engine.documents.parse import PDFIUM_LOCK
-from engine.documents.pdf_objects import SCAN_SHARE
 from engine.sources.library.page_boxes import Box, open_text_page, read_page_by_ocr, span_boxes
-from engine.verify.seen.agreement import Word, disagreement, windows
+from engine.verify.seen.agreement import NOTHING, Word, disagreement, windows
 from engine.verify.seen.cache import FileShas, Memo
 from engine.verify.seen.protocol import Sight
+from engine.verify.seen.strips import SEEN_DPI, read_stacked, render_strips
 
 METHOD = "pdf-ocr"
-SEEN_DPI = 300
-"""Tesseract reads body text best at 300 DPI (`ocr.OCR_DPI`)."""
-SEGMENTATION = 6
-"""Tesseract's "uniform block of text": the stacked strips are lines of one block."""
-PAD_HEIGHT, PAD_WIDTH = 0.15, 0.15
-"""A strip's margin above and below, and left and right, in shares of its line's height."""
-INK_CONTRAST = 96
-"""Grey levels (0-255) a pixel must differ from its strip's background by to be ink. About
-the 3:1 contrast the WCAG ask of large text (#949494 on white): text fainter than that is
-not what a reader is shown, and Tesseract, which stretches any contrast it finds, must not
-read it. Both polarities count: white text on a dark cell is ink."""
-SCAN_PAD_HEIGHT = 0.6
-"""On a scan the layer's boxes only roughly sit on the image's words: each line is read
-across the whole page, with this much margin above and below."""
-GAP_PIXELS = 24
-MARGIN_PIXELS = 16
+RETRY_DPIS = (450, 600)
+"""An excerpt whose reading at `SEEN_DPI` disagrees (not one of which nothing is drawn) is
+read again at these resolutions, until one agrees: small print in tables (8 points and
+less) loses commas and digits at 300 DPI. Faint, clipped, covered or squeezed text stays
+unseen at any size."""
 BATCH_WINDOW_SECONDS = 0.05
 """How long a `sight` call waits for others to be read with it in one Tesseract call."""
 MAX_UNPAGED_PAGES = 60
@@ -70,7 +58,7 @@ class SightCache:
 
     shas: FileShas = field(default_factory=FileShas)
     pages: Memo[tuple[str, int], OcrPage | None] = field(default_factory=lambda: Memo(256))
-    strips: Memo[tuple[str, int, tuple[Box, ...]], tuple[Word, ...] | None] = field(
+    strips: Memo[tuple[str, int, tuple[Box, ...], int], tuple[Word, ...] | None] = field(
         default_factory=lambda: Memo(4096)
     )
 
@@ -92,7 +80,8 @@ class _Found:
 
 Request = tuple[Path, int | None, str]
 """A document, the page cited (None: unpaged), an excerpt."""
-_StripKey = tuple[str, int, tuple[Box, ...]]
+_StripKey = tuple[str, int, tuple[Box, ...], int]
+"""Document SHA-256, page, boxes, DPI."""
 
 
 class PdfSeer:
@@ -167,24 +156,43 @@ class PdfSeer:
                 continue
             for index, where in zip(indices, located, strict=True):
                 found[index] = _Found(sha, where)
-        readings = self._read_strips(requests, found)
-        sights = []
-        for index, (document, page, excerpt) in enumerate(requests):
-            item = found[index]
-            if isinstance(item, str):
-                sights.append(_sight(False, item, 0.0))
-                continue
-            if item.where is None and page is None:
-                problem: str | None = "the excerpt is not drawn on any page where its text is"
-            elif item.where is None:
-                problem = self._on_whole_page(document, item.sha, page or 1, excerpt)
-            else:
-                read = readings.get((item.sha, item.where.page, item.where.boxes))
-                problem = "the page cannot be read by OCR" if read is None else None
-                problem = problem or disagreement(excerpt, read or ())
-            sights.append(_sight(problem is None, problem or "", 0.0))
+        problems = self._judged(requests, found, SEEN_DPI, range(len(requests)))
+        for dpi in RETRY_DPIS:  # small print misread at 300 DPI: read again, larger
+            again = [
+                i
+                for i, problem in enumerate(problems)
+                if problem and problem != NOTHING and isinstance(found[i], _Found)
+            ]
+            for i, problem in zip(again, self._judged(requests, found, dpi, again), strict=True):
+                problems[i] = problem
+        sights = [_sight(problem is None, problem or "", 0.0) for problem in problems]
         spent = (self._clock() - started) / max(1, len(requests))
         return [Sight(s.seen, s.reason, s.method, spent) for s in sights]
+
+    def _judged(
+        self,
+        requests: Sequence[Request],
+        found: dict[int, _Found | str],
+        dpi: int,
+        indices: Sequence[int],
+    ) -> list[str | None]:
+        """Why each request of `indices` is not seen at `dpi` (None: it is)."""
+        readings = self._read_strips(requests, {i: found[i] for i in indices}, dpi)
+        problems: list[str | None] = []
+        for index in indices:
+            document, page, excerpt = requests[index]
+            item = found[index]
+            if isinstance(item, str):
+                problems.append(item)
+            elif item.where is None and page is None:
+                problems.append("the excerpt is not drawn on any page where its text is")
+            elif item.where is None:
+                problems.append(self._on_whole_page(document, item.sha, page or 1, excerpt))
+            else:
+                read = readings.get((item.sha, item.where.page, item.where.boxes, dpi))
+                problem = "the page cannot be read by OCR" if read is None else None
+                problems.append(problem or disagreement(excerpt, read or ()))
+        return problems
 
     def _locate(
         self, document: Path, page: int | None, excerpts: Sequence[str]
@@ -202,14 +210,14 @@ class PdfSeer:
                 pdf.close()
 
     def _read_strips(
-        self, requests: Sequence[Request], found: dict[int, _Found | str]
+        self, requests: Sequence[Request], found: dict[int, _Found | str], dpi: int
     ) -> dict[_StripKey, tuple[Word, ...] | None]:
         out: dict[_StripKey, tuple[Word, ...] | None] = {}
         wanted: dict[_StripKey, Path] = {}
         for index, item in found.items():
             if isinstance(item, str) or item.where is None:
                 continue
-            key = (item.sha, item.where.page, item.where.boxes)
+            key = (item.sha, item.where.page, item.where.boxes, dpi)
             kept = self._cache.strips.get(key)
             if kept is not None:
                 out[key] = kept
@@ -222,10 +230,10 @@ class PdfSeer:
             with PDFIUM_LOCK:
                 pdf = pypdfium2.PdfDocument(document)
                 try:
-                    strips.append(_render_strips(pdf, _Located(key[1], key[2])))
+                    strips.append(render_strips(pdf, key[1], key[2], dpi))
                 finally:
                     pdf.close()
-        read = _read_stacked([s for group in strips for s in group])
+        read = read_stacked([s for group in strips for s in group], dpi)
         at = 0
         for key, group in zip(wanted, strips, strict=True):
             words = (
@@ -271,119 +279,3 @@ def _boxes_of(pdf: pypdfium2.PdfDocument, pages: Sequence[int], excerpt: str) ->
         if boxes:
             return _Located(page, tuple(boxes))
     return None
-
-
-def _render_strips(pdf: pypdfium2.PdfDocument, where: _Located) -> list[numpy.ndarray]:
-    """The runs of `where` cut from one render of its page, each padded, in grey."""
-    page = pdf[where.page - 1]
-    try:
-        left, bottom, right, top = page.get_bbox()
-        if _is_scan(page):
-            padded = _lines_across(where.boxes, left, right)
-        else:
-            padded = [_padded(box) for box in where.boxes]
-        region = (
-            min(b[0] for b in padded),
-            min(b[1] for b in padded),
-            max(b[2] for b in padded),
-            max(b[3] for b in padded),
-        )
-        crop = (0.0, 0.0, 0.0, 0.0)
-        if page.get_rotation() == 0:
-            crop = (
-                max(0.0, region[0] - left),
-                max(0.0, region[1] - bottom),
-                max(0.0, right - region[2]),
-                max(0.0, top - region[3]),
-            )
-        bitmap = page.render(scale=SEEN_DPI / 72, crop=crop, grayscale=True)
-        try:
-            to_pixels = bitmap.get_posconv(page).to_bitmap
-            corners = [(to_pixels(b[0], b[3]), to_pixels(b[2], b[1])) for b in padded]
-            pixels = bitmap.to_numpy()
-        finally:
-            bitmap.close()
-    finally:
-        page.close()
-    height, width = pixels.shape[:2]
-    grey = numpy.ascontiguousarray(pixels.reshape(height, width, -1)[:, :, 0])
-    strips = []
-    for (x0, y0), (x1, y1) in corners:
-        xs, ys = sorted((int(x0), int(x1))), sorted((int(y0), int(y1)))
-        cut = grey[max(0, ys[0]) : min(height, ys[1]), max(0, xs[0]) : min(width, xs[1])]
-        if cut.size:
-            strips.append(_inked(cut))
-    return strips
-
-
-def _inked(strip: numpy.ndarray) -> numpy.ndarray:
-    """`strip` in black and white: ink where a pixel stands `INK_CONTRAST` from the strip's
-    background (its median grey), white elsewhere."""
-    background = float(numpy.median(strip))
-    ink = numpy.abs(strip.astype(numpy.int16) - background) >= INK_CONTRAST
-    return numpy.where(ink, 0, 255).astype(numpy.uint8)
-
-
-def _is_scan(page: pypdfium2.PdfPage) -> bool:
-    """Whether one image covers `SCAN_SHARE` of the page (`pdf_objects`: its text is an OCR
-    layer)."""
-    left, bottom, right, top = page.get_bbox()
-    area = max(1.0, (right - left) * (top - bottom))
-    for item in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=1):
-        x0, y0, x1, y1 = item.get_bounds()
-        if (x1 - x0) * (y1 - y0) >= SCAN_SHARE * area:
-            return True
-    return False
-
-
-def _lines_across(boxes: Sequence[Box], left: float, right: float) -> list[Box]:
-    """The lines of `boxes` (runs on one line joined), each across the page, padded."""
-    lines: list[Box] = []
-    for box in boxes:
-        if lines and min(lines[-1][3], box[3]) - max(lines[-1][1], box[1]) > 0:
-            last = lines[-1]
-            lines[-1] = (left, min(last[1], box[1]), right, max(last[3], box[3]))
-        else:
-            lines.append((left, box[1], right, box[3]))
-    out = []
-    for line in lines:
-        pad = SCAN_PAD_HEIGHT * (line[3] - line[1])
-        out.append((line[0], line[1] - pad, line[2], line[3] + pad))
-    return out
-
-
-def _padded(box: Box) -> Box:
-    height = box[3] - box[1]
-    dy, dx = PAD_HEIGHT * height, PAD_WIDTH * height
-    return (box[0] - dx, box[1] - dy, box[2] + dx, box[3] + dy)
-
-
-def _read_stacked(strips: Sequence[numpy.ndarray]) -> list[list[Word]] | None:
-    """What Tesseract reads in each strip, the strips stacked in one image: one call."""
-    if not strips:
-        return []
-    width = max(s.shape[1] for s in strips) + 2 * MARGIN_PIXELS
-    height = sum(s.shape[0] for s in strips) + GAP_PIXELS * (len(strips) + 1)
-    canvas = numpy.full((height, width), 255, dtype=numpy.uint8)
-    spans = []
-    y = GAP_PIXELS
-    for strip in strips:
-        canvas[y : y + strip.shape[0], MARGIN_PIXELS : MARGIN_PIXELS + strip.shape[1]] = strip
-        spans.append((y - GAP_PIXELS / 2, y + strip.shape[0] + GAP_PIXELS / 2))
-        y += strip.shape[0] + GAP_PIXELS
-    header = b"P5\n%d %d\n255\n" % (width, height)
-    image = PageImage(header + canvas.tobytes(), SEEN_DPI, 0.0, 0.0)
-    ocr = read_image(image, segmentation=SEGMENTATION)
-    if ocr is None:
-        return None
-    scale = SEEN_DPI / 72
-    by_strip: list[list[Word]] = [[] for _ in strips]
-    for word in ocr.words:
-        middle = -(word.box[1] + word.box[3]) / 2 * scale
-        index = next((i for i, (y0, y1) in enumerate(spans) if y0 <= middle < y1), None)
-        if index is not None:
-            by_strip[index].append(Word(word.text))
-    return [
-        [Word(w.text, edge=i in (0, len(words) - 1)) for i, w in enumerate(words)]
-        for words in by_strip
-    ]

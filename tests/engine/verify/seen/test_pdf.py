@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from engine.documents.ocr import OcrPage, ocr_available
-from engine.verify.seen import pdf as pdf_module
+from engine.verify.seen import strips as strips_module
 from engine.verify.seen.pdf import PdfSeer, SightCache
 from tests.support.seen_pdfs import ATTACKS, BENIGN, scan_with_layer, seen_pdf, swapped_digits_pdf
 
@@ -93,13 +93,13 @@ def test_claims_checked_together_share_one_tesseract_call(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[int] = []
-    original = pdf_module.read_image
+    original = strips_module.read_image
 
     def counted(*args: Any, **kwargs: Any) -> OcrPage | None:
         calls.append(1)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(pdf_module, "read_image", counted)
+    monkeypatch.setattr(strips_module, "read_image", counted)
     first, second = tmp_path / "a.pdf", tmp_path / "b.pdf"
     first.write_bytes(seen_pdf(SHOWN, HIDDEN))
     second.write_bytes(seen_pdf(SHOWN, HIDDEN, "white-annotation"))
