@@ -49,9 +49,11 @@ class SeenLog:
     seconds: list[float] = field(default_factory=list)
 
     def add(self, sight: Sight, seconds: float) -> None:
+        """`seconds`: the claim's wall time, waits for its batch included; the seer's own
+        share of a batch (`Sight.seconds`) is what is kept when it gives one."""
         if sight.method in RENDERED or not sight.seen:
             self.rendered += 1
-            self.seconds.append(seconds)
+            self.seconds.append(sight.seconds if sight.seconds > 0 else seconds)
         self.rejected += not sight.seen
 
 
@@ -105,6 +107,7 @@ class SeenCheck:
         page = split_page(claim.url)[1]
         quoted = [claim.excerpt, *([claim.context] if claim.context else [])]
         sights = await asyncio.gather(*(self._dispatcher.sight(document, page, q) for q in quoted))
+        spent = sum(s.seconds for s in sights)
         if not sights[0].seen or len(sights) == 1 or sights[1].seen:
-            return sights[0]
-        return Sight(False, f"its context: {sights[1].reason}", sights[1].method)
+            return Sight(sights[0].seen, sights[0].reason, sights[0].method, spent)
+        return Sight(False, f"its context: {sights[1].reason}", sights[1].method, spent)

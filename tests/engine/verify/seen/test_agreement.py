@@ -22,6 +22,8 @@ def read(text: str, edges: bool = False) -> list[Word]:
         ("Cash and cash equivalents $ 3,655 $ 4,564", "Cash and cash equivalents $ 3,655 $ 4 564"),
         ("Total equity 19,285 27,709", "l Total equity 19,285 27,709 ,"),  # fragments at edges
         ("REVENUE – net", "Revenue - net"),  # case and dashes fold as the matcher folds them
+        ("Item 414(l) of Regulation S-K", "Item 414(1) of Regulation S-K"),  # a letter as a digit
+        ("under clause (i) above", "under clause (1) above"),
     ],
 )
 def test_what_a_reader_sees_agrees(excerpt: str, shown: str) -> None:
@@ -35,6 +37,7 @@ def test_what_a_reader_sees_agrees(excerpt: str, shown: str) -> None:
         ("Revenue was 1,204 million", "Revenue was 1.204 million", "1.204"),  # another separator
         ("Revenue was 1,204 million", "Revenue was 1204 million", "1204"),  # no separator seen
         ("Revenue was 75 million", "Revenue was 750 million", "750"),
+        ("Revenue was 1l4 million", "Revenue was 104 million", "104"),  # not a look-alike
         ("Revenue did not fall", "Revenue did fall", "not"),
         ("Revenue didnotfall in 2023", "Revenue did fall in 2023", "didnotfall"),
         ("Revenue fell", "Revenue rose sharply fell", "rose"),  # words the excerpt lacks
