@@ -120,24 +120,26 @@ def _lines_across(boxes: Sequence[Box], left: float, right: float) -> list[Box]:
 
 
 def _joined(boxes: Sequence[Box]) -> list[Box]:
-    """Runs of one line that stand less than `JOIN_GAP` line heights apart joined into one:
-    pdfium may box "1" and ",577" of one figure apart, and a strip cut between them would
-    lose the comma at its edge."""
+    """Runs of one line that overlap or stand less than `JOIN_GAP` line heights apart joined
+    into one: pdfium may box "1" and ",577" of one figure apart, or give two runs that
+    overlap, and a strip cut between them would lose a comma at its edge or read a figure
+    twice."""
     out: list[Box] = []
     for box in boxes:
-        if out:
-            last = out[-1]
-            height = max(last[3] - last[1], box[3] - box[1])
-            same_line = min(last[3], box[3]) - max(last[1], box[1]) > 0
-            if same_line and -height < box[0] - last[2] <= JOIN_GAP * height:
-                out[-1] = (
-                    last[0],
-                    min(last[1], box[1]),
-                    max(last[2], box[2]),
-                    max(last[3], box[3]),
+        for index, kept in enumerate(out):
+            height = max(kept[3] - kept[1], box[3] - box[1])
+            same_line = min(kept[3], box[3]) - max(kept[1], box[1]) > 0
+            reach = JOIN_GAP * height
+            if same_line and box[0] <= kept[2] + reach and box[2] >= kept[0] - reach:
+                out[index] = (
+                    min(kept[0], box[0]),
+                    min(kept[1], box[1]),
+                    max(kept[2], box[2]),
+                    max(kept[3], box[3]),
                 )
-                continue
-        out.append(box)
+                break
+        else:
+            out.append(box)
     return out
 
 
