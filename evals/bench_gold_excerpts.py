@@ -6,7 +6,11 @@ Each gold `evidence_text` of `financebench/questions.jsonl` is cut into its line
 label with the figures on the lines after it), and every unit of 20–400 characters is looked
 up with `verify_excerpt` on the gold page of its filing. The gold texts come from another
 PDF extractor, so a unit the verifier refuses is either a rule too strict or a text the page
-does not show as written; the examples printed say which. Prints figures, asserts nothing.
+does not show as written; the examples printed say which. A unit the text check accepts then
+goes through the seen check (`engine.verify.seen.PdfSeer`: its boxes rendered and read by
+OCR), one Tesseract call per gold page, as a report's claims do: "accepted" counts the units
+both accept; the units only the seen check refused are printed too. `--no-seen` skips it.
+Prints figures, asserts nothing.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from engine import Snapshot
 from engine.sources.library import parse_pdf
 from engine.text import collapse_whitespace
 from engine.verify import verify_excerpt
+from engine.verify.seen import PdfSeer
 from evals.suites import CORPUS
 
 _WORDS = re.compile(r"[A-Za-z]{2}")
@@ -46,11 +51,14 @@ def gold_units(evidence_text: str) -> list[str]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--no-seen", action="store_true", help="the text check only")
     args = parser.parse_args(argv)
+    seer = None if args.no_seen else PdfSeer()
     folder = args.corpus / "financebench"
     pages: dict[str, tuple[str, ...]] = {}
-    accepted = total = 0
+    accepted = total = text_accepted = 0
     refused: list[tuple[str, int, str, str]] = []
+    unseen: list[tuple[str, int, str, str]] = []
     for line in (folder / "questions.jsonl").read_text("utf-8").splitlines():
         question = json.loads(line)
         for evidence in question["evidence"]:
@@ -59,16 +67,28 @@ def main(argv: list[str] | None = None) -> None:
                 pages[name] = parse_pdf(folder / "pdfs" / f"{name}.pdf").texts
             snapshot = Snapshot.from_pages(f"file:///{name}.pdf", pages[name])
             page = evidence["evidence_page_num"] + 1
+            found = []
             for unit in gold_units(evidence["evidence_text"]):
                 total += 1
                 verdict = verify_excerpt(unit, snapshot, page)
                 if verdict.verified:
-                    accepted += 1
+                    found.append(unit)
                 else:
                     refused.append((name, page, unit, verdict.reason))
+            text_accepted += len(found)
+            sights = seer.see(folder / "pdfs" / f"{name}.pdf", page, found) if seer else []
+            for unit, sight in zip(found, sights, strict=True):
+                if not sight.seen:
+                    unseen.append((name, page, unit, sight.reason))
+            accepted += len(found) - sum(not s.seen for s in sights)
     print(f"gold evidence units accepted: {accepted}/{total} ({accepted / max(total, 1):.1%})")
+    if seer is not None:
+        share = text_accepted / max(total, 1)
+        print(f"  by the text check alone: {text_accepted}/{total} ({share:.1%})")
     for name, page, unit, reason in refused[:: max(1, len(refused) // EXAMPLES)][:EXAMPLES]:
         print(f"  refused  {name} p.{page}: {unit[:90]!r} ({reason})")
+    for name, page, unit, reason in unseen[:: max(1, len(unseen) // EXAMPLES)][:EXAMPLES]:
+        print(f"  unseen   {name} p.{page}: {unit[:90]!r} ({reason})")
 
 
 if __name__ == "__main__":

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from urllib.parse import unquote, urlparse
 
-from engine import Calculation, Claim, DroppedSentence, Report, Sentence, split_page
+from engine import Calculation, Claim, ClaimStatus, DroppedSentence, Report, Sentence, split_page
 from engine.text import collapse_whitespace, is_fragment, numbers_in, term_set
+from engine.verify.seen import NOT_SEEN, RENDERED
 from engine.writing import NotComparable, recompute
 from evals.cases import Case, RequiredItem
 
@@ -69,6 +70,11 @@ class ReportMetrics:
     other_sources: int = 0
     unrated_sources: int = 0
     """Cited documents no claim gives a standing (v1's pending claims, older reports)."""
+    seen_rendered: int = 0
+    """Claims of the board the seen check read back from a render (`Claim.seen_by`), or
+    rejected: "checked by rendering"."""
+    seen_rejected: int = 0
+    """Of those, the claims it rejected ("not what the page shows")."""
 
 
 def measure(report: Report, case: Case, passing: Set[str]) -> ReportMetrics:
@@ -115,7 +121,13 @@ def measure(report: Report, case: Case, passing: Set[str]) -> ReportMetrics:
         secondary_sources=standings["secondary"],
         other_sources=standings["other"],
         unrated_sources=standings[None],
+        seen_rendered=sum(1 for c in report.claims if c.seen_by in RENDERED or _unseen(c)),
+        seen_rejected=sum(1 for claim in report.claims if _unseen(claim)),
     )
+
+
+def _unseen(claim: Claim) -> bool:
+    return claim.status is ClaimStatus.rejected and (claim.reason or "").startswith(NOT_SEEN)
 
 
 def cited_standings(claims: Iterable[Claim]) -> dict[str, str | None]:
@@ -241,7 +253,7 @@ _FROM_METRICS = tuple(
     partial usd model_calls input_tokens output_tokens missing_required missing_gaps
     conflicts_declared context_claims fragments calculated_figures ocr_claims
     ocr_claims_verified figure_claims primary_sources secondary_sources other_sources
-    unrated_sources
+    unrated_sources seen_rendered seen_rejected
     """.split()
 )
 """The fields a `Row` takes as they are from its report's `ReportMetrics`."""
@@ -288,6 +300,10 @@ class Row:
     secondary_sources: int = 0
     other_sources: int = 0
     unrated_sources: int = 0
+    seen_rendered: int = 0
+    seen_rejected: int = 0
+    seen_seconds: float = 0.0
+    """Seconds the seen check spent on the report's claims (summed over claims)."""
 
     @classmethod
     def of(

@@ -40,6 +40,7 @@ from engine.sources import Fetcher, FetchError
 from engine.text import collapse_whitespace
 from engine.v1 import OfflineV1Roles, V1Pipeline, V1Roles
 from engine.verify import verify_on_page
+from engine.verify.seen import SHARED_LOG
 from evals.cases import Case
 from evals.charts import write_chart
 from evals.latency import (
@@ -158,6 +159,7 @@ async def run_case(
 ) -> tuple[Row, Report | None]:
     simulated = options.latency is not None
     started = time.perf_counter()
+    seen_before = len(SHARED_LOG.seconds)
     try:
         if plan is None:
             raise RuntimeError("the planner failed, so neither architecture ran")
@@ -169,7 +171,8 @@ async def run_case(
     seconds = time.perf_counter() - started
     passing = await recheck(report.claims, source.fetcher)
     row = Row.of(case, arch, measure(report, case, passing), seconds, simulated)
-    return _priced(row, brief, options), report
+    seen_seconds = round(sum(SHARED_LOG.seconds[seen_before:]), 3)
+    return _priced(replace(row, seen_seconds=seen_seconds), brief, options), report
 
 
 def _priced(row: Row, brief: Brief, options: RunOptions) -> Row:

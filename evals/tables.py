@@ -93,6 +93,10 @@ def _ratio(part: int, whole: int) -> str:
     return f"{part}/{whole} ({part / whole:.0%})"
 
 
+def _seen(t: Totals) -> str:
+    return f"{t.seen_rendered} ({t.seen_rejected})"
+
+
 def _mean(total: float, count: int) -> float:
     return total / count if count else 0.0
 
@@ -111,6 +115,8 @@ _TOTAL_LINES: list[tuple[str, Callable[[Totals], str]]] = [
     ("claims quoted with context", lambda t: _ratio(t.context_claims, t.published_claims)),
     ("claims read by OCR (holding)", lambda t: f"{t.ocr_claims} ({t.ocr_claims_verified})"),
     ("figure readings published", lambda t: str(t.figure_claims)),
+    ("claims checked by rendering (rejected by it)", lambda t: _seen(t)),
+    ("seen check time per claim", lambda t: f"{_mean(t.seen_seconds, t.seen_rendered):.2f} s"),
     ("cited sources: primary · secondary · other", lambda t: _standings(t)),
     ("partial reports", lambda t: _ratio(t.partial, t.cases)),
     ("time per report, mean (max)", lambda t: f"{t.seconds_mean:.2f} s ({t.seconds_max:.2f} s)"),

@@ -46,6 +46,9 @@ class Totals:
     secondary_sources: int = 0
     other_sources: int = 0
     unrated_sources: int = 0
+    seen_rendered: int = 0
+    seen_rejected: int = 0
+    seen_seconds: float = 0.0
 
     @property
     def recall(self) -> float | None:
@@ -95,6 +98,9 @@ def totals(rows: Iterable[Row], arch: str) -> Totals:
         secondary_sources=sum(r.secondary_sources for r in own),
         other_sources=sum(r.other_sources for r in own),
         unrated_sources=sum(r.unrated_sources for r in own),
+        seen_rendered=sum(r.seen_rendered for r in own),
+        seen_rejected=sum(r.seen_rejected for r in own),
+        seen_seconds=sum(r.seen_seconds for r in own),
     )
 
 

@@ -39,10 +39,12 @@ MAX_GAP = 2
 """The longest run of letters an OCR misreading may drop or add inside a group of words."""
 MAX_NOISE_CHARS = 2
 """A word read that the excerpt lacks is noise (a speck, a rule) up to this length."""
+NOTHING = "nothing of it is drawn there"
 _SLACK = 3
 _MAX_PART = 8
 """Words either side of a window on a page read whole."""
 
+_LOOK_ALIKES = str.maketrans({"l": "1", "i": "1", "o": "0"})
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _FOLD = str.maketrans(
     dict.fromkeys("‐‑‒–—―−﹣－", "-") | dict.fromkeys("‘’‚‛′", "'") | dict.fromkeys("“”„‟″", '"')
@@ -71,7 +73,7 @@ def disagreement(excerpt: str, read: Sequence[Word]) -> str | None:
         return None
     got = [Word(word, item.edge) for item in read for word in words_of(item.text)]
     if not got:
-        return "nothing of it is drawn there"
+        return NOTHING
     matcher = difflib.SequenceMatcher(
         None, [_core(w) for w in wanted], [_core(w.text) for w in got], autojunk=False
     )
@@ -79,7 +81,7 @@ def disagreement(excerpt: str, read: Sequence[Word]) -> str | None:
     first = next((i for i, op in enumerate(opcodes) if op[0] != "insert"), None)
     last = next((i for i in range(len(opcodes) - 1, -1, -1) if opcodes[i][0] != "insert"), None)
     if first is None or last is None:
-        return "nothing of it is drawn there"
+        return NOTHING
     matched: list[str] = []
     for index, (tag, i1, i2, j1, j2) in enumerate(opcodes):
         if tag == "insert":
@@ -95,6 +97,9 @@ def disagreement(excerpt: str, read: Sequence[Word]) -> str | None:
             continue
         if tag == "replace":
             j1, j2 = _best_part(wanted[i1:i2], got, j1, j2)
+            if _look_alike(wanted[i1:i2], [w.text for w in got[j1:j2]]):
+                matched += wanted[i1:i2]  # "(l)" or "(i)" read as "(1)": the excerpt's text
+                continue
             problem = _misread(wanted[i1:i2], [w.text for w in got[j1:j2]])
             extra = [w for w in got[opcodes[index][3] : j1]] + [
                 w for w in got[j2 : opcodes[index][4]]
@@ -130,6 +135,15 @@ def _best_part(wanted: Sequence[str], got: Sequence[Word], j1: int, j2: int) -> 
             if cost < best_cost:
                 best, best_cost = (start, end), cost
     return best
+
+
+def _look_alike(wanted: Sequence[str], got: Sequence[str]) -> bool:
+    """Whether the words read differ from the excerpt's only where a letter of the excerpt
+    looks like a digit ("l", "i", "I" read as "1"; "o", "O" as "0"): a list marker "(l)" or
+    a roman "(i)" that OCR read as "(1)" is the same text, not a number the page shows."""
+    said = "".join(_core(w) for w in wanted)
+    shown = "".join(_core(w) for w in got)
+    return said != shown and said.translate(_LOOK_ALIKES) == shown.translate(_LOOK_ALIKES)
 
 
 def _misread(wanted: Sequence[str], got: Sequence[str]) -> str | None:

@@ -18,11 +18,16 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 import subprocess
 import tempfile
 import threading
+import zipfile
 from pathlib import Path
+
+import openpyxl
+from openpyxl.utils import get_column_letter
 
 from engine.disk import write_atomically
 from engine.sources.library.cache import default_cache_dir
@@ -33,7 +38,50 @@ from engine.verify.seen.protocol import Sight
 METHOD = "office"
 SOFFICE = "soffice"
 CONVERT_TIMEOUT_SECONDS = 120.0
+_DELETION = re.compile(rb"<w:(del|moveFrom)\b[^>]*/>|<w:(del|moveFrom)\b[^>]*>.*?</w:\2>", re.S)
+MAX_COLUMN_WIDTH = 120
+"""Characters: a column widened to show its longest value stops here."""
 _CONVERTING = threading.Lock()
+
+
+def widened(document: Path, target: Path) -> None:
+    """The workbook at `document` saved to `target` with each shown column as wide as its
+    longest value: a spreadsheet's reader sees a cell whole (it overflows on screen, or they
+    widen it), while a print cuts it at the column's edge ("Bahia, usin", "###"). Hidden
+    columns, rows and sheets stay hidden; nothing else changes. A workbook openpyxl cannot
+    read is copied as it is."""
+    try:
+        book = openpyxl.load_workbook(document)
+    except Exception:  # any unreadable workbook: LibreOffice gets it as it came
+        shutil.copyfile(document, target)
+        return
+    for sheet in book.worksheets:
+        for cells in sheet.iter_cols():
+            letter = get_column_letter(cells[0].column)
+            if sheet.column_dimensions[letter].hidden:
+                continue
+            longest = max(
+                (len(str(cell.value)) for cell in cells if cell.value is not None), default=0
+            )
+            if longest:
+                sheet.column_dimensions[letter].width = min(MAX_COLUMN_WIDTH, longest + 4)
+    book.save(target)
+
+
+def without_deletions(document: Path, target: Path) -> None:
+    """The DOCX at `document` saved to `target` without its tracked deletions (`w:del`,
+    `w:moveFrom`): Word shows a document as its changes leave it, while LibreOffice prints
+    deleted text struck through, which OCR reads as if it stood. A file that is no DOCX
+    is copied as it is."""
+    try:
+        with zipfile.ZipFile(document) as source, zipfile.ZipFile(target, "w") as out:
+            for item in source.infolist():
+                data = source.read(item)
+                if item.filename.startswith("word/") and item.filename.endswith(".xml"):
+                    data = _DELETION.sub(b"", data)
+                out.writestr(item, data)
+    except (zipfile.BadZipFile, OSError):
+        shutil.copyfile(document, target)
 
 
 def default_office_dir() -> Path:
@@ -84,7 +132,12 @@ class OfficeSeer:
                 return target
             with tempfile.TemporaryDirectory(prefix="fonte-office-") as work:
                 source = Path(work) / f"{sha}{document.suffix.lower()}"
-                shutil.copyfile(document, source)
+                if source.suffix == ".xlsx":
+                    widened(document, source)
+                elif source.suffix == ".docx":
+                    without_deletions(document, source)
+                else:
+                    shutil.copyfile(document, source)
                 profile = Path(tempfile.gettempdir()) / f"fonte-soffice-profile-{os.getpid()}"
                 command = [
                     executable,

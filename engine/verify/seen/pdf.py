@@ -31,22 +31,22 @@ import numpy
 import pypdfium2
 
 from engine.documents.layout import Box
-from engine.documents.ocr import OcrPage, PageImage, ocr_available, read_image
+from engine.documents.ocr import OcrPage, ocr_available
 from engine.documents.parse import PDFIUM_LOCK
 from engine.sources.library.page_boxes import open_text_page, read_page_by_ocr, span_boxes
-from engine.verify.seen.agreement import Word, disagreement, windows
+from engine.verify.seen.agreement import NOTHING, Word, disagreement, windows
 from engine.verify.seen.cache import FileShas, Memo
 from engine.verify.seen.protocol import Sight
+from engine.verify.seen.strips import SEEN_DPI, read_stacked, render_strips
 
 METHOD = "pdf-ocr"
-SEEN_DPI = 300
-"""Tesseract reads body text best at 300 DPI (`ocr.OCR_DPI`)."""
-SEGMENTATION = 6
-"""Tesseract's "uniform block of text": the stacked strips are lines of one block."""
-PAD_HEIGHT, PAD_WIDTH = 0.15, 0.15
-"""A strip's margin above and below, and left and right, in shares of its line's height."""
-GAP_PIXELS = 24
-MARGIN_PIXELS = 16
+RETRY_DPIS = (450, 600)
+"""An excerpt whose reading at `SEEN_DPI` disagrees (not one of which nothing is drawn) is
+read again at these resolutions, until one agrees: small print in tables (8 points and
+less) loses commas and digits at 300 DPI. Faint, clipped, covered or squeezed text stays
+unseen at any size."""
+BATCH_WINDOW_SECONDS = 0.05
+"""How long a `sight` call waits for others to be read with it in one Tesseract call."""
 MAX_UNPAGED_PAGES = 60
 """A PDF cited without a page is searched on its first pages only."""
 
@@ -59,7 +59,7 @@ class SightCache:
 
     shas: FileShas = field(default_factory=FileShas)
     pages: Memo[tuple[str, int], OcrPage | None] = field(default_factory=lambda: Memo(256))
-    strips: Memo[tuple[str, int, tuple[Box, ...]], tuple[Word, ...] | None] = field(
+    strips: Memo[tuple[str, int, tuple[Box, ...], int], tuple[Word, ...] | None] = field(
         default_factory=lambda: Memo(4096)
     )
 
@@ -73,44 +73,127 @@ class _Located:
     boxes: tuple[Box, ...]
 
 
+@dataclass(frozen=True)
+class _Found:
+    sha: str
+    where: _Located | None
+
+
+Request = tuple[Path, int | None, str]
+"""A document, the page cited (None: unpaged), an excerpt."""
+_StripKey = tuple[str, int, tuple[Box, ...], int]
+"""Document SHA-256, page, boxes, DPI."""
+
+
 class PdfSeer:
-    """A `Seer` of PDFs: each excerpt read back by OCR from the render of where it sits."""
+    """A `Seer` of PDFs: each excerpt read back by OCR from the render of where it sits.
+
+    `sight` calls that come within `window` seconds of each other (a report verifies the
+    claims of a subagent at once) are judged together: one Tesseract call reads the strips
+    of all of them, whatever their documents (its start-up costs more than a strip)."""
 
     method = METHOD
 
-    def __init__(self, cache: SightCache = SHARED_CACHE, clock: Clock = time.perf_counter) -> None:
+    def __init__(
+        self,
+        cache: SightCache = SHARED_CACHE,
+        clock: Clock = time.perf_counter,
+        window: float = BATCH_WINDOW_SECONDS,
+    ) -> None:
         self._cache = cache
         self._clock = clock
+        self._window = window
+        self._waiting: dict[int, list[tuple[Request, asyncio.Future[Sight]]]] = {}
+        self._judging: set[asyncio.Task[None]] = set()
 
     async def sight(self, document: Path, page: int | None, excerpt: str) -> Sight:
-        return (await asyncio.to_thread(self.see, document, page, [excerpt]))[0]
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Sight] = loop.create_future()
+        waiting = self._waiting.setdefault(id(loop), [])
+        waiting.append(((document, page, excerpt), future))
+        if len(waiting) == 1:
+            loop.call_later(self._window, self._start_judging, loop)
+        return await future
+
+    def _start_judging(self, loop: asyncio.AbstractEventLoop) -> None:
+        task = loop.create_task(self._judge_waiting(loop))
+        self._judging.add(task)
+        task.add_done_callback(self._judging.discard)
+
+    async def _judge_waiting(self, loop: asyncio.AbstractEventLoop) -> None:
+        batch = self._waiting.pop(id(loop), [])
+        try:
+            sights = await asyncio.to_thread(self.see_all, [request for request, _ in batch])
+        except Exception as error:  # every waiting claim learns of it, none waits forever
+            for _, future in batch:
+                if not future.done():
+                    future.set_exception(error)
+            return
+        for (_, future), found in zip(batch, sights, strict=True):
+            if not future.done():
+                future.set_result(found)
 
     def see(self, document: Path, page: int | None, excerpts: Sequence[str]) -> list[Sight]:
         """Each excerpt of `excerpts` judged on `page` (1-based; None: the first page that
         shows it) of the PDF at `document`; one Tesseract call reads all their strips."""
+        return self.see_all([(document, page, excerpt) for excerpt in excerpts])
+
+    def see_all(self, requests: Sequence[Request]) -> list[Sight]:
+        """Each (document, page, excerpt) judged; one Tesseract call reads every strip."""
         started = self._clock()
         if not ocr_available():
-            return [_sight(False, "not checked as a reader sees it: no OCR", 0.0)] * len(excerpts)
-        try:
-            sha = self._cache.shas.sha(document)
-            located = self._locate(document, page, excerpts)
-        except (OSError, pypdfium2.PdfiumError) as error:
-            reason = f"not checked as a reader sees it: the PDF cannot be drawn ({error})"
-            return [_sight(False, reason, 0.0)] * len(excerpts)
-        readings = self._read_strips(document, sha, [loc for loc in located if loc is not None])
-        sights = []
-        for excerpt, where in zip(excerpts, located, strict=True):
-            if where is None and page is None:
-                problem: str | None = "the excerpt is not drawn on any page where its text is"
-            elif where is None:
-                problem = self._on_whole_page(document, sha, page or 1, excerpt)
-            else:
-                read = readings.get((where.page, where.boxes))
-                problem = "the page cannot be read by OCR" if read is None else None
-                problem = problem or disagreement(excerpt, read or ())
-            sights.append(_sight(problem is None, problem or "", 0.0))
-        spent = (self._clock() - started) / max(1, len(excerpts))
+            return [_sight(False, "not checked as a reader sees it: no OCR", 0.0)] * len(requests)
+        found: dict[int, _Found | str] = {}
+        by_document: dict[tuple[Path, int | None], list[int]] = {}
+        for index, (document, page, _) in enumerate(requests):
+            by_document.setdefault((document, page), []).append(index)
+        for (document, page), indices in by_document.items():
+            try:
+                sha = self._cache.shas.sha(document)
+                located = self._locate(document, page, [requests[i][2] for i in indices])
+            except (OSError, pypdfium2.PdfiumError) as error:
+                reason = f"not checked as a reader sees it: the PDF cannot be drawn ({error})"
+                found.update(dict.fromkeys(indices, reason))
+                continue
+            for index, where in zip(indices, located, strict=True):
+                found[index] = _Found(sha, where)
+        problems = self._judged(requests, found, SEEN_DPI, range(len(requests)))
+        for dpi in RETRY_DPIS:  # small print misread at 300 DPI: read again, larger
+            again = [
+                i
+                for i, problem in enumerate(problems)
+                if problem and problem != NOTHING and isinstance(found[i], _Found)
+            ]
+            for i, problem in zip(again, self._judged(requests, found, dpi, again), strict=True):
+                problems[i] = problem
+        sights = [_sight(problem is None, problem or "", 0.0) for problem in problems]
+        spent = (self._clock() - started) / max(1, len(requests))
         return [Sight(s.seen, s.reason, s.method, spent) for s in sights]
+
+    def _judged(
+        self,
+        requests: Sequence[Request],
+        found: dict[int, _Found | str],
+        dpi: int,
+        indices: Sequence[int],
+    ) -> list[str | None]:
+        """Why each request of `indices` is not seen at `dpi` (None: it is)."""
+        readings = self._read_strips(requests, {i: found[i] for i in indices}, dpi)
+        problems: list[str | None] = []
+        for index in indices:
+            document, page, excerpt = requests[index]
+            item = found[index]
+            if isinstance(item, str):
+                problems.append(item)
+            elif item.where is None and page is None:
+                problems.append("the excerpt is not drawn on any page where its text is")
+            elif item.where is None:
+                problems.append(self._on_whole_page(document, item.sha, page or 1, excerpt))
+            else:
+                read = readings.get((item.sha, item.where.page, item.where.boxes, dpi))
+                problem = "the page cannot be read by OCR" if read is None else None
+                problems.append(problem or disagreement(excerpt, read or ()))
+        return problems
 
     def _locate(
         self, document: Path, page: int | None, excerpts: Sequence[str]
@@ -120,43 +203,47 @@ class PdfSeer:
             try:
                 count = len(pdf)
                 pages = [page] if page is not None else range(1, min(count, MAX_UNPAGED_PAGES) + 1)
-                found: list[_Located | None] = []
+                located: list[_Located | None] = []
                 for excerpt in excerpts:
-                    found.append(_boxes_of(pdf, [p for p in pages if 1 <= p <= count], excerpt))
-                return found
+                    located.append(_boxes_of(pdf, [p for p in pages if 1 <= p <= count], excerpt))
+                return located
             finally:
                 pdf.close()
 
     def _read_strips(
-        self, document: Path, sha: str, located: Sequence[_Located]
-    ) -> dict[tuple[int, tuple[Box, ...]], tuple[Word, ...] | None]:
-        out: dict[tuple[int, tuple[Box, ...]], tuple[Word, ...] | None] = {}
-        wanted: list[_Located] = []
-        for where in located:
-            key = (sha, where.page, where.boxes)
+        self, requests: Sequence[Request], found: dict[int, _Found | str], dpi: int
+    ) -> dict[_StripKey, tuple[Word, ...] | None]:
+        out: dict[_StripKey, tuple[Word, ...] | None] = {}
+        wanted: dict[_StripKey, Path] = {}
+        for index, item in found.items():
+            if isinstance(item, str) or item.where is None:
+                continue
+            key = (item.sha, item.where.page, item.where.boxes, dpi)
             kept = self._cache.strips.get(key)
             if kept is not None:
-                out[(where.page, where.boxes)] = kept
-            elif where not in wanted:
-                wanted.append(where)
+                out[key] = kept
+            else:
+                wanted.setdefault(key, requests[index][0])
         if not wanted:
             return out
-        with PDFIUM_LOCK:
-            pdf = pypdfium2.PdfDocument(document)
-            try:
-                strips = [_render_strips(pdf, where) for where in wanted]
-            finally:
-                pdf.close()
-        read = _read_stacked([s for group in strips for s in group])
+        strips: list[list[numpy.ndarray]] = []
+        for key, document in wanted.items():
+            with PDFIUM_LOCK:
+                pdf = pypdfium2.PdfDocument(document)
+                try:
+                    strips.append(render_strips(pdf, key[1], key[2], dpi))
+                finally:
+                    pdf.close()
+        read = read_stacked([s for group in strips for s in group], dpi)
         at = 0
-        for where, group in zip(wanted, strips, strict=True):
+        for key, group in zip(wanted, strips, strict=True):
             words = (
                 None if read is None else tuple(w for s in read[at : at + len(group)] for w in s)
             )
             at += len(group)
             if words is not None:
-                self._cache.strips.put((sha, where.page, where.boxes), words)
-            out[(where.page, where.boxes)] = words
+                self._cache.strips.put(key, words)
+            out[key] = words
         return out
 
     def _on_whole_page(self, document: Path, sha: str, page: int, excerpt: str) -> str | None:
@@ -193,80 +280,3 @@ def _boxes_of(pdf: pypdfium2.PdfDocument, pages: Sequence[int], excerpt: str) ->
         if boxes:
             return _Located(page, tuple(boxes))
     return None
-
-
-def _render_strips(pdf: pypdfium2.PdfDocument, where: _Located) -> list[numpy.ndarray]:
-    """The runs of `where` cut from one render of its page, each padded, in grey."""
-    page = pdf[where.page - 1]
-    try:
-        padded = [_padded(box) for box in where.boxes]
-        left, bottom, right, top = page.get_bbox()
-        region = (
-            min(b[0] for b in padded),
-            min(b[1] for b in padded),
-            max(b[2] for b in padded),
-            max(b[3] for b in padded),
-        )
-        crop = (0.0, 0.0, 0.0, 0.0)
-        if page.get_rotation() == 0:
-            crop = (
-                max(0.0, region[0] - left),
-                max(0.0, region[1] - bottom),
-                max(0.0, right - region[2]),
-                max(0.0, top - region[3]),
-            )
-        bitmap = page.render(scale=SEEN_DPI / 72, crop=crop, grayscale=True)
-        try:
-            to_pixels = bitmap.get_posconv(page).to_bitmap
-            corners = [(to_pixels(b[0], b[3]), to_pixels(b[2], b[1])) for b in padded]
-            pixels = bitmap.to_numpy()
-        finally:
-            bitmap.close()
-    finally:
-        page.close()
-    height, width = pixels.shape[:2]
-    grey = numpy.ascontiguousarray(pixels.reshape(height, width, -1)[:, :, 0])
-    strips = []
-    for (x0, y0), (x1, y1) in corners:
-        xs, ys = sorted((int(x0), int(x1))), sorted((int(y0), int(y1)))
-        cut = grey[max(0, ys[0]) : min(height, ys[1]), max(0, xs[0]) : min(width, xs[1])]
-        if cut.size:
-            strips.append(cut)
-    return strips
-
-
-def _padded(box: Box) -> Box:
-    height = box[3] - box[1]
-    dy, dx = PAD_HEIGHT * height, PAD_WIDTH * height
-    return (box[0] - dx, box[1] - dy, box[2] + dx, box[3] + dy)
-
-
-def _read_stacked(strips: Sequence[numpy.ndarray]) -> list[list[Word]] | None:
-    """What Tesseract reads in each strip, the strips stacked in one image: one call."""
-    if not strips:
-        return []
-    width = max(s.shape[1] for s in strips) + 2 * MARGIN_PIXELS
-    height = sum(s.shape[0] for s in strips) + GAP_PIXELS * (len(strips) + 1)
-    canvas = numpy.full((height, width), 255, dtype=numpy.uint8)
-    spans = []
-    y = GAP_PIXELS
-    for strip in strips:
-        canvas[y : y + strip.shape[0], MARGIN_PIXELS : MARGIN_PIXELS + strip.shape[1]] = strip
-        spans.append((y - GAP_PIXELS / 2, y + strip.shape[0] + GAP_PIXELS / 2))
-        y += strip.shape[0] + GAP_PIXELS
-    header = b"P5\n%d %d\n255\n" % (width, height)
-    image = PageImage(header + canvas.tobytes(), SEEN_DPI, 0.0, 0.0)
-    ocr = read_image(image, segmentation=SEGMENTATION)
-    if ocr is None:
-        return None
-    scale = SEEN_DPI / 72
-    by_strip: list[list[Word]] = [[] for _ in strips]
-    for word in ocr.words:
-        middle = -(word.box[1] + word.box[3]) / 2 * scale
-        index = next((i for i, (y0, y1) in enumerate(spans) if y0 <= middle < y1), None)
-        if index is not None:
-            by_strip[index].append(Word(word.text))
-    return [
-        [Word(w.text, edge=i in (0, len(words) - 1)) for i, w in enumerate(words)]
-        for words in by_strip
-    ]

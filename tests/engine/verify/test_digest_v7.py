@@ -1,0 +1,24 @@
+"""The v7 seal covers how each claim was seen (`Claim.seen_by`): a claim relabelled as read
+back from a render, or stripped of it, breaks the seal."""
+
+from engine.contracts import Report, Section
+from engine.verify.digest import EDITED, digest_problem, sealed
+from tests.support.render_samples import build_claim, build_report, cite
+
+
+def report() -> Report:
+    claims = [build_claim("c1", seen_by="pdf-ocr"), build_claim("c2", seen_by="text")]
+    return build_report(claims, [Section(title="Mercado", sentences=[cite("Afirmação c1", "c1")])])
+
+
+def test_a_report_is_sealed_as_v7_and_checks() -> None:
+    original = sealed(report())
+    assert str(original.digest).startswith("sha256-v7:")
+    assert digest_problem(original) is None
+
+
+def test_how_a_claim_was_seen_is_sealed() -> None:
+    original = sealed(report())
+    for seen_by in ("", "text", "browser"):
+        claims = [original.claims[0].model_copy(update={"seen_by": seen_by}), original.claims[1]]
+        assert digest_problem(original.model_copy(update={"claims": claims})) == EDITED, seen_by
