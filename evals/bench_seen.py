@@ -30,8 +30,7 @@ from engine.planning import make_brief
 from engine.sources.library import Library
 from engine.verify import ClaimVerifier
 from engine.verify.seen import PdfSeer, SeenCheck, SeenDispatcher, SeenLog, SightCache
-
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+from evals.suites import CORPUS
 
 
 def _library_folder(corpus: Path, count: int) -> tuple[Path, list[str]]:

@@ -1,6 +1,6 @@
 """The style sheets a fetched HTML page links, kept inside the HTML the web source keeps
 (`kept_html`), so the seen check renders the page with its own rules and the browser never
-fetches anything (engine/verify/seen/html.py).
+fetches anything (engine/verify/seen/browser_seer.py).
 
 Each `<link rel="stylesheet">` (not an alternate one) becomes a `<style>` holding the sheet,
 its `media` kept; each `@import` in a sheet or a `<style>` is replaced by the imported sheet

@@ -17,12 +17,12 @@
 
 from engine.verify.seen.agreement import disagreement
 from engine.verify.seen.browser import FolderResources, Resources
+from engine.verify.seen.browser_seer import BrowserSeer
 from engine.verify.seen.build import SHARED_BROWSER, SHARED_LOG, default_seers, seen_check
 from engine.verify.seen.check import NOT_SEEN, RENDERED, SeenCheck, SeenLog, kind_of_page
-from engine.verify.seen.dispatch import TEXT_KINDS, SeenDispatcher, kind_of, not_checked
-from engine.verify.seen.html import BrowserSeer
+from engine.verify.seen.dispatch import SHOWN_AS_TEXT, SeenDispatcher, document_kind, not_checked
 from engine.verify.seen.office import OfficeSeer
-from engine.verify.seen.pdf import SHARED_CACHE, PdfSeer, SightCache
+from engine.verify.seen.pdf_seer import SHARED_CACHE, PdfSeer, SightCache
 from engine.verify.seen.protocol import Seer, Sight
 
 __all__ = [
@@ -31,7 +31,7 @@ __all__ = [
     "SHARED_BROWSER",
     "SHARED_CACHE",
     "SHARED_LOG",
-    "TEXT_KINDS",
+    "SHOWN_AS_TEXT",
     "BrowserSeer",
     "FolderResources",
     "OfficeSeer",
@@ -45,7 +45,7 @@ __all__ = [
     "SightCache",
     "default_seers",
     "disagreement",
-    "kind_of",
+    "document_kind",
     "kind_of_page",
     "not_checked",
     "seen_check",

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from engine.documents.parse import DocumentKind
 from engine.sources.protocols import Originals
+from engine.verify.seen.browser_seer import BrowserSeer
 from engine.verify.seen.check import SeenCheck, SeenLog
 from engine.verify.seen.dispatch import SeenDispatcher
-from engine.verify.seen.html import BrowserSeer
 from engine.verify.seen.office import OfficeSeer
-from engine.verify.seen.pdf import PdfSeer
+from engine.verify.seen.pdf_seer import PdfSeer
 from engine.verify.seen.protocol import Seer
 
 SHARED_BROWSER = BrowserSeer()

@@ -28,7 +28,7 @@ from engine.contracts import Claim, ClaimStatus
 from engine.documents.parse import CONTENT_TYPE_BY_KIND, DocumentKind
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import Originals
-from engine.verify.seen.dispatch import TEXT_KINDS, SeenDispatcher, not_checked
+from engine.verify.seen.dispatch import SHOWN_AS_TEXT, SeenDispatcher, not_checked
 from engine.verify.seen.protocol import Sight
 
 NOT_SEEN = "not what the page shows"
@@ -97,7 +97,7 @@ class SeenCheck:
         )
 
     async def _sight(self, claim: Claim, kind: DocumentKind | None) -> Sight:
-        if kind in TEXT_KINDS:
+        if kind in SHOWN_AS_TEXT:
             return Sight(seen=True, reason="", method="text")
         if kind is not None and self._dispatcher.seer_for(kind) is None:
             return not_checked("no browser" if kind is DocumentKind.html else f"no {kind.value}")

@@ -15,13 +15,13 @@ from pathlib import Path
 from engine.documents.parse import KIND_BY_SUFFIX, DocumentKind
 from engine.verify.seen.protocol import Seer, Sight
 
-TEXT_KINDS = frozenset({DocumentKind.text, DocumentKind.markdown})
+SHOWN_AS_TEXT = frozenset({DocumentKind.text, DocumentKind.markdown})
 """Kinds whose reader sees the text itself: no rendering can show another."""
 
 _MISSING_SEER = {DocumentKind.html: "no browser"}
 
 
-def kind_of(document: Path) -> DocumentKind | None:
+def document_kind(document: Path) -> DocumentKind | None:
     """The kind of a document by its name, else by its first bytes; None when unknown."""
     kind = KIND_BY_SUFFIX.get(document.suffix.lower())
     if kind is not None:
@@ -52,10 +52,10 @@ class SeenDispatcher:
         return self._seers.get(kind)
 
     async def sight(self, document: Path, page: int | None, excerpt: str) -> Sight:
-        kind = kind_of(document)
+        kind = document_kind(document)
         if kind is None:
             return not_checked(f"unknown kind of document {document.name}")
-        if kind in TEXT_KINDS:
+        if kind in SHOWN_AS_TEXT:
             return Sight(seen=True, reason="", method="text")
         seer = self._seers.get(kind)
         if seer is None:

@@ -31,11 +31,11 @@ from openpyxl.utils import get_column_letter
 
 from engine.disk import write_atomically
 from engine.sources.library.cache import default_cache_dir
-from engine.verify.seen.cache import FileShas
-from engine.verify.seen.pdf import PdfSeer
+from engine.verify.seen.memo import FileShas
+from engine.verify.seen.pdf_seer import PdfSeer
 from engine.verify.seen.protocol import Sight
 
-METHOD = "office"
+OFFICE_METHOD = "office"
 SOFFICE = "soffice"
 CONVERT_TIMEOUT_SECONDS = 120.0
 _DELETION = re.compile(rb"<w:(del|moveFrom)\b[^>]*/>|<w:(del|moveFrom)\b[^>]*>.*?</w:\2>", re.S)
@@ -92,7 +92,7 @@ def default_office_dir() -> Path:
 class OfficeSeer:
     """A `Seer` of Office files: rendered to PDF by LibreOffice, read back by `pdf`."""
 
-    method = METHOD
+    method = OFFICE_METHOD
 
     def __init__(
         self,
@@ -109,12 +109,12 @@ class OfficeSeer:
         rendered = await asyncio.to_thread(self.rendered, document)
         if rendered is None:
             reason = "not checked as a reader sees it: LibreOffice cannot render it"
-            return Sight(False, reason, METHOD)
+            return Sight(False, reason, OFFICE_METHOD)
         slides = document.suffix.lower() == ".pptx"
         sight = await self._seen(rendered, page if slides else None, excerpt)
         if slides and page is not None and not sight.seen:
             sight = await self._seen(rendered, None, excerpt)
-        return Sight(sight.seen, sight.reason, METHOD, sight.seconds)
+        return Sight(sight.seen, sight.reason, OFFICE_METHOD, sight.seconds)
 
     async def _seen(self, rendered: Path, page: int | None, excerpt: str) -> Sight:
         return (await asyncio.to_thread(self._pdf.see, rendered, page, [excerpt]))[0]

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from engine.cli import EXIT_FAILED, EXIT_OK, main
-from engine.verify.seen.html import CHROMIUM
+from engine.verify.seen.browser_seer import CHROMIUM
 from evals.web_pages import Page, html_page
 from tests.support.cli_pages import ServeWeb
 from tests.support.seen_html_pages import (

@@ -1,6 +1,6 @@
 """Whether a character is painted where the browser laid it out: pure pixel arithmetic over
 two screenshots of one region, the page as shown and the page with the excerpt's own glyphs
-made transparent (engine/verify/seen/html.py takes both).
+made transparent (engine/verify/seen/browser_seer.py takes both).
 
 A character is seen when some pixel of its box changes by at least `MIN_CONTRAST` on a
 channel between the two. What hides it leaves its box unchanged: a box drawn over it, a clip,

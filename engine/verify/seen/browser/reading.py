@@ -1,5 +1,5 @@
 """Pure rules over what the browser reports: the page's rendered text, where an excerpt sits in
-it, and whether the boxes of its characters read as that excerpt (engine/verify/seen/html.py
+it, and whether the boxes of its characters read as that excerpt (engine/verify/seen/browser_seer.py
 asks the browser; `engine.verify.seen.browser.ink` compares the pixels).
 
 - The rendered text is the browser's, generated content included. An excerpt is found in it

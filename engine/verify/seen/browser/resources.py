@@ -1,5 +1,5 @@
 """What a page links (style sheets, `@import`, images, fonts), served to the browser by Fonte:
-the browser itself fetches nothing (engine/verify/seen/html.py aborts every other request).
+the browser itself fetches nothing (engine/verify/seen/browser_seer.py aborts every other request).
 
 `Resources` answers for one kind of source. `FolderResources` serves a library file's links
 from its own folder, never outside it: a link that leaves the folder, or names another

@@ -1,5 +1,5 @@
 """What the browser is asked, in its own language: the page's rendered text, and the boxes of
-the characters an excerpt covers (engine/verify/seen/html.py runs these through the DevTools
+the characters an excerpt covers (engine/verify/seen/browser_seer.py runs these through the DevTools
 protocol; the page's own scripts never run).
 
 `WALK` reads the page as laid out: the composed tree (shadow roots and the nodes slotted into

@@ -7,7 +7,7 @@ import asyncio
 from pathlib import Path
 
 from engine.documents.parse import DocumentKind
-from engine.verify.seen import SeenDispatcher, Sight, kind_of
+from engine.verify.seen import SeenDispatcher, Sight, document_kind
 
 
 class Answer:
@@ -42,7 +42,7 @@ def test_each_kind_goes_to_its_seer_and_text_needs_none(tmp_path: Path) -> None:
 def test_a_kind_is_told_by_name_then_by_first_bytes(tmp_path: Path) -> None:
     unnamed = tmp_path / "kept"
     unnamed.write_bytes(b"%PDF-1.7\n...")
-    assert kind_of(unnamed) is DocumentKind.pdf
+    assert document_kind(unnamed) is DocumentKind.pdf
     unnamed.write_bytes(b"<!DOCTYPE html><html>")
-    assert kind_of(unnamed) is DocumentKind.html
-    assert kind_of(tmp_path / "missing") is None
+    assert document_kind(unnamed) is DocumentKind.html
+    assert document_kind(tmp_path / "missing") is None

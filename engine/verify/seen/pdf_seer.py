@@ -35,11 +35,11 @@ from engine.documents.ocr import OcrPage, ocr_available
 from engine.documents.parse import PDFIUM_LOCK
 from engine.sources.library.page_boxes import open_text_page, read_page_by_ocr, span_boxes
 from engine.verify.seen.agreement import NOTHING, Word, disagreement, windows
-from engine.verify.seen.cache import FileShas, Memo
+from engine.verify.seen.memo import FileShas, Memo
 from engine.verify.seen.protocol import Sight
 from engine.verify.seen.strips import SEEN_DPI, read_stacked, render_strips
 
-METHOD = "pdf-ocr"
+OCR_METHOD = "pdf-ocr"
 RETRY_DPIS = (450, 600)
 """An excerpt whose reading at `SEEN_DPI` disagrees (not one of which nothing is drawn) is
 read again at these resolutions, until one agrees: small print in tables (8 points and
@@ -50,7 +50,7 @@ BATCH_WINDOW_SECONDS = 0.05
 MAX_UNPAGED_PAGES = 60
 """A PDF cited without a page is searched on its first pages only."""
 
-Clock = Callable[[], float]
+Timer = Callable[[], float]
 
 
 @dataclass
@@ -92,12 +92,12 @@ class PdfSeer:
     claims of a subagent at once) are judged together: one Tesseract call reads the strips
     of all of them, whatever their documents (its start-up costs more than a strip)."""
 
-    method = METHOD
+    method = OCR_METHOD
 
     def __init__(
         self,
         cache: SightCache = SHARED_CACHE,
-        clock: Clock = time.perf_counter,
+        clock: Timer = time.perf_counter,
         window: float = BATCH_WINDOW_SECONDS,
     ) -> None:
         self._cache = cache
@@ -270,7 +270,7 @@ class PdfSeer:
 
 
 def _sight(seen: bool, reason: str, seconds: float) -> Sight:
-    return Sight(seen=seen, reason=reason, method=METHOD, seconds=seconds)
+    return Sight(seen=seen, reason=reason, method=OCR_METHOD, seconds=seconds)
 
 
 def _boxes_of(pdf: pypdfium2.PdfDocument, pages: Sequence[int], excerpt: str) -> _Located | None:

@@ -1,4 +1,4 @@
-"""The browser's seen check of HTML (engine/verify/seen/html.py): every attack class, several
+"""The browser's seen check of HTML (engine/verify/seen/browser_seer.py): every attack class, several
 variants each, is not what the page shows; benign look-alikes are."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.verify.seen.html import CHROMIUM, BrowserSeer
+from engine.verify.seen.browser_seer import CHROMIUM, BrowserSeer
 from tests.support.page_server import PageServer, page
 from tests.support.seen_html_pages import (
     ATTACKS,

@@ -18,7 +18,7 @@ import pytest
 
 from engine.documents.ocr import OcrPage, ocr_available
 from engine.verify.seen import strips as strips_module
-from engine.verify.seen.pdf import PdfSeer, SightCache
+from engine.verify.seen.pdf_seer import PdfSeer, SightCache
 from tests.support.seen_pdfs import ATTACKS, BENIGN, scan_with_layer, seen_pdf, swapped_digits_pdf
 
 pytestmark = pytest.mark.skipif(not ocr_available(), reason="needs tesseract with eng data")

@@ -65,7 +65,7 @@ from engine.verify.seen.protocol import Sight
 
 CHROMIUM = Path("/usr/bin/chromium")
 VIEWPORT = {"width": 1280, "height": 800}
-METHOD = "browser"
+BROWSER_METHOD = "browser"
 LAUNCH_SECONDS = 120.0
 """For the browser to start, once per process (seconds on a loaded machine)."""
 # Nothing the browser starts by itself reaches a network: names resolve nowhere and every
@@ -151,7 +151,7 @@ class BrowserSeer:
             seen, reason = False, f"the browser could not render the page: {first[:160]}"
         except OSError as error:
             seen, reason = False, f"the page could not be read: {error.strerror or error}"
-        return Sight(seen, reason, METHOD, self._clock() - started)
+        return Sight(seen, reason, BROWSER_METHOD, self._clock() - started)
 
     async def _close_here(self) -> None:
         pages, self._pages = list(self._pages.values()), OrderedDict()
