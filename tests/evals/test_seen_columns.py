@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.contracts import Claim, ClaimStatus
 from evals.cases import Case
 from evals.metrics import measure
-from evals.tables import render_markdown
+from evals.tables import results_markdown
 from evals.totals import totals
 from tests.support.eval_builders import claim, report, row
 
@@ -41,7 +41,7 @@ def test_the_table_shows_them_with_the_time_per_claim() -> None:
     ]
     sums = totals(rows, "final")
     assert (sums.seen_rendered, sums.seen_rejected, sums.seen_seconds) == (4, 1, 2.0)
-    table = render_markdown(rows, suite="s", model="offline")
+    table = results_markdown(rows, suite="s", model="offline")
     assert "claims checked by rendering (rejected by it) | 4 (1)" in table
     assert "seen check time per claim | 0.50 s" in table
 
