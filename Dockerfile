@@ -2,12 +2,16 @@
 FROM python:3.11-slim
 
 # WeasyPrint (PDF reports) needs Pango; Tesseract with its Portuguese and English data reads
-# scanned PDF pages (engine/documents/ocr.py); Chromium renders HTML pages for the seen check
-# (engine/verify/seen/html.py, through Playwright, whose own browser download is never used);
-# curl is not needed: health checks use Python.
+# scanned PDF pages (engine/documents/ocr.py) and every cited PDF region for the seen check
+# (engine/verify/seen/pdf_seer.py); Chromium renders HTML pages for it
+# (engine/verify/seen/browser_seer.py, through Playwright, whose own browser download is never
+# used) and LibreOffice renders Word, PowerPoint and Excel files (engine/verify/seen/office.py);
+# without them a claim on such a page is not published. curl is not needed: health checks use
+# Python.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends libpango-1.0-0 libpangoft2-1.0-0 \
-        tesseract-ocr tesseract-ocr-por tesseract-ocr-eng chromium \
+        tesseract-ocr tesseract-ocr-por tesseract-ocr-eng chromium fonts-dejavu-core \
+        libreoffice-writer-nogui libreoffice-impress-nogui libreoffice-calc-nogui \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
