@@ -17,12 +17,18 @@ _ISOLATED_NAMES = {"REDIS_URL", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"}
 
 @pytest.fixture(autouse=True)
 def isolated_environment(
-    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path_factory: pytest.TempPathFactory,
+    request: pytest.FixtureRequest,
 ) -> None:
     for name in list(os.environ):
         if name.startswith(_ISOLATED_PREFIXES) or name.upper() in _ISOLATED_NAMES:
             monkeypatch.delenv(name)
     monkeypatch.setenv("FONTE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "fonte-cache"))
+    if request.node.get_closest_marker("seen") is None:
+        # Rendering every cited page (OCR, a browser, LibreOffice) costs seconds per report:
+        # only the tests marked `seen` (its own, through fonte ask and fonte verify) pay it.
+        monkeypatch.setenv("FONTE_SEEN_CHECK", "off")
 
 
 @pytest.fixture(autouse=True)

@@ -3,6 +3,8 @@ per claim."""
 
 from __future__ import annotations
 
+import pytest
+
 from engine.contracts import Claim, ClaimStatus
 from evals.cases import Case
 from evals.metrics import measure
@@ -48,3 +50,7 @@ def test_the_table_shows_them_with_the_time_per_claim() -> None:
 
 def _case() -> Case:
     return Case(id="c", question="Q?", required=(), expected_gaps=())
+
+
+# The seen check runs here, whatever FONTE_SEEN_CHECK the other tests run with (tests/conftest.py).
+pytestmark = pytest.mark.seen

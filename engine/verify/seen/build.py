@@ -3,7 +3,11 @@ of the research's sources."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
+
 from engine.documents.parse import DocumentKind
+from engine.settings import env_flag
 from engine.sources.protocols import Originals
 from engine.verify.seen.browser_seer import BrowserSeer
 from engine.verify.seen.check import SeenCheck, SeenLog
@@ -35,8 +39,18 @@ SHARED_LOG = SeenLog()
 read it around each report)."""
 
 
-def seen_check(fetcher: object, log: SeenLog | None = None) -> SeenCheck:
+SEEN_CHECK_SETTING = "FONTE_SEEN_CHECK"
+"""On by default. Off (`0`, `off`) leaves the text check alone: for a test of something else,
+which then need not render every page it cites; never for a report a client reads."""
+
+
+def seen_check(
+    fetcher: object, log: SeenLog | None = None, env: Mapping[str, str] | None = None
+) -> SeenCheck | None:
     """The seen check of a research whose documents `fetcher` reads: its originals when it
-    keeps them (`Originals`), else none (every claim on a page that is not text fails)."""
+    keeps them (`Originals`), else none (every claim on a page that is not text fails).
+    None when `FONTE_SEEN_CHECK` turns it off."""
+    if not env_flag(os.environ if env is None else env, SEEN_CHECK_SETTING, default=True):
+        return None
     originals = fetcher if isinstance(fetcher, Originals) else None
     return SeenCheck(originals, SeenDispatcher(default_seers()), SHARED_LOG if log is None else log)

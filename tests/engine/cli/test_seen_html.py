@@ -157,3 +157,7 @@ def test_fonte_ask_web_renders_a_page_with_the_sheets_it_links(
     serve_web([*pages, *(_css(path, css) for path, css in sheets.items())])
     report = _ask(["--web"], tmp_path / "out", tmp_path / "cache")
     assert any(_from_target(e) for e in _verified(report)) is not hidden
+
+
+# The seen check runs here, whatever FONTE_SEEN_CHECK the other tests run with (tests/conftest.py).
+pytestmark = pytest.mark.seen

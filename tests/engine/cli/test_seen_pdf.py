@@ -112,3 +112,7 @@ def test_a_sentence_a_reader_sees_is_published_seen_and_verify_passes(
     assert all(c["seen_by"] == "pdf-ocr" for c in verified)
     code, out = verify(tmp_path, path, capsys)
     assert code == 0, out
+
+
+# The seen check runs here, whatever FONTE_SEEN_CHECK the other tests run with (tests/conftest.py).
+pytestmark = pytest.mark.seen

@@ -1,6 +1,8 @@
 """The v7 seal covers how each claim was seen (`Claim.seen_by`): a claim relabelled as read
 back from a render, or stripped of it, breaks the seal."""
 
+import pytest
+
 from engine.contracts import Report, Section
 from engine.verify.digest import EDITED, digest_problem, sealed
 from tests.support.render_samples import build_claim, build_report, cite
@@ -22,3 +24,7 @@ def test_how_a_claim_was_seen_is_sealed() -> None:
     for seen_by in ("", "text", "browser"):
         claims = [original.claims[0].model_copy(update={"seen_by": seen_by}), original.claims[1]]
         assert digest_problem(original.model_copy(update={"claims": claims})) == EDITED, seen_by
+
+
+# The seen check runs here, whatever FONTE_SEEN_CHECK the other tests run with (tests/conftest.py).
+pytestmark = pytest.mark.seen

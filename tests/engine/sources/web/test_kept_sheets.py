@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.sources.web.kept_sheets import with_sheets
 
 SHEETS = {
@@ -38,3 +40,7 @@ async def test_what_cannot_be_read_stays_a_link_for_the_seen_check_to_refuse() -
         "<style>@import '/x.css' layer(base);</style>"
     )
     assert await with_sheets(html, "http://127.0.0.2/page", _read) == html
+
+
+# The seen check runs here, whatever FONTE_SEEN_CHECK the other tests run with (tests/conftest.py).
+pytestmark = pytest.mark.seen

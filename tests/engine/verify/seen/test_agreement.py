@@ -58,3 +58,7 @@ def test_an_excerpt_is_found_among_the_words_of_a_whole_page() -> None:
     found = windows("Revenue was 1,204 million in 2023", page)
     assert any(disagreement("Revenue was 1,204 million in 2023", w) is None for w in found)
     assert all(disagreement("Revenue was 1,294 million in 2023", w) for w in found)
+
+
+# The seen check runs here, whatever FONTE_SEEN_CHECK the other tests run with (tests/conftest.py).
+pytestmark = pytest.mark.seen

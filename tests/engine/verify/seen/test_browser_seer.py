@@ -143,3 +143,7 @@ async def test_claims_on_more_pages_than_stay_open_are_all_seen(tmp_path: Path) 
         assert all(s.seen for s in sights), [s.reason for s in sights if not s.seen]
     finally:
         await seer.aclose()
+
+
+# The seen check runs here, whatever FONTE_SEEN_CHECK the other tests run with (tests/conftest.py).
+pytestmark = pytest.mark.seen

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from engine.contracts import Claim, ClaimStatus
 from engine.documents.parse import DocumentKind
 from engine.snapshots import Snapshot
@@ -107,3 +109,7 @@ def test_a_claim_already_rejected_or_a_figure_reading_is_left_as_it_is(tmp_path:
     assert check(rejected, "application/pdf", seer, tmp_path) == rejected
     assert check(figure, "application/pdf", seer, tmp_path) == figure
     assert seer.asked == []
+
+
+# The seen check runs here, whatever FONTE_SEEN_CHECK the other tests run with (tests/conftest.py).
+pytestmark = pytest.mark.seen

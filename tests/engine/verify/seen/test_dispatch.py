@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from engine.documents.parse import DocumentKind
 from engine.verify.seen import SeenDispatcher, Sight, document_kind
 
@@ -46,3 +48,7 @@ def test_a_kind_is_told_by_name_then_by_first_bytes(tmp_path: Path) -> None:
     unnamed.write_bytes(b"<!DOCTYPE html><html>")
     assert document_kind(unnamed) is DocumentKind.html
     assert document_kind(tmp_path / "missing") is None
+
+
+# The seen check runs here, whatever FONTE_SEEN_CHECK the other tests run with (tests/conftest.py).
+pytestmark = pytest.mark.seen

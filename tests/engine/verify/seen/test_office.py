@@ -98,3 +98,7 @@ def test_a_file_is_rendered_once(tmp_path: Path) -> None:
     stamp = first.stat().st_mtime_ns
     assert seer.rendered(path) == first
     assert first.stat().st_mtime_ns == stamp
+
+
+# The seen check runs here, whatever FONTE_SEEN_CHECK the other tests run with (tests/conftest.py).
+pytestmark = pytest.mark.seen

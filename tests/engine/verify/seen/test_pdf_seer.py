@@ -112,3 +112,7 @@ def test_claims_checked_together_share_one_tesseract_call(
 
     assert asyncio.run(together()) == [True, True, True, False]
     assert len(calls) == 1
+
+
+# The seen check runs here, whatever FONTE_SEEN_CHECK the other tests run with (tests/conftest.py).
+pytestmark = pytest.mark.seen

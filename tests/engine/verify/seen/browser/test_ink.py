@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image, ImageDraw
 
 from engine.verify.seen.browser.ink import MIN_CONTRAST, region_of, unpainted
@@ -42,3 +43,7 @@ def test_the_region_holds_every_box_inside_the_document() -> None:
         10,
     )
     assert region_of([(0.0, 0.0, 0.0, 0.0)], 100, 100) is None
+
+
+# The seen check runs here, whatever FONTE_SEEN_CHECK the other tests run with (tests/conftest.py).
+pytestmark = pytest.mark.seen

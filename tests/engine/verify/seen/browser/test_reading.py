@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.verify.seen.browser.reading import (
     BREAK,
     GENERATED,
@@ -90,3 +92,7 @@ def test_no_size_outside_the_page_or_too_small_is_not_read() -> None:
 def test_right_to_left_letters_are_not_held_to_left_to_right_order() -> None:
     boxes = list(reversed(_line("שלום")))
     assert geometry_problem("שלום", boxes, 1280, 800) is None
+
+
+# The seen check runs here, whatever FONTE_SEEN_CHECK the other tests run with (tests/conftest.py).
+pytestmark = pytest.mark.seen

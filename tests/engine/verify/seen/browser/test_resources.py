@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from engine.verify.seen.browser.resources import FolderResources, document_url
 
 RESOURCES = FolderResources()
@@ -36,3 +38,7 @@ async def test_a_page_a_source_kept_has_no_folder_to_link_into(tmp_path: Path) -
     page = kept / "0123.html"
     base = document_url(page, RESOURCES).rsplit("/", 1)[0]
     assert await RESOURCES.resource(page, f"{base}/a.css") is None
+
+
+# The seen check runs here, whatever FONTE_SEEN_CHECK the other tests run with (tests/conftest.py).
+pytestmark = pytest.mark.seen
