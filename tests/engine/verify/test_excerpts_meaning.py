@@ -4,13 +4,10 @@ exception it leaves out, is rejected; faithful statements stay verified."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
-from engine.contracts import Claim, ClaimStatus
-from engine.snapshots import Snapshot
-from engine.verify.excerpts import verify_on_page
+from engine.contracts import ClaimStatus
+from tests.support.page_claims import judged
 
 LAW = (
     "# Lei Municipal 1.234\n\n"
@@ -26,22 +23,6 @@ FILING = (
     "The permit is valid for 10 years unless revoked by the agency.\n\n"
     "| | 2022 | 2021 |\n|---|---|---|\n| Operating income | 4,310 | 3,980 |\n"
 )
-
-
-def judged(page: str, statement: str, excerpt: str, context: str | None = None) -> Claim:
-    snapshot = Snapshot(url="https://example.org/doc", text=page)
-    claim = Claim(
-        id="c1",
-        statement=statement,
-        url=snapshot.url,
-        excerpt=excerpt,
-        context=context,
-        accessed_at=datetime(2026, 11, 1, tzinfo=UTC),
-        source_sha256=snapshot.sha256,
-        subagent="researcher-1",
-        subquestion="s1",
-    )
-    return verify_on_page(claim, snapshot)
 
 
 @pytest.mark.parametrize(

@@ -6,14 +6,12 @@ two pages back, a page that does not start with the continued table."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
 from engine.contracts import Claim, ClaimStatus
 from engine.documents.parse import parse_pdf
 from engine.snapshots import Snapshot, with_page
-from engine.verify.excerpts import verify_on_page
+from tests.support.page_claims import judged_on
 from tests.support.pdfs import pdf_bytes
 
 URL = "library:/reports/solar.pdf"
@@ -41,18 +39,7 @@ def snapshot_of(pages: list[str]) -> Snapshot:
 def judged(
     snapshot: Snapshot, page: int, statement: str, excerpt: str, context: str | None
 ) -> Claim:
-    claim = Claim(
-        id="c1",
-        statement=statement,
-        url=with_page(URL, page),
-        excerpt=excerpt,
-        context=context,
-        accessed_at=datetime(2026, 11, 1, tzinfo=UTC),
-        source_sha256=snapshot.sha256,
-        subagent="researcher-1",
-        subquestion="s1",
-    )
-    return verify_on_page(claim, snapshot)
+    return judged_on(snapshot, statement, excerpt, context, url=with_page(URL, page))
 
 
 @pytest.fixture(scope="module")

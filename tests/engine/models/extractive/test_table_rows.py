@@ -4,13 +4,11 @@ whole under its header; each quote is what the verifier then verifies."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from engine.contracts import Claim, ClaimStatus
 from engine.documents.parse import parse_pdf
 from engine.models.extractive.ranking import Quote, candidates_of, choose_quotes
 from engine.snapshots import Snapshot, with_page
-from engine.verify.excerpts import verify_on_page
+from tests.support.page_claims import judged_on
 from tests.support.pdfs import pdf_bytes
 
 URL = "library:/reports/solar.pdf"
@@ -43,18 +41,7 @@ def quotes_for(snapshot: Snapshot, question: str) -> list[Quote]:
 
 
 def verified(quote: Quote, snapshot: Snapshot) -> Claim:
-    claim = Claim(
-        id="c1",
-        statement=quote.statement,
-        url=quote.url,
-        excerpt=quote.excerpt,
-        context=quote.context,
-        accessed_at=datetime(2026, 11, 1, tzinfo=UTC),
-        source_sha256=snapshot.sha256,
-        subagent="researcher-1",
-        subquestion="s1",
-    )
-    return verify_on_page(claim, snapshot)
+    return judged_on(snapshot, quote.statement, quote.excerpt, quote.context, url=quote.url)
 
 
 def test_a_row_on_the_next_page_is_quoted_under_the_header_of_the_page_before() -> None:
