@@ -79,14 +79,32 @@ def test_a_header_from_two_pages_back_is_rejected() -> None:
     assert "context" in (result.reason or "")
 
 
-def test_a_page_that_does_not_start_with_the_continued_table_is_rejected() -> None:
-    prose = (
-        "A expansao da geracao distribuida no Nordeste seguiu forte ao longo de todo o ano, "
-        "puxada por consumidores residenciais e pequenos comercios de varias cidades.\n"
-        "Rio Grande do Norte 210 344\nPernambuco 190 260"
-    )
+PROSE_THEN_ROWS = (
+    "A expansao da geracao distribuida no Nordeste seguiu forte ao longo de todo o ano, "
+    "puxada por consumidores residenciais e pequenos comercios de varias cidades.\n"
+    "Rio Grande do Norte 210 344\nPernambuco 190 260"
+)
+ANOTHER_HEADER_THEN_ROWS = (
+    "Distribuidora 2021 2022\nRio Grande do Norte 210 344\nPernambuco 190 260"
+)
+TABLE_THEN_PROSE = (
+    f"{PAGE_1}\n"
+    "Os numeros acima foram revistos pela agencia reguladora depois de consultas publicas "
+    "com os agentes do setor e as associacoes de consumidores de varias regioes do pais"
+)
+
+
+@pytest.mark.parametrize(
+    "pages",
+    [
+        pytest.param([PAGE_1, PROSE_THEN_ROWS], id="page-does-not-start-with-the-table"),
+        pytest.param([PAGE_1, ANOTHER_HEADER_THEN_ROWS], id="page-prints-another-tables-header"),
+        pytest.param([TABLE_THEN_PROSE, PAGE_2], id="prose-follows-the-header-page-1"),
+    ],
+)
+def test_a_header_that_does_not_continue_onto_the_next_page_is_rejected(pages: list[str]) -> None:
     result = judged(
-        snapshot_of([PAGE_1, prose]),
+        snapshot_of(pages),
         2,
         "Rio Grande do Norte — 2023: 210; 2024: 344",
         "Rio Grande do Norte 210 344",
@@ -94,34 +112,6 @@ def test_a_page_that_does_not_start_with_the_continued_table_is_rejected() -> No
     )
     assert result.status is ClaimStatus.rejected
     assert "context" in (result.reason or "")
-
-
-def test_a_page_that_prints_another_tables_header_is_rejected() -> None:
-    other = "Distribuidora 2021 2022\nRio Grande do Norte 210 344\nPernambuco 190 260"
-    result = judged(
-        snapshot_of([PAGE_1, other]),
-        2,
-        "Rio Grande do Norte — 2023: 210; 2024: 344",
-        "Rio Grande do Norte 210 344",
-        HEADER,
-    )
-    assert result.status is ClaimStatus.rejected
-
-
-def test_a_header_that_prose_follows_on_the_previous_page_is_rejected() -> None:
-    ended = (
-        f"{PAGE_1}\n"
-        "Os numeros acima foram revistos pela agencia reguladora depois de consultas publicas "
-        "com os agentes do setor e as associacoes de consumidores de varias regioes do pais"
-    )
-    result = judged(
-        snapshot_of([ended, PAGE_2]),
-        2,
-        "Rio Grande do Norte — 2023: 210; 2024: 344",
-        "Rio Grande do Norte 210 344",
-        HEADER,
-    )
-    assert result.status is ClaimStatus.rejected
 
 
 def test_a_lead_in_from_the_previous_page_is_not_carried_over() -> None:
