@@ -36,20 +36,9 @@ def claim_on(
     )
 
 
-def judged_on(
-    snapshot: Snapshot,
-    statement: str,
-    excerpt: str,
-    context: str | None = None,
-    *,
-    url: str | None = None,
-) -> Claim:
-    """The claim of `claim_on` as the verifier returns it: verified or rejected, with its reason."""
-    return verify_on_page(claim_on(snapshot, statement, excerpt, context, url=url), snapshot)
-
-
 def judged(
     page: str, statement: str, excerpt: str, context: str | None = None, *, url: str = PAGE_URL
 ) -> Claim:
     """The verdict on a claim quoting `excerpt` from a one-page snapshot of `page` at `url`."""
-    return judged_on(Snapshot(url=url, text=page), statement, excerpt, context)
+    snapshot = Snapshot(url=url, text=page)
+    return verify_on_page(claim_on(snapshot, statement, excerpt, context), snapshot)

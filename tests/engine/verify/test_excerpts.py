@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.contracts import Claim, ClaimStatus, Locator
+from engine.contracts import ClaimStatus, Locator
 from engine.snapshots import Snapshot
 from engine.text.matching import find_excerpt
 from engine.verify.excerpts import (
@@ -12,7 +12,7 @@ from engine.verify.excerpts import (
     verify_excerpt,
     verify_on_page,
 )
-from tests.support.page_claims import claim_on, judged_on
+from tests.support.page_claims import claim_on
 
 LAW_PAGE = (
     "Art. 1º Para os fins desta Lei, considera-se:\n"
@@ -252,7 +252,7 @@ def test_claim_with_matching_numbers_is_verified() -> None:
     url = "https://example.org/lei.pdf#page=2"
     statement = "Microgeração distribuída vai até 75 kW de potência instalada."
     excerpt = "menor ou igual a 75 kW (setenta e cinco quilowatts)"
-    result = judged_on(snapshot, statement, excerpt, url=url)
+    result = verify_on_page(claim_on(snapshot, statement, excerpt, url=url), snapshot)
     assert result.status is ClaimStatus.verified, result.reason
     assert result.reason is not None
     assert result.reason.startswith("excerpt found on cited page 2")
@@ -264,7 +264,7 @@ def test_claim_with_a_changed_number_is_rejected_naming_it() -> None:
     snapshot = unpaged(LAW_PAGE)
     statement = "Microgeração distribuída vai até 80 kW."
     excerpt = "menor ou igual a 75 kW (setenta e cinco quilowatts)"
-    result = judged_on(snapshot, statement, excerpt)
+    result = verify_on_page(claim_on(snapshot, statement, excerpt), snapshot)
     assert result.status is ClaimStatus.rejected
     assert result.reason == "numbers not in the excerpt: 80"
     assert result.locator is not None
@@ -284,7 +284,7 @@ def test_capex_line_from_a_pdf_table(statement: str, status: ClaimStatus) -> Non
     snapshot = paged(["Cover page", CASH_FLOW_PAGE])
     url = "https://example.org/3m-10k.pdf#page=2"
     # "(Millions)", quoted as context, declares the scale of the row's bare figures.
-    checked = with_context(statement, CAPEX_LINE, "(Millions)", url, snapshot)
+    checked = claim_on(snapshot, statement, CAPEX_LINE, "(Millions)", url=url)
     result = verify_on_page(checked, snapshot)
     assert result.status is status, result.reason
     if status is ClaimStatus.rejected:
@@ -296,14 +296,14 @@ def test_a_scale_no_quote_declares_is_refused() -> None:
     snapshot = paged(["Cover page", CASH_FLOW_PAGE])
     url = "https://example.org/3m-10k.pdf#page=2"
     statement = "3M's capital expenditure was $1,577 million"
-    result = judged_on(snapshot, statement, CAPEX_LINE, url=url)
+    result = verify_on_page(claim_on(snapshot, statement, CAPEX_LINE, url=url), snapshot)
     assert result.reason == "numbers not in the excerpt: 1,577"
 
 
 def test_year_missing_from_the_excerpt_is_named() -> None:
     snapshot = unpaged(CASH_FLOW_PAGE)
     statement = "3M's FY2018 capital expenditure was $1,577 million"
-    checked = with_context(statement, CAPEX_LINE, "(Millions)", snapshot.url, snapshot)
+    checked = claim_on(snapshot, statement, CAPEX_LINE, "(Millions)", url=snapshot.url)
     result = verify_on_page(checked, snapshot)
     assert result.reason == "numbers not in the excerpt or its context: 2018"
 
@@ -312,7 +312,7 @@ def test_claim_whose_excerpt_is_on_another_page_is_rejected() -> None:
     snapshot = paged(REPORT_PAGES)
     url = "https://example.org/report.pdf#page=2"
     excerpt = "Distributors reported long connection queues"
-    result = judged_on(snapshot, "Queues are long.", excerpt, url=url)
+    result = verify_on_page(claim_on(snapshot, "Queues are long.", excerpt, url=url), snapshot)
     assert result.status is ClaimStatus.rejected
     assert result.reason == "excerpt is on page 3, not on cited page 2"
     assert result.locator is not None
@@ -323,7 +323,7 @@ def test_claim_with_thousands_and_decimal_variants_is_verified() -> None:
     snapshot = unpaged("O investimento foi de R$ 1.577,00 milhões no ano passado.")
     statement = "Investment was R$ 1,577.00 million."
     excerpt = "O investimento foi de R$ 1.577,00 milhões"
-    result = judged_on(snapshot, statement, excerpt)
+    result = verify_on_page(claim_on(snapshot, statement, excerpt), snapshot)
     assert result.status is ClaimStatus.verified, result.reason
 
 
@@ -331,7 +331,7 @@ def test_claim_reading_15_from_an_excerpt_saying_1_5_is_rejected() -> None:
     snapshot = unpaged("A participação da geração distribuída cresceu 1.5 por cento.")
     statement = "Distributed generation grew 15 percent."
     excerpt = "geração distribuída cresceu 1.5 por cento"
-    result = judged_on(snapshot, statement, excerpt)
+    result = verify_on_page(claim_on(snapshot, statement, excerpt), snapshot)
     assert result.status is ClaimStatus.rejected
     assert result.reason == "numbers not in the excerpt: 15"
 
@@ -379,17 +379,13 @@ CASH_FLOWS = (
 OTHER_PAGE = "Notes to the financial statements\n(Millions) 2019 2018\nOther rows (12) (13)\n"
 
 
-def with_context(statement: str, excerpt: str, context: str, url: str, snap: Snapshot) -> Claim:
-    return claim_on(snap, statement, excerpt, context, url=url)
-
-
 def test_a_table_row_with_its_column_header_verifies_both_on_the_same_page() -> None:
     snapshot = paged([OTHER_PAGE, CASH_FLOWS])
     row = "Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)"
     url = f"{snapshot.url}#page=2"
     checked = verify_on_page(
-        with_context(
-            "In 2018 capex was 1,577 million.", row, "(Millions) 2018 2017 2016", url, snapshot
+        claim_on(
+            snapshot, "In 2018 capex was 1,577 million.", row, "(Millions) 2018 2017 2016", url=url
         ),
         snapshot,
     )
@@ -400,7 +396,9 @@ def test_a_table_row_with_its_column_header_verifies_both_on_the_same_page() -> 
     assert checked.context_locator.page == 2
     # Without its context the same statement is refused: the year is in no excerpt, and no
     # "(Millions)" declares the scale of the row's 1,577.
-    alone = judged_on(snapshot, "In 2018 capex was 1,577 million.", row, url=url)
+    alone = verify_on_page(
+        claim_on(snapshot, "In 2018 capex was 1,577 million.", row, url=url), snapshot
+    )
     assert alone.status is ClaimStatus.rejected
     assert alone.reason == "numbers not in the excerpt: 2018, 1,577"
 
@@ -410,13 +408,13 @@ def test_a_context_from_another_page_or_nowhere_is_refused() -> None:
     row = "Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)"
     url = f"{snapshot.url}#page=2"
     elsewhere = verify_on_page(
-        with_context("Capex was 1,577 in 2019.", row, "(Millions) 2019 2018", url, snapshot),
+        claim_on(snapshot, "Capex was 1,577 in 2019.", row, "(Millions) 2019 2018", url=url),
         snapshot,
     )
     assert elsewhere.status is ClaimStatus.rejected
     assert elsewhere.reason == "context: found on page 1, not on the excerpt's page"
     invented = verify_on_page(
-        with_context("Capex was 1,577 in 2021.", row, "(Millions) 2021", url, snapshot), snapshot
+        claim_on(snapshot, "Capex was 1,577 in 2021.", row, "(Millions) 2021", url=url), snapshot
     )
     assert invented.status is ClaimStatus.rejected
     assert (invented.reason or "").startswith("context: excerpt not found")

@@ -10,16 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.contracts import Claim, ClaimStatus
+from engine.contracts import ClaimStatus
 from engine.snapshots import Snapshot
 from engine.verify.excerpts import verify_excerpt
-from tests.support.page_claims import judged_on
+from tests.support.page_claims import judged
 
 URL = "https://example.org/lei"
-
-
-def judged(page: str, statement: str, excerpt: str, context: str | None = None) -> Claim:
-    return judged_on(Snapshot(url=URL, text=page), statement, excerpt, context)
 
 
 # --- 1. words and digits do not join across boundaries ---------------------------------------

@@ -11,7 +11,8 @@ import pytest
 from engine.contracts import Claim, ClaimStatus
 from engine.documents.parse import parse_pdf
 from engine.snapshots import Snapshot, with_page
-from tests.support.page_claims import judged_on
+from engine.verify.excerpts import verify_on_page
+from tests.support.page_claims import claim_on
 from tests.support.pdfs import pdf_bytes
 
 URL = "library:/reports/solar.pdf"
@@ -39,7 +40,9 @@ def snapshot_of(pages: list[str]) -> Snapshot:
 def judged(
     snapshot: Snapshot, page: int, statement: str, excerpt: str, context: str | None
 ) -> Claim:
-    return judged_on(snapshot, statement, excerpt, context, url=with_page(URL, page))
+    return verify_on_page(
+        claim_on(snapshot, statement, excerpt, context, url=with_page(URL, page)), snapshot
+    )
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,8 @@ from engine.contracts import Claim, ClaimStatus
 from engine.documents.parse import parse_pdf
 from engine.models.extractive.ranking import Quote, candidates_of, choose_quotes
 from engine.snapshots import Snapshot, with_page
-from tests.support.page_claims import judged_on
+from engine.verify.excerpts import verify_on_page
+from tests.support.page_claims import claim_on
 from tests.support.pdfs import pdf_bytes
 
 URL = "library:/reports/solar.pdf"
@@ -41,7 +42,9 @@ def quotes_for(snapshot: Snapshot, question: str) -> list[Quote]:
 
 
 def verified(quote: Quote, snapshot: Snapshot) -> Claim:
-    return judged_on(snapshot, quote.statement, quote.excerpt, quote.context, url=quote.url)
+    return verify_on_page(
+        claim_on(snapshot, quote.statement, quote.excerpt, quote.context, url=quote.url), snapshot
+    )
 
 
 def test_a_row_on_the_next_page_is_quoted_under_the_header_of_the_page_before() -> None:
