@@ -110,13 +110,22 @@ async def test_one_report_message_then_the_files_message_land_in_the_thread(
     assert not notices(slack)
 
 
-async def test_the_html_file_shows_the_cited_pdf_pages_the_markdown_does_not(
-    make_settings: Any, runtimes: Any, slack: SlackStub, tmp_path: Path
-) -> None:
+@pytest.fixture
+async def pdf_delivering(
+    make_settings: Any, runtimes: Any, tmp_path: Path
+) -> tuple[Runtime, Report]:
+    """A runtime on a library of PDFs and its report, marked delivering, not yet delivered."""
     pdfs = write_pdf_library(tmp_path / "pdfs")
     rt = await runtimes(make_settings(redis=False, library=pdfs))
     sample = await pdf_report(rt)
     await delivering(rt, sample)
+    return rt, sample
+
+
+async def test_the_html_file_shows_the_cited_pdf_pages_the_markdown_does_not(
+    pdf_delivering: tuple[Runtime, Report], slack: SlackStub
+) -> None:
+    rt, sample = pdf_delivering
     await deliver_report(rt, "r1", 1, sample)
 
     [html] = [c for c in slack.uploads.values() if b"<html" in c]
@@ -129,12 +138,9 @@ async def test_the_html_file_shows_the_cited_pdf_pages_the_markdown_does_not(
 
 
 async def test_the_word_and_powerpoint_files_land_beside_the_html(
-    make_settings: Any, runtimes: Any, slack: SlackStub, tmp_path: Path
+    pdf_delivering: tuple[Runtime, Report], slack: SlackStub
 ) -> None:
-    pdfs = write_pdf_library(tmp_path / "pdfs")
-    rt = await runtimes(make_settings(redis=False, library=pdfs))
-    sample = await pdf_report(rt)
-    await delivering(rt, sample)
+    rt, sample = pdf_delivering
     await deliver_report(rt, "r1", 1, sample)
 
     names = [c.params["filename"] for c in slack.calls_to("files.getUploadURLExternal")]
@@ -463,16 +469,9 @@ async def test_a_file_that_cannot_be_rendered_ends_delivery_failed_with_the_othe
 
 
 async def test_page_crops_that_raise_leave_the_html_without_them_and_deliver(
-    make_settings: Any,
-    runtimes: Any,
-    slack: SlackStub,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
+    pdf_delivering: tuple[Runtime, Report], slack: SlackStub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pdfs = write_pdf_library(tmp_path / "pdfs")
-    rt = await runtimes(make_settings(redis=False, library=pdfs))
-    sample = await pdf_report(rt)
-    await delivering(rt, sample)
+    rt, sample = pdf_delivering
 
     def broken(self: object, report: Report) -> dict[str, bytes]:
         raise ValueError("crop failed")
