@@ -7,7 +7,7 @@ import pytest
 
 from engine.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, main
 from engine.cli import ask as ask_module
-from tests.support.cli_pages import LAW, QUESTION
+from tests.support.cli_pages import LAW, QUESTION, REPORT_FILES, ask
 from tests.support.paying_models import PayingModel, PayingV1Roles
 
 
@@ -26,31 +26,10 @@ def cache(tmp_path: Path) -> list[str]:
     return ["--cache-dir", str(tmp_path / "cache")]
 
 
-def ask(library: Path, out: Path, *extra: str) -> int:
-    return main(
-        [
-            "ask",
-            QUESTION,
-            "--library",
-            str(library),
-            "--out",
-            str(out),
-            "--cache-dir",
-            str(out.parent / "cache"),
-            *extra,
-        ]
-    )
-
-
 def test_ask_writes_every_format_and_verify_passes(library: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     assert ask(library, out) == EXIT_OK
-    assert sorted(p.name for p in out.iterdir()) == [
-        "report.html",
-        "report.json",
-        "report.md",
-        "report.pdf",
-    ]
+    assert sorted(p.name for p in out.iterdir()) == REPORT_FILES
     report = json.loads((out / "report.json").read_text())
     assert any("75 kW" in c["excerpt"] and c["status"] == "verified" for c in report["claims"])
     assert (
@@ -278,11 +257,9 @@ def test_arch_v1_stops_at_max_usd_with_a_partial_report(
     assert any(note.startswith("orçamento atingido: custo") for note in report["notes"])
 
 
-def test_the_time_limit_counts_the_whole_run_index_building_included(
-    library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The run began 120 s before its research could (a cold index build, say): a limit of
-    one minute is already spent, and report.json says the seconds truly spent."""
+@pytest.fixture
+def started_earlier(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`fonte ask`'s clock says the run began 120 s ago; `monkeypatch.undo()` puts it back."""
     real = time.monotonic
 
     class StartedEarlier:
@@ -291,6 +268,14 @@ def test_the_time_limit_counts_the_whole_run_index_building_included(
             return real() - 120.0
 
     monkeypatch.setattr(ask_module, "time", StartedEarlier)
+
+
+@pytest.mark.usefixtures("started_earlier")
+def test_the_time_limit_counts_the_whole_run_index_building_included(
+    library: Path, tmp_path: Path
+) -> None:
+    """The run began 120 s before its research could (a cold index build, say): a limit of
+    one minute is already spent, and report.json says the seconds truly spent."""
     out = tmp_path / "out"
     assert ask(library, out, "--max-minutes", "1", "--format", "json") == EXIT_OK
     report = json.loads((out / "report.json").read_text())
@@ -298,6 +283,7 @@ def test_the_time_limit_counts_the_whole_run_index_building_included(
     assert report["spend"]["seconds"] >= 120.0
 
 
+@pytest.mark.usefixtures("started_earlier")
 def test_a_cold_index_the_time_cap_stops_makes_a_partial_report_and_the_next_run_finishes_it(
     library: Path,
     tmp_path: Path,
@@ -307,14 +293,6 @@ def test_a_cold_index_the_time_cap_stops_makes_a_partial_report_and_the_next_run
     """The cap was spent before the index could be built: nothing is read, the report is
     partial and says why (in its language, Portuguese here); the next run, with time, builds
     the index and answers."""
-    real = time.monotonic
-
-    class StartedEarlier:
-        @staticmethod
-        def monotonic() -> float:
-            return real() - 120.0
-
-    monkeypatch.setattr(ask_module, "time", StartedEarlier)
     out = tmp_path / "out"
     assert ask(library, out, "--max-minutes", "1", "--format", "json") == EXIT_OK
     report = json.loads((out / "report.json").read_text())

@@ -20,7 +20,7 @@ from tests.support.anthropic_replies import ApiError
 from tests.support.anthropic_server import ScriptedAnthropic
 from tests.support.broken_weasyprint import BrokenWeasyPrint
 from tests.support.claude_turns import API_KEY, MODEL
-from tests.support.cli_pages import LAW, QUESTION
+from tests.support.cli_pages import LAW, QUESTION, REPORT_FILES, ask
 
 
 @pytest.fixture
@@ -29,11 +29,6 @@ def library(tmp_path: Path) -> Path:
     folder.mkdir()
     (folder / "lei_14300.md").write_text(LAW, encoding="utf-8")
     return folder
-
-
-def ask(library: Path, out: Path, *extra: str) -> int:
-    cache = ["--cache-dir", str(out.parent / "cache")]
-    return main(["ask", QUESTION, "--library", str(library), "--out", str(out), *cache, *extra])
 
 
 def lines_about(err: str, what: str) -> list[str]:
@@ -63,12 +58,7 @@ def test_page_crops_that_raise_still_give_every_file(
 
     assert ask(library, out) == EXIT_OK
 
-    assert sorted(p.name for p in out.iterdir()) == [
-        "report.html",
-        "report.json",
-        "report.md",
-        "report.pdf",
-    ]
+    assert sorted(p.name for p in out.iterdir()) == REPORT_FILES
     err = capsys.readouterr().err
     assert "Traceback" not in err
     [line] = lines_about(err, "crop failed")
