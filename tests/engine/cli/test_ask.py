@@ -38,45 +38,45 @@ def test_ask_writes_every_format_and_verify_passes(library: Path, tmp_path: Path
     )
 
 
-def test_verify_fails_when_the_source_changed(
-    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+@pytest.fixture
+def asked_json(library: Path, tmp_path: Path) -> Path:
+    """The report.json `fonte ask` wrote on the library (JSON alone)."""
     out = tmp_path / "out"
     assert ask(library, out, "--format", "json") == EXIT_OK
+    return out / "report.json"
+
+
+def test_verify_fails_when_the_source_changed(
+    library: Path, asked_json: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (library / "lei_14300.md").write_text("# Lei 14.300\n\nTexto revogado.\n", encoding="utf-8")
-    code = main(["verify", str(out / "report.json"), "--library", str(library), *cache(tmp_path)])
+    code = main(["verify", str(asked_json), "--library", str(library), *cache(tmp_path)])
     assert code == EXIT_FAILED
     assert "FAIL" in capsys.readouterr().out
 
 
 def test_verify_sees_a_sentence_reworded_after_the_report_was_written(
-    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    library: Path, asked_json: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    out = tmp_path / "out"
-    assert ask(library, out, "--format", "json") == EXIT_OK
-    path = out / "report.json"
-    verify = ["verify", str(path), "--library", str(library), *cache(tmp_path)]
+    verify = ["verify", str(asked_json), "--library", str(library), *cache(tmp_path)]
     assert main(verify) == EXIT_OK
     honest = capsys.readouterr().out
     assert "Not checked: that a sentence's wording follows from its excerpts" in honest
-    report = json.loads(path.read_text())
+    report = json.loads(asked_json.read_text())
     report["sections"][0]["sentences"][0]["text"] = "A microgeração foi extinta pela lei."
-    path.write_text(json.dumps(report))
+    asked_json.write_text(json.dumps(report))
     assert main(verify) == EXIT_FAILED
     assert "FAIL    report: the report was edited after it was written" in capsys.readouterr().out
 
 
 def test_verify_opens_no_folder_that_the_report_file_names(
-    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    library: Path, asked_json: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    out = tmp_path / "out"
-    assert ask(library, out, "--format", "json") == EXIT_OK
-    path = out / "report.json"
-    report = json.loads(path.read_text())
+    report = json.loads(asked_json.read_text())
     report["sources"] = ["library:/etc"]
-    path.write_text(json.dumps(report))
+    asked_json.write_text(json.dumps(report))
     capsys.readouterr()
-    assert main(["verify", str(path), *cache(tmp_path)]) == EXIT_BAD_INPUT
+    assert main(["verify", str(asked_json), *cache(tmp_path)]) == EXIT_BAD_INPUT
     err = capsys.readouterr().err.strip()
     assert err == "error: this report cites the library /etc: pass --library DIR to re-check it"
 

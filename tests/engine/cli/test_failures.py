@@ -229,48 +229,30 @@ def test_a_model_that_cannot_be_reached_ends_at_once_with_a_partial_report_and_e
     assert not lines_about(err, "subagent s1 failed")
 
 
-def test_a_model_unreachable_while_clarifying_tries_no_step_after_it(
-    library: Path,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    """The clarifying questions spend from the run's one budget, so the stop their failure
-    puts on it stops the research too: the clarifier's request is the only one."""
-    server = ScriptedAnthropic().start()
-    try:
-        server.script(lambda body: ApiError(401, "authentication_error", "invalid x-api-key"))
-        monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
-        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
-        monkeypatch.setattr("sys.stdin.isatty", lambda: True)
-        monkeypatch.setattr("builtins.input", lambda prompt="": "")
-        out = tmp_path / "out"
-
-        assert ask(library, out, "--model", MODEL, "--format", "json,md") == 3
-
-        assert len(server.requests) == 1, "a step after the clarifier tried the model"
-    finally:
-        server.close()
-    err = capsys.readouterr().err
-    assert_said_unreachable(out, err)
-
-
+@pytest.mark.parametrize("clarifying", [False, True], ids=["researching", "clarifying"])
 def test_a_key_the_api_refuses_is_a_model_that_cannot_be_reached(
     library: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
+    clarifying: bool,
 ) -> None:
+    """No retry and no step after the first refused request: when the run asks clarifying
+    questions first, they spend from the run's one budget, so the stop their failure puts on
+    it stops the research too and the clarifier's request is the only one."""
     server = ScriptedAnthropic().start()
     try:
         server.script(lambda body: ApiError(401, "authentication_error", "invalid x-api-key"))
         monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
         monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        if clarifying:
+            monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+            monkeypatch.setattr("builtins.input", lambda prompt="": "")
         out = tmp_path / "out"
 
         assert ask(library, out, "--model", MODEL, "--format", "json,md") == 3
 
-        assert len(server.requests) == 1, "no retry, no other step tried the model"
+        assert len(server.requests) == 1, "a step after the first refused request tried the model"
     finally:
         server.close()
     err = capsys.readouterr().err
