@@ -4,7 +4,6 @@ tests of the final architecture and of v1's Claude roles."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -26,6 +25,7 @@ from tests.support.anthropic_server import (
     tool_use,
     usage,
 )
+from tests.support.claude_turns import claim_rows, entailing_judge
 from tests.support.pages_source import LAW_TEXT, PagesSource
 
 PRICES = default_price_table()
@@ -118,8 +118,7 @@ def subagent(body: Body) -> Reply:
 
 def claim_ids_in(body: Body) -> dict[str, str]:
     """The writer's claims, id -> statement, read from its prompt."""
-    rows = [json.loads(line) for line in first_user_text(body).splitlines() if line.startswith("{")]
-    return {row["id"]: row["statement"] for row in rows}
+    return {row["id"]: row["statement"] for row in claim_rows(body)}
 
 
 def writer(body: Body) -> Reply:
@@ -149,9 +148,7 @@ def writer(body: Body) -> Reply:
     return json_message(draft, tokens=WRITER_TOKENS)
 
 
-def judge(body: Body) -> Reply:
-    ids = [json.loads(line)["id"] for line in first_user_text(body).splitlines() if "{" in line]
-    return json_message({"labels": [{"id": i, "support": "entails"} for i in ids]}, JUDGE_TOKENS)
+judge = entailing_judge(JUDGE_TOKENS)
 
 
 def usage_in(reply: Body) -> Usage:
