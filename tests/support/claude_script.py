@@ -5,6 +5,7 @@ tests of the final architecture and of v1's Claude roles."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from engine.contracts import Report, Usage
@@ -25,7 +26,7 @@ from tests.support.anthropic_server import (
     tool_use,
     usage,
 )
-from tests.support.claude_turns import claim_rows, entailing_judge
+from tests.support.claude_turns import by_role, claim_rows, entailing_judge
 from tests.support.pages_source import LAW_TEXT, PagesSource
 
 PRICES = default_price_table()
@@ -149,6 +150,18 @@ def writer(body: Body) -> Reply:
 
 
 judge = entailing_judge(JUDGE_TOKENS)
+
+
+def whole_report(plan: object = PLAN) -> Callable[[Body], Reply]:
+    """The script of a whole report on `plan`: its subagents, no unmet criteria, the judge
+    and the writer, each reply billed its role's tokens."""
+    return by_role(
+        planner=json_message(plan, tokens=PLANNER_TOKENS),
+        subagent=subagent,
+        criteria=json_message({"unmet": []}, tokens=CRITERIA_TOKENS),
+        judge=judge,
+        writer=writer,
+    )
 
 
 def usage_in(reply: Body) -> Usage:

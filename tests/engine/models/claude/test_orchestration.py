@@ -27,7 +27,6 @@ from tests.support.anthropic_server import (
     tool_use,
 )
 from tests.support.claude_script import (
-    CRITERIA_TOKENS,
     EXPIRY,
     EXPIRY_STATEMENT,
     FABRICATED,
@@ -39,12 +38,10 @@ from tests.support.claude_script import (
     PLANNER_TOKENS,
     QUESTION,
     billed,
-    judge,
     run,
-    subagent,
     subquestion_of,
     turn,
-    writer,
+    whole_report,
 )
 from tests.support.claude_turns import by_role, role_of
 from tests.support.pages_source import LAW_TEXT, PagesSource
@@ -53,15 +50,7 @@ from tests.support.pages_source import LAW_TEXT, PagesSource
 async def test_a_report_keeps_only_what_was_verified_and_costs_what_the_usage_says(
     anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
 ) -> None:
-    anthropic.script(
-        by_role(
-            planner=json_message(PLAN, tokens=PLANNER_TOKENS),
-            subagent=subagent,
-            criteria=json_message({"unmet": []}, tokens=CRITERIA_TOKENS),
-            judge=judge,
-            writer=writer,
-        )
-    )
+    anthropic.script(whole_report())
     report = await run(model, source)
 
     by_excerpt = {c.excerpt: c for c in report.claims}
