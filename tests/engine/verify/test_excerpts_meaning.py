@@ -7,16 +7,9 @@ from __future__ import annotations
 import pytest
 
 from engine.contracts import ClaimStatus
+from tests.support.meaning_attacks import LAW
 from tests.support.page_claims import judged
 
-LAW = (
-    "# Lei Municipal 1.234\n\n"
-    "Art. 3º A taxa de fiscalização não se aplica às microempresas optantes pelo Simples "
-    "Nacional.\n\n"
-    "Art. 4º O desconto de 20% sobre a tarifa vale para todos os consumidores residenciais, "
-    "exceto os que tenham débitos em aberto com a concessionária.\n\n"
-    "Art. 5º A microgeração tem potência instalada menor ou igual a 75 kW.\n"
-)
 FILING = (
     "Market share of smartphone shipments in 2023: Apple 10%, Samsung 20%.\n\n"
     "Net revenue 2022: 11,512; 2021: 11,162\n\n"
