@@ -9,32 +9,17 @@ from __future__ import annotations
 import pytest
 
 from engine.contracts import Claim, ClaimStatus
-from engine.documents.parse import parse_pdf
 from engine.snapshots import Snapshot, with_page
 from engine.verify.excerpts import verify_on_page
+from tests.support.continued_table import (
+    HEADER,
+    PAGE_1,
+    PAGE_2,
+    PROSE_THEN_ROWS,
+    URL,
+    snapshot_of,
+)
 from tests.support.page_claims import claim_on
-from tests.support.pdfs import pdf_bytes
-
-URL = "library:/reports/solar.pdf"
-PAGE_1 = (
-    "Producao de energia solar por estado (MW)\n\n"
-    "Estado 2023 2024\n"
-    "Bahia 410 655\n"
-    "Ceara 380 512\n"
-    "Piaui 300 420"
-)
-PAGE_2 = (
-    "Rio Grande do Norte 210 344\n"
-    "Pernambuco 190 260\n"
-    "Paraiba 120 180\n\n"
-    "Fonte: ANEEL, dados de dezembro."
-)
-HEADER = "Estado 2023 2024"
-
-
-def snapshot_of(pages: list[str]) -> Snapshot:
-    """The pages as the library reads them: a PDF written by fpdf2, parsed back."""
-    return Snapshot.from_pages(URL, parse_pdf(pdf_bytes(pages)).texts)
 
 
 def judged(
@@ -82,11 +67,6 @@ def test_a_header_from_two_pages_back_is_rejected() -> None:
     assert "context" in (result.reason or "")
 
 
-PROSE_THEN_ROWS = (
-    "A expansao da geracao distribuida no Nordeste seguiu forte ao longo de todo o ano, "
-    "puxada por consumidores residenciais e pequenos comercios de varias cidades.\n"
-    "Rio Grande do Norte 210 344\nPernambuco 190 260"
-)
 ANOTHER_HEADER_THEN_ROWS = (
     "Distribuidora 2021 2022\nRio Grande do Norte 210 344\nPernambuco 190 260"
 )
