@@ -11,26 +11,14 @@ from engine.writing.figures import (
     unit_family,
     unit_scale,
 )
-from tests.support.render_samples import FY19_HEADER, FY23_HEADER, build_claim
+from tests.support.render_samples import FY19_HEADER, R19, R23, build_claim
 
-R19 = build_claim(
-    "r19",
-    title="BESTBUY_2019_10K",
-    excerpt="Revenue $ 42,879 $ 42,151 $ 39,403",
-    context=FY19_HEADER,
-)
 R19_AGAIN = R19.model_copy(update={"id": "r19b", "url": "https://example.org/bestbuy#page=60"})
 O19 = build_claim(
     "o19",
     title="BESTBUY_2019_10K",
     excerpt="Operating income 1,900 1,843 1,854",
     context=FY19_HEADER,
-)
-R23 = build_claim(
-    "r23",
-    title="BESTBUY_2023_10K",
-    excerpt="Revenue $ 46,298 $ 51,761 $ 47,262",
-    context=FY23_HEADER,
 )
 
 
