@@ -77,6 +77,8 @@ R23 = build_claim(
     excerpt="Revenue $ 46,298 $ 51,761 $ 47,262",
     context=FY23_HEADER,
 )
+REVENUES = ["$ 39,403", "$ 42,151", "$ 42,879", "$ 47,262", "$ 51,761", "$ 46,298"]
+"""The six revenue figures R19 and R23 print, in the order of their years (fiscal 2017 to 2023)."""
 
 
 def figures_report(**fields: Any) -> Report:
