@@ -11,22 +11,14 @@ from bot.redis.state import ReportState
 from bot.runtime import Runtime
 from bot.slack.blocks import CANCEL, EDIT, EXCERPT, RUN_AS_MINE, START
 from bot.slack.texts import EN, PT
-from tests.support.bot_env import LIMITS_QUESTION, wait_state
+from tests.support.bot_env import LIMITS_QUESTION, mention, wait_state
 from tests.support.slack_stub import Call, SlackStub
 
 CHANNEL, OWNER, OTHER, ADMIN = "C7", "U1", "U2", "U9"
 
 
 async def planned(rt: Runtime, sender: Any, slack: SlackStub, ts: str) -> ReportState:
-    await sender.event(
-        {
-            "type": "app_mention",
-            "channel": CHANNEL,
-            "user": OWNER,
-            "text": f"<@UBOT> {LIMITS_QUESTION}",
-            "ts": ts,
-        }
-    )
+    await sender.event(mention(CHANNEL, OWNER, LIMITS_QUESTION, ts))
     report_id = await slack.wait_for(lambda: rt.states._threads.get((CHANNEL, ts)), what="report")
     return await wait_state(rt, report_id, lambda s: s.plan_ts is not None)
 
