@@ -24,6 +24,13 @@ XIII - minigeração distribuída: central geradora com potência instalada maio
 QUESTION = "Quais são os limites de potência instalada da microgeração distribuída?"
 
 
+def write_law_library(folder: Path) -> Path:
+    """`folder`, made, holding LAW as lei_14300.md: the library the CLI tests ask about."""
+    folder.mkdir()
+    (folder / "lei_14300.md").write_text(LAW, encoding="utf-8")
+    return folder
+
+
 REPORT_FILES = ["report.html", "report.json", "report.md", "report.pdf"]
 """What `fonte ask` writes in its --out folder by default, sorted by name."""
 

@@ -7,15 +7,13 @@ import pytest
 
 from engine.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, main
 from engine.cli import ask as ask_module
-from tests.support.cli_pages import LAW, QUESTION, REPORT_FILES, ask
+from tests.support.cli_pages import QUESTION, REPORT_FILES, ask, write_law_library
 from tests.support.paying_models import PayingModel, PayingV1Roles
 
 
 @pytest.fixture
 def library(tmp_path: Path) -> Path:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "lei_14300.md").write_text(LAW, encoding="utf-8")
+    folder = write_law_library(tmp_path / "docs")
     (folder / "notas.txt").write_text(
         "Notas soltas sobre outro assunto: café e chá.", encoding="utf-8"
     )

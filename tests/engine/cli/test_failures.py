@@ -20,15 +20,12 @@ from tests.support.anthropic_replies import ApiError
 from tests.support.anthropic_server import ScriptedAnthropic
 from tests.support.broken_weasyprint import BrokenWeasyPrint
 from tests.support.claude_turns import API_KEY, MODEL
-from tests.support.cli_pages import LAW, QUESTION, REPORT_FILES, ask
+from tests.support.cli_pages import QUESTION, REPORT_FILES, ask, write_law_library
 
 
 @pytest.fixture
 def library(tmp_path: Path) -> Path:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "lei_14300.md").write_text(LAW, encoding="utf-8")
-    return folder
+    return write_law_library(tmp_path / "docs")
 
 
 def lines_about(err: str, what: str) -> list[str]:
