@@ -123,23 +123,26 @@ def test_a_number_cut_on_one_page_is_not_blamed_on_a_page_break() -> None:
     assert "cuts a number" in verdict.reason
 
 
-def test_without_a_cited_page_every_page_is_searched() -> None:
-    snapshot = paged(REPORT_PAGES)
-    excerpt = "connection queues in Bahia and Ceará"
+@pytest.mark.parametrize(
+    ("snapshot", "excerpt", "page"),
+    [
+        pytest.param(
+            paged(REPORT_PAGES), "connection queues in Bahia and Ceará", 3, id="every-page-searched"
+        ),
+        pytest.param(
+            unpaged(LAW_PAGE), "microgeração distribuída: central geradora", None, id="unpaged"
+        ),
+    ],
+)
+def test_without_a_cited_page_the_excerpt_is_located_where_it_stands(
+    snapshot: Snapshot, excerpt: str, page: int | None
+) -> None:
+    """Every page of a paged source is searched; an unpaged one is located in its whole text,
+    without a page."""
     verdict = verify_excerpt(excerpt, snapshot)
     assert verdict.verified, verdict.reason
     assert verdict.locator is not None
-    assert verdict.locator.page == 3
-    assert_locates(verdict, snapshot, excerpt)
-
-
-def test_unpaged_source_locates_in_the_whole_text_without_a_page() -> None:
-    snapshot = unpaged(LAW_PAGE)
-    excerpt = "microgeração distribuída: central geradora"
-    verdict = verify_excerpt(excerpt, snapshot)
-    assert verdict.verified, verdict.reason
-    assert verdict.locator is not None
-    assert verdict.locator.page is None
+    assert verdict.locator.page == page
     assert_locates(verdict, snapshot, excerpt)
 
 
