@@ -98,44 +98,52 @@ def full_disk_for(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("engine.disk.write_atomically", write)
 
 
-def test_a_full_disk_for_one_view_leaves_it_absent_and_says_so_once(
+@pytest.mark.parametrize(
+    ("view", "formats", "code", "written", "said"),
+    [
+        pytest.param(
+            "report.md",
+            "json,md,html",
+            EXIT_OK,
+            ["report.html", "report.json"],
+            "warning: report.md was not written: OSError: [Errno 28] No space left on device",
+            id="one-view-absent-said-once",
+        ),
+        pytest.param(
+            "report.json",
+            "json,md",
+            EXIT_FAILED,
+            ["report.md"],
+            "error: report.json was not written: OSError: [Errno 28] No space left on device; "
+            "no report was saved",
+            id="report-json-absent-clear-error",
+        ),
+    ],
+)
+def test_a_full_disk_for_one_file_leaves_it_absent_and_says_so_in_one_line(
     library: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
+    view: str,
+    formats: str,
+    code: int,
+    written: list[str],
+    said: str,
 ) -> None:
-    full_disk_for("report.md", monkeypatch)
+    """A view that cannot be written costs that view alone; report.json that cannot be written
+    fails the run, saying no report was saved. No temporary file is left either way."""
+    full_disk_for(view, monkeypatch)
     out = tmp_path / "out"
 
-    assert ask(library, out, "--format", "json,md,html") == EXIT_OK
+    assert ask(library, out, "--format", formats) == code
 
-    assert sorted(os.listdir(out)) == ["report.html", "report.json"]  # no temporary file
+    assert sorted(os.listdir(out)) == written
     err = capsys.readouterr().err
     assert "Traceback" not in err
-    assert lines_about(err, "report.md") == [
-        "warning: report.md was not written: OSError: [Errno 28] No space left on device"
-    ]
-    assert notes(out)[-1].startswith("report.md não pôde ser gerado (OSError")
-
-
-def test_a_full_disk_for_report_json_leaves_it_absent_with_a_clear_error(
-    library: Path,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    full_disk_for("report.json", monkeypatch)
-    out = tmp_path / "out"
-
-    assert ask(library, out, "--format", "json,md") == EXIT_FAILED
-
-    assert sorted(os.listdir(out)) == ["report.md"]
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    assert lines_about(err, "report.json") == [
-        "error: report.json was not written: OSError: [Errno 28] No space left on device; "
-        "no report was saved"
-    ]
+    assert lines_about(err, view) == [said]
+    if view != "report.json":
+        assert notes(out)[-1].startswith(f"{view} não pôde ser gerado (OSError")
 
 
 # -- bad input: one line, exit 2, before any research ---------------------------------------
