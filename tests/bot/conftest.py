@@ -206,6 +206,16 @@ async def bolt_http(
 
 
 @pytest.fixture
+async def embedded_http(
+    make_settings: Any, runtimes: Any, bolt_http: Any
+) -> tuple[Runtime, SignedSlack]:
+    """An embedded runtime (no Redis) on the test settings, and a signed sender to its Bolt
+    app over HTTP."""
+    rt = await runtimes(make_settings(redis=False))
+    return rt, await bolt_http(rt)
+
+
+@pytest.fixture
 async def socket_mode(
     slack: SlackStub,
 ) -> AsyncIterator[Callable[[Runtime], Awaitable[SocketSlack]]]:
