@@ -206,12 +206,15 @@ async def bolt_http(
 
 
 @pytest.fixture
-async def embedded_http(
-    make_settings: Any, runtimes: Any, bolt_http: Any
-) -> tuple[Runtime, SignedSlack]:
-    """An embedded runtime (no Redis) on the test settings, and a signed sender to its Bolt
-    app over HTTP."""
-    rt = await runtimes(make_settings(redis=False))
+async def rt(make_settings: Any, runtimes: Any) -> Runtime:
+    """An embedded runtime (no Redis) on the test settings."""
+    runtime: Runtime = await runtimes(make_settings(redis=False))
+    return runtime
+
+
+@pytest.fixture
+async def embedded_http(rt: Runtime, bolt_http: Any) -> tuple[Runtime, SignedSlack]:
+    """The embedded runtime of `rt` and a signed sender to its Bolt app over HTTP."""
     return rt, await bolt_http(rt)
 
 
