@@ -206,6 +206,19 @@ async def bolt_http(
 
 
 @pytest.fixture
+async def rt(make_settings: Any, runtimes: Any) -> Runtime:
+    """An embedded runtime (no Redis) on the test settings."""
+    runtime: Runtime = await runtimes(make_settings(redis=False))
+    return runtime
+
+
+@pytest.fixture
+async def embedded_http(rt: Runtime, bolt_http: Any) -> tuple[Runtime, SignedSlack]:
+    """The embedded runtime of `rt` and a signed sender to its Bolt app over HTTP."""
+    return rt, await bolt_http(rt)
+
+
+@pytest.fixture
 async def socket_mode(
     slack: SlackStub,
 ) -> AsyncIterator[Callable[[Runtime], Awaitable[SocketSlack]]]:

@@ -19,7 +19,9 @@ from tests.support.bot_env import (
     LIMITS_QUESTION,
     AskingModel,
     SlowSources,
+    mention,
     running_workers,
+    thread_message,
     wait_state,
 )
 from tests.support.hidden_pdfs import hiding_pdf
@@ -54,15 +56,7 @@ async def test_mention_clarify_plan_start_progress_report(
     rt = await runtimes(make_settings(), model=AskingModel())
     sender = await bolt_http(rt)
     async with running_workers(rt):
-        response = await sender.event(
-            {
-                "type": "app_mention",
-                "channel": CHANNEL,
-                "user": USER,
-                "text": f"<@UBOT> {LIMITS_QUESTION}",
-                "ts": "500.1",
-            }
-        )
+        response = await sender.event(mention(CHANNEL, USER, LIMITS_QUESTION, "500.1"))
         assert response.status_code == 200
         questions = await slack.wait_for(lambda: posted_with(slack, ANSWER), what="questions")
         assert questions[0].params["thread_ts"] == "500.1"
@@ -114,15 +108,7 @@ async def report_in_thread(
     rt: Any, sender: Any, slack: SlackStub, question: str, thread: str, user: str = USER
 ) -> str:
     """Mention -> plan -> Start; returns the report id (the run goes on)."""
-    await sender.event(
-        {
-            "type": "app_mention",
-            "channel": CHANNEL,
-            "user": user,
-            "text": f"<@UBOT> {question}",
-            "ts": thread,
-        }
-    )
+    await sender.event(mention(CHANNEL, user, question, thread))
     plans = await slack.wait_for(
         lambda: [c for c in posted_with(slack, START) if c.params.get("thread_ts") == thread],
         what="plan",
@@ -131,6 +117,11 @@ async def report_in_thread(
     report_id = await rt.states.by_thread(CHANNEL, thread)
     assert report_id is not None
     return report_id
+
+
+async def deepen_in_thread(sender: Any, thread: str, gap: str, ts: str) -> None:
+    """`aprofunde: <gap>` posted by the requester in the report's thread."""
+    await sender.event(thread_message(CHANNEL, USER, f"aprofunde: {gap}", ts, thread))
 
 
 async def test_deepen_follow_up_posts_version_two_without_duplicate_claims(
@@ -143,16 +134,8 @@ async def test_deepen_follow_up_posts_version_two_without_duplicate_claims(
         await wait_state(rt, report_id, lambda s: s.status == "delivered")
         first = await rt.states.load_report(report_id, 1)
         assert first is not None
-        await sender.event(
-            {
-                "type": "message",
-                "channel": CHANNEL,
-                "channel_type": "channel",
-                "user": USER,
-                "text": "aprofunde: quando expiram os créditos de energia elétrica?",
-                "ts": "600.9",
-                "thread_ts": "600.1",
-            }
+        await deepen_in_thread(
+            sender, "600.1", "quando expiram os créditos de energia elétrica?", ts="600.9"
         )
         state = await wait_state(rt, report_id, lambda s: s.delivered == 2)
     second = await rt.states.load_report(report_id, 2)
@@ -210,17 +193,7 @@ async def test_cancel_aborts_jobs_and_posts_the_partial_report(
     # The partial report deepens to version 2 on the workers, its budget no longer stopped.
     slow.delay = 0.0
     async with running_workers(rt):
-        await sender.event(
-            {
-                "type": "message",
-                "channel": CHANNEL,
-                "channel_type": "channel",
-                "user": USER,
-                "text": f"aprofunde: {report.gaps[0]}",
-                "ts": "700.9",
-                "thread_ts": "700.1",
-            }
-        )
+        await deepen_in_thread(sender, "700.1", report.gaps[0], ts="700.9")
         state = await wait_state(rt, report_id, lambda s: s.delivered == 2, within=30)
     second = await rt.states.load_report(report_id, 2)
     assert second is not None
@@ -295,16 +268,8 @@ async def test_failed_deliveries_end_in_a_state_tell_the_user_and_deepen_later_w
         # The state is saved before the user is told: wait for the telling, then check it.
         lines = await slack.wait_for(warnings, what="the delivery warning")
         assert lines == [PT.delivery_failed.format(reason=PT.error_too_long)]
-        await sender.event(
-            {
-                "type": "message",
-                "channel": CHANNEL,
-                "channel_type": "channel",
-                "user": USER,
-                "text": "aprofunde: quando expiram os créditos de energia elétrica?",
-                "ts": "650.9",
-                "thread_ts": "650.1",
-            }
+        await deepen_in_thread(
+            sender, "650.1", "quando expiram os créditos de energia elétrica?", ts="650.9"
         )
         state = await wait_state(rt, report_id, lambda s: s.delivered == 2)
     assert (state.status, state.version, state.delivery_error) == ("delivered", 2, "missing_scope")

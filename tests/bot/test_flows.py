@@ -10,6 +10,7 @@ import pytest
 
 from bot.files import Conversation, ConversationFiles
 from bot.flows import estimate_run, handle_step, needs_clarifying, report_id_for
+from bot.runtime import Runtime
 from bot.sources.catalog import conversations_root
 from bot.steps import Answer, Ask, Deepen, Start
 from engine import Brief, ClarifyingQuestion, Meter
@@ -94,10 +95,7 @@ async def test_the_questions_and_the_plan_are_paid_from_the_report_s_budget(
     assert report.verified_claims()
 
 
-async def test_an_empty_question_is_answered_privately(
-    make_settings: Any, runtimes: Any, slack: SlackStub
-) -> None:
-    rt = await runtimes(make_settings(redis=False))
+async def test_an_empty_question_is_answered_privately(rt: Runtime, slack: SlackStub) -> None:
     await handle_step(rt, Ask(origin="e2", channel="C1", thread_ts="6.6", user="U1", text="   "))
     refusal = slack.calls_to("chat.postEphemeral")
     assert refusal

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.slack.blocks import CANCEL, RUN_AS_MINE, START
 from bot.slack.texts import PT
-from tests.support.bot_env import LIMITS_QUESTION
+from tests.support.bot_env import LIMITS_QUESTION, mention
 from tests.support.slack_stub import Call
 from tests.support.slack_surface import Surface
 
@@ -32,15 +32,7 @@ async def test_someone_elses_start_is_refused_and_offers_the_brief_as_theirs(
     surface: Callable[..., Awaitable[Surface]],
 ) -> None:
     s = await surface()
-    await s.event(
-        {
-            "type": "app_mention",
-            "channel": CHANNEL,
-            "user": OWNER,
-            "text": f"<@UBOT> {LIMITS_QUESTION}",
-            "ts": "8.1",
-        }
-    )
+    await s.event(mention(CHANNEL, OWNER, LIMITS_QUESTION, "8.1"))
     planned = await s.wait_report(CHANNEL, "8.1", lambda state: state.plan_ts is not None)
     for action_id in (START, CANCEL):
         await s.action(OTHER, CHANNEL, action_id, json.dumps({"r": planned.report_id}))

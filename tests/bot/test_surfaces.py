@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from bot.slack.blocks import START
-from tests.support.bot_env import LIMITS_QUESTION
+from tests.support.bot_env import LIMITS_QUESTION, mention
 from tests.support.slack_surface import Surface
 
 
@@ -17,14 +16,7 @@ async def test_a_mention_is_planned_started_and_delivered_in_every_set_up(
     surface: Callable[..., Awaitable[Surface]],
 ) -> None:
     s = await surface()
-    mention: dict[str, Any] = {
-        "type": "app_mention",
-        "channel": "C5",
-        "user": "U1",
-        "text": f"<@UBOT> {LIMITS_QUESTION}",
-        "ts": "5.1",
-    }
-    await s.event(mention)
+    await s.event(mention("C5", "U1", LIMITS_QUESTION, "5.1"))
     planned = await s.wait_report("C5", "5.1", lambda state: state.plan_ts is not None)
     await s.action("U1", "C5", START, json.dumps({"r": planned.report_id}))
     done = await s.wait_report("C5", "5.1", lambda state: state.status == "delivered", 60)

@@ -238,6 +238,30 @@ class SignedSlack:
         return await self.send(urlencode(fields).encode(), "application/x-www-form-urlencoded")
 
 
+def mention(channel: str, user: str, text: str, ts: str) -> dict[str, Any]:
+    """The `app_mention` event of `user` saying `text` to the bot in `channel`, at `ts`."""
+    return {
+        "type": "app_mention",
+        "channel": channel,
+        "user": user,
+        "text": f"<@UBOT> {text}",
+        "ts": ts,
+    }
+
+
+def thread_message(channel: str, user: str, text: str, ts: str, thread_ts: str) -> dict[str, Any]:
+    """The `message` event of `user` writing `text` in the thread `thread_ts` of `channel`."""
+    return {
+        "type": "message",
+        "channel": channel,
+        "channel_type": "channel",
+        "user": user,
+        "text": text,
+        "ts": ts,
+        "thread_ts": thread_ts,
+    }
+
+
 def block_actions(
     user: str, channel: str, action_id: str, value: str, message_ts: str = "1.1"
 ) -> dict[str, Any]:

@@ -4,8 +4,8 @@ tests of the final architecture and of v1's Claude roles."""
 
 from __future__ import annotations
 
-import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from engine.contracts import Report, Usage
@@ -26,6 +26,7 @@ from tests.support.anthropic_server import (
     tool_use,
     usage,
 )
+from tests.support.claude_turns import by_role, claim_rows, entailing_judge
 from tests.support.pages_source import LAW_TEXT, PagesSource
 
 PRICES = default_price_table()
@@ -118,8 +119,7 @@ def subagent(body: Body) -> Reply:
 
 def claim_ids_in(body: Body) -> dict[str, str]:
     """The writer's claims, id -> statement, read from its prompt."""
-    rows = [json.loads(line) for line in first_user_text(body).splitlines() if line.startswith("{")]
-    return {row["id"]: row["statement"] for row in rows}
+    return {row["id"]: row["statement"] for row in claim_rows(body)}
 
 
 def writer(body: Body) -> Reply:
@@ -149,9 +149,19 @@ def writer(body: Body) -> Reply:
     return json_message(draft, tokens=WRITER_TOKENS)
 
 
-def judge(body: Body) -> Reply:
-    ids = [json.loads(line)["id"] for line in first_user_text(body).splitlines() if "{" in line]
-    return json_message({"labels": [{"id": i, "support": "entails"} for i in ids]}, JUDGE_TOKENS)
+judge = entailing_judge(JUDGE_TOKENS)
+
+
+def whole_report(plan: object = PLAN) -> Callable[[Body], Reply]:
+    """The script of a whole report on `plan`: its subagents, no unmet criteria, the judge
+    and the writer, each reply billed its role's tokens."""
+    return by_role(
+        planner=json_message(plan, tokens=PLANNER_TOKENS),
+        subagent=subagent,
+        criteria=json_message({"unmet": []}, tokens=CRITERIA_TOKENS),
+        judge=judge,
+        writer=writer,
+    )
 
 
 def usage_in(reply: Body) -> Usage:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from typing import Any
 
 from engine.agents.toolbox import Toolbox
 from engine.budget import InMemoryBudget, Meter
@@ -19,6 +21,8 @@ from tests.support.anthropic_server import (
     ApiError,
     Body,
     Reply,
+    first_user_text,
+    json_message,
     message,
     system_text,
     text,
@@ -100,6 +104,24 @@ def turns(*replies: Reply) -> Callable[[Body], Reply]:
 
     def reply(body: Body) -> Reply:
         return replies[len(body["messages"]) // 2]
+
+    return reply
+
+
+def claim_rows(body: Body) -> list[dict[str, Any]]:
+    """The claims a writer's or judge's prompt lists, one JSON object a line (not its figures'
+    lines, which carry no statement)."""
+    rows = [json.loads(line) for line in first_user_text(body).splitlines() if line[:1] == "{"]
+    return [row for row in rows if "statement" in row]
+
+
+def entailing_judge(tokens: Body | None = None) -> Callable[[Body], Reply]:
+    """A judge that finds every claim its prompt lists entailed by its excerpts, each reply
+    billed `tokens` (the stand-in's default usage without)."""
+
+    def reply(body: Body) -> Reply:
+        labels = [{"id": row["id"], "support": "entails"} for row in claim_rows(body)]
+        return json_message({"labels": labels}, tokens)
 
     return reply
 

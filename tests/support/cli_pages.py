@@ -1,9 +1,12 @@
-"""The law and question the CLI tests research, and the loopback web they serve it on."""
+"""The law and question the CLI tests research, the loopback web they serve it on, and
+`fonte ask` on a library of it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
+from engine.cli import main
 from evals.offline_web import OfflineWeb
 from evals.web_pages import Page
 
@@ -19,3 +22,20 @@ XIII - minigeração distribuída: central geradora com potência instalada maio
 
 
 QUESTION = "Quais são os limites de potência instalada da microgeração distribuída?"
+
+
+def write_law_library(folder: Path) -> Path:
+    """`folder`, made, holding LAW as lei_14300.md: the library the CLI tests ask about."""
+    folder.mkdir()
+    (folder / "lei_14300.md").write_text(LAW, encoding="utf-8")
+    return folder
+
+
+REPORT_FILES = ["report.html", "report.json", "report.md", "report.pdf"]
+"""What `fonte ask` writes in its --out folder by default, sorted by name."""
+
+
+def ask(library: Path, out: Path, *extra: str) -> int:
+    """`fonte ask` on QUESTION over `library` into `out` (its cache beside `out`): the exit code."""
+    cache = ["--cache-dir", str(out.parent / "cache")]
+    return main(["ask", QUESTION, "--library", str(library), "--out", str(out), *cache, *extra])

@@ -52,6 +52,33 @@ FY19_URL = "https://example.org/bestbuy-2019-10k.pdf#page=53"
 FY23_URL = "https://example.org/bestbuy-2023-10k.pdf#page=40"
 FY19_HEADER = "Fiscal Years Ended February 2, 2019 February 3, 2018 January 28, 2017"
 FY23_HEADER = "Fiscal Years Ended January 28, 2023 January 29, 2022 January 30, 2021"
+# Best Buy's revenue and operating income rows as a subagent quotes them from the two 10-Ks.
+R19 = build_claim(
+    "r19",
+    statement="Revenue — February 2, 2019: $ 42,879",
+    url=FY19_URL,
+    title="BESTBUY_2019_10K",
+    excerpt="Revenue $ 42,879 $ 42,151 $ 39,403",
+    context=FY19_HEADER,
+)
+O19 = build_claim(
+    "o19",
+    statement="Operating income — February 2, 2019: 1,900",
+    url=FY19_URL,
+    title="BESTBUY_2019_10K",
+    excerpt="Operating income 1,900 1,843 1,854",
+    context=FY19_HEADER,
+)
+R23 = build_claim(
+    "r23",
+    statement="Revenue — January 28, 2023: $ 46,298",
+    url=FY23_URL,
+    title="BESTBUY_2023_10K",
+    excerpt="Revenue $ 46,298 $ 51,761 $ 47,262",
+    context=FY23_HEADER,
+)
+REVENUES = ["$ 39,403", "$ 42,151", "$ 42,879", "$ 47,262", "$ 51,761", "$ 46,298"]
+"""The six revenue figures R19 and R23 print, in the order of their years (fiscal 2017 to 2023)."""
 
 
 def figures_report(**fields: Any) -> Report:
@@ -63,30 +90,9 @@ def figures_report(**fields: Any) -> Report:
     from engine.contracts import Calculation, Figure, FiguresTable, TableCell, TableRow
 
     claims = [
-        build_claim(
-            "r19",
-            statement="Revenue — February 2, 2019: $ 42,879",
-            url=FY19_URL,
-            title="BESTBUY_2019_10K",
-            excerpt="Revenue $ 42,879 $ 42,151 $ 39,403",
-            context=FY19_HEADER,
-        ),
-        build_claim(
-            "o19",
-            statement="Operating income — February 2, 2019: 1,900",
-            url=FY19_URL,
-            title="BESTBUY_2019_10K",
-            excerpt="Operating income 1,900 1,843 1,854",
-            context=FY19_HEADER,
-        ),
-        build_claim(
-            "r23",
-            statement="Revenue — January 28, 2023: $ 46,298",
-            url=FY23_URL,
-            title="BESTBUY_2023_10K",
-            excerpt="Revenue $ 46,298 $ 51,761 $ 47,262",
-            context=FY23_HEADER,
-        ),
+        R19,
+        O19,
+        R23,
         build_claim(
             "o23",
             statement="Operating income — January 28, 2023: 2,795",

@@ -79,9 +79,8 @@ def notices(slack: SlackStub) -> list[str]:
 
 
 async def test_one_report_message_then_the_files_message_land_in_the_thread(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
     sample = report(60)
     await delivering(rt, sample)
     await deliver_report(rt, "r1", 1, sample)
@@ -110,13 +109,22 @@ async def test_one_report_message_then_the_files_message_land_in_the_thread(
     assert not notices(slack)
 
 
-async def test_the_html_file_shows_the_cited_pdf_pages_the_markdown_does_not(
-    make_settings: Any, runtimes: Any, slack: SlackStub, tmp_path: Path
-) -> None:
+@pytest.fixture
+async def pdf_delivering(
+    make_settings: Any, runtimes: Any, tmp_path: Path
+) -> tuple[Runtime, Report]:
+    """A runtime on a library of PDFs and its report, marked delivering, not yet delivered."""
     pdfs = write_pdf_library(tmp_path / "pdfs")
     rt = await runtimes(make_settings(redis=False, library=pdfs))
     sample = await pdf_report(rt)
     await delivering(rt, sample)
+    return rt, sample
+
+
+async def test_the_html_file_shows_the_cited_pdf_pages_the_markdown_does_not(
+    pdf_delivering: tuple[Runtime, Report], slack: SlackStub
+) -> None:
+    rt, sample = pdf_delivering
     await deliver_report(rt, "r1", 1, sample)
 
     [html] = [c for c in slack.uploads.values() if b"<html" in c]
@@ -129,12 +137,9 @@ async def test_the_html_file_shows_the_cited_pdf_pages_the_markdown_does_not(
 
 
 async def test_the_word_and_powerpoint_files_land_beside_the_html(
-    make_settings: Any, runtimes: Any, slack: SlackStub, tmp_path: Path
+    pdf_delivering: tuple[Runtime, Report], slack: SlackStub
 ) -> None:
-    pdfs = write_pdf_library(tmp_path / "pdfs")
-    rt = await runtimes(make_settings(redis=False, library=pdfs))
-    sample = await pdf_report(rt)
-    await delivering(rt, sample)
+    rt, sample = pdf_delivering
     await deliver_report(rt, "r1", 1, sample)
 
     names = [c.params["filename"] for c in slack.calls_to("files.getUploadURLExternal")]
@@ -163,9 +168,8 @@ def office_file(slack: SlackStub, part: str) -> bytes:
 
 
 async def test_a_hundred_claims_fit_one_message_and_every_excerpt_is_in_the_files(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
     sample = long_excerpts(report(100))
     await delivering(rt, sample)
     await deliver_report(rt, "r1", 1, sample)
@@ -213,10 +217,7 @@ async def test_a_smaller_text_budget_gives_a_smaller_message(
     assert text_size(sent.blocks()) <= 4000 < text_size(default.blocks)
 
 
-async def test_a_run_delivered_again_posts_nothing_twice(
-    make_settings: Any, runtimes: Any, slack: SlackStub
-) -> None:
-    rt = await runtimes(make_settings(redis=False))
+async def test_a_run_delivered_again_posts_nothing_twice(rt: Runtime, slack: SlackStub) -> None:
     sample = report(100)
     await delivering(rt, sample)
     first_page = await rt.slack.post(CHANNEL, _first_page(rt, sample), THREAD)
@@ -237,9 +238,8 @@ def _first_page(rt: Runtime, sample: Report) -> Message:
 
 
 async def test_missing_scope_on_upload_keeps_the_message_and_says_so(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
     slack.revoke("files:write")
     state = await finished_report(rt, "800.1")
     assert state.status == "delivered"
@@ -253,9 +253,8 @@ async def test_missing_scope_on_upload_keeps_the_message_and_says_so(
 
 
 async def test_msg_blocks_too_long_ends_delivery_failed_with_the_files(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
     slack.text_ceiling = 500  # a workspace stricter than any message the bot sends
     state = await finished_report(rt, "801.1")
     assert (state.status, state.delivery_error) == ("delivery_failed", "msg_blocks_too_long")
@@ -270,10 +269,7 @@ async def test_msg_blocks_too_long_ends_delivery_failed_with_the_files(
     assert (again.version, again.status) == (2, "delivered")
 
 
-async def test_rate_limits_are_retried_after_retry_after(
-    make_settings: Any, runtimes: Any, slack: SlackStub
-) -> None:
-    rt = await runtimes(make_settings(redis=False))
+async def test_rate_limits_are_retried_after_retry_after(rt: Runtime, slack: SlackStub) -> None:
     sample = report(5)
     await delivering(rt, sample)
     slack.fail_next("chat.postMessage", times=1, status=429, retry_after=1)
@@ -288,9 +284,8 @@ async def test_rate_limits_are_retried_after_retry_after(
 
 
 async def test_server_errors_are_retried_and_then_end_delivery_failed(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
     sample = report(5)
     await delivering(rt, sample)
     slack.fail_next("chat.postMessage", times=1, status=500, retry_after=0)
@@ -325,9 +320,8 @@ def is_report_page(params: dict[str, Any]) -> bool:
 
 
 async def test_not_in_channel_tells_the_requester_in_their_dm(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
     sample = report(5)
     await delivering(rt, sample)
     slack.channels_without_bot.add(CHANNEL)
@@ -343,9 +337,8 @@ async def test_not_in_channel_tells_the_requester_in_their_dm(
 
 
 async def test_a_bot_removed_from_the_channel_mid_run_still_ends_and_tells_the_requester(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
     report_id = await planned_report(rt, "803.1")
     slack.channels_without_bot.add(CHANNEL)  # removed after the plan was posted
     await handle_step(rt, Start(report_id=report_id, user=USER, channel=CHANNEL))
@@ -365,9 +358,8 @@ async def test_a_bot_removed_from_the_channel_mid_run_still_ends_and_tells_the_r
 
 
 async def test_a_page_posted_just_before_a_crash_is_found_not_posted_again(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
     sample = long_excerpts(report(100))
     await delivering(rt, sample)
     # The first attempt marked the report message as going out, posted it... and died
@@ -389,10 +381,7 @@ async def test_a_page_posted_just_before_a_crash_is_found_not_posted_again(
     )
 
 
-async def test_a_page_marked_but_never_posted_is_posted_once(
-    make_settings: Any, runtimes: Any, slack: SlackStub
-) -> None:
-    rt = await runtimes(make_settings(redis=False))
+async def test_a_page_marked_but_never_posted_is_posted_once(rt: Runtime, slack: SlackStub) -> None:
     sample = report(5)
     await delivering(rt, sample)
     await rt.slack.post(CHANNEL, Message("the progress message"), THREAD)  # the thread exists
@@ -404,9 +393,8 @@ async def test_a_page_marked_but_never_posted_is_posted_once(
 
 
 async def test_files_uploaded_just_before_a_crash_are_not_uploaded_again(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
     sample = report(5)
     await delivering(rt, sample)
     await deliver_report(rt, "r1", 1, sample)
@@ -463,16 +451,9 @@ async def test_a_file_that_cannot_be_rendered_ends_delivery_failed_with_the_othe
 
 
 async def test_page_crops_that_raise_leave_the_html_without_them_and_deliver(
-    make_settings: Any,
-    runtimes: Any,
-    slack: SlackStub,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
+    pdf_delivering: tuple[Runtime, Report], slack: SlackStub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pdfs = write_pdf_library(tmp_path / "pdfs")
-    rt = await runtimes(make_settings(redis=False, library=pdfs))
-    sample = await pdf_report(rt)
-    await delivering(rt, sample)
+    rt, sample = pdf_delivering
 
     def broken(self: object, report: Report) -> dict[str, bytes]:
         raise ValueError("crop failed")
@@ -527,9 +508,8 @@ def eighteen_items(sample: Report) -> Report:
 
 
 async def test_an_eighteen_item_report_is_one_message_and_one_files_message(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
     sample = eighteen_items(long_excerpts(report(150)))
     await delivering(rt, sample)
     await deliver_report(rt, "r1", 1, sample)
@@ -542,9 +522,8 @@ async def test_an_eighteen_item_report_is_one_message_and_one_files_message(
 
 
 async def test_an_eighteen_subquestion_brief_posts_at_most_three_messages_from_start(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
     report_id = await planned_report(rt, "820.1")
     items = [f"Qual é o limite de potência da microgeração no item {n}?" for n in range(1, 19)]
     state = await state_of(rt, report_id)
@@ -565,9 +544,8 @@ async def test_an_eighteen_subquestion_brief_posts_at_most_three_messages_from_s
 
 
 async def test_a_refused_message_is_followed_by_the_short_one_and_the_files(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
     sample = eighteen_items(long_excerpts(report(150)))
     await delivering(rt, sample)
     slack.text_ceiling = 4_000  # stricter than the full message, not the short one

@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.flows import brief_of, handle_step, report_id_for
+from bot.runtime import Runtime
 from bot.slack.texts import PT
 from bot.sources import open_library_sources
 from bot.steps import Answer, Ask, Cancel, Deepen, Rate, Start
@@ -79,9 +80,8 @@ async def test_cancel_keeps_a_partial_report_whose_gap_deepens_to_version_two(
 
 
 async def test_a_message_to_the_bot_in_a_busy_reports_thread_is_told_to_wait(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
     running = await planned_report(rt, "901.1")
     await rt.states.update(running, lambda s: s.model_copy(update={"status": "running"}))
     chatter = Answer(report_id=running, user="U5", text="legal!", channel=CHANNEL)
@@ -96,9 +96,8 @@ async def test_a_message_to_the_bot_in_a_busy_reports_thread_is_told_to_wait(
 
 
 async def test_a_follow_up_is_a_new_report_in_the_thread_with_the_first_as_context(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
     first = await finished_report(rt, "905.1")
     report = await rt.states.load_report(first.report_id, 1)
     assert report is not None
@@ -143,9 +142,8 @@ async def test_a_follow_up_is_a_new_report_in_the_thread_with_the_first_as_conte
 
 
 async def test_a_mention_in_peoples_thread_gives_the_brief_their_messages(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
     question = "Qual o tamanho do mercado de baterias no Brasil?"
     slack.threads[(CHANNEL, "906.1")] = [
         {"type": "message", "ts": "906.1", "user": "U7", "text": "Vamos olhar baterias?"},
@@ -177,10 +175,7 @@ async def test_a_mention_in_peoples_thread_gives_the_brief_their_messages(
     assert (await state_of(rt, report_id_for("event:Ev906b"))).context is None
 
 
-async def test_stale_buttons_each_get_a_short_private_answer(
-    make_settings: Any, runtimes: Any, slack: SlackStub
-) -> None:
-    rt = await runtimes(make_settings(redis=False))
+async def test_stale_buttons_each_get_a_short_private_answer(rt: Runtime, slack: SlackStub) -> None:
     state = await finished_report(rt, "902.1")
     await handle_step(rt, Start(report_id=state.report_id, user=USER, channel=CHANNEL))
     await handle_step(rt, Cancel(report_id=state.report_id, user=USER, channel=CHANNEL))
@@ -196,10 +191,7 @@ async def test_stale_buttons_each_get_a_short_private_answer(
     assert (await state_of(rt, state.report_id)).status == "delivered"
 
 
-async def test_feedback_is_recorded_with_the_report(
-    make_settings: Any, runtimes: Any, slack: SlackStub
-) -> None:
-    rt = await runtimes(make_settings(redis=False))
+async def test_feedback_is_recorded_with_the_report(rt: Runtime, slack: SlackStub) -> None:
     state = await finished_report(rt, "903.1")
     for rating in ("down", "up"):  # a second press replaces the first
         await handle_step(

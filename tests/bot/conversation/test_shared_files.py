@@ -9,6 +9,7 @@ from typing import Any
 from bot.conversation.shared_files import share_files, share_step
 from bot.files import Conversation, conversation_files
 from bot.flows import handle_step
+from bot.runtime import Runtime
 from bot.steps import Ask, ShareFiles
 from tests.support.pdfs import pdf_bytes
 from tests.support.slack_stub import SlackStub
@@ -26,9 +27,8 @@ def replies(slack: SlackStub, channel: str, thread_ts: str) -> list[str]:
 
 
 async def test_a_file_dropped_in_channel_chatter_is_none_of_the_bots_business(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
     event = slack.share_file(USER, "C1", "acme.pdf", PDF, "application/pdf", text="olhem isto")
 
     assert await share_step(rt, event, "event:1", mentioned=False) is None
@@ -36,9 +36,8 @@ async def test_a_file_dropped_in_channel_chatter_is_none_of_the_bots_business(
 
 
 async def test_a_dm_share_with_a_question_asks_it_after_keeping_the_file(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
     event = slack.share_file(
         USER, "D1", "acme.pdf", PDF, "application/pdf", text="Qual foi a receita da Acme?"
     )
@@ -55,10 +54,8 @@ async def test_a_dm_share_with_a_question_asks_it_after_keeping_the_file(
 
 
 async def test_a_channel_share_that_mentions_the_bot_is_kept_for_its_thread_only(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    settings = make_settings(redis=False)
-    rt = await runtimes(settings)
     event = slack.share_file(
         USER, "C1", "acme.pdf", PDF, "application/pdf", text="<@UBOT>", ts="1700000600.000100"
     )
@@ -68,7 +65,7 @@ async def test_a_channel_share_that_mentions_the_bot_is_kept_for_its_thread_only
 
     await share_files(rt, step)
 
-    store = conversation_files(settings)
+    store = conversation_files(rt.settings)
     assert store.folder(Conversation("C1", "1700000600.000100")) is not None
     assert store.folder(Conversation("C1", "1700000700.000100")) is None
     assert store.folder(Conversation("C2", "1700000600.000100")) is None
@@ -101,10 +98,7 @@ async def test_the_reply_lists_each_refused_file_with_its_reason_in_the_users_la
     assert kept[0].url == notes.permalink
 
 
-async def test_a_file_name_cannot_ping_the_channel(
-    make_settings: Any, runtimes: Any, slack: SlackStub
-) -> None:
-    rt = await runtimes(make_settings(redis=False))
+async def test_a_file_name_cannot_ping_the_channel(rt: Runtime, slack: SlackStub) -> None:
     event = slack.share_file(USER, "D1", "<!channel>.md", b"# x", "text/plain")
 
     step = await share_step(rt, event, "event:5", mentioned=False)
@@ -115,11 +109,7 @@ async def test_a_file_name_cannot_ping_the_channel(
     assert "<!channel>" not in reply
 
 
-async def test_the_question_runs_after_the_files_are_kept(
-    make_settings: Any, runtimes: Any, slack: SlackStub
-) -> None:
-    settings = make_settings(redis=False)
-    rt = await runtimes(settings)
+async def test_the_question_runs_after_the_files_are_kept(rt: Runtime, slack: SlackStub) -> None:
     event = slack.share_file(
         USER, "D1", "acme.pdf", PDF, "application/pdf", text="Qual foi a receita da Acme?"
     )
@@ -129,7 +119,7 @@ async def test_the_question_runs_after_the_files_are_kept(
     original = rt.model.clarify
 
     async def clarify(*args: Any) -> Any:
-        seen.append(conversation_files(settings).folder(Conversation("D1")) is not None)
+        seen.append(conversation_files(rt.settings).folder(Conversation("D1")) is not None)
         return await original(*args)
 
     rt.model.clarify = clarify  # type: ignore[method-assign]
@@ -160,10 +150,8 @@ def test_the_step_crosses_to_a_worker_with_its_question() -> None:
 
 
 async def test_a_file_shared_in_a_reports_thread_is_kept_without_a_mention(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    settings = make_settings(redis=False)
-    rt = await runtimes(settings)
     await rt.states.link_thread("C1", "1700000800.000100", "r-1")
     event = slack.share_file(
         USER,
@@ -179,15 +167,13 @@ async def test_a_file_shared_in_a_reports_thread_is_kept_without_a_mention(
     assert step is not None
     await share_files(rt, step)
 
-    kept = conversation_files(settings).files(Conversation("C1", "1700000800.000100"))
+    kept = conversation_files(rt.settings).files(Conversation("C1", "1700000800.000100"))
     assert [k.file for k in kept] == ["notes.md"]
 
 
 async def test_a_slack_connect_share_is_described_by_files_info(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    settings = make_settings(redis=False)
-    rt = await runtimes(settings)
     stored = slack.files.share("U9", "acme.pdf", PDF, "application/pdf")
     event = slack.share_file(USER, "D1", "x.md", b"# x", "text/plain", ts="1700000900.000100")
     event["files"] = [{"id": stored.id, "mode": "file_access", "file_access": "check_file_info"}]
@@ -197,14 +183,13 @@ async def test_a_slack_connect_share_is_described_by_files_info(
     await share_files(rt, step)
 
     assert [c.params["file"] for c in slack.calls_to("files.info")] == [stored.id]
-    kept = conversation_files(settings).files(Conversation("D1"))
+    kept = conversation_files(rt.settings).files(Conversation("D1"))
     assert [k.url for k in kept] == [stored.permalink]
 
 
 async def test_without_files_read_a_slack_connect_share_is_refused(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
     slack.revoke("files:read")
     event = slack.share_file(USER, "D1", "x.md", b"# x", "text/plain", ts="1700001000.000100")
     event["files"] = [{"id": "FU0001", "file_access": "check_file_info"}]
@@ -219,9 +204,8 @@ async def test_without_files_read_a_slack_connect_share_is_refused(
 
 
 async def test_a_share_without_words_is_answered_in_the_users_slack_locale_else_both(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
     slack.users.add("U2", locale="en-US")
     theirs = slack.share_file("U2", "D2", "a.md", b"# a", "text/plain", ts="1700001100.000100")
     unknown = slack.share_file("U3", "D3", "b.md", b"# b", "text/plain", ts="1700001200.000100")

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.flows import handle_step
 from bot.recovery.attempts import REPORT_ATTEMPTS, give_up, out_of_attempts
+from bot.runtime import Runtime
 from bot.steps import Ask
 from tests.support.bot_env import LIMITS_QUESTION
 from tests.support.slack_stub import SlackStub
@@ -18,9 +17,8 @@ def test_the_start_past_the_attempts_is_the_one_that_gives_up() -> None:
 
 
 async def test_giving_up_ends_a_running_report_once_and_tells_its_user(
-    make_settings: Any, runtimes: Any, slack: SlackStub
+    rt: Runtime, slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
     ask = Ask(origin="a1", channel="C9", thread_ts="9.1", user="U1", text=LIMITS_QUESTION)
     await handle_step(rt, ask)
     report_id = await rt.states.by_thread("C9", "9.1")

@@ -115,20 +115,28 @@ async def redis_now(redis: ArqRedis) -> float:
     return seconds + micros / 1_000_000
 
 
-async def test_the_clock_stands_still_while_no_orchestrator_is_alive(
+async def run_to_a_heartbeat(
     redis: ArqRedis, redis_prefix: str
-) -> None:
-    keys = Keys(redis_prefix)
+) -> tuple[RedisBudget, FakeClock, float]:
+    """A run begun on a budget with a fake clock, its orchestrator's lease taken and renewed
+    once (its last heartbeat): the budget, the clock and how long the run had run then."""
     # The lease's heartbeat stamps Redis's time, so the budget's fake clock starts there,
     # 0.1 s back: the run had been going 0.1 s (or more, on a busy machine) at the heartbeat.
     clock = FakeClock(await redis_now(redis) - 0.1)
     b = await budget(redis, redis_prefix, "job", Limits(steps=10, seconds=100), clock)
-    leases = RedisRunLeases(redis, keys, seconds=5)
+    leases = RedisRunLeases(redis, Keys(redis_prefix), seconds=5)
     await b.begin_run("v1", alive_ttl=5)
     await leases.take("r1", "attempt-1")
     await leases.take("r1", "attempt-1")  # the orchestrator's last heartbeat
     ran = await heartbeat_at(redis, redis_prefix) - clock.now
     assert ran > 0.099  # alive_at is kept to 0.1 ms
+    return b, clock, ran
+
+
+async def test_the_clock_stands_still_while_no_orchestrator_is_alive(
+    redis: ArqRedis, redis_prefix: str
+) -> None:
+    b, clock, ran = await run_to_a_heartbeat(redis, redis_prefix)
     clock.now += ran + 6.0  # its worker was killed: no heartbeat for longer than the lease
     frozen = (await b.spend()).seconds
     assert frozen == pytest.approx(ran, abs=MS), "the time the run lay dead was charged"
@@ -139,15 +147,7 @@ async def test_the_clock_stands_still_while_no_orchestrator_is_alive(
 async def test_a_resumed_run_is_not_charged_the_time_since_the_last_heartbeat(
     redis: ArqRedis, redis_prefix: str
 ) -> None:
-    keys = Keys(redis_prefix)
-    clock = FakeClock(await redis_now(redis) - 0.1)  # as above
-    b = await budget(redis, redis_prefix, "job", Limits(steps=10, seconds=100), clock)
-    leases = RedisRunLeases(redis, keys, seconds=5)
-    await b.begin_run("v1", alive_ttl=5)
-    await leases.take("r1", "attempt-1")
-    await leases.take("r1", "attempt-1")  # the orchestrator's last heartbeat
-    ran = await heartbeat_at(redis, redis_prefix) - clock.now
-    assert ran > 0.099  # alive_at is kept to 0.1 ms
+    b, clock, ran = await run_to_a_heartbeat(redis, redis_prefix)
     clock.now += ran + 1.0  # dead, but within the lease: the clock still runs...
     assert (await b.spend()).seconds == pytest.approx(ran + 1.0, abs=MS)
     await b.begin_run("v1", alive_ttl=5)  # ...until the next attempt resumes the run

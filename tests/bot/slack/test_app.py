@@ -10,20 +10,27 @@ from urllib.parse import urlencode
 
 from aiohttp.test_utils import TestClient, TestServer
 
+from bot.runtime import Runtime
 from bot.slack.blocks import DEEPEN, EDIT, EDIT_VIEW, FEEDBACK, START
 from bot.slack.http import socket_health_app
 from bot.slack.texts import PT
-from tests.support.bot_env import LIMITS_QUESTION, AskingModel, wait_state
+from tests.support.bot_env import (
+    LIMITS_QUESTION,
+    AskingModel,
+    SignedSlack,
+    mention,
+    thread_message,
+    wait_state,
+)
 from tests.support.slack_stub import SlackStub
 
 CHANNEL, USER = "C7", "U1"
 
 
 async def test_a_bad_signature_is_refused_with_401(
-    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
+    embedded_http: tuple[Runtime, SignedSlack], slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
-    sender = await bolt_http(rt)
+    _, sender = embedded_http
     body = json.dumps({"type": "event_callback", "event": {"type": "app_mention"}}).encode()
     response = await sender.send(body, "application/json", secret="not-the-secret")
     assert response.status_code == 401
@@ -33,10 +40,9 @@ async def test_a_bad_signature_is_refused_with_401(
 
 
 async def test_research_help_answers_in_the_acknowledgement(
-    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
+    embedded_http: tuple[Runtime, SignedSlack], slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
-    sender = await bolt_http(rt)
+    _, sender = embedded_http
     response = await sender.command(USER, CHANNEL, "help")
     assert response.status_code == 200
     answer = response.json()
@@ -48,22 +54,13 @@ async def test_research_help_answers_in_the_acknowledgement(
 
 
 async def test_listeners_acknowledge_before_the_work_is_done(
-    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
+    embedded_http: tuple[Runtime, SignedSlack], slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
-    sender = await bolt_http(rt)
+    _, sender = embedded_http
     # The work cannot be done before the 429's Retry-After: a reply sooner did not wait for it.
     slack.fail_next("chat.postMessage", times=1, status=429, retry_after=3)
     started = time.monotonic()
-    response = await sender.event(
-        {
-            "type": "app_mention",
-            "channel": CHANNEL,
-            "user": USER,
-            "text": f"<@UBOT> {LIMITS_QUESTION}",
-            "ts": "1.5",
-        }
-    )
+    response = await sender.event(mention(CHANNEL, USER, LIMITS_QUESTION, "1.5"))
     assert response.status_code == 200
     assert time.monotonic() - started < 3, "the event waited for the work"
     # The work goes on after the acknowledgement, and the 429 is retried, not fatal.
@@ -75,19 +72,10 @@ async def test_listeners_acknowledge_before_the_work_is_done(
 
 
 async def test_edit_opens_a_modal_and_the_submission_changes_plan_and_caps(
-    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
+    embedded_http: tuple[Runtime, SignedSlack], slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
-    sender = await bolt_http(rt)
-    await sender.event(
-        {
-            "type": "app_mention",
-            "channel": CHANNEL,
-            "user": USER,
-            "text": f"<@UBOT> {LIMITS_QUESTION}",
-            "ts": "2.5",
-        }
-    )
+    rt, sender = embedded_http
+    await sender.event(mention(CHANNEL, USER, LIMITS_QUESTION, "2.5"))
     report_id = await slack.wait_for(
         lambda: rt.states._threads.get((CHANNEL, "2.5")), what="report"
     )
@@ -165,30 +153,12 @@ async def test_a_free_text_reply_in_the_thread_answers_the_question(
 ) -> None:
     rt = await runtimes(make_settings(redis=False), model=AskingModel())
     sender = await bolt_http(rt)
-    await sender.event(
-        {
-            "type": "app_mention",
-            "channel": CHANNEL,
-            "user": USER,
-            "text": f"<@UBOT> {LIMITS_QUESTION}",
-            "ts": "3.5",
-        }
-    )
+    await sender.event(mention(CHANNEL, USER, LIMITS_QUESTION, "3.5"))
     report_id = await slack.wait_for(
         lambda: rt.states._threads.get((CHANNEL, "3.5")), what="report"
     )
     await wait_state(rt, report_id, lambda s: s.questions_ts is not None)
-    await sender.event(
-        {
-            "type": "message",
-            "channel": CHANNEL,
-            "channel_type": "channel",
-            "user": USER,
-            "text": "Portugal, por favor",
-            "ts": "3.6",
-            "thread_ts": "3.5",
-        }
-    )
+    await sender.event(thread_message(CHANNEL, USER, "Portugal, por favor", "3.6", "3.5"))
     state = await wait_state(rt, report_id, lambda s: s.status == "planned")
     assert state.answers == ["Portugal, por favor"]
     answered = await slack.wait_for(
@@ -199,10 +169,9 @@ async def test_a_free_text_reply_in_the_thread_answers_the_question(
 
 
 async def test_an_empty_mention_gets_a_short_private_hint(
-    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
+    embedded_http: tuple[Runtime, SignedSlack], slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
-    sender = await bolt_http(rt)
+    _, sender = embedded_http
     event = {"type": "app_mention", "channel": CHANNEL, "user": USER, "text": "<@UBOT>  "}
     await sender.event({**event, "ts": "3.1"})
     (hint,) = await slack.wait_for(lambda: slack.calls_to("chat.postEphemeral"), what="hint")
@@ -212,10 +181,9 @@ async def test_an_empty_mention_gets_a_short_private_hint(
 
 
 async def test_a_button_whose_value_names_no_report_is_answered(
-    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
+    embedded_http: tuple[Runtime, SignedSlack], slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
-    sender = await bolt_http(rt)
+    _, sender = embedded_http
     for action_id in (START, f"{DEEPEN}_3", f"{FEEDBACK}_up"):
         response = await sender.action(USER, CHANNEL, action_id, "not json")
         assert response.status_code == 200

@@ -11,22 +11,14 @@ from bot.redis.state import ReportState
 from bot.runtime import Runtime
 from bot.slack.blocks import CANCEL, EDIT, EXCERPT, RUN_AS_MINE, START
 from bot.slack.texts import EN, PT
-from tests.support.bot_env import LIMITS_QUESTION, wait_state
+from tests.support.bot_env import LIMITS_QUESTION, SignedSlack, mention, wait_state
 from tests.support.slack_stub import Call, SlackStub
 
 CHANNEL, OWNER, OTHER, ADMIN = "C7", "U1", "U2", "U9"
 
 
 async def planned(rt: Runtime, sender: Any, slack: SlackStub, ts: str) -> ReportState:
-    await sender.event(
-        {
-            "type": "app_mention",
-            "channel": CHANNEL,
-            "user": OWNER,
-            "text": f"<@UBOT> {LIMITS_QUESTION}",
-            "ts": ts,
-        }
-    )
+    await sender.event(mention(CHANNEL, OWNER, LIMITS_QUESTION, ts))
     report_id = await slack.wait_for(lambda: rt.states._threads.get((CHANNEL, ts)), what="report")
     return await wait_state(rt, report_id, lambda s: s.plan_ts is not None)
 
@@ -49,10 +41,9 @@ def refusals(slack: SlackStub, user: str) -> list[Call]:
 
 
 async def test_another_user_s_start_edit_and_cancel_are_refused_and_change_nothing(
-    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
+    embedded_http: tuple[Runtime, SignedSlack], slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
-    sender = await bolt_http(rt)
+    rt, sender = embedded_http
     state = await planned(rt, sender, slack, "4.1")
     value = json.dumps({"r": state.report_id})
     for action_id in (START, EDIT, CANCEL):
@@ -95,10 +86,9 @@ async def test_the_requester_and_an_admin_steer(
 
 
 async def test_run_as_mine_starts_the_same_brief_owned_by_the_clicker(
-    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
+    embedded_http: tuple[Runtime, SignedSlack], slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
-    sender = await bolt_http(rt)
+    rt, sender = embedded_http
     state = await planned(rt, sender, slack, "6.1")
     await sender.action(OTHER, CHANNEL, START, json.dumps({"r": state.report_id}))
     (refusal,) = await slack.wait_for(lambda: refusals(slack, OTHER), what="refusal")
@@ -124,10 +114,9 @@ async def test_run_as_mine_starts_the_same_brief_owned_by_the_clicker(
 
 
 async def test_excerpts_stay_open_to_the_channel(
-    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
+    embedded_http: tuple[Runtime, SignedSlack], slack: SlackStub
 ) -> None:
-    rt = await runtimes(make_settings(redis=False))
-    sender = await bolt_http(rt)
+    rt, sender = embedded_http
     state = await planned(rt, sender, slack, "7.1")
     await sender.action(OWNER, CHANNEL, START, json.dumps({"r": state.report_id}))
     await wait_state(rt, state.report_id, lambda s: s.status == "delivered")

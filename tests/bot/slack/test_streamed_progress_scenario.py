@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from bot.redis.state import ReportState
 from bot.slack.blocks import START
 from bot.slack.stream import WRITING
+from tests.support.bot_env import mention
 from tests.support.slack_runs import QUESTION
 from tests.support.slack_stub import Call
 from tests.support.slack_surface import Surface
@@ -22,15 +23,7 @@ LIBRARY = ("Lei 14.300", "Mercado de energia solar")  # tests/bot/conftest.py's 
 
 async def run_report(s: Surface) -> ReportState:
     """Mention -> plan -> Start -> delivered."""
-    await s.event(
-        {
-            "type": "app_mention",
-            "channel": CHANNEL,
-            "user": USER,
-            "text": f"<@UBOT> {QUESTION}",
-            "ts": THREAD,
-        }
-    )
+    await s.event(mention(CHANNEL, USER, QUESTION, THREAD))
     planned = await s.wait_report(CHANNEL, THREAD, lambda st: st.plan_ts is not None)
     await s.action(USER, CHANNEL, START, json.dumps({"r": planned.report_id}))
     return await s.wait_report(CHANNEL, THREAD, lambda st: st.delivered >= 1, within=90)

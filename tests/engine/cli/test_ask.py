@@ -7,15 +7,13 @@ import pytest
 
 from engine.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, main
 from engine.cli import ask as ask_module
-from tests.support.cli_pages import LAW, QUESTION
+from tests.support.cli_pages import QUESTION, REPORT_FILES, ask, write_law_library
 from tests.support.paying_models import PayingModel, PayingV1Roles
 
 
 @pytest.fixture
 def library(tmp_path: Path) -> Path:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "lei_14300.md").write_text(LAW, encoding="utf-8")
+    folder = write_law_library(tmp_path / "docs")
     (folder / "notas.txt").write_text(
         "Notas soltas sobre outro assunto: café e chá.", encoding="utf-8"
     )
@@ -26,31 +24,10 @@ def cache(tmp_path: Path) -> list[str]:
     return ["--cache-dir", str(tmp_path / "cache")]
 
 
-def ask(library: Path, out: Path, *extra: str) -> int:
-    return main(
-        [
-            "ask",
-            QUESTION,
-            "--library",
-            str(library),
-            "--out",
-            str(out),
-            "--cache-dir",
-            str(out.parent / "cache"),
-            *extra,
-        ]
-    )
-
-
 def test_ask_writes_every_format_and_verify_passes(library: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     assert ask(library, out) == EXIT_OK
-    assert sorted(p.name for p in out.iterdir()) == [
-        "report.html",
-        "report.json",
-        "report.md",
-        "report.pdf",
-    ]
+    assert sorted(p.name for p in out.iterdir()) == REPORT_FILES
     report = json.loads((out / "report.json").read_text())
     assert any("75 kW" in c["excerpt"] and c["status"] == "verified" for c in report["claims"])
     assert (
@@ -59,45 +36,45 @@ def test_ask_writes_every_format_and_verify_passes(library: Path, tmp_path: Path
     )
 
 
-def test_verify_fails_when_the_source_changed(
-    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+@pytest.fixture
+def asked_json(library: Path, tmp_path: Path) -> Path:
+    """The report.json `fonte ask` wrote on the library (JSON alone)."""
     out = tmp_path / "out"
     assert ask(library, out, "--format", "json") == EXIT_OK
+    return out / "report.json"
+
+
+def test_verify_fails_when_the_source_changed(
+    library: Path, asked_json: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (library / "lei_14300.md").write_text("# Lei 14.300\n\nTexto revogado.\n", encoding="utf-8")
-    code = main(["verify", str(out / "report.json"), "--library", str(library), *cache(tmp_path)])
+    code = main(["verify", str(asked_json), "--library", str(library), *cache(tmp_path)])
     assert code == EXIT_FAILED
     assert "FAIL" in capsys.readouterr().out
 
 
 def test_verify_sees_a_sentence_reworded_after_the_report_was_written(
-    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    library: Path, asked_json: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    out = tmp_path / "out"
-    assert ask(library, out, "--format", "json") == EXIT_OK
-    path = out / "report.json"
-    verify = ["verify", str(path), "--library", str(library), *cache(tmp_path)]
+    verify = ["verify", str(asked_json), "--library", str(library), *cache(tmp_path)]
     assert main(verify) == EXIT_OK
     honest = capsys.readouterr().out
     assert "Not checked: that a sentence's wording follows from its excerpts" in honest
-    report = json.loads(path.read_text())
+    report = json.loads(asked_json.read_text())
     report["sections"][0]["sentences"][0]["text"] = "A microgeração foi extinta pela lei."
-    path.write_text(json.dumps(report))
+    asked_json.write_text(json.dumps(report))
     assert main(verify) == EXIT_FAILED
     assert "FAIL    report: the report was edited after it was written" in capsys.readouterr().out
 
 
 def test_verify_opens_no_folder_that_the_report_file_names(
-    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    library: Path, asked_json: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    out = tmp_path / "out"
-    assert ask(library, out, "--format", "json") == EXIT_OK
-    path = out / "report.json"
-    report = json.loads(path.read_text())
+    report = json.loads(asked_json.read_text())
     report["sources"] = ["library:/etc"]
-    path.write_text(json.dumps(report))
+    asked_json.write_text(json.dumps(report))
     capsys.readouterr()
-    assert main(["verify", str(path), *cache(tmp_path)]) == EXIT_BAD_INPUT
+    assert main(["verify", str(asked_json), *cache(tmp_path)]) == EXIT_BAD_INPUT
     err = capsys.readouterr().err.strip()
     assert err == "error: this report cites the library /etc: pass --library DIR to re-check it"
 
@@ -278,11 +255,9 @@ def test_arch_v1_stops_at_max_usd_with_a_partial_report(
     assert any(note.startswith("orçamento atingido: custo") for note in report["notes"])
 
 
-def test_the_time_limit_counts_the_whole_run_index_building_included(
-    library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The run began 120 s before its research could (a cold index build, say): a limit of
-    one minute is already spent, and report.json says the seconds truly spent."""
+@pytest.fixture
+def started_earlier(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`fonte ask`'s clock says the run began 120 s ago; `monkeypatch.undo()` puts it back."""
     real = time.monotonic
 
     class StartedEarlier:
@@ -291,6 +266,14 @@ def test_the_time_limit_counts_the_whole_run_index_building_included(
             return real() - 120.0
 
     monkeypatch.setattr(ask_module, "time", StartedEarlier)
+
+
+@pytest.mark.usefixtures("started_earlier")
+def test_the_time_limit_counts_the_whole_run_index_building_included(
+    library: Path, tmp_path: Path
+) -> None:
+    """The run began 120 s before its research could (a cold index build, say): a limit of
+    one minute is already spent, and report.json says the seconds truly spent."""
     out = tmp_path / "out"
     assert ask(library, out, "--max-minutes", "1", "--format", "json") == EXIT_OK
     report = json.loads((out / "report.json").read_text())
@@ -298,6 +281,7 @@ def test_the_time_limit_counts_the_whole_run_index_building_included(
     assert report["spend"]["seconds"] >= 120.0
 
 
+@pytest.mark.usefixtures("started_earlier")
 def test_a_cold_index_the_time_cap_stops_makes_a_partial_report_and_the_next_run_finishes_it(
     library: Path,
     tmp_path: Path,
@@ -307,14 +291,6 @@ def test_a_cold_index_the_time_cap_stops_makes_a_partial_report_and_the_next_run
     """The cap was spent before the index could be built: nothing is read, the report is
     partial and says why (in its language, Portuguese here); the next run, with time, builds
     the index and answers."""
-    real = time.monotonic
-
-    class StartedEarlier:
-        @staticmethod
-        def monotonic() -> float:
-            return real() - 120.0
-
-    monkeypatch.setattr(ask_module, "time", StartedEarlier)
     out = tmp_path / "out"
     assert ask(library, out, "--max-minutes", "1", "--format", "json") == EXIT_OK
     report = json.loads((out / "report.json").read_text())

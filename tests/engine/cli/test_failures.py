@@ -20,20 +20,12 @@ from tests.support.anthropic_replies import ApiError
 from tests.support.anthropic_server import ScriptedAnthropic
 from tests.support.broken_weasyprint import BrokenWeasyPrint
 from tests.support.claude_turns import API_KEY, MODEL
-from tests.support.cli_pages import LAW, QUESTION
+from tests.support.cli_pages import QUESTION, REPORT_FILES, ask, write_law_library
 
 
 @pytest.fixture
 def library(tmp_path: Path) -> Path:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "lei_14300.md").write_text(LAW, encoding="utf-8")
-    return folder
-
-
-def ask(library: Path, out: Path, *extra: str) -> int:
-    cache = ["--cache-dir", str(out.parent / "cache")]
-    return main(["ask", QUESTION, "--library", str(library), "--out", str(out), *cache, *extra])
+    return write_law_library(tmp_path / "docs")
 
 
 def lines_about(err: str, what: str) -> list[str]:
@@ -63,12 +55,7 @@ def test_page_crops_that_raise_still_give_every_file(
 
     assert ask(library, out) == EXIT_OK
 
-    assert sorted(p.name for p in out.iterdir()) == [
-        "report.html",
-        "report.json",
-        "report.md",
-        "report.pdf",
-    ]
+    assert sorted(p.name for p in out.iterdir()) == REPORT_FILES
     err = capsys.readouterr().err
     assert "Traceback" not in err
     [line] = lines_about(err, "crop failed")
@@ -111,44 +98,52 @@ def full_disk_for(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("engine.disk.write_atomically", write)
 
 
-def test_a_full_disk_for_one_view_leaves_it_absent_and_says_so_once(
+@pytest.mark.parametrize(
+    ("view", "formats", "code", "written", "said"),
+    [
+        pytest.param(
+            "report.md",
+            "json,md,html",
+            EXIT_OK,
+            ["report.html", "report.json"],
+            "warning: report.md was not written: OSError: [Errno 28] No space left on device",
+            id="one-view-absent-said-once",
+        ),
+        pytest.param(
+            "report.json",
+            "json,md",
+            EXIT_FAILED,
+            ["report.md"],
+            "error: report.json was not written: OSError: [Errno 28] No space left on device; "
+            "no report was saved",
+            id="report-json-absent-clear-error",
+        ),
+    ],
+)
+def test_a_full_disk_for_one_file_leaves_it_absent_and_says_so_in_one_line(
     library: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
+    view: str,
+    formats: str,
+    code: int,
+    written: list[str],
+    said: str,
 ) -> None:
-    full_disk_for("report.md", monkeypatch)
+    """A view that cannot be written costs that view alone; report.json that cannot be written
+    fails the run, saying no report was saved. No temporary file is left either way."""
+    full_disk_for(view, monkeypatch)
     out = tmp_path / "out"
 
-    assert ask(library, out, "--format", "json,md,html") == EXIT_OK
+    assert ask(library, out, "--format", formats) == code
 
-    assert sorted(os.listdir(out)) == ["report.html", "report.json"]  # no temporary file
+    assert sorted(os.listdir(out)) == written
     err = capsys.readouterr().err
     assert "Traceback" not in err
-    assert lines_about(err, "report.md") == [
-        "warning: report.md was not written: OSError: [Errno 28] No space left on device"
-    ]
-    assert notes(out)[-1].startswith("report.md não pôde ser gerado (OSError")
-
-
-def test_a_full_disk_for_report_json_leaves_it_absent_with_a_clear_error(
-    library: Path,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    full_disk_for("report.json", monkeypatch)
-    out = tmp_path / "out"
-
-    assert ask(library, out, "--format", "json,md") == EXIT_FAILED
-
-    assert sorted(os.listdir(out)) == ["report.md"]
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    assert lines_about(err, "report.json") == [
-        "error: report.json was not written: OSError: [Errno 28] No space left on device; "
-        "no report was saved"
-    ]
+    assert lines_about(err, view) == [said]
+    if view != "report.json":
+        assert notes(out)[-1].startswith(f"{view} não pôde ser gerado (OSError")
 
 
 # -- bad input: one line, exit 2, before any research ---------------------------------------
@@ -239,48 +234,30 @@ def test_a_model_that_cannot_be_reached_ends_at_once_with_a_partial_report_and_e
     assert not lines_about(err, "subagent s1 failed")
 
 
-def test_a_model_unreachable_while_clarifying_tries_no_step_after_it(
-    library: Path,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    """The clarifying questions spend from the run's one budget, so the stop their failure
-    puts on it stops the research too: the clarifier's request is the only one."""
-    server = ScriptedAnthropic().start()
-    try:
-        server.script(lambda body: ApiError(401, "authentication_error", "invalid x-api-key"))
-        monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
-        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
-        monkeypatch.setattr("sys.stdin.isatty", lambda: True)
-        monkeypatch.setattr("builtins.input", lambda prompt="": "")
-        out = tmp_path / "out"
-
-        assert ask(library, out, "--model", MODEL, "--format", "json,md") == 3
-
-        assert len(server.requests) == 1, "a step after the clarifier tried the model"
-    finally:
-        server.close()
-    err = capsys.readouterr().err
-    assert_said_unreachable(out, err)
-
-
+@pytest.mark.parametrize("clarifying", [False, True], ids=["researching", "clarifying"])
 def test_a_key_the_api_refuses_is_a_model_that_cannot_be_reached(
     library: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
+    clarifying: bool,
 ) -> None:
+    """No retry and no step after the first refused request: when the run asks clarifying
+    questions first, they spend from the run's one budget, so the stop their failure puts on
+    it stops the research too and the clarifier's request is the only one."""
     server = ScriptedAnthropic().start()
     try:
         server.script(lambda body: ApiError(401, "authentication_error", "invalid x-api-key"))
         monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
         monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        if clarifying:
+            monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+            monkeypatch.setattr("builtins.input", lambda prompt="": "")
         out = tmp_path / "out"
 
         assert ask(library, out, "--model", MODEL, "--format", "json,md") == 3
 
-        assert len(server.requests) == 1, "no retry, no other step tried the model"
+        assert len(server.requests) == 1, "a step after the first refused request tried the model"
     finally:
         server.close()
     err = capsys.readouterr().err

@@ -18,13 +18,12 @@ from tests.support.anthropic_server import (
     Body,
     Reply,
     ScriptedAnthropic,
-    first_user_text,
     json_message,
     message,
     text,
     tool_use,
 )
-from tests.support.claude_turns import API_KEY, MODEL, by_role
+from tests.support.claude_turns import API_KEY, MODEL, by_role, claim_rows, entailing_judge
 from tests.support.meaning_attacks import ATTACKS, BENIGN, FILES, url_of, write_library
 
 QUESTION = "Quais são as regras da taxa, da microgeração e os números do relatório?"
@@ -60,15 +59,9 @@ def _subagent(folder: Path) -> Any:
     return reply
 
 
-def _claim_rows(body: Body) -> list[dict[str, Any]]:
-    """The claims a prompt lists, one JSON object a line (not its figures' lines)."""
-    rows = [json.loads(line) for line in first_user_text(body).splitlines() if line[:1] == "{"]
-    return [row for row in rows if "statement" in row]
-
-
 def _writer(body: Body) -> Reply:
     """One sentence per verified claim, its statement."""
-    rows = _claim_rows(body)
+    rows = claim_rows(body)
     sentences = [{"text": row["statement"], "claim_ids": [row["id"]]} for row in rows]
     draft = {
         "title": "Regras",
@@ -76,11 +69,6 @@ def _writer(body: Body) -> Reply:
         "sections": [{"title": "Regras e números", "sentences": sentences}],
     }
     return json_message(draft)
-
-
-def _judge(body: Body) -> Reply:
-    labels = [{"id": row["id"], "support": "entails"} for row in _claim_rows(body)]
-    return json_message({"labels": labels})
 
 
 @pytest.fixture
@@ -95,7 +83,7 @@ def asked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> tuple[Path, Path]:
                 subagent=_subagent(folder),
                 criteria=json_message({"unmet": []}),
                 writer=_writer,
-                judge=_judge,
+                judge=entailing_judge(),
             )
         )
         monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)

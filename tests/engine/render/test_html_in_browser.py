@@ -142,22 +142,7 @@ def test_chromium_shows_the_highlighted_crop(written: Path, tmp_path: Path) -> N
     # What a reader's click does: open the first citation (the one on the PDF).
     opened = written.with_name("report-expanded.html")
     opened.write_text(markup.replace(closed, '<details class="evidence" open>', 1), "utf-8")
-    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-    SCREENSHOT.unlink(missing_ok=True)
-
-    subprocess.run(
-        [
-            chromium,
-            *CHROMIUM_FLAGS,
-            "--window-size=1000,1100",
-            f"--user-data-dir={tmp_path / 'chromium-profile'}",
-            f"--screenshot={SCREENSHOT}",
-            opened.as_uri(),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=180,
-    )
+    screenshot_of(chromium, opened, SCREENSHOT, "1000,1100", tmp_path / "chromium-profile")
 
     print(f"screenshot: {SCREENSHOT}")
     shot = Image.open(SCREENSHOT)
@@ -183,6 +168,25 @@ def opened_report(tmp_path: Path) -> Path:
     page = tmp_path / "report-opened.html"
     page.write_text(markup.replace('<details class="evidence">', '<details class="evidence" open>'))
     return page
+
+
+def screenshot_of(chromium: str, page: Path, shot: Path, window: str, profile: Path) -> None:
+    """Chromium's screenshot of `page` in a window of `window` ("width,height") pixels, to `shot`."""
+    shot.parent.mkdir(parents=True, exist_ok=True)
+    shot.unlink(missing_ok=True)
+    subprocess.run(
+        [
+            chromium,
+            *CHROMIUM_FLAGS,
+            f"--window-size={window}",
+            f"--user-data-dir={profile}",
+            f"--screenshot={shot}",
+            page.as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=180,
+    )
 
 
 def laid_out(chromium: str, page: Path, width: int, profile: Path) -> dict[str, object]:
@@ -215,22 +219,7 @@ def test_chromium_lays_the_analysts_report_out_within_the_window(
     chromium = chromium_or_skip()
     page = opened_report(tmp_path)
     screenshot = REPORT_SCREENSHOTS[width]
-    screenshot.parent.mkdir(parents=True, exist_ok=True)
-    screenshot.unlink(missing_ok=True)
-
-    subprocess.run(
-        [
-            chromium,
-            *CHROMIUM_FLAGS,
-            f"--window-size={width},4000",
-            f"--user-data-dir={tmp_path / 'chromium-profile'}",
-            f"--screenshot={screenshot}",
-            page.as_uri(),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=180,
-    )
+    screenshot_of(chromium, page, screenshot, f"{width},4000", tmp_path / "chromium-profile")
     layout = laid_out(chromium, page, width, tmp_path / "chromium-profile")
 
     print(f"screenshot: {screenshot}")

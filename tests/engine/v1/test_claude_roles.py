@@ -16,23 +16,18 @@ from tests.support.anthropic_server import (
     Reply,
     ScriptedAnthropic,
     first_user_text,
-    json_message,
     message,
     text,
     usage,
 )
 from tests.support.claude_script import (
-    CRITERIA_TOKENS,
     LAW,
     PLAN,
-    PLANNER_TOKENS,
     QUESTION,
-    judge,
-    subagent,
     usage_in,
-    writer,
+    whole_report,
 )
-from tests.support.claude_turns import by_role, role_of
+from tests.support.claude_turns import role_of
 from tests.support.pages_source import PagesSource
 
 PRICES = default_price_table()
@@ -88,17 +83,7 @@ async def test_v1_and_final_on_the_same_script_are_priced_from_usage(
     model: ClaudeModel,
     source: PagesSource,
 ) -> None:
-    anthropic.script(
-        same_script(
-            by_role(
-                planner=json_message(PLAN, tokens=PLANNER_TOKENS),
-                subagent=subagent,
-                criteria=json_message({"unmet": []}, tokens=CRITERIA_TOKENS),
-                judge=judge,
-                writer=writer,
-            )
-        )
-    )
+    anthropic.script(same_script(whole_report()))
     brief = make_brief(QUESTION)
     final = await Orchestrator(model, source, source).run(brief)
     final_requests = list(anthropic.requests)

@@ -4,13 +4,10 @@ the header of another table on the page nor the lead-in of another list."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
-from engine.contracts import Claim, ClaimStatus
-from engine.snapshots import Snapshot
-from engine.verify.excerpts import verify_on_page
+from engine.contracts import ClaimStatus
+from tests.support.page_claims import judged
 
 TWO_MARKDOWN_TABLES = (
     "# Capacidade\n\n"
@@ -42,22 +39,6 @@ CAPTION_OF_ANOTHER_TABLE = (
     "Tabela: capacidade instalada em 2023 (MW)\n\n| Estado | MW |\n|---|---|\n| Bahia | 410 |\n\n"
     "Outros dados\n\n| Fonte | Usinas |\n| Eólica offshore planejada | 1.200 |\n"
 )
-
-
-def judged(page: str, statement: str, excerpt: str, context: str) -> Claim:
-    snapshot = Snapshot(url="https://example.org/dados", text=page)
-    claim = Claim(
-        id="c1",
-        statement=statement,
-        url=snapshot.url,
-        excerpt=excerpt,
-        context=context,
-        accessed_at=datetime(2026, 11, 1, tzinfo=UTC),
-        source_sha256=snapshot.sha256,
-        subagent="researcher-1",
-        subquestion="s1",
-    )
-    return verify_on_page(claim, snapshot)
 
 
 @pytest.mark.parametrize(

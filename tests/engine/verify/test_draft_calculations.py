@@ -15,20 +15,12 @@ from engine.contracts import (
 from engine.verify.draft import CheckedDraft, check_draft, check_sections
 from engine.writing.calculator import Calculator
 from engine.writing.figures import gather_figures
-from tests.support.render_samples import FY19_HEADER, FY23_HEADER, build_claim, figures_report
+from tests.support.render_samples import (
+    R19,
+    R23,
+    figures_report,
+)
 
-R19 = build_claim(
-    "r19",
-    title="BESTBUY_2019_10K",
-    excerpt="Revenue $ 42,879 $ 42,151 $ 39,403",
-    context=FY19_HEADER,
-)
-R23 = build_claim(
-    "r23",
-    title="BESTBUY_2023_10K",
-    excerpt="Revenue $ 46,298 $ 51,761 $ 47,262",
-    context=FY23_HEADER,
-)
 CLAIMS = [R19, R23]
 
 

@@ -4,44 +4,18 @@ exception it leaves out, is rejected; faithful statements stay verified."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
-from engine.contracts import Claim, ClaimStatus
-from engine.snapshots import Snapshot
-from engine.verify.excerpts import verify_on_page
+from engine.contracts import ClaimStatus
+from tests.support.meaning_attacks import LAW
+from tests.support.page_claims import judged
 
-LAW = (
-    "# Lei Municipal 1.234\n\n"
-    "Art. 3º A taxa de fiscalização não se aplica às microempresas optantes pelo Simples "
-    "Nacional.\n\n"
-    "Art. 4º O desconto de 20% sobre a tarifa vale para todos os consumidores residenciais, "
-    "exceto os que tenham débitos em aberto com a concessionária.\n\n"
-    "Art. 5º A microgeração tem potência instalada menor ou igual a 75 kW.\n"
-)
 FILING = (
     "Market share of smartphone shipments in 2023: Apple 10%, Samsung 20%.\n\n"
     "Net revenue 2022: 11,512; 2021: 11,162\n\n"
     "The permit is valid for 10 years unless revoked by the agency.\n\n"
     "| | 2022 | 2021 |\n|---|---|---|\n| Operating income | 4,310 | 3,980 |\n"
 )
-
-
-def judged(page: str, statement: str, excerpt: str, context: str | None = None) -> Claim:
-    snapshot = Snapshot(url="https://example.org/doc", text=page)
-    claim = Claim(
-        id="c1",
-        statement=statement,
-        url=snapshot.url,
-        excerpt=excerpt,
-        context=context,
-        accessed_at=datetime(2026, 11, 1, tzinfo=UTC),
-        source_sha256=snapshot.sha256,
-        subagent="researcher-1",
-        subquestion="s1",
-    )
-    return verify_on_page(claim, snapshot)
 
 
 @pytest.mark.parametrize(

@@ -8,34 +8,14 @@ reader who opens the page would see instead."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
-from engine.contracts import Claim, ClaimStatus
+from engine.contracts import ClaimStatus
 from engine.snapshots import Snapshot
-from engine.verify.excerpts import verify_excerpt, verify_on_page
+from engine.verify.excerpts import verify_excerpt
+from tests.support.page_claims import judged
 
 URL = "https://example.org/lei"
-
-
-def claim(statement: str, excerpt: str, snapshot: Snapshot, context: str | None = None) -> Claim:
-    return Claim(
-        id="c1",
-        statement=statement,
-        url=snapshot.url,
-        excerpt=excerpt,
-        context=context,
-        accessed_at=datetime(2026, 11, 1, tzinfo=UTC),
-        source_sha256=snapshot.sha256,
-        subagent="researcher-1",
-        subquestion="s1",
-    )
-
-
-def judged(page: str, statement: str, excerpt: str, context: str | None = None) -> Claim:
-    snapshot = Snapshot(url=URL, text=page)
-    return verify_on_page(claim(statement, excerpt, snapshot, context), snapshot)
 
 
 # --- 1. words and digits do not join across boundaries ---------------------------------------

@@ -6,8 +6,8 @@ from engine.sources.protocols import FetchError
 from engine.sources.web.fetcher import WebFetcher
 from engine.verify.digest import UNSEALED, sealed
 from engine.verify.refetch import judge, refetch_claims
-from engine.verify.result import Outcome
-from tests.support.page_server import PageServer, page
+from engine.verify.result import CheckResult, Outcome
+from tests.support.page_server import Handler, PageServer, page
 from tests.support.pdfs import pdf_bytes
 
 EXCERPT = "A capacidade instalada chegou a 26 GW em 2023"
@@ -43,15 +43,21 @@ def report_of(*claims: Claim) -> Report:
     return sealed(Report(question="Mercado?", plan=plan, claims=list(claims)))
 
 
-async def read_and_claim(server: PageServer, fetcher: WebFetcher, path: str = "/gd") -> Claim:
-    snapshot = await fetcher.fetch(server.url(path))
-    return claim_on(snapshot, EXCERPT, "A capacidade chegou a 26 GW em 2023.", "c1")
+async def read_then_refetched(
+    server: PageServer, fetcher: WebFetcher, later: Handler | None = None
+) -> tuple[Claim, CheckResult]:
+    """A claim read on /gd while it serves EXCERPT and OTHER, and its report refetched once /gd
+    serves `later` (the same page when None)."""
+    server.routes["/gd"] = page(html(EXCERPT, OTHER))
+    snapshot = await fetcher.fetch(server.url("/gd"))
+    claim = claim_on(snapshot, EXCERPT, "A capacidade chegou a 26 GW em 2023.", "c1")
+    if later is not None:
+        server.routes["/gd"] = later
+    return claim, await refetch_claims(report_of(claim), fetcher.fetch)
 
 
 async def test_an_unchanged_page_holds(page_server: PageServer, web_fetcher: WebFetcher) -> None:
-    page_server.routes["/gd"] = page(html(EXCERPT, OTHER))
-    claim = await read_and_claim(page_server, web_fetcher)
-    result = await refetch_claims(report_of(claim), web_fetcher.fetch)
+    _, result = await read_then_refetched(page_server, web_fetcher)
     assert [c.outcome for c in result.claims] == [Outcome.holds]
     assert result.ok
     assert result.lines()[-1] == (
@@ -63,10 +69,9 @@ async def test_an_unchanged_page_holds(page_server: PageServer, web_fetcher: Web
 async def test_a_changed_page_that_keeps_the_excerpt_holds_but_says_it_changed(
     page_server: PageServer, web_fetcher: WebFetcher
 ) -> None:
-    page_server.routes["/gd"] = page(html(EXCERPT, OTHER))
-    claim = await read_and_claim(page_server, web_fetcher)
-    page_server.routes["/gd"] = page(html("Atualizado em junho", EXCERPT))
-    result = await refetch_claims(report_of(claim), web_fetcher.fetch)
+    claim, result = await read_then_refetched(
+        page_server, web_fetcher, page(html("Atualizado em junho", EXCERPT))
+    )
     (checked,) = result.claims
     assert checked.outcome is Outcome.changed
     assert checked.fresh is not None
@@ -80,10 +85,9 @@ async def test_a_changed_page_that_keeps_the_excerpt_holds_but_says_it_changed(
 async def test_a_changed_page_without_the_excerpt_fails(
     page_server: PageServer, web_fetcher: WebFetcher
 ) -> None:
-    page_server.routes["/gd"] = page(html(EXCERPT, OTHER))
-    claim = await read_and_claim(page_server, web_fetcher)
-    page_server.routes["/gd"] = page(html("A capacidade instalada chegou a 31 GW em 2024", OTHER))
-    result = await refetch_claims(report_of(claim), web_fetcher.fetch)
+    _, result = await read_then_refetched(
+        page_server, web_fetcher, page(html("A capacidade instalada chegou a 31 GW em 2024", OTHER))
+    )
     (checked,) = result.claims
     assert checked.outcome is Outcome.fails
     assert "excerpt not found" in checked.reason
@@ -96,10 +100,7 @@ async def test_a_changed_page_without_the_excerpt_fails(
 async def test_an_unreachable_page_is_reported_but_does_not_fail(
     page_server: PageServer, web_fetcher: WebFetcher
 ) -> None:
-    page_server.routes["/gd"] = page(html(EXCERPT, OTHER))
-    claim = await read_and_claim(page_server, web_fetcher)
-    page_server.routes["/gd"] = page("gone", status=404)
-    result = await refetch_claims(report_of(claim), web_fetcher.fetch)
+    _, result = await read_then_refetched(page_server, web_fetcher, page("gone", status=404))
     assert [(c.outcome, c.reason) for c in result.claims] == [
         (Outcome.unreachable, "could not be read: HTTP 404 Not Found")
     ]

@@ -6,53 +6,28 @@ two pages back, a page that does not start with the continued table."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
 from engine.contracts import Claim, ClaimStatus
-from engine.documents.parse import parse_pdf
 from engine.snapshots import Snapshot, with_page
 from engine.verify.excerpts import verify_on_page
-from tests.support.pdfs import pdf_bytes
-
-URL = "library:/reports/solar.pdf"
-PAGE_1 = (
-    "Producao de energia solar por estado (MW)\n\n"
-    "Estado 2023 2024\n"
-    "Bahia 410 655\n"
-    "Ceara 380 512\n"
-    "Piaui 300 420"
+from tests.support.continued_table import (
+    HEADER,
+    PAGE_1,
+    PAGE_2,
+    PROSE_THEN_ROWS,
+    URL,
+    snapshot_of,
 )
-PAGE_2 = (
-    "Rio Grande do Norte 210 344\n"
-    "Pernambuco 190 260\n"
-    "Paraiba 120 180\n\n"
-    "Fonte: ANEEL, dados de dezembro."
-)
-HEADER = "Estado 2023 2024"
-
-
-def snapshot_of(pages: list[str]) -> Snapshot:
-    """The pages as the library reads them: a PDF written by fpdf2, parsed back."""
-    return Snapshot.from_pages(URL, parse_pdf(pdf_bytes(pages)).texts)
+from tests.support.page_claims import claim_on
 
 
 def judged(
     snapshot: Snapshot, page: int, statement: str, excerpt: str, context: str | None
 ) -> Claim:
-    claim = Claim(
-        id="c1",
-        statement=statement,
-        url=with_page(URL, page),
-        excerpt=excerpt,
-        context=context,
-        accessed_at=datetime(2026, 11, 1, tzinfo=UTC),
-        source_sha256=snapshot.sha256,
-        subagent="researcher-1",
-        subquestion="s1",
+    return verify_on_page(
+        claim_on(snapshot, statement, excerpt, context, url=with_page(URL, page)), snapshot
     )
-    return verify_on_page(claim, snapshot)
 
 
 @pytest.fixture(scope="module")
@@ -92,14 +67,27 @@ def test_a_header_from_two_pages_back_is_rejected() -> None:
     assert "context" in (result.reason or "")
 
 
-def test_a_page_that_does_not_start_with_the_continued_table_is_rejected() -> None:
-    prose = (
-        "A expansao da geracao distribuida no Nordeste seguiu forte ao longo de todo o ano, "
-        "puxada por consumidores residenciais e pequenos comercios de varias cidades.\n"
-        "Rio Grande do Norte 210 344\nPernambuco 190 260"
-    )
+ANOTHER_HEADER_THEN_ROWS = (
+    "Distribuidora 2021 2022\nRio Grande do Norte 210 344\nPernambuco 190 260"
+)
+TABLE_THEN_PROSE = (
+    f"{PAGE_1}\n"
+    "Os numeros acima foram revistos pela agencia reguladora depois de consultas publicas "
+    "com os agentes do setor e as associacoes de consumidores de varias regioes do pais"
+)
+
+
+@pytest.mark.parametrize(
+    "pages",
+    [
+        pytest.param([PAGE_1, PROSE_THEN_ROWS], id="page-does-not-start-with-the-table"),
+        pytest.param([PAGE_1, ANOTHER_HEADER_THEN_ROWS], id="page-prints-another-tables-header"),
+        pytest.param([TABLE_THEN_PROSE, PAGE_2], id="prose-follows-the-header-page-1"),
+    ],
+)
+def test_a_header_that_does_not_continue_onto_the_next_page_is_rejected(pages: list[str]) -> None:
     result = judged(
-        snapshot_of([PAGE_1, prose]),
+        snapshot_of(pages),
         2,
         "Rio Grande do Norte — 2023: 210; 2024: 344",
         "Rio Grande do Norte 210 344",
@@ -107,34 +95,6 @@ def test_a_page_that_does_not_start_with_the_continued_table_is_rejected() -> No
     )
     assert result.status is ClaimStatus.rejected
     assert "context" in (result.reason or "")
-
-
-def test_a_page_that_prints_another_tables_header_is_rejected() -> None:
-    other = "Distribuidora 2021 2022\nRio Grande do Norte 210 344\nPernambuco 190 260"
-    result = judged(
-        snapshot_of([PAGE_1, other]),
-        2,
-        "Rio Grande do Norte — 2023: 210; 2024: 344",
-        "Rio Grande do Norte 210 344",
-        HEADER,
-    )
-    assert result.status is ClaimStatus.rejected
-
-
-def test_a_header_that_prose_follows_on_the_previous_page_is_rejected() -> None:
-    ended = (
-        f"{PAGE_1}\n"
-        "Os numeros acima foram revistos pela agencia reguladora depois de consultas publicas "
-        "com os agentes do setor e as associacoes de consumidores de varias regioes do pais"
-    )
-    result = judged(
-        snapshot_of([ended, PAGE_2]),
-        2,
-        "Rio Grande do Norte — 2023: 210; 2024: 344",
-        "Rio Grande do Norte 210 344",
-        HEADER,
-    )
-    assert result.status is ClaimStatus.rejected
 
 
 def test_a_lead_in_from_the_previous_page_is_not_carried_over() -> None:

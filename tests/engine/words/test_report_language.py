@@ -40,19 +40,25 @@ async def test_a_finished_offline_report_notes_the_judge_in_its_language(
     )
 
 
-async def test_the_portuguese_notes_and_gaps_read_as_portuguese(source: PagesSource) -> None:
-    report = await offline_report(source, "pt", Limits(steps=3))
+@pytest.mark.parametrize(
+    ("language", "note", "gap"),
+    [
+        (
+            "pt",
+            "orçamento atingido: passos (3 of 3 steps used)",
+            "Fonte verificada que responda: {question} (interrompida pelo orçamento)",
+        ),
+        (
+            "en",
+            "budget reached: steps (3 of 3 steps used)",
+            "A verified source that answers: {question} (interrupted by the budget)",
+        ),
+    ],
+)
+async def test_the_notes_and_gaps_read_in_the_reports_language(
+    source: PagesSource, language: Language, note: str, gap: str
+) -> None:
+    report = await offline_report(source, language, Limits(steps=3))
     assert report.partial
-    assert report.notes == ["orçamento atingido: passos (3 of 3 steps used)"]
-    assert report.gaps == [
-        f"Fonte verificada que responda: {QUESTIONS['pt']} (interrompida pelo orçamento)"
-    ]
-
-
-async def test_the_english_notes_and_gaps_read_as_english(source: PagesSource) -> None:
-    report = await offline_report(source, "en", Limits(steps=3))
-    assert report.partial
-    assert report.notes == ["budget reached: steps (3 of 3 steps used)"]
-    assert report.gaps == [
-        f"A verified source that answers: {QUESTIONS['en']} (interrupted by the budget)"
-    ]
+    assert report.notes == [note]
+    assert report.gaps == [gap.format(question=QUESTIONS[language])]

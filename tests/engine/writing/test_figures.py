@@ -11,26 +11,14 @@ from engine.writing.figures import (
     unit_family,
     unit_scale,
 )
-from tests.support.render_samples import FY19_HEADER, FY23_HEADER, build_claim
+from tests.support.render_samples import FY19_HEADER, R19, R23, REVENUES, build_claim
 
-R19 = build_claim(
-    "r19",
-    title="BESTBUY_2019_10K",
-    excerpt="Revenue $ 42,879 $ 42,151 $ 39,403",
-    context=FY19_HEADER,
-)
 R19_AGAIN = R19.model_copy(update={"id": "r19b", "url": "https://example.org/bestbuy#page=60"})
 O19 = build_claim(
     "o19",
     title="BESTBUY_2019_10K",
     excerpt="Operating income 1,900 1,843 1,854",
     context=FY19_HEADER,
-)
-R23 = build_claim(
-    "r23",
-    title="BESTBUY_2023_10K",
-    excerpt="Revenue $ 46,298 $ 51,761 $ 47,262",
-    context=FY23_HEADER,
 )
 
 
@@ -151,15 +139,7 @@ def test_a_table_has_a_row_per_measure_and_a_column_per_period_from_the_headers(
         "Change 2019 to 2023",
     ]
     cells = table.rows[0].cells
-    assert [c.text for c in cells if c] == [
-        "$ 39,403",
-        "$ 42,151",
-        "$ 42,879",
-        "$ 47,262",
-        "$ 51,761",
-        "$ 46,298",
-        "+8.0%",
-    ]
+    assert [c.text for c in cells if c] == [*REVENUES, "+8.0%"]
     assert cells[2] is not None
     assert cells[2].claim_ids == ["r19", "r19b"]
     assert cells[-1] is not None

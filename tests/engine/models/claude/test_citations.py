@@ -29,18 +29,19 @@ from tests.support.claude_turns import (
 from tests.support.pages_source import LAW_TEXT, PagesSource
 
 PARAPHRASE = "Os créditos de energia expiram em 60 (sessenta) meses após a data do faturamento."
+CITED_EXPIRY = text("expiram em 60 meses", [char_citation(EXPIRY, 0, LAW_TEXT.index(EXPIRY))])
+"""Claude's words citing the law's sentence on when credits expire, as the API returns them."""
 
 
 async def test_a_cited_text_block_is_never_a_claim(
     anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
 ) -> None:
-    start = LAW_TEXT.index(EXPIRY)
     anthropic.script(
         turns(
             fetch(),
             message(
                 text("Segundo a Lei 14.300, "),
-                text("expiram em 60 meses", [char_citation(EXPIRY, 0, start)]),
+                CITED_EXPIRY,
             ),
         )
     )
@@ -52,7 +53,6 @@ async def test_a_cited_text_block_is_never_a_claim(
 async def test_a_cited_passage_of_the_same_reply_repairs_an_inexact_excerpt(
     anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
 ) -> None:
-    start = LAW_TEXT.index(EXPIRY)
     anthropic.script(
         turns(
             fetch(),
@@ -61,7 +61,7 @@ async def test_a_cited_passage_of_the_same_reply_repairs_an_inexact_excerpt(
                 text(
                     "A lei diz que os créditos ",
                 ),
-                text("expiram em 60 meses", [char_citation(EXPIRY, 0, start)]),
+                CITED_EXPIRY,
                 text("."),
                 tool_use(
                     "record_claim",

@@ -8,8 +8,6 @@ from collections.abc import Callable
 
 import pytest
 
-from engine.contracts import Limits
-from engine.events import Event, SpendUpdated
 from engine.models.claude import ClaudeModel
 from tests.support.anthropic_server import (
     ApiError,
@@ -24,24 +22,10 @@ from tests.support.anthropic_server import (
     thinking,
     tool_use,
 )
+from tests.support.capped_runs import random_pages, random_plan, run_under_a_random_cap
 from tests.support.claude_script import EXPIRY, EXPIRY_STATEMENT, PLAN, run, turn
 from tests.support.claude_turns import LAW, by_role
 from tests.support.pages_source import PagesSource
-
-
-def _plan(rng: random.Random, count: int) -> dict[str, object]:
-    return {
-        "sufficient_when": [f"critério {i}" for i in range(1, count + 1)],
-        "subquestions": [
-            {
-                "id": f"s{i}",
-                "title": f"T{i}",
-                "text": f"Pergunta {i}?",
-                "steps": rng.randint(20, 40),
-            }
-            for i in range(1, count + 1)
-        ],
-    }
 
 
 def _server_searcher(rng: random.Random, urls: list[str]) -> Callable[[Body], Reply]:
@@ -79,11 +63,7 @@ async def test_eight_parallel_subagents_searching_on_the_server_stay_under_the_c
 ) -> None:
     rng = random.Random(1000 + seed)
     anthropic.usage_mode = "top"  # every pass's prompt a cache write, the whole max_tokens out
-    urls = []
-    for number in range(12):
-        url = f"https://example.org/pagina-{number}"
-        source.add(url, "Texto da página. " * rng.randint(200, 2000), title=f"Página {number}")
-        urls.append(url)
+    urls = random_pages(source, rng, most_repeats=2000)
     # A small writer reservation and long subagents: the money, not the steps, runs out,
     # and no idle headroom hides an overshoot.
     # Subagents on the cheap model, so conversations grow long (and their passes dear)
@@ -96,24 +76,18 @@ async def test_eight_parallel_subagents_searching_on_the_server_stay_under_the_c
     )
     anthropic.script(
         by_role(
-            planner=json_message(_plan(rng, 8)),
+            planner=json_message(random_plan(rng, 8, steps=(20, 40))),
             subagent=_server_searcher(rng, urls),
             criteria=json_message({"unmet": []}),
         )
     )
-    events: list[Event] = []
-    limits = Limits(usd=round(rng.uniform(0.8, 3.0), 2), steps=1000)
-    report = await run(model, source, limits=limits, subagent_max_steps=500, events=events.append)
-
-    committed = [e.spend.usd for e in events if isinstance(e, SpendUpdated)]
-    assert max(committed) <= limits.usd
-    assert report.spend.usd <= limits.usd
-    assert not any(isinstance(r.reply, ApiError) for r in anthropic.requests)
+    report = await run_under_a_random_cap(
+        model, source, anthropic, rng, largest_ratio, subagent_max_steps=500
+    )
     print(
-        f"seed {seed}: ${report.spend.usd:.4f} of ${limits.usd:.2f}, "
+        f"seed {seed}: ${report.spend.usd:.4f} of ${report.limits.usd:.2f}, "
         f"{report.spend.usage.web_searches} searches"
     )
-    largest_ratio.append(report.spend.usd / limits.usd)
 
 
 async def test_a_402_ends_the_run_with_a_partial_report_one_line_and_no_further_request(

@@ -5,7 +5,6 @@ does (the OCR was paid when the files were indexed)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -29,7 +28,7 @@ from tests.support.anthropic_server import (
     text,
     tool_use,
 )
-from tests.support.claude_turns import by_role
+from tests.support.claude_turns import by_role, claim_rows, entailing_judge
 from tests.support.pages_source import LAW_TEXT
 from tests.support.pdfs import pdf_bytes
 from tests.support.scans import with_page_scanned
@@ -83,15 +82,9 @@ def subagent(page: str) -> Callable[[Body], Reply]:
 
 
 def writer(body: Body) -> Reply:
-    rows = [json.loads(row) for row in first_user_text(body).splitlines() if row.startswith("{")]
-    sentence = {"text": STATEMENT, "claim_ids": [rows[0]["id"]]}
+    sentence = {"text": STATEMENT, "claim_ids": [claim_rows(body)[0]["id"]]}
     draft = {"title": "Usina", "sections": [{"title": "Produção", "sentences": [sentence]}]}
     return json_message(draft)
-
-
-def judge(body: Body) -> Reply:
-    ids = [json.loads(row)["id"] for row in first_user_text(body).splitlines() if "{" in row]
-    return json_message({"labels": [{"id": i, "support": "entails"} for i in ids]})
 
 
 async def test_a_library_with_shared_files_is_worded_tooled_and_charged_as_documents(
@@ -118,7 +111,7 @@ async def test_a_library_with_shared_files_is_worded_tooled_and_charged_as_docum
             planner=json_message(PLAN),
             subagent=subagent(shared_scan),
             criteria=json_message({"unmet": []}),
-            judge=judge,
+            judge=entailing_judge(),
             writer=writer,
         )
     )

@@ -26,8 +26,8 @@ from tests.support.anthropic_server import (
     thinking,
     tool_use,
 )
+from tests.support.capped_runs import random_pages, random_plan, run_under_a_random_cap
 from tests.support.claude_script import (
-    CRITERIA_TOKENS,
     EXPIRY,
     EXPIRY_STATEMENT,
     FABRICATED,
@@ -39,12 +39,10 @@ from tests.support.claude_script import (
     PLANNER_TOKENS,
     QUESTION,
     billed,
-    judge,
     run,
-    subagent,
     subquestion_of,
     turn,
-    writer,
+    whole_report,
 )
 from tests.support.claude_turns import by_role, role_of
 from tests.support.pages_source import LAW_TEXT, PagesSource
@@ -53,15 +51,7 @@ from tests.support.pages_source import LAW_TEXT, PagesSource
 async def test_a_report_keeps_only_what_was_verified_and_costs_what_the_usage_says(
     anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
 ) -> None:
-    anthropic.script(
-        by_role(
-            planner=json_message(PLAN, tokens=PLANNER_TOKENS),
-            subagent=subagent,
-            criteria=json_message({"unmet": []}, tokens=CRITERIA_TOKENS),
-            judge=judge,
-            writer=writer,
-        )
-    )
+    anthropic.script(whole_report())
     report = await run(model, source)
 
     by_excerpt = {c.excerpt: c for c in report.claims}
@@ -228,16 +218,6 @@ async def test_the_planner_sizes_each_subagent(
     assert "s1: Qual o limite de potência da microgeração?" in briefs["s2"]
 
 
-def _random_plan(rng: random.Random, count: int) -> dict[str, object]:
-    return {
-        "sufficient_when": [f"critério {i}" for i in range(1, count + 1)],
-        "subquestions": [
-            {"id": f"s{i}", "title": f"T{i}", "text": f"Pergunta {i}?", "steps": rng.randint(3, 12)}
-            for i in range(1, count + 1)
-        ],
-    }
-
-
 def _random_researcher(rng: random.Random, urls: list[str]) -> Callable[[Body], Reply]:
     lock = threading.Lock()
 
@@ -266,25 +246,13 @@ async def test_eight_parallel_subagents_at_the_top_of_their_token_range_stay_und
 ) -> None:
     rng = random.Random(seed)
     anthropic.usage_mode = "top"  # every prompt token a cache write, the whole max_tokens out
-    urls = []
-    for number in range(12):
-        url = f"https://example.org/pagina-{number}"
-        source.add(url, "Texto da página. " * rng.randint(200, 4000), title=f"Página {number}")
-        urls.append(url)
+    urls = random_pages(source, rng, most_repeats=4000)
     model = make_model()
     anthropic.script(
         by_role(
-            planner=json_message(_random_plan(rng, 8)),
+            planner=json_message(random_plan(rng, 8, steps=(3, 12))),
             subagent=_random_researcher(rng, urls),
             criteria=json_message({"unmet": []}),
         )
     )
-    events: list[Event] = []
-    limits = Limits(usd=round(rng.uniform(0.8, 3.0), 2), steps=1000)
-    report = await run(model, source, limits=limits, events=events.append)
-
-    committed = [e.spend.usd for e in events if isinstance(e, SpendUpdated)]
-    assert max(committed) <= limits.usd
-    assert report.spend.usd <= limits.usd
-    assert not any(isinstance(r.reply, ApiError) for r in anthropic.requests)
-    largest_ratio.append(report.spend.usd / limits.usd)
+    await run_under_a_random_cap(model, source, anthropic, rng, largest_ratio)

@@ -9,19 +9,15 @@ from engine.contracts import ClaimStatus
 from engine.models.claude import ClaudeModel
 from engine.orchestrator import Orchestrator
 from engine.planning.briefs import make_brief
-from tests.support.anthropic_server import ScriptedAnthropic, first_user_text, json_message
+from tests.support.anthropic_server import ScriptedAnthropic, first_user_text
 from tests.support.claude_script import (
-    CRITERIA_TOKENS,
     MICRO,
     PLAN,
-    PLANNER_TOKENS,
     QUESTION,
-    judge,
-    subagent,
     subquestion_of,
-    writer,
+    whole_report,
 )
-from tests.support.claude_turns import by_role, role_of
+from tests.support.claude_turns import role_of
 from tests.support.pages_source import PagesSource
 
 TODAY = date(2031, 5, 17)
@@ -34,15 +30,7 @@ DEPENDENT = {
 async def test_a_dependent_plan_runs_in_two_waves_the_second_brief_carrying_verified_claims(
     anthropic: ScriptedAnthropic, model: ClaudeModel, source: PagesSource
 ) -> None:
-    anthropic.script(
-        by_role(
-            planner=json_message(DEPENDENT, tokens=PLANNER_TOKENS),
-            subagent=subagent,
-            criteria=json_message({"unmet": []}, tokens=CRITERIA_TOKENS),
-            judge=judge,
-            writer=writer,
-        )
-    )
+    anthropic.script(whole_report(DEPENDENT))
     orchestrator = Orchestrator(model, source, source, today=lambda: TODAY)
     report = await orchestrator.run(make_brief(QUESTION))
 

@@ -17,24 +17,10 @@ from tests.support.anthropic_server import (
     tool_use,
 )
 from tests.support.claude_turns import meter
-from tests.support.render_samples import FY19_HEADER, FY23_HEADER, build_claim
+from tests.support.render_samples import R19, R23, REVENUES
 
 QUESTION = "How did Best Buy's revenue change between fiscal 2019 and fiscal 2023?"
 PLAN = Plan(question=QUESTION, subquestions=[Subquestion(id="q1", text=QUESTION, title="Revenue")])
-R19 = build_claim(
-    "r19",
-    statement="Revenue — February 2, 2019: $ 42,879",
-    title="BESTBUY_2019_10K",
-    excerpt="Revenue $ 42,879 $ 42,151 $ 39,403",
-    context=FY19_HEADER,
-)
-R23 = build_claim(
-    "r23",
-    statement="Revenue — January 28, 2023: $ 46,298",
-    title="BESTBUY_2023_10K",
-    excerpt="Revenue $ 46,298 $ 51,761 $ 47,262",
-    context=FY23_HEADER,
-)
 CHANGE: dict[str, object] = {
     "kind": "percent_change",
     "figures": [{"claim_id": "r19", "text": "$ 42,879"}, {"claim_id": "r23", "text": "$ 46,298"}],
@@ -119,11 +105,4 @@ async def test_a_draft_with_no_calculations_still_gets_its_figures_tables(
     assert draft.calculations == []
     (table,) = draft.tables
     assert table.columns[0] == "January 28, 2017"
-    assert [c.text for c in table.rows[0].cells if c] == [
-        "$ 39,403",
-        "$ 42,151",
-        "$ 42,879",
-        "$ 47,262",
-        "$ 51,761",
-        "$ 46,298",
-    ]
+    assert [c.text for c in table.rows[0].cells if c] == REVENUES

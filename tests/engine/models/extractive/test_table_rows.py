@@ -4,33 +4,17 @@ whole under its header; each quote is what the verifier then verifies."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from engine.contracts import Claim, ClaimStatus
-from engine.documents.parse import parse_pdf
 from engine.models.extractive.ranking import Quote, candidates_of, choose_quotes
 from engine.snapshots import Snapshot, with_page
 from engine.verify.excerpts import verify_on_page
-from tests.support.pdfs import pdf_bytes
-
-URL = "library:/reports/solar.pdf"
-PAGE_1 = (
-    "Capacidade instalada de energia solar por estado (MW)\n\n"
-    "Estado 2023 2024\n"
-    "Bahia 410 655\n"
-    "Ceara 380 512\n"
-    "Piaui 300 420"
-)
-PAGE_2 = (
-    "Rio Grande do Norte 210 344\n"
-    "Pernambuco 190 260\n"
-    "Paraiba 120 180\n\n"
-    "Fonte: ANEEL, dados de dezembro."
-)
+from tests.support import continued_table
+from tests.support.continued_table import PAGE_1, PAGE_2, PROSE_THEN_ROWS, URL
+from tests.support.page_claims import claim_on
 
 
 def snapshot_of(pages: list[str]) -> Snapshot:
-    return Snapshot.from_pages(URL, parse_pdf(pdf_bytes(pages)).texts, title="Solar no Nordeste")
+    return continued_table.snapshot_of(pages, title="Solar no Nordeste")
 
 
 def quotes_for(snapshot: Snapshot, question: str) -> list[Quote]:
@@ -43,18 +27,9 @@ def quotes_for(snapshot: Snapshot, question: str) -> list[Quote]:
 
 
 def verified(quote: Quote, snapshot: Snapshot) -> Claim:
-    claim = Claim(
-        id="c1",
-        statement=quote.statement,
-        url=quote.url,
-        excerpt=quote.excerpt,
-        context=quote.context,
-        accessed_at=datetime(2026, 11, 1, tzinfo=UTC),
-        source_sha256=snapshot.sha256,
-        subagent="researcher-1",
-        subquestion="s1",
+    return verify_on_page(
+        claim_on(snapshot, quote.statement, quote.excerpt, quote.context, url=quote.url), snapshot
     )
-    return verify_on_page(claim, snapshot)
 
 
 def test_a_row_on_the_next_page_is_quoted_under_the_header_of_the_page_before() -> None:
@@ -103,12 +78,7 @@ def test_a_short_row_without_a_header_is_not_quoted() -> None:
 
 
 def test_a_row_after_a_page_of_prose_is_not_read_under_the_header_before() -> None:
-    prose = (
-        "A expansao da geracao distribuida no Nordeste seguiu forte ao longo de todo o ano, "
-        "puxada por consumidores residenciais e pequenos comercios de varias cidades.\n"
-        "Rio Grande do Norte 210 344\nPernambuco 190 260"
-    )
-    snapshot = snapshot_of([PAGE_1, prose])
+    snapshot = snapshot_of([PAGE_1, PROSE_THEN_ROWS])
     quotes = quotes_for(snapshot, "Qual a capacidade instalada do Rio Grande do Norte em 2024?")
     assert all(q.context != "Estado 2023 2024" for q in quotes if "Rio Grande" in q.excerpt)
     for quote in quotes:
