@@ -107,7 +107,10 @@ def test_reading_while_other_threads_run_uses_spawned_workers(tmp_path: Path) ->
         release.set()
         bystander.join()
     assert outcome.reason == ""
-    assert workers_module._pool_context().get_start_method() == "fork"
+    # Fork again once the bystander is gone, unless a thread of another test lives on in this
+    # process (the browser seer keeps one for the process): the rule is the thread count.
+    alone = threading.active_count() == 1
+    assert workers_module._pool_context().get_start_method() == ("fork" if alone else "spawn")
 
 
 def _never_done(batch: list[FileTask]) -> list[FileOutcome]:
