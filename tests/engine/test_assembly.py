@@ -36,7 +36,9 @@ async def test_the_web_brings_the_page_evidence_of_the_pdfs_its_fetcher_keeps(
         assert isinstance(sources.fetcher, CachingFetcher)
         sources.fetcher.pdfs.keep_pdf(url, pdf_bytes([excerpt]))  # as a fetch of it would
         claim = verify_on_page(
-            build_claim("c1", url=f"{url}#page=1", excerpt=excerpt),
+            # A statement of its own: "Afirmação c1" has a 1 that "Art. 1º", an article's
+            # number and no quantity, does not back.
+            build_claim("c1", url=f"{url}#page=1", excerpt=excerpt, statement="Uma norma."),
             Snapshot.from_pages(url, [excerpt]),
         )
         assert isinstance(sources.evidence, WebPageEvidence)
