@@ -34,6 +34,7 @@ from engine.models.claude.prompts import WRITER_SYSTEM, writer_prompt
 from engine.models.claude.request import ClaudeRequest
 from engine.models.claude.research_tools import text_result
 from engine.models.claude.structured import InvalidJson, Text, validated
+from engine.models.claude.untrusted import as_data
 from engine.models.protocol import Brief, Draft
 from engine.text.normalise import collapse_whitespace
 from engine.writing.calculator import Calculator, NotComparable
@@ -192,8 +193,11 @@ class Calculations:
         for figure in own:
             if collapse_whitespace(figure.text) == wanted:
                 return figure
-        printed = "; ".join(f"{f.measure} {f.period}: {f.text}" for f in own)
-        raise ValueError(f"claim {ref.claim_id} prints no {ref.text!r} (it prints {printed})")
+        # A figure's measure and period are words of its page: data, never an instruction.
+        printed = as_data(
+            "figures the claim prints", "; ".join(f"{f.measure} {f.period}: {f.text}" for f in own)
+        )
+        raise ValueError(f"claim {ref.claim_id} prints no {ref.text!r}; it prints {printed}")
 
 
 def _one_line(error: Exception) -> str:
