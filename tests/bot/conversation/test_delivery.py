@@ -25,11 +25,8 @@ from bot.slack.texts import PT
 from bot.steps import EditPlan, Start
 from engine.contracts import (
     FiguresTable,
-    Limits,
-    Plan,
     Report,
     Section,
-    Subquestion,
     TableCell,
     TableRow,
 )
@@ -41,6 +38,7 @@ from tests.support.slack_runs import (
     deepened,
     finished_report,
     planned_report,
+    saved_report,
     settle,
     state_of,
 )
@@ -52,21 +50,9 @@ THREAD = "77.1"
 
 async def delivering(rt: Runtime, sample: Report, report_id: str = "r1") -> ReportState:
     """A report saved and ready to deliver, as run_report leaves it."""
-    state = ReportState(
-        report_id=report_id,
-        channel=CHANNEL,
-        thread_ts=THREAD,
-        requester=USER,
-        question=sample.question,
-        language=sample.language,
-        limits=Limits(),
-        plan=Plan(question="Q", subquestions=[Subquestion(id="s1", text="Q")]),
-        status="delivering",
-        reported=1,
+    return await saved_report(
+        rt, sample, report_id, channel=CHANNEL, user=USER, thread=THREAD, status="delivering"
     )
-    assert await rt.states.create(state)
-    await rt.states.save_report(report_id, 1, sample)
-    return state
 
 
 def notices(slack: SlackStub) -> list[str]:
