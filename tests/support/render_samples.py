@@ -6,13 +6,17 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engine.contracts import (
+    Calculation,
     Claim,
     ClaimStatus,
+    Figure,
     Plan,
     Report,
     Section,
     Sentence,
     Subquestion,
+    TableCell,
+    TableRow,
 )
 from engine.snapshots import sha256_text
 
@@ -81,13 +85,43 @@ REVENUES = ["$ 39,403", "$ 42,151", "$ 42,879", "$ 47,262", "$ 51,761", "$ 46,29
 """The six revenue figures R19 and R23 print, in the order of their years (fiscal 2017 to 2023)."""
 
 
+def _percent_change(
+    calculation_id: str, first: Figure, last: Figure, value: float, text: str, formula: str
+) -> Calculation:
+    """The change in percent from `first` to `last`, fiscal 2019 to fiscal 2023."""
+    return Calculation(
+        id=calculation_id,
+        kind="percent_change",
+        measure=first.measure,
+        period="2019 to 2023",
+        value=value,
+        unit="%",
+        text=text,
+        formula=formula,
+        inputs=[first, last],
+    )
+
+
+def _change_row(label: str, change: Calculation) -> TableRow:
+    """A row of the figures table: the change's two inputs, then the change itself."""
+    first, last = change.inputs
+    return TableRow(
+        label=label,
+        cells=[
+            TableCell(text=first.text, claim_ids=first.claim_ids),
+            TableCell(text=last.text, claim_ids=last.claim_ids),
+            TableCell(text=change.text, claim_ids=change.claim_ids, calculation_id=change.id),
+        ],
+    )
+
+
 def figures_report(**fields: Any) -> Report:
     """A report with everything an analyst's report holds: a summary answering first, three
     sections, a figures table with five values, calculations (a change and a growth rate)
     and sources, two of them one document cited twice. Built from the shapes the offline
     writer produces for "How did Best Buy's revenue and operating income change between
     fiscal 2019 and fiscal 2023?"."""
-    from engine.contracts import Calculation, Figure, FiguresTable, TableCell, TableRow
+    from engine.contracts import FiguresTable
 
     claims = [
         R19,
@@ -127,52 +161,16 @@ def figures_report(**fields: Any) -> Report:
     o23 = Figure(
         measure="Operating income", period="2023", value=2795, text="2,795", claim_ids=["o23"]
     )
-    calculations = [
-        Calculation(
-            id="k1",
-            kind="percent_change",
-            measure="Revenue",
-            period="2019 to 2023",
-            value=7.97,
-            unit="%",
-            text="+8.0%",
-            formula="($ 46,298 − $ 42,879) ÷ $ 42,879 = +8.0%",
-            inputs=[r19, r23],
-        ),
-        Calculation(
-            id="k2",
-            kind="percent_change",
-            measure="Operating income",
-            period="2019 to 2023",
-            value=47.1,
-            unit="%",
-            text="+47.1%",
-            formula="(2,795 − 1,900) ÷ 1,900 = +47.1%",
-            inputs=[o19, o23],
-        ),
-    ]
+    revenue = _percent_change(
+        "k1", r19, r23, 7.97, "+8.0%", "($ 46,298 − $ 42,879) ÷ $ 42,879 = +8.0%"
+    )
+    operating = _percent_change("k2", o19, o23, 47.1, "+47.1%", "(2,795 − 1,900) ÷ 1,900 = +47.1%")
+    calculations = [revenue, operating]
     table = FiguresTable(
         id="t1",
         title="Revenue and operating income",
         columns=["February 2, 2019", "January 28, 2023", "Change"],
-        rows=[
-            TableRow(
-                label="Revenue",
-                cells=[
-                    TableCell(text="$ 42,879", claim_ids=["r19"]),
-                    TableCell(text="$ 46,298", claim_ids=["r23"]),
-                    TableCell(text="+8.0%", claim_ids=["r19", "r23"], calculation_id="k1"),
-                ],
-            ),
-            TableRow(
-                label="Operating income",
-                cells=[
-                    TableCell(text="1,900", claim_ids=["o19"]),
-                    TableCell(text="2,795", claim_ids=["o23"]),
-                    TableCell(text="+47.1%", claim_ids=["o19", "o23"], calculation_id="k2"),
-                ],
-            ),
-        ],
+        rows=[_change_row("Revenue", revenue), _change_row("Operating income", operating)],
     )
     summary = [
         Sentence(
