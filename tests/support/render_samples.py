@@ -52,34 +52,39 @@ def cite(text: str, *claim_ids: str) -> Sentence:
     return Sentence(text=text, claim_ids=list(claim_ids))
 
 
+def section(title: str, *sentences: Sentence) -> Section:
+    return Section(title=title, sentences=list(sentences))
+
+
 FY19_URL = "https://example.org/bestbuy-2019-10k.pdf#page=53"
 FY23_URL = "https://example.org/bestbuy-2023-10k.pdf#page=40"
 FY19_HEADER = "Fiscal Years Ended February 2, 2019 February 3, 2018 January 28, 2017"
 FY23_HEADER = "Fiscal Years Ended January 28, 2023 January 29, 2022 January 30, 2021"
+
+
+def _filing_row(claim_id: str, year: int, statement: str, excerpt: str) -> Claim:
+    """A row of Best Buy's fiscal `year` 10-K (2019 or 2023) as a subagent quotes it, under
+    the columns' header as its context."""
+    url, header = (FY19_URL, FY19_HEADER) if year == 2019 else (FY23_URL, FY23_HEADER)
+    return build_claim(
+        claim_id,
+        statement=statement,
+        url=url,
+        title=f"BESTBUY_{year}_10K",
+        excerpt=excerpt,
+        context=header,
+    )
+
+
 # Best Buy's revenue and operating income rows as a subagent quotes them from the two 10-Ks.
-R19 = build_claim(
-    "r19",
-    statement="Revenue — February 2, 2019: $ 42,879",
-    url=FY19_URL,
-    title="BESTBUY_2019_10K",
-    excerpt="Revenue $ 42,879 $ 42,151 $ 39,403",
-    context=FY19_HEADER,
+R19 = _filing_row(
+    "r19", 2019, "Revenue — February 2, 2019: $ 42,879", "Revenue $ 42,879 $ 42,151 $ 39,403"
 )
-O19 = build_claim(
-    "o19",
-    statement="Operating income — February 2, 2019: 1,900",
-    url=FY19_URL,
-    title="BESTBUY_2019_10K",
-    excerpt="Operating income 1,900 1,843 1,854",
-    context=FY19_HEADER,
+O19 = _filing_row(
+    "o19", 2019, "Operating income — February 2, 2019: 1,900", "Operating income 1,900 1,843 1,854"
 )
-R23 = build_claim(
-    "r23",
-    statement="Revenue — January 28, 2023: $ 46,298",
-    url=FY23_URL,
-    title="BESTBUY_2023_10K",
-    excerpt="Revenue $ 46,298 $ 51,761 $ 47,262",
-    context=FY23_HEADER,
+R23 = _filing_row(
+    "r23", 2023, "Revenue — January 28, 2023: $ 46,298", "Revenue $ 46,298 $ 51,761 $ 47,262"
 )
 REVENUES = ["$ 39,403", "$ 42,151", "$ 42,879", "$ 47,262", "$ 51,761", "$ 46,298"]
 """The six revenue figures R19 and R23 print, in the order of their years (fiscal 2017 to 2023)."""
@@ -127,13 +132,11 @@ def figures_report(**fields: Any) -> Report:
         R19,
         O19,
         R23,
-        build_claim(
+        _filing_row(
             "o23",
-            statement="Operating income — January 28, 2023: 2,795",
-            url=FY23_URL,
-            title="BESTBUY_2023_10K",
-            excerpt="Operating income 2,795 3,039 2,391",
-            context=FY23_HEADER,
+            2023,
+            "Operating income — January 28, 2023: 2,795",
+            "Operating income 2,795 3,039 2,391",
         ),
         build_claim(
             "d23",
@@ -191,29 +194,23 @@ def figures_report(**fields: Any) -> Report:
         ),
     ]
     sections = [
-        Section(
-            title="Fiscal 2019",
-            sentences=[
-                cite("Revenue — February 2, 2019: $ 42,879", "r19"),
-                cite("Operating income — February 2, 2019: 1,900", "o19"),
-            ],
+        section(
+            "Fiscal 2019",
+            cite("Revenue — February 2, 2019: $ 42,879", "r19"),
+            cite("Operating income — February 2, 2019: 1,900", "o19"),
         ),
-        Section(
-            title="Fiscal 2023",
-            sentences=[
-                cite("Revenue — January 28, 2023: $ 46,298", "r23"),
-                cite("Operating income — January 28, 2023: 2,795", "o23"),
-            ],
+        section(
+            "Fiscal 2023",
+            cite("Revenue — January 28, 2023: $ 46,298", "r23"),
+            cite("Operating income — January 28, 2023: 2,795", "o23"),
         ),
-        Section(
-            title="Why it changed",
-            sentences=[
-                cite(
-                    "Our operating income rate decreased in fiscal 2023, primarily driven by the "
-                    "unfavorable gross profit rate.",
-                    "d23",
-                ),
-            ],
+        section(
+            "Why it changed",
+            cite(
+                "Our operating income rate decreased in fiscal 2023, primarily driven by the "
+                "unfavorable gross profit rate.",
+                "d23",
+            ),
         ),
     ]
     values: dict[str, Any] = {
