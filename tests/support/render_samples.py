@@ -6,13 +6,17 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engine.contracts import (
+    Calculation,
     Claim,
     ClaimStatus,
+    Figure,
     Plan,
     Report,
     Section,
     Sentence,
     Subquestion,
+    TableCell,
+    TableRow,
 )
 from engine.snapshots import sha256_text
 
@@ -48,37 +52,72 @@ def cite(text: str, *claim_ids: str) -> Sentence:
     return Sentence(text=text, claim_ids=list(claim_ids))
 
 
+def section(title: str, *sentences: Sentence) -> Section:
+    return Section(title=title, sentences=list(sentences))
+
+
 FY19_URL = "https://example.org/bestbuy-2019-10k.pdf#page=53"
 FY23_URL = "https://example.org/bestbuy-2023-10k.pdf#page=40"
 FY19_HEADER = "Fiscal Years Ended February 2, 2019 February 3, 2018 January 28, 2017"
 FY23_HEADER = "Fiscal Years Ended January 28, 2023 January 29, 2022 January 30, 2021"
+
+
+def _filing_row(claim_id: str, year: int, statement: str, excerpt: str) -> Claim:
+    """A row of Best Buy's fiscal `year` 10-K (2019 or 2023) as a subagent quotes it, under
+    the columns' header as its context."""
+    url, header = (FY19_URL, FY19_HEADER) if year == 2019 else (FY23_URL, FY23_HEADER)
+    return build_claim(
+        claim_id,
+        statement=statement,
+        url=url,
+        title=f"BESTBUY_{year}_10K",
+        excerpt=excerpt,
+        context=header,
+    )
+
+
 # Best Buy's revenue and operating income rows as a subagent quotes them from the two 10-Ks.
-R19 = build_claim(
-    "r19",
-    statement="Revenue — February 2, 2019: $ 42,879",
-    url=FY19_URL,
-    title="BESTBUY_2019_10K",
-    excerpt="Revenue $ 42,879 $ 42,151 $ 39,403",
-    context=FY19_HEADER,
+R19 = _filing_row(
+    "r19", 2019, "Revenue — February 2, 2019: $ 42,879", "Revenue $ 42,879 $ 42,151 $ 39,403"
 )
-O19 = build_claim(
-    "o19",
-    statement="Operating income — February 2, 2019: 1,900",
-    url=FY19_URL,
-    title="BESTBUY_2019_10K",
-    excerpt="Operating income 1,900 1,843 1,854",
-    context=FY19_HEADER,
+O19 = _filing_row(
+    "o19", 2019, "Operating income — February 2, 2019: 1,900", "Operating income 1,900 1,843 1,854"
 )
-R23 = build_claim(
-    "r23",
-    statement="Revenue — January 28, 2023: $ 46,298",
-    url=FY23_URL,
-    title="BESTBUY_2023_10K",
-    excerpt="Revenue $ 46,298 $ 51,761 $ 47,262",
-    context=FY23_HEADER,
+R23 = _filing_row(
+    "r23", 2023, "Revenue — January 28, 2023: $ 46,298", "Revenue $ 46,298 $ 51,761 $ 47,262"
 )
 REVENUES = ["$ 39,403", "$ 42,151", "$ 42,879", "$ 47,262", "$ 51,761", "$ 46,298"]
 """The six revenue figures R19 and R23 print, in the order of their years (fiscal 2017 to 2023)."""
+
+
+def _percent_change(
+    calculation_id: str, first: Figure, last: Figure, value: float, text: str, formula: str
+) -> Calculation:
+    """The change in percent from `first` to `last`, fiscal 2019 to fiscal 2023."""
+    return Calculation(
+        id=calculation_id,
+        kind="percent_change",
+        measure=first.measure,
+        period="2019 to 2023",
+        value=value,
+        unit="%",
+        text=text,
+        formula=formula,
+        inputs=[first, last],
+    )
+
+
+def _change_row(label: str, change: Calculation) -> TableRow:
+    """A row of the figures table: the change's two inputs, then the change itself."""
+    first, last = change.inputs
+    return TableRow(
+        label=label,
+        cells=[
+            TableCell(text=first.text, claim_ids=first.claim_ids),
+            TableCell(text=last.text, claim_ids=last.claim_ids),
+            TableCell(text=change.text, claim_ids=change.claim_ids, calculation_id=change.id),
+        ],
+    )
 
 
 def figures_report(**fields: Any) -> Report:
@@ -87,19 +126,17 @@ def figures_report(**fields: Any) -> Report:
     and sources, two of them one document cited twice. Built from the shapes the offline
     writer produces for "How did Best Buy's revenue and operating income change between
     fiscal 2019 and fiscal 2023?"."""
-    from engine.contracts import Calculation, Figure, FiguresTable, TableCell, TableRow
+    from engine.contracts import FiguresTable
 
     claims = [
         R19,
         O19,
         R23,
-        build_claim(
+        _filing_row(
             "o23",
-            statement="Operating income — January 28, 2023: 2,795",
-            url=FY23_URL,
-            title="BESTBUY_2023_10K",
-            excerpt="Operating income 2,795 3,039 2,391",
-            context=FY23_HEADER,
+            2023,
+            "Operating income — January 28, 2023: 2,795",
+            "Operating income 2,795 3,039 2,391",
         ),
         build_claim(
             "d23",
@@ -127,52 +164,16 @@ def figures_report(**fields: Any) -> Report:
     o23 = Figure(
         measure="Operating income", period="2023", value=2795, text="2,795", claim_ids=["o23"]
     )
-    calculations = [
-        Calculation(
-            id="k1",
-            kind="percent_change",
-            measure="Revenue",
-            period="2019 to 2023",
-            value=7.97,
-            unit="%",
-            text="+8.0%",
-            formula="($ 46,298 − $ 42,879) ÷ $ 42,879 = +8.0%",
-            inputs=[r19, r23],
-        ),
-        Calculation(
-            id="k2",
-            kind="percent_change",
-            measure="Operating income",
-            period="2019 to 2023",
-            value=47.1,
-            unit="%",
-            text="+47.1%",
-            formula="(2,795 − 1,900) ÷ 1,900 = +47.1%",
-            inputs=[o19, o23],
-        ),
-    ]
+    revenue = _percent_change(
+        "k1", r19, r23, 7.97, "+8.0%", "($ 46,298 − $ 42,879) ÷ $ 42,879 = +8.0%"
+    )
+    operating = _percent_change("k2", o19, o23, 47.1, "+47.1%", "(2,795 − 1,900) ÷ 1,900 = +47.1%")
+    calculations = [revenue, operating]
     table = FiguresTable(
         id="t1",
         title="Revenue and operating income",
         columns=["February 2, 2019", "January 28, 2023", "Change"],
-        rows=[
-            TableRow(
-                label="Revenue",
-                cells=[
-                    TableCell(text="$ 42,879", claim_ids=["r19"]),
-                    TableCell(text="$ 46,298", claim_ids=["r23"]),
-                    TableCell(text="+8.0%", claim_ids=["r19", "r23"], calculation_id="k1"),
-                ],
-            ),
-            TableRow(
-                label="Operating income",
-                cells=[
-                    TableCell(text="1,900", claim_ids=["o19"]),
-                    TableCell(text="2,795", claim_ids=["o23"]),
-                    TableCell(text="+47.1%", claim_ids=["o19", "o23"], calculation_id="k2"),
-                ],
-            ),
-        ],
+        rows=[_change_row("Revenue", revenue), _change_row("Operating income", operating)],
     )
     summary = [
         Sentence(
@@ -193,29 +194,23 @@ def figures_report(**fields: Any) -> Report:
         ),
     ]
     sections = [
-        Section(
-            title="Fiscal 2019",
-            sentences=[
-                cite("Revenue — February 2, 2019: $ 42,879", "r19"),
-                cite("Operating income — February 2, 2019: 1,900", "o19"),
-            ],
+        section(
+            "Fiscal 2019",
+            cite("Revenue — February 2, 2019: $ 42,879", "r19"),
+            cite("Operating income — February 2, 2019: 1,900", "o19"),
         ),
-        Section(
-            title="Fiscal 2023",
-            sentences=[
-                cite("Revenue — January 28, 2023: $ 46,298", "r23"),
-                cite("Operating income — January 28, 2023: 2,795", "o23"),
-            ],
+        section(
+            "Fiscal 2023",
+            cite("Revenue — January 28, 2023: $ 46,298", "r23"),
+            cite("Operating income — January 28, 2023: 2,795", "o23"),
         ),
-        Section(
-            title="Why it changed",
-            sentences=[
-                cite(
-                    "Our operating income rate decreased in fiscal 2023, primarily driven by the "
-                    "unfavorable gross profit rate.",
-                    "d23",
-                ),
-            ],
+        section(
+            "Why it changed",
+            cite(
+                "Our operating income rate decreased in fiscal 2023, primarily driven by the "
+                "unfavorable gross profit rate.",
+                "d23",
+            ),
         ),
     ]
     values: dict[str, Any] = {

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.redis.state import ReportState
 from bot.runtime import Runtime
 from bot.slack.blockkit import value
 from bot.slack.blocks import EXCERPT
-from engine.contracts import Claim, ClaimStatus, Limits, Plan, Report, Section, Subquestion
+from engine.contracts import Claim, ClaimStatus, Report, Section
 from engine.sources.library import Library
 from engine.verify.excerpts import verify_on_page
 from tests.support.pdfs import pdf_bytes
 from tests.support.render_samples import build_claim, build_report, cite
+from tests.support.slack_runs import saved_report
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 ITEM = "I - de 100% (cem por cento) das componentes tarifárias relativas à distribuição;"
@@ -78,21 +78,16 @@ async def pdf_report(rt: Runtime) -> Report:
 
 async def delivered(rt: Runtime, report: Report, report_id: str, channel: str, user: str) -> None:
     """`report` saved as version 1 of a delivered report asked by `user` in `channel`."""
-    state = ReportState(
-        report_id=report_id,
+    await saved_report(
+        rt,
+        report,
+        report_id,
         channel=channel,
-        thread_ts="900.1",
-        requester=user,
-        question=report.question,
-        language=report.language,
-        limits=Limits(),
-        plan=Plan(question="Q", subquestions=[Subquestion(id="s1", text="Q")]),
+        user=user,
+        thread="900.1",
         status="delivered",
-        reported=1,
         delivered=1,
     )
-    assert await rt.states.create(state)
-    await rt.states.save_report(report_id, 1, report)
 
 
 def excerpt_button(report_id: str, claim_id: str, number: int = 1) -> tuple[str, str]:

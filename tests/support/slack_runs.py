@@ -9,9 +9,10 @@ from collections.abc import Callable
 
 from bot.flows import handle_step, report_id_for
 from bot.queue import InProcessQueue
-from bot.redis.state import FINAL_STATUSES, ReportState
+from bot.redis.state import FINAL_STATUSES, ReportState, Status
 from bot.runtime import Runtime
 from bot.steps import Ask, Cancel, Deepen, Start
+from engine.contracts import Limits, Plan, Report, Subquestion
 
 CHANNEL, USER = "C100", "U1"
 QUESTION = "Quais são os limites de potência instalada da microgeração distribuída?"
@@ -21,6 +22,37 @@ async def settle(rt: Runtime) -> None:
     """Every job of the embedded queue, and the jobs they enqueue, has finished."""
     assert isinstance(rt.queue, InProcessQueue)
     await rt.queue.drain()
+
+
+async def saved_report(
+    rt: Runtime,
+    report: Report,
+    report_id: str,
+    *,
+    channel: str,
+    user: str,
+    thread: str,
+    status: Status,
+    delivered: int = 0,
+) -> ReportState:
+    """`report` saved as version 1 of a report asked by `user` in `channel`'s `thread`, its
+    state at `status` (with `delivered` the version already delivered)."""
+    state = ReportState(
+        report_id=report_id,
+        channel=channel,
+        thread_ts=thread,
+        requester=user,
+        question=report.question,
+        language=report.language,
+        limits=Limits(),
+        plan=Plan(question="Q", subquestions=[Subquestion(id="s1", text="Q")]),
+        status=status,
+        reported=1,
+        delivered=delivered,
+    )
+    assert await rt.states.create(state)
+    await rt.states.save_report(report_id, 1, report)
+    return state
 
 
 async def state_of(rt: Runtime, report_id: str) -> ReportState:

@@ -25,11 +25,8 @@ from bot.slack.texts import PT
 from bot.steps import EditPlan, Start
 from engine.contracts import (
     FiguresTable,
-    Limits,
-    Plan,
     Report,
     Section,
-    Subquestion,
     TableCell,
     TableRow,
 )
@@ -41,6 +38,7 @@ from tests.support.slack_runs import (
     deepened,
     finished_report,
     planned_report,
+    saved_report,
     settle,
     state_of,
 )
@@ -52,21 +50,15 @@ THREAD = "77.1"
 
 async def delivering(rt: Runtime, sample: Report, report_id: str = "r1") -> ReportState:
     """A report saved and ready to deliver, as run_report leaves it."""
-    state = ReportState(
-        report_id=report_id,
-        channel=CHANNEL,
-        thread_ts=THREAD,
-        requester=USER,
-        question=sample.question,
-        language=sample.language,
-        limits=Limits(),
-        plan=Plan(question="Q", subquestions=[Subquestion(id="s1", text="Q")]),
-        status="delivering",
-        reported=1,
+    return await saved_report(
+        rt, sample, report_id, channel=CHANNEL, user=USER, thread=THREAD, status="delivering"
     )
-    assert await rt.states.create(state)
-    await rt.states.save_report(report_id, 1, sample)
-    return state
+
+
+async def saved_and_delivered(rt: Runtime, sample: Report) -> None:
+    """A report saved ready to deliver, then delivered once (the delivery job's first run)."""
+    await delivering(rt, sample)
+    await deliver_report(rt, "r1", 1, sample)
 
 
 def notices(slack: SlackStub) -> list[str]:
@@ -82,8 +74,7 @@ async def test_one_report_message_then_the_files_message_land_in_the_thread(
     rt: Runtime, slack: SlackStub
 ) -> None:
     sample = report(60)
-    await delivering(rt, sample)
-    await deliver_report(rt, "r1", 1, sample)
+    await saved_and_delivered(rt, sample)
     state = await rt.states.get("r1")
     assert state is not None
     messages = slack.calls_to("chat.postMessage")
@@ -171,8 +162,7 @@ async def test_a_hundred_claims_fit_one_message_and_every_excerpt_is_in_the_file
     rt: Runtime, slack: SlackStub
 ) -> None:
     sample = long_excerpts(report(100))
-    await delivering(rt, sample)
-    await deliver_report(rt, "r1", 1, sample)
+    await saved_and_delivered(rt, sample)
     sent = slack.calls_to("chat.postMessage", ok_only=False)
     assert len(sent) == 1
     assert all(c.ok for c in sent), [c.error for c in sent if not c.ok]
@@ -210,8 +200,7 @@ async def test_a_smaller_text_budget_gives_a_smaller_message(
 ) -> None:
     rt = await runtimes(make_settings(redis=False, text_budget=4000))
     sample = long_excerpts(report(40))
-    await delivering(rt, sample)
-    await deliver_report(rt, "r1", 1, sample)
+    await saved_and_delivered(rt, sample)
     [sent] = slack.calls_to("chat.postMessage")
     [default] = report_messages(sample, "r1", 1)
     assert text_size(sent.blocks()) <= 4000 < text_size(default.blocks)
@@ -396,8 +385,7 @@ async def test_files_uploaded_just_before_a_crash_are_not_uploaded_again(
     rt: Runtime, slack: SlackStub
 ) -> None:
     sample = report(5)
-    await delivering(rt, sample)
-    await deliver_report(rt, "r1", 1, sample)
+    await saved_and_delivered(rt, sample)
     # As if the attempt had died after the upload, before recording it: run it again.
     await rt.states.update(
         "r1",
@@ -511,8 +499,7 @@ async def test_an_eighteen_item_report_is_one_message_and_one_files_message(
     rt: Runtime, slack: SlackStub
 ) -> None:
     sample = eighteen_items(long_excerpts(report(150)))
-    await delivering(rt, sample)
-    await deliver_report(rt, "r1", 1, sample)
+    await saved_and_delivered(rt, sample)
     assert thread_posts(slack, THREAD) == ["chat.postMessage", "files.completeUploadExternal"]
     [sent] = slack.calls_to("chat.postMessage", ok_only=False)
     assert sent.ok
@@ -566,8 +553,7 @@ async def test_a_canvas_carries_the_full_report_when_enabled(
 ) -> None:
     rt = await runtimes(make_settings(redis=False, slack_canvas=True))
     sample = report(5)
-    await delivering(rt, sample)
-    await deliver_report(rt, "r1", 1, sample)
+    await saved_and_delivered(rt, sample)
     [canvas] = slack.canvases.canvases.values()
     assert (canvas.title, canvas.channel_id) == (sample.title, CHANNEL)
     assert canvas.markdown.startswith("# Relat")
@@ -588,8 +574,7 @@ async def test_a_refused_canvas_falls_back_to_the_files_with_a_log_line(
     else:
         slack.canvases.disabled = True
     sample = report(5)
-    await delivering(rt, sample)
-    await deliver_report(rt, "r1", 1, sample)
+    await saved_and_delivered(rt, sample)
     [call] = slack.calls_to("canvases.create", ok_only=False)
     assert call.error == refusal
     assert not slack.canvases.canvases

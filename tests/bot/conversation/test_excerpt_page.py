@@ -12,7 +12,7 @@ import contextlib
 import json
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -60,9 +60,40 @@ async def ready(
     return rt, await bolt_http(rt)
 
 
+Ready = Callable[..., Awaitable[tuple[Runtime, SignedSlack]]]
+
+
+@pytest.fixture
+def ready_bot(make_settings: Any, runtimes: Any, bolt_http: Any) -> Ready:
+    """`ready` without Redis, as most tests here start the bot: called (with the runtime's
+    overrides) once the test has set the stand-in up."""
+
+    async def start(**overrides: Any) -> tuple[Runtime, SignedSlack]:
+        return await ready(runtimes, make_settings(redis=False), bolt_http, **overrides)
+
+    return start
+
+
 async def press(sender: SignedSlack, claim: str) -> None:
     response = await sender.action(USER, CHANNEL, *excerpt_button(REPORT, CLAIMS[claim]))
     assert response.status_code == 200
+
+
+async def press_failing(
+    rt: Runtime,
+    sender: SignedSlack,
+    slack: SlackStub,
+    caplog: pytest.LogCaptureFixture,
+    method: str,
+    error: str,
+) -> None:
+    """The PDF claim pressed while Slack answers the next `method` call with `error`, until
+    the bot has tried to update the modal and settled; its warnings go to `caplog`."""
+    slack.fail_next(method, status=200, error=error)
+    with caplog.at_level(logging.WARNING, logger="bot.conversation.excerpt_page"):
+        await press(sender, "pdf")
+        await slack.wait_for(lambda: slack.calls_to("views.update", ok_only=False), what="try")
+        await settle(rt)
 
 
 def view_of(call: Call) -> dict[str, Any]:
@@ -216,9 +247,9 @@ async def test_presses_at_the_same_time_share_the_page_once(
 
 
 async def test_claims_without_a_page_upload_nothing_and_leave_their_modal_alone(
-    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
+    ready_bot: Ready, slack: SlackStub
 ) -> None:
-    rt, sender = await ready(runtimes, make_settings(redis=False), bolt_http)
+    rt, sender = await ready_bot()
     for claim in ("note", "web", "rejected", "pdf"):
         await press(sender, claim)
     await slack.wait_for(lambda: slack.calls_to("views.update"), what="the PDF's page")
@@ -231,19 +262,12 @@ async def test_claims_without_a_page_upload_nothing_and_leave_their_modal_alone(
 
 
 async def test_a_refused_share_is_said_in_the_modal_in_one_line(
-    make_settings: Any,
-    runtimes: Any,
-    bolt_http: Any,
-    slack: SlackStub,
-    caplog: pytest.LogCaptureFixture,
+    ready_bot: Ready, slack: SlackStub, caplog: pytest.LogCaptureFixture
 ) -> None:
-    rt, sender = await ready(runtimes, make_settings(redis=False), bolt_http)
-    slack.fail_next("files.completeUploadExternal", status=200, error="internal_error")
-    with caplog.at_level(logging.WARNING, logger="bot.conversation.excerpt_page"):
-        await press(sender, "pdf")
-        [said] = await slack.wait_for(lambda: slack.calls_to("views.update"), what="the line")
-        await settle(rt)
+    rt, sender = await ready_bot()
+    await press_failing(rt, sender, slack, caplog, "files.completeUploadExternal", "internal_error")
 
+    [said] = slack.calls_to("views.update")
     assert images(said) == []
     assert "Não consegui mostrar a página aqui: erro do Slack: `internal_error`." in texts(said)
     assert "100% (cem por cento)" in texts(said), "the excerpt stays"
@@ -256,10 +280,10 @@ async def test_a_refused_share_is_said_in_the_modal_in_one_line(
 
 
 async def test_a_missing_files_write_scope_is_named_in_the_modal(
-    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
+    ready_bot: Ready, slack: SlackStub
 ) -> None:
     slack.revoke("files:write")
-    _, sender = await ready(runtimes, make_settings(redis=False), bolt_http)
+    _, sender = await ready_bot()
     await press(sender, "pdf")
     [said] = await slack.wait_for(lambda: slack.calls_to("views.update"), what="the line")
 
@@ -284,19 +308,10 @@ async def test_a_page_in_an_english_report_is_explained_in_english(
 
 @pytest.mark.parametrize("error", ["hash_conflict", "not_found"])
 async def test_a_modal_closed_or_changed_is_left_alone(
-    error: str,
-    make_settings: Any,
-    runtimes: Any,
-    bolt_http: Any,
-    slack: SlackStub,
-    caplog: pytest.LogCaptureFixture,
+    error: str, ready_bot: Ready, slack: SlackStub, caplog: pytest.LogCaptureFixture
 ) -> None:
-    rt, sender = await ready(runtimes, make_settings(redis=False), bolt_http)
-    slack.fail_next("views.update", status=200, error=error)
-    with caplog.at_level(logging.WARNING, logger="bot.conversation.excerpt_page"):
-        await press(sender, "pdf")
-        await slack.wait_for(lambda: slack.calls_to("views.update", ok_only=False), what="try")
-        await settle(rt)
+    rt, sender = await ready_bot()
+    await press_failing(rt, sender, slack, caplog, "views.update", error)
 
     assert len(slack.calls_to("views.update", ok_only=False)) == 1, "not retried"
     assert told(slack) == []
@@ -308,11 +323,11 @@ async def test_a_modal_closed_or_changed_is_left_alone(
 
 
 async def test_a_just_shared_page_is_shown_once_slack_has_processed_it(
-    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
+    ready_bot: Ready, slack: SlackStub
 ) -> None:
     clock = slack.files.clock = FakeClock()
     slack.files.ready_after = 0.8
-    _, sender = await ready(runtimes, make_settings(redis=False), bolt_http)
+    _, sender = await ready_bot()
     await press(sender, "pdf")
     # Slack still processes the page (however long the bot took to get here) until its time
     # has come; the bot retries meanwhile (UPDATE_RETRY_DELAYS, 7.5 s in all).
@@ -329,16 +344,14 @@ async def test_a_just_shared_page_is_shown_once_slack_has_processed_it(
 
 
 async def test_a_page_slack_still_processes_after_the_wait_is_said_in_the_modal(
-    make_settings: Any,
-    runtimes: Any,
-    bolt_http: Any,
+    ready_bot: Ready,
     slack: SlackStub,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(excerpt_page, "UPDATE_RETRY_DELAYS", (0.01, 0.01))
     slack.files.clock = FakeClock()
     slack.files.ready_after = 60.0  # never, within this test
-    _, sender = await ready(runtimes, make_settings(redis=False), bolt_http)
+    _, sender = await ready_bot()
     await press(sender, "pdf")
     [said] = await slack.wait_for(lambda: slack.calls_to("views.update"), what="the line")
 
@@ -348,14 +361,12 @@ async def test_a_page_slack_still_processes_after_the_wait_is_said_in_the_modal(
 
 
 async def test_a_remembered_file_slack_no_longer_shows_is_forgotten_and_said(
-    make_settings: Any,
-    runtimes: Any,
-    bolt_http: Any,
+    ready_bot: Ready,
     slack: SlackStub,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(excerpt_page, "UPDATE_RETRY_DELAYS", (0.05,))
-    rt, sender = await ready(runtimes, make_settings(redis=False), bolt_http)
+    rt, sender = await ready_bot()
     await rt.states.set_page_file(REPORT, 1, CLAIMS["pdf"], "F0000000404")  # deleted since
     await press(sender, "pdf")
     [said] = await slack.wait_for(lambda: slack.calls_to("views.update"), what="the line")
@@ -389,9 +400,7 @@ class ThreadsOfCrops:
         return self.inner.crop_png(claim)
 
 
-async def test_pages_are_cropped_off_the_event_loop(
-    make_settings: Any, runtimes: Any, bolt_http: Any, slack: SlackStub
-) -> None:
+async def test_pages_are_cropped_off_the_event_loop(ready_bot: Ready, slack: SlackStub) -> None:
     noted: list[ThreadsOfCrops] = []
 
     def sources(settings: Settings) -> Sources:
@@ -400,7 +409,7 @@ async def test_pages_are_cropped_off_the_event_loop(
         noted.append(ThreadsOfCrops(opened.evidence))
         return replace(opened, evidence=noted[0])
 
-    _, sender = await ready(runtimes, make_settings(redis=False), bolt_http, open_sources=sources)
+    _, sender = await ready_bot(open_sources=sources)
     await press(sender, "pdf")
     await slack.wait_for(lambda: slack.calls_to("views.update"), what="page")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -91,18 +92,30 @@ def test_ask_publishes_each_quantity_as_the_page_prints_it_and_verify_passes(
         assert any(printed in text for text in published), printed
 
 
+VerifyRestated = Callable[[Restatement], tuple[int, str]]
+
+
+@pytest.fixture
+def verify_restated(
+    library: Path, reports: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> VerifyRestated:
+    """`fonte verify` on the report restated to a `Restatement`: its exit code and output."""
+
+    def run(restatement: Restatement) -> tuple[int, str]:
+        path = restated(reports, restatement, tmp_path / "report.json")
+        capsys.readouterr()
+        code = verify(path, library)
+        return code, capsys.readouterr().out
+
+    return run
+
+
 @pytest.mark.parametrize("attack", ATTACKS, ids=lambda a: a.statement)
 def test_verify_fails_a_report_restated_to_an_attack_naming_the_number(
-    library: Path,
-    reports: list[Path],
-    attack: Restatement,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    attack: Restatement, verify_restated: VerifyRestated
 ) -> None:
-    path = restated(reports, attack, tmp_path / "report.json")
-    capsys.readouterr()
-    assert verify(path, library) == EXIT_FAILED
-    out = capsys.readouterr().out
+    code, out = verify_restated(attack)
+    assert code == EXIT_FAILED
     assert f"numbers not in the excerpt: {attack.number}" in out
     assert f"FAIL    sentence: {attack.statement[:80]!r}" in out
     assert "report: the report was edited" not in out  # sealed again: only the numbers fail
@@ -110,14 +123,10 @@ def test_verify_fails_a_report_restated_to_an_attack_naming_the_number(
 
 @pytest.mark.parametrize("benign", BENIGN, ids=lambda b: b.statement)
 def test_verify_passes_a_report_restated_benignly(
-    library: Path,
-    reports: list[Path],
-    benign: Restatement,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    benign: Restatement, verify_restated: VerifyRestated
 ) -> None:
-    path = restated(reports, benign, tmp_path / "report.json")
-    assert verify(path, library) == EXIT_OK, capsys.readouterr().out
+    code, out = verify_restated(benign)
+    assert code == EXIT_OK, out
 
 
 def test_a_model_restating_the_quantities_wrongly_gets_each_claim_rejected(

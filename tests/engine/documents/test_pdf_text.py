@@ -117,16 +117,33 @@ def test_text_outside_the_crop_box_is_left_out() -> None:
     assert VISIBLE in text
 
 
-def test_coloured_text_on_a_dark_band_stays() -> None:
+def _dark_band(pdf: FPDF) -> None:
+    pdf.set_fill_color(20, 40, 120)
+    pdf.rect(15, 57, 150, 14, style="F")
+
+
+def _thick_dark_stroke(pdf: FPDF) -> None:
+    pdf.set_draw_color(20, 40, 120)
+    pdf.set_line_width(8)
+    pdf.line(15, 64, 165, 64)
+
+
+@pytest.mark.parametrize(
+    ("background", "words"),
+    [
+        pytest.param(_dark_band, "Consolidated statements of income", id="on a dark band"),
+        pytest.param(_thick_dark_stroke, "Segment results", id="on a thick dark stroke"),
+    ],
+)
+def test_white_text_on_a_dark_shape_stays(background: Callable[[FPDF], None], words: str) -> None:
     def draw(pdf: FPDF) -> None:
-        pdf.set_fill_color(20, 40, 120)
-        pdf.rect(15, 57, 150, 14, style="F")
+        background(pdf)
         pdf.set_text_color(255, 255, 255)
         pdf.set_xy(20, 60)
-        pdf.cell(0, 8, "Consolidated statements of income")
+        pdf.cell(0, 8, words)
         pdf.set_text_color(0, 0, 0)
 
-    assert "Consolidated statements of income" in parse_pdf(_page(draw)).texts[0]
+    assert words in parse_pdf(_page(draw)).texts[0]
 
 
 def test_hidden_words_inside_a_line_leave_the_words_apart() -> None:
@@ -227,19 +244,6 @@ def test_text_a_matrix_shrinks_below_legibility_is_left_out() -> None:
 def test_a_footnote_marker_drawn_at_three_points_stays() -> None:
     data = _with_pdfium_text(_page(lambda pdf: None), "(1) see note", 3.99, 0.75)
     assert "(1) see note" in parse_pdf(data).texts[0]
-
-
-def test_white_text_on_a_thick_dark_stroke_stays() -> None:
-    def draw(pdf: FPDF) -> None:
-        pdf.set_draw_color(20, 40, 120)
-        pdf.set_line_width(8)
-        pdf.line(15, 64, 165, 64)
-        pdf.set_text_color(255, 255, 255)
-        pdf.set_xy(20, 60)
-        pdf.cell(0, 8, "Segment results")
-        pdf.set_text_color(0, 0, 0)
-
-    assert "Segment results" in parse_pdf(_page(draw)).texts[0]
 
 
 def test_the_ocr_layer_of_a_scan_stays() -> None:

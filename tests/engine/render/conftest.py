@@ -9,7 +9,14 @@ import pytest
 from PIL import Image, ImageDraw
 
 from engine.contracts import ClaimStatus, Limits, Locator, Report, Section, Spend
-from tests.support.render_samples import PDF_EXCERPT, PDF_URL, build_claim, build_report, cite
+from tests.support.render_samples import (
+    PDF_EXCERPT,
+    PDF_URL,
+    build_claim,
+    build_report,
+    cite,
+    section,
+)
 
 
 @pytest.fixture
@@ -44,12 +51,10 @@ def portuguese_report() -> Report:
         ),
     ]
     sections = [
-        Section(
-            title="Mercado",
-            sentences=[
-                cite("A capacidade instalada cresceu 40% em 2023.", "cabsolar"),
-                cite("O Nordeste concentra 30% da potência.", "cpdf", "cabsolar"),
-            ],
+        section(
+            "Mercado",
+            cite("A capacidade instalada cresceu 40% em 2023.", "cabsolar"),
+            cite("O Nordeste concentra 30% da potência.", "cpdf", "cabsolar"),
         ),
         Section(
             title="Regulação",
@@ -84,12 +89,10 @@ def english_report() -> Report:
         build_claim("cirena", url="https://www.irena.org/costs", title="IRENA Costs"),
     ]
     sections = [
-        Section(
-            title="Global context",
-            sentences=[
-                cite("Solar generation grew by 270 TWh in 2022.", "ciea"),
-                cite("Costs kept falling.", "cirena"),
-            ],
+        section(
+            "Global context",
+            cite("Solar generation grew by 270 TWh in 2022.", "ciea"),
+            cite("Costs kept falling.", "cirena"),
         )
     ]
     return build_report(

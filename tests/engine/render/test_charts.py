@@ -94,21 +94,15 @@ def test_fewer_than_three_figures_make_no_chart() -> None:
 
 def test_calculated_cells_are_never_plotted() -> None:
     calculated = TableCell(text="$ 3,419", claim_ids=["r19", "r23"], calculation_id="k1")
-    table = FiguresTable(
-        id="t",
-        title="Revenue",
-        columns=["2019", "2023", "Change"],
-        rows=[
-            TableRow(
-                label="Revenue",
-                cells=[
-                    TableCell(text="$ 42,879", claim_ids=["r19"]),
-                    TableCell(text="$ 46,298", claim_ids=["r23"]),
-                    calculated,
-                ],
-            ),
-            TableRow(label="Operating income", cells=[None, None, calculated]),
-        ],
+    table = figures_report().tables[0]
+    revenue, operating = table.rows
+    table = table.model_copy(
+        update={
+            "rows": [
+                TableRow(label=revenue.label, cells=[*revenue.cells[:2], calculated]),
+                TableRow(label=operating.label, cells=[None, None, calculated]),
+            ]
+        }
     )
     assert chart_png(table, "en") is None  # 4 amounts in $, only 2 of them figures
 

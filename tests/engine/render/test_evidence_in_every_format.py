@@ -19,7 +19,7 @@ from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.oxml.ns import qn
 from lxml import etree
 
-from engine.contracts import Locator, Report, Section
+from engine.contracts import Locator, Report
 from engine.render.docx import render_docx
 from engine.render.html import render_html
 from engine.render.markdown import render_markdown
@@ -28,7 +28,7 @@ from engine.render.pptx import render_pptx
 from engine.render.xlsx import render_xlsx
 from engine.text import collapse_whitespace
 from tests.support.pdfs import pdf_text
-from tests.support.render_samples import build_claim, build_report, cite
+from tests.support.render_samples import build_claim, build_report, cite, section
 
 READING = "Bahia 655 MW, Ceará 410 MW e Piauí 388 MW, nos rótulos das barras"
 OCR_EXCERPT = "A potência instalada em 2023 foi de 2.150 MW no Nordeste"
@@ -126,13 +126,11 @@ def evidence_report(language: str) -> Report:
         ),
     ]
     sections = [
-        Section(
-            title="Mercado",
-            sentences=[
-                cite("A Bahia lidera a potência instalada.", "cfig"),
-                cite("O Nordeste tinha 2.150 MW em 2023.", "cocr"),
-                cite("A geração distribuída cresceu 40%.", "cpress", "cblog"),
-            ],
+        section(
+            "Mercado",
+            cite("A Bahia lidera a potência instalada.", "cfig"),
+            cite("O Nordeste tinha 2.150 MW em 2023.", "cocr"),
+            cite("A geração distribuída cresceu 40%.", "cpress", "cblog"),
         )
     ]
     return build_report(claims, sections, language=language)

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import pytest
+
 from engine.contracts import Claim, ClaimStatus, Plan, Report, Subquestion
 from engine.snapshots import Snapshot
 from engine.sources.protocols import FetchError
@@ -66,35 +68,46 @@ async def test_an_unchanged_page_holds(page_server: PageServer, web_fetcher: Web
     )
 
 
-async def test_a_changed_page_that_keeps_the_excerpt_holds_but_says_it_changed(
-    page_server: PageServer, web_fetcher: WebFetcher
+@pytest.mark.parametrize(
+    ("later", "outcome", "reason", "line", "verdict"),
+    [
+        pytest.param(
+            ("Atualizado em junho", EXCERPT),
+            Outcome.changed,
+            "excerpt still there",
+            "changed",
+            "all published claims still hold: 1/1 claims hold",
+            id="keeps-the-excerpt-holds-but-says-it-changed",
+        ),
+        pytest.param(
+            ("A capacidade instalada chegou a 31 GW em 2024", OTHER),
+            Outcome.fails,
+            "excerpt not found in the source text",
+            "FAIL   ",
+            "refetch FAILED: 0/1 claims hold",
+            id="without-the-excerpt-fails",
+        ),
+    ],
+)
+async def test_a_changed_page_says_it_changed_and_whether_the_excerpt_is_still_there(
+    later: tuple[str, ...],
+    outcome: Outcome,
+    reason: str,
+    line: str,
+    verdict: str,
+    page_server: PageServer,
+    web_fetcher: WebFetcher,
 ) -> None:
-    claim, result = await read_then_refetched(
-        page_server, web_fetcher, page(html("Atualizado em junho", EXCERPT))
-    )
+    claim, result = await read_then_refetched(page_server, web_fetcher, page(html(*later)))
     (checked,) = result.claims
-    assert checked.outcome is Outcome.changed
+    assert checked.outcome is outcome
     assert checked.fresh is not None
     assert checked.fresh.sha256 != claim.source_sha256
     assert checked.reason.startswith("page changed since accessed on ")
-    assert checked.reason.endswith("excerpt still there")
-    assert result.ok
-    assert result.lines()[0].startswith(f"changed c1 {claim.url} — page changed since")
-
-
-async def test_a_changed_page_without_the_excerpt_fails(
-    page_server: PageServer, web_fetcher: WebFetcher
-) -> None:
-    _, result = await read_then_refetched(
-        page_server, web_fetcher, page(html("A capacidade instalada chegou a 31 GW em 2024", OTHER))
-    )
-    (checked,) = result.claims
-    assert checked.outcome is Outcome.fails
-    assert "excerpt not found" in checked.reason
-    assert "page changed" in checked.reason
-    assert not result.ok
-    assert result.lines()[0].startswith("FAIL    c1 ")
-    assert result.lines()[-1].startswith("refetch FAILED: 0/1 claims hold")
+    assert checked.reason.endswith(reason)
+    assert result.ok is (outcome is Outcome.changed)
+    assert result.lines()[0].startswith(f"{line} c1 {claim.url} — page changed since")
+    assert result.lines()[-1].startswith(verdict)
 
 
 async def test_an_unreachable_page_is_reported_but_does_not_fail(

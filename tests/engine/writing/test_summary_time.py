@@ -48,39 +48,31 @@ def test_questions_about_now_and_about_change_are_told_apart() -> None:
     assert not asks_over_time("What was Acme's revenue in 2023?")
 
 
+def dated(claim_id: str, statement: str, published: str, excerpt: str = "") -> Claim:
+    """A claim of subquestion s1 from a source published on `published` (its excerpt the
+    statement itself unless given)."""
+    return build_claim(
+        claim_id,
+        statement=statement,
+        excerpt=excerpt or statement,
+        subquestion="s1",
+        published=published,
+    )
+
+
 def test_the_state_now_leads_with_the_newest_statement() -> None:
-    older = build_claim(
-        "e22",
-        statement="Acme employed 1,200 people at the end of 2022.",
-        excerpt="Acme employed 1,200 people at the end of 2022.",
-        subquestion="s1",
-        published="2023-02-01",
-    )
-    newer = build_claim(
-        "e24",
-        statement="Acme employs 1,500 people as of December 2024.",
-        excerpt="Acme employs 1,500 people as of December 2024.",
-        subquestion="s1",
-        published="2025-01-10",
-    )
+    older = dated("e22", "Acme employed 1,200 people at the end of 2022.", "2023-02-01")
+    newer = dated("e24", "Acme employs 1,500 people as of December 2024.", "2025-01-10")
     summary = draft("How many people does Acme employ today?", [older, newer]).summary
     assert [s.claim_ids for s in summary][:2] == [["e24"], ["e22"]]
 
 
 def test_a_statement_without_a_year_is_dated_by_its_source() -> None:
-    older = build_claim(
-        "o",
-        statement="Acme has 1,200 employees.",
-        subquestion="s1",
-        excerpt="Acme has 1,200 employees on its payroll.",
-        published="2022",
+    older = dated(
+        "o", "Acme has 1,200 employees.", "2022", "Acme has 1,200 employees on its payroll."
     )
-    newer = build_claim(
-        "n",
-        statement="Acme has 1,500 employees.",
-        subquestion="s1",
-        excerpt="Acme has 1,500 employees on its payroll.",
-        published="2024-06",
+    newer = dated(
+        "n", "Acme has 1,500 employees.", "2024-06", "Acme has 1,500 employees on its payroll."
     )
     summary = draft("How many employees does Acme have today?", [older, newer]).summary
     assert summary[0].claim_ids == ["n"]

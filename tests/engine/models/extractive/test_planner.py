@@ -64,30 +64,44 @@ def test_templates_give_fixed_sections_in_the_language_of_the_question() -> None
     assert len(broad.subquestions) == 4
 
 
-def test_a_brief_that_lists_its_questions_gets_one_subquestion_each() -> None:
-    plan = extractive_plan(
-        make_brief(
+PERIODS = (
+    "How did Best Buy's revenue and operating income change between fiscal 2019 and fiscal 2023?"
+)
+
+
+@pytest.mark.parametrize(
+    ("brief", "subquestions"),
+    [
+        pytest.param(
             "3M: answer these questions from its SEC filings. (1) What is the FY2018 capex "
-            "for 3M? Answer in USD millions. (2) Is 3M a capital-intensive business?"
-        )
-    )
-    assert [s.text for s in plan.subquestions] == [
-        "What is the FY2018 capex for 3M?",
-        "Is 3M a capital-intensive business?",
-    ]
+            "for 3M? Answer in USD millions. (2) Is 3M a capital-intensive business?",
+            ["What is the FY2018 capex for 3M?", "Is 3M a capital-intensive business?"],
+            id="a-listed-question-each",
+        ),
+        pytest.param(
+            PERIODS,
+            [
+                "How did Best Buy's revenue and operating income change in fiscal 2019?",
+                "How did Best Buy's revenue and operating income change in fiscal 2023?",
+            ],
+            id="a-comparison-of-periods-once-per-side",
+        ),
+        pytest.param(
+            "What was 3M's FY2018 capital expenditure?",
+            ["What was 3M's FY2018 capital expenditure?"],
+            id="one-period-stays-one",
+        ),
+    ],
+)
+def test_a_brief_is_split_into_the_subquestions_it_asks(
+    brief: str, subquestions: list[str]
+) -> None:
+    plan = extractive_plan(make_brief(brief))
+    assert [s.text for s in plan.subquestions] == subquestions
 
 
-def test_a_comparison_of_periods_is_asked_once_per_side_with_a_criterion_each() -> None:
-    plan = extractive_plan(
-        make_brief(
-            "How did Best Buy's revenue and operating income change between fiscal 2019 and "
-            "fiscal 2023?"
-        )
-    )
-    assert [s.text for s in plan.subquestions] == [
-        "How did Best Buy's revenue and operating income change in fiscal 2019?",
-        "How did Best Buy's revenue and operating income change in fiscal 2023?",
-    ]
+def test_each_side_of_a_comparison_of_periods_has_its_criterion() -> None:
+    plan = extractive_plan(make_brief(PERIODS))
     assert len(plan.sufficient_when) == 2
     assert "fiscal 2019" in plan.sufficient_when[0]
     assert "fiscal 2023" in plan.sufficient_when[1]
@@ -100,8 +114,3 @@ def test_a_comparison_of_entities_is_asked_once_per_side() -> None:
     assert "Petrobras" in texts[0]
     assert "Vale" not in texts[0]
     assert "Vale" in texts[1]
-
-
-def test_a_question_of_one_period_stays_one_subquestion() -> None:
-    plan = extractive_plan(make_brief("What was 3M's FY2018 capital expenditure?"))
-    assert [s.text for s in plan.subquestions] == ["What was 3M's FY2018 capital expenditure?"]

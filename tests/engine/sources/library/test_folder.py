@@ -111,24 +111,41 @@ async def test_markdown_markers_stay_in_passages(
     assert "75 kW" in hits[0].passage
 
 
-async def test_accents_do_not_matter_either_way(tmp_path: Path, open_library: OpenLibrary) -> None:
-    folder = tmp_path / "docs"
-    write_text(folder / "acentos.md", "A geração distribuída cresce no sertão.\n")
-    write_text(folder / "sem_acentos.md", "Tarifa de energia eletrica e regulacao da Aneel.\n")
-    library = open_library(folder)
-    by_plain = await library.search("geracao distribuida sertao")
-    by_accented = await library.search("energia elétrica regulação")
-    assert split_page(by_plain[0].url)[0] == _url_of(library, "acentos.md")
-    assert split_page(by_accented[0].url)[0] == _url_of(library, "sem_acentos.md")
+ACCENTS = {
+    "acentos.md": "A geração distribuída cresce no sertão.\n",
+    "sem_acentos.md": "Tarifa de energia eletrica e regulacao da Aneel.\n",
+}
 
 
-async def test_plurals_match_singulars(tmp_path: Path, open_library: OpenLibrary) -> None:
+@pytest.mark.parametrize(
+    ("files", "query", "found"),
+    [
+        pytest.param(
+            ACCENTS, "geracao distribuida sertao", "acentos.md", id="plain-finds-accented"
+        ),
+        pytest.param(
+            ACCENTS, "energia elétrica regulação", "sem_acentos.md", id="accented-finds-plain"
+        ),
+        pytest.param(
+            {
+                "a.md": "As gerações distribuídas e os limites.\n",
+                "b.txt": "Unrelated text about trains.\n",
+            },
+            "geração limite",
+            "a.md",
+            id="plurals-match-singulars",
+        ),
+    ],
+)
+async def test_accents_and_plurals_do_not_matter(
+    files: dict[str, str], query: str, found: str, tmp_path: Path, open_library: OpenLibrary
+) -> None:
     folder = tmp_path / "docs"
-    write_text(folder / "a.md", "As gerações distribuídas e os limites.\n")
-    write_text(folder / "b.txt", "Unrelated text about trains.\n")
+    for name, text in files.items():
+        write_text(folder / name, text)
     library = open_library(folder)
-    hits = await library.search("geração limite")
-    assert [split_page(h.url)[0] for h in hits] == [_url_of(library, "a.md")]
+    hits = await library.search(query)
+    assert [split_page(h.url)[0] for h in hits] == [_url_of(library, found)]
 
 
 async def test_empty_or_stopword_query_and_zero_scores_give_nothing(

@@ -129,20 +129,26 @@ def test_abandoning_a_pool_terminates_its_busy_workers() -> None:
     assert future.cancelled() or isinstance(future.exception(timeout=30), BrokenProcessPool)
 
 
+@pytest.fixture
+def abandoned(monkeypatch: pytest.MonkeyPatch) -> list[ProcessPoolExecutor]:
+    """The pools the reader abandons, recorded as they really are abandoned."""
+    pools: list[ProcessPoolExecutor] = []
+
+    def recorded(pool: ProcessPoolExecutor) -> None:
+        pools.append(pool)
+        abandon(pool)
+
+    monkeypatch.setattr(workers_module, "abandon", recorded)
+    return pools
+
+
 def test_a_reader_stopped_mid_way_abandons_its_pool(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, abandoned: list[ProcessPoolExecutor]
 ) -> None:
     folder = tmp_path / "docs"
     write_pdf(folder / "a.pdf", ["Alpha page"])
     write_pdf(folder / "b.pdf", ["Beta page"])
     monkeypatch.setattr(workers_module, "_FILES_PER_TASK", 1)
-    abandoned: list[ProcessPoolExecutor] = []
-
-    def recorded(pool: ProcessPoolExecutor) -> None:
-        abandoned.append(pool)
-        abandon(pool)
-
-    monkeypatch.setattr(workers_module, "abandon", recorded)
     reading = read_files(_tasks(folder, tmp_path / "parsed"), Recorder())
     next(reading)
     reading.close()  # what KeyboardInterrupt raised in the caller's loop does too
@@ -283,7 +289,7 @@ def _slow_then_real(batch: list[FileTask]) -> list[FileOutcome]:
 
 
 def test_a_file_still_read_at_the_deadline_is_abandoned_and_those_read_are_kept(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, abandoned: list[ProcessPoolExecutor]
 ) -> None:
     folder = tmp_path / "docs"
     write_pdf(folder / "a.pdf", ["Alpha page"])
@@ -291,13 +297,6 @@ def test_a_file_still_read_at_the_deadline_is_abandoned_and_those_read_are_kept(
     first, slow = _tasks(folder, tmp_path / "parsed")
     monkeypatch.setattr(workers_module, "_read_batch", _slow_then_real)
     monkeypatch.setattr(workers_module, "PROGRESS_POLL_SECONDS", 0.01)
-    abandoned: list[ProcessPoolExecutor] = []
-
-    def recorded(pool: ProcessPoolExecutor) -> None:
-        abandoned.append(pool)
-        abandon(pool)
-
-    monkeypatch.setattr(workers_module, "abandon", recorded)
     clock = FakeClock(0.0)
     progress = Recorder()
 
