@@ -48,32 +48,32 @@ class Tally:
     model_calls: int
     input_tokens: int
     output_tokens: int
-    conflicts_declared: int = 0
+    conflicts_declared: int
     """Pairs of claims the report declares as disagreeing on one quantity."""
-    context_claims: int = 0
+    context_claims: int
     """Published claims quoted with their context (a list item's lead-in, a column header)."""
-    fragments: int = 0
+    fragments: int
     """Published sentences that start or end mid-sentence (`engine.text.sentences`)."""
-    calculated_figures: int = 0
+    calculated_figures: int
     """Calculations the report states (derived figures computed in code)."""
-    ocr_claims: int = 0
+    ocr_claims: int
     """Published claims whose page was read by OCR (`Claim.read_by == "ocr"`)."""
-    ocr_claims_verified: int = 0
+    ocr_claims_verified: int
     """Of those, the claims that passed the re-check."""
-    figure_claims: int = 0
+    figure_claims: int
     """Published figure readings (`Claim.read_by == "figure"`): a model's reading of a
     figure, never a quote."""
-    primary_sources: int = 0
+    primary_sources: int
     """Documents the published claims cite whose standing is primary (each document once;
     summed over reports, a document cited by two reports counts in each)."""
-    secondary_sources: int = 0
-    other_sources: int = 0
-    unrated_sources: int = 0
+    secondary_sources: int
+    other_sources: int
+    unrated_sources: int
     """Cited documents no claim gives a standing (v1's pending claims, older reports)."""
-    seen_rendered: int = 0
+    seen_rendered: int
     """Claims of the board the seen check read back from a render (`Claim.seen_by`), or
     rejected: "checked by rendering"."""
-    seen_rejected: int = 0
+    seen_rejected: int
     """Of those, the claims it rejected ("not what the page shows")."""
 
 
