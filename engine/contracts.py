@@ -402,3 +402,15 @@ class Draft:
     summary: list[Sentence] = field(default_factory=list)
     tables: list[FiguresTable] = field(default_factory=list)
     calculations: list[Calculation] = field(default_factory=list)
+
+    @classmethod
+    def of_report(cls, report: Report) -> Draft:
+        """What `report` publishes, as a draft again: `fonte verify` checks it as the run's
+        post-check did."""
+        return cls(
+            title=report.title,
+            summary=report.summary,
+            sections=report.sections,
+            tables=report.tables,
+            calculations=report.calculations,
+        )

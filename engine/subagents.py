@@ -11,6 +11,8 @@ subagent's do.
 
 from __future__ import annotations
 
+from dataclasses import KW_ONLY, dataclass, field
+
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.board import Board
 from engine.budget import Budget, StepRefused
@@ -31,31 +33,25 @@ from engine.verify.seen import seen_check
 from engine.verify.service import ClaimVerifier
 
 
+@dataclass(eq=False)
 class SubagentRunner:
     """Runs subagents and checks claims for one report, over its shared stores."""
 
-    def __init__(
-        self,
-        model: Model,
-        searcher: Search,
-        fetcher: Fetcher,
-        *,
-        board: Board,
-        budget: Budget,
-        snapshots: SnapshotStore,
-        events: EventSink = ignore_events,
-    ) -> None:
-        self.model = model
-        self.searcher = searcher
-        self.fetcher = fetcher
-        self.board = board
-        self.budget = budget
-        self.snapshots = snapshots
-        self.events = events
-        self.verifier = ClaimVerifier(snapshots, fetcher, seeing=seen_check(fetcher))
-        self.shared_reads: list[str] = []
-        """Pages any subagent this runner ran has read (in the snapshot store): its
-        siblings are told, and read them again for free."""
+    model: Model
+    searcher: Search
+    fetcher: Fetcher
+    _: KW_ONLY
+    board: Board
+    budget: Budget
+    snapshots: SnapshotStore
+    events: EventSink = ignore_events
+    verifier: ClaimVerifier = field(init=False)
+    shared_reads: list[str] = field(init=False, default_factory=list)
+    """Pages any subagent this runner ran has read (in the snapshot store): its siblings are
+    told, and read them again for free."""
+
+    def __post_init__(self) -> None:
+        self.verifier = ClaimVerifier(self.snapshots, self.fetcher, seeing=seen_check(self.fetcher))
 
     async def run(self, assignment: Assignment) -> SubagentOutcome:
         """The subagent's research, always an outcome: a refused step stops it (stopped by

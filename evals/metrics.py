@@ -7,8 +7,9 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Set
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from decimal import Decimal
+from typing import Any
 from urllib.parse import unquote, urlparse
 
 from engine import Calculation, Claim, ClaimStatus, DroppedSentence, Report, Sentence, split_page
@@ -21,8 +22,11 @@ GAP_TERM_SHARE = 0.5
 _EMPHASIS = str.maketrans("", "", "*_`")
 
 
-@dataclass(frozen=True)
-class ReportMetrics:
+@dataclass(frozen=True, kw_only=True)
+class Tally:
+    """What a report scores that a suite adds up: each a number per report, summed over a
+    suite's rows by `evals.totals.totals`."""
+
     published_claims: int
     """Distinct claims the report's sentences cite."""
     verified_claims: int
@@ -36,45 +40,52 @@ class ReportMetrics:
     unsupported_numbers: int
     """Published sentences stating a number that no re-checked claim they cite holds in its
     excerpt or context (a sentence citing nothing holds none)."""
-    numeric_sentences: int
     uncited_sentences: int
     """Sentences published with no source at all (v1 has no post-check to hold them back)."""
     gaps_declared: int
     """Expected gaps that a declared gap of the report matches."""
     gaps_expected: int
-    partial: bool
-    usd: float
     model_calls: int
     input_tokens: int
     output_tokens: int
-    missing_required: tuple[str, ...] = ()
-    missing_gaps: tuple[str, ...] = ()
-    conflicts_declared: int = 0
+    conflicts_declared: int
     """Pairs of claims the report declares as disagreeing on one quantity."""
-    context_claims: int = 0
+    context_claims: int
     """Published claims quoted with their context (a list item's lead-in, a column header)."""
-    fragments: int = 0
+    fragments: int
     """Published sentences that start or end mid-sentence (`engine.text.sentences`)."""
-    calculated_figures: int = 0
+    calculated_figures: int
     """Calculations the report states (derived figures computed in code)."""
-    ocr_claims: int = 0
+    ocr_claims: int
     """Published claims whose page was read by OCR (`Claim.read_by == "ocr"`)."""
-    ocr_claims_verified: int = 0
+    ocr_claims_verified: int
     """Of those, the claims that passed the re-check."""
-    figure_claims: int = 0
+    figure_claims: int
     """Published figure readings (`Claim.read_by == "figure"`): a model's reading of a
     figure, never a quote."""
-    primary_sources: int = 0
-    """Documents the published claims cite whose standing is primary (each document once)."""
-    secondary_sources: int = 0
-    other_sources: int = 0
-    unrated_sources: int = 0
+    primary_sources: int
+    """Documents the published claims cite whose standing is primary (each document once;
+    summed over reports, a document cited by two reports counts in each)."""
+    secondary_sources: int
+    other_sources: int
+    unrated_sources: int
     """Cited documents no claim gives a standing (v1's pending claims, older reports)."""
-    seen_rendered: int = 0
+    seen_rendered: int
     """Claims of the board the seen check read back from a render (`Claim.seen_by`), or
     rejected: "checked by rendering"."""
-    seen_rejected: int = 0
+    seen_rejected: int
     """Of those, the claims it rejected ("not what the page shows")."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReportMetrics(Tally):
+    """What one report scores on one case: its counts, and what is not summed."""
+
+    numeric_sentences: int
+    partial: bool
+    usd: float
+    missing_required: tuple[str, ...] = ()
+    missing_gaps: tuple[str, ...] = ()
 
 
 def measure(report: Report, case: Case, passing: Set[str]) -> ReportMetrics:
@@ -246,62 +257,20 @@ def gap_declared(expected: str, declared: Iterable[str]) -> bool:
 # -- rows and totals -------------------------------------------------------------------
 
 
-_FROM_METRICS = tuple(
-    """
-    required_found required_on_board required_total published_claims verified_claims
-    unsupported_numbers numeric_sentences uncited_sentences gaps_declared gaps_expected
-    partial usd model_calls input_tokens output_tokens missing_required missing_gaps
-    conflicts_declared context_claims fragments calculated_figures ocr_claims
-    ocr_claims_verified figure_claims primary_sources secondary_sources other_sources
-    unrated_sources seen_rendered seen_rejected
-    """.split()
-)
-"""The fields a `Row` takes as they are from its report's `ReportMetrics`."""
-
-
-@dataclass(frozen=True)
-class Row:
-    """One case under one architecture: the line `results.json` keeps."""
+@dataclass(frozen=True, kw_only=True)
+class Row(ReportMetrics):
+    """One case under one architecture: the line `results.json` keeps, its report's
+    `ReportMetrics` and how the run went."""
 
     case_id: str
     arch: str
     group: str
-    required_found: int
-    required_on_board: int
-    required_total: int
-    published_claims: int
-    verified_claims: int
-    unsupported_numbers: int
-    numeric_sentences: int
-    uncited_sentences: int
-    gaps_declared: int
-    gaps_expected: int
-    partial: bool
     seconds: float
-    usd: float
-    model_calls: int
-    input_tokens: int
-    output_tokens: int
     simulated_latency: bool
-    missing_required: tuple[str, ...] = ()
-    missing_gaps: tuple[str, ...] = ()
     error: str | None = None
-    conflicts_declared: int = 0
-    context_claims: int = 0
-    fragments: int = 0
-    calculated_figures: int = 0
     template: str = "default"
     price_usd: float = 0.0
     """What a report of the case's template sells for (US$): the cost's share is of it."""
-    ocr_claims: int = 0
-    ocr_claims_verified: int = 0
-    figure_claims: int = 0
-    primary_sources: int = 0
-    secondary_sources: int = 0
-    other_sources: int = 0
-    unrated_sources: int = 0
-    seen_rendered: int = 0
-    seen_rejected: int = 0
     seen_seconds: float = 0.0
     """Seconds the seen check spent on the report's claims (summed over claims)."""
 
@@ -314,7 +283,7 @@ class Row:
         seconds: float,
         simulated_latency: bool,
     ) -> Row:
-        copied = {name: getattr(metrics, name) for name in _FROM_METRICS}
+        copied = {each.name: getattr(metrics, each.name) for each in fields(ReportMetrics)}
         return cls(
             case_id=case.id,
             arch=arch,
@@ -329,26 +298,17 @@ class Row:
         cls, case: Case, arch: str, error: str, seconds: float, simulated_latency: bool
     ) -> Row:
         """A run that raised instead of reporting: it scores nothing and says why."""
+        nothing: dict[str, Any] = {each.name: 0 for each in fields(Tally)}
         return cls(
+            **nothing
+            | {"required_total": len(case.required), "gaps_expected": len(case.expected_gaps)},
             case_id=case.id,
             arch=arch,
             group=case.group,
-            required_found=0,
-            required_on_board=0,
-            required_total=len(case.required),
-            published_claims=0,
-            verified_claims=0,
-            unsupported_numbers=0,
             numeric_sentences=0,
-            uncited_sentences=0,
-            gaps_declared=0,
-            gaps_expected=len(case.expected_gaps),
             partial=True,
             seconds=round(seconds, 3),
             usd=0.0,
-            model_calls=0,
-            input_tokens=0,
-            output_tokens=0,
             simulated_latency=simulated_latency,
             missing_required=tuple(item.topic for item in case.required),
             missing_gaps=case.expected_gaps,

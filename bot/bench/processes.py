@@ -1,16 +1,18 @@
 """What the bot's benchmarks share: a Slack Web API stand-in on loopback, `fonte worker`
-processes started with the benchmark's environment, and a clean-up of the benchmark's keys.
-Traffic goes to 127.0.0.1 only."""
+processes started with the benchmark's environment, waiting until what they do shows, and a
+clean-up of the benchmark's keys. Traffic goes to 127.0.0.1 only."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
 import json
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -152,6 +154,33 @@ def stop_workers(processes: list[subprocess.Popen[bytes]]) -> None:
             process.terminate()  # SIGTERM: a worker stops its jobs and closes its connections
     for process in processes:
         process.wait(timeout=30)
+
+
+def _never(error: Exception) -> bool:
+    return False
+
+
+async def until(
+    check: Callable[[], Awaitable[bool]],
+    within: float,
+    what: str,
+    *,
+    not_yet: Callable[[Exception], bool] = _never,
+) -> None:
+    """Until `check` holds, asked every 0.1 s; AssertionError naming `what` past `within`
+    seconds. An error `not_yet` accepts (Redis down, in the restart bench) counts as "not
+    yet"; any other is raised."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            if await check():
+                return
+        except Exception as error:
+            if not not_yet(error):
+                raise
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never happened within {within} s: {what}")
+        await asyncio.sleep(0.1)
 
 
 async def clean(redis_url: str, prefix: str) -> None:

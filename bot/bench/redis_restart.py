@@ -27,7 +27,6 @@ import tempfile
 import time
 import uuid
 from collections import Counter
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,6 +40,7 @@ from bot.bench.processes import (
     slack_stand_in,
     start_worker,
     stop_workers,
+    until,
     worker_environment,
 )
 from bot.bench.reports import BENCH_LIMITS, posted_reports, start_reports, workers_started
@@ -162,21 +162,6 @@ class Restart:
         return bool(self.exit_codes) and all(code is None for code in self.exit_codes)
 
 
-async def until(check: Callable[[], Awaitable[bool]], within: float, what: str) -> None:
-    """Until `check` holds; Redis being down meanwhile counts as "not yet"."""
-    deadline = time.monotonic() + within
-    while True:
-        try:
-            if await check():
-                return
-        except Exception as error:
-            if not is_outage(error):
-                raise
-        if time.monotonic() > deadline:
-            raise AssertionError(f"never happened within {within} s: {what}")
-        await asyncio.sleep(0.1)
-
-
 async def restart_run(
     library: Path,
     folder: Path,
@@ -222,7 +207,9 @@ async def restart_run(
                             return False
                     return True
 
-                await until(all_running, within, "every report's orchestrator running")
+                await until(
+                    all_running, within, "every report's orchestrator running", not_yet=is_outage
+                )
                 outcome.running_at_kill = len(outcome.report_ids)
                 server.kill()
                 await asyncio.sleep(down_seconds)
@@ -235,7 +222,7 @@ async def restart_run(
                             return False
                     return True
 
-                await until(all_ended, within, "every report ended")
+                await until(all_ended, within, "every report ended", not_yet=is_outage)
                 for report_id in outcome.report_ids:
                     state = await rt.states.get(report_id)
                     outcome.statuses[state.status if state else "gone"] += 1

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from engine.contracts import Claim, Report
@@ -153,7 +153,7 @@ class CombinedSearch:
                     continue
                 seen.add(hit.url)
                 self._router.served(hit.url, index)
-                merged.append(_reranked(hit, len(merged) + 1))
+                merged.append(replace(hit, rank=len(merged) + 1))
         return merged
 
     def _gather_notes(self, failures: list[str]) -> None:
@@ -161,18 +161,6 @@ class CombinedSearch:
         for note in [*fresh, *failures]:
             if note not in self._notes:
                 self._notes.append(note)
-
-
-def _reranked(hit: SearchHit, rank: int) -> SearchHit:
-    return SearchHit(
-        url=hit.url,
-        title=hit.title,
-        snippet=hit.snippet,
-        rank=rank,
-        provider=hit.provider,
-        passage=hit.passage,
-        score=hit.score,
-    )
 
 
 class CombinedFetcher:

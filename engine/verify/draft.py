@@ -144,12 +144,18 @@ def _kept(
     return kept
 
 
+def _unverified(claim_ids: list[str], verified: Verified) -> str | None:
+    """Why what cites `claim_ids` (a sentence, a table cell) may not be published for its
+    claims: some are not verified. None when all are."""
+    unknown = [cid for cid in claim_ids if cid not in verified]
+    return f"cites claims that are not verified: {', '.join(unknown)}" if unknown else None
+
+
 def _why_dropped(
     sentence: Sentence, verified: Verified, calculations: dict[str, Calculation]
 ) -> str | None:
-    unknown = [cid for cid in sentence.claim_ids if cid not in verified]
-    if unknown:
-        return f"cites claims that are not verified: {', '.join(unknown)}"
+    if unverified := _unverified(sentence.claim_ids, verified):
+        return unverified
     unchecked = [kid for kid in sentence.calculation_ids if kid not in calculations]
     if unchecked:
         return f"cites calculations that did not pass the check: {', '.join(unchecked)}"
@@ -307,9 +313,8 @@ def _checked_table(
 def _cell_problem(
     cell: TableCell, verified: Verified, calculations: dict[str, Calculation]
 ) -> str | None:
-    unknown = [cid for cid in cell.claim_ids if cid not in verified]
-    if unknown:
-        return f"cites claims that are not verified: {', '.join(unknown)}"
+    if unverified := _unverified(cell.claim_ids, verified):
+        return unverified
     if cell.calculation_id is not None:
         calculation = calculations.get(cell.calculation_id)
         if calculation is None:

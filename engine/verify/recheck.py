@@ -24,13 +24,7 @@ async def recheck_report(
     verifier = ClaimVerifier(InMemorySnapshotStore(), fetcher, seeing=seeing)
     checked = [await verifier.verify(claim) for claim in report.verified_claims()]
     others = [c for c in report.claims if c.status is not ClaimStatus.verified]
-    published = Draft(
-        title=report.title,
-        summary=report.summary,
-        sections=report.sections,
-        tables=report.tables,
-        calculations=report.calculations,
-    )
+    published = Draft.of_report(report)
     dropped = check_draft(published, [*checked, *others], language=report.language).dropped
     failure, warning = seal_findings(report, allow_unsealed=allow_unsealed)
     return CheckResult(

@@ -4,7 +4,6 @@ subagents again, is not charged the time the report lay dead, and delivers it on
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import subprocess
@@ -16,7 +15,7 @@ from typing import Any
 import pytest
 from arq.jobs import Job
 
-from bot.bench.processes import start_worker
+from bot.bench.processes import start_worker, until
 from bot.flows import handle_step
 from bot.slack.blocks import EXCERPT
 from bot.steps import Ask, EditPlan, Start
@@ -67,14 +66,6 @@ def workers(
             if process.poll() is None:
                 process.kill()
             process.wait(timeout=30)
-
-
-async def until(check: Any, within: float, what: str) -> None:
-    deadline = time.monotonic() + within
-    while not await check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"never happened within {within} s: {what}")
-        await asyncio.sleep(0.1)
 
 
 async def test_a_report_whose_worker_is_sigkilled_is_delivered_once_by_the_next_worker(

@@ -6,12 +6,20 @@ whichever executor ran them."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from engine.agents.toolbox import Assignment
 from engine.board import InMemoryBoard
 from engine.budget import InMemoryBudget
 from engine.contracts import ClaimStatus, Limits, Subquestion
-from engine.events import ClaimRejected, ClaimVerified, Event, SubagentFinished, SubagentStarted
+from engine.events import (
+    ClaimRejected,
+    ClaimVerified,
+    Event,
+    SubagentFinished,
+    SubagentStarted,
+    ignore_events,
+)
 from engine.executor import OutcomeCallback, SubagentOutcome
 from engine.models.scripted import Post, ScriptedModel
 from engine.orchestrator import Orchestrator
@@ -114,15 +122,7 @@ class Elsewhere:
     ) -> list[SubagentOutcome]:
         outcomes = []
         for one in assignments:
-            lead = self.lead_runner
-            own = SubagentRunner(
-                lead.model,
-                lead.searcher,
-                lead.fetcher,
-                board=lead.board,
-                budget=lead.budget,
-                snapshots=lead.snapshots,
-            )
+            own = replace(self.lead_runner, events=ignore_events)
             outcome = await own.run(one)
             await on_outcome(outcome)
             outcomes.append(outcome)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime
 from typing import Literal
 
@@ -19,7 +20,7 @@ from engine.contracts import (
     claim_id_for,
 )
 from engine.snapshots import sha256_text
-from evals.metrics import Row
+from evals.metrics import Row, Tally
 
 ACCESSED = datetime(2024, 5, 1, tzinfo=UTC)
 
@@ -77,7 +78,7 @@ def report(
 
 
 def row(arch: str, case_id: str = "c1", **fields: object) -> Row:
-    values: dict[str, object] = {
+    values: dict[str, object] = {each.name: 0 for each in dataclasses.fields(Tally)} | {
         "case_id": case_id,
         "arch": arch,
         "group": "case",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Literal, get_args
 
 from anthropic.types import (
@@ -259,13 +260,7 @@ class Writer:
         tables = figures_tables(
             calculations.figures, calculations.made, language=brief.language, claims=verified
         )
-        return Draft(
-            title=draft.title,
-            summary=draft.summary,
-            sections=draft.sections,
-            tables=tables,
-            calculations=calculations.made,
-        )
+        return replace(draft, tables=tables, calculations=calculations.made)
 
     async def _call(self, request: ClaudeRequest, meter: Meter) -> ClaudeReply:
         return (await self._client.call_with_room(request, meter)).finished(request.role)

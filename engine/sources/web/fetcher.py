@@ -250,11 +250,10 @@ def _http_url(url: str) -> httpx.URL:
         parsed = httpx.URL(url)
     except httpx.InvalidURL as error:
         raise FetchError(f"bad URL {url!r}: {error}") from None
-    if parsed.scheme not in _SCHEMES:
-        raise FetchError(f"refused: only http and https URLs are fetched, not {url!r}")
-    if not parsed.host:
+    fetched = _http_only(parsed, f"refused: only http and https URLs are fetched, not {url!r}")
+    if not fetched.host:
         raise FetchError(f"bad URL {url!r}: no host")
-    return parsed.copy_with(fragment=None)
+    return fetched
 
 
 def _redirect_target(current: httpx.URL, location: str) -> httpx.URL:
@@ -262,6 +261,12 @@ def _redirect_target(current: httpx.URL, location: str) -> httpx.URL:
         target = current.join(location)
     except httpx.InvalidURL as error:
         raise FetchError(f"bad redirect to {location!r}: {error}") from None
-    if target.scheme not in _SCHEMES:
-        raise FetchError(f"refused: redirect to a non-http(s) URL {location!r}")
-    return target.copy_with(fragment=None)
+    return _http_only(target, f"refused: redirect to a non-http(s) URL {location!r}")
+
+
+def _http_only(url: httpx.URL, refusal: str) -> httpx.URL:
+    """`url` as it is fetched (its fragment stays with the reader); FetchError(`refusal`)
+    unless it is http or https, the only schemes fetched, a redirect's target included."""
+    if url.scheme not in _SCHEMES:
+        raise FetchError(refusal)
+    return url.copy_with(fragment=None)

@@ -9,17 +9,16 @@ Least recently used entries go first past `size`; the cache is safe across threa
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from engine.sources.library.cache import file_sha256
+
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
-
-_CHUNK = 1 << 20
 
 
 class Memo(Generic[K, V]):
@@ -70,12 +69,4 @@ class FileShas:
     def sha(self, path: Path) -> str:
         status = path.stat()
         key = (str(path.resolve()), status.st_size, status.st_mtime_ns)
-        return self._memo.computed(key, lambda: _hash(path))
-
-
-def _hash(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(_CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()
+        return self._memo.computed(key, lambda: file_sha256(path))

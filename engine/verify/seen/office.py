@@ -44,6 +44,23 @@ MAX_COLUMN_WIDTH = 120
 _CONVERTING = threading.Lock()
 
 
+def pdf_command(executable: str, document: Path, folder: Path, profile: Path) -> list[str]:
+    """LibreOffice (`executable`) printing `document` to `folder` as PDF (same name, .pdf),
+    headless, with the user profile at `profile`: one per process, as two conversions at once
+    on one profile fight over it."""
+    return [
+        executable,
+        f"-env:UserInstallation={profile.as_uri()}",
+        "--headless",
+        "--norestore",
+        "--convert-to",
+        "pdf",
+        "--outdir",
+        str(folder),
+        str(document),
+    ]
+
+
 def widened(document: Path, target: Path) -> None:
     """The workbook at `document` saved to `target` with each shown column as wide as its
     longest value: a spreadsheet's reader sees a cell whole (it overflows on screen, or they
@@ -139,17 +156,7 @@ class OfficeSeer:
                 else:
                     shutil.copyfile(document, source)
                 profile = Path(tempfile.gettempdir()) / f"fonte-soffice-profile-{os.getpid()}"
-                command = [
-                    executable,
-                    f"-env:UserInstallation={profile.as_uri()}",
-                    "--headless",
-                    "--norestore",
-                    "--convert-to",
-                    "pdf",
-                    "--outdir",
-                    work,
-                    str(source),
-                ]
+                command = pdf_command(executable, source, Path(work), profile)
                 try:
                     subprocess.run(command, capture_output=True, timeout=self._timeout, check=False)
                 except (OSError, subprocess.SubprocessError):

@@ -6,11 +6,10 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bot.slack.api import SlackWebApi, Upload, build_web_client
-from bot.slack.blockkit import Block, Message
+from bot.slack.api import SlackWebApi, build_web_client
+from bot.slack.blockkit import Message
 from bot.slack.progress import ProgressReporter, edited_message
 from bot.slack.progress_state import SlackProgress
 from bot.slack.stream import STREAM_LIFETIME, open_stream
@@ -23,37 +22,15 @@ from tests.support.slack_stub import SlackStub
 
 @dataclass
 class RecordingSlack:
+    """The one call a progress reporter without a stream makes: chat.update, recorded."""
+
     updates: list[tuple[float, Message]] = field(default_factory=list)
     fail: bool = False
-
-    async def post(self, channel: str, message: Message, thread_ts: str | None = None) -> str:
-        return "1.1"
 
     async def update(self, channel: str, ts: str, message: Message) -> None:
         if self.fail:
             raise OSError("connection reset")
         self.updates.append((asyncio.get_running_loop().time(), message))
-
-    async def post_ephemeral(
-        self,
-        channel: str,
-        user: str,
-        text: str,
-        thread_ts: str | None = None,
-        blocks: Sequence[Block] | None = None,
-    ) -> None:
-        return None
-
-    async def open_view(self, trigger_id: str, view: Block) -> None:
-        return None
-
-    async def respond(self, response_url: str, text: str) -> None:
-        return None
-
-    async def upload(
-        self, channel: str, thread_ts: str, files: Sequence[Upload], comment: str
-    ) -> None:
-        return None
 
 
 async def test_bursts_of_events_coalesce_into_throttled_edits() -> None:

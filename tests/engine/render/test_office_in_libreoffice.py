@@ -21,6 +21,7 @@ from engine.contracts import Report
 from engine.render.docx import render_docx
 from engine.render.pptx import render_pptx
 from engine.text import collapse_whitespace
+from engine.verify.seen.office import pdf_command
 from tests.support.render_samples import figures_report
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -60,17 +61,7 @@ def converted(soffice: str, document: Path, out: Path) -> Path:
     """`document` as PDF, by LibreOffice with a profile of this run's own."""
     profile = out / "libreoffice-profile"
     subprocess.run(
-        [
-            soffice,
-            f"-env:UserInstallation={profile.as_uri()}",
-            "--headless",
-            "--norestore",
-            "--convert-to",
-            "pdf",
-            "--outdir",
-            str(out),
-            str(document),
-        ],
+        pdf_command(soffice, document, out, profile),
         check=True,
         capture_output=True,
         timeout=180,

@@ -185,13 +185,7 @@ def test_a_column_label_with_a_year_no_claim_prints_drops_the_table() -> None:
 
 def test_the_sample_analyst_report_passes_whole() -> None:
     report = figures_report()
-    draft = Draft(
-        title=report.title,
-        summary=report.summary,
-        sections=report.sections,
-        tables=report.tables,
-        calculations=report.calculations,
-    )
+    draft = Draft.of_report(report)
     result = check_draft(draft, report.claims)
     assert result.dropped == []
     assert (result.summary, result.sections) == (report.summary, report.sections)
