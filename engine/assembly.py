@@ -25,7 +25,6 @@ from engine.sources.combined import library_owns as library_owns
 from engine.sources.combined import with_origins as with_origins
 from engine.sources.kinds import Origin, SourceKind
 from engine.sources.library import Library
-from engine.sources.library.files import escaped as escaped  # a door for bot/: names shown
 from engine.sources.library.files import in_language
 from engine.sources.library.folder import unfinished_note
 from engine.sources.library.page_evidence import LibraryPageEvidence

@@ -91,6 +91,10 @@ class RenderProblems:
 
     def add(self, note: str, line: str) -> None:
         self.report = with_note(self.report, note)
+        self.tell(line)
+
+    def tell(self, line: str) -> None:
+        """Say `line` without a note (the report can no longer carry one)."""
         self.lines.append(line)
         self._on_failure(line)
 
@@ -153,8 +157,8 @@ def write_report(
     if paths and paths[0].name == "report.json" and len(problems.lines) > noted:
         try:  # report.json lists every part that failed after it was first written
             disk.write_atomically(paths[0], render_json(problems.report))
-        except Exception:
-            log.warning("report.json was not updated with the later failures", exc_info=True)
+        except Exception as error:  # one line, as every other failure: no traceback
+            problems.tell(f"the later failures are not in report.json: {describe(error)}")
     return paths
 
 
