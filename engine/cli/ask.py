@@ -109,7 +109,9 @@ def run_ask(args: argparse.Namespace) -> int:
             library = open_library(args.library, args.cache_dir, deadline)
     # The sources' page evidence: a library's PDFs, or those the run fetched, kept beside
     # their snapshots; it outlives the sources' connections.
-    report, evidence, unreachable = asyncio.run(_research(args, brief, limits, library, started))
+    report, evidence, unreachable = asyncio.run(
+        _research(args, brief, limits, library, started, deadline)
+    )
     if unreachable is not None:
         report = said_unreachable(report, unreachable)
     if library is not None:  # the time cap stopped its index build: partial, it says why
@@ -163,6 +165,7 @@ async def _research(
     limits: Limits,
     library: tuple[Library, list[str]] | None,
     started: float | None = None,
+    deadline: Deadline | None = None,
 ) -> tuple[Report, PageEvidence | None, str | None]:
     """The report, the sources' page evidence, and why the model could not be reached
     (None when it could)."""
@@ -190,7 +193,7 @@ async def _research(
                 if watch is None or watch.unreachable is None:
                     raise
         if library is not None:
-            sources = library_sources(*library)
+            sources = library_sources(*library, deadline)  # its page evidence stops at the cap
         else:
             sources = await stack.enter_async_context(
                 web_sources(args.cache_dir, on_note=lambda note: say(f"search: {note}"))
