@@ -23,7 +23,7 @@ from engine.assembly import Sources, index_unfinished, library_sources, web_sour
 from engine.budget import Budget, InMemoryBudget, Meter, PausableClock, StepRefused
 from engine.cli.clarify import clarify_at_terminal
 from engine.cli.console import progress_display, say, summarise
-from engine.cli.exits import EXIT_FAILED, EXIT_MODEL_UNREACHABLE, EXIT_OK
+from engine.cli.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_MODEL_UNREACHABLE, EXIT_OK
 from engine.cli.opening import open_library
 from engine.cli.signals import terminate_as_interrupt
 from engine.contracts import Claim, ClarifyingQuestion, Limits, Plan, Report
@@ -116,7 +116,11 @@ def run_ask(args: argparse.Namespace) -> int:
         report = said_unreachable(report, unreachable)
     if library is not None:  # the time cap stopped its index build: partial, it says why
         report = index_unfinished(report, library[0])
-    paths = write_report(report, out, formats, evidence=evidence, on_failure=_tell_failure)
+    try:
+        with terminate_as_interrupt():  # SIGTERM while writing: the files left are said
+            paths = write_report(report, out, formats, evidence=evidence, on_failure=_tell_failure)
+    except KeyboardInterrupt:  # its line said which files are missing
+        return EXIT_INTERRUPTED
     summarise(report, paths)
     if not paths or ("json" in formats and out / "report.json" not in paths):
         return EXIT_FAILED  # report.json not written; its line was said as it failed
