@@ -11,13 +11,19 @@ pid, and none starts after it. The threads that waited for them return within mo
 (`run_child` gives None, as for a child that failed), and loops over pages look at
 `stopping` before each page, so nothing long is started again.
 
-One process is stopped once: `stop_children` is for a process on its way out. Tests, which
-stop and carry on in one process, call `resume_children` afterwards.
+Each child runs in a session of its own, killed with its group (LibreOffice's launcher starts
+the office as a child), so a terminal's Ctrl-C does not reach it: the process stops it, at
+its exit too (`atexit`). One process is stopped once: `stop_children` is for a process on its
+way out. Tests, which stop and carry on in one process, call `resume_children` afterwards.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import functools
+import os
+import signal
 import subprocess
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -58,10 +64,12 @@ def run_child(
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=None if env is None else dict(env),
+            start_new_session=True,  # a group of its own: what it starts dies with it
         )
     except OSError:
         return None
-    with stopped_by(child.kill, key=child.pid) as registered:
+    kill = functools.partial(_kill_group, child)
+    with stopped_by(kill, key=child.pid) as registered:
         try:
             if not registered:
                 return None
@@ -70,7 +78,7 @@ def run_child(
             return None
         finally:
             if child.poll() is None:
-                child.kill()
+                kill()
             with contextlib.suppress(subprocess.TimeoutExpired, OSError, ValueError):
                 child.communicate(timeout=1.0)
     if _STOPPED.is_set():  # killed by a stop: what it wrote is not its answer
@@ -96,6 +104,15 @@ def stopped_by(stop: Callable[[], object], *, key: int | None = None) -> Iterato
             _RUNNING.pop(key, None)
 
 
+def _kill_group(child: subprocess.Popen[bytes]) -> None:
+    """Kill `child` and every process of its group (LibreOffice's launcher starts the office
+    as a child of its own), by pid."""
+    try:
+        os.killpg(child.pid, signal.SIGKILL)
+    except OSError:  # gone already, or not a group leader yet
+        child.kill()
+
+
 def stop_children() -> int:
     """Stop every child and pool running now and refuse new ones; how many were stopped.
     Safe from a signal handler run on an event loop (`loop.add_signal_handler`)."""
@@ -107,6 +124,9 @@ def stop_children() -> int:
         with contextlib.suppress(OSError, ValueError, RuntimeError):
             stop()
     return len(stops)
+
+
+atexit.register(stop_children)  # each in a session of its own: no terminal's Ctrl-C reaches it
 
 
 def stopping() -> bool:
