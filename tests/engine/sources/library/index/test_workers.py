@@ -42,7 +42,9 @@ def test_outcomes_come_in_task_order_with_progress(tmp_path: Path) -> None:
     outcomes = list(read_files(tasks, progress))
     assert [o.task.relative for o in outcomes] == [t.relative for t in tasks]
     assert all(o.reason == "" for o in outcomes)
-    assert progress.messages == [f"indexing {n}/21 files" for n in range(1, 22)]
+    # A "reading: …" line comes while the pool is slow to start (a loaded machine): on time.
+    counted = [line for line in progress.messages if not line.startswith("reading: ")]
+    assert counted == [f"indexing {n}/21 files" for n in range(1, 22)]
 
 
 def test_a_few_text_files_are_read_without_a_pool(
