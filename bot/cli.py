@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import sys
 import urllib.error
 import urllib.request
@@ -121,6 +122,8 @@ def worker_command(args: argparse.Namespace) -> int:
             return EXIT_OK if asyncio.run(check()) else EXIT_FAILED
         configure_logging()
         asyncio.run(serve_workers(settings, burst=args.burst))
+        # Ending now: the full collection of a worker's heap at exit took 7 s after SIGTERM.
+        gc.freeze()
     except FonteError as error:
         return _fail(error)
     return EXIT_OK

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 
 from aiohttp import web
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
@@ -16,6 +16,7 @@ from bot.jobs import open_runtime
 from bot.slack.app import build_app
 from bot.slack.http import http_app, socket_health_app
 from bot.worker import build_workers, run_workers
+from engine.documents import stop_children
 
 log = logging.getLogger(__name__)
 
@@ -32,10 +33,17 @@ async def _site(application: web.Application, host: str, port: int) -> AsyncIter
 
 
 def _stop_on_signals(stop: asyncio.Event) -> None:
+    """SIGINT and SIGTERM set `stop`, and kill at once what reading documents started
+    (Tesseract, LibreOffice, the index's parsers), which no cancel reaches in their threads."""
     loop = asyncio.get_running_loop()
+
+    def stopped() -> None:
+        stop.set()
+        stop_children()
+
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
+            loop.add_signal_handler(sig, stopped)
 
 
 async def serve_bot(settings: Settings, stop: asyncio.Event | None = None) -> None:
@@ -67,19 +75,25 @@ async def serve_bot(settings: Settings, stop: asyncio.Event | None = None) -> No
 
 
 async def serve_workers(settings: Settings, *, burst: bool = False) -> None:
+    stop = asyncio.Event()
+    _stop_on_signals(stop)  # from the start: opening the source may OCR for minutes
     rt = await open_runtime(settings)
     try:
-        await rt.sources()  # open (and index) the source now, not in the first job
-        workers = build_workers(rt, burst=burst)
-        main = asyncio.ensure_future(run_workers(workers))
-        stop = asyncio.Event()
-        _stop_on_signals(stop)
-        stopping = asyncio.ensure_future(stop.wait())
-        await asyncio.wait({main, stopping}, return_when=asyncio.FIRST_COMPLETED)
-        stopping.cancel()
-        if not main.done():
-            main.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await main
+        # Open (and index) the source now, not in the first job; a signal stops that too.
+        if await _until_stopped(rt.sources(), stop):
+            await _until_stopped(run_workers(build_workers(rt, burst=burst)), stop)
     finally:
         await rt.aclose()
+
+
+async def _until_stopped(work: Awaitable[object], stop: asyncio.Event) -> bool:
+    """Run `work` until it ends (True) or `stop` is set (False: `work` is cancelled)."""
+    main = asyncio.ensure_future(work)
+    stopping = asyncio.ensure_future(stop.wait())
+    await asyncio.wait({main, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
+    if not main.done():
+        main.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await main
+    return not stop.is_set()

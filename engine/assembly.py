@@ -24,8 +24,7 @@ from engine.sources.combined import SourcePart as SourcePart
 from engine.sources.combined import library_owns as library_owns
 from engine.sources.combined import with_origins as with_origins
 from engine.sources.kinds import Origin, SourceKind
-from engine.sources.library import Library
-from engine.sources.library.files import escaped as escaped  # a door for bot/: names shown
+from engine.sources.library import Deadline, Library
 from engine.sources.library.files import in_language
 from engine.sources.library.folder import unfinished_note
 from engine.sources.library.page_evidence import LibraryPageEvidence
@@ -77,15 +76,18 @@ class Sources:
             await close()
 
 
-def library_sources(library: Library, warnings: list[str]) -> Sources:
+def library_sources(
+    library: Library, warnings: list[str], deadline: Deadline | None = None
+) -> Sources:
     """`library` as a run's sources; `warnings`, what opening it said (its `Note`s), become
-    the notes, which `Sources.notes_in` gives in a report's language."""
+    the notes, which `Sources.notes_in` gives in a report's language. `deadline`, the run's
+    time cap, holds for its page evidence too (scanned pages read again by OCR)."""
     return Sources(
         library,
         library,
         (f"{LIBRARY_LABEL}{library.folder}",),
         list(warnings),
-        evidence=LibraryPageEvidence(library),
+        evidence=LibraryPageEvidence(library, deadline),
     )
 
 

@@ -39,7 +39,7 @@ from bot.slack.locales import BOTH, Languages, UserLocales
 from bot.slack.payloads import Payload
 from bot.slack.texts import Texts, texts_for
 from bot.steps import Answer, Ask, Deepen, ShareFiles, strip_mentions
-from engine.text import detect_language
+from engine.text import detect_language, escaped
 
 log = logging.getLogger(__name__)
 
@@ -152,12 +152,12 @@ def shared_files_reply(
     """One message: the files kept, then each file refused with its reason."""
     lines = []
     if kept:
-        names = ", ".join(f"*{escape(name)}*" for name in kept)
+        names = ", ".join(f"*{escape(escaped(name))}*" for name in kept)
         lines.append(t.files_kept.format(files=names))
     if refused:
         lines.append(t.files_refused)
         for refusal in refused:
-            name = escape(refusal.file.title or refusal.file.name)
+            name = escape(escaped(refusal.file.title or refusal.file.name))
             reason = reason_line(refusal.reason, t, limit_mb)
             lines.append(f"• {name}: {reason}")
     return Message("\n".join(lines))

@@ -6,7 +6,7 @@ report travels as the attached files. Pure."""
 
 from __future__ import annotations
 
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 from bot.slack import blockkit as kit
 from bot.slack.blockkit import (
@@ -43,8 +43,7 @@ from bot.slack.blocks import (
     spend_text,
 )
 from bot.slack.texts import texts_for
-from engine import Claim, Report, split_page
-from engine.assembly import escaped
+from engine import Claim, Report
 from engine.render import (
     CitationIndex,
     accessed_text,
@@ -59,16 +58,6 @@ from engine.render import (
 from engine.text import clip, collapse_whitespace
 
 EXCERPT_PREVIEW_CHARS = 280
-
-
-def shown_title(claim: Claim) -> str:
-    """The title a citation shows, escaped onto one line; a library document without one by
-    its file name (the last part of its `file://` URL), never by the server's path."""
-    base = split_page(claim.url)[0]
-    title = collapse_whitespace(claim.title)
-    if not title and _scheme(base) == "file":
-        title = unquote(urlsplit(base).path.rsplit("/", 1)[-1])
-    return escaped(title or source_title(claim))
 
 
 def _scheme(url: str) -> str:
@@ -87,7 +76,7 @@ def source_line(claim: Claim, language: str, origin: str | None = None) -> str:
     labels = labels_for(language)
     where = source_location(claim)
     web = where.href is not None and _scheme(where.href) in ("http", "https")
-    parts = [link(where.href if web else None, shown_title(claim))]
+    parts = [link(where.href if web else None, source_title(claim))]
     if where.page is not None:
         parts.append(page_label(labels, where.page))
     parts.append(accessed_text(labels, claim.accessed_at))
@@ -255,7 +244,7 @@ def report_message(
     share = TextRoom(min(room.text, MAX_SELECT_TEXT))  # the select never crowds the report out
     for number, claim in cited[: kit.MAX_SELECT_OPTIONS]:
         choice = option(
-            clip(f"[{number}] {shown_title(claim)}", OPTION_CHARS),
+            clip(f"[{number}] {source_title(claim)}", OPTION_CHARS),
             value(r=report_id, v=version, c=claim.id, n=number),
         )
         if not (share.take(text_size(choice)) and room.take(text_size(choice))):
@@ -311,7 +300,7 @@ def page_crop(claim: Claim, file_id: str, language: str) -> Block:
     page = source_location(claim).page or 1
     return image(
         file_id,
-        t.page_crop_alt.format(page=page, source=shown_title(claim)),
+        t.page_crop_alt.format(page=page, source=source_title(claim)),
         t.page_crop_title.format(page=page),
     )
 

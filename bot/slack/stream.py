@@ -33,7 +33,8 @@ from bot.slack.blockkit import escape, link
 from bot.slack.progress_state import SlackProgress, Task, TaskStatus
 from bot.slack.texts import Texts, texts_for
 from engine import Language
-from engine.text import clip
+from engine.render import shown_url
+from engine.text import clip, escaped
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,7 @@ def sources_of(task: Task) -> list[Chunk]:
     found = []
     for url, title in task.sources.items():
         if _is_web(url):
-            text = title if title and title != url else _host(url)
+            text = escaped(title) if title and title != url else _host(url)
             found.append({"type": "url", "url": url, "text": clip(text, MAX_SOURCE_TEXT)})
     return found[:MAX_SOURCES]
 
@@ -86,7 +87,7 @@ def named_sources(task: Task) -> list[str]:
     """The names of its other sources (a library's files): a file:// path is no link
     anyone in Slack could open, so they are named in the task's output instead."""
     names = [
-        clip(title if title and title != url else url.rsplit("/", 1)[-1], MAX_SOURCE_TEXT)
+        clip(escaped(title) if title and title != url else shown_url(url), MAX_SOURCE_TEXT)
         for url, title in task.sources.items()
         if not _is_web(url)
     ]

@@ -23,7 +23,7 @@ from engine.assembly import Sources, index_unfinished, library_sources, web_sour
 from engine.budget import Budget, InMemoryBudget, Meter, PausableClock, StepRefused
 from engine.cli.clarify import clarify_at_terminal
 from engine.cli.console import progress_display, say, summarise
-from engine.cli.exits import EXIT_FAILED, EXIT_MODEL_UNREACHABLE, EXIT_OK
+from engine.cli.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_MODEL_UNREACHABLE, EXIT_OK
 from engine.cli.opening import open_library
 from engine.cli.signals import terminate_as_interrupt
 from engine.contracts import Claim, ClarifyingQuestion, Limits, Plan, Report
@@ -109,12 +109,18 @@ def run_ask(args: argparse.Namespace) -> int:
             library = open_library(args.library, args.cache_dir, deadline)
     # The sources' page evidence: a library's PDFs, or those the run fetched, kept beside
     # their snapshots; it outlives the sources' connections.
-    report, evidence, unreachable = asyncio.run(_research(args, brief, limits, library, started))
+    report, evidence, unreachable = asyncio.run(
+        _research(args, brief, limits, library, started, deadline)
+    )
     if unreachable is not None:
         report = said_unreachable(report, unreachable)
     if library is not None:  # the time cap stopped its index build: partial, it says why
         report = index_unfinished(report, library[0])
-    paths = write_report(report, out, formats, evidence=evidence, on_failure=_tell_failure)
+    try:
+        with terminate_as_interrupt():  # SIGTERM while writing: the files left are said
+            paths = write_report(report, out, formats, evidence=evidence, on_failure=_tell_failure)
+    except KeyboardInterrupt:  # its line said which files are missing
+        return EXIT_INTERRUPTED
     summarise(report, paths)
     if not paths or ("json" in formats and out / "report.json" not in paths):
         return EXIT_FAILED  # report.json not written; its line was said as it failed
@@ -163,6 +169,7 @@ async def _research(
     limits: Limits,
     library: tuple[Library, list[str]] | None,
     started: float | None = None,
+    deadline: Deadline | None = None,
 ) -> tuple[Report, PageEvidence | None, str | None]:
     """The report, the sources' page evidence, and why the model could not be reached
     (None when it could)."""
@@ -190,7 +197,7 @@ async def _research(
                 if watch is None or watch.unreachable is None:
                     raise
         if library is not None:
-            sources = library_sources(*library)
+            sources = library_sources(*library, deadline)  # its page evidence stops at the cap
         else:
             sources = await stack.enter_async_context(
                 web_sources(args.cache_dir, on_note=lambda note: say(f"search: {note}"))

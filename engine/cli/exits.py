@@ -17,7 +17,8 @@ EXIT_MODEL_UNREACHABLE = 3
 """The model could not be reached (no network, DNS, a key the API refuses): the run stopped
 at once and wrote the partial report, whose first gap and first note say so."""
 EXIT_INTERRUPTED = 130
-"""Interrupted a second time: quit at once."""
+"""Interrupted a second time (quit at once), or while the report's files were written (one
+line names those not written; each written is whole)."""
 
 # Each branch of the family, most specific first: its exit code and what its line says
 # before the message ("" for a message that already says it all).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from engine.sources.library.files import escaped
+from engine.text.escapes import escaped
 
 # Escape sequences (CSI, OSC and other ESC forms, 7- and 8-bit) and every other control
 # character but tab and newline: a file name or a page must not drive the user's terminal.

@@ -8,6 +8,7 @@ off-page text), `ocr` reads the pages without a text layer (Tesseract), `visible
 page reads the same whichever way it arrived.
 """
 
+from engine.documents.children import stop_children
 from engine.documents.html_text import html_main_text, html_title
 from engine.documents.ocr import OCR_DPI, ocr_available, ocr_languages, read_image, render_page
 from engine.documents.parse import (
@@ -45,4 +46,5 @@ __all__ = [
     "parse_text_bytes",
     "read_image",
     "render_page",
+    "stop_children",
 ]

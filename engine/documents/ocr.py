@@ -7,7 +7,8 @@ something (an image, paths, a form); `render_page` draws one in grey at `OCR_DPI
 with its `por` and `eng` data: the models come with the package, nothing is downloaded).
 Tesseract runs as a child process with a timeout, one thread (`OMP_THREAD_LIMIT=1`: the
 library parses in one worker process per core already), page segmentation mode 3 (fully
-automatic, no orientation detection) and TSV output, so every word comes with its box.
+automatic, no orientation detection) and TSV output, so every word comes with its box. It
+is started through `children.run_child`, so a stop (SIGTERM, Ctrl-C) kills it at once.
 
 The words make the page text: a line's words joined by a space, lines by a line break, in
 Tesseract's reading order (block, paragraph, line). Digits read as look-alike letters ("l"
@@ -31,6 +32,7 @@ import numpy
 import pypdfium2
 import pypdfium2.raw as pdfium_c
 
+from engine.documents.children import run_child
 from engine.documents.layout import Box
 
 TESSERACT = "tesseract"
@@ -132,7 +134,8 @@ def read_image(
     segmentation: int = OCR_PAGE_SEGMENTATION,
 ) -> OcrPage | None:
     """The words Tesseract reads in `image` (`segmentation`: its page segmentation mode);
-    None without Tesseract, on its failure or timeout. Word boxes are in the page's points."""
+    None without Tesseract, on its failure or timeout, or once the process is stopping
+    (`children.stop_children`). Word boxes are in the page's points."""
     languages = ocr_languages()
     executable = shutil.which(TESSERACT)
     if not languages or executable is None:
@@ -150,18 +153,8 @@ def read_image(
         "tsv",
     ]
     environment = {**os.environ, "OMP_THREAD_LIMIT": "1"}
-    try:
-        done = subprocess.run(
-            command,
-            input=image.pgm,
-            capture_output=True,
-            timeout=timeout,
-            env=environment,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if done.returncode != 0:
+    done = run_child(command, input=image.pgm, timeout=timeout, env=environment)
+    if done is None or done.returncode != 0:
         return None
     return page_from_tsv(done.stdout.decode("utf-8", "replace"), image)
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pypdfium2
 
+from engine.documents.children import stopping
 from engine.documents.html_text import html_main_text, html_title
 from engine.documents.ocr import ocr_available, read_image, render_page, wants_ocr
 from engine.documents.office import read_docx, read_pptx, read_xlsx
@@ -335,9 +336,11 @@ def _read_by_ocr(
 ) -> frozenset[int]:
     """Reads the pages `indices` by OCR into `texts`, one at a time (a page image is tens of
     megabytes); the indices of those OCR found text on. A page OCR finds nothing on keeps
-    its text layer's text."""
+    its text layer's text, and so do the pages left once the process is stopping."""
     read = set()
     for index in indices:
+        if stopping():  # the process is asked to stop: no page more (`children`)
+            break
         with PDFIUM_LOCK:
             page = document[index]
             try:

@@ -4,6 +4,7 @@ from engine.render.citations import (
     CitationIndex,
     claim_origin,
     origin_text,
+    shown_url,
     source_location,
     source_title,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "render_pdf",
     "render_pptx",
     "report_title",
+    "shown_url",
     "source_location",
     "source_title",
     "write_report",

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.contracts import ClaimStatus, Report
-from engine.render.citations import safe_href
+from engine.render.citations import safe_href, shown_url
 from engine.render.labels import format_decimal, labels_for, spend_rows
 from engine.text.normalise import collapse_whitespace
 
@@ -56,7 +56,7 @@ def appendix(report: Report) -> Appendix:
         notes=[line for line in (collapse_whitespace(note) for note in report.notes) if line],
         rejected=[
             Rejection(
-                url=collapse_whitespace(claim.url),
+                url=shown_url(collapse_whitespace(claim.url)),
                 href=safe_href(claim.url),
                 reason=collapse_whitespace(claim.reason or labels.no_reason),
             )

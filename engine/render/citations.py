@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from engine.contracts import Claim, ClaimStatus, Report, Standing
 from engine.render.labels import Labels
 from engine.snapshots import split_page
 from engine.sources.kinds import Origin
+from engine.text.escapes import escaped
 from engine.text.normalise import collapse_whitespace
 
-LINKABLE_SCHEMES = frozenset({"http", "https", "file"})
+LINKABLE_SCHEMES = frozenset({"http", "https"})
+"""A `file://` URL is no link: it names a path on the machine that wrote the report."""
 
 
 class CitationIndex:
@@ -47,6 +49,11 @@ class SourceLocation:
     page: int | None
     href: str | None
 
+    @property
+    def shown(self) -> str:
+        """`base_url` as a reader is shown it (`shown_url`)."""
+        return shown_url(self.base_url)
+
 
 def source_location(claim: Claim) -> SourceLocation:
     base_url, page = split_page(claim.url)
@@ -56,7 +63,7 @@ def source_location(claim: Claim) -> SourceLocation:
 
 
 def safe_href(url: str) -> str | None:
-    """The URL if a reader may follow it (http, https, file), else None (show it as text)."""
+    """The URL if a reader may follow it (http, https), else None (show it as text)."""
     # Browsers drop tabs and newlines inside URLs ("java\tscript:"), so any whitespace or
     # control character disqualifies the URL outright rather than being parsed around.
     if any(char.isspace() or ord(char) < 0x20 or ord(char) == 0x7F for char in url):
@@ -69,8 +76,23 @@ def safe_href(url: str) -> str | None:
 
 
 def source_title(claim: Claim) -> str:
-    """The title to show for a source; the bare URL when the page had none."""
-    return collapse_whitespace(claim.title) or split_page(claim.url)[0]
+    """The title to show for a source, escaped onto one line (`escapes.escaped`); when the
+    document has none, its URL as `shown_url` shows it (a library file by its name)."""
+    return escaped(collapse_whitespace(claim.title)) or shown_url(split_page(claim.url)[0])
+
+
+def shown_url(url: str) -> str:
+    """What a reader is shown of a source's URL, escaped: a web address as it is, a library
+    document's `file://` URL by its file name (with its `#page=N`), never the path it has on
+    the machine that wrote the report."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return escaped(url)
+    if parts.scheme.lower() != "file":
+        return escaped(url)
+    name = unquote(parts.path.rstrip("/").rsplit("/", 1)[-1])
+    return escaped(name + (f"#{parts.fragment}" if parts.fragment else ""))
 
 
 @dataclass(frozen=True)
@@ -104,6 +126,11 @@ class SourceGroup:
     origin: str | None = None
     """Which source of a combined research it came from (`Report.origins`: library, web,
     conversation); None when the research read one source."""
+
+    @property
+    def shown(self) -> str:
+        """`url` as a reader is shown it (`shown_url`)."""
+        return shown_url(self.url)
 
     @property
     def verified(self) -> bool:

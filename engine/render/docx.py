@@ -179,7 +179,7 @@ class _Writer:
             pieces.append(NoteRun(f", {page_label(self.labels, location.page)}"))
         pieces += [
             NoteRun(". "),
-            NoteRun(flat(location.base_url), "link", location.href),
+            NoteRun(flat(location.shown), "link", location.href),
             NoteRun(f". {accessed_text(self.labels, claim.accessed_at)}."),
         ]
         if claim.status is not ClaimStatus.verified:
@@ -270,9 +270,9 @@ class _Writer:
             where = self.document.add_paragraph()
             where.paragraph_format.keep_with_next = True
             if group.href is not None:
-                where._p.append(hyperlink(self.document.part, group.href, flat(group.url)))
+                where._p.append(hyperlink(self.document.part, group.href, flat(group.shown)))
             else:
-                _grey(where.add_run(flat(group.url)))
+                _grey(where.add_run(flat(group.shown)))
             evidence = evidence_text(labels, group)
             if evidence:
                 _grey(where.add_run(f" · {evidence}"))

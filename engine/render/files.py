@@ -91,6 +91,10 @@ class RenderProblems:
 
     def add(self, note: str, line: str) -> None:
         self.report = with_note(self.report, note)
+        self.tell(line)
+
+    def tell(self, line: str) -> None:
+        """Say `line` without a note (the report can no longer carry one)."""
         self.lines.append(line)
         self._on_failure(line)
 
@@ -126,17 +130,38 @@ def write_report(
     their boxes on the page in report.json, and the HTML and PDF reports show the page crops.
     When a part fails after report.json was written, report.json is written again with the
     note (if that fails too, the first, complete report.json stays).
+
+    Interrupted (KeyboardInterrupt: Ctrl-C, or SIGTERM the CLI turns into one), the file
+    being written is left whole or not at all, `on_failure` hears one line naming the files
+    not written, and the interrupt goes on up.
     """
     asked = list(formats)
     check_formats(asked)
     wanted = [name for name in FORMATS if name in asked]
     problems = RenderProblems(report, on_failure)
+    paths: list[Path] = []
+    try:
+        _write_all(wanted, out_dir, evidence, problems, paths)
+    except KeyboardInterrupt:
+        missing = [f"report.{name}" for name in wanted if out_dir / f"report.{name}" not in paths]
+        problems.tell(f"interrupted while writing the report: {', '.join(missing)} not written")
+        raise
+    return paths
+
+
+def _write_all(
+    wanted: list[str],
+    out_dir: Path,
+    evidence: PageEvidence | None,
+    problems: RenderProblems,
+    paths: list[Path],
+) -> None:
+    """`write_report`'s work, each file written added to `paths` as soon as it is."""
     if evidence is not None:
         try:
             problems.report = evidence.with_boxes(problems.report)
         except Exception as error:
             problems.page_boxes_failed(error)
-    paths: list[Path] = []
     noted = len(problems.lines)
     if "json" in wanted and _write(out_dir, "json", render_json(problems.report), problems):
         paths.append(out_dir / "report.json")
@@ -153,9 +178,8 @@ def write_report(
     if paths and paths[0].name == "report.json" and len(problems.lines) > noted:
         try:  # report.json lists every part that failed after it was first written
             disk.write_atomically(paths[0], render_json(problems.report))
-        except Exception:
-            log.warning("report.json was not updated with the later failures", exc_info=True)
-    return paths
+        except Exception as error:  # one line, as every other failure: no traceback
+            problems.tell(f"the later failures are not in report.json: {describe(error)}")
 
 
 def render_json(report: Report) -> bytes:

@@ -272,7 +272,7 @@ class _Views:
             )
         return DocumentView(
             title=group.title,
-            url=group.url,
+            url=group.shown,
             href=group.href,
             accessed=" · ".join(
                 part
@@ -350,7 +350,7 @@ def citation_view(
         title=source_title(claim),
         excerpt=display_text(claim.excerpt),
         context=display_text(shown) if (shown := context_text(labels, claim)) else None,
-        url=location.base_url,
+        url=location.shown,
         href=location.href,
         page=None if location.page is None else page_label(labels, location.page),
         accessed=accessed_text(labels, claim.accessed_at),

@@ -225,7 +225,7 @@ def sources_block(report: Report, labels: Labels) -> str:
     entries = []
     for group in sources_by_document(report):
         entries.append(
-            f"**{inert_markdown(group.title)}** — {inert_markdown(group.url, url=True)} — "
+            f"**{inert_markdown(group.title)}** — {inert_markdown(group.shown, url=True)} — "
             f"{accessed_text(labels, group.accessed_at)}"
             + (f" — {evidence}" if (evidence := evidence_text(labels, group)) else "")
         )

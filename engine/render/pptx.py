@@ -280,7 +280,7 @@ class _Deck:
         groups = sources_by_document(self.report)
         entries: list[tuple[str, list[str]]] = []
         for group in groups:
-            lines = [flat(group.url)]
+            lines = [flat(group.shown)]
             lines += [evidence] if (evidence := evidence_text(labels, group)) else []
             for excerpt in group.excerpts:
                 where = f"{self.words.page_short} {excerpt.page} · " if excerpt.page else ""
@@ -340,7 +340,7 @@ class _Deck:
             number = self.index.number_of(cid)
             location = source_location(claim)
             blocks.append(
-                f"{slide_source_line(number, claim, self.words)} — {flat(location.base_url)}\n"
+                f"{slide_source_line(number, claim, self.words)} — {flat(location.shown)}\n"
                 f"{excerpt_text(claim, self.labels)}\n"
                 f"{accessed_text(self.labels, claim.accessed_at)}"
             )

@@ -116,7 +116,7 @@ def _claims_sheet(sheet: Worksheet, report: Report, words: SheetWords, labels: R
             claim.excerpt,
             claim.context,
             source_title(claim),
-            location.base_url,
+            location.shown,
             location.page,
             words.statuses[claim.status.value],
             claim.reason if claim.status is not ClaimStatus.verified else None,

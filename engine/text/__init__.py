@@ -3,6 +3,7 @@ numbers, and the language of a question. Pure functions; this package imports no
 the engine."""
 
 from engine.text.comparisons import compared_sides
+from engine.text.escapes import escaped
 from engine.text.language import Language, detect_language
 from engine.text.normalise import (
     MatchText,
@@ -24,6 +25,7 @@ __all__ = [
     "collapse_whitespace",
     "compared_sides",
     "detect_language",
+    "escaped",
     "excerpt_key",
     "fold_accents",
     "is_fragment",

@@ -62,6 +62,8 @@ _REPORT = ReportWords(
     page_crops_failed="The crops of the cited pages could not be made ({error}); citations "
     "show their excerpt only",
     page_boxes_failed="The excerpts' positions on the cited pages could not be computed ({error})",
+    scans_past_cap="The time cap was reached while the cited scanned pages were read again for "
+    "their highlight: {count} of {total} are shown without it",
     model_unreachable="The model could not be reached ({error}): this partial report holds only "
     "what was done without it",
     summary="Summary",

@@ -63,6 +63,8 @@ _REPORT = ReportWords(
     "citações mostram só o trecho",
     page_boxes_failed="As posições dos trechos nas páginas citadas não puderam ser calculadas "
     "({error})",
+    scans_past_cap="O limite de tempo chegou enquanto as páginas digitalizadas citadas eram "
+    "lidas de novo para o destaque: {count} de {total} ficaram sem ele",
     model_unreachable="O modelo não pôde ser alcançado ({error}): este relatório parcial reúne "
     "só o que foi feito sem ele",
     summary="Resumo",

@@ -76,6 +76,9 @@ class ReportWords:
     """A note: the crops of the cited pages could not be made ({error})."""
     page_boxes_failed: str
     """A note: the excerpts' boxes on their pages could not be computed ({error})."""
+    scans_past_cap: str
+    """A note: the time cap was reached while the cited scanned pages were read again by OCR
+    for their highlight ({count} of {total} pages left without it)."""
     model_unreachable: str
     """The first gap and note of a run whose model could not be reached ({error})."""
     summary: str

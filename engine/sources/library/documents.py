@@ -11,9 +11,10 @@ from urllib.parse import quote_from_bytes
 from engine.documents.parse import CONTENT_TYPE_BY_KIND, DocumentKind
 from engine.errors import SourceError
 from engine.snapshots import split_page
-from engine.sources.library.files import escaped, worded
+from engine.sources.library.files import worded
 from engine.sources.library.index.catalog import CatalogEntry
 from engine.sources.library.manifest import Manifest
+from engine.text.escapes import escaped
 
 
 class LibraryError(SourceError):

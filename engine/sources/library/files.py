@@ -4,7 +4,6 @@ whether a file changed since it was indexed."""
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -13,32 +12,12 @@ from pathlib import Path
 from engine.documents.parse import KIND_BY_SUFFIX, DocumentKind
 from engine.words import ENGLISH, PORTUGUESE, LibraryWords
 
-# Control characters (C0, DEL, C1), line and paragraph separators, and the bidirectional
-# marks, embeddings, overrides and isolates that reorder what a terminal or a chat shows.
-_UNSHOWABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
-_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def escaped(text: str) -> str:
-    """`text` on one line with its control, newline and bidi characters written as escapes
-    (`\\n`, `\\x1b`, `\\u202e`): a file name or a title shown as it is, never able to forge a
-    line of output or reorder the text around it."""
-    return _UNSHOWABLE.sub(_escape, text)
-
-
-def _escape(match: re.Match[str]) -> str:
-    char = match.group()
-    if char in _SHORT_ESCAPES:
-        return _SHORT_ESCAPES[char]
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
 
 class Note(str):
     """A warning for the reports, in English (the string itself, which a terminal shows too)
     and in Portuguese (`pt`), so that a report's notes follow its language (`in_language`);
     both are worded by `engine.words` (`worded`). Names in it are
-    library-relative and escaped (`files.escaped`): no server path, no forged line."""
+    library-relative and escaped (`engine.text.escapes`): no server path, no forged line."""
 
     pt: str
 

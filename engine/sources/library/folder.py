@@ -20,7 +20,7 @@ from engine.sources.library.cache import ParsedTextCache, default_cache_dir
 from engine.sources.library.deadline import Deadline
 from engine.sources.library.document_texts import DocumentTexts
 from engine.sources.library.documents import LibraryDocument, LibraryError, build_documents
-from engine.sources.library.files import Note, escaped, worded
+from engine.sources.library.files import Note, worded
 from engine.sources.library.index.opening import open_index
 from engine.sources.library.index.passage_index import PassageIndex
 from engine.sources.library.index.refresh import RefreshSummary
@@ -28,6 +28,7 @@ from engine.sources.library.manifest import Manifest, load_manifest
 from engine.sources.library.query import search_terms
 from engine.sources.library.ranking import TitleField, rank_passages
 from engine.sources.protocols import FetchError, SearchHit
+from engine.text.escapes import escaped
 from engine.text.normalise import collapse_whitespace
 from engine.words import ENGLISH, PORTUGUESE, Words
 

@@ -14,7 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.sources.library.files import escaped, worded
+from engine.sources.library.files import worded
+from engine.text.escapes import escaped
 
 INDEX_MANIFEST = "index.jsonl"
 DOCUMENTS_MANIFEST = "documents.jsonl"

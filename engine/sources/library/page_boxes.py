@@ -35,7 +35,7 @@ import pypdfium2
 import pypdfium2.raw as pdfium_c
 
 from engine.documents.layout import Box
-from engine.documents.ocr import OcrPage, read_image, render_page, wants_ocr
+from engine.documents.ocr import OCR_TIMEOUT_SECONDS, OcrPage, read_image, render_page, wants_ocr
 from engine.documents.parse import PDFIUM_LOCK
 from engine.documents.pdf_text import PageText, visible_page_text
 from engine.documents.pdf_text import cleaned_page_text as cleaned_page_text
@@ -167,11 +167,14 @@ def page_wants_ocr(document: pypdfium2.PdfDocument, page: int) -> bool:
         pdf_page.close()
 
 
-def read_page_by_ocr(document: pypdfium2.PdfDocument, page: int) -> OcrPage | None:
+def read_page_by_ocr(
+    document: pypdfium2.PdfDocument, page: int, timeout: float = OCR_TIMEOUT_SECONDS
+) -> OcrPage | None:
     """What OCR reads on `page` (1-based), rendered and read exactly as the parser reads a
     page without a text layer; None out of range, without Tesseract, or on its failure.
     The page is rendered under `parse.PDFIUM_LOCK` and read outside it: call it without
-    holding the lock, so other threads' pdfium calls do not wait seconds for Tesseract."""
+    holding the lock, so other threads' pdfium calls do not wait seconds for Tesseract.
+    Tesseract is stopped after `timeout` seconds (None then)."""
     with PDFIUM_LOCK:
         if not 1 <= page <= len(document):
             return None
@@ -180,7 +183,7 @@ def read_page_by_ocr(document: pypdfium2.PdfDocument, page: int) -> OcrPage | No
             image = render_page(pdf_page)
         finally:
             pdf_page.close()
-    return read_image(image)
+    return read_image(image, timeout)
 
 
 def ocr_span_boxes(page: OcrPage, excerpt: str, hint: tuple[int, int] | None = None) -> list[Box]:

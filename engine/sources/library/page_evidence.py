@@ -22,17 +22,23 @@ thread, `bot.conversation.page_evidence`; `fonte ask` renders after its event lo
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import ExitStack
+from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 import pypdfium2
 
 from engine.contracts import Claim, ClaimStatus, Locator, Report
+from engine.documents.children import stopping
 from engine.documents.layout import Box
-from engine.documents.ocr import OcrPage
+from engine.documents.ocr import OCR_TIMEOUT_SECONDS, OcrPage
 from engine.documents.parse import PDFIUM_LOCK
 from engine.snapshots import split_page
+from engine.sources.library.deadline import Deadline, passed
 from engine.sources.library.folder import Library
 from engine.sources.library.page_boxes import (
     ocr_lines,
@@ -44,6 +50,10 @@ from engine.sources.library.page_boxes import (
     text_lines,
 )
 from engine.sources.library.page_crops import render_crop
+from engine.words import words_for
+
+_REPORTS_KEPT = 4
+"""How many reports' scans an evidence keeps between their boxes and their crops."""
 
 FindPdf = Callable[[str], Path | bytes | None]
 """The PDF a URL (without `#page`) names, as a file or as its bytes; None when there is none."""
@@ -55,23 +65,52 @@ class PdfPageEvidence:
     Every pdfium call holds the process's pdfium lock (`parse.PDFIUM_LOCK`), so any thread
     may call them while other threads parse PDFs; OCR reads a page outside it."""
 
-    def __init__(self, find_pdf: FindPdf) -> None:
+    def __init__(self, find_pdf: FindPdf, deadline: Deadline | None = None) -> None:
         self._find_pdf = find_pdf
+        self.deadline = deadline
+        """The run's time cap: past it no page is read by OCR again (its crop goes without
+        its highlight, and the report says how many), and a page being read stops there."""
+        self._scans: OrderedDict[tuple[str, datetime], _Scans] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _documents(self, report: Report | None = None) -> _Documents:
+        return _Documents(self._find_pdf, self._scans_of(report), self.deadline)
+
+    def _scans_of(self, report: Report | None) -> _Scans:
+        """The scans read for `report`'s boxes, reused for its crops (the last few reports
+        only); a fresh one for a single crop."""
+        if report is None:
+            return _Scans()
+        key = (report.question, report.created_at)
+        with self._lock:
+            scans = self._scans.pop(key, None) or _Scans()
+            self._scans[key] = scans
+            while len(self._scans) > _REPORTS_KEPT:
+                self._scans.popitem(last=False)
+        return scans
 
     def with_boxes(self, report: Report) -> Report:
-        """`report` with the boxes of every cited claim's excerpt (and context) on its page."""
+        """`report` with the boxes of every cited claim's excerpt (and context) on its page;
+        a note says how many scanned pages the time cap left without them."""
         cited = set(report.cited_claim_ids())
-        with _Documents(self._find_pdf) as documents:
+        scans = self._scans_of(report)
+        with _Documents(self._find_pdf, scans, self.deadline) as documents:
             claims = [
                 _located(claim, documents) if claim.id in cited else claim
                 for claim in report.claims
             ]
-        return report.model_copy(update={"claims": claims})
+        located = report.model_copy(update={"claims": claims})
+        if not scans.past_cap:
+            return located
+        note = words_for(report.language).report.scans_past_cap.format(
+            count=len(scans.past_cap), total=len(scans.wanted)
+        )
+        return located.model_copy(update={"notes": [*located.notes, note]})
 
     def crops(self, report: Report) -> dict[str, bytes]:
         """A PNG crop of the page for every cited claim that has one, by claim id."""
         found: dict[str, bytes] = {}
-        with _Documents(self._find_pdf) as documents:
+        with self._documents(report) as documents:
             for claim_id in dict.fromkeys(report.cited_claim_ids()):
                 png = _crop(report.claim(claim_id), documents)
                 if png is not None:
@@ -80,15 +119,15 @@ class PdfPageEvidence:
 
     def crop_png(self, claim: Claim) -> bytes | None:
         """The page around `claim`'s excerpt, highlighted, as PNG; None if there is none."""
-        with _Documents(self._find_pdf) as documents:
+        with self._documents() as documents:
             return _crop(claim, documents)
 
 
 class LibraryPageEvidence(PdfPageEvidence):
     """Boxes and crops for the claims of a report whose sources are `library`."""
 
-    def __init__(self, library: Library) -> None:
-        super().__init__(library.pdf_path)
+    def __init__(self, library: Library, deadline: Deadline | None = None) -> None:
+        super().__init__(library.pdf_path, deadline)
 
 
 def crop_png(claim: Claim, library: Library) -> bytes | None:
@@ -182,14 +221,26 @@ def _boxes(
         return []
 
 
+@dataclass
+class _Scans:
+    """What OCR read on the scanned pages of one evidence's reports, by document URL and
+    page: read once for the boxes and the crops alike (seconds a page)."""
+
+    read: dict[tuple[str, int], OcrPage | None] = field(default_factory=dict)
+    wanted: set[tuple[str, int]] = field(default_factory=set)
+    past_cap: set[tuple[str, int]] = field(default_factory=set)
+    """The pages the time cap left unread."""
+
+
 class _Documents:
     """The PDFs opened while boxing or cropping one report, each found and opened once."""
 
-    def __init__(self, find_pdf: FindPdf) -> None:
+    def __init__(self, find_pdf: FindPdf, scans: _Scans, deadline: Deadline | None) -> None:
         self._find_pdf = find_pdf
         self._stack = ExitStack()
         self._open: dict[str, pypdfium2.PdfDocument | None] = {}
-        self._scans: dict[tuple[int, int], OcrPage | None] = {}
+        self._scans = scans
+        self._deadline = deadline
         self._wants: dict[tuple[int, int], bool] = {}
 
     def __enter__(self) -> _Documents:
@@ -203,12 +254,23 @@ class _Documents:
         """What OCR reads on `page` of `document` when it is a page OCR read (`claim` says
         so, or the page shows no text, `ocr.wants_ocr`), read once per page; None for a
         page with a text layer, or when OCR reads nothing (no Tesseract)."""
-        key = (id(document), page)
-        if claim.read_by != "ocr" and not self._wants_ocr(key, document, page):
+        if claim.read_by != "ocr" and not self._wants_ocr((id(document), page), document, page):
             return None
-        if key not in self._scans:
-            self._scans[key] = read_page_by_ocr(document, page)
-        return self._scans[key]
+        key = (split_page(claim.url)[0], page)
+        self._scans.wanted.add(key)
+        if key not in self._scans.read:
+            if passed(self._deadline) or stopping():
+                self._scans.past_cap.add(key)
+                return None
+            timeout = OCR_TIMEOUT_SECONDS
+            if self._deadline is not None:  # a page being read stops at the cap too
+                timeout = min(timeout, max(self._deadline.remaining(), 0.1))
+            found = read_page_by_ocr(document, page, timeout)
+            if found is None and passed(self._deadline):
+                self._scans.past_cap.add(key)
+                return None
+            self._scans.read[key] = found
+        return self._scans.read[key]
 
     def _wants_ocr(self, key: tuple[int, int], document: pypdfium2.PdfDocument, page: int) -> bool:
         if key not in self._wants:

@@ -20,7 +20,6 @@ import asyncio
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 import threading
 import zipfile
@@ -30,6 +29,7 @@ import openpyxl
 from openpyxl.utils import get_column_letter
 
 from engine.disk import write_atomically
+from engine.documents.children import run_child
 from engine.sources.library.cache import default_cache_dir
 from engine.verify.seen.memo import FileShas
 from engine.verify.seen.pdf_seer import PdfSeer
@@ -157,9 +157,7 @@ class OfficeSeer:
                     shutil.copyfile(document, source)
                 profile = Path(tempfile.gettempdir()) / f"fonte-soffice-profile-{os.getpid()}"
                 command = pdf_command(executable, source, Path(work), profile)
-                try:
-                    subprocess.run(command, capture_output=True, timeout=self._timeout, check=False)
-                except (OSError, subprocess.SubprocessError):
+                if run_child(command, timeout=self._timeout) is None:  # a stop kills it
                     return None
                 printed = Path(work) / f"{sha}.pdf"
                 if not printed.exists():

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.conversation.shared_files import share_files, share_step
 from bot.files import Conversation, conversation_files
 from bot.flows import handle_step
@@ -107,6 +109,23 @@ async def test_a_file_name_cannot_ping_the_channel(rt: Runtime, slack: SlackStub
 
     [reply] = replies(slack, "D1", event["ts"])
     assert "<!channel>" not in reply
+
+
+@pytest.mark.parametrize("mark", ["\u202e", "\u2066", "\u200f", "\x85"])
+async def test_a_file_names_bidi_and_control_characters_are_shown_escaped(
+    rt: Runtime, slack: SlackStub, mark: str
+) -> None:
+    """A name that reverses what follows it ("contrato<RLO>dm.exe" shows as "contratoexe.md")
+    is shown as it is, its mark written as an escape."""
+    event = slack.share_file(USER, "D1", f"contrato{mark}dm.exe.md", b"# x", "text/plain")
+
+    step = await share_step(rt, event, "event:5b", mentioned=False)
+    assert step is not None
+    await share_files(rt, step)
+
+    [reply] = replies(slack, "D1", event["ts"])
+    assert mark not in reply
+    assert f"contrato\\{'x' if ord(mark) < 0x100 else 'u'}" in reply
 
 
 async def test_the_question_runs_after_the_files_are_kept(rt: Runtime, slack: SlackStub) -> None:

@@ -10,12 +10,23 @@ import errno
 import functools
 import json
 import os
+import signal
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from engine.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_MODEL_UNREACHABLE, EXIT_OK, main
+from engine.cli import (
+    EXIT_BAD_INPUT,
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_MODEL_UNREACHABLE,
+    EXIT_OK,
+    main,
+)
+from engine.contracts import Report
+from engine.render import files
 from tests.support.anthropic_replies import ApiError
 from tests.support.anthropic_server import ScriptedAnthropic
 from tests.support.broken_weasyprint import BrokenWeasyPrint
@@ -144,6 +155,34 @@ def test_a_full_disk_for_one_file_leaves_it_absent_and_says_so_in_one_line(
     assert lines_about(err, view) == [said]
     if view != "report.json":
         assert notes(out)[-1].startswith(f"{view} não pôde ser gerado (OSError")
+
+
+def test_sigterm_while_the_files_are_written_leaves_them_whole_and_names_those_missing(
+    library: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """SIGTERM as report.docx is made: the files written are whole, no temporary file is
+    left, one line names the files not written, and the exit says it was interrupted."""
+    real = files._RENDERERS["docx"]
+
+    def terminated(report: Report, crops: Mapping[str, bytes]) -> bytes:
+        signal.raise_signal(signal.SIGTERM)
+        return real(report, crops)
+
+    monkeypatch.setitem(files._RENDERERS, "docx", terminated)
+    out = tmp_path / "out"
+
+    assert ask(library, out, "--format", "json,md,docx,pptx,xlsx") == EXIT_INTERRUPTED
+
+    assert sorted(os.listdir(out)) == ["report.json", "report.md"]
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert lines_about(err, "interrupted") == [
+        "warning: interrupted while writing the report: report.docx, report.pptx, report.xlsx "
+        "not written"
+    ]
 
 
 # -- bad input: one line, exit 2, before any research ---------------------------------------

@@ -290,3 +290,34 @@ def test_a_write_that_fails_midway_leaves_no_temporary_file(
     assert write_report(english_report, tmp_path, ["json"], on_failure=lines.append) == []
     assert os.listdir(tmp_path) == []
     assert len(lines) == 1
+
+
+def test_a_disk_full_for_the_json_rewrite_is_one_line_and_no_traceback(
+    english_report: Report,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """report.md fills the disk, and report.json cannot be written again with its note: each
+    is one line for the user, nothing logged with a traceback."""
+    real = disk.write_atomically
+    written: list[str] = []
+
+    def write(path: Path, content: bytes, *, mode: int = 0o644) -> None:
+        if path.name == "report.md" or path.name in written:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written.append(path.name)
+        real(path, content, mode=mode)
+
+    monkeypatch.setattr("engine.disk.write_atomically", write)
+    lines: list[str] = []
+
+    paths = write_report(english_report, tmp_path, ["json", "md"], on_failure=lines.append)
+
+    assert [path.name for path in paths] == ["report.json"]
+    full = "OSError: [Errno 28] No space left on device"
+    assert lines == [
+        f"report.md was not written: {full}",
+        f"the later failures are not in report.json: {full}",
+    ]
+    assert not [record for record in caplog.records if record.exc_info]

@@ -18,6 +18,7 @@ files). While a file takes long, a progress line still comes every `PROGRESS_POL
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import multiprocessing
 import os
@@ -30,6 +31,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
 
+from engine.documents.children import stopped_by, stopping
 from engine.documents.parse import INLINE_BYTES, DocumentKind
 from engine.sources.library.deadline import Deadline, passed
 from engine.sources.library.index.reading import FileOutcome, FileTask, read_for_index
@@ -127,21 +129,37 @@ def _pooled(
     )
     finished = False
     try:
-        # A bounded window of batches in flight: finished ones wait in memory until taken.
-        pending: _InFlight = deque()
-        for batch in batches:
-            pending.append((batch, _submit(pool, batch)))
-            if len(pending) >= window and not (yield from _first(pending, deadline, waiting)):
-                return
-        while pending:
-            if not (yield from _first(pending, deadline, waiting)):
-                return
-        finished = True
+        finished = yield from _run_pool(pool, batches, window, deadline, waiting)
     finally:
         if finished:
             pool.shutdown(wait=True)
         else:
             abandon(pool)
+
+
+def _run_pool(
+    pool: ProcessPoolExecutor,
+    batches: list[list[FileTask]],
+    window: int,
+    deadline: Deadline | None,
+    waiting: Callable[[], None],
+) -> Generator[FileOutcome, None, bool]:
+    """The outcomes of `batches` read in `pool`: True once all are taken, False when the
+    deadline passed or the process is stopping (`children.stop_children` kills the pool's
+    workers from whichever thread it runs in, and no batch is sent after it)."""
+    with stopped_by(lambda: _kill_workers(pool)):
+        # A bounded window of batches in flight: finished ones wait in memory until taken.
+        pending: _InFlight = deque()
+        for batch in batches:
+            if stopping():
+                return False
+            pending.append((batch, _submit(pool, batch)))
+            if len(pending) >= window and not (yield from _first(pending, deadline, waiting)):
+                return False
+        while pending:
+            if stopping() or not (yield from _first(pending, deadline, waiting)):
+                return False
+        return True
 
 
 def _first(
@@ -189,14 +207,24 @@ def _finished(pending: _InFlight) -> Generator[FileOutcome, None, None]:
 
 def abandon(pool: ProcessPoolExecutor) -> None:
     """Stop `pool` without waiting for the work it is doing: its workers are killed."""
-    workers = list((pool._processes or {}).values())  # private: no public way
+    workers = _kill_workers(pool)
     pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.join(_JOIN_SECONDS)
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> list[multiprocessing.Process]:
+    """Kill `pool`'s workers now, each with what it started (its process group: Tesseract
+    reading a page), without waiting for them; the workers killed."""
+    workers = list((pool._processes or {}).values())  # private: no public way
     for worker in workers:
         # SIGKILL, not SIGTERM: a forked worker inherits its parent's signal handlers, and
         # one that catches SIGTERM would parse on; an abandoned worker has nothing to save.
-        worker.kill()
-    for worker in workers:
-        worker.join(_JOIN_SECONDS)
+        try:
+            os.killpg(worker.pid, signal.SIGKILL) if worker.pid else worker.kill()
+        except OSError:  # not yet its own group (still starting), or gone already
+            worker.kill()
+    return workers
 
 
 def _submit(pool: ProcessPoolExecutor, batch: list[FileTask]) -> Future[list[FileOutcome]]:
@@ -224,7 +252,11 @@ _PR_SET_PDEATHSIG = 1
 
 
 def die_with_parent(parent: int) -> None:
-    """Ask Linux to kill this process when its parent dies (a pool worker's initializer)."""
+    """Ask Linux to kill this process when its parent dies (a pool worker's initializer),
+    and lead a process group of its own, so that what it starts (Tesseract) is killed with
+    it (`_kill_workers`), and a terminal's Ctrl-C reaches the parent alone, which stops it."""
+    with contextlib.suppress(OSError):
+        os.setpgid(0, 0)
     if sys.platform == "linux":
         try:
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)

@@ -15,7 +15,7 @@ from engine.documents import ocr
 from engine.documents.layout import Box
 from engine.documents.ocr import OcrPage, PageImage, page_from_tsv
 from engine.documents.parse import PDFIUM_LOCK
-from engine.sources.library import Library
+from engine.sources.library import Deadline, Library
 from engine.sources.library.page_boxes import (
     ocr_lines,
     ocr_span_boxes,
@@ -294,3 +294,52 @@ async def test_ocr_reads_outside_the_pdfium_lock(
     monkeypatch.setattr("engine.sources.library.page_boxes.read_image", read)
     assert LibraryPageEvidence(library).crop_png(claim) is not None
     assert free == [True]
+
+
+def counted_reads(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The timeouts Tesseract is called with to box or crop a page, as it reads on."""
+    timeouts: list[float] = []
+
+    def read(image: PageImage, timeout: float = ocr.OCR_TIMEOUT_SECONDS) -> OcrPage | None:
+        timeouts.append(timeout)
+        return ocr.read_image(image, timeout)
+
+    monkeypatch.setattr("engine.sources.library.page_boxes.read_image", read)
+    return timeouts
+
+
+async def test_past_the_time_cap_a_cited_scan_is_not_read_again_and_the_report_says_so(
+    library: Library, tesseract: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    claim = await ocr_claim(library)
+    timeouts = counted_reads(monkeypatch)
+    evidence = LibraryPageEvidence(library, Deadline(at=10.0, clock=lambda: 10.0))
+
+    boxed = evidence.with_boxes(citing(claim))
+
+    [located] = boxed.claims
+    assert located.locator is not None
+    assert located.locator.boxes == []
+    assert boxed.notes[-1] == (
+        "The time cap was reached while the cited scanned pages were read again for their "
+        "highlight: 1 of 1 are shown without it"
+    )
+    assert evidence.crops(boxed) == {}
+    assert timeouts == []
+
+
+async def test_before_the_cap_a_scan_is_read_once_in_the_time_left(
+    library: Library, tesseract: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page is read for its boxes within what is left of the cap, and its crop reuses
+    that reading instead of reading the page again."""
+    claim = await ocr_claim(library)
+    timeouts = counted_reads(monkeypatch)
+    evidence = LibraryPageEvidence(library, Deadline(at=100.0, clock=lambda: 10.0))
+
+    boxed = evidence.with_boxes(citing(claim))
+    crops = evidence.crops(boxed)
+
+    assert timeouts == [90.0]
+    assert claim.id in crops
+    assert boxed.notes == citing(claim).notes
