@@ -13,11 +13,17 @@ answers its sign-in page, with 200 or as a 302 to `<workspace>.slack.com/?redir=
 - the size is checked from the file object before a byte is read, then again while the
   body streams (a file object can understate, and a body can be endless);
 - what comes back must be the file: not the sign-in page, and of the kind its name,
-  its mimetype and its first bytes agree on (`formats`).
+  its mimetype and its first bytes agree on (`formats`);
+- and one the research can read within its memory limits (`engine.documents.over_limits`:
+  an Office package whose parts inflate to gigabytes, a workbook whose cells span the
+  grid), checked off the event loop: refused here, it never becomes a source of the
+  conversation, so no later question there reads it again.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -32,7 +38,9 @@ from bot.files.formats import (
     looks_like_login_page,
     mimetype_agrees,
 )
-from engine.documents import DocumentKind
+from engine.documents import DocumentKind, over_limits
+
+log = logging.getLogger(__name__)
 
 SLACK_FILE_ORIGIN = ("https", "files.slack.com", 443)
 MAX_REDIRECTS = 3
@@ -81,6 +89,7 @@ class Reason(StrEnum):
     not_supported = "not_supported"
     not_downloaded = "not_downloaded"
     login_page = "login_page"
+    over_limit = "over_limit"
 
 
 @dataclass(frozen=True)
@@ -162,6 +171,10 @@ async def download(
         return FileRefusal(file, Reason.not_downloaded)
     if not bytes_agree(kind, body):
         return FileRefusal(file, Reason.not_supported)
+    over = await asyncio.to_thread(over_limits, body, kind)
+    if over is not None:
+        log.info("shared file %s %s", file.id, over)
+        return FileRefusal(file, Reason.over_limit)
     return Downloaded(file, body, kind)
 
 

@@ -13,7 +13,10 @@ Reading also stops at a `Deadline` (the run's time cap): the outcomes taken by t
 what was read, the rest is not, and the workers are killed the same way. A file over
 `INLINE_BYTES` is read in a worker of its own, even alone: seconds of parsing that a
 deadline or a signal must be able to cut (a loop in this process could only be left between
-files). While a file takes long, a progress line still comes every `PROGRESS_POLL_SECONDS`.
+files). PDF, HTML and Office files are read in the pool whatever their size, and a worker's
+memory is capped (`prepare_reader`): a file that needs more fails alone, `TOO_LARGE`,
+remembered as unreadable. While a file takes long, a progress line still comes every
+`PROGRESS_POLL_SECONDS`.
 """
 
 from __future__ import annotations
@@ -30,14 +33,20 @@ from concurrent.futures import Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
 
-from engine.documents.parse import INLINE_BYTES, DocumentKind
+from engine.documents.limits import PARSE_MEMORY_BYTES, cap_memory
+from engine.documents.parse import INLINE_BYTES, OFFICE_KINDS, DocumentKind
+from engine.settings import env_number
 from engine.sources.library.deadline import Deadline, passed
 from engine.sources.library.index.reading import FileOutcome, FileTask, read_for_index
 
 Notify = Callable[[str], None]
 """Where the index says a line of progress or a warning."""
 
-_POOLED_KINDS = frozenset({DocumentKind.pdf, DocumentKind.html})
+_POOLED_KINDS = frozenset({DocumentKind.pdf, DocumentKind.html}) | OFFICE_KINDS
+"""Kinds read in the pool whatever their size: a small PDF or Office package may still
+inflate or render to far more than it weighs, and only a worker has a memory cap."""
+PARSE_MEMORY_MB = "FONTE_PARSE_MEMORY_MB"
+"""The address space a worker may add to what it starts with (`limits.PARSE_MEMORY_BYTES`)."""
 # Below this many text files, a pool costs more to start than it saves.
 _INLINE_TEXT_FILES = 16
 _FILES_PER_TASK = 8
@@ -122,8 +131,8 @@ def _pooled(
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=_pool_context(),
-        initializer=die_with_parent,
-        initargs=(os.getpid(),),
+        initializer=prepare_reader,
+        initargs=(os.getpid(), parse_memory()),
     )
     finished = False
     try:
@@ -221,6 +230,22 @@ def _outcomes(batch: list[FileTask], future: Future[list[FileOutcome]]) -> list[
 
 
 _PR_SET_PDEATHSIG = 1
+
+
+def parse_memory() -> int:
+    """The bytes a worker may add to its address space (`FONTE_PARSE_MEMORY_MB`); read by
+    the parent, so that a bad value is one line there, not a pool that cannot start."""
+    megabytes = env_number(os.environ, PARSE_MEMORY_MB, PARSE_MEMORY_BYTES / 1e6, minimum=1)
+    return int(megabytes * 1e6)
+
+
+def prepare_reader(parent: int, memory: int) -> None:
+    """A pool worker's initializer: it dies with its parent (`die_with_parent`), and its
+    address space may grow by `memory` bytes at most (`limits.cap_memory`), so that a file
+    needing more fails in the worker as `TOO_LARGE` instead of the kernel killing a process
+    for it."""
+    die_with_parent(parent)
+    cap_memory(memory)
 
 
 def die_with_parent(parent: int) -> None:

@@ -18,7 +18,7 @@ from engine.documents.parse import DocumentKind
 from engine.sources.library.cache import file_sha256
 from engine.sources.library.deadline import Deadline
 from engine.sources.library.index import workers as workers_module
-from engine.sources.library.index.reading import FileOutcome, FileTask, read_for_index
+from engine.sources.library.index.reading import TOO_LARGE, FileOutcome, FileTask, read_for_index
 from engine.sources.library.index.workers import abandon, read_files
 from tests.support.clock import FakeClock
 from tests.support.library_files import Recorder, TimedReads, write_pdf, write_text
@@ -367,3 +367,21 @@ def test_at_ctrl_c_the_batches_done_are_kept_and_the_interrupt_goes_on(
     assert next(taking).task == tasks[1]
     with pytest.raises(KeyboardInterrupt):
         next(taking)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS is capped on Linux only")
+def test_a_file_past_the_workers_memory_cap_fails_alone_and_is_remembered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "docs"
+    write_text(folder / "big.md", "word " * 12_000_000)  # 60 MB: over 100 MB once decoded
+    write_text(folder / "small.md", "A small note.\n")
+    monkeypatch.setenv("FONTE_PARSE_MEMORY_MB", "100")
+    tasks = [
+        dataclasses.replace(task, size=Path(task.path).stat().st_size)
+        for task in _tasks(folder, tmp_path / "parsed")
+    ]
+    big, small = read_files(tasks, Recorder())
+    assert big.reason == TOO_LARGE
+    assert big.cacheable  # the file's own reason: the next run does not read it again
+    assert small.reason == ""
