@@ -11,7 +11,8 @@ answers its sign-in page, with 200 or as a 302 to `<workspace>.slack.com/?redir=
   host a deployment points SLACK_API_URL at), and a redirect is followed only on that same
   origin: never off it, which would hand the token to whoever the Location names;
 - the size is checked from the file object before a byte is read, then again while the
-  body streams (a file object can understate, and a body can be endless);
+  body streams, as decoded (a file object can understate, a body can be endless, and a
+  compressed one can inflate a thousandfold);
 - what comes back must be the file: not the sign-in page, and of the kind its name,
   its mimetype and its first bytes agree on (`formats`);
 - and one the research can read within its memory limits (`engine.documents.over_limits`:
@@ -39,6 +40,8 @@ from bot.files.formats import (
     mimetype_agrees,
 )
 from engine.documents import DocumentKind, over_limits
+from engine.sources.protocols import FetchError
+from engine.sources.web.body import ACCEPT_ENCODING, content_decoder, read_capped
 
 log = logging.getLogger(__name__)
 
@@ -185,7 +188,7 @@ async def _fetch(
     for _ in range(MAX_REDIRECTS + 1):
         if _origin_of(url) not in origins:
             return Reason.not_downloaded  # never send the token elsewhere
-        headers = {"Authorization": f"Bearer {token}"}
+        headers = {"Authorization": f"Bearer {token}", "Accept-Encoding": ACCEPT_ENCODING}
         async with http.stream("GET", url, headers=headers, follow_redirects=False) as answer:
             if answer.is_redirect:
                 location = answer.headers.get("location", "")
@@ -200,10 +203,12 @@ async def _fetch(
             declared = answer.headers.get("content-length", "")
             if declared.isdigit() and int(declared) > max_bytes:
                 return Reason.too_big
-            received = bytearray()
-            async for chunk in answer.aiter_bytes():
-                received += chunk
-                if len(received) > max_bytes:
-                    return Reason.too_big
-            return bytes(received)
+            # The raw body, decoded here a piece at a time under the cap: httpx would inflate a
+            # 1.6 kB brotli chunk to gigabytes before a byte of it could be counted.
+            try:
+                decoder = content_decoder(answer.headers.get("content-encoding"))
+                body = await read_capped(answer.aiter_raw(), decoder, max_bytes + 1, cut=True)
+            except FetchError:  # an encoding it did not ask for, or a corrupt body
+                return Reason.not_downloaded
+            return Reason.too_big if len(body) > max_bytes else body
     return Reason.not_downloaded

@@ -9,6 +9,8 @@
   object per merged cell while loading).
 - `huge_page_pdf`: a PDF of one 200-inch page with a path drawn and no text, so OCR renders
   it: 60,000² pixels at 300 DPI.
+- `compressed_zeros`: an HTTP body of zeros, gzip or brotli, kilobytes that inflate to
+  `size` bytes.
 - `package_with`: a package rebuilt with parts replaced or added, to tell other lies (a
   part's declared size, thousands of parts, a picture declaring 60,000² pixels).
 """
@@ -19,8 +21,10 @@ import io
 import struct
 import zipfile
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
+
+import brotli  # type: ignore[import-untyped]
 
 from engine.documents.limits import TOO_MANY_CELLS, UNPACKS_TOO_LARGE
 from tests.support.office_files import docx_bytes, pptx_bytes
@@ -60,6 +64,23 @@ def _bombed(package: bytes, part: str, inflated: int) -> bytes:
     size = len(prefix) + repeats * len(chunk) + len(suffix)
     raw = _Raw(head + body * repeats + tail, crc, size)
     return package_with(package, {part: raw})
+
+
+def compressed_zeros(encoding: str, size: int) -> bytes:
+    """`size` zero bytes compressed ("gzip" or "br"), built a megabyte at a time."""
+    zeros = bytes(_CHUNK)
+    if encoding == "gzip":
+        deflate = zlib.compressobj(9, wbits=16 + zlib.MAX_WBITS)
+        return b"".join(deflate.compress(zeros) for _ in range(size // _CHUNK)) + deflate.flush()
+    compressor = brotli.Compressor(quality=5)
+    parts = [compressor.process(zeros) for _ in range(size // _CHUNK)]
+    return bytes(b"".join(parts) + compressor.finish())
+
+
+async def streamed(body: bytes, size: int = 65_536) -> AsyncIterator[bytes]:
+    """`body` in pieces, as a server streams it (an answer whose bytes httpx has not read)."""
+    for start in range(0, len(body), size):
+        yield body[start : start + size]
 
 
 class _Raw:
