@@ -40,8 +40,8 @@ from bot.files.formats import (
     mimetype_agrees,
 )
 from engine.documents import DocumentKind, over_limits
-from engine.sources.protocols import FetchError
-from engine.sources.web.body import ACCEPT_ENCODING, content_decoder, read_capped
+from engine.sources import FetchError
+from engine.sources.web import ACCEPT_ENCODING, content_decoder, read_capped
 
 log = logging.getLogger(__name__)
 

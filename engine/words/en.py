@@ -201,6 +201,7 @@ _LIBRARY = LibraryWords(
         "refused: too many parts for an Office file": "refused: too many parts for an Office file",
         "refused: too many cells for a workbook": "refused: too many cells for a workbook",
         "refused: more text than a document holds": "refused: more text than a document holds",
+        "the parser crashed on it (out of memory?)": "the parser crashed on it (out of memory?)",
         "too large to index (out of memory)": "too large to index (out of memory)",
     },
     skip_reason_prefixes={

@@ -211,6 +211,7 @@ _LIBRARY = LibraryWords(
         "refused: too many cells for a workbook": "recusado: células demais para uma planilha",
         "refused: more text than a document holds": "recusado: mais texto do que um documento "
         "contém",
+        "the parser crashed on it (out of memory?)": "o leitor falhou nele (falta de memória?)",
         "too large to index (out of memory)": "grande demais para indexar (sem memória)",
     },
     skip_reason_prefixes={

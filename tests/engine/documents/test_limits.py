@@ -21,6 +21,8 @@ from engine.documents.limits import (
     render_scale,
 )
 from engine.documents.parse import DocumentKind, UnreadableFile, parse_bytes
+from engine.sources.library.index.reading import TOO_LARGE
+from engine.sources.library.index.workers import CRASHED
 from engine.words import words_for
 from tests.support.hostile_files import (
     HOSTILE_FILES,
@@ -105,4 +107,4 @@ def test_a_page_is_rendered_at_a_scale_that_fits(inches: float, dpi: int) -> Non
 @pytest.mark.parametrize("language", ["en", "pt"])
 def test_every_refusal_is_worded_in_both_languages(language: str) -> None:
     reasons = words_for(language).library.skip_reasons
-    assert set(REFUSALS) <= set(reasons)
+    assert {*REFUSALS, CRASHED, TOO_LARGE} <= set(reasons)

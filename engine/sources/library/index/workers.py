@@ -1,7 +1,9 @@
 """Reading a batch of files for the index, in a process pool when there is more than a
 little to read: pypdfium2 is not thread-safe (another thread of the caller may be reading a
 PDF too), and the pool spreads the work over every core. A worker that dies (a PDF crashing
-pdfium) skips its files for this run only: they are not remembered as unreadable.
+pdfium, the kernel's OOM killer) breaks the pool: a new one reads on, and the files that were
+in flight are read again one at a time, each in a worker of its own, so the one that kills
+its worker again is remembered as unreadable (`CRASHED`) and the others are read.
 
 Reading stops at once when the caller stops taking outcomes (Ctrl-C raising
 KeyboardInterrupt in the reading loop, a closed iterator): the workers are killed, not
@@ -128,18 +130,13 @@ def _pooled(
         return
     workers = min(os.cpu_count() or 1, len(batches))
     window = workers * _BATCHES_IN_FLIGHT_PER_WORKER
-    pool = ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=_pool_context(),
-        initializer=prepare_reader,
-        initargs=(os.getpid(), parse_memory()),
-    )
+    pools = _Pools(workers)
     finished = False
     try:
         # A bounded window of batches in flight: finished ones wait in memory until taken.
         pending: _InFlight = deque()
         for batch in batches:
-            pending.append((batch, _submit(pool, batch)))
+            pending.append((batch, pools.submit(batch)))
             if len(pending) >= window and not (yield from _first(pending, deadline, waiting)):
                 return
         while pending:
@@ -147,10 +144,42 @@ def _pooled(
                 return
         finished = True
     finally:
+        pools.close(finished)
+
+
+class _Pools:
+    """The pool batches are sent to, started again when a worker's death broke it: the
+    batches in flight then fail, and are read again a file at a time (`_outcomes`)."""
+
+    def __init__(self, workers: int) -> None:
+        self._workers = workers
+        self._current = _reading_pool(workers)
+        self._broken: list[ProcessPoolExecutor] = []
+
+    def submit(self, batch: list[FileTask]) -> Future[list[FileOutcome]]:
+        try:
+            return self._current.submit(_read_batch, batch)
+        except BrokenProcessPool:
+            self._broken.append(self._current)
+            self._current = _reading_pool(self._workers)
+        return _submit(self._current, batch)
+
+    def close(self, finished: bool) -> None:
+        for broken in self._broken:
+            abandon(broken)
         if finished:
-            pool.shutdown(wait=True)
+            self._current.shutdown(wait=True)
         else:
-            abandon(pool)
+            abandon(self._current)
+
+
+def _reading_pool(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=_pool_context(),
+        initializer=prepare_reader,
+        initargs=(os.getpid(), parse_memory()),
+    )
 
 
 def _first(
@@ -167,7 +196,7 @@ def _first(
     if not done:
         yield from _finished(pending)
         return False
-    yield from _outcomes(*pending.popleft())
+    yield from _outcomes(*pending.popleft(), deadline)
     return True
 
 
@@ -193,7 +222,7 @@ def _finished(pending: _InFlight) -> Generator[FileOutcome, None, None]:
     """The outcomes of the batches in flight that are done already."""
     for batch, future in pending:
         if future.done():
-            yield from _outcomes(batch, future)
+            yield from _outcomes(batch, future, None, alone=False)
 
 
 def abandon(pool: ProcessPoolExecutor) -> None:
@@ -221,12 +250,50 @@ def _read_batch(batch: list[FileTask]) -> list[FileOutcome]:
     return [read_for_index(task) for task in batch]
 
 
-def _outcomes(batch: list[FileTask], future: Future[list[FileOutcome]]) -> list[FileOutcome]:
+CRASHED = "the parser crashed on it (out of memory?)"
+"""A file whose worker died while it was read alone: remembered, not read again."""
+
+
+def _outcomes(
+    batch: list[FileTask],
+    future: Future[list[FileOutcome]],
+    deadline: Deadline | None,
+    *,
+    alone: bool = True,
+) -> list[FileOutcome]:
+    """The batch's outcomes. When a worker's death broke the pool (a file past its memory
+    cap that the kernel killed, a parser crashing), each file of the batch is read again in
+    a worker of its own (unless `alone` is False or `deadline` passed): the one that kills
+    it too is `CRASHED`, the others are read."""
     try:
         return future.result()
-    except Exception as error:  # a dead worker breaks the pool: skipped for this run only
-        reason = f"parser failed ({type(error).__name__})"
-        return [FileOutcome(task, reason=reason, cacheable=False) for task in batch]
+    except BrokenProcessPool:
+        if alone and not passed(deadline):
+            return [_alone(task, deadline) for task in batch]
+        failed = "parser failed (BrokenProcessPool)"
+    except Exception as error:  # skipped for this run only
+        failed = f"parser failed ({type(error).__name__})"
+    return [FileOutcome(task, reason=failed, cacheable=False) for task in batch]
+
+
+def _alone(task: FileTask, deadline: Deadline | None) -> FileOutcome:
+    """`task` read in a pool of one worker; `CRASHED` when that worker dies too."""
+    pool = _reading_pool(1)
+    try:
+        future = _submit(pool, [task])
+        if not _waited(future, deadline, lambda: None):
+            return FileOutcome(task, reason="not read before the deadline", cacheable=False)
+        try:
+            (outcome,) = future.result()
+        except BrokenProcessPool:
+            return FileOutcome(task, reason=CRASHED)
+        except Exception as error:
+            return FileOutcome(
+                task, reason=f"parser failed ({type(error).__name__})", cacheable=False
+            )
+        return outcome
+    finally:
+        abandon(pool)
 
 
 _PR_SET_PDEATHSIG = 1
