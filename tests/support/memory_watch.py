@@ -10,10 +10,12 @@ a reader runs under the watch.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,6 +64,23 @@ def run_watched(
 
 def tree_rss(root: int) -> int:
     """The resident bytes of `root` and every process descending from it."""
+    sizes = _processes()
+    return sum(sizes.get(pid, (0, 0))[1] for pid in _tree(root, sizes))
+
+
+def _tree(root: int, sizes: dict[int, tuple[int, int]] | None = None) -> set[int]:
+    """`root` and its descendants."""
+    known = _processes() if sizes is None else sizes
+    tree, grew = {root}, True
+    while grew:
+        more = {pid for pid, (parent, _) in known.items() if parent in tree} - tree
+        tree |= more
+        grew = bool(more)
+    return tree & set(known) | {root}
+
+
+def _processes() -> dict[int, tuple[int, int]]:
+    """Each process's parent and resident bytes."""
     parents: dict[int, int] = {}
     sizes: dict[int, int] = {}
     for entry in os.listdir("/proc"):
@@ -74,12 +93,40 @@ def tree_rss(root: int) -> int:
         fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
         parents[int(entry)] = int(fields.get("PPid", "0").strip() or 0)
         sizes[int(entry)] = int(fields.get("VmRSS", "0 kB").split()[0]) * 1024
-    tree, grew = {root}, True
-    while grew:
-        more = {pid for pid, parent in parents.items() if parent in tree} - tree
-        tree |= more
-        grew = bool(more)
-    return sum(sizes.get(pid, 0) for pid in tree)
+    return {pid: (parents[pid], sizes[pid]) for pid in parents}
+
+
+class Watchdog:
+    """A container's limit on processes already running: each pid's tree is read every few
+    milliseconds on a thread, and killed (`killed` names the pid) once past `limit`."""
+
+    def __init__(self, pids: list[int], limit: int) -> None:
+        self.killed: list[int] = []
+        self.peak = 0
+        self._pids, self._limit = pids, limit
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def __enter__(self) -> Watchdog:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _watch(self) -> None:
+        while not self._stop.wait(_POLL_SECONDS):
+            for pid in self._pids:
+                if pid in self.killed:
+                    continue
+                held = tree_rss(pid)
+                self.peak = max(self.peak, held)
+                if held > self._limit:
+                    self.killed.append(pid)
+                    for member in _tree(pid):
+                        with contextlib.suppress(ProcessLookupError):
+                            os.kill(member, signal.SIGKILL)
 
 
 def parse_command(path: Path) -> list[str]:
