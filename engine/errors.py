@@ -20,6 +20,7 @@ names them all.
     │   ├── ChildDied                  engine.sources.web.isolation
     │   ├── LibraryError               engine.sources.library.documents
     │   ├── UnreadableFile             engine.documents.parse
+    │   ├── OverLimit                  engine.documents.limits
     │   └── DamagedFile                engine.sources.library.index.segment_file
     ├── BudgetError                    exit 1: the run's budget refused a step
     │   └── StepRefused                engine.budget

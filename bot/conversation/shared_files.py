@@ -170,4 +170,6 @@ def reason_line(reason: Reason, t: Texts, limit_mb: float) -> str:
         return t.file_not_supported
     if reason is Reason.login_page:
         return t.file_login_page
+    if reason is Reason.over_limit:
+        return t.file_over_limit
     return t.file_not_downloaded

@@ -11,13 +11,20 @@ answers its sign-in page, with 200 or as a 302 to `<workspace>.slack.com/?redir=
   host a deployment points SLACK_API_URL at), and a redirect is followed only on that same
   origin: never off it, which would hand the token to whoever the Location names;
 - the size is checked from the file object before a byte is read, then again while the
-  body streams (a file object can understate, and a body can be endless);
+  body streams, as decoded (a file object can understate, a body can be endless, and a
+  compressed one can inflate a thousandfold);
 - what comes back must be the file: not the sign-in page, and of the kind its name,
-  its mimetype and its first bytes agree on (`formats`).
+  its mimetype and its first bytes agree on (`formats`);
+- and one the research can read within its memory limits (`engine.documents.over_limits`:
+  an Office package whose parts inflate to gigabytes, a workbook whose cells span the
+  grid), checked off the event loop: refused here, it never becomes a source of the
+  conversation, so no later question there reads it again.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -32,7 +39,11 @@ from bot.files.formats import (
     looks_like_login_page,
     mimetype_agrees,
 )
-from engine.documents import DocumentKind
+from engine.documents import DocumentKind, over_limits
+from engine.sources import FetchError
+from engine.sources.web import ACCEPT_ENCODING, content_decoder, read_capped
+
+log = logging.getLogger(__name__)
 
 SLACK_FILE_ORIGIN = ("https", "files.slack.com", 443)
 MAX_REDIRECTS = 3
@@ -81,6 +92,7 @@ class Reason(StrEnum):
     not_supported = "not_supported"
     not_downloaded = "not_downloaded"
     login_page = "login_page"
+    over_limit = "over_limit"
 
 
 @dataclass(frozen=True)
@@ -162,6 +174,10 @@ async def download(
         return FileRefusal(file, Reason.not_downloaded)
     if not bytes_agree(kind, body):
         return FileRefusal(file, Reason.not_supported)
+    over = await asyncio.to_thread(over_limits, body, kind)
+    if over is not None:
+        log.info("shared file %s %s", file.id, over)
+        return FileRefusal(file, Reason.over_limit)
     return Downloaded(file, body, kind)
 
 
@@ -172,7 +188,7 @@ async def _fetch(
     for _ in range(MAX_REDIRECTS + 1):
         if _origin_of(url) not in origins:
             return Reason.not_downloaded  # never send the token elsewhere
-        headers = {"Authorization": f"Bearer {token}"}
+        headers = {"Authorization": f"Bearer {token}", "Accept-Encoding": ACCEPT_ENCODING}
         async with http.stream("GET", url, headers=headers, follow_redirects=False) as answer:
             if answer.is_redirect:
                 location = answer.headers.get("location", "")
@@ -187,10 +203,12 @@ async def _fetch(
             declared = answer.headers.get("content-length", "")
             if declared.isdigit() and int(declared) > max_bytes:
                 return Reason.too_big
-            received = bytearray()
-            async for chunk in answer.aiter_bytes():
-                received += chunk
-                if len(received) > max_bytes:
-                    return Reason.too_big
-            return bytes(received)
+            # The raw body, decoded here a piece at a time under the cap: httpx would inflate a
+            # 1.6 kB brotli chunk to gigabytes before a byte of it could be counted.
+            try:
+                decoder = content_decoder(answer.headers.get("content-encoding"))
+                body = await read_capped(answer.aiter_raw(), decoder, max_bytes + 1, cut=True)
+            except FetchError:  # an encoding it did not ask for, or a corrupt body
+                return Reason.not_downloaded
+            return Reason.too_big if len(body) > max_bytes else body
     return Reason.not_downloaded

@@ -34,6 +34,7 @@ import pypdfium2.raw as pdfium_c
 
 from engine.documents.children import run_child
 from engine.documents.layout import Box
+from engine.documents.limits import render_scale
 
 TESSERACT = "tesseract"
 OCR_LANGUAGES = ("por", "eng")
@@ -118,7 +119,11 @@ def wants_ocr(page: pypdfium2.PdfPage, text: str) -> bool:
 
 
 def render_page(page: pypdfium2.PdfPage, dpi: int = OCR_DPI) -> PageImage:
-    """`page` drawn in grey at `dpi` (its crop box, as a reader sees it)."""
+    """`page` drawn in grey at `dpi` (its crop box, as a reader sees it), or at the highest
+    whole DPI below it whose image fits `limits.MAX_RENDER_PIXELS` (a 200-inch page at 300
+    DPI would be 3.6 billion pixels)."""
+    width, height = page.get_size()
+    dpi = max(1, min(dpi, int(render_scale(width, height, dpi / 72) * 72)))
     bitmap = page.render(scale=dpi / 72, grayscale=True)
     pixels = bitmap.to_numpy()
     height, width = pixels.shape[:2]

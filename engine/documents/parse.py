@@ -19,8 +19,9 @@ import pypdfium2
 
 from engine.documents.children import stopping
 from engine.documents.html_text import html_main_text, html_title
+from engine.documents.limits import OverLimit, check_package
 from engine.documents.ocr import ocr_available, read_image, render_page, wants_ocr
-from engine.documents.office import read_docx, read_pptx, read_xlsx
+from engine.documents.office import check_grid, read_docx, read_pptx, read_xlsx
 from engine.documents.page_blocks import PageBlock
 from engine.documents.pdf_text import visible_blocks, visible_text
 from engine.errors import SourceError
@@ -142,6 +143,8 @@ def parse_file_or_reason(path: str) -> ParsedFile | str:
         return parse_file(Path(path))
     except UnreadableFile as error:
         return str(error)
+    except MemoryError:  # the caller's to say (a worker's memory cap: too large)
+        raise
     # Any file may be thrown at a parser (trafilatura, lxml, pdfium); a bad one must not
     # abort the whole library.
     except Exception as error:
@@ -209,9 +212,30 @@ def parse_bytes(data: bytes, kind: DocumentKind) -> ParsedFile:
     return parse_text_bytes(data, kind)
 
 
+def over_limits(data: bytes, kind: DocumentKind) -> str | None:
+    """Why a file's bytes are refused before any reading (`limits`: an Office package's
+    parts, a workbook's cells), in a few words; None when they are within the limits.
+    Memory stays bounded whatever the file holds: parts inflate through a counter."""
+    if kind not in OFFICE_KINDS:
+        return None
+    try:
+        check_package(data)
+        if kind is DocumentKind.xlsx:
+            check_grid(data)
+    except OverLimit as error:
+        return str(error)
+    except Exception:  # not a package at all: its reader says why
+        return None
+    return None
+
+
 def parse_office(data: bytes, kind: DocumentKind) -> ParsedFile:
     """A DOCX as one text (paged only when large), a PPTX a page per slide, an XLSX a page
-    per sheet (`engine.documents.office`); raises `UnreadableFile`."""
+    per sheet (`engine.documents.office`); raises `UnreadableFile`, before anything is
+    inflated for a package past the limits (`over_limits`)."""
+    refused = over_limits(data, kind)
+    if refused is not None:
+        raise UnreadableFile(refused)
     try:
         if kind is DocumentKind.docx:
             text, title = read_docx(data)
@@ -223,6 +247,8 @@ def parse_office(data: bytes, kind: DocumentKind) -> ParsedFile:
         return ParsedFile(kind, tuple(_clean_office_text(sheet.text) for sheet in sheets), title)
     except MemoryError:
         raise
+    except OverLimit as error:  # the text read past `limits.MAX_TEXT_CHARS`
+        raise UnreadableFile(str(error)) from None
     # Any file may be thrown at python-docx, python-pptx and openpyxl (a zip that is not a
     # package, a part missing, malformed XML): each is this file's problem only.
     except Exception as error:

@@ -198,6 +198,13 @@ _LIBRARY = LibraryWords(
         "a link to a file outside the library, not read": "a link to a file outside the "
         "library, not read",
         "not a readable PDF": "not a readable PDF",
+        "refused: it unpacks to far more than its size (a zip bomb?)": "refused: it unpacks "
+        "to far more than its size (a zip bomb?)",
+        "refused: too many parts for an Office file": "refused: too many parts for an Office file",
+        "refused: too many cells for a workbook": "refused: too many cells for a workbook",
+        "refused: more text than a document holds": "refused: more text than a document holds",
+        "the parser crashed on it (out of memory?)": "the parser crashed on it (out of memory?)",
+        "too large to index (out of memory)": "too large to index (out of memory)",
     },
     skip_reason_prefixes={
         "cannot read (": "cannot read (",

@@ -161,4 +161,5 @@ ENGLISH_SLACK = SlackWords(
     file_not_supported="a type I do not read (I read PDF, HTML, Markdown, text, DOCX, PPTX, XLSX)",
     file_not_downloaded="I could not download it from Slack",
     file_login_page="Slack answered its sign-in page instead of the file (is files:read missing?)",
+    file_over_limit="opened, it would take far more memory than its size allows (a zip bomb?)",
 )

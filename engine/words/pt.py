@@ -206,6 +206,15 @@ _LIBRARY = LibraryWords(
         "a link to a file outside the library, not read": "um link para fora da biblioteca, "
         "não lido",
         "not a readable PDF": "PDF ilegível",
+        "refused: it unpacks to far more than its size (a zip bomb?)": "recusado: descompactado, "
+        "fica muito maior do que o seu tamanho (uma bomba zip?)",
+        "refused: too many parts for an Office file": "recusado: partes demais para um arquivo "
+        "do Office",
+        "refused: too many cells for a workbook": "recusado: células demais para uma planilha",
+        "refused: more text than a document holds": "recusado: mais texto do que um documento "
+        "contém",
+        "the parser crashed on it (out of memory?)": "o leitor falhou nele (falta de memória?)",
+        "too large to index (out of memory)": "grande demais para indexar (sem memória)",
     },
     skip_reason_prefixes={
         "cannot read (": "ilegível (",

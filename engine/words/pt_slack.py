@@ -162,4 +162,5 @@ PORTUGUESE_SLACK = SlackWords(
     file_not_supported="não leio esse tipo (leio PDF, HTML, Markdown, texto, DOCX, PPTX e XLSX)",
     file_not_downloaded="não consegui baixá-lo do Slack",
     file_login_page="o Slack deu a página de login, não o arquivo (falta o escopo files:read?)",
+    file_over_limit="aberto, ocuparia muito mais memória do que o tamanho permite (uma bomba zip?)",
 )

@@ -159,3 +159,5 @@ class SlackWords:
     file_not_supported: str
     file_not_downloaded: str
     file_login_page: str
+    file_over_limit: str
+    """A file that, opened, would take far more memory than it weighs (a zip bomb)."""

@@ -6,15 +6,12 @@ and not found from a channel."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from bot.files import Conversation, conversation_files
-from bot.slack.blocks import START
 from engine import ClaimStatus, Report
 from engine.snapshots import split_page
 from engine.sources import Origin
@@ -22,7 +19,7 @@ from evals.offline_web import OfflineWeb
 from evals.web_pages import wiki_page
 from tests.support.bot_env import LIMITS_QUESTION
 from tests.support.pdfs import pdf_bytes
-from tests.support.slack_surface import Surface
+from tests.support.slack_surface import Surface, researched
 
 Open = Callable[..., Awaitable[Surface]]
 
@@ -52,25 +49,6 @@ def web(monkeypatch: pytest.MonkeyPatch) -> Iterator[OfflineWeb]:
         monkeypatch.setenv("FONTE_FETCH_ALLOWLIST", "127.0.0.2/32")
         monkeypatch.setenv("FONTE_FETCH_DELAY", "0")
         yield server
-
-
-async def researched(
-    s: Surface, channel: str, ts: str, text: str, dm: bool = False, user: str = "U1"
-) -> Report:
-    """Ask `text` in `channel` (a mention, or a DM message), Start the plan, and return the
-    report delivered in its thread."""
-    event: dict[str, Any] = {"channel": channel, "user": user, "ts": ts}
-    if dm:
-        event |= {"type": "message", "channel_type": "im", "text": text}
-    else:
-        event |= {"type": "app_mention", "text": f"<@UBOT> {text}"}
-    await s.event(event)
-    planned = await s.wait_report(channel, ts, lambda state: state.plan_ts is not None)
-    await s.action(user, channel, START, json.dumps({"r": planned.report_id}))
-    done = await s.wait_report(channel, ts, lambda state: state.status == "delivered", 60)
-    report = await s.rt.states.load_report(done.report_id, done.reported)
-    assert report is not None
-    return report
 
 
 def cited(report: Report) -> list[str]:

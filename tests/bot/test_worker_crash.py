@@ -4,7 +4,6 @@ subagents again, is not charged the time the report lay dead, and delivers it on
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import time
@@ -21,8 +20,9 @@ from bot.slack.blocks import EXCERPT
 from bot.steps import Ask, EditPlan, Start
 from engine.contracts import ClaimStatus, Limits
 from engine.planning import LimitOverrides
-from tests.support.bot_env import BOT_TOKEN, REDIS_URL, wait_state
+from tests.support.bot_env import wait_state
 from tests.support.slack_stub import SlackStub
+from tests.support.worker_processes import killed_at_the_end, worker_env
 
 ROOT = Path(__file__).resolve().parents[2]
 CHANNEL, USER, THREAD = "C300", "U1", "700.1"
@@ -41,31 +41,18 @@ def workers(
     (stopped at the end)."""
     marks = tmp_path / "marks"
     marks.mkdir()
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "SLACK_BOT_TOKEN": BOT_TOKEN,
-        "SLACK_API_URL": slack.api_url,
-        "REDIS_URL": REDIS_URL,
-        "FONTE_REDIS_PREFIX": redis_prefix,
-        "FONTE_LIBRARY": str(library),
-        "FONTE_CACHE_DIR": str(tmp_path / "cache"),
-        "FONTE_MODEL": "offline",
-        "FONTE_SOURCE": "tests.support.slow_library:open_slow_library",
-        "FONTE_TEST_SLOW_WORD": "expiram",
-        "FONTE_TEST_SLOW_SECONDS": "60",
-        "FONTE_TEST_MARK_DIR": str(marks),
-        "FONTE_POLL_SECONDS": "0.05",
-        "FONTE_PROGRESS_SECONDS": "0.5",
-    }
-    processes: list[subprocess.Popen[bytes]] = []
-    try:
+    env = worker_env(
+        slack.api_url,
+        redis_prefix,
+        library,
+        tmp_path / "cache",
+        FONTE_SOURCE="tests.support.slow_library:open_slow_library",
+        FONTE_TEST_SLOW_WORD="expiram",
+        FONTE_TEST_SLOW_SECONDS="60",
+        FONTE_TEST_MARK_DIR=str(marks),
+    )
+    with killed_at_the_end() as processes:
         yield env, processes
-    finally:
-        for process in processes:
-            if process.poll() is None:
-                process.kill()
-            process.wait(timeout=30)
 
 
 async def test_a_report_whose_worker_is_sigkilled_is_delivered_once_by_the_next_worker(

@@ -14,6 +14,8 @@ from urllib.parse import urlencode
 
 from bot.redis.state import ReportState
 from bot.runtime import Runtime
+from bot.slack.blocks import START
+from engine import Report
 from tests.support.bot_env import SignedSlack, SocketSlack, block_actions
 from tests.support.slack_stub import SlackStub
 
@@ -81,3 +83,22 @@ class Surface:
             if time.monotonic() > deadline:
                 raise AssertionError(f"the report never reached the condition: {state}")
             await asyncio.sleep(0.05)
+
+
+async def researched(
+    s: Surface, channel: str, ts: str, text: str, dm: bool = False, user: str = "U1"
+) -> Report:
+    """Ask `text` in `channel` (a mention, or a DM message), Start the plan, and return the
+    report delivered in its thread."""
+    event: dict[str, Any] = {"channel": channel, "user": user, "ts": ts}
+    if dm:
+        event |= {"type": "message", "channel_type": "im", "text": text}
+    else:
+        event |= {"type": "app_mention", "text": f"<@UBOT> {text}"}
+    await s.event(event)
+    planned = await s.wait_report(channel, ts, lambda state: state.plan_ts is not None)
+    await s.action(user, channel, START, json.dumps({"r": planned.report_id}))
+    done = await s.wait_report(channel, ts, lambda state: state.status == "delivered", 60)
+    report = await s.rt.states.load_report(done.report_id, done.reported)
+    assert report is not None
+    return report

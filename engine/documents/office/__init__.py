@@ -7,9 +7,19 @@ XLSX by sheet, so `url#page=N` is slide N or sheet N (hidden ones keep their num
 no text). A sheet's page opens with its name; the cells a quoted span covers are
 `cell_range(sheet, start, end)` of the excerpt's offsets ("B3:D3"). There is no rendering of
 an Office page: claims on them carry no page crop.
+
+Their callers check a package first (`parse.over_limits`): the readers trust that its parts
+inflate within `limits`, and `check_grid` that a workbook's cells do.
 """
 
-from engine.documents.office.sheets import SheetCell, SheetText, cell_range, read_xlsx, sheet_texts
+from engine.documents.office.sheets import (
+    SheetCell,
+    SheetText,
+    cell_range,
+    check_grid,
+    read_xlsx,
+    sheet_texts,
+)
 from engine.documents.office.slides import read_pptx
 from engine.documents.office.word import read_docx
 
@@ -17,6 +27,7 @@ __all__ = [
     "SheetCell",
     "SheetText",
     "cell_range",
+    "check_grid",
     "read_docx",
     "read_pptx",
     "read_xlsx",

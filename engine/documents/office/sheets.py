@@ -20,16 +20,20 @@ the colour of its fill (white on no fill).
 
 from __future__ import annotations
 
+import bisect
 import io
 import re
+import zipfile
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from typing import Any
 
 import openpyxl
-from openpyxl.utils import get_column_letter
+from lxml import etree
+from openpyxl.utils import get_column_letter, range_boundaries
 from openpyxl.worksheet.worksheet import Worksheet
 
+from engine.documents.limits import check_cells, check_text
 from engine.documents.office.colours import TINY_POINTS, WHITE, rgb, unseen
 from engine.text.normalise import collapse_whitespace
 
@@ -60,7 +64,10 @@ class SheetText:
 
 
 def read_xlsx(data: bytes) -> tuple[tuple[SheetText, ...], str]:
-    """Each sheet's visible text, and the title (the workbook's properties, "" if none)."""
+    """Each sheet's visible text, and the title (the workbook's properties, "" if none).
+    The sheets' cells and merged ranges are counted first by the caller (`check_grid`), and
+    only the cells the file holds are read, never the grid between them: two cells at A1 and
+    XFD1048576 are two cells."""
     book = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
     sheets: list[SheetText] = []
     for name in book.sheetnames:
@@ -88,13 +95,69 @@ def cell_range(sheet: SheetText, start: int, end: int) -> str:
     return first if first == last else f"{first}:{last}"
 
 
+_WORKSHEET_PART = re.compile(r"xl/worksheets/[^/]+\.xml")
+
+
+def check_grid(data: bytes) -> None:
+    """`OverLimit` when the workbook's sheets hold, or their merged ranges cover, more cells
+    than `limits.MAX_SHEET_CELLS`; each sheet's XML read as a stream, each element freed
+    once read (a package past the size limits was refused before)."""
+    cells = merged = 0
+    with zipfile.ZipFile(io.BytesIO(data)) as package:
+        for name in package.namelist():
+            if not _WORKSHEET_PART.fullmatch(name):
+                continue
+            with package.open(name) as stream:
+                for _, element in etree.iterparse(stream, events=("end",)):
+                    tag = etree.QName(element).localname
+                    if tag == "c":
+                        cells += 1
+                    elif tag == "mergeCell":
+                        merged += _covered(element.get("ref", ""))
+                    element.clear()
+                    while element.getprevious() is not None:
+                        del element.getparent()[0]
+                    check_cells(cells, merged)
+
+
+def _covered(reference: str) -> int:
+    try:
+        left, top, right, bottom = range_boundaries(reference)
+    except (ValueError, TypeError):
+        return 0
+    if left is None or top is None or right is None or bottom is None:
+        return 0
+    return (abs(int(right) - int(left)) + 1) * (abs(int(bottom) - int(top)) + 1)
+
+
+def _held_rows(sheet: Worksheet) -> list[tuple[int, list[Any]]]:
+    """The rows that hold cells, in order, each with its cells left to right: the cells the
+    file holds, not the grid between them (iterating the grid makes a cell of each)."""
+    rows: dict[int, list[Any]] = {}
+    for (row, _), cell in sorted(sheet._cells.items()):
+        rows.setdefault(row, []).append(cell)
+    return list(rows.items())
+
+
 def _sheet_text(sheet: Worksheet) -> SheetText:
     hidden_columns = _hidden_columns(sheet)
+    hidden_rows = sorted(
+        number
+        for number, dimension in sheet.row_dimensions.items()
+        if dimension.hidden or dimension.ht == 0
+    )
+    hidden = frozenset(hidden_rows)
     rows: list[list[tuple[int, int, str]]] = []
-    for row in sheet.iter_rows():
-        number = row[0].row if row else 0
-        dimension = sheet.row_dimensions.get(number) if number else None
-        if dimension is not None and (dimension.hidden or dimension.ht == 0):
+    previous = 0
+    for number, row in _held_rows(sheet):
+        skipped = number - previous - 1  # rows without cells between: blank unless hidden
+        hidden_between = bisect.bisect_left(hidden_rows, number) - bisect.bisect_right(
+            hidden_rows, previous
+        )
+        if previous and skipped > hidden_between:
+            rows.append([])
+        previous = number
+        if number in hidden:
             continue
         cells = [
             (number, cell.column, text)
@@ -130,6 +193,7 @@ def _sheet_text(sheet: Worksheet) -> SheetText:
                 spans.append(SheetCell(offset, offset + len(text), row_number, column))
             line.append(text)
             offset += len(text)
+        check_text(offset)
         parts.append("".join(line))
     if not spans:
         return SheetText(sheet.title, "")

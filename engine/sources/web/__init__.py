@@ -1,10 +1,12 @@
 """The web source: a guarded fetcher (httpx), robots.txt, politeness, a snapshot cache that
 also keeps the PDFs fetched, and the page evidence (boxes, crops) drawn from them.
 
-Search providers live in `engine.sources.web.search`.
+Search providers live in `engine.sources.web.search`. `read_capped` with `content_decoder`
+reads any compressed HTTP body under a cap as it inflates (a Slack download too).
 """
 
 from engine.sources.web.address_policy import Allowlist
+from engine.sources.web.body import ACCEPT_ENCODING, content_decoder, read_capped
 from engine.sources.web.config import USER_AGENT, FetchConfig
 from engine.sources.web.fetcher import WebFetcher
 from engine.sources.web.kept_pdfs import InMemoryPdfStore, PdfStore
@@ -16,6 +18,7 @@ from engine.sources.web.snapshot_cache import (
 )
 
 __all__ = [
+    "ACCEPT_ENCODING",
     "USER_AGENT",
     "Allowlist",
     "CachingFetcher",
@@ -25,5 +28,7 @@ __all__ = [
     "PdfStore",
     "WebFetcher",
     "WebPageEvidence",
+    "content_decoder",
     "default_snapshot_dir",
+    "read_capped",
 ]

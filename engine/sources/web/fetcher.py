@@ -123,6 +123,8 @@ class WebFetcher:
                 extracted = await run_killable(extract, body, content_type, final_url)
             except ChildDied as error:
                 raise FetchError(f"could not extract text ({error})") from None
+            except MemoryError:  # past the child's memory cap (`limits.cap_memory`)
+                raise FetchError("could not extract text (out of memory)") from None
         else:
             extracted = await asyncio.to_thread(extract, body, content_type, final_url)
         snapshot = Snapshot(

@@ -5,7 +5,9 @@ pdfium on a long PDF) holds the CPU for tens of seconds, and a thread cannot be 
 Ctrl-C, SIGTERM and the run's time cap would wait for it, past Docker's 10 s grace. So a body
 over `engine.documents.parse.INLINE_BYTES` is extracted in a child process (forkserver: safe
 beside the event loop's threads); the event loop waits on the child's pipe, and cancelling the
-wait kills the child.
+wait kills the child. The child's memory is capped (`limits.cap_memory`): a body that still
+needs more fails there (MemoryError, sent back) instead of growing the worker's container
+until the kernel kills a process.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
+from engine.documents.limits import cap_memory
 from engine.errors import SourceError
 
 _T = TypeVar("_T")
@@ -57,6 +60,7 @@ async def run_killable(function: Callable[..., _T], *args: Any) -> _T:
 
 
 def _serve(sending: Connection, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    cap_memory()
     try:
         outcome: tuple[bool, Any] = (True, function(*args))
     except BaseException as error:  # sent back to be raised in the caller

@@ -10,6 +10,7 @@ import pypdfium2
 import pypdfium2.raw as pdfium_c
 
 from engine.documents.layout import Box
+from engine.documents.limits import render_fits
 from engine.documents.ocr import PageImage, read_image
 from engine.documents.pdf_objects import SCAN_SHARE
 from engine.verify.seen.agreement import Word
@@ -61,6 +62,9 @@ def render_strips(
                 max(0.0, right - region[2]),
                 max(0.0, top - region[3]),
             )
+        shown = (right - left - crop[0] - crop[2], top - bottom - crop[1] - crop[3])
+        if not render_fits(*shown, dpi / 72):
+            return []  # past the pixel limit (a 200-inch page): nothing is read, so unseen
         bitmap = page.render(scale=dpi / 72, crop=crop, grayscale=True)
         try:
             to_pixels = bitmap.get_posconv(page).to_bitmap

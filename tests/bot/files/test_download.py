@@ -3,12 +3,15 @@ cap, and the file itself (not Slack's sign-in page, not another kind under its n
 
 from __future__ import annotations
 
+import tracemalloc
 from collections.abc import AsyncIterator
 
 import httpx
+import pytest
 
 from bot.files import Downloaded, FileRefusal, Reason, SharedFile, download, trusted_origins
 from tests.support.bot_env import BOT_TOKEN
+from tests.support.hostile_files import compressed_zeros, streamed
 from tests.support.pdfs import pdf_bytes
 from tests.support.slack_stub import SlackStub
 
@@ -147,3 +150,30 @@ async def test_a_slack_connect_file_without_urls_is_not_downloaded() -> None:
     got = await download(file, BOT_TOKEN, origins=trusted_origins(None))
 
     assert got == FileRefusal(file, Reason.not_downloaded)
+
+
+@pytest.mark.parametrize("encoding", ["br", "gzip"])
+async def test_a_compressed_body_is_cut_as_it_inflates_not_after(encoding: str) -> None:
+    bomb = compressed_zeros(encoding, 256 * 1024 * 1024)
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=streamed(bomb), headers={"content-encoding": encoding})
+
+    file = SharedFile(
+        id="F1",
+        name="a.pdf",
+        mimetype="application/pdf",
+        size=len(bomb),
+        url_private_download="https://files.slack.com/files-pri/T1-F1/download/a.pdf",
+    )
+    tracemalloc.start()
+    try:
+        async with httpx.AsyncClient(transport=httpx.MockTransport(answer)) as client:
+            got = await download(
+                file, BOT_TOKEN, origins=trusted_origins(None), max_bytes=1_000_000, client=client
+            )
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert got == FileRefusal(file, Reason.too_big)
+    assert peak < 20_000_000, f"{peak:,} bytes held for a 1 MB cap"

@@ -1,7 +1,9 @@
 """Reading a batch of files for the index, in a process pool when there is more than a
 little to read: pypdfium2 is not thread-safe (another thread of the caller may be reading a
 PDF too), and the pool spreads the work over every core. A worker that dies (a PDF crashing
-pdfium) skips its files for this run only: they are not remembered as unreadable.
+pdfium, the kernel's OOM killer) breaks the pool: a new one reads on, and the files that were
+in flight are read again one at a time, each in a worker of its own, so the one that kills
+its worker again is remembered as unreadable (`CRASHED`) and the others are read.
 
 Reading stops at once when the caller stops taking outcomes (Ctrl-C raising
 KeyboardInterrupt in the reading loop, a closed iterator): the workers are killed, not
@@ -13,7 +15,10 @@ Reading also stops at a `Deadline` (the run's time cap): the outcomes taken by t
 what was read, the rest is not, and the workers are killed the same way. A file over
 `INLINE_BYTES` is read in a worker of its own, even alone: seconds of parsing that a
 deadline or a signal must be able to cut (a loop in this process could only be left between
-files). While a file takes long, a progress line still comes every `PROGRESS_POLL_SECONDS`.
+files). PDF, HTML and Office files are read in the pool whatever their size, and a worker's
+memory is capped (`prepare_reader`): a file that needs more fails alone, `TOO_LARGE`,
+remembered as unreadable. While a file takes long, a progress line still comes every
+`PROGRESS_POLL_SECONDS`.
 """
 
 from __future__ import annotations
@@ -32,14 +37,20 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
 
 from engine.documents.children import stopped_by, stopping
-from engine.documents.parse import INLINE_BYTES, DocumentKind
+from engine.documents.limits import PARSE_MEMORY_BYTES, cap_memory
+from engine.documents.parse import INLINE_BYTES, OFFICE_KINDS, DocumentKind
+from engine.settings import env_number
 from engine.sources.library.deadline import Deadline, passed
 from engine.sources.library.index.reading import FileOutcome, FileTask, read_for_index
 
 Notify = Callable[[str], None]
 """Where the index says a line of progress or a warning."""
 
-_POOLED_KINDS = frozenset({DocumentKind.pdf, DocumentKind.html})
+_POOLED_KINDS = frozenset({DocumentKind.pdf, DocumentKind.html}) | OFFICE_KINDS
+"""Kinds read in the pool whatever their size: a small PDF or Office package may still
+inflate or render to far more than it weighs, and only a worker has a memory cap."""
+PARSE_MEMORY_MB = "FONTE_PARSE_MEMORY_MB"
+"""The address space a worker may add to what it starts with (`limits.PARSE_MEMORY_BYTES`)."""
 # Below this many text files, a pool costs more to start than it saves.
 _INLINE_TEXT_FILES = 16
 _FILES_PER_TASK = 8
@@ -121,39 +132,71 @@ def _pooled(
         return
     workers = min(os.cpu_count() or 1, len(batches))
     window = workers * _BATCHES_IN_FLIGHT_PER_WORKER
-    pool = ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=_pool_context(),
-        initializer=die_with_parent,
-        initargs=(os.getpid(),),
-    )
+    pools = _Pools(workers)
     finished = False
     try:
-        finished = yield from _run_pool(pool, batches, window, deadline, waiting)
+        finished = yield from _run_pool(pools, batches, window, deadline, waiting)
     finally:
+        pools.close(finished)
+
+
+class _Pools:
+    """The pool batches are sent to, started again when a worker's death broke it: the
+    batches in flight then fail, and are read again a file at a time (`_outcomes`)."""
+
+    def __init__(self, workers: int) -> None:
+        self._workers = workers
+        self._current = _reading_pool(workers)
+        self._broken: list[ProcessPoolExecutor] = []
+
+    def submit(self, batch: list[FileTask]) -> Future[list[FileOutcome]]:
+        try:
+            return self._current.submit(_read_batch, batch)
+        except BrokenProcessPool:
+            self._broken.append(self._current)
+            self._current = _reading_pool(self._workers)
+        return _submit(self._current, batch)
+
+    def kill(self) -> None:
+        """Kill every worker of every pool started so far (a stop: `children.stopped_by`)."""
+        for pool in [*self._broken, self._current]:
+            _kill_workers(pool)
+
+    def close(self, finished: bool) -> None:
+        for broken in self._broken:
+            abandon(broken)
         if finished:
-            pool.shutdown(wait=True)
+            self._current.shutdown(wait=True)
         else:
-            abandon(pool)
+            abandon(self._current)
+
+
+def _reading_pool(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=_pool_context(),
+        initializer=prepare_reader,
+        initargs=(os.getpid(), parse_memory()),
+    )
 
 
 def _run_pool(
-    pool: ProcessPoolExecutor,
+    pools: _Pools,
     batches: list[list[FileTask]],
     window: int,
     deadline: Deadline | None,
     waiting: Callable[[], None],
 ) -> Generator[FileOutcome, None, bool]:
-    """The outcomes of `batches` read in `pool`: True once all are taken, False when the
-    deadline passed or the process is stopping (`children.stop_children` kills the pool's
+    """The outcomes of `batches` read in `pools`: True once all are taken, False when the
+    deadline passed or the process is stopping (`children.stop_children` kills the pools'
     workers from whichever thread it runs in, and no batch is sent after it)."""
-    with stopped_by(lambda: _kill_workers(pool)):
+    with stopped_by(pools.kill):
         # A bounded window of batches in flight: finished ones wait in memory until taken.
         pending: _InFlight = deque()
         for batch in batches:
             if stopping():
                 return False
-            pending.append((batch, _submit(pool, batch)))
+            pending.append((batch, pools.submit(batch)))
             if len(pending) >= window and not (yield from _first(pending, deadline, waiting)):
                 return False
         while pending:
@@ -176,7 +219,7 @@ def _first(
     if not done:
         yield from _finished(pending)
         return False
-    yield from _outcomes(*pending.popleft())
+    yield from _outcomes(*pending.popleft(), deadline)
     return True
 
 
@@ -202,7 +245,7 @@ def _finished(pending: _InFlight) -> Generator[FileOutcome, None, None]:
     """The outcomes of the batches in flight that are done already."""
     for batch, future in pending:
         if future.done():
-            yield from _outcomes(batch, future)
+            yield from _outcomes(batch, future, None, alone=False)
 
 
 def abandon(pool: ProcessPoolExecutor) -> None:
@@ -240,15 +283,71 @@ def _read_batch(batch: list[FileTask]) -> list[FileOutcome]:
     return [read_for_index(task) for task in batch]
 
 
-def _outcomes(batch: list[FileTask], future: Future[list[FileOutcome]]) -> list[FileOutcome]:
+CRASHED = "the parser crashed on it (out of memory?)"
+"""A file whose worker died while it was read alone: remembered, not read again."""
+
+
+def _outcomes(
+    batch: list[FileTask],
+    future: Future[list[FileOutcome]],
+    deadline: Deadline | None,
+    *,
+    alone: bool = True,
+) -> list[FileOutcome]:
+    """The batch's outcomes. When a worker's death broke the pool (a file past its memory
+    cap that the kernel killed, a parser crashing), each file of the batch is read again in
+    a worker of its own (unless `alone` is False or `deadline` passed): the one that kills
+    it too is `CRASHED`, the others are read."""
     try:
         return future.result()
-    except Exception as error:  # a dead worker breaks the pool: skipped for this run only
-        reason = f"parser failed ({type(error).__name__})"
-        return [FileOutcome(task, reason=reason, cacheable=False) for task in batch]
+    except BrokenProcessPool:
+        if alone and not passed(deadline):
+            return [_alone(task, deadline) for task in batch]
+        failed = "parser failed (BrokenProcessPool)"
+    except Exception as error:  # skipped for this run only
+        failed = f"parser failed ({type(error).__name__})"
+    return [FileOutcome(task, reason=failed, cacheable=False) for task in batch]
+
+
+def _alone(task: FileTask, deadline: Deadline | None) -> FileOutcome:
+    """`task` read in a pool of one worker; `CRASHED` when that worker dies too."""
+    pool = _reading_pool(1)
+    try:
+        with stopped_by(lambda: _kill_workers(pool)):
+            future = _submit(pool, [task])
+            done = _waited(future, deadline, lambda: None)
+        if not done:
+            return FileOutcome(task, reason="not read before the deadline", cacheable=False)
+        try:
+            (outcome,) = future.result()
+        except BrokenProcessPool:
+            return FileOutcome(task, reason=CRASHED)
+        except Exception as error:
+            return FileOutcome(
+                task, reason=f"parser failed ({type(error).__name__})", cacheable=False
+            )
+        return outcome
+    finally:
+        abandon(pool)
 
 
 _PR_SET_PDEATHSIG = 1
+
+
+def parse_memory() -> int:
+    """The bytes a worker may add to its address space (`FONTE_PARSE_MEMORY_MB`); read by
+    the parent, so that a bad value is one line there, not a pool that cannot start."""
+    megabytes = env_number(os.environ, PARSE_MEMORY_MB, PARSE_MEMORY_BYTES / 1e6, minimum=1)
+    return int(megabytes * 1e6)
+
+
+def prepare_reader(parent: int, memory: int) -> None:
+    """A pool worker's initializer: it dies with its parent (`die_with_parent`), and its
+    address space may grow by `memory` bytes at most (`limits.cap_memory`), so that a file
+    needing more fails in the worker as `TOO_LARGE` instead of the kernel killing a process
+    for it."""
+    die_with_parent(parent)
+    cap_memory(memory)
 
 
 def die_with_parent(parent: int) -> None:

@@ -13,10 +13,14 @@ from dataclasses import dataclass
 
 import httpx
 
-from engine.sources.protocols import SearchError
+from engine.sources.protocols import FetchError, SearchError
+from engine.sources.web.body import ACCEPT_ENCODING, content_decoder, read_capped
 from engine.text.normalise import clip, collapse_whitespace
 
 DEFAULT_TIMEOUT = 10.0
+MAX_ANSWER_BYTES = 5_000_000
+"""A search answer, as decoded: ten results are a few kilobytes; a compressed body that
+inflates past this is refused as it streams (`body.read_capped`)."""
 REASON_CHARS = 160
 
 # Tavily answers 432/433 when the plan's or the pay-as-you-go credits are spent.
@@ -92,29 +96,36 @@ async def call_json_api(
     try:
         async with asyncio.timeout(seconds):
             if client is not None:
-                response = await _send(client, call)
+                status, content = await _send(client, call)
             else:
                 async with httpx.AsyncClient(timeout=seconds) as owned:
-                    response = await _send(owned, call)
+                    status, content = await _send(owned, call)
+    except FetchError as error:
+        raise SearchError(clipped_reason(f"answer refused: {error}")) from None
     except (TimeoutError, httpx.TimeoutException):
         raise SearchError(f"timed out after {seconds:g} s") from None
     except httpx.HTTPError as error:
         raise SearchError(
             clipped_reason(f"request failed: {type(error).__name__}: {error}")
         ) from None
-    if not response.is_success:
-        raise SearchError(status_reason(response.status_code, response.content))
-    return parse_json(response.content)
+    if not 200 <= status < 300:
+        raise SearchError(status_reason(status, content))
+    return parse_json(content)
 
 
-async def _send(client: httpx.AsyncClient, call: ApiCall) -> httpx.Response:
-    return await client.request(
+async def _send(client: httpx.AsyncClient, call: ApiCall) -> tuple[int, bytes]:
+    """The status and the body, decoded under `MAX_ANSWER_BYTES` (FetchError past it)."""
+    headers = {"Accept-Encoding": ACCEPT_ENCODING, **(call.headers or {})}
+    async with client.stream(
         call.method,
         call.url,
         params=dict(call.params) if call.params else None,
-        headers=dict(call.headers) if call.headers else None,
+        headers=headers,
         json=dict(call.json_body) if call.json_body is not None else None,
-    )
+    ) as response:
+        decoder = content_decoder(response.headers.get("content-encoding"))
+        body = await read_capped(response.aiter_raw(), decoder, MAX_ANSWER_BYTES)
+        return response.status_code, body
 
 
 class KeyedJsonApi:

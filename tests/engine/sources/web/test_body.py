@@ -10,6 +10,7 @@ import pytest
 
 from engine.sources.protocols import FetchError
 from engine.sources.web.body import SizeCap, content_decoder, megabytes, read_capped
+from tests.support.hostile_files import compressed_zeros
 
 TEXT = ("Capacidade instalada de geração distribuída: 26 GW em 2023. " * 2000).encode()
 
@@ -64,22 +65,9 @@ async def test_cut_keeps_the_first_bytes_instead_of_failing() -> None:
     assert body == TEXT[:999]
 
 
-def bomb(encoding: str, size: int = 50_000_000) -> bytes:
-    """`size` zero bytes compressed, built a megabyte at a time."""
-    zeros = bytes(1_000_000)
-    if encoding == "gzip":
-        deflate = zlib.compressobj(9, wbits=16 + zlib.MAX_WBITS)
-        return (
-            b"".join(deflate.compress(zeros) for _ in range(size // len(zeros))) + deflate.flush()
-        )
-    compressor = brotli.Compressor(quality=5)
-    parts = [compressor.process(zeros) for _ in range(size // len(zeros))]
-    return bytes(b"".join(parts) + compressor.finish())
-
-
 @pytest.mark.parametrize("encoding", ["gzip", "br"])
 async def test_a_compression_bomb_is_cut_without_inflating_it(encoding: str) -> None:
-    compressed = bomb(encoding)
+    compressed = compressed_zeros(encoding, 50_000_000)
     assert len(compressed) < 100_000
     tracemalloc.start()
     try:

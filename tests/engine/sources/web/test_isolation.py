@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from engine.documents.limits import PARSE_MEMORY_BYTES
 from engine.sources.web.isolation import ChildDied, run_killable
 
 
@@ -29,6 +31,18 @@ def _pid_then_sleep(path: str) -> None:
 
 def _die() -> None:
     os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _allocate(size: int) -> int:
+    return len(bytearray(size))
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS is capped on Linux only")
+async def test_a_child_past_its_memory_cap_fails_there_with_memory_error() -> None:
+    beyond = PARSE_MEMORY_BYTES + 2_000_000_000  # reserved, never touched: costs no RAM
+    with pytest.raises(MemoryError):
+        await run_killable(_allocate, beyond)
+    assert await run_killable(_allocate, 100_000_000) == 100_000_000
 
 
 async def test_the_childs_answer_comes_back() -> None:

@@ -19,8 +19,8 @@ from engine.documents.parse import DocumentKind
 from engine.sources.library.cache import file_sha256
 from engine.sources.library.deadline import Deadline
 from engine.sources.library.index import workers as workers_module
-from engine.sources.library.index.reading import FileOutcome, FileTask, read_for_index
-from engine.sources.library.index.workers import abandon, read_files
+from engine.sources.library.index.reading import TOO_LARGE, FileOutcome, FileTask, read_for_index
+from engine.sources.library.index.workers import CRASHED, abandon, read_files
 from tests.support.clock import FakeClock
 from tests.support.library_files import Recorder, TimedReads, write_pdf, write_text
 
@@ -67,38 +67,47 @@ def test_a_few_text_files_are_read_without_a_pool(
     assert outcome.reason == ""
 
 
-def _crash(batch: list[FileTask]) -> list[FileOutcome]:
-    os._exit(1)  # what a segfault in pdfium looks like to the pool
+_READ_BATCH = workers_module._read_batch
 
 
-def test_a_crashed_worker_skips_its_files_for_this_run_only(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    folder = tmp_path / "docs"
-    write_pdf(folder / "a.pdf", ["Alpha page"])
-    write_pdf(folder / "b.pdf", ["Beta page"])
-    monkeypatch.setattr(workers_module, "_read_batch", _crash)
-    outcomes = list(read_files(_tasks(folder, tmp_path / "parsed"), Recorder()))
-    assert [(o.reason, o.cacheable) for o in outcomes] == [
-        ("parser failed (BrokenProcessPool)", False),
-        ("parser failed (BrokenProcessPool)", False),
-    ]
+def _crash_on_b(batch: list[FileTask]) -> list[FileOutcome]:
+    if any(task.relative == "b.pdf" for task in batch):
+        os._exit(1)  # what a segfault in pdfium, or the kernel's OOM killer, looks like
+    return _READ_BATCH(batch)
 
 
-def test_files_submitted_after_a_worker_died_are_skipped_too(
+def test_a_crashed_workers_files_are_read_again_alone_and_the_culprit_is_remembered(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = tmp_path / "docs"
     for name in "abc":
         write_pdf(folder / f"{name}.pdf", [f"Page {name}"])
-    monkeypatch.setattr(workers_module, "_read_batch", _crash)
+    monkeypatch.setattr(workers_module, "_read_batch", _crash_on_b)
+    outcomes = list(read_files(_tasks(folder, tmp_path / "parsed"), Recorder()))
+    assert [(o.task.relative, o.reason, o.cacheable) for o in outcomes] == [
+        ("a.pdf", "", True),
+        ("b.pdf", CRASHED, True),  # remembered: the next run does not crash on it again
+        ("c.pdf", "", True),
+    ]
+
+
+def test_files_submitted_after_a_worker_died_are_read_by_a_new_pool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "docs"
+    for name in "abcd":
+        write_pdf(folder / f"{name}.pdf", [f"Page {name}"])
+    monkeypatch.setattr(workers_module, "_read_batch", _crash_on_b)
     monkeypatch.setattr(workers_module, "_FILES_PER_TASK", 1)
     # No batch waits: each is taken as soon as submitted, so the next submit meets a
     # broken pool.
     monkeypatch.setattr(workers_module, "_BATCHES_IN_FLIGHT_PER_WORKER", 0)
     outcomes = list(read_files(_tasks(folder, tmp_path / "parsed"), Recorder()))
-    assert [(o.task.relative, o.reason, o.cacheable) for o in outcomes] == [
-        (name, "parser failed (BrokenProcessPool)", False) for name in ("a.pdf", "b.pdf", "c.pdf")
+    assert [(o.task.relative, o.reason) for o in outcomes] == [
+        ("a.pdf", ""),
+        ("b.pdf", CRASHED),
+        ("c.pdf", ""),
+        ("d.pdf", ""),
     ]
 
 
@@ -374,3 +383,21 @@ def test_at_ctrl_c_the_batches_done_are_kept_and_the_interrupt_goes_on(
     assert next(taking).task == tasks[1]
     with pytest.raises(KeyboardInterrupt):
         next(taking)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS is capped on Linux only")
+def test_a_file_past_the_workers_memory_cap_fails_alone_and_is_remembered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "docs"
+    write_text(folder / "big.md", "word " * 12_000_000)  # 60 MB: over 100 MB once decoded
+    write_text(folder / "small.md", "A small note.\n")
+    monkeypatch.setenv("FONTE_PARSE_MEMORY_MB", "100")
+    tasks = [
+        dataclasses.replace(task, size=Path(task.path).stat().st_size)
+        for task in _tasks(folder, tmp_path / "parsed")
+    ]
+    big, small = read_files(tasks, Recorder())
+    assert big.reason == TOO_LARGE
+    assert big.cacheable  # the file's own reason: the next run does not read it again
+    assert small.reason == ""

@@ -1,14 +1,21 @@
 from __future__ import annotations
 
+import gzip
+import tracemalloc
+
+import httpx
 import pytest
 
 from engine.sources.protocols import SearchError
 from engine.sources.web.search.json_api import (
+    ApiCall,
+    call_json_api,
     clipped_reason,
     error_detail,
     parse_json,
     status_reason,
 )
+from tests.support.hostile_files import compressed_zeros, streamed
 
 
 @pytest.mark.parametrize(
@@ -57,3 +64,33 @@ def test_parse_json() -> None:
     assert parse_json(b'{"results": []}') == {"results": []}
     with pytest.raises(SearchError, match=r"^malformed JSON: Expecting value: line 1 column 1"):
         parse_json(b"<html>")
+
+
+@pytest.mark.parametrize("encoding", ["br", "gzip"])
+async def test_a_compressed_answer_is_refused_as_it_inflates(encoding: str) -> None:
+    bomb = compressed_zeros(encoding, 256 * 1024 * 1024)
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=streamed(bomb), headers={"content-encoding": encoding})
+
+    call = ApiCall("GET", "https://search.example/api")
+    tracemalloc.start()
+    try:
+        async with httpx.AsyncClient(transport=httpx.MockTransport(answer)) as client:
+            with pytest.raises(SearchError, match="answer refused: body over 5 MB"):
+                await call_json_api(call, client=client)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 30_000_000, f"{peak:,} bytes held for a 5 MB cap"
+
+
+async def test_an_answer_within_the_cap_is_read_as_json() -> None:
+    def answer(request: httpx.Request) -> httpx.Response:
+        assert request.headers["accept-encoding"] == "gzip, deflate, br"
+        body = streamed(gzip.compress(b'{"results": [1]}'))
+        return httpx.Response(200, content=body, headers={"content-encoding": "gzip"})
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(answer)) as client:
+        payload = await call_json_api(ApiCall("GET", "https://search.example/api"), client=client)
+    assert payload == {"results": [1]}
