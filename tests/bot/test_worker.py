@@ -25,6 +25,7 @@ from bot.redis.connection import connect
 from bot.redis.runs import LEASE_SECONDS
 from bot.worker import FonteWorker, WorkerSettings, build_workers, run_workers
 from tests.support.bot_env import REDIS_URL
+from tests.support.sick_redis import running
 
 
 async def test_two_workers_one_per_queue(make_settings: Any, runtimes: Any) -> None:
@@ -97,13 +98,8 @@ async def one_worker(
         health_check_key=f"{queue}:health",
         lease_seconds=lease_seconds,
     )
-    task = asyncio.create_task(run_workers([worker]))
-    try:
+    async with running(worker):
         yield worker
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
 
 
 async def test_a_running_job_is_held_by_a_short_lease_its_worker_keeps_renewing(
