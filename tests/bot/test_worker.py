@@ -54,11 +54,11 @@ async def test_a_worker_closes_its_redis_pool_even_when_its_jobs_were_cancelled(
     rt = await runtimes(make_settings())
     reports, tasks = build_workers(rt, host="h1")
     run = asyncio.create_task(run_workers([reports, tasks]))
-    for _ in range(500):  # until both are connected
-        if reports._pool and tasks._pool:
+    pools = [reports.pool.connection_pool, tasks.pool.connection_pool]
+    for _ in range(1000):  # until both run and are connected (their pools are given ready)
+        if all(p._available_connections or p._in_use_connections for p in pools):
             break
         await asyncio.sleep(0.01)
-    pools = [reports.pool.connection_pool, tasks.pool.connection_pool]
 
     async def job_in_flight() -> None:
         await asyncio.sleep(60)
