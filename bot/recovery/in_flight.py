@@ -53,6 +53,8 @@ class Flight:
     """The brief as the bot asked it, before any state held it."""
     state: ReportState | None = None
     """The last state seen."""
+    refused: bool = False
+    """Redis refused its job: it never reached a worker."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,11 @@ class InFlight:
 
     def run_enqueued(self, report_id: str, job_id: str) -> None:
         self._follow(report_id, job_id, None)
+
+    def not_enqueued(self, job_id: str) -> None:
+        for flight in self.flights.values():
+            if flight.job_id == job_id:
+                flight.refused = True
 
     def _follow(self, report_id: str, job_id: str, ask: Ask | None) -> None:
         earlier = self.flights.get(report_id)
@@ -145,23 +152,31 @@ async def check_flights(rt: Runtime, ledger: InFlight) -> list[Flight]:
     return lost
 
 
+async def tell_refused(rt: Runtime, ledger: InFlight) -> None:
+    """Tell the requesters of the steps Redis refused to enqueue; no Redis needed."""
+    for flight in [f for f in ledger.flights.values() if f.refused]:
+        ledger.forget(flight)
+        await tell_lost(rt, flight)
+
+
 async def tell_lost(rt: Runtime, flight: Flight) -> None:
     brief = brief_of_flight(flight)
     if brief is None:
         return
-    log.warning("report %s: Redis lost its state; its requester is told", flight.report_id)
+    log.warning("report %s: Redis lost or refused it; its requester is told", flight.report_id)
     try:
-        await rt.slack.post(brief.channel, lost_message(brief), brief.thread_ts)
+        await rt.slack.post(brief.channel, lost_message(brief, flight.refused), brief.thread_ts)
     except DELIVERY_ERRORS as error:
         log.warning("report %s: could not say it was lost: %s", flight.report_id, error)
 
 
-def lost_message(brief: LostBrief) -> Message:
+def lost_message(brief: LostBrief, refused: bool = False) -> Message:
     t = texts_for(brief.language)
+    line = t.refused_run if refused else t.lost_run
     fields = {"t": brief.template, "l": brief.language, "d": int(brief.is_dm)}
     room = MAX_BUTTON_VALUE - len(value(q="", **fields))
     again = button(t.run_again, RUN_AGAIN, value(q=_fitted(brief.question, room), **fields))
-    return Message(t.lost_run, [section(t.lost_run, again)])
+    return Message(line, [section(line, again)])
 
 
 def _fitted(question: str, room: int) -> str:
@@ -198,6 +213,7 @@ async def watch_in_flight(rt: Runtime, every: float = CHECK_SECONDS) -> None:
     ledger = rt.queue.in_flight = InFlight()
     outage = Outage("bot's reports in flight")
     while True:
+        await tell_refused(rt, ledger)
         try:
             await check_flights(rt, ledger)
         except Exception as error:

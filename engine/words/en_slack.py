@@ -50,6 +50,10 @@ ENGLISH_SLACK = SlackWords(
         "I lost this research (my storage restarted without its data), so it will not "
         "finish. Run it again?"
     ),
+    refused_run=(
+        "I could not take this request: my storage is not answering right now. Try again "
+        "in a minute?"
+    ),
     run_again="Run it again",
     busy="This report is still running; wait for it to finish before deepening.",
     not_found="I could not find that report (it may have expired).",

@@ -50,6 +50,10 @@ PORTUGUESE_SLACK = SlackWords(
         "Perdi esta pesquisa (meu armazenamento reiniciou sem os dados dela) e ela não vai "
         "terminar. Pesquisar de novo?"
     ),
+    refused_run=(
+        "Não consegui receber este pedido: meu armazenamento não está respondendo agora. "
+        "Tentar de novo daqui a um minuto?"
+    ),
     run_again="Pesquisar de novo",
     busy="Este relatório está em andamento; aguarde o fim para aprofundar.",
     not_found="Não encontrei esse relatório (pode ter expirado).",

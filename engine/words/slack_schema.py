@@ -51,6 +51,7 @@ class SlackWords:
     not_your_plan: str
     run_as_mine: str
     lost_run: str
+    refused_run: str
     run_again: str
     busy: str
     not_found: str

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.bench.redis_restart import free_port
 from bot.flows import handle_step
-from bot.recovery.in_flight import RUN_AGAIN, InFlight, check_flights, run_again
+from bot.queue import ArqQueue
+from bot.recovery.in_flight import RUN_AGAIN, InFlight, check_flights, run_again, tell_refused
+from bot.redis.connection import client
+from bot.redis.keys import Keys
 from bot.steps import Ask, Start
 from tests.support.bot_env import LIMITS_QUESTION, block_actions
 from tests.support.slack_stub import SlackStub
@@ -63,3 +67,22 @@ async def test_a_report_whose_state_is_there_is_left_alone_until_it_ends(
     assert [flight.report_id for flight in lost] == [report_id]
     told = [c for c in slack.calls_to("chat.postMessage") if RUN_AGAIN in c.text_of_blocks()]
     assert len(told) == 1
+
+
+async def test_a_request_redis_refuses_to_take_is_told_at_once_without_redis(
+    rt: Any, slack: SlackStub
+) -> None:
+    """Before: a listener's enqueue during an outage raised into Bolt (a traceback in the
+    log) and the requester heard nothing."""
+    queue = ArqQueue(client(f"redis://127.0.0.1:{free_port()}/0", 0.2), Keys("refused"))
+    ledger = queue.in_flight = InFlight()
+    asked = ask("o-refused", "4.1")
+    await queue.step(asked, asked.origin)  # nothing listens there: refused, not raised
+    await tell_refused(rt, ledger)
+    told = slack.calls_to("chat.postMessage")
+    assert len(told) == 1
+    assert told[0].params["thread_ts"] == "4.1"
+    assert RUN_AGAIN in told[0].text_of_blocks()
+    assert "meu armazenamento não está respondendo" in told[0].all_text()  # a pt question
+    assert ledger.flights == {}
+    await queue._redis.aclose(close_connection_pool=True)
