@@ -45,8 +45,8 @@ async def connect(url: str, within: float = REDIS_TIMEOUT_SECONDS) -> ArqRedis:
         last = seen[-1] if seen else error
         why = str(last) or "no answer"
         raise BadInput(
-            f"Redis at {_safe(url)} did not answer within {within:g} s "
-            f"(REDIS_URL, FONTE_REDIS_TIMEOUT): {why}"
+            f"cannot reach Redis at {_safe(url)} (REDIS_URL): no answer within {within:g} s "
+            f"(FONTE_REDIS_TIMEOUT): {why}"
         ) from None
     return redis
 
