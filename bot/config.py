@@ -33,6 +33,9 @@ class Settings:
     health_port: int = 8080
     redis_url: str | None = None
     redis_prefix: str = "fonte"
+    redis_timeout: float = 5.0
+    """Seconds a connection to Redis, each of its replies, and the check at start wait at
+    most (FONTE_REDIS_TIMEOUT): past it Redis is down, or the process does not start."""
     source: str = "library"
     library: Path | None = None
     cache_dir: Path | None = None
@@ -150,6 +153,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, role: Role = "bot") -
         health_port=int(env_number(env, "FONTE_HEALTH_PORT", 8080, minimum=0)),
         redis_url=redis_url,
         redis_prefix=env_text(env, "FONTE_REDIS_PREFIX") or "fonte",
+        redis_timeout=env_number(env, "FONTE_REDIS_TIMEOUT", 5.0, minimum=0.05),
         source=source,
         library=Path(library).expanduser() if library else None,
         cache_dir=Path(cache_dir).expanduser() if cache_dir else None,

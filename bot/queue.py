@@ -17,6 +17,7 @@ from arq.constants import job_key_prefix, result_key_prefix
 
 from bot.redis.connection import awaited
 from bot.redis.keys import Keys
+from bot.redis.outage import is_outage
 from bot.steps import Step, encode_step
 
 log = logging.getLogger(__name__)
@@ -33,24 +34,45 @@ class JobQueue(Protocol):
     async def enqueue_report(self, report_id: str, version: int) -> None: ...
 
 
+class Ledger(Protocol):
+    """What follows the work a process hands on (bot.recovery.in_flight.InFlight)."""
+
+    def handed_on(self, step: Step, job_id: str) -> None: ...
+
+    def run_enqueued(self, report_id: str, job_id: str) -> None: ...
+
+    def not_enqueued(self, job_id: str) -> None:
+        """Redis refused job `job_id`: its requester is to be told (they wait on nothing)."""
+        ...
+
+
 class ArqQueue:
     def __init__(self, redis: ArqRedis, keys: Keys) -> None:
         self._redis = redis
         self._keys = keys
+        self.in_flight: Ledger | None = None
+        """Told of each step and run before it is enqueued, where the bot watches them."""
 
     async def step(self, step: Step, origin: str) -> None:
-        await self._enqueue(
-            "converse", encode_step(step), job_id=self._keys.step_job(origin), queue="tasks"
-        )
+        job_id = self._keys.step_job(origin)
+        if self.in_flight is None:
+            await self._enqueue("converse", encode_step(step), job_id=job_id, queue="tasks")
+            return
+        self.in_flight.handed_on(step, job_id)
+        try:
+            await self._enqueue("converse", encode_step(step), job_id=job_id, queue="tasks")
+        except Exception as error:
+            if not is_outage(error):
+                raise
+            # Redis is down: the bot's watch tells the requester, in one line.
+            log.warning("step %s: Redis is unreachable (%s); not enqueued", step.kind, error)
+            self.in_flight.not_enqueued(job_id)
 
     async def enqueue_report(self, report_id: str, version: int) -> None:
-        await self._enqueue(
-            "report_job",
-            report_id,
-            version,
-            job_id=self._keys.report_job_id(report_id, version),
-            queue="reports",
-        )
+        job_id = self._keys.report_job_id(report_id, version)
+        if self.in_flight is not None:
+            self.in_flight.run_enqueued(report_id, job_id)
+        await self._enqueue("report_job", report_id, version, job_id=job_id, queue="reports")
 
     async def _enqueue(self, function: str, *args: object, job_id: str, queue: str) -> None:
         """Enqueue once per job id. arq answers None both for a job already enqueued (or

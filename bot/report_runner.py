@@ -75,7 +75,15 @@ async def _attempt(rt: Runtime, report_id: str, version: int) -> None:
     report = await _research(rt, state, version)
     if report is None:
         return
-    if state.cancel_reason or (await rt.states.get(report_id) or state).cancel_reason:
+    current = await rt.states.get(report_id)
+    if current is None:
+        # Redis lost the report (restarted without persistence): nothing names where to
+        # deliver it any more; the bot, which handed it on, tells its requester.
+        log.warning(
+            "report %s v%d: its state is gone from Redis; not delivered", report_id, version
+        )
+        return
+    if state.cancel_reason or current.cancel_reason:
         report = cancelled_report(report)
     await rt.states.save_report(report_id, version, report)
 
@@ -254,7 +262,10 @@ async def _watch(rt: Runtime, report_id: str, orchestrator: Orchestrator) -> Non
     while True:
         await asyncio.sleep(rt.settings.poll_interval)
         state = await rt.states.get(report_id)
-        if state is not None and state.cancel_reason:
+        if state is None:  # Redis lost it: stop spending on a report none will receive
+            orchestrator.cancel("state lost")
+            return
+        if state.cancel_reason:
             orchestrator.cancel(state.cancel_reason)
             return
         if loop.time() - started > orchestrator.budget.limits.seconds + 4 * GRACE_SECONDS:

@@ -205,7 +205,7 @@ async def build_runtime(
         )
         embedded.runtime = runtime
         return runtime
-    redis = await connect(settings.redis_url)
+    redis = await connect(settings.redis_url, settings.redis_timeout)
 
     def executor_for(report_id: str, version: int) -> ExecutorFactory:
         def build(runner: SubagentRunner) -> ArqExecutor:

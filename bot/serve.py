@@ -13,6 +13,7 @@ from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
 from bot.config import Settings
 from bot.jobs import open_runtime
+from bot.recovery.in_flight import watch_in_flight
 from bot.slack.app import build_app
 from bot.slack.http import http_app, socket_health_app
 from bot.worker import build_workers, run_workers
@@ -50,6 +51,7 @@ async def serve_bot(settings: Settings, stop: asyncio.Event | None = None) -> No
     stop = stop or asyncio.Event()
     _stop_on_signals(stop)
     rt = await open_runtime(settings)
+    watcher = asyncio.create_task(watch_in_flight(rt))  # reports Redis may lose
     try:
         assert rt.web_client is not None
         if settings.embedded:
@@ -71,6 +73,8 @@ async def serve_bot(settings: Settings, stop: asyncio.Event | None = None) -> No
         finally:
             await handler.close_async()  # type: ignore[no-untyped-call]
     finally:
+        watcher.cancel()
+        await asyncio.gather(watcher, return_exceptions=True)
         await rt.aclose()
 
 

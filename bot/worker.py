@@ -22,7 +22,7 @@ from redis.exceptions import ResponseError, WatchError
 
 from bot import jobs
 from bot.recovery.attempts import REPORT_ATTEMPTS
-from bot.redis.connection import awaited
+from bot.redis.connection import awaited, client
 from bot.redis.outage import Outage, is_outage
 from bot.redis.runs import LEASE_SECONDS
 from bot.runtime import Runtime
@@ -246,6 +246,7 @@ class WorkerSettings:
     report_timeout: float
     subagent_timeout: float
     host: str
+    redis_timeout: float
 
     @classmethod
     def for_runtime(cls, rt: Runtime, host: str | None = None) -> WorkerSettings:
@@ -264,6 +265,7 @@ class WorkerSettings:
             report_timeout=settings.max_report_seconds * 2 + 120,
             subagent_timeout=settings.max_report_seconds + 60,
             host=host or socket.gethostname(),
+            redis_timeout=settings.redis_timeout,
         )
 
 
@@ -298,6 +300,7 @@ def build_workers(
         queue_name=config.reports_queue,
         max_jobs=config.reports_jobs,
         health_check_key=rt.keys.health(config.reports_queue, config.host),
+        redis_pool=client(config.redis_url, config.redis_timeout),
         ctx={jobs.RUNTIME: rt},
         **common,  # type: ignore[arg-type]
     )
@@ -311,6 +314,7 @@ def build_workers(
         max_jobs=config.tasks_jobs,
         allow_abort_jobs=True,
         health_check_key=rt.keys.health(config.tasks_queue, config.host),
+        redis_pool=client(config.redis_url, config.redis_timeout),
         ctx={jobs.RUNTIME: rt},
         **common,  # type: ignore[arg-type]
     )

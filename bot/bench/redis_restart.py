@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -27,7 +28,8 @@ import tempfile
 import time
 import uuid
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import redis
@@ -45,6 +47,8 @@ from bot.bench.processes import (
 )
 from bot.bench.reports import BENCH_LIMITS, posted_reports, start_reports, workers_started
 from bot.jobs import open_runtime
+from bot.queue import ArqQueue
+from bot.recovery.in_flight import RUN_AGAIN, InFlight, watch_in_flight
 from bot.redis.outage import is_outage
 from bot.redis.state import FINAL_STATUSES
 
@@ -60,13 +64,24 @@ def free_port() -> int:
 
 class RedisServer:
     """A redis-server of one's own on loopback, persisted to an AOF in `folder` (fsync on
-    every write), which can be SIGKILLed and started again from the same data."""
+    every write), which can be SIGKILLed and started again from the same data; with
+    `persistent=False` it keeps nothing on disk (a restart starts empty), and `options`
+    are more of redis-server's (`--maxmemory 2mb`, say)."""
 
-    def __init__(self, folder: Path, port: int | None = None) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        port: int | None = None,
+        *,
+        persistent: bool = True,
+        options: Sequence[str] = (),
+    ) -> None:
         if shutil.which("redis-server") is None:
             raise RuntimeError("redis-server is not installed")
         self.folder = folder
         self.port = port or free_port()
+        self.persistent = persistent
+        self.options = list(options)
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -89,10 +104,12 @@ class RedisServer:
                     str(self.folder),
                     "--save",
                     "",
-                    "--appendonly",
-                    "yes",
-                    "--appendfsync",
-                    "always",
+                    *(
+                        ["--appendonly", "yes", "--appendfsync", "always"]
+                        if self.persistent
+                        else ["--appendonly", "no"]
+                    ),
+                    *self.options,
                 ],
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -137,6 +154,8 @@ class Restart:
     running_at_kill: int = 0
     exit_codes: list[int | None] = field(default_factory=list)
     tracebacks: int = 0
+    told: Counter[str] = field(default_factory=Counter)
+    """Threads told their report was lost, and how many times."""
 
     @property
     def delivered(self) -> int:
@@ -150,7 +169,8 @@ class Restart:
 
     @property
     def lost(self) -> int:
-        return len(self.report_ids) - self.delivered
+        """Reports neither delivered nor their requester told: ended in silence."""
+        return len(self.report_ids) - self.delivered - len(self.told)
 
     @property
     def threads_delivered(self) -> int:
@@ -160,6 +180,22 @@ class Restart:
     @property
     def workers_alive(self) -> bool:
         return bool(self.exit_codes) and all(code is None for code in self.exit_codes)
+
+
+Fault = Callable[[RedisServer], Awaitable[None]]
+"""What befalls Redis once every report runs: a SIGKILL and restart, a full memory, …"""
+
+
+def restart_after(down_seconds: float, times: int = 1) -> Fault:
+    """SIGKILL Redis and start it again `down_seconds` later, `times` times."""
+
+    async def fault(server: RedisServer) -> None:
+        for _ in range(times):
+            server.kill()
+            await asyncio.sleep(down_seconds)
+            server.start()
+
+    return fault
 
 
 async def restart_run(
@@ -174,63 +210,103 @@ async def restart_run(
     """Run `questions` as reports on two workers, SIGKILL Redis once they all run, start it
     again `down_seconds` later, and wait (up to `within` s) until every report ended."""
     server = RedisServer(folder / "redis")
+    return await fault_run(
+        library,
+        folder,
+        server,
+        restart_after(down_seconds),
+        questions=questions,
+        within=within,
+        env=worker_env,
+    )
+
+
+async def fault_run(
+    library: Path,
+    folder: Path,
+    server: RedisServer,
+    fault: Fault,
+    *,
+    questions: list[str],
+    within: float = 300,
+    redis_url: str | None = None,
+    redis_timeout: float = 5.0,
+    env: Mapping[str, str] | None = None,
+) -> Restart:
+    """Run `questions` as reports on two workers against `server` (through `redis_url`, a
+    proxy, when given), let `fault` befall it once they all run, and wait (up to `within` s)
+    until every report ended or its requester was told Redis lost it (the bot's watch)."""
     server.start()
+    url = redis_url or server.url
     prefix = f"fonte-restart-{uuid.uuid4().hex[:8]}"
     calls = SlackCalls()
     workers: list[subprocess.Popen[bytes]] = []
     try:
         async with slack_stand_in(calls) as api_url:
             per_worker = str(max(1, len(questions)))
-            env = worker_environment(
+            environment = worker_environment(
                 api_url,
-                server.url,
+                url,
                 prefix,
                 library,
                 FONTE_REPORTS_PER_WORKER=per_worker,
                 FONTE_CACHE_DIR=str(folder / "cache"),
-                **worker_env,
+                FONTE_REDIS_TIMEOUT=str(redis_timeout),
+                **(env or {}),
             )
             logs = [folder / f"worker-{n}.log" for n in (1, 2)]
-            workers.extend(start_worker(env, log) for log in logs)
-            settings = bench_settings(api_url, server.url, prefix, library, BENCH_LIMITS)
-            rt = await open_runtime(settings)
+            workers.extend(start_worker(environment, log) for log in logs)
+            settings = bench_settings(api_url, url, prefix, library, BENCH_LIMITS)
+            rt = await open_runtime(replace(settings, redis_timeout=redis_timeout))
+            watch = asyncio.create_task(watch_in_flight(rt, every=0.2))
             try:
                 await workers_started(logs, within)
                 outcome = Restart(await start_reports(rt, _CHANNEL, "restart", questions))
 
                 async def all_running() -> bool:
+                    ledger = rt.queue.in_flight if isinstance(rt.queue, ArqQueue) else None
+                    assert ledger is None or isinstance(ledger, InFlight)
                     for report_id in outcome.report_ids:
                         state = await rt.states.get(report_id)
                         if state is None or state.status != "running":
                             return False
                         if await rt.leases.holder(report_id) is None:
                             return False
+                        flight = ledger.flights.get(report_id) if ledger else None
+                        if ledger is not None and (flight is None or flight.state is None):
+                            return False  # the bot has not seen it running yet
                     return True
 
                 await until(
                     all_running, within, "every report's orchestrator running", not_yet=is_outage
                 )
                 outcome.running_at_kill = len(outcome.report_ids)
-                server.kill()
-                await asyncio.sleep(down_seconds)
-                server.start()
+                await fault(server)
 
                 async def all_ended() -> bool:  # delivering is not an end: wait past it
+                    told = _told(calls)
                     for report_id in outcome.report_ids:
                         state = await rt.states.get(report_id)
+                        if state is None and _thread_of(outcome, report_id) in told:
+                            continue
                         if state is None or state.status not in FINAL_STATUSES:
                             return False
                     return True
 
-                await until(all_ended, within, "every report ended", not_yet=is_outage)
+                await until(
+                    all_ended, within, "every report ended or its requester told", not_yet=is_outage
+                )
                 for report_id in outcome.report_ids:
                     state = await rt.states.get(report_id)
                     outcome.statuses[state.status if state else "gone"] += 1
                 outcome.exit_codes = [worker.poll() for worker in workers]
             finally:
+                watch.cancel()
+                await asyncio.gather(watch, return_exceptions=True)
                 await rt.aclose()
                 stop_workers(workers)
             outcome.messages = posted_reports(calls)
+            outcome.told = _told(calls)
             outcome.files = Counter(
                 str(f.get("thread_ts")) for f in calls.of("files.completeUploadExternal")
             )
@@ -246,6 +322,21 @@ async def restart_run(
         server.stop()
 
 
+def _thread_of(outcome: Restart, report_id: str) -> str:
+    return f"restart.{outcome.report_ids.index(report_id)}"
+
+
+def _told(calls: SlackCalls) -> Counter[str]:
+    """Threads told their report was lost (the line with its "run it again" button)."""
+    told: Counter[str] = Counter()
+    for fields in calls.of("chat.postMessage"):
+        blocks = fields.get("blocks")
+        text = blocks if isinstance(blocks, str) else json.dumps(blocks, ensure_ascii=False)
+        if RUN_AGAIN in text:
+            told[str(fields.get("thread_ts"))] += 1
+    return told
+
+
 def _print_figures(outcome: Restart, down: float, library: Path, folder: Path) -> None:
     total = len(outcome.report_ids)
     print(f"redis restart: {total} concurrent reports, 2 `fonte worker` processes, offline")
@@ -257,7 +348,8 @@ def _print_figures(outcome: Restart, down: float, library: Path, folder: Path) -
         f"report messages in {outcome.threads_delivered} threads, "
         f"{sum(outcome.files.values())} file sets)"
     )
-    print(f"{'lost':<22}{outcome.lost}")
+    print(f"{'told it was lost':<22}{len(outcome.told)}")
+    print(f"{'lost in silence':<22}{outcome.lost}")
     print(
         f"{'workers':<22}{'both alive' if outcome.workers_alive else 'NOT alive'} "
         f"(exit codes {outcome.exit_codes}; {outcome.tracebacks} tracebacks in their logs)"

@@ -1,30 +1,68 @@
 """The few Redis conveniences every Redis-backed store uses: connect with a clear error,
-run a Lua script, turn replies into text."""
+run a Lua script, turn replies into text.
+
+Every connection is bounded: connecting and each reply wait `timeout` seconds at most
+(FONTE_REDIS_TIMEOUT), so a Redis whose traffic is black-holed, or that accepts
+connections and never answers, raises a TimeoutError (an outage, `bot.redis.outage`)
+instead of hanging the process; TCP keepalive also finds a peer that vanished."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Sequence
 from typing import Any, TypeVar, cast
 
-from arq.connections import ArqRedis, RedisSettings, create_pool
+from arq.connections import ArqRedis
 from redis.exceptions import RedisError
 
+from bot.redis.outage import is_outage
 from engine import BadInput
 
 _T = TypeVar("_T")
 
+REDIS_TIMEOUT_SECONDS = 5.0
+"""How long a connection, a reply, and the check at start wait for Redis by default."""
 
-async def connect(url: str) -> ArqRedis:
-    """An arq pool (a redis.asyncio.Redis) on `url`, checked with PING; BadInput when
-    Redis does not answer, at once rather than after arq's retries."""
-    settings = RedisSettings.from_dsn(url)
-    settings.conn_retries = 0
-    settings.conn_timeout = 2
+
+def client(url: str, timeout: float = REDIS_TIMEOUT_SECONDS) -> ArqRedis:
+    """An arq pool (a redis.asyncio.Redis) on `url` whose connects and replies each wait
+    `timeout` seconds at most; it connects on first use."""
+    pool: ArqRedis = ArqRedis.from_url(
+        url, socket_connect_timeout=timeout, socket_timeout=timeout, socket_keepalive=True
+    )
+    return pool
+
+
+async def connect(url: str, within: float = REDIS_TIMEOUT_SECONDS) -> ArqRedis:
+    """`client`, checked with PING: BadInput, one line, when Redis has not answered within
+    `within` seconds (refused, silent, or still loading its data all that time)."""
+    redis = client(url, within)
+    seen: list[BaseException] = []
     try:
-        redis = await create_pool(settings)
-    except (OSError, RedisError) as error:
-        raise BadInput(f"cannot reach Redis at {_safe(url)} (REDIS_URL): {error}") from None
+        await asyncio.wait_for(_answered(redis, seen), within)
+    except (TimeoutError, OSError, RedisError) as error:
+        await redis.aclose(close_connection_pool=True)
+        last = seen[-1] if seen else error
+        why = str(last) or "no answer"
+        raise BadInput(
+            f"cannot reach Redis at {_safe(url)} (REDIS_URL): no answer within {within:g} s "
+            f"(FONTE_REDIS_TIMEOUT): {why}"
+        ) from None
     return redis
+
+
+async def _answered(redis: ArqRedis, seen: list[BaseException]) -> None:
+    """PING until Redis answers; one that refuses, times out or is loading is asked again
+    (each failure kept in `seen`, for the message)."""
+    while True:
+        try:
+            await redis.ping()
+            return
+        except (OSError, RedisError) as error:
+            if not is_outage(error):
+                raise
+            seen.append(error)
+        await asyncio.sleep(0.1)
 
 
 def _safe(url: str) -> str:

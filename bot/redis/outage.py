@@ -13,6 +13,10 @@ What a restart or failover raises through redis-py (5.x) and arq:
   start (`Worker.start_jobs`) and enqueue (`ArqRedis.enqueue_job`) WATCH the job's keys.
 - `redis.exceptions.ReadOnlyError` (`READONLY`: the node became a replica after a failover);
   in a MULTI, redis-py raises the queued command's error rather than EXECABORT.
+- `redis.exceptions.OutOfMemoryError` (`OOM`: the server is at its `maxmemory` under the
+  noeviction policy and refuses writes until space is freed).
+- `redis.exceptions.TimeoutError` from the bounded socket timeouts (`bot.redis.connection`)
+  when Redis accepts a connection and never answers, or its traffic is black-holed.
 - replies `MASTERDOWN` (a replica lost its master), `TRYAGAIN` and `CLUSTERDOWN`, which the
   standalone parser returns as a plain ResponseError: `register_outage_replies` maps them to
   redis-py's own MasterDownError, TryAgainError and ClusterDownError (as its cluster parser
@@ -31,12 +35,14 @@ import errno
 import logging
 import socket
 import time
+from collections.abc import Callable
 
 from redis._parsers.base import BaseParser
 from redis.exceptions import (
     BusyLoadingError,
     ClusterDownError,
     MasterDownError,
+    OutOfMemoryError,
     ReadOnlyError,
     ResponseError,
     TryAgainError,
@@ -53,6 +59,7 @@ REDIS_DOWN: tuple[type[BaseException], ...] = (
     RedisTimeoutError,
     WatchError,
     ReadOnlyError,
+    OutOfMemoryError,  # OOM: full under noeviction; writes pass again once space is freed
     MasterDownError,
     ClusterDownError,
     TryAgainError,
@@ -63,8 +70,11 @@ REDIS_DOWN: tuple[type[BaseException], ...] = (
 """Redis refused, dropped, timed out or cannot serve yet: wait and try again. For `except`
 clauses; `is_outage` also knows the replies and socket errors no class names."""
 
-OUTAGE_REPLIES = ("LOADING", "READONLY", "MASTERDOWN", "TRYAGAIN", "CLUSTERDOWN")
-"""Error replies of a Redis that restarts, loads or fails over."""
+OUTAGE_REPLIES = ("LOADING", "READONLY", "MASTERDOWN", "TRYAGAIN", "CLUSTERDOWN", "OOM")
+"""Error replies of a Redis that restarts, loads, fails over or is full."""
+
+REMIND_SECONDS = 60.0
+"""While an outage lasts, one more log line at least this often."""
 
 SOCKET_ERRNOS = frozenset(
     {
@@ -117,28 +127,47 @@ def is_outage(error: BaseException) -> bool:
 class Outage:
     """The state of one loop's connection to Redis: `failed` on each refused try returns the
     delay before the next (doubling from `first` to `longest`), `answered` after a try that
-    worked. Each logs only when the state changes."""
+    worked. It logs when the state changes, and again every `remind` seconds (by `clock`)
+    while the outage lasts, so a long one is never silent."""
 
-    def __init__(self, what: str, *, first: float = 0.25, longest: float = 5.0) -> None:
+    def __init__(
+        self,
+        what: str,
+        *,
+        first: float = 0.25,
+        longest: float = 5.0,
+        remind: float = REMIND_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.what = what
         self.first = first
         self.longest = longest
+        self.remind = remind
+        self.clock = clock
         self.failures = 0
         self._since: float | None = None
+        self._told_at = 0.0
 
     @property
     def down(self) -> bool:
         return self._since is not None
 
     def failed(self, error: BaseException) -> float:
+        now = self.clock()
+        why = str(error) or type(error).__name__
         if self._since is None:
-            self._since = time.monotonic()
+            self._since = self._told_at = now
+            log.warning("%s: Redis is unreachable (%s); retrying until it answers", self.what, why)
+        elif now - self._told_at >= self.remind:
+            self._told_at = now
             log.warning(
-                "%s: Redis is unreachable (%s); retrying until it answers",
+                "%s: Redis still unreachable after %.0f s and %d failed tries (%s)",
                 self.what,
-                str(error) or type(error).__name__,
+                now - self._since,
+                self.failures,
+                why,
             )
-        delay = min(self.longest, self.first * 2.0**self.failures)
+        delay = min(self.longest, self.first * 2.0 ** min(self.failures, 32))
         self.failures += 1
         return delay
 
@@ -148,7 +177,7 @@ class Outage:
         log.warning(
             "%s: Redis answers again, after %.1f s and %d failed tries",
             self.what,
-            time.monotonic() - self._since,
+            self.clock() - self._since,
             self.failures,
         )
         self._since = None

@@ -22,6 +22,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.conversation.opening import open_excerpt, open_plan_editor, run_as_mine
 from bot.conversation.routing import step_for_message
 from bot.conversation.shared_files import share_step
+from bot.recovery.in_flight import RUN_AGAIN, run_again
 from bot.runtime import Runtime
 from bot.slack import assistant
 from bot.slack.blockkit import feedback_pressed, selected_value
@@ -81,6 +82,7 @@ def build_app(
     app.action(EXCERPT)(listeners.on_excerpt)
     app.action(EXPORT)(listeners.on_export)
     app.action(RUN_AS_MINE)(listeners.on_run_as_mine)
+    app.action(RUN_AGAIN)(listeners.on_run_again)
     app.action(re.compile(f"^{DEEPEN}_"))(listeners.on_deepen)
     app.action(re.compile(f"^{FEEDBACK}_"))(listeners.on_feedback)  # older reports' buttons
     app.action(FEEDBACK_BUTTONS)(listeners.on_rating)
@@ -284,6 +286,12 @@ class Listeners:
         step = await run_as_mine(self.rt, body, report_id)
         if step is not None:
             await self._enqueue(step, step.origin)
+
+    async def on_run_again(self, ack: AsyncAck, body: Payload) -> None:
+        """The button under a report Redis lost: the same brief, asked again."""
+        await ack()
+        step = run_again(body)
+        await (self._stale(body) if step is None else self._enqueue(step, step.origin))
 
     async def on_export(self, ack: AsyncAck, body: Payload) -> None:
         """The report message's Files button: that version's files again, in the thread."""

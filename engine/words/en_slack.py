@@ -46,6 +46,15 @@ ENGLISH_SLACK = SlackWords(
     not_yours="This report is private: only the person who asked for it can open it.",
     not_your_plan="Only the person who asked for this research can start, edit or cancel it.",
     run_as_mine="Run this brief as mine",
+    lost_run=(
+        "I lost this research (my storage restarted without its data), so it will not "
+        "finish. Run it again?"
+    ),
+    refused_run=(
+        "I could not take this request: my storage is not answering right now. Try again "
+        "in a minute?"
+    ),
+    run_again="Run it again",
     busy="This report is still running; wait for it to finish before deepening.",
     not_found="I could not find that report (it may have expired).",
     edit_title="Edit plan",

@@ -46,6 +46,15 @@ PORTUGUESE_SLACK = SlackWords(
     not_yours="Este relatório é privado: só quem o pediu pode abri-lo.",
     not_your_plan="Só quem pediu esta pesquisa pode iniciá-la, editá-la ou cancelá-la.",
     run_as_mine="Pesquisar isto como meu",
+    lost_run=(
+        "Perdi esta pesquisa (meu armazenamento reiniciou sem os dados dela) e ela não vai "
+        "terminar. Pesquisar de novo?"
+    ),
+    refused_run=(
+        "Não consegui receber este pedido: meu armazenamento não está respondendo agora. "
+        "Tentar de novo daqui a um minuto?"
+    ),
+    run_again="Pesquisar de novo",
     busy="Este relatório está em andamento; aguarde o fim para aprofundar.",
     not_found="Não encontrei esse relatório (pode ter expirado).",
     edit_title="Editar plano",

@@ -50,6 +50,9 @@ class SlackWords:
     not_yours: str
     not_your_plan: str
     run_as_mine: str
+    lost_run: str
+    refused_run: str
+    run_again: str
     busy: str
     not_found: str
     edit_title: str

@@ -63,6 +63,7 @@ def test_redis_unavailable_at_start_is_one_clear_line(
     env: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     env.setenv("REDIS_URL", "redis://127.0.0.1:1/0")
+    env.setenv("FONTE_REDIS_TIMEOUT", "0.3")  # refused is asked again until then
     assert run_cli(["worker"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("error: cannot reach Redis at redis://127.0.0.1:1/0 (REDIS_URL)")

@@ -85,3 +85,17 @@ def test_the_build_context_leaves_out_secrets_and_what_the_image_does_not_need()
         assert entry in ignored
     copied = [arg.split()[0] for op, arg in instructions() if op == "COPY"]
     assert not set(copied) & set(ignored), "the Dockerfile copies something ignored"
+
+
+def test_compose_keeps_redis_on_disk_and_never_evicts_a_report() -> None:
+    """A restart keeps the reports in flight (AOF, fsync each second), and a full Redis
+    refuses writes, which the workers wait out, rather than dropping a report's state."""
+    redis = yaml.safe_load((REPO / "compose.yml").read_text(encoding="utf-8"))["services"]
+    command = [str(part) for part in redis["redis"]["command"]]
+    options = dict(zip(command[1::2], command[2::2], strict=True))
+    assert options == {
+        "--appendonly": "yes",
+        "--appendfsync": "everysec",
+        "--maxmemory-policy": "noeviction",
+    }
+    assert any(volume.endswith(":/data") for volume in redis["redis"]["volumes"])

@@ -25,6 +25,7 @@ from bot.redis.connection import connect
 from bot.redis.runs import LEASE_SECONDS
 from bot.worker import FonteWorker, WorkerSettings, build_workers, run_workers
 from tests.support.bot_env import REDIS_URL
+from tests.support.sick_redis import running
 
 
 async def test_two_workers_one_per_queue(make_settings: Any, runtimes: Any) -> None:
@@ -53,11 +54,11 @@ async def test_a_worker_closes_its_redis_pool_even_when_its_jobs_were_cancelled(
     rt = await runtimes(make_settings())
     reports, tasks = build_workers(rt, host="h1")
     run = asyncio.create_task(run_workers([reports, tasks]))
-    for _ in range(500):  # until both are connected
-        if reports._pool and tasks._pool:
+    pools = [reports.pool.connection_pool, tasks.pool.connection_pool]
+    for _ in range(1000):  # until both run and are connected (their pools are given ready)
+        if all(p._available_connections or p._in_use_connections for p in pools):
             break
         await asyncio.sleep(0.01)
-    pools = [reports.pool.connection_pool, tasks.pool.connection_pool]
 
     async def job_in_flight() -> None:
         await asyncio.sleep(60)
@@ -97,13 +98,8 @@ async def one_worker(
         health_check_key=f"{queue}:health",
         lease_seconds=lease_seconds,
     )
-    task = asyncio.create_task(run_workers([worker]))
-    try:
+    async with running(worker):
         yield worker
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
 
 
 async def test_a_running_job_is_held_by_a_short_lease_its_worker_keeps_renewing(

@@ -13,6 +13,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.redis.outage import REDIS_DOWN, Outage, is_outage
+from tests.support.sick_redis import HandClock
 
 
 def test_one_line_per_change_and_a_doubling_delay(caplog: pytest.LogCaptureFixture) -> None:
@@ -79,3 +80,37 @@ def test_redis_replies_of_a_failover_raise_classes_an_except_clause_catches() ->
         assert isinstance(parsed(reply), REDIS_DOWN), reply
     assert isinstance(parsed("READONLY replica"), REDIS_DOWN)
     assert not isinstance(parsed("WRONGTYPE x"), REDIS_DOWN)
+
+
+def test_a_long_outage_is_logged_again_each_minute_by_its_clock(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A black-holed Redis fails every try for minutes: one line when it starts, then one
+    a minute (by the outage's clock, moved by hand here), then one when it answers."""
+    caplog.set_level(logging.INFO)
+    clock = HandClock()
+    outage = Outage("worker q", clock=clock)
+    error = RedisTimeoutError("Timeout reading from socket")
+    for _ in range(3 * 6):  # three minutes of tries, ten seconds apart
+        outage.failed(error)
+        clock.advance(10)
+    outage.answered()
+    lines = [r.getMessage() for r in caplog.records]
+    assert "unreachable (Timeout reading from socket)" in lines[0]
+    reminders = [line for line in lines if "still unreachable" in line]
+    assert len(reminders) == 2, lines  # at 60 s and 120 s; the next falls after it answered
+    assert reminders[0].startswith("worker q: Redis still unreachable after 60 s and 6 failed")
+    assert lines[-1].startswith("worker q: Redis answers again, after 180.0 s")
+
+
+def test_a_full_redis_refusing_writes_is_an_outage() -> None:
+    """maxmemory under noeviction answers OOM to every write until space is freed."""
+    full = parsed("OOM command not allowed when used memory > 'maxmemory'.")
+    assert isinstance(full, REDIS_DOWN)
+    assert is_outage(ResponseError("OOM command not allowed when used memory > 'maxmemory'."))
+
+
+def test_backoff_stays_bounded_through_thousands_of_tries() -> None:
+    outage = Outage("worker q", clock=HandClock())
+    delays = [outage.failed(TimeoutError()) for _ in range(3000)]
+    assert max(delays) == outage.longest
