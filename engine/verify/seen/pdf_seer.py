@@ -15,13 +15,23 @@ as the parser reads it (`page_boxes.read_page_by_ocr`), the excerpt looked for i
 with an invisible text layer over a scan gets its boxes from that layer and is judged by
 what the render of those boxes shows: the image, never the layer.
 
+Tesseract reads in the language of the cited page's text layer when it says enough to tell
+(`ocr_language_of`: English filings in `eng`, Portuguese laws in `por`), one call per
+language in a batch; else in every language (`por+eng`, about 40% slower). A page whose
+excerpt has no boxes (a scan) is read whole in every language, as the parser read it.
+
 Renders and readings are cached per (document SHA-256, page) in a `SightCache` shared by
-the process. pdfium calls hold `parse.PDFIUM_LOCK`; Tesseract runs outside it.
+the process. pdfium calls hold `parse.PDFIUM_LOCK`; Tesseract runs outside it. All of it is
+CPU work: `sight` runs it in a worker thread, off the event loop, and batches that overlap
+(several subagents' claims) run in threads of their own, their Tesseract processes side by
+side.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -31,9 +41,10 @@ import numpy
 import pypdfium2
 
 from engine.documents.layout import Box
-from engine.documents.ocr import OcrPage, ocr_available
+from engine.documents.ocr import OcrPage, ocr_available, reading_in
 from engine.documents.parse import PDFIUM_LOCK
 from engine.sources.library.page_boxes import open_text_page, read_page_by_ocr, span_boxes
+from engine.text.language import detect_language
 from engine.verify.seen.agreement import NOTHING, Word, disagreement, windows
 from engine.verify.seen.memo import FileShas, Memo
 from engine.verify.seen.protocol import Sight
@@ -49,6 +60,10 @@ BATCH_WINDOW_SECONDS = 0.05
 """How long a `sight` call waits for others to be read with it in one Tesseract call."""
 MAX_UNPAGED_PAGES = 60
 """A PDF cited without a page is searched on its first pages only."""
+LANGUAGE_MIN_WORDS = 40
+"""Words of a page's text layer below which its language is not told (a table of figures,
+a cover): it is read in every language."""
+_LETTERS = re.compile(r"[^\W\d_]{2,}")
 
 Timer = Callable[[], float]
 
@@ -62,6 +77,8 @@ class SightCache:
     strips: Memo[tuple[str, int, tuple[Box, ...], int], tuple[Word, ...] | None] = field(
         default_factory=lambda: Memo(4096)
     )
+    languages: Memo[tuple[str, int], str] = field(default_factory=lambda: Memo(4096))
+    """(document SHA-256, page) -> the Tesseract language its text layer is in ("": both)."""
 
 
 SHARED_CACHE = SightCache()
@@ -71,6 +88,7 @@ SHARED_CACHE = SightCache()
 class _Located:
     page: int
     boxes: tuple[Box, ...]
+    language: str = ""
 
 
 @dataclass(frozen=True)
@@ -150,7 +168,7 @@ class PdfSeer:
         for (document, page), indices in by_document.items():
             try:
                 sha = self._cache.shas.sha(document)
-                located = self._locate(document, page, [requests[i][2] for i in indices])
+                located = self._locate(document, sha, page, [requests[i][2] for i in indices])
             except (OSError, pypdfium2.PdfiumError) as error:
                 reason = f"not checked as a reader sees it: the PDF cannot be drawn ({error})"
                 found.update(dict.fromkeys(indices, reason))
@@ -196,7 +214,7 @@ class PdfSeer:
         return problems
 
     def _locate(
-        self, document: Path, page: int | None, excerpts: Sequence[str]
+        self, document: Path, sha: str, page: int | None, excerpts: Sequence[str]
     ) -> list[_Located | None]:
         with PDFIUM_LOCK:
             pdf = pypdfium2.PdfDocument(document)
@@ -205,7 +223,13 @@ class PdfSeer:
                 pages = [page] if page is not None else range(1, min(count, MAX_UNPAGED_PAGES) + 1)
                 located: list[_Located | None] = []
                 for excerpt in excerpts:
-                    located.append(_boxes_of(pdf, [p for p in pages if 1 <= p <= count], excerpt))
+                    found = _boxes_of(pdf, [p for p in pages if 1 <= p <= count], excerpt)
+                    if found is not None:
+                        language = self._cache.languages.computed(
+                            (sha, found.page), functools.partial(_page_language, pdf, found.page)
+                        )
+                        found = _Located(found.page, found.boxes, language)
+                    located.append(found)
                 return located
             finally:
                 pdf.close()
@@ -214,7 +238,7 @@ class PdfSeer:
         self, requests: Sequence[Request], found: dict[int, _Found | str], dpi: int
     ) -> dict[_StripKey, tuple[Word, ...] | None]:
         out: dict[_StripKey, tuple[Word, ...] | None] = {}
-        wanted: dict[_StripKey, Path] = {}
+        wanted: dict[str, dict[_StripKey, Path]] = {}
         for index, item in found.items():
             if isinstance(item, str) or item.where is None:
                 continue
@@ -223,9 +247,17 @@ class PdfSeer:
             if kept is not None:
                 out[key] = kept
             else:
-                wanted.setdefault(key, requests[index][0])
-        if not wanted:
-            return out
+                wanted.setdefault(item.where.language, {}).setdefault(key, requests[index][0])
+        for language, keys in wanted.items():  # one Tesseract call per language
+            with reading_in(language):
+                out.update(self._read_new(keys, dpi))
+        return out
+
+    def _read_new(
+        self, wanted: dict[_StripKey, Path], dpi: int
+    ) -> dict[_StripKey, tuple[Word, ...] | None]:
+        """The strips of `wanted` rendered and read in one Tesseract call, and kept."""
+        out: dict[_StripKey, tuple[Word, ...] | None] = {}
         strips: list[list[numpy.ndarray]] = []
         for key, document in wanted.items():
             with PDFIUM_LOCK:
@@ -271,6 +303,19 @@ class PdfSeer:
 
 def _sight(seen: bool, reason: str, seconds: float) -> Sight:
     return Sight(seen=seen, reason=reason, method=OCR_METHOD, seconds=seconds)
+
+
+def ocr_language_of(text: str) -> str:
+    """The Tesseract language `text` is written in ("por" or "eng"), or "" when it has fewer
+    than `LANGUAGE_MIN_WORDS` words to tell by."""
+    if len(_LETTERS.findall(text)) < LANGUAGE_MIN_WORDS:
+        return ""
+    return "por" if detect_language(text) == "pt" else "eng"
+
+
+def _page_language(pdf: pypdfium2.PdfDocument, page: int) -> str:
+    with open_text_page(pdf, page) as text_page:
+        return ocr_language_of(text_page.get_text_range())
 
 
 def _boxes_of(pdf: pypdfium2.PdfDocument, pages: Sequence[int], excerpt: str) -> _Located | None:

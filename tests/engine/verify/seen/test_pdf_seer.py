@@ -16,9 +16,10 @@ from typing import Any
 
 import pytest
 
-from engine.documents.ocr import OcrPage, ocr_available
+from engine.documents.ocr import OcrPage, ocr_available, ocr_languages, reading_languages
 from engine.verify.seen import strips as strips_module
-from engine.verify.seen.pdf_seer import PdfSeer, SightCache
+from engine.verify.seen.pdf_seer import PdfSeer, SightCache, ocr_language_of
+from tests.support.pdfs import pdf_bytes
 from tests.support.seen_pdfs import ATTACKS, BENIGN, scan_with_layer, seen_pdf, swapped_digits_pdf
 
 pytestmark = pytest.mark.skipif(not ocr_available(), reason="needs tesseract with eng data")
@@ -112,6 +113,62 @@ def test_claims_checked_together_share_one_tesseract_call(
 
     assert asyncio.run(together()) == [True, True, True, False]
     assert len(calls) == 1
+
+
+ENGLISH = (
+    "The company reported revenue of 5,000 million dollars in fiscal 2023. Sales of its "
+    "products grew in every market where it operates, and the board expects that the "
+    "growth of the last year will go on in the next one, as the new plants come into "
+    "operation and the costs of the raw materials fall from the peak they reached."
+)
+PORTUGUESE = (
+    "A empresa informou receita de 5.000 milhões de reais no exercício de 2023. As vendas "
+    "dos seus produtos cresceram em todos os mercados onde atua, e o conselho espera que o "
+    "crescimento do último ano continue no próximo, quando as novas usinas entrarem em "
+    "operação e os custos das matérias-primas caírem do pico que alcançaram."
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [(ENGLISH, "eng"), (PORTUGUESE, "por"), ("Revenue 2023 2022\nTotal 5,000 4,100", "")],
+)
+def test_a_page_s_language_is_told_by_its_text_when_it_says_enough(
+    text: str, language: str
+) -> None:
+    assert ocr_language_of(text) == language
+
+
+def test_each_document_is_read_in_its_own_language_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if set(ocr_languages().split("+")) != {"por", "eng"}:
+        pytest.skip("needs tesseract with both por and eng data")
+    read_in: list[str] = []
+    original = strips_module.read_image
+
+    def recorded(*args: Any, **kwargs: Any) -> OcrPage | None:
+        read_in.append(reading_languages())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(strips_module, "read_image", recorded)
+    english, portuguese, short = tmp_path / "en.pdf", tmp_path / "pt.pdf", tmp_path / "s.pdf"
+    english.write_bytes(pdf_bytes([ENGLISH]))
+    portuguese.write_bytes(pdf_bytes([PORTUGUESE]))
+    short.write_bytes(seen_pdf(SHOWN, HIDDEN))
+    seer = PdfSeer(SightCache())
+
+    async def together() -> list[bool]:
+        asked = [
+            (english, "The company reported revenue of 5,000 million dollars"),
+            (portuguese, "A empresa informou receita de 5.000 milhões de reais"),
+            (short, SHOWN),
+        ]
+        found = await asyncio.gather(*(seer.sight(path, 1, text) for path, text in asked))
+        return [s.seen for s in found]
+
+    assert asyncio.run(together()) == [True, True, True]
+    assert sorted(read_in) == ["eng", "por", "por+eng"]  # one call per language of the batch
 
 
 # The seen check runs here, whatever FONTE_SEEN_CHECK the other tests run with (tests/conftest.py).
