@@ -31,9 +31,11 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import os
 import re
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,6 +62,10 @@ BATCH_WINDOW_SECONDS = 0.05
 """How long a `sight` call waits for others to be read with it in one Tesseract call."""
 MAX_UNPAGED_PAGES = 60
 """A PDF cited without a page is searched on its first pages only."""
+PARALLEL_READS = max(1, min(4, os.cpu_count() or 1))
+"""Tesseract calls one batch may run at once (each on one core: `OMP_THREAD_LIMIT=1`)."""
+EXCERPTS_PER_READ = 4
+"""Excerpts (a few lines each) below which a batch is not split into parallel calls."""
 LANGUAGE_MIN_WORDS = 40
 """Words of a page's text layer below which its language is not told (a table of figures,
 a cover): it is read in every language."""
@@ -248,15 +254,29 @@ class PdfSeer:
                 out[key] = kept
             else:
                 wanted.setdefault(item.where.language, {}).setdefault(key, requests[index][0])
-        for language, keys in wanted.items():  # one Tesseract call per language
-            with reading_in(language):
-                out.update(self._read_new(keys, dpi))
+        # One Tesseract call per language, and a large batch split over the cores: each call
+        # is a process of its own, so they read side by side.
+        reads = [(language, part) for language, keys in wanted.items() for part in _parts(keys)]
+        if len(reads) <= 1:
+            for language, part in reads:
+                out.update(self._read_new(language, part, dpi))
+            return out
+        with ThreadPoolExecutor(len(reads), thread_name_prefix="fonte-seen-ocr") as pool:
+            for read in pool.map(lambda job: self._read_new(job[0], job[1], dpi), reads):
+                out.update(read)
         return out
 
     def _read_new(
+        self, language: str, wanted: dict[_StripKey, Path], dpi: int
+    ) -> dict[_StripKey, tuple[Word, ...] | None]:
+        """The strips of `wanted` rendered and read in `language` ("": every one) in one
+        Tesseract call, and kept."""
+        with reading_in(language):
+            return self._read_now(wanted, dpi)
+
+    def _read_now(
         self, wanted: dict[_StripKey, Path], dpi: int
     ) -> dict[_StripKey, tuple[Word, ...] | None]:
-        """The strips of `wanted` rendered and read in one Tesseract call, and kept."""
         out: dict[_StripKey, tuple[Word, ...] | None] = {}
         strips: list[list[numpy.ndarray]] = []
         for key, document in wanted.items():
@@ -303,6 +323,15 @@ class PdfSeer:
 
 def _sight(seen: bool, reason: str, seconds: float) -> Sight:
     return Sight(seen=seen, reason=reason, method=OCR_METHOD, seconds=seconds)
+
+
+def _parts(keys: dict[_StripKey, Path]) -> list[dict[_StripKey, Path]]:
+    """`keys` in as many parts as there are cores to read them, `EXCERPTS_PER_READ` excerpts
+    at the least in each: a Tesseract call reads on one core, and starting one costs about
+    as much as reading a line."""
+    count = max(1, min(PARALLEL_READS, len(keys) // EXCERPTS_PER_READ))
+    items = list(keys.items())
+    return [dict(items[at::count]) for at in range(count)]
 
 
 def ocr_language_of(text: str) -> str:

@@ -11,12 +11,14 @@ its image. Several of them pass the parser's own text filter: the render is what
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine.documents.ocr import OcrPage, ocr_available, ocr_languages, reading_languages
+from engine.verify.seen import pdf_seer
 from engine.verify.seen import strips as strips_module
 from engine.verify.seen.pdf_seer import PdfSeer, SightCache, ocr_language_of
 from tests.support.pdfs import pdf_bytes
@@ -28,6 +30,8 @@ SHOWN = "Acme revenue was $5,000 million in fiscal 2023."
 HIDDEN = "Acme revenue was $9,000 million in fiscal 2023."
 DRAWN = "Revenue was 1,204 million in 2023."
 SAID = "Revenue was 1,294 million in 2023."
+BARRIER_SECONDS = 30.0
+"""How long a Tesseract call waits for the other of its batch to start beside it."""
 
 
 def seen(tmp_path: Path, pdf: bytes, *excerpts: str, page: int | None = 1) -> list[bool]:
@@ -113,6 +117,27 @@ def test_claims_checked_together_share_one_tesseract_call(
 
     assert asyncio.run(together()) == [True, True, True, False]
     assert len(calls) == 1
+
+
+def test_a_large_batch_is_read_by_tesseract_calls_side_by_side(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pdf_seer, "PARALLEL_READS", 2)
+    monkeypatch.setattr(pdf_seer, "EXCERPTS_PER_READ", 2)
+    both_reading = threading.Barrier(2, timeout=BARRIER_SECONDS)  # broken if one at a time
+    original = strips_module.read_image
+
+    def side_by_side(*args: Any, **kwargs: Any) -> OcrPage | None:
+        both_reading.wait()
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(strips_module, "read_image", side_by_side)
+    first, second = tmp_path / "a.pdf", tmp_path / "b.pdf"
+    first.write_bytes(seen_pdf(SHOWN, HIDDEN))
+    second.write_bytes(seen_pdf(SHOWN, HIDDEN, "white-annotation"))
+    asked = [(first, SHOWN), (first, HIDDEN), (second, SHOWN), (second, HIDDEN)]
+    sights = PdfSeer(SightCache()).see_all([(path, 1, text) for path, text in asked])
+    assert [s.seen for s in sights] == [True, True, True, False]
 
 
 ENGLISH = (
