@@ -17,7 +17,9 @@ what the render of those boxes shows: the image, never the layer.
 
 Tesseract reads in the language of the cited page's text layer when it says enough to tell
 (`ocr_language_of`: English filings in `eng`, Portuguese laws in `por`), one call per
-language in a batch; else in every language (`por+eng`, about 40% slower). A page whose
+language in a batch; else in every language (`por+eng`, about 40% slower). An excerpt
+that still disagrees after `RETRY_DPIS` is read again in every language, at each DPI
+(`_READINGS`): what `eng` alone misreads in a figure `por+eng` may not. A page whose
 excerpt has no boxes (a scan) is read whole in every language, as the parser read it.
 
 Renders and readings are cached per (document SHA-256, page) in a `SightCache` shared by
@@ -80,7 +82,7 @@ class SightCache:
 
     shas: FileShas = field(default_factory=FileShas)
     pages: Memo[tuple[str, int], OcrPage | None] = field(default_factory=lambda: Memo(256))
-    strips: Memo[tuple[str, int, tuple[Box, ...], int], tuple[Word, ...] | None] = field(
+    strips: Memo[tuple[str, int, tuple[Box, ...], int, str], tuple[Word, ...] | None] = field(
         default_factory=lambda: Memo(4096)
     )
     languages: Memo[tuple[str, int], str] = field(default_factory=lambda: Memo(4096))
@@ -105,8 +107,8 @@ class _Found:
 
 Request = tuple[Path, int | None, str]
 """A document, the page cited (None: unpaged), an excerpt."""
-_StripKey = tuple[str, int, tuple[Box, ...], int]
-"""Document SHA-256, page, boxes, DPI."""
+_StripKey = tuple[str, int, tuple[Box, ...], int, str]
+"""Document SHA-256, page, boxes, DPI, Tesseract language ("": every one)."""
 
 
 class PdfSeer:
@@ -182,13 +184,14 @@ class PdfSeer:
             for index, where in zip(indices, located, strict=True):
                 found[index] = _Found(sha, where)
         problems = self._judged(requests, found, SEEN_DPI, range(len(requests)))
-        for dpi in RETRY_DPIS:  # small print misread at 300 DPI: read again, larger
+        for dpi, every in _READINGS:  # misread: read again, larger, then in every language
             again = [
                 i
                 for i, problem in enumerate(problems)
-                if problem and problem != NOTHING and isinstance(found[i], _Found)
+                if problem and problem != NOTHING and _read_again(found[i], every)
             ]
-            for i, problem in zip(again, self._judged(requests, found, dpi, again), strict=True):
+            judged = self._judged(requests, found, dpi, again, every)
+            for i, problem in zip(again, judged, strict=True):
                 problems[i] = problem
         sights = [_sight(problem is None, problem or "", 0.0) for problem in problems]
         spent = (self._clock() - started) / max(1, len(requests))
@@ -200,9 +203,11 @@ class PdfSeer:
         found: dict[int, _Found | str],
         dpi: int,
         indices: Sequence[int],
+        every: bool = False,
     ) -> list[str | None]:
-        """Why each request of `indices` is not seen at `dpi` (None: it is)."""
-        readings = self._read_strips(requests, {i: found[i] for i in indices}, dpi)
+        """Why each request of `indices` is not seen at `dpi` (None: it is), read in its
+        page's language, or with `every` in every language."""
+        readings = self._read_strips(requests, {i: found[i] for i in indices}, dpi, every)
         problems: list[str | None] = []
         for index in indices:
             document, page, excerpt = requests[index]
@@ -214,7 +219,8 @@ class PdfSeer:
             elif item.where is None:
                 problems.append(self._on_whole_page(document, item.sha, page or 1, excerpt))
             else:
-                read = readings.get((item.sha, item.where.page, item.where.boxes, dpi))
+                language = "" if every else item.where.language
+                read = readings.get((item.sha, item.where.page, item.where.boxes, dpi, language))
                 problem = "the page cannot be read by OCR" if read is None else None
                 problems.append(problem or disagreement(excerpt, read or ()))
         return problems
@@ -241,19 +247,20 @@ class PdfSeer:
                 pdf.close()
 
     def _read_strips(
-        self, requests: Sequence[Request], found: dict[int, _Found | str], dpi: int
+        self, requests: Sequence[Request], found: dict[int, _Found | str], dpi: int, every: bool
     ) -> dict[_StripKey, tuple[Word, ...] | None]:
         out: dict[_StripKey, tuple[Word, ...] | None] = {}
         wanted: dict[str, dict[_StripKey, Path]] = {}
         for index, item in found.items():
             if isinstance(item, str) or item.where is None:
                 continue
-            key = (item.sha, item.where.page, item.where.boxes, dpi)
+            language = "" if every else item.where.language
+            key = (item.sha, item.where.page, item.where.boxes, dpi, language)
             kept = self._cache.strips.get(key)
             if kept is not None:
                 out[key] = kept
             else:
-                wanted.setdefault(item.where.language, {}).setdefault(key, requests[index][0])
+                wanted.setdefault(language, {}).setdefault(key, requests[index][0])
         # One Tesseract call per language, and a large batch split over the cores: each call
         # is a process of its own, so they read side by side.
         reads = [(language, part) for language, keys in wanted.items() for part in _parts(keys)]
@@ -323,6 +330,18 @@ class PdfSeer:
 
 def _sight(seen: bool, reason: str, seconds: float) -> Sight:
     return Sight(seen=seen, reason=reason, method=OCR_METHOD, seconds=seconds)
+
+
+_READINGS = [(dpi, False) for dpi in RETRY_DPIS] + [(dpi, True) for dpi in (SEEN_DPI, *RETRY_DPIS)]
+"""The readings after the first, for an excerpt that still disagrees: larger in its page's
+language, then in every language (a figure `eng` alone misreads, `por+eng` may not)."""
+
+
+def _read_again(item: _Found | str, every: bool) -> bool:
+    """Whether a reading in every language could differ from the ones `item` had."""
+    if not isinstance(item, _Found):
+        return False
+    return not every or (item.where is not None and item.where.language != "")
 
 
 def _parts(keys: dict[_StripKey, Path]) -> list[dict[_StripKey, Path]]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -198,3 +199,28 @@ def test_each_document_is_read_in_its_own_language_alone(
 
 # The seen check runs here, whatever FONTE_SEEN_CHECK the other tests run with (tests/conftest.py).
 pytestmark = pytest.mark.seen
+
+
+def test_a_figure_misread_in_the_page_s_language_is_read_again_in_every_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if set(ocr_languages().split("+")) != {"por", "eng"}:
+        pytest.skip("needs tesseract with both por and eng data")
+    read_in: list[str] = []
+    original = strips_module.read_image
+
+    def misread_in_english(*args: Any, **kwargs: Any) -> OcrPage | None:
+        languages = reading_languages()
+        read_in.append(languages)
+        page = original(*args, **kwargs)
+        if page is None or languages != "eng":
+            return page
+        words = tuple(replace(w, text=w.text.replace("5,000", "5,600")) for w in page.words)
+        return replace(page, words=words)
+
+    monkeypatch.setattr(strips_module, "read_image", misread_in_english)
+    english = tmp_path / "en.pdf"
+    english.write_bytes(pdf_bytes([ENGLISH]))
+    excerpt = "The company reported revenue of 5,000 million dollars"
+    assert PdfSeer(SightCache()).see(english, 1, [excerpt])[0].seen
+    assert read_in == ["eng", "eng", "eng", "por+eng"]  # 300, 450, 600 DPI, then both at 300
