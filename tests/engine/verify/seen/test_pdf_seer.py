@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -147,6 +148,7 @@ ENGLISH = (
     "growth of the last year will go on in the next one, as the new plants come into "
     "operation and the costs of the raw materials fall from the peak they reached."
 )
+ENGLISH_EXCERPT = "The company reported revenue of 5,000 million dollars"
 PORTUGUESE = (
     "A empresa informou receita de 5.000 milhões de reais no exercício de 2023. As vendas "
     "dos seus produtos cresceram em todos os mercados onde atua, e o conselho espera que o "
@@ -165,19 +167,30 @@ def test_a_page_s_language_is_told_by_its_text_when_it_says_enough(
     assert ocr_language_of(text) == language
 
 
-def test_each_document_is_read_in_its_own_language_alone(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def languages_read(
+    monkeypatch: pytest.MonkeyPatch, misread: Callable[[OcrPage], OcrPage] | None = None
+) -> list[str]:
+    """The `-l` value of each Tesseract call the seer makes from now on; `misread` changes
+    what a call in `eng` alone reads."""
     if set(ocr_languages().split("+")) != {"por", "eng"}:
         pytest.skip("needs tesseract with both por and eng data")
     read_in: list[str] = []
     original = strips_module.read_image
 
     def recorded(*args: Any, **kwargs: Any) -> OcrPage | None:
-        read_in.append(reading_languages())
-        return original(*args, **kwargs)
+        languages = reading_languages()
+        read_in.append(languages)
+        page = original(*args, **kwargs)
+        return misread(page) if page is not None and misread and languages == "eng" else page
 
     monkeypatch.setattr(strips_module, "read_image", recorded)
+    return read_in
+
+
+def test_each_document_is_read_in_its_own_language_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    read_in = languages_read(monkeypatch)
     english, portuguese, short = tmp_path / "en.pdf", tmp_path / "pt.pdf", tmp_path / "s.pdf"
     english.write_bytes(pdf_bytes([ENGLISH]))
     portuguese.write_bytes(pdf_bytes([PORTUGUESE]))
@@ -186,7 +199,7 @@ def test_each_document_is_read_in_its_own_language_alone(
 
     async def together() -> list[bool]:
         asked = [
-            (english, "The company reported revenue of 5,000 million dollars"),
+            (english, ENGLISH_EXCERPT),
             (portuguese, "A empresa informou receita de 5.000 milhões de reais"),
             (short, SHOWN),
         ]
@@ -197,30 +210,19 @@ def test_each_document_is_read_in_its_own_language_alone(
     assert sorted(read_in) == ["eng", "por", "por+eng"]  # one call per language of the batch
 
 
-# The seen check runs here, whatever FONTE_SEEN_CHECK the other tests run with (tests/conftest.py).
-pytestmark = pytest.mark.seen
-
-
 def test_a_figure_misread_in_the_page_s_language_is_read_again_in_every_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if set(ocr_languages().split("+")) != {"por", "eng"}:
-        pytest.skip("needs tesseract with both por and eng data")
-    read_in: list[str] = []
-    original = strips_module.read_image
-
-    def misread_in_english(*args: Any, **kwargs: Any) -> OcrPage | None:
-        languages = reading_languages()
-        read_in.append(languages)
-        page = original(*args, **kwargs)
-        if page is None or languages != "eng":
-            return page
+    def misread(page: OcrPage) -> OcrPage:
         words = tuple(replace(w, text=w.text.replace("5,000", "5,600")) for w in page.words)
         return replace(page, words=words)
 
-    monkeypatch.setattr(strips_module, "read_image", misread_in_english)
+    read_in = languages_read(monkeypatch, misread)
     english = tmp_path / "en.pdf"
     english.write_bytes(pdf_bytes([ENGLISH]))
-    excerpt = "The company reported revenue of 5,000 million dollars"
-    assert PdfSeer(SightCache()).see(english, 1, [excerpt])[0].seen
+    assert PdfSeer(SightCache()).see(english, 1, [ENGLISH_EXCERPT])[0].seen
     assert read_in == ["eng", "eng", "eng", "por+eng"]  # 300, 450, 600 DPI, then both at 300
+
+
+# The seen check runs here, whatever FONTE_SEEN_CHECK the other tests run with (tests/conftest.py).
+pytestmark = pytest.mark.seen
