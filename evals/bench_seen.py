@@ -201,8 +201,11 @@ async def _main(args: argparse.Namespace) -> None:
     print(f"report: {len(questions)} questions, {len(plan.subquestions)} subquestions")
     latency = SimulatedLatency(args.latency_tps, args.latency_overhead)
     modes = [Mode(f"(a) {latency.describe()}", latency), Mode("(b) bare offline model", None)]
-    for mode in modes:
-        await _measure(library, plan, mode, args.repeats)
+    try:
+        for mode in modes:
+            await _measure(library, plan, mode, args.repeats)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)  # its links; the parsed cache stays
     for mode in modes:
         _summary(mode)
 
