@@ -2,9 +2,10 @@
 write. Always a report.
 
 Plan -> subagents for independent subquestions (through an Executor) -> verify each claim as
-its subagent finishes -> check `sufficient_when` -> gap subagents while budget remains ->
-write from verified claims only -> post-check every sentence. When the budget ends, or the
-user cancels, the report comes out partial with its gaps; an exception never replaces it.
+its subagent finishes (in process, from the moment it is posted) -> check `sufficient_when`
+-> gap subagents while budget remains -> write from verified claims only -> post-check every
+sentence. When the budget ends, or the user cancels, the report comes out partial with its
+gaps; an exception never replaces it.
 
 The lead never runs a subagent itself: its `SubagentRunner` (engine/subagents.py) does, in
 whatever process the executor picks; the lead hears of each through its outcome.
@@ -94,6 +95,7 @@ class Orchestrator:
             budget=self.budget,
             snapshots=snapshots or InMemorySnapshotStore(),
             events=events,
+            check_as_posted=True,  # in process, a claim is checked while research goes on
         )
         self.executor = (executor or InProcessExecutor)(self.runner)
         self._state = RunState()

@@ -7,11 +7,21 @@ plans, criteria or writing, so a worker builds one from the report's stores and 
 never a whole lead. What a subagent found and what went wrong on the way (its notes) travel
 back in its `SubagentOutcome`, so a worker's notes reach the report as an in-process
 subagent's do.
+
+A runner built with `check_as_posted` (the lead's, so the in-process executor's) starts
+checking each claim the moment its subagent posts it, while that subagent and its siblings
+still wait on their model calls, so the seen check's renders and OCR (off the event loop,
+in threads and child processes) overlap the research instead of following it. The lead
+still asks for every verdict before it writes (`check_claim` joins the check under way):
+a claim is never verified but by the verifier, and a pending one is never published.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from dataclasses import KW_ONLY, dataclass, field
+from typing import Any
 
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.board import Board
@@ -45,10 +55,15 @@ class SubagentRunner:
     budget: Budget
     snapshots: SnapshotStore
     events: EventSink = ignore_events
+    check_as_posted: bool = False
+    """Check each claim the moment it is posted (the lead's runner), so the checks overlap
+    the research still running; the verdict the lead asks for joins the check running."""
     verifier: ClaimVerifier = field(init=False)
     shared_reads: list[str] = field(init=False, default_factory=list)
     """Pages any subagent this runner ran has read (in the snapshot store): its siblings are
     told, and read them again for free."""
+    _checks: dict[str, asyncio.Task[Claim]] = field(init=False, default_factory=dict)
+    """Checks started as claims were posted, by claim id, until the lead asks."""
 
     def __post_init__(self) -> None:
         self.verifier = ClaimVerifier(self.snapshots, self.fetcher, seeing=seen_check(self.fetcher))
@@ -59,12 +74,13 @@ class SubagentRunner:
         self.events(
             SubagentStarted(assignment.subagent, assignment.subquestion.id, gap=assignment.gap)
         )
+        board = _CheckingBoard(self.board, self._start_check) if self.check_as_posted else None
         tools = Toolbox(
             assignment,
             self.searcher,
             self.fetcher,
             self.snapshots,
-            self.board,
+            board or self.board,
             self.budget,
             shared_reads=self.shared_reads,
         )
@@ -94,7 +110,17 @@ class SubagentRunner:
         )
 
     async def check_claim(self, claim: Claim) -> Claim:
+        """The verifier's verdict on `claim`: the check started when it was posted, if one
+        was, else a check now."""
+        started = self._checks.pop(claim.id, None)
+        if started is not None:
+            return await started
         return await check_on_board(claim, self.verifier, self.board, self.events)
+
+    def _start_check(self, claim: Claim) -> None:
+        if claim.id not in self._checks:
+            check = check_on_board(claim, self.verifier, self.board, self.events)
+            self._checks[claim.id] = asyncio.create_task(check)
 
     async def seconds_left(self) -> float:
         spent = await self.budget.spend()
@@ -112,3 +138,23 @@ async def check_on_board(
     else:
         events(ClaimRejected(checked))
     return checked
+
+
+class _CheckingBoard:
+    """The report's board as a subagent posts to it, each new claim handed to `on_post`."""
+
+    def __init__(self, inner: Board, on_post: Callable[[Claim], None]) -> None:
+        self._inner = inner
+        self._on_post = on_post
+
+    async def post(self, claim: Claim | dict[str, Any]) -> Claim | None:
+        posted = await self._inner.post(claim)
+        if posted is not None and posted.status is ClaimStatus.pending:
+            self._on_post(posted)
+        return posted
+
+    async def update(self, claim: Claim) -> None:
+        await self._inner.update(claim)
+
+    async def claims(self) -> list[Claim]:
+        return await self._inner.claims()

@@ -26,6 +26,9 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy
@@ -106,6 +109,28 @@ def ocr_available() -> bool:
     return bool(ocr_languages())
 
 
+_ONE_LANGUAGE: ContextVar[str] = ContextVar("ocr_one_language", default="")
+
+
+@contextmanager
+def reading_in(language: str) -> Iterator[None]:
+    """Within it, `read_image` reads `language` alone (one of `OCR_LANGUAGES`, "eng") when
+    Tesseract has it: a text whose language is known is read about 40% faster than with
+    every language. "", or a language not installed, keeps them all."""
+    token = _ONE_LANGUAGE.set(language)
+    try:
+        yield
+    finally:
+        _ONE_LANGUAGE.reset(token)
+
+
+def reading_languages() -> str:
+    """The `-l` value `read_image` passes now: `reading_in`'s language, else every one."""
+    installed = ocr_languages()
+    chosen = _ONE_LANGUAGE.get()
+    return chosen if chosen and chosen in installed.split("+") else installed
+
+
 def wants_ocr(page: pypdfium2.PdfPage, text: str) -> bool:
     """Whether `page` (whose visible text is `text`) is to be read by OCR: almost no text,
     and something drawn that is not text (a scan is an image; outlined text, paths)."""
@@ -141,7 +166,7 @@ def read_image(
     """The words Tesseract reads in `image` (`segmentation`: its page segmentation mode);
     None without Tesseract, on its failure or timeout, or once the process is stopping
     (`children.stop_children`). Word boxes are in the page's points."""
-    languages = ocr_languages()
+    languages = reading_languages()
     executable = shutil.which(TESSERACT)
     if not languages or executable is None:
         return None

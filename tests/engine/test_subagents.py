@@ -5,13 +5,15 @@ whichever executor ran them."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
+from typing import Any
 
-from engine.agents.toolbox import Assignment
+from engine.agents.toolbox import Assignment, Toolbox
 from engine.board import InMemoryBoard
 from engine.budget import InMemoryBudget
-from engine.contracts import ClaimStatus, Limits, Subquestion
+from engine.contracts import Claim, ClaimStatus, Limits, Subquestion
 from engine.events import (
     ClaimRejected,
     ClaimVerified,
@@ -142,3 +144,53 @@ async def test_the_lead_reports_what_a_subagent_run_elsewhere_noted() -> None:
     report = await lead.run(make_brief(QUESTION))
     assert [c.statement for c in report.verified_claims()] == [CREDITS.statement]
     assert f"s1: não foi possível ler {GONE}: no document at {GONE}" in report.notes
+
+
+LINGER_SECONDS = 20.0
+"""How long a subagent waits to hear its claim's verdict before it gives up and ends."""
+
+
+@dataclass
+class WaitsForItsVerdict(ScriptedModel):
+    """Posts its claims, then ends only once it hears one verified (as a subagent still
+    waiting on its model's next turn would go on), or after `LINGER_SECONDS`."""
+
+    heard: asyncio.Event = field(default_factory=asyncio.Event)
+    heard_while_researching: bool = False
+
+    async def research(self, assignment: Assignment, tools: Toolbox) -> None:
+        await super().research(assignment, tools)
+        try:
+            async with asyncio.timeout(LINGER_SECONDS):
+                await self.heard.wait()
+        except TimeoutError:
+            return
+        self.heard_while_researching = True
+
+
+class CountingVerifier(ClaimVerifier):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.checked: list[str] = []
+
+    async def verify(self, claim: Claim) -> Claim:
+        self.checked.append(claim.statement)
+        return await super().verify(claim)
+
+
+async def test_the_lead_checks_a_claim_while_its_subagent_still_researches_and_only_once() -> None:
+    model = WaitsForItsVerdict(posts=[CREDITS, WRONG])
+    source = law()
+
+    def heard(event: Event) -> None:
+        if isinstance(event, ClaimVerified):
+            model.heard.set()
+
+    lead = Orchestrator(model, source, source, events=heard)
+    verifier = CountingVerifier(lead.runner.snapshots, source)
+    lead.runner.verifier = verifier
+    report = await lead.run(make_brief(QUESTION))
+    assert model.heard_while_researching
+    assert [c.statement for c in report.verified_claims()] == [CREDITS.statement]
+    # The lead asked for both verdicts when the subagent ended, and got the checks begun.
+    assert sorted(verifier.checked) == sorted([CREDITS.statement, WRONG.statement])

@@ -15,15 +15,29 @@ as the parser reads it (`page_boxes.read_page_by_ocr`), the excerpt looked for i
 with an invisible text layer over a scan gets its boxes from that layer and is judged by
 what the render of those boxes shows: the image, never the layer.
 
+Tesseract reads in the language of the cited page's text layer when it says enough to tell
+(`ocr_language_of`: English filings in `eng`, Portuguese laws in `por`), one call per
+language in a batch; else in every language (`por+eng`, about 40% slower). An excerpt
+that still disagrees after `RETRY_DPIS` is read again in every language, at each DPI
+(`_READINGS`): what `eng` alone misreads in a figure `por+eng` may not. A page whose
+excerpt has no boxes (a scan) is read whole in every language, as the parser read it.
+
 Renders and readings are cached per (document SHA-256, page) in a `SightCache` shared by
-the process. pdfium calls hold `parse.PDFIUM_LOCK`; Tesseract runs outside it.
+the process. pdfium calls hold `parse.PDFIUM_LOCK`; Tesseract runs outside it. All of it is
+CPU work: `sight` runs it in a worker thread, off the event loop, and batches that overlap
+(several subagents' claims) run in threads of their own, their Tesseract processes side by
+side.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import os
+import re
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,9 +45,10 @@ import numpy
 import pypdfium2
 
 from engine.documents.layout import Box
-from engine.documents.ocr import OcrPage, ocr_available
+from engine.documents.ocr import OcrPage, ocr_available, reading_in
 from engine.documents.parse import PDFIUM_LOCK
 from engine.sources.library.page_boxes import open_text_page, read_page_by_ocr, span_boxes
+from engine.text.language import detect_language
 from engine.verify.seen.agreement import NOTHING, Word, disagreement, windows
 from engine.verify.seen.memo import FileShas, Memo
 from engine.verify.seen.protocol import Sight
@@ -49,6 +64,14 @@ BATCH_WINDOW_SECONDS = 0.05
 """How long a `sight` call waits for others to be read with it in one Tesseract call."""
 MAX_UNPAGED_PAGES = 60
 """A PDF cited without a page is searched on its first pages only."""
+PARALLEL_READS = max(1, min(4, os.cpu_count() or 1))
+"""Tesseract calls one batch may run at once (each on one core: `OMP_THREAD_LIMIT=1`)."""
+EXCERPTS_PER_READ = 4
+"""Excerpts (a few lines each) below which a batch is not split into parallel calls."""
+LANGUAGE_MIN_WORDS = 40
+"""Words of a page's text layer below which its language is not told (a table of figures,
+a cover): it is read in every language."""
+_LETTERS = re.compile(r"[^\W\d_]{2,}")
 
 Timer = Callable[[], float]
 
@@ -59,9 +82,11 @@ class SightCache:
 
     shas: FileShas = field(default_factory=FileShas)
     pages: Memo[tuple[str, int], OcrPage | None] = field(default_factory=lambda: Memo(256))
-    strips: Memo[tuple[str, int, tuple[Box, ...], int], tuple[Word, ...] | None] = field(
+    strips: Memo[tuple[str, int, tuple[Box, ...], int, str], tuple[Word, ...] | None] = field(
         default_factory=lambda: Memo(4096)
     )
+    languages: Memo[tuple[str, int], str] = field(default_factory=lambda: Memo(4096))
+    """(document SHA-256, page) -> the Tesseract language its text layer is in ("": both)."""
 
 
 SHARED_CACHE = SightCache()
@@ -71,6 +96,7 @@ SHARED_CACHE = SightCache()
 class _Located:
     page: int
     boxes: tuple[Box, ...]
+    language: str = ""
 
 
 @dataclass(frozen=True)
@@ -81,8 +107,8 @@ class _Found:
 
 Request = tuple[Path, int | None, str]
 """A document, the page cited (None: unpaged), an excerpt."""
-_StripKey = tuple[str, int, tuple[Box, ...], int]
-"""Document SHA-256, page, boxes, DPI."""
+_StripKey = tuple[str, int, tuple[Box, ...], int, str]
+"""Document SHA-256, page, boxes, DPI, Tesseract language ("": every one)."""
 
 
 class PdfSeer:
@@ -150,7 +176,7 @@ class PdfSeer:
         for (document, page), indices in by_document.items():
             try:
                 sha = self._cache.shas.sha(document)
-                located = self._locate(document, page, [requests[i][2] for i in indices])
+                located = self._locate(document, sha, page, [requests[i][2] for i in indices])
             except (OSError, pypdfium2.PdfiumError) as error:
                 reason = f"not checked as a reader sees it: the PDF cannot be drawn ({error})"
                 found.update(dict.fromkeys(indices, reason))
@@ -158,13 +184,14 @@ class PdfSeer:
             for index, where in zip(indices, located, strict=True):
                 found[index] = _Found(sha, where)
         problems = self._judged(requests, found, SEEN_DPI, range(len(requests)))
-        for dpi in RETRY_DPIS:  # small print misread at 300 DPI: read again, larger
+        for dpi, every in _READINGS:  # misread: read again, larger, then in every language
             again = [
                 i
                 for i, problem in enumerate(problems)
-                if problem and problem != NOTHING and isinstance(found[i], _Found)
+                if problem and problem != NOTHING and _read_again(found[i], every)
             ]
-            for i, problem in zip(again, self._judged(requests, found, dpi, again), strict=True):
+            judged = self._judged(requests, found, dpi, again, every)
+            for i, problem in zip(again, judged, strict=True):
                 problems[i] = problem
         sights = [_sight(problem is None, problem or "", 0.0) for problem in problems]
         spent = (self._clock() - started) / max(1, len(requests))
@@ -176,9 +203,11 @@ class PdfSeer:
         found: dict[int, _Found | str],
         dpi: int,
         indices: Sequence[int],
+        every: bool = False,
     ) -> list[str | None]:
-        """Why each request of `indices` is not seen at `dpi` (None: it is)."""
-        readings = self._read_strips(requests, {i: found[i] for i in indices}, dpi)
+        """Why each request of `indices` is not seen at `dpi` (None: it is), read in its
+        page's language, or with `every` in every language."""
+        readings = self._read_strips(requests, {i: found[i] for i in indices}, dpi, every)
         problems: list[str | None] = []
         for index in indices:
             document, page, excerpt = requests[index]
@@ -190,13 +219,14 @@ class PdfSeer:
             elif item.where is None:
                 problems.append(self._on_whole_page(document, item.sha, page or 1, excerpt))
             else:
-                read = readings.get((item.sha, item.where.page, item.where.boxes, dpi))
+                language = "" if every else item.where.language
+                read = readings.get((item.sha, item.where.page, item.where.boxes, dpi, language))
                 problem = "the page cannot be read by OCR" if read is None else None
                 problems.append(problem or disagreement(excerpt, read or ()))
         return problems
 
     def _locate(
-        self, document: Path, page: int | None, excerpts: Sequence[str]
+        self, document: Path, sha: str, page: int | None, excerpts: Sequence[str]
     ) -> list[_Located | None]:
         with PDFIUM_LOCK:
             pdf = pypdfium2.PdfDocument(document)
@@ -205,27 +235,56 @@ class PdfSeer:
                 pages = [page] if page is not None else range(1, min(count, MAX_UNPAGED_PAGES) + 1)
                 located: list[_Located | None] = []
                 for excerpt in excerpts:
-                    located.append(_boxes_of(pdf, [p for p in pages if 1 <= p <= count], excerpt))
+                    found = _boxes_of(pdf, [p for p in pages if 1 <= p <= count], excerpt)
+                    if found is not None:
+                        language = self._cache.languages.computed(
+                            (sha, found.page), functools.partial(_page_language, pdf, found.page)
+                        )
+                        found = _Located(found.page, found.boxes, language)
+                    located.append(found)
                 return located
             finally:
                 pdf.close()
 
     def _read_strips(
-        self, requests: Sequence[Request], found: dict[int, _Found | str], dpi: int
+        self, requests: Sequence[Request], found: dict[int, _Found | str], dpi: int, every: bool
     ) -> dict[_StripKey, tuple[Word, ...] | None]:
         out: dict[_StripKey, tuple[Word, ...] | None] = {}
-        wanted: dict[_StripKey, Path] = {}
+        wanted: dict[str, dict[_StripKey, Path]] = {}
         for index, item in found.items():
             if isinstance(item, str) or item.where is None:
                 continue
-            key = (item.sha, item.where.page, item.where.boxes, dpi)
+            language = "" if every else item.where.language
+            key = (item.sha, item.where.page, item.where.boxes, dpi, language)
             kept = self._cache.strips.get(key)
             if kept is not None:
                 out[key] = kept
             else:
-                wanted.setdefault(key, requests[index][0])
-        if not wanted:
+                wanted.setdefault(language, {}).setdefault(key, requests[index][0])
+        # One Tesseract call per language, and a large batch split over the cores: each call
+        # is a process of its own, so they read side by side.
+        reads = [(language, part) for language, keys in wanted.items() for part in _parts(keys)]
+        if len(reads) <= 1:
+            for language, part in reads:
+                out.update(self._read_new(language, part, dpi))
             return out
+        with ThreadPoolExecutor(len(reads), thread_name_prefix="fonte-seen-ocr") as pool:
+            for read in pool.map(lambda job: self._read_new(job[0], job[1], dpi), reads):
+                out.update(read)
+        return out
+
+    def _read_new(
+        self, language: str, wanted: dict[_StripKey, Path], dpi: int
+    ) -> dict[_StripKey, tuple[Word, ...] | None]:
+        """The strips of `wanted` rendered and read in `language` ("": every one) in one
+        Tesseract call, and kept."""
+        with reading_in(language):
+            return self._read_now(wanted, dpi)
+
+    def _read_now(
+        self, wanted: dict[_StripKey, Path], dpi: int
+    ) -> dict[_StripKey, tuple[Word, ...] | None]:
+        out: dict[_StripKey, tuple[Word, ...] | None] = {}
         strips: list[list[numpy.ndarray]] = []
         for key, document in wanted.items():
             with PDFIUM_LOCK:
@@ -271,6 +330,40 @@ class PdfSeer:
 
 def _sight(seen: bool, reason: str, seconds: float) -> Sight:
     return Sight(seen=seen, reason=reason, method=OCR_METHOD, seconds=seconds)
+
+
+_READINGS = [(dpi, False) for dpi in RETRY_DPIS] + [(dpi, True) for dpi in (SEEN_DPI, *RETRY_DPIS)]
+"""The readings after the first, for an excerpt that still disagrees: larger in its page's
+language, then in every language (a figure `eng` alone misreads, `por+eng` may not)."""
+
+
+def _read_again(item: _Found | str, every: bool) -> bool:
+    """Whether a reading in every language could differ from the ones `item` had."""
+    if not isinstance(item, _Found):
+        return False
+    return not every or (item.where is not None and item.where.language != "")
+
+
+def _parts(keys: dict[_StripKey, Path]) -> list[dict[_StripKey, Path]]:
+    """`keys` in as many parts as there are cores to read them, `EXCERPTS_PER_READ` excerpts
+    at the least in each: a Tesseract call reads on one core, and starting one costs about
+    as much as reading a line."""
+    count = max(1, min(PARALLEL_READS, len(keys) // EXCERPTS_PER_READ))
+    items = list(keys.items())
+    return [dict(items[at::count]) for at in range(count)]
+
+
+def ocr_language_of(text: str) -> str:
+    """The Tesseract language `text` is written in ("por" or "eng"), or "" when it has fewer
+    than `LANGUAGE_MIN_WORDS` words to tell by."""
+    if len(_LETTERS.findall(text)) < LANGUAGE_MIN_WORDS:
+        return ""
+    return "por" if detect_language(text) == "pt" else "eng"
+
+
+def _page_language(pdf: pypdfium2.PdfDocument, page: int) -> str:
+    with open_text_page(pdf, page) as text_page:
+        return ocr_language_of(text_page.get_text_range())
 
 
 def _boxes_of(pdf: pypdfium2.PdfDocument, pages: Sequence[int], excerpt: str) -> _Located | None:
