@@ -164,10 +164,16 @@ async def tell_lost(rt: Runtime, flight: Flight) -> None:
     if brief is None:
         return
     log.warning("report %s: Redis lost or refused it; its requester is told", flight.report_id)
+    await tell_brief(rt, brief, flight.refused)
+
+
+async def tell_brief(rt: Runtime, brief: LostBrief, refused: bool) -> None:
+    """Post `brief`'s requester the lost (or refused) line with its "run it again" button;
+    Slack only, no Redis."""
     try:
-        await rt.slack.post(brief.channel, lost_message(brief, flight.refused), brief.thread_ts)
+        await rt.slack.post(brief.channel, lost_message(brief, refused), brief.thread_ts)
     except DELIVERY_ERRORS as error:
-        log.warning("report %s: could not say it was lost: %s", flight.report_id, error)
+        log.warning("could not tell %s that Redis lost its request: %s", brief.channel, error)
 
 
 def lost_message(brief: LostBrief, refused: bool = False) -> Message:

@@ -22,7 +22,8 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.conversation.opening import open_excerpt, open_plan_editor, run_as_mine
 from bot.conversation.routing import step_for_message
 from bot.conversation.shared_files import share_step
-from bot.recovery.in_flight import RUN_AGAIN, run_again
+from bot.recovery.in_flight import RUN_AGAIN, LostBrief, run_again, tell_brief
+from bot.redis.outage import is_outage
 from bot.runtime import Runtime
 from bot.slack import assistant
 from bot.slack.blockkit import feedback_pressed, selected_value
@@ -58,7 +59,9 @@ from bot.steps import (
     Step,
     mentions,
     parse_research_command,
+    strip_mentions,
 )
+from engine.text import detect_language
 
 log = logging.getLogger(__name__)
 
@@ -162,14 +165,39 @@ class Listeners:
 
     async def _share(self, event: Payload, origin: str, mentioned: bool) -> None:
         """Files a user shared (bot.conversation.shared_files), then what the text asks."""
-        step = await share_step(self.rt, event, origin, mentioned)
+        try:
+            step = await share_step(self.rt, event, origin, mentioned)
+        except Exception as error:
+            await self._told_down(error, event, mentioned)
+            return
         if step is not None:
             await self._enqueue(step, origin)
 
     async def _route(self, event: Payload, origin: str, mentioned: bool) -> None:
-        step = await step_for_message(self.rt, event, origin, mentioned)
+        try:
+            step = await step_for_message(self.rt, event, origin, mentioned)
+        except Exception as error:
+            await self._told_down(error, event, mentioned)
+            return
         if step is not None:
             await self._enqueue(step, origin)
+
+    async def _told_down(self, error: Exception, event: Payload, mentioned: bool) -> None:
+        """Redis failed while a message was read (which report its thread is, the files it
+        shares), before anything was handed on: its sender, when it spoke to the bot, is told
+        in one line with a button to ask again, as for a request Redis refused. Any other
+        error is raised again."""
+        if not is_outage(error):
+            raise error
+        channel = str(event.get("channel", ""))
+        is_dm = event.get("channel_type") == "im" or channel.startswith("D")
+        log.warning("a message in %s: Redis is unreachable (%s); not read", channel, error)
+        if not channel or not (mentioned or is_dm):
+            return
+        question = strip_mentions(str(event.get("text") or ""))
+        thread_ts = event.get("thread_ts") or (None if is_dm else event.get("ts"))
+        brief = LostBrief(channel, thread_ts, question, None, detect_language(question), is_dm)
+        await tell_brief(self.rt, brief, refused=True)
 
     async def on_research(self, ack: AsyncAck, command: Payload) -> None:
         parsed = parse_research_command(str(command.get("text", "")))
