@@ -33,8 +33,10 @@ import pypdfium2
 from engine.documents.layout import Box
 from engine.documents.ocr import OcrPage, ocr_available
 from engine.documents.parse import PDFIUM_LOCK
+from engine.documents.pdf_text import visible_page_text
 from engine.sources.library.page_boxes import open_text_page, read_page_by_ocr, span_boxes
 from engine.verify.seen.agreement import NOTHING, Word, disagreement, windows
+from engine.verify.seen.footnote_markers import NO_MARKERS, Markers, footnote_markers
 from engine.verify.seen.memo import FileShas, Memo
 from engine.verify.seen.protocol import Sight
 from engine.verify.seen.strips import SEEN_DPI, read_stacked, render_strips
@@ -166,9 +168,56 @@ class PdfSeer:
             ]
             for i, problem in zip(again, self._judged(requests, found, dpi, again), strict=True):
                 problems[i] = problem
-        sights = [_sight(problem is None, problem or "", 0.0) for problem in problems]
+        marked = self._marked(requests, found, problems)
+        for i, markers in marked.items():
+            if markers.broken:
+                problems[i] = f"the page draws a digit of {markers.broken[0]} small and raised"
+        for dpi in (SEEN_DPI, *RETRY_DPIS):  # read again as a reader reads footnote markers
+            again = [i for i, markers in marked.items() if problems[i] and markers.numbers]
+            judged = self._judged(requests, found, dpi, again, marked)
+            for i, problem in zip(again, judged, strict=True):
+                problems[i] = problem
         spent = (self._clock() - started) / max(1, len(requests))
-        return [Sight(s.seen, s.reason, s.method, spent) for s in sights]
+        return [
+            Sight(
+                seen=problem is None,
+                reason=problem or "",
+                method=OCR_METHOD,
+                seconds=spent,
+                markers=marked[i].numbers if problem is None and i in marked else (),
+            )
+            for i, problem in enumerate(problems)
+        ]
+
+    def _marked(
+        self,
+        requests: Sequence[Request],
+        found: dict[int, _Found | str],
+        problems: Sequence[str | None],
+    ) -> dict[int, Markers]:
+        """The footnote markers and broken figures (`footnote_markers`) of each excerpt
+        with a digit that its page draws, for those that have some."""
+        by_page: dict[tuple[Path, int], list[int]] = {}
+        for index, item in found.items():
+            excerpt = requests[index][2]
+            if isinstance(item, str) or item.where is None or problems[index] == NOTHING:
+                continue
+            if any(char.isdigit() for char in excerpt):
+                by_page.setdefault((requests[index][0], item.where.page), []).append(index)
+        marked: dict[int, Markers] = {}
+        for (document, page), indices in by_page.items():
+            with PDFIUM_LOCK:
+                pdf = pypdfium2.PdfDocument(document)
+                try:
+                    with open_text_page(pdf, page) as text_page:
+                        page_text = visible_page_text(text_page)
+                        for index in indices:
+                            markers = footnote_markers(text_page, requests[index][2], page_text)
+                            if markers != NO_MARKERS:
+                                marked[index] = markers
+                finally:
+                    pdf.close()
+        return marked
 
     def _judged(
         self,
@@ -176,8 +225,10 @@ class PdfSeer:
         found: dict[int, _Found | str],
         dpi: int,
         indices: Sequence[int],
+        marked: dict[int, Markers] | None = None,
     ) -> list[str | None]:
-        """Why each request of `indices` is not seen at `dpi` (None: it is)."""
+        """Why each request of `indices` is not seen at `dpi` (None: it is), read with the
+        footnote markers of `marked`."""
         readings = self._read_strips(requests, {i: found[i] for i in indices}, dpi)
         problems: list[str | None] = []
         for index in indices:
@@ -192,7 +243,8 @@ class PdfSeer:
             else:
                 read = readings.get((item.sha, item.where.page, item.where.boxes, dpi))
                 problem = "the page cannot be read by OCR" if read is None else None
-                problems.append(problem or disagreement(excerpt, read or ()))
+                markers = marked[index].words if marked and index in marked else None
+                problems.append(problem or disagreement(excerpt, read or (), markers))
         return problems
 
     def _locate(
