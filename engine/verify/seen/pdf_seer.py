@@ -31,10 +31,11 @@ import numpy
 import pypdfium2
 
 from engine.documents.layout import Box
-from engine.documents.ocr import OcrPage, ocr_available
+from engine.documents.ocr import OcrPage, ocr_available, ocr_languages
 from engine.documents.parse import PDFIUM_LOCK
 from engine.documents.pdf_text import visible_page_text
 from engine.sources.library.page_boxes import open_text_page, read_page_by_ocr, span_boxes
+from engine.text.language import detect_language
 from engine.verify.seen.agreement import NOTHING, Word, disagreement, windows
 from engine.verify.seen.footnote_markers import NO_MARKERS, Markers, footnote_markers
 from engine.verify.seen.memo import FileShas, Memo
@@ -47,6 +48,11 @@ RETRY_DPIS = (450, 600)
 read again at these resolutions, until one agrees: small print in tables (8 points and
 less) loses commas and digits at 300 DPI. Faint, clipped, covered or squeezed text stays
 unseen at any size."""
+RETRY_LANGUAGES = {"en": "eng", "pt": "por"}
+"""An excerpt still misread is read once more at `SEEN_DPI` in its own language alone:
+Tesseract's combined models (por+eng) misread digits one model alone reads right ("7,722"
+read "7,122" at every resolution). Like the resolutions, a reading that agrees is enough;
+a figure a raised digit breaks (`footnote_markers`) is not read again."""
 BATCH_WINDOW_SECONDS = 0.05
 """How long a `sight` call waits for others to be read with it in one Tesseract call."""
 MAX_UNPAGED_PAGES = 60
@@ -173,10 +179,14 @@ class PdfSeer:
             if markers.broken:
                 problems[i] = f"the page draws a digit of {markers.broken[0]} small and raised"
         for dpi in (SEEN_DPI, *RETRY_DPIS):  # read again as a reader reads footnote markers
-            again = [i for i, markers in marked.items() if problems[i] and markers.numbers]
+            again = [i for i, m in marked.items() if problems[i] and m.numbers and not m.broken]
             judged = self._judged(requests, found, dpi, again, marked)
             for i, problem in zip(again, judged, strict=True):
                 problems[i] = problem
+        for language, again in _by_language(requests, found, problems, marked).items():
+            judged = self._judged(requests, found, SEEN_DPI, again, marked, language)
+            for i, problem in zip(again, judged, strict=True):
+                problems[i] = None if problem is None else problems[i]
         spent = (self._clock() - started) / max(1, len(requests))
         return [
             Sight(
@@ -226,10 +236,11 @@ class PdfSeer:
         dpi: int,
         indices: Sequence[int],
         marked: dict[int, Markers] | None = None,
+        languages: str = "",
     ) -> list[str | None]:
         """Why each request of `indices` is not seen at `dpi` (None: it is), read with the
-        footnote markers of `marked`."""
-        readings = self._read_strips(requests, {i: found[i] for i in indices}, dpi)
+        footnote markers of `marked`, in `languages` alone if given."""
+        readings = self._read_strips(requests, {i: found[i] for i in indices}, dpi, languages)
         problems: list[str | None] = []
         for index in indices:
             document, page, excerpt = requests[index]
@@ -263,15 +274,21 @@ class PdfSeer:
                 pdf.close()
 
     def _read_strips(
-        self, requests: Sequence[Request], found: dict[int, _Found | str], dpi: int
+        self,
+        requests: Sequence[Request],
+        found: dict[int, _Found | str],
+        dpi: int,
+        languages: str = "",
     ) -> dict[_StripKey, tuple[Word, ...] | None]:
+        """The words read in each request's strips at `dpi`; read in `languages` alone
+        (a retry, not cached), or in all the seen check's languages."""
         out: dict[_StripKey, tuple[Word, ...] | None] = {}
         wanted: dict[_StripKey, Path] = {}
         for index, item in found.items():
             if isinstance(item, str) or item.where is None:
                 continue
             key = (item.sha, item.where.page, item.where.boxes, dpi)
-            kept = self._cache.strips.get(key)
+            kept = None if languages else self._cache.strips.get(key)
             if kept is not None:
                 out[key] = kept
             else:
@@ -286,14 +303,14 @@ class PdfSeer:
                     strips.append(render_strips(pdf, key[1], key[2], dpi))
                 finally:
                     pdf.close()
-        read = read_stacked([s for group in strips for s in group], dpi)
+        read = read_stacked([s for group in strips for s in group], dpi, languages)
         at = 0
         for key, group in zip(wanted, strips, strict=True):
             words = (
                 None if read is None else tuple(w for s in read[at : at + len(group)] for w in s)
             )
             at += len(group)
-            if words is not None:
+            if words is not None and not languages:
                 self._cache.strips.put(key, words)
             out[key] = words
         return out
@@ -319,6 +336,29 @@ class PdfSeer:
                 return None
             problem = problem if problem != "nothing of it is drawn on the page" else found
         return problem
+
+
+def _by_language(
+    requests: Sequence[Request],
+    found: dict[int, _Found | str],
+    problems: Sequence[str | None],
+    marked: dict[int, Markers],
+) -> dict[str, list[int]]:
+    """The requests still read otherwise than their excerpt (not a figure a raised digit
+    breaks, not one of which nothing is drawn), by the one Tesseract language of their
+    excerpt (`RETRY_LANGUAGES`), when Tesseract has it."""
+    have = ocr_languages().split("+")
+    out: dict[str, list[int]] = {}
+    for index, problem in enumerate(problems):
+        item = found[index]
+        if problem in (None, NOTHING) or isinstance(item, str) or item.where is None:
+            continue
+        if index in marked and marked[index].broken:
+            continue
+        language = RETRY_LANGUAGES[detect_language(requests[index][2])]
+        if language in have and len(have) > 1:
+            out.setdefault(language, []).append(index)
+    return out
 
 
 def _sight(seen: bool, reason: str, seconds: float) -> Sight:

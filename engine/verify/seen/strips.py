@@ -164,8 +164,11 @@ def _padded(box: Box) -> Box:
     return (box[0] - dx, box[1] - dy, box[2] + dx, box[3] + dy)
 
 
-def read_stacked(strips: Sequence[numpy.ndarray], dpi: int = SEEN_DPI) -> list[list[Word]] | None:
-    """What Tesseract reads in each strip, the strips stacked in one image: one call."""
+def read_stacked(
+    strips: Sequence[numpy.ndarray], dpi: int = SEEN_DPI, languages: str = ""
+) -> list[list[Word]] | None:
+    """What Tesseract reads in each strip, the strips stacked in one image: one call
+    (`languages`: its `-l`, every language the seen check reads when empty)."""
     if not strips:
         return []
     width = max(s.shape[1] for s in strips) + 2 * MARGIN_PIXELS
@@ -179,7 +182,7 @@ def read_stacked(strips: Sequence[numpy.ndarray], dpi: int = SEEN_DPI) -> list[l
         y += strip.shape[0] + GAP_PIXELS
     header = b"P5\n%d %d\n255\n" % (width, height)
     image = PageImage(header + canvas.tobytes(), dpi, 0.0, 0.0)
-    ocr = read_image(image, segmentation=SEGMENTATION)
+    ocr = read_image(image, segmentation=SEGMENTATION, languages=languages)
     if ocr is None:
         return None
     scale = dpi / 72

@@ -11,6 +11,7 @@ its image. Several of them pass the parser's own text filter: the render is what
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +113,28 @@ def test_claims_checked_together_share_one_tesseract_call(
 
     assert asyncio.run(together()) == [True, True, True, False]
     assert len(calls) == 1
+
+
+def test_an_excerpt_misread_by_the_combined_languages_is_read_in_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tesseract's por+eng models misread digits that one model alone reads right; a figure
+    a raised digit breaks is not read again."""
+    original = strips_module.read_image
+    asked: list[str] = []
+
+    def combined_misreads(*args: Any, **kwargs: Any) -> OcrPage | None:
+        asked.append(kwargs.get("languages", ""))
+        page = original(*args, **kwargs)
+        if page is None or kwargs.get("languages") == "eng":
+            return page
+        words = tuple(replace(w, text=w.text.replace("5,000", "5,800")) for w in page.words)
+        return OcrPage(page.text, words)
+
+    monkeypatch.setattr(strips_module, "read_image", combined_misreads)
+    pdf = seen_pdf(SHOWN, "Acme revenue was $5,800 million in fiscal 2023.", "white-annotation")
+    assert seen(tmp_path, pdf, SHOWN, HIDDEN.replace("9,000", "5,800")) == [True, False]
+    assert asked[-1] == "eng"
 
 
 # The seen check runs here, whatever FONTE_SEEN_CHECK the other tests run with (tests/conftest.py).
