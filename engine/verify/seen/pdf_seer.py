@@ -48,8 +48,9 @@ RETRY_DPIS = (450, 600)
 read again at these resolutions, until one agrees: small print in tables (8 points and
 less) loses commas and digits at 300 DPI. Faint, clipped, covered or squeezed text stays
 unseen at any size."""
-RETRY_LANGUAGES = {"en": "eng", "pt": "por"}
-"""An excerpt still misread is read once more at `SEEN_DPI` in its own language alone:
+RETRY_LANGUAGE_PT, RETRY_LANGUAGE_EN = "por", "eng"
+"""An excerpt still misread is read once more at `SEEN_DPI` in its own language alone
+(Tesseract's model of the language `detect_language` finds in it):
 Tesseract's combined models (por+eng) misread digits one model alone reads right ("7,722"
 read "7,122" at every resolution). Like the resolutions, a reading that agrees is enough;
 a figure a raised digit breaks (`footnote_markers`) is not read again."""
@@ -346,7 +347,7 @@ def _by_language(
 ) -> dict[str, list[int]]:
     """The requests still read otherwise than their excerpt (not a figure a raised digit
     breaks, not one of which nothing is drawn), by the one Tesseract language of their
-    excerpt (`RETRY_LANGUAGES`), when Tesseract has it."""
+    excerpt (`RETRY_LANGUAGE_PT`, `RETRY_LANGUAGE_EN`), when Tesseract has it."""
     have = ocr_languages().split("+")
     out: dict[str, list[int]] = {}
     for index, problem in enumerate(problems):
@@ -355,7 +356,8 @@ def _by_language(
             continue
         if index in marked and marked[index].broken:
             continue
-        language = RETRY_LANGUAGES[detect_language(requests[index][2])]
+        pt = detect_language(requests[index][2]) == "pt"
+        language = RETRY_LANGUAGE_PT if pt else RETRY_LANGUAGE_EN
         if language in have and len(have) > 1:
             out.setdefault(language, []).append(index)
     return out
