@@ -1,6 +1,6 @@
 """How many genuine excerpts the verifier accepts: FinanceBench's gold evidence on its page.
 
-    python -m evals.bench_gold_excerpts [--corpus DIR]
+    python -m evals.bench_gold_excerpts [--corpus DIR] [--no-seen] [--all]
 
 Each gold `evidence_text` of `financebench/questions.jsonl` is cut into its lines (a row's
 label with the figures on the lines after it), and every unit of 20–400 characters is looked
@@ -9,7 +9,8 @@ PDF extractor, so a unit the verifier refuses is either a rule too strict or a t
 does not show as written; the examples printed say which. A unit the text check accepts then
 goes through the seen check (`engine.verify.seen.PdfSeer`: its boxes rendered and read by
 OCR), one Tesseract call per gold page, as a report's claims do: "accepted" counts the units
-both accept; the units only the seen check refused are printed too. `--no-seen` skips it.
+both accept; the units only the seen check refused are printed too (a sample of each list;
+`--all`: every unit). `--no-seen` skips it.
 Prints figures, asserts nothing.
 """
 
@@ -52,6 +53,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--no-seen", action="store_true", help="the text check only")
+    parser.add_argument(
+        "--all", action="store_true", help="list every unit refused, not a sample of them"
+    )
     args = parser.parse_args(argv)
     seer = None if args.no_seen else PdfSeer()
     folder = args.corpus / "financebench"
@@ -85,10 +89,10 @@ def main(argv: list[str] | None = None) -> None:
     if seer is not None:
         share = text_accepted / max(total, 1)
         print(f"  by the text check alone: {text_accepted}/{total} ({share:.1%})")
-    for name, page, unit, reason in refused[:: max(1, len(refused) // EXAMPLES)][:EXAMPLES]:
-        print(f"  refused  {name} p.{page}: {unit[:90]!r} ({reason})")
-    for name, page, unit, reason in unseen[:: max(1, len(unseen) // EXAMPLES)][:EXAMPLES]:
-        print(f"  unseen   {name} p.{page}: {unit[:90]!r} ({reason})")
+    for label, units in (("refused", refused), ("unseen ", unseen)):
+        shown = units if args.all else units[:: max(1, len(units) // EXAMPLES)][:EXAMPLES]
+        for name, page, unit, reason in shown:
+            print(f"  {label}  {name} p.{page}: {unit[:90]!r} ({reason})")
 
 
 if __name__ == "__main__":

@@ -265,3 +265,20 @@ def scan_with_layer(image_says: str, layer_says: str, dpi: int = 200) -> bytes:
     content = f"q {PAGE_WIDTH} 0 0 {PAGE_HEIGHT} 0 0 cm /Im0 Do Q {_text(layer_says, SHOWN_Y, before='3 Tr')}"
     stream = picture.encode() + b"\nstream\n" + pixels + b"\nendstream"
     return _pdf(content, {"XObject": "/Im0 7 0 R"}, [stream])
+
+
+Run = tuple[str, float, float]
+"""Text, its size in points, and how far it is raised (PDF's text rise, `Ts`)."""
+
+
+def raised_pdf(*lines: tuple[Run, ...]) -> bytes:
+    """A page whose lines are drawn run by run, each run at its own size and rise, one line
+    under the other from the top: a footnote marker is a run set small and raised
+    ("disposals", then "(2)" at 9 points raised 5)."""
+    drawn = []
+    for number, runs in enumerate(lines):
+        shown = " ".join(
+            f"/F1 {size:g} Tf {rise:g} Ts ({_escaped(text)}) Tj" for text, size, rise in runs
+        )
+        drawn.append(f"BT 72 {SHOWN_Y - 40 * number} Td {shown} ET")
+    return _pdf(" ".join(drawn), {}, [])

@@ -30,7 +30,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 MAX_EDIT_SHARE = 0.2
@@ -63,19 +63,78 @@ def words_of(text: str) -> list[str]:
     """The words of `text` as compared: NFKC, casefolded, each with its punctuation, empty
     ones (punctuation only) left out."""
     folded = unicodedata.normalize("NFKC", text).translate(_FOLD).casefold()
-    return [word for word in folded.split() if _core(word)]
+    return [word for word in folded.split() if core(word)]
 
 
-def disagreement(excerpt: str, read: Sequence[Word]) -> str | None:
-    """Why what was read does not say `excerpt` (one line), or None when it does."""
+def disagreement(
+    excerpt: str, read: Sequence[Word], markers: Mapping[int, str] | None = None
+) -> str | None:
+    """Why what was read does not say `excerpt` (one line), or None when it does.
+
+    `markers`: the words of `excerpt` (by their index in `words_of`) that end in a footnote
+    marker the page draws small and raised (`footnote_markers`), each as a reader reads it
+    without the marker ("" for a marker standing alone). The excerpt then agrees too when
+    what was read says it so: the marker dropped, or read as a quote mark, or read right."""
     wanted = words_of(excerpt)
     if not wanted:
         return None
     got = [Word(word, item.edge) for item in read for word in words_of(item.text)]
     if not got:
         return NOTHING
+    problem = _disagreement(wanted, got)
+    if problem is None or _same_letters(wanted, got):
+        return None
+    if not markers:
+        return problem
+    unmarked = [w for i, word in enumerate(wanted) for w in words_of(markers.get(i, word))]
+    read_plain = [Word(w, item.edge) for item in got for w in _unmarked(item.text, wanted, markers)]
+    return problem if _disagreement(unmarked, read_plain) else None
+
+
+def _unmarked(read: str, wanted: Sequence[str], markers: Mapping[int, str]) -> list[str]:
+    """A word read as a reader reads it when it is a marked word of the excerpt with its
+    marker read right, in part, or not at all ("operational'3" for "Operational1,3")."""
+    shown = core(read)
+    for index, plain in markers.items():
+        stem, whole = "".join(core(w) for w in words_of(plain)), core(wanted[index])
+        digits = whole[len(stem) :]
+        marked = whole.startswith(stem) and shown.startswith(stem) and shown != stem
+        if marked and _within(shown[len(stem) :], digits):
+            return words_of(plain)
+    return [read]
+
+
+def _within(part: str, digits: str) -> bool:
+    """Whether `part` is `digits` with some of them left out."""
+    remaining = iter(digits)
+    return all(char in remaining for char in part)
+
+
+def _same_letters(wanted: Sequence[str], got: Sequence[Word]) -> bool:
+    """Whether what was read holds exactly the excerpt's letters and digits, in order, and
+    its numbers with their separators, once stray fragments at the ends are left out: words
+    the text layer glued ("Sharesauthorized3,100;Sharesissued:2,300") that the word
+    alignment cannot pair with what a reader sees ("Shares authorized 3,100; Shares issued:
+    2,300")."""
+    start, end = 0, len(got)
+    while start < end and _stray(got[start]):
+        start += 1
+    while end > start and _stray(got[end - 1]):
+        end -= 1
+    shown = [w.text for w in got[start:end]]
+    if "".join(core(w) for w in wanted) != "".join(core(w) for w in shown):
+        return False
+    return _numbers_differ(wanted, shown) is None
+
+
+def _stray(word: Word) -> bool:
+    found = core(word.text)
+    return word.edge and len(found) <= MAX_NOISE_CHARS and not _digits(found)
+
+
+def _disagreement(wanted: Sequence[str], got: Sequence[Word]) -> str | None:
     matcher = difflib.SequenceMatcher(
-        None, [_core(w) for w in wanted], [_core(w.text) for w in got], autojunk=False
+        None, [core(w) for w in wanted], [core(w.text) for w in got], autojunk=False
     )
     opcodes = matcher.get_opcodes()
     first = next((i for i, op in enumerate(opcodes) if op[0] != "insert"), None)
@@ -91,7 +150,7 @@ def disagreement(excerpt: str, read: Sequence[Word]) -> str | None:
                     return problem
             continue
         if tag == "delete":
-            missing = [w for w in wanted[i1:i2] if len(_core(w)) > 1 or _digits(w)]
+            missing = [w for w in wanted[i1:i2] if len(core(w)) > 1 or _digits(w)]
             if missing:
                 return f"the page does not show {' '.join(missing)!r} there"
             continue
@@ -113,10 +172,10 @@ def disagreement(excerpt: str, read: Sequence[Word]) -> str | None:
 
 def _noise(words: Sequence[Word]) -> str | None:
     for word in words:
-        core = _core(word.text)
-        if word.edge and len(core) <= MAX_NOISE_CHARS:
+        found = core(word.text)
+        if word.edge and len(found) <= MAX_NOISE_CHARS:
             continue
-        if len(core) > MAX_NOISE_CHARS or _digits(core):
+        if len(found) > MAX_NOISE_CHARS or _digits(found):
             return f"the page shows {word.text!r} where the excerpt has nothing"
     return None
 
@@ -126,12 +185,12 @@ def _best_part(wanted: Sequence[str], got: Sequence[Word], j1: int, j2: int) -> 
     then extra words read, judged as noise or as the strip's surroundings)."""
     if j2 - j1 > _MAX_PART:
         return j1, j2
-    said = "".join(_core(w) for w in wanted)
+    said = "".join(core(w) for w in wanted)
     best = (j1, j2)
-    best_cost = _edits(said, "".join(_core(w.text) for w in got[j1:j2]))[0]
+    best_cost = _edits(said, "".join(core(w.text) for w in got[j1:j2]))[0]
     for start in range(j1, j2):
         for end in range(start + 1, j2 + 1):
-            cost = _edits(said, "".join(_core(w.text) for w in got[start:end]))[0]
+            cost = _edits(said, "".join(core(w.text) for w in got[start:end]))[0]
             if cost < best_cost:
                 best, best_cost = (start, end), cost
     return best
@@ -141,13 +200,13 @@ def _look_alike(wanted: Sequence[str], got: Sequence[str]) -> bool:
     """Whether the words read differ from the excerpt's only where a letter of the excerpt
     looks like a digit ("l", "i", "I" read as "1"; "o", "O" as "0"): a list marker "(l)" or
     a roman "(i)" that OCR read as "(1)" is the same text, not a number the page shows."""
-    said = "".join(_core(w) for w in wanted)
-    shown = "".join(_core(w) for w in got)
+    said = "".join(core(w) for w in wanted)
+    shown = "".join(core(w) for w in got)
     return said != shown and said.translate(_LOOK_ALIKES) == shown.translate(_LOOK_ALIKES)
 
 
 def _misread(wanted: Sequence[str], got: Sequence[str]) -> str | None:
-    said, shown = "".join(_core(w) for w in wanted), "".join(_core(w) for w in got)
+    said, shown = "".join(core(w) for w in wanted), "".join(core(w) for w in got)
     if _digits(said) != _digits(shown):
         return f"the page shows {' '.join(got)!r} where the excerpt says {' '.join(wanted)!r}"
     distance, gap = _edits(said, shown)
@@ -209,7 +268,8 @@ def _edits(a: str, b: str) -> tuple[int, int]:
     return previous[-1][0], previous[-1][1]
 
 
-def _core(word: str) -> str:
+def core(word: str) -> str:
+    """The letters and digits of `word`: what is compared of it."""
     return "".join(char for char in word if char.isalnum())
 
 
@@ -221,9 +281,9 @@ def windows(excerpt: str, read: Sequence[Word], tries: int = 3) -> list[list[Wor
     """Where on a whole page read by OCR the excerpt may sit: the runs of `read` as long as
     the excerpt (and a few words either side, marked as edges) whose start most of its
     words agree with, best first. For a page read whole (a scan), not a strip."""
-    wanted = [_core(w) for w in words_of(excerpt)]
+    wanted = [core(w) for w in words_of(excerpt)]
     flat = [Word(word) for item in read for word in words_of(item.text)]
-    cores = [_core(w.text) for w in flat]
+    cores = [core(w.text) for w in flat]
     if not wanted or not cores:
         return []
     matcher = difflib.SequenceMatcher(None, wanted, cores, autojunk=False)

@@ -20,14 +20,17 @@ check did, for the evals' table and the benchmark.
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from engine.contracts import Claim, ClaimStatus
 from engine.documents.parse import CONTENT_TYPE_BY_KIND, DocumentKind
 from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import Originals
+from engine.text.numbers import numbers_in
 from engine.verify.seen.dispatch import SHOWN_AS_TEXT, SeenDispatcher, not_checked
 from engine.verify.seen.protocol import Sight
 
@@ -84,7 +87,7 @@ class SeenCheck:
         if claim.status is not ClaimStatus.verified or claim.read_by == "figure":
             return claim
         started = self._clock()
-        sight = await self._sight(claim, kind_of_page(snapshot))
+        sight = _markers_unused(await self._sight(claim, kind_of_page(snapshot)), claim.statement)
         self.log.add(sight, self._clock() - started)
         if sight.seen:
             return claim.model_copy(update={"seen_by": sight.method})
@@ -108,6 +111,24 @@ class SeenCheck:
         quoted = [claim.excerpt, *([claim.context] if claim.context else [])]
         sights = await asyncio.gather(*(self._dispatcher.sight(document, page, q) for q in quoted))
         spent = sum(s.seconds for s in sights)
+        markers = tuple(n for s in sights for n in s.markers)
         if not sights[0].seen or len(sights) == 1 or sights[1].seen:
-            return Sight(sights[0].seen, sights[0].reason, sights[0].method, spent)
+            return Sight(sights[0].seen, sights[0].reason, sights[0].method, spent, markers)
         return Sight(False, f"its context: {sights[1].reason}", sights[1].method, spent)
+
+
+def _markers_unused(sight: Sight, statement: str) -> Sight:
+    """`sight`, or not seen when the statement uses a number the page shows only as a
+    footnote marker (`Sight.markers`): "disposals(2)" backs no 2."""
+    used = {value for token in numbers_in(statement) for value in token.values}
+    shown = [n for n in sight.markers if _marker_values(n) & used]
+    if not sight.seen or not shown:
+        return sight
+    reason = f"{shown[0]} is a footnote marker there, not a figure"
+    return Sight(False, reason, sight.method, sight.seconds)
+
+
+def _marker_values(marker: str) -> set[Decimal]:
+    """Every value a statement could read in `marker` ("1,3": 1.3, 13, 1 and 3)."""
+    values = {value for token in numbers_in(marker) for value in token.values}
+    return values | {Decimal(digits) for digits in re.findall(r"\d+", marker)}

@@ -45,11 +45,13 @@ import numpy
 import pypdfium2
 
 from engine.documents.layout import Box
-from engine.documents.ocr import OcrPage, ocr_available, reading_in
+from engine.documents.ocr import OcrPage, ocr_available, ocr_languages, reading_in
 from engine.documents.parse import PDFIUM_LOCK
+from engine.documents.pdf_text import visible_page_text
 from engine.sources.library.page_boxes import open_text_page, read_page_by_ocr, span_boxes
 from engine.text.language import detect_language
 from engine.verify.seen.agreement import NOTHING, Word, disagreement, windows
+from engine.verify.seen.footnote_markers import NO_MARKERS, Markers, footnote_markers
 from engine.verify.seen.memo import FileShas, Memo
 from engine.verify.seen.protocol import Sight
 from engine.verify.seen.strips import SEEN_DPI, read_stacked, render_strips
@@ -60,6 +62,13 @@ RETRY_DPIS = (450, 600)
 read again at these resolutions, until one agrees: small print in tables (8 points and
 less) loses commas and digits at 300 DPI. Faint, clipped, covered or squeezed text stays
 unseen at any size."""
+RETRY_LANGUAGE_PT, RETRY_LANGUAGE_EN = "por", "eng"
+"""An excerpt still misread is read once more at `SEEN_DPI` in its own language alone, when its
+page's was not told
+(Tesseract's model of the language `detect_language` finds in it):
+Tesseract's combined models (por+eng) misread digits one model alone reads right ("7,722"
+read "7,122" at every resolution). Like the resolutions, a reading that agrees is enough;
+a figure a raised digit breaks (`footnote_markers`) is not read again."""
 BATCH_WINDOW_SECONDS = 0.05
 """How long a `sight` call waits for others to be read with it in one Tesseract call."""
 MAX_UNPAGED_PAGES = 60
@@ -193,9 +202,60 @@ class PdfSeer:
             judged = self._judged(requests, found, dpi, again, every)
             for i, problem in zip(again, judged, strict=True):
                 problems[i] = problem
-        sights = [_sight(problem is None, problem or "", 0.0) for problem in problems]
+        marked = self._marked(requests, found, problems)
+        for i, markers in marked.items():
+            if markers.broken:
+                problems[i] = f"the page draws a digit of {markers.broken[0]} small and raised"
+        for dpi, every in ((SEEN_DPI, False), *_READINGS):  # as a reader reads footnote markers
+            again = [i for i, m in marked.items() if problems[i] and m.numbers and not m.broken]
+            judged = self._judged(requests, found, dpi, again, every, marked)
+            for i, problem in zip(again, judged, strict=True):
+                problems[i] = problem
+        for language, again in _by_language(requests, found, problems, marked).items():
+            judged = self._judged(requests, found, SEEN_DPI, again, False, marked, language)
+            for i, problem in zip(again, judged, strict=True):
+                problems[i] = None if problem is None else problems[i]
         spent = (self._clock() - started) / max(1, len(requests))
-        return [Sight(s.seen, s.reason, s.method, spent) for s in sights]
+        return [
+            Sight(
+                seen=problem is None,
+                reason=problem or "",
+                method=OCR_METHOD,
+                seconds=spent,
+                markers=marked[i].numbers if problem is None and i in marked else (),
+            )
+            for i, problem in enumerate(problems)
+        ]
+
+    def _marked(
+        self,
+        requests: Sequence[Request],
+        found: dict[int, _Found | str],
+        problems: Sequence[str | None],
+    ) -> dict[int, Markers]:
+        """The footnote markers and broken figures (`footnote_markers`) of each excerpt
+        with a digit that its page draws, for those that have some."""
+        by_page: dict[tuple[Path, int], list[int]] = {}
+        for index, item in found.items():
+            excerpt = requests[index][2]
+            if isinstance(item, str) or item.where is None or problems[index] == NOTHING:
+                continue
+            if any(char.isdigit() for char in excerpt):
+                by_page.setdefault((requests[index][0], item.where.page), []).append(index)
+        marked: dict[int, Markers] = {}
+        for (document, page), indices in by_page.items():
+            with PDFIUM_LOCK:
+                pdf = pypdfium2.PdfDocument(document)
+                try:
+                    with open_text_page(pdf, page) as text_page:
+                        page_text = visible_page_text(text_page)
+                        for index in indices:
+                            markers = footnote_markers(text_page, requests[index][2], page_text)
+                            if markers != NO_MARKERS:
+                                marked[index] = markers
+                finally:
+                    pdf.close()
+        return marked
 
     def _judged(
         self,
@@ -204,10 +264,13 @@ class PdfSeer:
         dpi: int,
         indices: Sequence[int],
         every: bool = False,
+        marked: dict[int, Markers] | None = None,
+        language: str = "",
     ) -> list[str | None]:
         """Why each request of `indices` is not seen at `dpi` (None: it is), read in its
-        page's language, or with `every` in every language."""
-        readings = self._read_strips(requests, {i: found[i] for i in indices}, dpi, every)
+        page's language, with `every` in every language, or in `language` alone if given;
+        a footnote marker of `marked` excused where OCR missed it."""
+        readings = self._read_strips(requests, {i: found[i] for i in indices}, dpi, every, language)
         problems: list[str | None] = []
         for index in indices:
             document, page, excerpt = requests[index]
@@ -219,10 +282,11 @@ class PdfSeer:
             elif item.where is None:
                 problems.append(self._on_whole_page(document, item.sha, page or 1, excerpt))
             else:
-                language = "" if every else item.where.language
-                read = readings.get((item.sha, item.where.page, item.where.boxes, dpi, language))
+                key = (item.sha, item.where.page, item.where.boxes, dpi)
+                read = readings.get((*key, _language(item.where, every, language)))
                 problem = "the page cannot be read by OCR" if read is None else None
-                problems.append(problem or disagreement(excerpt, read or ()))
+                markers = marked[index].words if marked and index in marked else None
+                problems.append(problem or disagreement(excerpt, read or (), markers))
         return problems
 
     def _locate(
@@ -247,20 +311,26 @@ class PdfSeer:
                 pdf.close()
 
     def _read_strips(
-        self, requests: Sequence[Request], found: dict[int, _Found | str], dpi: int, every: bool
+        self,
+        requests: Sequence[Request],
+        found: dict[int, _Found | str],
+        dpi: int,
+        every: bool,
+        language: str = "",
     ) -> dict[_StripKey, tuple[Word, ...] | None]:
+        """The words read in each request's strips at `dpi` (`_language`: which language)."""
         out: dict[_StripKey, tuple[Word, ...] | None] = {}
         wanted: dict[str, dict[_StripKey, Path]] = {}
         for index, item in found.items():
             if isinstance(item, str) or item.where is None:
                 continue
-            language = "" if every else item.where.language
-            key = (item.sha, item.where.page, item.where.boxes, dpi, language)
+            reading = _language(item.where, every, language)
+            key = (item.sha, item.where.page, item.where.boxes, dpi, reading)
             kept = self._cache.strips.get(key)
             if kept is not None:
                 out[key] = kept
             else:
-                wanted.setdefault(language, {}).setdefault(key, requests[index][0])
+                wanted.setdefault(reading, {}).setdefault(key, requests[index][0])
         # One Tesseract call per language, and a large batch split over the cores: each call
         # is a process of its own, so they read side by side.
         reads = [(language, part) for language, keys in wanted.items() for part in _parts(keys)]
@@ -337,6 +407,12 @@ _READINGS = [(dpi, False) for dpi in RETRY_DPIS] + [(dpi, True) for dpi in (SEEN
 language, then in every language (a figure `eng` alone misreads, `por+eng` may not)."""
 
 
+def _language(where: _Located, every: bool, language: str) -> str:
+    """The Tesseract language a strip is read in: `language` when given, else every one
+    (`every`, ""), else its page's."""
+    return language or ("" if every else where.language)
+
+
 def _read_again(item: _Found | str, every: bool) -> bool:
     """Whether a reading in every language could differ from the ones `item` had."""
     if not isinstance(item, _Found):
@@ -373,3 +449,29 @@ def _boxes_of(pdf: pypdfium2.PdfDocument, pages: Sequence[int], excerpt: str) ->
         if boxes:
             return _Located(page, tuple(boxes))
     return None
+
+
+def _by_language(
+    requests: Sequence[Request],
+    found: dict[int, _Found | str],
+    problems: Sequence[str | None],
+    marked: dict[int, Markers],
+) -> dict[str, list[int]]:
+    """The requests still read otherwise than their excerpt (not a figure a raised digit
+    breaks, not one of which nothing is drawn), by the one Tesseract language of their
+    excerpt (`RETRY_LANGUAGE_PT`, `RETRY_LANGUAGE_EN`), when Tesseract has it."""
+    have = ocr_languages().split("+")
+    out: dict[str, list[int]] = {}
+    for index, problem in enumerate(problems):
+        item = found[index]
+        if problem in (None, NOTHING) or isinstance(item, str) or item.where is None:
+            continue
+        if index in marked and marked[index].broken:
+            continue
+        if item.where.language:  # read in its page's own language already
+            continue
+        pt = detect_language(requests[index][2]) == "pt"
+        language = RETRY_LANGUAGE_PT if pt else RETRY_LANGUAGE_EN
+        if language in have and len(have) > 1:
+            out.setdefault(language, []).append(index)
+    return out

@@ -17,6 +17,9 @@ class Sight:
     method: str
     """How it was seen: "pdf-ocr", "browser", "office", "text"."""
     seconds: float = 0.0
+    markers: tuple[str, ...] = ()
+    """The footnote markers of the excerpt, as written ("(2)", "1,3"): small raised digits after
+    a word (`footnote_markers`), which OCR may not read. No statement may use their numbers."""
 
 
 class Seer(Protocol):

@@ -26,6 +26,12 @@ INK_CONTRAST = 96
 the 3:1 contrast the WCAG ask of large text (#949494 on white): text fainter than that is
 not what a reader is shown, and Tesseract, which stretches any contrast it finds, must not
 read it. Both polarities count: white text on a dark cell is ink."""
+RULE_SHARE = 0.6
+"""A row of a strip's top or bottom margin inked across this share of its width is a table's
+rule (or a neighbour's underline), not a glyph of the excerpt: it is wiped. Left there, it
+touches the excerpt's parentheses and Tesseract reads "(121)" as "(21)" or "GI)". The
+margin holds none of the excerpt's glyphs (its boxes are theirs), so wiping it neither
+shows nor hides them; a rule across the text itself (a strike-through) stays."""
 SCAN_PAD_HEIGHT = 0.6
 """On a scan the layer's boxes only roughly sit on the image's words: each line is read
 across the whole page, with this much margin above and below."""
@@ -46,8 +52,11 @@ def render_strips(
         left, bottom, right, top = page.get_bbox()
         if _is_scan(page):
             padded = _lines_across(boxes, left, right)
+            margins = [0.0] * len(padded)
         else:
-            padded = [_padded(box) for box in _joined(boxes)]
+            joined = _joined(boxes)
+            padded = [_padded(box) for box in joined]
+            margins = [PAD_HEIGHT * (box[3] - box[1]) for box in joined]
         region = (
             min(b[0] for b in padded),
             min(b[1] for b in padded),
@@ -77,19 +86,25 @@ def render_strips(
     height, width = pixels.shape[:2]
     grey = numpy.ascontiguousarray(pixels.reshape(height, width, -1)[:, :, 0])
     strips = []
-    for (x0, y0), (x1, y1) in corners:
+    for ((x0, y0), (x1, y1)), pad in zip(corners, margins, strict=True):
         xs, ys = sorted((int(x0), int(x1))), sorted((int(y0), int(y1)))
         cut = grey[max(0, ys[0]) : min(height, ys[1]), max(0, xs[0]) : min(width, xs[1])]
         if cut.size:
-            strips.append(_inked(cut))
+            margin = int(pad * dpi / 72)
+            strips.append(_inked(cut, margin))
     return strips
 
 
-def _inked(strip: numpy.ndarray) -> numpy.ndarray:
+def _inked(strip: numpy.ndarray, margin: int = 0) -> numpy.ndarray:
     """`strip` in black and white: ink where a pixel stands `INK_CONTRAST` from the strip's
-    background (its median grey), white elsewhere."""
+    background (its median grey), white elsewhere; rules in its top and bottom `margin`
+    rows (`RULE_SHARE`) wiped."""
     background = float(numpy.median(strip))
     ink = numpy.abs(strip.astype(numpy.int16) - background) >= INK_CONTRAST
+    if margin > 0:
+        edges = numpy.zeros(ink.shape[0], dtype=bool)
+        edges[:margin] = edges[-margin:] = True
+        ink[edges & (ink.mean(axis=1) >= RULE_SHARE)] = False
     if SOFT_INK:
         return numpy.where(ink, strip, round(background)).astype(numpy.uint8)
     return numpy.where(ink, 0, 255).astype(numpy.uint8)
@@ -153,8 +168,11 @@ def _padded(box: Box) -> Box:
     return (box[0] - dx, box[1] - dy, box[2] + dx, box[3] + dy)
 
 
-def read_stacked(strips: Sequence[numpy.ndarray], dpi: int = SEEN_DPI) -> list[list[Word]] | None:
-    """What Tesseract reads in each strip, the strips stacked in one image: one call."""
+def read_stacked(
+    strips: Sequence[numpy.ndarray], dpi: int = SEEN_DPI, languages: str = ""
+) -> list[list[Word]] | None:
+    """What Tesseract reads in each strip, the strips stacked in one image: one call
+    (`languages`: its `-l`, every language the seen check reads when empty)."""
     if not strips:
         return []
     width = max(s.shape[1] for s in strips) + 2 * MARGIN_PIXELS
@@ -168,7 +186,7 @@ def read_stacked(strips: Sequence[numpy.ndarray], dpi: int = SEEN_DPI) -> list[l
         y += strip.shape[0] + GAP_PIXELS
     header = b"P5\n%d %d\n255\n" % (width, height)
     image = PageImage(header + canvas.tobytes(), dpi, 0.0, 0.0)
-    ocr = read_image(image, segmentation=SEGMENTATION)
+    ocr = read_image(image, segmentation=SEGMENTATION, languages=languages)
     if ocr is None:
         return None
     scale = dpi / 72

@@ -224,5 +224,28 @@ def test_a_figure_misread_in_the_page_s_language_is_read_again_in_every_one(
     assert read_in == ["eng", "eng", "eng", "por+eng"]  # 300, 450, 600 DPI, then both at 300
 
 
+def test_an_excerpt_misread_by_the_combined_languages_is_read_in_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tesseract's por+eng models misread digits that one model alone reads right: a page
+    too short to tell its language by is read in both, then the excerpt in its own."""
+    original = strips_module.read_image
+    asked: list[str] = []
+
+    def combined_misreads(*args: Any, **kwargs: Any) -> OcrPage | None:
+        languages = reading_languages()
+        asked.append(languages)
+        page = original(*args, **kwargs)
+        if page is None or languages == "eng":
+            return page
+        words = tuple(replace(w, text=w.text.replace("5,000", "5,800")) for w in page.words)
+        return OcrPage(page.text, words)
+
+    monkeypatch.setattr(strips_module, "read_image", combined_misreads)
+    pdf = seen_pdf(SHOWN, "Acme revenue was $5,800 million in fiscal 2023.", "white-annotation")
+    assert seen(tmp_path, pdf, SHOWN, HIDDEN.replace("9,000", "5,800")) == [True, False]
+    assert asked[-1] == "eng"
+
+
 # The seen check runs here, whatever FONTE_SEEN_CHECK the other tests run with (tests/conftest.py).
 pytestmark = pytest.mark.seen
