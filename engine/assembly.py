@@ -153,9 +153,12 @@ def open_web_sources(
     cache_dir: Path | None,
     env: Mapping[str, str] | None = None,
     on_note: Callable[[str], None] | None = None,
+    deadline: Deadline | None = None,
 ) -> Sources:
     """The configured search chain and a guarded fetcher whose reads are snapshotted on disk;
     the caller closes them with `Sources.aclose` (a long-lived bot keeps them open).
+    `deadline`, the run's time cap, holds for its page evidence (kept PDFs' scanned pages
+    read again by OCR), as `library_sources`'.
 
     Configuration errors (a provider without its key, a bad FONTE_FETCH_* value) raise
     BadInput before any request is made.
@@ -175,7 +178,7 @@ def open_web_sources(
     fetcher = CachingFetcher(live, store, max_age=SNAPSHOT_MAX_AGE, admit=live.admit)
     label = f"{WEB_LABEL}{searcher.name}"
     # The PDFs it fetches are kept beside their snapshots: their pages can be shown.
-    evidence = WebPageEvidence(fetcher.pdfs)
+    evidence = WebPageEvidence(fetcher.pdfs, deadline)
     return Sources(
         searcher, fetcher, (label,), notes=notes, closers=[live.aclose], evidence=evidence
     )
@@ -186,10 +189,11 @@ async def web_sources(
     cache_dir: Path | None,
     env: Mapping[str, str] | None = None,
     on_note: Callable[[str], None] | None = None,
+    deadline: Deadline | None = None,
 ) -> AsyncIterator[Sources]:
     """`open_web_sources` for one run, closed at the end. Open it inside the event loop that
     uses it: the fetcher's connections belong to that loop."""
-    sources = open_web_sources(cache_dir, env, on_note)
+    sources = open_web_sources(cache_dir, env, on_note, deadline)
     try:
         yield sources
     finally:

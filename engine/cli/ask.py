@@ -200,7 +200,9 @@ async def _research(
             sources = library_sources(*library, deadline)  # its page evidence stops at the cap
         else:
             sources = await stack.enter_async_context(
-                web_sources(args.cache_dir, on_note=lambda note: say(f"search: {note}"))
+                web_sources(
+                    args.cache_dir, on_note=lambda note: say(f"search: {note}"), deadline=deadline
+                )
             )
         with progress_display(limits) as show:
             report = await _run_architecture(args.arch, brief, budget, show, model, sources)

@@ -10,6 +10,7 @@ cannot read stay text-only, and nothing fails.
 
 from __future__ import annotations
 
+from engine.sources.library.deadline import Deadline
 from engine.sources.library.page_evidence import PdfPageEvidence
 from engine.sources.web.kept_pdfs import PdfStore
 
@@ -17,7 +18,8 @@ from engine.sources.web.kept_pdfs import PdfStore
 class WebPageEvidence(PdfPageEvidence):
     """Boxes and crops for the claims of a report on the PDFs `pdfs` kept (a
     `DiskSnapshotStore`, or `CachingFetcher.pdfs` whatever its store); like every use of
-    pdfium, under the process's pdfium lock."""
+    pdfium, under the process's pdfium lock. `deadline`, the run's time cap, holds while a
+    cited scanned page is read again by OCR for its highlight, as for a library's."""
 
-    def __init__(self, pdfs: PdfStore) -> None:
-        super().__init__(pdfs.pdf)
+    def __init__(self, pdfs: PdfStore, deadline: Deadline | None = None) -> None:
+        super().__init__(pdfs.pdf, deadline)

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.contracts import Claim, ClaimStatus, Report, Section
+from engine.assembly import open_web_sources
+from engine.contracts import Claim, ClaimStatus, Locator, Report, Section
 from engine.snapshots import InMemorySnapshotStore
+from engine.sources.library import Deadline
 from engine.sources.library.page_evidence import PdfPageEvidence
 from engine.sources.web.fetcher import WebFetcher
 from engine.sources.web.page_evidence import WebPageEvidence
@@ -17,6 +19,7 @@ from engine.verify.excerpts import verify_on_page
 from tests.support.page_server import PageServer, page
 from tests.support.pdfs import pdf_bytes
 from tests.support.render_samples import build_claim, build_report, cite
+from tests.support.scans import with_page_scanned
 
 ITEM = "I - de 100% (cem por cento) das componentes tarifarias relativas a distribuicao;"
 PAGES = ["Capa da resolucao normativa.", f"Art. 27. Para minigeracao acima de 500 kW:\n{ITEM}"]
@@ -159,3 +162,32 @@ async def test_a_run_without_a_disk_store_draws_from_memory(
     crops = WebPageEvidence(fetcher.pdfs).crops(report_citing(claim))
 
     assert list(crops) == ["cpdf"]
+
+
+def test_a_kept_scan_is_not_read_again_past_the_run_s_time_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The web's page evidence keeps the run's deadline as a library's does: past it, a
+    cited scanned page of a kept PDF is not read by OCR again for its highlight, and the
+    report says how many were left without it."""
+    url = "https://www.example.org/usina.pdf"
+    excerpt = "A usina produziu 1.204 MWh em 2023, segundo a ANEEL."
+    pages = ["Relatorio anual da usina solar de Petrolina.", excerpt]
+    sources = open_web_sources(tmp_path, env={}, deadline=Deadline(at=10.0, clock=lambda: 10.0))
+    read: list[object] = []
+    monkeypatch.setattr("engine.sources.library.page_boxes.read_image", lambda *a: read.append(a))
+    assert isinstance(sources.fetcher, CachingFetcher)
+    sources.fetcher.pdfs.keep_pdf(url, with_page_scanned(pdf_bytes(pages), 1, dpi=200))
+    claim = build_claim(
+        "cocr",
+        url=f"{url}#page=2",
+        excerpt=excerpt,
+        read_by="ocr",
+        statement="1.204 MWh.",
+        status=ClaimStatus.verified,
+        locator=Locator(page=2, char_start=0, char_end=len(excerpt)),
+    )
+    boxed = sources.evidence.with_boxes(report_citing(claim))
+    assert read == []
+    assert boxed.notes[-1].startswith("The time cap was reached while the cited scanned pages")
+    assert sources.evidence.crops(boxed) == {}
