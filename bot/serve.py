@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 from collections.abc import AsyncIterator, Awaitable
 
@@ -85,9 +86,17 @@ async def serve_workers(settings: Settings, *, burst: bool = False) -> None:
     try:
         # Open (and index) the source now, not in the first job; a signal stops that too.
         if await _until_stopped(rt.sources(), stop):
-            await _until_stopped(run_workers(build_workers(rt, burst=burst)), stop)
+            workers = build_workers(rt, burst=burst)
+            await _until_stopped(run_workers(workers, on_stuck=_exit_now), stop)
     finally:
         await rt.aclose()
+
+
+def _exit_now() -> None:
+    """End the worker process at once, its logs flushed: its stuck jobs are left to their
+    leases (`bot.worker.STOP_GRACE_SECONDS`), and no cleanup may wait on them."""
+    logging.shutdown()
+    os._exit(0)
 
 
 async def _until_stopped(work: Awaitable[object], stop: asyncio.Event) -> bool:

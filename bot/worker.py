@@ -321,17 +321,45 @@ def build_workers(
     return [reports, tasks]
 
 
-async def run_workers(workers: list[Worker]) -> None:
+STOP_GRACE_SECONDS = 10.0
+"""How long the jobs running when a worker stops get to end once cancelled. arq's close
+waits for every one of them, so a job stuck where no cancel reaches it (seen once: a
+report job whose retry Redis refused mid-pipeline, while full) kept a worker alive after
+SIGTERM until it was killed. Past this grace such jobs are left to their leases, which
+another worker takes over (docs/slack.md, workers), as after a SIGKILL."""
+
+
+async def run_workers(
+    workers: list[Worker],
+    grace: float = STOP_GRACE_SECONDS,
+    on_stuck: Callable[[], None] | None = None,
+) -> None:
     """Run until cancelled (or, in burst mode, until the queues are empty). Jobs running at
-    the end are cancelled, and arq runs them again on another worker."""
+    the end are cancelled, and arq runs them again on another worker. When they have not
+    ended `grace` seconds later, closing is given up and `on_stuck` called (the worker
+    process exits: `bot.serve`)."""
     try:
         await asyncio.gather(*(worker.async_run() for worker in workers))
     finally:
-        # Every worker is closed, even when closing another one fails.
-        closed = await asyncio.gather(*(w.close() for w in workers), return_exceptions=True)
-        for worker, outcome in zip(workers, closed, strict=True):
-            if isinstance(outcome, Exception):
-                log.warning("closing worker %s failed: %s", worker.queue_name, outcome)
+        await _close(workers, grace, on_stuck)
+
+
+async def _close(workers: list[Worker], grace: float, on_stuck: Callable[[], None] | None) -> None:
+    # Every worker is closed, even when closing another one fails.
+    closing = asyncio.gather(*(w.close() for w in workers), return_exceptions=True)
+    done, _ = await asyncio.wait({closing}, timeout=grace)
+    if not done:
+        closing.cancel()
+        running = sum(len(w.tasks) for w in workers)
+        log.warning(
+            "%d job(s) still running %.0f s after the stop: left to their leases", running, grace
+        )
+        if on_stuck is not None:
+            on_stuck()
+        return
+    for worker, outcome in zip(workers, closing.result(), strict=True):
+        if isinstance(outcome, Exception):
+            log.warning("closing worker %s failed: %s", worker.queue_name, outcome)
 
 
 async def workers_alive(rt: Runtime, host: str | None = None) -> bool:

@@ -268,3 +268,47 @@ async def test_a_job_start_redis_fails_gives_its_slot_back_and_ends_no_worker(
         assert (worker.job_counter, worker.sem._value) == (0, free)
         assert worker.main_task is not None
         assert not worker.main_task.done()
+
+
+class _StuckWorker:
+    """A worker whose one job ignores every cancel, as arq's close waits for it."""
+
+    queue_name = "stuck"
+
+    def __init__(self) -> None:
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+        self.released = False
+        self.started = asyncio.Event()
+
+    async def async_run(self) -> None:
+        self.tasks["j1"] = asyncio.create_task(self._job())
+        self.started.set()
+        await asyncio.Event().wait()
+
+    async def _job(self) -> None:
+        while not self.released:
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.Event().wait()
+
+    async def close(self) -> None:
+        for task in self.tasks.values():
+            task.cancel()
+        await asyncio.gather(*self.tasks.values())
+
+
+async def test_a_job_that_will_not_stop_does_not_keep_its_worker_alive() -> None:
+    """Before: closing waited for every job, so one stuck where no cancel reaches kept the
+    worker process alive after SIGTERM until it was killed."""
+    stuck: list[str] = []
+    worker = _StuckWorker()
+    run = asyncio.create_task(
+        run_workers([worker], grace=0.05, on_stuck=lambda: stuck.append("given up"))  # type: ignore[list-item]
+    )
+    await worker.started.wait()
+    run.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(run, 60)  # a bound for a hang, not a speed
+    assert stuck == ["given up"]
+    worker.released = True  # the test's loop must end: the job stops ignoring cancels
+    worker.tasks["j1"].cancel()
+    await asyncio.gather(worker.tasks["j1"], return_exceptions=True)
