@@ -153,8 +153,12 @@ class StatusLine:
                     self.sets += 1
                 shown = (text, loading)
             self._changed.clear()
+            # Not asyncio.wait_for: on Python 3.11 it returns the event's result when the
+            # change and close()'s cancel come in one turn of the loop, and the cancel is
+            # lost (the loop went on, close() waited forever, the report never ended).
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), self._refresh)
+                async with asyncio.timeout(self._refresh):
+                    await self._changed.wait()
 
     async def close(self) -> None:
         """Stop refreshing and clear the line (the report's message follows)."""

@@ -6,6 +6,7 @@ feature keeps the DM flow."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from typing import Any
@@ -227,3 +228,28 @@ async def test_a_workspace_without_the_feature_keeps_the_dm_flow(
     )
     assert plans[0].params["thread_ts"] == "20.1"
     assert not slack.calls_to("assistant.threads.setTitle", ok_only=False)
+
+
+class _QuietSlack:
+    """A Slack whose setStatus answers at once: only the status line's own loop runs."""
+
+    async def set_status(self, *_: object) -> None:
+        return None
+
+
+async def test_a_status_line_closes_when_a_change_comes_with_the_stop() -> None:
+    """A change and close() in one turn of the loop: on Python 3.11, asyncio.wait_for
+    returned the change and lost the cancel, so close() waited forever and the report
+    whose line it was never ended (a hang seen in the whole suite under load)."""
+    line = StatusLine(_QuietSlack(), DM, THREAD, lambda: "Pesquisando…", refresh=60)  # type: ignore[arg-type]
+    line.start()
+    for _ in range(5):  # set once, then waiting for a change
+        await asyncio.sleep(0)
+    line.changed()
+    await asyncio.sleep(0)  # the wait sees the change; its task has not run on yet
+    closing = asyncio.create_task(line.close())
+    done, _ = await asyncio.wait({closing}, timeout=30)  # a bound for a hang, not a speed
+    if not done:
+        closing.cancel()  # cancelled twice, the loop ends: the test may end too
+        await asyncio.gather(closing, return_exceptions=True)
+    assert done, "close() waited on a status line whose loop lost its cancel"
