@@ -162,13 +162,11 @@ def read_image(
     image: PageImage,
     timeout: float = OCR_TIMEOUT_SECONDS,
     segmentation: int = OCR_PAGE_SEGMENTATION,
-    languages: str = "",
 ) -> OcrPage | None:
-    """The words Tesseract reads in `image` (`segmentation`: its page segmentation mode;
-    `languages`: its `-l`, `reading_languages()` when empty); None without Tesseract, on its
-    failure or timeout, or once the process is stopping (`children.stop_children`). Word
-    boxes are in the page's points."""
-    languages = languages or reading_languages()
+    """The words Tesseract reads in `image` (`segmentation`: its page segmentation mode),
+    in `reading_languages()`; None without Tesseract, on its failure or timeout, or once the
+    process is stopping (`children.stop_children`). Word boxes are in the page's points."""
+    languages = reading_languages()
     executable = shutil.which(TESSERACT)
     if not languages or executable is None:
         return None

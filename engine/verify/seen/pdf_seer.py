@@ -62,13 +62,6 @@ RETRY_DPIS = (450, 600)
 read again at these resolutions, until one agrees: small print in tables (8 points and
 less) loses commas and digits at 300 DPI. Faint, clipped, covered or squeezed text stays
 unseen at any size."""
-RETRY_LANGUAGE_PT, RETRY_LANGUAGE_EN = "por", "eng"
-"""An excerpt still misread is read once more at `SEEN_DPI` in its own language alone, when its
-page's was not told
-(Tesseract's model of the language `detect_language` finds in it):
-Tesseract's combined models (por+eng) misread digits one model alone reads right ("7,722"
-read "7,122" at every resolution). Like the resolutions, a reading that agrees is enough;
-a figure a raised digit breaks (`footnote_markers`) is not read again."""
 BATCH_WINDOW_SECONDS = 0.05
 """How long a `sight` call waits for others to be read with it in one Tesseract call."""
 MAX_UNPAGED_PAGES = 60
@@ -434,6 +427,11 @@ def ocr_language_of(text: str) -> str:
     than `LANGUAGE_MIN_WORDS` words to tell by."""
     if len(_LETTERS.findall(text)) < LANGUAGE_MIN_WORDS:
         return ""
+    return _tesseract_language(text)
+
+
+def _tesseract_language(text: str) -> str:
+    """Tesseract's model ("por" or "eng") of the language `detect_language` finds in `text`."""
     return "por" if detect_language(text) == "pt" else "eng"
 
 
@@ -458,8 +456,11 @@ def _by_language(
     marked: dict[int, Markers],
 ) -> dict[str, list[int]]:
     """The requests still read otherwise than their excerpt (not a figure a raised digit
-    breaks, not one of which nothing is drawn), by the one Tesseract language of their
-    excerpt (`RETRY_LANGUAGE_PT`, `RETRY_LANGUAGE_EN`), when Tesseract has it."""
+    breaks, not one of which nothing is drawn), on a page too short to tell its language
+    by, by the one Tesseract language of their excerpt (`_tesseract_language`), when
+    Tesseract has it: read once more at `SEEN_DPI` in it alone, since the combined models
+    (por+eng) misread digits one model alone reads right ("7,722" read "7,122" at every
+    resolution). Like the resolutions, a reading that agrees is enough."""
     have = ocr_languages().split("+")
     out: dict[str, list[int]] = {}
     for index, problem in enumerate(problems):
@@ -470,8 +471,7 @@ def _by_language(
             continue
         if item.where.language:  # read in its page's own language already
             continue
-        pt = detect_language(requests[index][2]) == "pt"
-        language = RETRY_LANGUAGE_PT if pt else RETRY_LANGUAGE_EN
+        language = _tesseract_language(requests[index][2])
         if language in have and len(have) > 1:
             out.setdefault(language, []).append(index)
     return out

@@ -168,11 +168,9 @@ def _padded(box: Box) -> Box:
     return (box[0] - dx, box[1] - dy, box[2] + dx, box[3] + dy)
 
 
-def read_stacked(
-    strips: Sequence[numpy.ndarray], dpi: int = SEEN_DPI, languages: str = ""
-) -> list[list[Word]] | None:
-    """What Tesseract reads in each strip, the strips stacked in one image: one call
-    (`languages`: its `-l`, every language the seen check reads when empty)."""
+def read_stacked(strips: Sequence[numpy.ndarray], dpi: int = SEEN_DPI) -> list[list[Word]] | None:
+    """What Tesseract reads in each strip, the strips stacked in one image: one call, in
+    the language `ocr.reading_in` chose (every one outside it)."""
     if not strips:
         return []
     width = max(s.shape[1] for s in strips) + 2 * MARGIN_PIXELS
@@ -186,7 +184,7 @@ def read_stacked(
         y += strip.shape[0] + GAP_PIXELS
     header = b"P5\n%d %d\n255\n" % (width, height)
     image = PageImage(header + canvas.tobytes(), dpi, 0.0, 0.0)
-    ocr = read_image(image, segmentation=SEGMENTATION, languages=languages)
+    ocr = read_image(image, segmentation=SEGMENTATION)
     if ocr is None:
         return None
     scale = dpi / 72
