@@ -17,7 +17,7 @@ from bot.conversation.thread_context import named_gap
 from bot.redis.state import FINAL_STATUSES
 from bot.runtime import Runtime
 from bot.slack.assistant import prompt_template
-from bot.slack.payloads import Payload
+from bot.slack.payloads import Payload, in_dm
 from bot.steps import Answer, Ask, Deepen, Say, Step, deepen_request, strip_mentions
 
 
@@ -27,7 +27,7 @@ async def step_for_message(
     """The step a message event asks for; None when it asks nothing of the bot."""
     channel, user = str(event["channel"]), str(event.get("user", ""))
     text = str(event.get("text", ""))
-    is_dm = event.get("channel_type") == "im" or channel.startswith("D")
+    is_dm = in_dm(event)
     thread_ts = event.get("thread_ts")
     to_bot = mentioned or is_dm
     in_assistant = bool(

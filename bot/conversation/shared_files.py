@@ -36,7 +36,7 @@ from bot.files import (
 from bot.runtime import Runtime
 from bot.slack.blockkit import Message, escape
 from bot.slack.locales import BOTH, Languages, UserLocales
-from bot.slack.payloads import Payload
+from bot.slack.payloads import Payload, in_dm
 from bot.slack.texts import Texts, texts_for
 from bot.steps import Answer, Ask, Deepen, ShareFiles, strip_mentions
 from engine.text import detect_language, escaped
@@ -55,7 +55,7 @@ async def share_step(
     files = [SharedFile.from_slack(f) for f in event.get("files") or [] if isinstance(f, dict)]
     if not channel or not user or not files:
         return None
-    is_dm = event.get("channel_type") == "im" or channel.startswith("D")
+    is_dm = in_dm(event)
     ts = str(event.get("ts", ""))
     thread_ts = str(event.get("thread_ts") or ts)
     report_id = await rt.states.by_thread(channel, thread_ts) if event.get("thread_ts") else None

@@ -44,7 +44,14 @@ from bot.slack.blocks import (
     read_edit_plan,
 )
 from bot.slack.locales import UserLocales
-from bot.slack.payloads import Payload, action_origin, action_value, channel_of, report_of
+from bot.slack.payloads import (
+    Payload,
+    action_origin,
+    action_value,
+    channel_of,
+    in_dm,
+    report_of,
+)
 from bot.slack.texts import texts_for
 from bot.steps import (
     Answer,
@@ -190,7 +197,7 @@ class Listeners:
         if not is_outage(error):
             raise error
         channel = str(event.get("channel", ""))
-        is_dm = event.get("channel_type") == "im" or channel.startswith("D")
+        is_dm = in_dm(event)
         log.warning("a message in %s: Redis is unreachable (%s); not read", channel, error)
         if not channel or not (mentioned or is_dm):
             return

@@ -33,3 +33,9 @@ def channel_of(body: Payload) -> str:
 def action_origin(body: Payload) -> str:
     action = (body.get("actions") or [{}])[0]
     return f"action:{body['user']['id']}:{action.get('action_ts') or body.get('trigger_id')}"
+
+
+def in_dm(event: Payload) -> bool:
+    """Whether a message event comes from a DM with the bot (its channel type, or a
+    conversation id of a DM, which a file_share event may carry without the type)."""
+    return event.get("channel_type") == "im" or str(event.get("channel", "")).startswith("D")
