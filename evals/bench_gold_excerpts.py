@@ -26,7 +26,7 @@ from engine.sources.library import parse_pdf
 from engine.text import collapse_whitespace
 from engine.verify import verify_excerpt
 from engine.verify.seen import PdfSeer
-from evals.suites import CORPUS
+from evals.defaults import CORPUS
 
 _WORDS = re.compile(r"[A-Za-z]{2}")
 EXAMPLES = 12

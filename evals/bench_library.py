@@ -27,7 +27,7 @@ from engine.planning import make_brief
 from engine.sources import SearchHit
 from engine.sources.library import Library, LibraryDocument
 from engine.text import collapse_whitespace
-from evals.suites import CORPUS
+from evals.defaults import CORPUS
 
 FINANCEBENCH = CORPUS / "financebench"
 BR_LAWS = CORPUS / "br-laws"

@@ -35,8 +35,8 @@ from engine import (
 from engine.assembly import web_sources
 from engine.planning import criterion_for, make_brief
 from engine.v1 import OfflineV1Roles, V1Pipeline
+from evals.defaults import CORPUS
 from evals.offline_web import OfflineWeb
-from evals.suites import CORPUS
 from evals.web_pages import load_hotpotqa
 
 HOTPOTQA = CORPUS / "hotpotqa"

@@ -50,8 +50,8 @@ from engine.planning import make_brief
 from engine.sources.library import Library
 from engine.verify import ClaimVerifier
 from engine.verify.seen import PdfSeer, SeenCheck, SeenDispatcher, SeenLog, SightCache
-from evals.latency import DEFAULT_OVERHEAD_SECONDS, CallClock, SimulatedLatency, SimulatedModel
-from evals.suites import CORPUS
+from evals.defaults import CORPUS, DEFAULT_OVERHEAD_SECONDS
+from evals.latency import CallClock, SimulatedLatency, SimulatedModel
 
 REPORT_QUESTIONS = (0, 5, 20, 24, 32)
 """3M's 2018 capital expenditure, Amazon's 2017 DPO, American Express's tax rate, Best

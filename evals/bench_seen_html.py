@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from engine.verify.seen import BrowserSeer
-from evals.suites import CORPUS
+from evals.defaults import CORPUS
 from evals.web_pages import render_article
 
 

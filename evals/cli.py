@@ -17,25 +17,15 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine import BadInput, FonteError
 from engine.cli import EXIT_OK, error_line, exit_code_for
-from engine.models.claude import ClaudeConfig, claude_model_from_config, wants_claude
-from engine.planning import prices_from_env
-from engine.v1 import v1_roles_for
-from evals.latency import DEFAULT_OVERHEAD_SECONDS, SimulatedLatency
-from evals.pricing import SimulatedPricing
-from evals.runner import (
-    ARCHS,
-    OFFLINE,
-    Arch,
-    ModelPair,
-    Models,
-    RunOptions,
-    run_suite,
-    write_outputs,
-)
-from evals.suites import CORPUS, SUITE_NAMES, load_suite
+from evals.defaults import CORPUS, DEFAULT_OVERHEAD_SECONDS, SUITE_NAMES
+
+if TYPE_CHECKING:
+    from evals.latency import SimulatedLatency
+    from evals.runner import Arch, ModelPair, Models
 
 KEY_VARIABLE = "ANTHROPIC_API_KEY"
 
@@ -70,6 +60,13 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run_eval(args: argparse.Namespace) -> int:
+    # The suites, runner and models load here, when the command runs (its parser is built
+    # by every `fonte` command, `fonte --help` included).
+    from engine.planning import prices_from_env
+    from evals.pricing import SimulatedPricing
+    from evals.runner import ARCHS, RunOptions, run_suite, write_outputs
+    from evals.suites import load_suite
+
     if args.limit is not None and args.limit < 1:
         raise BadInput("--limit must be 1 or more")
     models = models_for(args.model, os.environ)
@@ -98,6 +95,8 @@ def run_eval(args: argparse.Namespace) -> int:
 
 
 def _latency(args: argparse.Namespace, models: Models) -> SimulatedLatency | None:
+    from evals.latency import SimulatedLatency
+
     if args.latency_tps is None:
         return None
     if not models.offline:
@@ -111,6 +110,10 @@ def _latency(args: argparse.Namespace, models: Models) -> SimulatedLatency | Non
 def models_for(flag: str | None, env: Mapping[str, str]) -> Models:
     """Offline unless Claude is asked for (`--model claude-…`, or no --model and a key set):
     then Claude runs the final architecture and v1's roles alike."""
+    from engine.models.claude import ClaudeConfig, claude_model_from_config, wants_claude
+    from engine.v1 import v1_roles_for
+    from evals.runner import OFFLINE, ModelPair, Models
+
     if flag == "offline" or not wants_claude(env, flag):
         if flag not in (None, "offline"):
             raise BadInput(f"unknown model {flag!r}: use offline or claude-…")

@@ -40,8 +40,8 @@ from engine import (
 )
 from engine.sources import Fetcher, Search, SearchHit
 from engine.v1 import ResearchNotes, ResearchTools, SourceEntry, V1Roles, estimated_tokens
+from evals.defaults import DEFAULT_OVERHEAD_SECONDS
 
-DEFAULT_OVERHEAD_SECONDS = 0.5
 INPUT_SPEEDUP = 50.0
 """Prompt tokens are read this many times faster than output tokens are written."""
 TOOL_CALL_TOKENS = 20

@@ -30,17 +30,10 @@ from evals.cases import (
     load_folder_cases,
     load_hotpotqa_cases,
 )
+from evals.defaults import CORPUS, SUITE_NAMES
 from evals.offline_web import OfflineWeb
 from evals.web_pages import load_hotpotqa
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
-SUITE_NAMES = (
-    "br-laws",
-    "financebench",
-    "financebench-questions",
-    "financebench-companies",
-    "hotpotqa",
-)
 # The offline web is one host standing in for the many a web search returns: no per-host
 # politeness delay, and room for every parallel subagent at once.
 OFFLINE_WEB_PER_HOST = 32

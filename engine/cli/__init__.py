@@ -9,26 +9,6 @@ Packages built on the engine add their commands (`fonte bot`, `fonte eval`) thro
 `fonte.commands` entry point group: the engine never imports them.
 """
 
-from engine.cli.exits import (
-    EXIT_BAD_INPUT,
-    EXIT_FAILED,
-    EXIT_INTERRUPTED,
-    EXIT_MODEL_UNREACHABLE,
-    EXIT_OK,
-    error_line,
-    exit_code_for,
-)
-from engine.cli.program import PLUGIN_GROUP, extra_requiring, main
+import engine.doors
 
-__all__ = [
-    "EXIT_BAD_INPUT",
-    "EXIT_FAILED",
-    "EXIT_INTERRUPTED",
-    "EXIT_MODEL_UNREACHABLE",
-    "EXIT_OK",
-    "PLUGIN_GROUP",
-    "error_line",
-    "exit_code_for",
-    "extra_requiring",
-    "main",
-]
+__getattr__, __dir__, __all__ = engine.doors.door(__name__)

@@ -33,7 +33,7 @@ from engine.models.protocol import Brief, Draft, Model
 from engine.orchestrator import Orchestrator
 from engine.planning.briefs import make_brief
 from engine.planning.pricing import LimitOverrides
-from engine.planning.templates import TEMPLATES, prices_from_env
+from engine.planning.templates import prices_from_env
 from engine.render import PageEvidence, labels_for
 from engine.render.files import FORMATS, write_report
 from engine.settings import BadInput, wants_claude
@@ -46,49 +46,6 @@ if TYPE_CHECKING:  # the Claude SDK and v1 load only for a run that uses them
 
 
 _T = TypeVar("_T")
-
-
-def add_ask_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    ask = commands.add_parser("ask", help="research a question and write a cited report")
-    ask.add_argument("question")
-    where = ask.add_mutually_exclusive_group()
-    where.add_argument("--library", type=Path, help="folder of PDF/HTML/Markdown/text documents")
-    where.add_argument("--web", action="store_true", help="search and read the web (FONTE_SEARCH)")
-    ask.add_argument("--template", choices=[t.id for t in TEMPLATES], help="fixed report sections")
-    # The caps bound the whole run, clarifying questions included, under either --arch.
-    ask.add_argument("--max-steps", type=int, help="steps for the whole run (from the price)")
-    ask.add_argument("--max-minutes", type=float, help="wall time cap (from the price)")
-    ask.add_argument(
-        "--max-usd",
-        type=float,
-        help="money cap in USD for the whole run, clarifying questions included, enforced "
-        "under --arch v1 too (default: price × research share)",
-    )
-    ask.add_argument("--out", type=Path, help="output folder (default reports/<time>-<slug>)")
-    ask.add_argument(
-        "--format",
-        default="md,html,json,pdf",
-        help="comma list of json,md,html,pdf,docx,pptx,xlsx (default md,html,json,pdf)",
-    )
-    ask.add_argument(
-        "--cache-dir", type=Path, help="caches (default $FONTE_CACHE_DIR or ~/.cache/fonte)"
-    )
-    ask.add_argument(
-        "--model",
-        help="offline, or a Claude model id (default: Claude when ANTHROPIC_API_KEY is set)",
-    )
-    ask.add_argument(
-        "--no-clarify",
-        action="store_true",
-        help="do not ask clarifying questions (they are only asked at a terminal)",
-    )
-    ask.add_argument(
-        "--arch",
-        choices=["final", "v1"],
-        default="final",
-        help="final (default) or the five-role v1 baseline, kept for comparison",
-    )
-    ask.set_defaults(handler=run_ask)
 
 
 def run_ask(args: argparse.Namespace) -> int:

@@ -12,7 +12,6 @@ import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -25,17 +24,6 @@ _FILES_READ = re.compile(r"^indexing (\d+)/(\d+) files$")
 _NAMES_SHOWN = 10
 
 ProgressSink = Callable[[str], None]
-
-
-def add_library_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    library = commands.add_parser("library", help="manage a library folder's index")
-    actions = library.add_subparsers(dest="library_command", required=True)
-    index = actions.add_parser("index", help="build or refresh the index of a library folder")
-    index.add_argument("folder", type=Path, help="the library folder")
-    index.add_argument(
-        "--cache-dir", type=Path, help="caches (default $FONTE_CACHE_DIR or ~/.cache/fonte)"
-    )
-    index.set_defaults(handler=run_library_index)
 
 
 def run_library_index(args: argparse.Namespace) -> int:

@@ -9,11 +9,9 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import EntryPoint, PackageNotFoundError, entry_points, version
 
-from engine.cli.ask import add_ask_command
+from engine.cli.commands import add_ask_command, add_library_command, add_verify_command
 from engine.cli.console import say
 from engine.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, error_line, exit_code_for
-from engine.cli.library import add_library_command
-from engine.cli.verify import add_verify_command
 from engine.errors import FonteError
 
 PLUGIN_GROUP = "fonte.commands"

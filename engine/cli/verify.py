@@ -34,32 +34,6 @@ if TYPE_CHECKING:  # the Claude SDK loads only for --judge
     from engine.models.claude import ClaudeConfig
 
 
-def add_verify_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    verify = commands.add_parser("verify", help="re-check a report's claims against the sources")
-    verify.add_argument("report", type=Path)
-    verify.add_argument("--library", type=Path, help="the library folder the report cites")
-    verify.add_argument(
-        "--refetch",
-        action="store_true",
-        help="re-read each cited web page live and say which changed since access",
-    )
-    verify.add_argument(
-        "--judge",
-        action="store_true",
-        help="also ask Claude (ANTHROPIC_API_KEY) whether each sentence follows from its excerpts",
-    )
-    verify.add_argument(
-        "--judge-max-usd", type=float, default=0.5, help="money cap of --judge (0.50)"
-    )
-    verify.add_argument(
-        "--allow-unsealed",
-        action="store_true",
-        help="check a report that carries no digest instead of failing it (edits go unseen)",
-    )
-    verify.add_argument("--cache-dir", type=Path)
-    verify.set_defaults(handler=run_verify)
-
-
 def load_report(path: Path) -> Report:
     try:
         return Report.model_validate_json(path.read_bytes())

@@ -14,19 +14,16 @@ import threading
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pypdfium2
-
-from engine.documents.children import stopping
-from engine.documents.html_text import html_main_text, html_title
+from engine.documents import office
 from engine.documents.limits import OverLimit, check_package
-from engine.documents.ocr import ocr_available, read_image, render_page, wants_ocr
-from engine.documents.office import check_grid, read_docx, read_pptx, read_xlsx
-from engine.documents.page_blocks import PageBlock
-from engine.documents.pdf_text import visible_blocks, visible_text
 from engine.errors import SourceError
 from engine.text.confusables import without_invisible_controls
 from engine.text.normalise import collapse_whitespace
+
+if TYPE_CHECKING:  # pure geometry on numpy, which a text file's reading never needs
+    from engine.documents.page_blocks import PageBlock
 
 
 class DocumentKind(StrEnum):
@@ -79,8 +76,7 @@ PARSER_VERSION = 6  # 2: UTF-16/32 by their BOM, binary junk refused; 3: large t
 # and bidi controls removed; 6: PDF pages without a text layer read by OCR (`ocr_pages`)
 # and prose columns read one after the other (`layout`)
 
-_PDF_SOFT_HYPHEN = "\ufffe"
-_CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _MARKDOWN_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 _MARKDOWN_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _TITLE_MAX_CHARS = 200
@@ -132,6 +128,8 @@ def parse_file(path: Path) -> ParsedFile:
     except OSError as error:
         raise UnreadableFile(f"cannot read ({error.strerror or error})") from error
     if not any(text.strip() for text in parsed.texts):
+        from engine.documents.ocr import ocr_available
+
         scan = " (scanned PDF?)" if ocr_available() else " (scanned PDF? OCR needs tesseract)"
         raise UnreadableFile("no text in file" + (scan if parsed.is_paged else ""))
     return parsed
@@ -221,7 +219,7 @@ def over_limits(data: bytes, kind: DocumentKind) -> str | None:
     try:
         check_package(data)
         if kind is DocumentKind.xlsx:
-            check_grid(data)
+            office.check_grid(data)
     except OverLimit as error:
         return str(error)
     except Exception:  # not a package at all: its reader says why
@@ -238,12 +236,12 @@ def parse_office(data: bytes, kind: DocumentKind) -> ParsedFile:
         raise UnreadableFile(refused)
     try:
         if kind is DocumentKind.docx:
-            text, title = read_docx(data)
+            text, title = office.read_docx(data)
             return ParsedFile(kind, text_pages(_clean_office_text(text)), title)
         if kind is DocumentKind.pptx:
-            slides, title = read_pptx(data)
+            slides, title = office.read_pptx(data)
             return ParsedFile(kind, tuple(map(_clean_office_text, slides)), title)
-        sheets, title = read_xlsx(data)
+        sheets, title = office.read_xlsx(data)
         return ParsedFile(kind, tuple(_clean_office_text(sheet.text) for sheet in sheets), title)
     except MemoryError:
         raise
@@ -257,13 +255,15 @@ def parse_office(data: bytes, kind: DocumentKind) -> ParsedFile:
 
 
 def _clean_office_text(text: str) -> str:
-    return without_invisible_controls(_CONTROL_CHARS.sub("", text.replace("\r", "\n")))
+    return without_invisible_controls(CONTROL_CHARS.sub("", text.replace("\r", "\n")))
 
 
 def parse_text_bytes(data: bytes, kind: DocumentKind) -> ParsedFile:
     """The text of an HTML, Markdown or text file's bytes; raises `UnreadableFile`."""
     text = decode_text(data)
     if kind is DocumentKind.html:
+        from engine.documents.html_text import html_main_text, html_title
+
         return ParsedFile(kind, (html_main_text(text),), html_title(text))
     title = markdown_title(text) if kind is DocumentKind.markdown else ""
     return ParsedFile(kind, text_pages(text), title)
@@ -296,102 +296,9 @@ so a holder may call another holder."""
 
 
 def parse_pdf(source: Path | bytes, *, ocr: bool = True, blocks: bool = False) -> ParsedFile:
-    """Text per page of a PDF file or of PDF bytes (a fetched document). A page without a
-    text layer is read by OCR (`ocr.py`) unless `ocr` is False; Tesseract runs outside the
-    pdfium lock, so other threads' pdfium calls do not wait for it."""
-    with PDFIUM_LOCK:
-        try:
-            document = pypdfium2.PdfDocument(source)
-        except pypdfium2.PdfiumError as error:
-            raise UnreadableFile(f"not a readable PDF ({error})") from error
-    try:
-        with PDFIUM_LOCK:
-            pages = [_clean_pdf_text(_page_text(document, i)) for i in range(len(document))]
-            scanned = _scanned_pages(document, pages) if ocr and ocr_available() else []
-        read = _read_by_ocr(document, scanned, pages)
-    except pypdfium2.PdfiumError as error:
-        raise UnreadableFile(f"PDF text extraction failed ({error})") from error
-    finally:
-        with PDFIUM_LOCK:
-            document.close()
-    found = _page_blocks(source, read, pages) if blocks else ()
-    return ParsedFile(DocumentKind.pdf, tuple(pages), ocr_pages=read, blocks=found)
+    """Text per page of a PDF file or of PDF bytes (a fetched document); a page without a
+    text layer is read by OCR unless `ocr` is False (`pdf_reading`, which loads pdfium and
+    the OCR helpers: imported here, when a PDF is read, not by every reader of text)."""
+    from engine.documents.pdf_reading import read_pdf
 
-
-def _page_blocks(
-    source: Path | bytes, ocr_pages: frozenset[int], texts: list[str]
-) -> tuple[tuple[PageBlock, ...], ...]:
-    """Each page's blocks (`pdf_text.visible_blocks`); none for a page OCR read, or whose
-    text is not the one its blocks index."""
-    found: list[tuple[PageBlock, ...]] = []
-    with PDFIUM_LOCK:
-        document = pypdfium2.PdfDocument(source)
-        try:
-            for index, text in enumerate(texts):
-                page = document[index]
-                try:
-                    textpage = page.get_textpage()
-                    try:
-                        read, page_blocks = visible_blocks(textpage)
-                    finally:
-                        textpage.close()
-                finally:
-                    page.close()
-                kept = index not in ocr_pages and _clean_pdf_text(read.text) == text
-                found.append(page_blocks if kept else ())
-        finally:
-            document.close()
-    return tuple(found)
-
-
-def _scanned_pages(document: pypdfium2.PdfDocument, texts: list[str]) -> list[int]:
-    """The pages OCR is to read (`ocr.wants_ocr`); under the pdfium lock."""
-    found = []
-    for index, text in enumerate(texts):
-        page = document[index]
-        try:
-            if wants_ocr(page, text):
-                found.append(index)
-        finally:
-            page.close()
-    return found
-
-
-def _read_by_ocr(
-    document: pypdfium2.PdfDocument, indices: list[int], texts: list[str]
-) -> frozenset[int]:
-    """Reads the pages `indices` by OCR into `texts`, one at a time (a page image is tens of
-    megabytes); the indices of those OCR found text on. A page OCR finds nothing on keeps
-    its text layer's text, and so do the pages left once the process is stopping."""
-    read = set()
-    for index in indices:
-        if stopping():  # the process is asked to stop: no page more (`children`)
-            break
-        with PDFIUM_LOCK:
-            page = document[index]
-            try:
-                image = render_page(page)
-            finally:
-                page.close()
-        found = read_image(image)
-        if found is not None and found.text.strip():
-            texts[index] = found.text
-            read.add(index)
-    return frozenset(read)
-
-
-def _page_text(document: pypdfium2.PdfDocument, index: int) -> str:
-    page = document[index]
-    try:
-        textpage = page.get_textpage()
-        try:
-            return visible_text(textpage)  # cleaned already: cleaning again changes nothing
-        finally:
-            textpage.close()
-    finally:
-        page.close()
-
-
-def _clean_pdf_text(text: str) -> str:
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace(_PDF_SOFT_HYPHEN, "-")
-    return _CONTROL_CHARS.sub("", text)
+    return read_pdf(source, ocr=ocr, blocks=blocks)

@@ -1,6 +1,5 @@
 """Models behind one protocol: the offline extractive model (no key) and Claude."""
 
-from engine.models.extractive import ExtractiveModel
-from engine.models.protocol import Brief, Draft, Model
+import engine.doors
 
-__all__ = ["Brief", "Draft", "ExtractiveModel", "Model"]
+__getattr__, __dir__, __all__ = engine.doors.door(__name__)

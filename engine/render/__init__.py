@@ -1,43 +1,5 @@
 """Renderers: a Report as Markdown, self-contained HTML, PDF and JSON files."""
 
-from engine.render.citations import (
-    CitationIndex,
-    claim_origin,
-    origin_text,
-    shown_url,
-    source_location,
-    source_title,
-)
-from engine.render.docx import render_docx
-from engine.render.evidence import PageEvidence
-from engine.render.files import FORMATS, RenderProblems, render_format, write_report
-from engine.render.html import render_html
-from engine.render.labels import Labels, accessed_text, labels_for, page_label
-from engine.render.markdown import render_markdown
-from engine.render.pdf import render_pdf
-from engine.render.pptx import render_pptx
-from engine.render.text import report_title
+import engine.doors
 
-__all__ = [
-    "FORMATS",
-    "CitationIndex",
-    "Labels",
-    "PageEvidence",
-    "RenderProblems",
-    "accessed_text",
-    "claim_origin",
-    "labels_for",
-    "origin_text",
-    "page_label",
-    "render_docx",
-    "render_format",
-    "render_html",
-    "render_markdown",
-    "render_pdf",
-    "render_pptx",
-    "report_title",
-    "shown_url",
-    "source_location",
-    "source_title",
-    "write_report",
-]
+__getattr__, __dir__, __all__ = engine.doors.door(__name__)

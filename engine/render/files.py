@@ -10,19 +10,17 @@ and the rest is still written. A file is never half-written (`engine.disk`).
 
 from __future__ import annotations
 
+import importlib
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 import engine.disk as disk
 from engine.contracts import Report
-from engine.render.docx import render_docx
 from engine.render.evidence import PageEvidence
 from engine.render.html import render_html
 from engine.render.labels import labels_for
 from engine.render.markdown import render_markdown
-from engine.render.pdf import render_pdf
-from engine.render.pptx import render_pptx
 from engine.text.normalise import clip, collapse_whitespace
 from engine.verify.digest import sealed
 
@@ -35,20 +33,25 @@ WeasyPrint, then the office files."""
 _Renderer = Callable[[Report, Mapping[str, bytes]], bytes]
 
 
-def _render_xlsx(report: Report, crops: Mapping[str, bytes]) -> bytes:
-    from engine.render.xlsx import render_xlsx  # openpyxl loads only for a spreadsheet
+def _loaded_when_used(module: str, function: str) -> _Renderer:
+    """A renderer whose module (WeasyPrint, python-docx, python-pptx, openpyxl behind it)
+    is imported the first time a report is written in its format, not by every caller."""
 
-    return render_xlsx(report, crops)
+    def render(report: Report, crops: Mapping[str, bytes]) -> bytes:
+        renderer: _Renderer = getattr(importlib.import_module(module), function)
+        return renderer(report, crops)
+
+    return render
 
 
 _RENDERERS: dict[str, _Renderer] = {
     "json": lambda report, _: report.model_dump_json(indent=2).encode("utf-8"),
     "md": lambda report, _: render_markdown(report).encode("utf-8"),
     "html": lambda report, crops: render_html(report, crops=crops).encode("utf-8"),
-    "pdf": render_pdf,
-    "docx": render_docx,
-    "pptx": render_pptx,
-    "xlsx": _render_xlsx,
+    "pdf": _loaded_when_used("engine.render.pdf", "render_pdf"),
+    "docx": _loaded_when_used("engine.render.docx", "render_docx"),
+    "pptx": _loaded_when_used("engine.render.pptx", "render_pptx"),
+    "xlsx": _loaded_when_used("engine.render.xlsx", "render_xlsx"),
 }
 _SHOW_CROPS = frozenset({"html", "pdf", "docx"})
 """The formats that show the page crops (a deck holds its excerpts in its notes instead)."""

@@ -1,7 +1,6 @@
 """Where text comes from: search and read protocols and their implementations, and the kind
 of source each one is (`SourceKind`, its parts `Origin`s: engine/sources/kinds.py)."""
 
-from engine.sources.kinds import Origin, SourceKind
-from engine.sources.protocols import Fetcher, FetchError, Search, SearchError, SearchHit
+import engine.doors
 
-__all__ = ["FetchError", "Fetcher", "Origin", "Search", "SearchError", "SearchHit", "SourceKind"]
+__getattr__, __dir__, __all__ = engine.doors.door(__name__)

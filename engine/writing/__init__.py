@@ -3,16 +3,6 @@
 and changes computed in code, then sections quoting the claims, figures tables and
 calculations), and the conflicts among the claims that a report must declare."""
 
-from engine.writing.calculator import NotComparable, recompute
-from engine.writing.conflicts import find_conflicts, published_conflicts
-from engine.writing.verbatim import MAX_SENTENCES_PER_SECTION, title_for, verbatim_draft
+import engine.doors
 
-__all__ = [
-    "MAX_SENTENCES_PER_SECTION",
-    "NotComparable",
-    "find_conflicts",
-    "published_conflicts",
-    "recompute",
-    "title_for",
-    "verbatim_draft",
-]
+__getattr__, __dir__, __all__ = engine.doors.door(__name__)

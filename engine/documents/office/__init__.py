@@ -12,24 +12,6 @@ Their callers check a package first (`parse.over_limits`): the readers trust tha
 inflate within `limits`, and `check_grid` that a workbook's cells do.
 """
 
-from engine.documents.office.sheets import (
-    SheetCell,
-    SheetText,
-    cell_range,
-    check_grid,
-    read_xlsx,
-    sheet_texts,
-)
-from engine.documents.office.slides import read_pptx
-from engine.documents.office.word import read_docx
+import engine.doors
 
-__all__ = [
-    "SheetCell",
-    "SheetText",
-    "cell_range",
-    "check_grid",
-    "read_docx",
-    "read_pptx",
-    "read_xlsx",
-    "sheet_texts",
-]
+__getattr__, __dir__, __all__ = engine.doors.door(__name__)

@@ -7,6 +7,6 @@ reads the same way): relevance, scope between rival documents, sentence cutting,
 financial statement prints a figure.
 """
 
-from engine.models.extractive.model import ExtractiveModel
+import engine.doors
 
-__all__ = ["ExtractiveModel"]
+__getattr__, __dir__, __all__ = engine.doors.door(__name__)

@@ -1,20 +1,5 @@
 """The library source: a local folder of documents, searchable (BM25) and fetchable offline."""
 
-from engine.documents.parse import DocumentKind, parse_pdf
-from engine.sources.library.deadline import Deadline
-from engine.sources.library.documents import LibraryDocument, LibraryError
-from engine.sources.library.folder import Library
-from engine.sources.library.manifest import Manifest, load_manifest
-from engine.sources.library.pacing import Paced
+import engine.doors
 
-__all__ = [
-    "Deadline",
-    "DocumentKind",
-    "Library",
-    "LibraryDocument",
-    "LibraryError",
-    "Manifest",
-    "Paced",
-    "load_manifest",
-    "parse_pdf",
-]
+__getattr__, __dir__, __all__ = engine.doors.door(__name__)

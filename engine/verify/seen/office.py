@@ -25,9 +25,6 @@ import threading
 import zipfile
 from pathlib import Path
 
-import openpyxl
-from openpyxl.utils import get_column_letter
-
 from engine.disk import write_atomically
 from engine.documents.children import run_child
 from engine.sources.library.cache import default_cache_dir
@@ -67,6 +64,9 @@ def widened(document: Path, target: Path) -> None:
     widen it), while a print cuts it at the column's edge ("Bahia, usin", "###"). Hidden
     columns, rows and sheets stay hidden; nothing else changes. A workbook openpyxl cannot
     read is copied as it is."""
+    import openpyxl  # loads only when a workbook is seen
+    from openpyxl.utils import get_column_letter
+
     try:
         book = openpyxl.load_workbook(document)
     except Exception:  # any unreadable workbook: LibreOffice gets it as it came

@@ -102,7 +102,9 @@ def test_without_tesseract_a_scan_says_ocr_is_missing(
 ) -> None:
     path = tmp_path / "scan.pdf"
     path.write_bytes(scanned_pdf(pdf_bytes(PAGES[:1]), dpi=100))
-    monkeypatch.setattr("engine.documents.parse.ocr_available", lambda: False)
+    # Where the PDF reader and the file's reason ask it (both import it when a PDF is read).
+    monkeypatch.setattr("engine.documents.ocr.ocr_available", lambda: False)
+    monkeypatch.setattr("engine.documents.pdf_reading.ocr_available", lambda: False)
     with pytest.raises(UnreadableFile, match="OCR needs tesseract"):
         parse_file(path)
 

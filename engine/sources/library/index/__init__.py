@@ -4,8 +4,6 @@
 read) and opens it; `PassageIndex` scores passages by BM25 across its segments.
 """
 
-from engine.sources.library.index.opening import OpenedIndex, open_index
-from engine.sources.library.index.passage_index import PassageIndex, PassageRef
-from engine.sources.library.index.refresh import RefreshSummary
+import engine.doors
 
-__all__ = ["OpenedIndex", "PassageIndex", "PassageRef", "RefreshSummary", "open_index"]
+__getattr__, __dir__, __all__ = engine.doors.door(__name__)

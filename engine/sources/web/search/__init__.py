@@ -3,28 +3,6 @@
 `search_from_env(os.environ)` is the entry point; see `config` for the variables.
 """
 
-from engine.sources.web.search.brave import BraveSearch
-from engine.sources.web.search.chain import FallbackSearch
-from engine.sources.web.search.config import (
-    PROVIDER_NAMES,
-    SearchSettings,
-    build_search,
-    search_from_env,
-    search_settings,
-)
-from engine.sources.web.search.duckduckgo import DuckDuckGoSearch
-from engine.sources.web.search.searxng import SearxngSearch
-from engine.sources.web.search.tavily import TavilySearch
+import engine.doors
 
-__all__ = [
-    "PROVIDER_NAMES",
-    "BraveSearch",
-    "DuckDuckGoSearch",
-    "FallbackSearch",
-    "SearchSettings",
-    "SearxngSearch",
-    "TavilySearch",
-    "build_search",
-    "search_from_env",
-    "search_settings",
-]
+__getattr__, __dir__, __all__ = engine.doors.door(__name__)

@@ -3,6 +3,6 @@ browser), `reading` (the pure rules over the browser's answers), `ink` (the pixe
 screenshots), `resources` (what a page links, served by Fonte), `thread` (the event loop the
 browser lives on)."""
 
-from engine.verify.seen.browser.resources import DOCUMENT_ORIGIN, FolderResources, Resources
+import engine.doors
 
-__all__ = ["DOCUMENT_ORIGIN", "FolderResources", "Resources"]
+__getattr__, __dir__, __all__ = engine.doors.door(__name__)

@@ -1,0 +1,96 @@
+from engine.agents.toolbox import Assignment, Toolbox
+from engine.board import Board, InMemoryBoard, as_posted, validate_claim
+from engine.budget import Budget, InMemoryBudget, Meter, Refusal, Reservation
+from engine.contracts import (
+    MAX_CLARIFYING_QUESTIONS,
+    Calculation,
+    Claim,
+    ClaimStatus,
+    ClarifyingQuestion,
+    Draft,
+    DroppedSentence,
+    Language,
+    Limits,
+    Plan,
+    Report,
+    Sentence,
+    Spend,
+    Subquestion,
+    Usage,
+    utc_now,
+)
+from engine.errors import DeliveryError, FonteError
+from engine.events import (
+    ClaimRejected,
+    ClaimVerified,
+    Event,
+    EventSink,
+    PlanReady,
+    SubagentFinished,
+    SubagentStarted,
+)
+from engine.executor import GRACE_SECONDS, OutcomeCallback, SubagentOutcome, wait_within_cap
+from engine.models import Brief, ExtractiveModel, Model
+from engine.orchestrator import ExecutorFactory, Orchestrator
+from engine.progress import ProgressState
+from engine.settings import BadInput, env_number, env_text
+from engine.snapshots import InMemorySnapshotStore, Snapshot, SnapshotStore, split_page
+from engine.subagents import SubagentRunner, check_on_board
+
+__all__ = [
+    "GRACE_SECONDS",
+    "MAX_CLARIFYING_QUESTIONS",
+    "Assignment",
+    "BadInput",
+    "Board",
+    "Brief",
+    "Budget",
+    "Calculation",
+    "Claim",
+    "ClaimRejected",
+    "ClaimStatus",
+    "ClaimVerified",
+    "ClarifyingQuestion",
+    "DeliveryError",
+    "Draft",
+    "DroppedSentence",
+    "Event",
+    "EventSink",
+    "ExecutorFactory",
+    "ExtractiveModel",
+    "FonteError",
+    "InMemoryBoard",
+    "InMemoryBudget",
+    "InMemorySnapshotStore",
+    "Language",
+    "Limits",
+    "Meter",
+    "Model",
+    "Orchestrator",
+    "OutcomeCallback",
+    "Plan",
+    "PlanReady",
+    "ProgressState",
+    "Refusal",
+    "Report",
+    "Reservation",
+    "Sentence",
+    "Snapshot",
+    "SnapshotStore",
+    "Spend",
+    "SubagentFinished",
+    "SubagentOutcome",
+    "SubagentRunner",
+    "SubagentStarted",
+    "Subquestion",
+    "Toolbox",
+    "Usage",
+    "as_posted",
+    "check_on_board",
+    "env_number",
+    "env_text",
+    "split_page",
+    "utc_now",
+    "validate_claim",
+    "wait_within_cap",
+]

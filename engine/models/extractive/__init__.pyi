@@ -1,0 +1,3 @@
+from engine.models.extractive.model import ExtractiveModel
+
+__all__ = ["ExtractiveModel"]

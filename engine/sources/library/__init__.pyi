@@ -1,0 +1,18 @@
+from engine.documents.parse import DocumentKind, parse_pdf
+from engine.sources.library.deadline import Deadline
+from engine.sources.library.documents import LibraryDocument, LibraryError
+from engine.sources.library.folder import Library
+from engine.sources.library.manifest import Manifest, load_manifest
+from engine.sources.library.pacing import Paced
+
+__all__ = [
+    "Deadline",
+    "DocumentKind",
+    "Library",
+    "LibraryDocument",
+    "LibraryError",
+    "Manifest",
+    "Paced",
+    "load_manifest",
+    "parse_pdf",
+]

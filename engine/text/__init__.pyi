@@ -1,0 +1,33 @@
+from engine.text.comparisons import compared_sides
+from engine.text.escapes import escaped
+from engine.text.language import Language, detect_language
+from engine.text.normalise import (
+    MatchText,
+    clip,
+    collapse_whitespace,
+    excerpt_key,
+    normalise_for_match,
+)
+from engine.text.numbers import NumberToken, missing_numbers, numbers_in
+from engine.text.sentences import is_fragment
+from engine.text.tokens import STOPWORDS, fold_accents, term_set, tokenize
+
+__all__ = [
+    "STOPWORDS",
+    "Language",
+    "MatchText",
+    "NumberToken",
+    "clip",
+    "collapse_whitespace",
+    "compared_sides",
+    "detect_language",
+    "escaped",
+    "excerpt_key",
+    "fold_accents",
+    "is_fragment",
+    "missing_numbers",
+    "normalise_for_match",
+    "numbers_in",
+    "term_set",
+    "tokenize",
+]

@@ -1,0 +1,13 @@
+from engine.writing.calculator import NotComparable, recompute
+from engine.writing.conflicts import find_conflicts, published_conflicts
+from engine.writing.verbatim import MAX_SENTENCES_PER_SECTION, title_for, verbatim_draft
+
+__all__ = [
+    "MAX_SENTENCES_PER_SECTION",
+    "NotComparable",
+    "find_conflicts",
+    "published_conflicts",
+    "recompute",
+    "title_for",
+    "verbatim_draft",
+]

@@ -1,0 +1,104 @@
+"""A command imports what it uses: `fonte --help` loads no reader, model or renderer, and a
+command on a library of Markdown loads no Office, PDF or HTML reader, no Claude SDK and no
+renderer of a format it does not write. Each runs in a new interpreter, as a user's `fonte`
+does, and reads `sys.modules` at its end (the speed itself is `python -m evals.bench_startup`'s
+figure, never a test's)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli_pages import QUESTION, write_law_library
+
+ROOT = Path(__file__).resolve().parents[3]
+
+# What each library serves: the Claude SDK, the charts, the PDF writer, the Office readers and
+# writers, the browser, pdfium, numpy, the HTML extractor, the web client, Slack, arq, Redis.
+HEAVY = (
+    "anthropic",
+    "matplotlib",
+    "weasyprint",
+    "openpyxl",
+    "docx",
+    "pptx",
+    "playwright",
+    "pypdfium2",
+    "numpy",
+    "trafilatura",
+    "httpx",
+    "slack_bolt",
+    "arq",
+    "redis",
+)
+
+_RUN = """
+import json, sys
+from engine.cli import main
+try:
+    code = main(sys.argv[1:])
+except SystemExit as stop:
+    code = stop.code
+heavy = json.loads({heavy!r})
+print(json.dumps({{"code": code, "loaded": [m for m in heavy if m in sys.modules]}}))
+"""
+
+
+def _fonte(*arguments: str, cache: Path) -> tuple[int, list[str]]:
+    """`fonte ARGUMENTS` in a new interpreter on this checkout: its exit code and the heavy
+    libraries it imported."""
+    done = subprocess.run(
+        [sys.executable, "-c", _RUN.format(heavy=json.dumps(HEAVY)), *arguments],
+        cwd=ROOT,
+        env={
+            "PYTHONPATH": str(ROOT),
+            "PATH": "/usr/bin:/bin",
+            "HOME": str(cache),
+            "FONTE_CACHE_DIR": str(cache),
+        },
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    return int(result["code"] or 0), list(result["loaded"])
+
+
+def test_help_imports_no_reader_model_or_renderer(tmp_path: Path) -> None:
+    assert _fonte("--help", cache=tmp_path) == (0, [])
+
+
+@pytest.mark.parametrize("command", ["ask", "verify", "library", "eval", "bot", "worker"])
+def test_a_command_s_help_imports_none_either(command: str, tmp_path: Path) -> None:
+    assert _fonte(command, "--help", cache=tmp_path) == (0, [])
+
+
+def test_indexing_markdown_loads_no_office_pdf_or_html_reader(tmp_path: Path) -> None:
+    library = write_law_library(tmp_path / "library")
+    code, loaded = _fonte("library", "index", str(library), cache=tmp_path)
+    assert code == 0
+    assert set(loaded) <= {"numpy"}  # the index's own scoring is on numpy
+
+
+def test_a_markdown_report_in_markdown_and_json_loads_no_sdk_and_no_other_writer(
+    tmp_path: Path,
+) -> None:
+    library = write_law_library(tmp_path / "library")
+    out = tmp_path / "out"
+    asked = ("ask", QUESTION, "--library", str(library), "--model", "offline", "--no-clarify")
+    code, loaded = _fonte(*asked, "--format", "md,json", "--out", str(out), cache=tmp_path)
+    assert code == 0
+    assert (out / "report.md").exists()
+    # What a library of Markdown written as Markdown does not use. (The seen check's browser,
+    # pdfium and the web client still load with the verifier and the sources: not yet lazy.)
+    unused = {"anthropic", "matplotlib", "weasyprint", "openpyxl", "docx", "pptx"}
+    assert unused & set(loaded) == set()
+    code, loaded = _fonte(
+        "verify", str(out / "report.json"), "--library", str(library), cache=tmp_path
+    )
+    assert code == 0
+    assert unused & set(loaded) == set()
