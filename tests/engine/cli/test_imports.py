@@ -13,28 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from evals.bench_startup import HEAVY
 from tests.support.cli_pages import QUESTION, write_law_library
 
 ROOT = Path(__file__).resolve().parents[3]
-
-# What each library serves: the Claude SDK, the charts, the PDF writer, the Office readers and
-# writers, the browser, pdfium, numpy, the HTML extractor, the web client, Slack, arq, Redis.
-HEAVY = (
-    "anthropic",
-    "matplotlib",
-    "weasyprint",
-    "openpyxl",
-    "docx",
-    "pptx",
-    "playwright",
-    "pypdfium2",
-    "numpy",
-    "trafilatura",
-    "httpx",
-    "slack_bolt",
-    "arq",
-    "redis",
-)
 
 _RUN = """
 import json, sys
