@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.support.system_packages import failed_for_want_of_pango, pango_problem
+from tests.support.task_dump import tasks_dumped_if_stuck
 
 _ISOLATED_PREFIXES = ("FONTE_", "ANTHROPIC_", "SLACK_", "SEARXNG_", "BRAVE_", "TAVILY_")
 _ISOLATED_NAMES = {"REDIS_URL", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"}
@@ -40,6 +41,13 @@ def restored_logging() -> Iterator[None]:
     yield
     root.handlers[:] = handlers
     root.setLevel(level)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """A test stuck for minutes writes what its asyncio tasks await (tests/support/task_dump)."""
+    with tasks_dumped_if_stuck(item.nodeid):
+        return (yield)
 
 
 @pytest.hookimpl(wrapper=True)
