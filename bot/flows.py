@@ -27,6 +27,7 @@ from bot.conversation.thread_context import conversation_context
 from bot.redis.state import ReportState
 from bot.runtime import Runtime
 from bot.slack import assistant
+from bot.slack.agent_session import session_title, set_session
 from bot.slack.blockkit import Message
 from bot.slack.blocks import answered_questions, clarifying_questions, plan_message
 from bot.slack.texts import texts_for
@@ -146,6 +147,7 @@ async def ask(rt: Runtime, step: Ask) -> None:
         template=brief.template,
         limits=rt.settings.limits_for(brief.template),
         assistant=step.assistant,
+        agent=step.agent,
         follows=step.follows,
         context=await conversation_context(rt, step),
     )
@@ -155,6 +157,10 @@ async def ask(rt: Runtime, step: Ask) -> None:
     if step.assistant:
         if step.follows is None:  # a follow-up keeps the thread's title
             await assistant.set_title(rt.slack, step.channel, thread_ts, brief.question)
+        await assistant.planning(rt.slack, step.channel, thread_ts, brief.language)
+    if step.agent:  # the session, titled on creation (a follow-up's already has its title)
+        title = session_title(brief.question)
+        await set_session(rt.slack, step.channel, thread_ts, "processing", title)
         await assistant.planning(rt.slack, step.channel, thread_ts, brief.language)
     # A follow-up is asked with its thread's report in view: no clarifying round again.
     clarify = step.follows is None and needs_clarifying(brief)
@@ -173,6 +179,8 @@ async def ask(rt: Runtime, step: Ask) -> None:
         step.channel, clarifying_questions(report_id, questions, brief.language), thread_ts
     )
     await rt.states.update(report_id, lambda s: s.model_copy(update={"questions_ts": ts}))
+    if step.agent:  # waiting for the user's answers
+        await set_session(rt.slack, step.channel, thread_ts, "suspended")
 
 
 async def _brief_told_sources(rt: Runtime, state: ReportState) -> Brief:
@@ -212,6 +220,8 @@ async def post_plan(rt: Runtime, report_id: str) -> None:
     await rt.states.update(report_id, lambda s: s.model_copy(update={"plan_ts": ts}))
     if state.is_dm:
         await rt.states.set_dm_open(state.channel, None)
+    if state.agent:  # waiting for Start
+        await set_session(rt.slack, state.channel, state.thread_ts, "suspended")
 
 
 async def answer(rt: Runtime, step: Answer) -> None:
