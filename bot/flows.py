@@ -159,7 +159,7 @@ async def ask(rt: Runtime, step: Ask) -> None:
             await assistant.set_title(rt.slack, step.channel, thread_ts, brief.question)
         await assistant.planning(rt.slack, step.channel, thread_ts, brief.language)
     if step.agent:  # the session, titled on creation (a follow-up's already has its title)
-        title = session_title(brief.question)
+        title = session_title(brief.question) if step.follows is None else None
         await set_session(rt.slack, step.channel, thread_ts, "processing", title)
         await assistant.planning(rt.slack, step.channel, thread_ts, brief.language)
     # A follow-up is asked with its thread's report in view: no clarifying round again.

@@ -168,7 +168,7 @@ async def _research(rt: Runtime, state: ReportState, version: int) -> Report | N
         reporter.on_change = status_line.changed
         status_line.start()
     if session is not None:
-        session.start()
+        await session.start()
     watcher = asyncio.create_task(_watch(rt, report_id, orchestrator))
     try:
         research = set(state.research) if state.research else None

@@ -27,11 +27,11 @@ while the research goes on. Every call is best effort, as the assistant surface'
 from __future__ import annotations
 
 import asyncio
-import contextlib
+from dataclasses import dataclass, field
 from typing import Literal
 
 from bot.slack.api import SlackApi
-from bot.slack.assistant import best_effort
+from bot.slack.assistant import best_effort, cancelled
 from engine.text import clip, collapse_whitespace
 
 SessionStatus = Literal["processing", "active", "suspended", "closed"]
@@ -67,28 +67,31 @@ def ended_status(report_status: str) -> SessionStatus | None:
     return _ENDED.get(report_status)
 
 
+@dataclass
 class ProcessingSession:
     """Keeps a thread's session `processing` while a research runs."""
 
-    def __init__(self, slack: SlackApi, channel: str, thread_ts: str, refresh: float) -> None:
-        self._slack = slack
-        self._channel = channel
-        self._thread_ts = thread_ts
-        self._refresh = refresh
-        self._task: asyncio.Task[None] | None = None
+    slack: SlackApi
+    channel: str
+    thread_ts: str
+    refresh: float
+    _task: asyncio.Task[None] | None = field(default=None, init=False)
 
-    def start(self) -> None:
+    async def start(self) -> None:
+        """Processing from now on: set at once, then every `refresh` seconds."""
+        await self._processing()
         self._task = asyncio.get_running_loop().create_task(self._keep())
 
     async def _keep(self) -> None:
         while True:
-            await set_session(self._slack, self._channel, self._thread_ts, "processing")
-            await asyncio.sleep(self._refresh)
+            await asyncio.sleep(self.refresh)
+            await self._processing()
+
+    async def _processing(self) -> None:
+        await set_session(self.slack, self.channel, self.thread_ts, "processing")
 
     async def stop(self) -> None:
         """Stop setting it; the report's end says what it becomes (`ended_status`)."""
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await cancelled(self._task)
             self._task = None

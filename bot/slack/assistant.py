@@ -135,6 +135,13 @@ async def set_title(slack: SlackApi, channel: str, thread_ts: str, question: str
     await best_effort("setTitle", lambda: slack.set_title(channel, thread_ts, title))
 
 
+async def cancelled(task: asyncio.Task[None]) -> None:
+    """Cancel a refreshing loop and wait until it ended."""
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
 MAX_LOADING_MESSAGES = 10
 """setStatus's loading_messages: "Maximum of 10 messages"
 (docs.slack.dev/reference/methods/assistant.threads.setStatus)."""
@@ -191,9 +198,7 @@ class StatusLine:
     async def close(self) -> None:
         """Stop refreshing and clear the line (the report's message follows)."""
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await cancelled(self._task)
             self._task = None
             await self._set("")
 

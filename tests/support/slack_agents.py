@@ -39,6 +39,9 @@ https://docs.slack.dev/ai/agent-sessions/):
   the stand-in answers `not_authorized`, what an app not declared as an agent was seen to
   get (kirodotdev/KiroCrew#9822).
 
+chat.stopStream's `session_status` (default `active`) becomes the thread's session status
+(`stream_stopped`).
+
 The stop button (https://docs.slack.dev/reference/events/agent_session_stopped): shown
 "while an agent session is in the processing status"; `stop(user, channel, thread_ts)` is a
 click, which Slack answers by stopping the app's streams in progress in that thread (their
@@ -56,7 +59,7 @@ from typing import Any, Literal
 import yaml
 
 from tests.support.slack_samples import assistant_thread_started
-from tests.support.slack_streams import StreamStore
+from tests.support.slack_streams import StreamedMessage, StreamStore
 
 Experience = Literal["agent_view", "assistant_view"]
 SESSION_STATUSES = ("active", "processing", "suspended", "closed")
@@ -157,6 +160,19 @@ class AgentSurface:
         if STOPPED_EVENT not in self.events:
             answer["warning"] = "missing_agent_session_stopped_event_subscription"
         return answer
+
+    def stream_stopped(self, message: StreamedMessage, params: dict[str, Any]) -> None:
+        """chat.stopStream ended a stream: its `session_status`, "the agent session
+        lifecycle status to set after stopping the stream; defaults to active", applies to
+        the thread's session (slackapi/python-slack-sdk#1945, slackapi/node-slack-sdk#2708,
+        the SDKs' maintainers adding the argument of chat.stopStream's reference page)."""
+        session = self.sessions.get((message.channel, message.thread_ts))
+        if session is None or self.experience != "agent_view":
+            return
+        status = str(params.get("session_status") or "active")
+        if status in SESSION_STATUSES:
+            session.status = status
+            session.history.append(status)
 
     def shows_prompts(self, params: dict[str, Any]) -> bool:
         """Whether a setSuggestedPrompts call shows its prompts in this experience."""

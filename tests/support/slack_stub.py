@@ -387,7 +387,10 @@ class SlackStub(SocketModeSide):
             ]
             return {"ok": True, "messages": listed, "has_more": False}
         if method in STREAM_METHODS:
-            return self.streams.answer(method, params, number)
+            streamed = self.streams.answer(method, params, number)
+            if method == "chat.stopStream" and streamed.get("ok"):
+                self.agents.stream_stopped(self.streams.messages[str(streamed["ts"])], params)
+            return streamed
         if method == "chat.update":  # answers the same channel and ts it edited
             return {"ok": True, "channel": params.get("channel"), "ts": params.get("ts")}
         if method == "chat.postEphemeral":  # message_ts only: ephemeral messages have no ts

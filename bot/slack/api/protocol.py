@@ -31,6 +31,10 @@ class OpenedView:
     hash: str
 
 
+Prompts = Sequence[tuple[str, str]]
+"""Suggested prompts: (title, message) pairs."""
+
+
 class SlackApi(Protocol):
     async def post(self, channel: str, message: Message, thread_ts: str | None = None) -> str:
         """Post a message; returns its ts."""
@@ -108,11 +112,7 @@ class SlackApi(Protocol):
         ...
 
     async def set_suggested_prompts(
-        self,
-        channel: str,
-        title: str,
-        prompts: Sequence[tuple[str, str]],
-        thread_ts: str | None = None,
+        self, channel: str, title: str, prompts: Prompts, thread_ts: str | None = None
     ) -> None:
         """assistant.threads.setSuggestedPrompts: (title, message) pairs, at most four; an
         assistant thread's with `thread_ts`, which only the older experience takes (an agent

@@ -10,7 +10,7 @@ from slack_sdk.errors import SlackRequestError
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
-from bot.slack.api.protocol import OpenedView, Upload
+from bot.slack.api.protocol import OpenedView, Prompts, Upload
 from bot.slack.blockkit import Block, Message
 
 
@@ -181,11 +181,7 @@ class SlackWebApi:
         return canvas_id
 
     async def set_suggested_prompts(
-        self,
-        channel: str,
-        title: str,
-        prompts: Sequence[tuple[str, str]],
-        thread_ts: str | None = None,
+        self, channel: str, title: str, prompts: Prompts, thread_ts: str | None = None
     ) -> None:
         # thread_ts only for an assistant thread: with agent_view Slack silently ignores a
         # call that names one

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 from slack_sdk.errors import SlackApiError
 
-from bot.slack.api import build_web_client
+from bot.slack.agent_session import ProcessingSession
+from bot.slack.api import SlackWebApi, build_web_client
 from bot.slack.assistant import suggested_prompts
 from bot.slack.blocks import START
 from bot.slack.texts import PT
@@ -109,8 +110,11 @@ async def test_an_agent_dm_brief_has_a_session_through_the_research(
     await sm.action(USER, DM, START, json.dumps({"r": report_id}))
     await wait_state(rt, report_id, lambda s: s.status == "delivered")
     await slack.wait_for(lambda: session.status == "active", what="an active session")
-    assert session.history[2:] == ["processing"] * (len(session.history) - 3) + ["active"]
-    assert len(session.history) > 3  # processing while the research ran, then active
+    run = session.history[2:]  # processing while the research ran, then active
+    ended = run.index("active")
+    assert ended > 0
+    assert set(run[:ended]) == {"processing"}
+    assert set(run[ended:]) == {"active"}  # chat.stopStream's default, then Fonte's
     sets = slack.calls_to("agents.sessions.setStatus")
     assert all(c.params["thread_ts"] == ASKED for c in sets)
     assert all("title" not in c.params for c in sets[1:])  # only the creating call names it
@@ -184,3 +188,25 @@ async def test_the_stand_in_keeps_a_sessions_title_and_refuses_what_the_page_ref
     with pytest.raises(SlackApiError) as refused_app:
         await client.agents_sessions_setStatus(channel_id=DM, thread_ts="4.1", status="active")
     assert refused_app.value.response["error"] == "not_authorized"
+
+
+async def test_a_running_session_is_set_processing_again_after_its_stream_stops(
+    slack: SlackStub,
+) -> None:
+    """Stopping a stream sets its thread's session active by default: the plan card's stream
+    stops before a long research ends, and the session goes back to processing (its stop
+    button with it) at the next refresh."""
+    api = SlackWebApi(build_web_client("xoxb-test", slack.api_url))
+    await api.set_session_status(DM, ASKED, "processing", "Mercado solar")
+    ts = await api.start_stream(DM, ASKED, [], recipient_user_id=USER)
+    kept = ProcessingSession(api, DM, ASKED, refresh=0.05)
+    await kept.start()
+    session = slack.agents.session(DM, ASKED)
+    assert session is not None
+    await api.stop_stream(DM, ts)
+    assert "active" in session.history  # what chat.stopStream left it
+    await slack.wait_for(
+        lambda: session.history[session.history.index("active") + 1 :] and session.stop_button,
+        what="processing again",
+    )
+    await kept.stop()
