@@ -169,12 +169,14 @@ async def ask(rt: Runtime, step: Ask) -> None:
         await post_plan(rt, report_id)
         return
     # State first, message second: an answer may arrive the moment the message shows.
+    happened, change = transition(
+        ("clarifying",), questions=questions, answers=[""] * len(questions)
+    )
+    await rt.states.update(report_id, change)
+    if not happened:  # cancelled while the questions were thought of
+        return
     if step.is_dm:
         await rt.states.set_dm_open(step.channel, report_id)
-    await rt.states.update(
-        report_id,
-        lambda s: s.model_copy(update={"questions": questions, "answers": [""] * len(questions)}),
-    )
     ts = await rt.slack.post(
         step.channel, clarifying_questions(report_id, questions, brief.language), thread_ts
     )
@@ -210,9 +212,12 @@ async def post_plan(rt: Runtime, report_id: str) -> None:
     except Exception as failure:
         log.warning("planning failed for %s: %s", report_id, failure)
         plan = single_question_plan(brief)
-    await rt.states.update(
-        report_id, lambda s: s.model_copy(update={"plan": plan, "status": "planned"})
-    )
+    # Only a brief still being planned gets its plan: one cancelled meanwhile (the agent
+    # session's stop button shows while the plan is made) stays cancelled.
+    happened, change = transition(("clarifying", "planned"), plan=plan, status="planned")
+    await rt.states.update(report_id, change)
+    if not happened:
+        return
     message = plan_message(
         report_id, plan, state.limits, estimate_run(plan, state.limits, rt), state.language
     )

@@ -10,6 +10,7 @@ test_assistant.py."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -23,7 +24,10 @@ from bot.slack.assistant import suggested_prompts
 from bot.slack.blocks import START
 from bot.slack.texts import PT
 from bot.sources import open_library_sources
+from engine import Brief, Meter, Plan
+from engine.models.extractive import ExtractiveModel
 from tests.support.bot_env import SlowSources, wait_state
+from tests.support.slack_runs import settle
 from tests.support.slack_stub import SlackStub
 from tests.support.slack_surface import Surface
 
@@ -155,6 +159,48 @@ async def test_the_sessions_stop_button_cancels_the_research_as_cancel_does(
     # Slack leaves the status to the app: Fonte moves it off processing once it stopped.
     await slack.wait_for(lambda: session.status == "closed", what="a closed session")
     assert not session.stop_button
+
+
+class HeldPlanner(ExtractiveModel):
+    """The offline model, whose plan waits until the test lets it go."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.planning = asyncio.Event()
+        self.released = asyncio.Event()
+
+    async def plan(self, brief: Brief, meter: Meter) -> Plan:
+        self.planning.set()
+        await self.released.wait()
+        return await super().plan(brief, meter)
+
+
+async def test_the_stop_button_while_the_brief_is_planned_cancels_it_for_good(
+    make_settings: Any, runtimes: Any, socket_mode: Any, slack: SlackStub
+) -> None:
+    """The session is processing from the user's message, so its stop button shows while
+    the plan is being made: pressed then, the brief is cancelled and no plan comes after."""
+    model = HeldPlanner()
+    rt = await runtimes(make_settings(redis=False), model=model)
+    sm = await socket_mode(rt)
+    await sm.event(slack.agents.dm_opened(USER, DM, THREAD))
+    await sm.event(dm_message("Como está o mercado de energia solar residencial no Brasil?"))
+    await asyncio.wait_for(model.planning.wait(), 20)
+    session = slack.agents.session(DM, ASKED)
+    assert session is not None
+    assert session.stop_button
+    report_id = await rt.states.by_thread(DM, ASKED)
+
+    await sm.event(slack.agents.stop(USER, DM, ASKED))
+    await wait_state(rt, report_id, lambda s: s.status == "cancelled")
+    await slack.wait_for(lambda: session.status == "closed", what="a closed session")
+    model.released.set()
+    await settle(rt)  # the brief's step, which was planning, has ended
+    state = await rt.states.get(report_id)
+    assert state is not None
+    assert state.status == "cancelled"
+    assert not plans(slack)  # no plan for a cancelled brief
+    assert session.status == "closed"
 
 
 async def test_the_stand_in_keeps_a_sessions_title_and_refuses_what_the_page_refuses(
