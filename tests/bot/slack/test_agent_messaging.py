@@ -18,15 +18,15 @@ from typing import Any
 import pytest
 from slack_sdk.errors import SlackApiError
 
-from bot.slack.agent_session import ProcessingSession
+from bot.slack.agent_session import ProcessingSession, ended_status
 from bot.slack.api import SlackWebApi, build_web_client
 from bot.slack.assistant import suggested_prompts
-from bot.slack.blocks import START
+from bot.slack.blocks import ANSWER, START
 from bot.slack.texts import PT
 from bot.sources import open_library_sources
 from engine import Brief, Meter, Plan
 from engine.models.extractive import ExtractiveModel
-from tests.support.bot_env import SlowSources, wait_state
+from tests.support.bot_env import AskingModel, SlowSources, wait_state
 from tests.support.slack_runs import settle
 from tests.support.slack_stub import SlackStub
 from tests.support.slack_surface import Surface
@@ -201,6 +201,52 @@ async def test_the_stop_button_while_the_brief_is_planned_cancels_it_for_good(
     assert state.status == "cancelled"
     assert not plans(slack)  # no plan for a cancelled brief
     assert session.status == "closed"
+
+
+async def test_a_session_is_suspended_while_the_clarifying_questions_wait(
+    make_settings: Any, runtimes: Any, socket_mode: Any, slack: SlackStub
+) -> None:
+    rt = await runtimes(make_settings(redis=False), model=AskingModel())
+    sm = await socket_mode(rt)
+    await sm.event(slack.agents.dm_opened(USER, DM, THREAD))
+    await sm.event(dm_message("Quais são os limites de potência da microgeração?"))
+    asked = await slack.wait_for(
+        lambda: [c for c in slack.calls_to("chat.postMessage") if ANSWER in c.text_of_blocks()],
+        what="the clarifying question",
+    )
+    session = slack.agents.session(DM, ASKED)
+    assert session is not None
+    await slack.wait_for(lambda: session.status == "suspended", what="a suspended session")
+    assert not session.stop_button  # nothing runs while Fonte waits for the user
+    report_id = json.loads(
+        next(
+            e["value"]
+            for b in asked[0].blocks()
+            for e in b.get("elements", [])
+            if str(e.get("action_id", "")).startswith(ANSWER)
+        )
+    )["r"]
+    await sm.action(USER, DM, f"{ANSWER}_0_0", json.dumps({"r": report_id, "q": 0, "o": 0}))
+    await slack.wait_for(lambda: plans(slack), what="plan")
+    await slack.wait_for(lambda: session.history[-1] == "suspended", what="waiting for Start")
+    assert session.history[:2] == ["processing", "suspended"]
+
+
+@pytest.mark.parametrize(
+    ("report_status", "session_status"),
+    [
+        ("delivered", "active"),
+        ("delivery_failed", "active"),
+        ("cancelled", "closed"),
+        ("failed", "closed"),
+        ("running", None),
+        ("planned", None),
+    ],
+)
+def test_a_run_ends_its_session_active_when_its_thread_goes_on_else_closed(
+    report_status: str, session_status: str | None
+) -> None:
+    assert ended_status(report_status) == session_status
 
 
 async def test_the_stand_in_keeps_a_sessions_title_and_refuses_what_the_page_refuses(
