@@ -27,6 +27,7 @@ from bot.conversation.thread_context import conversation_context
 from bot.redis.state import ReportState
 from bot.runtime import Runtime
 from bot.slack import assistant
+from bot.slack.agent_session import session_title, set_session
 from bot.slack.blockkit import Message
 from bot.slack.blocks import answered_questions, clarifying_questions, plan_message
 from bot.slack.texts import texts_for
@@ -146,6 +147,7 @@ async def ask(rt: Runtime, step: Ask) -> None:
         template=brief.template,
         limits=rt.settings.limits_for(brief.template),
         assistant=step.assistant,
+        agent=step.agent,
         follows=step.follows,
         context=await conversation_context(rt, step),
     )
@@ -156,6 +158,10 @@ async def ask(rt: Runtime, step: Ask) -> None:
         if step.follows is None:  # a follow-up keeps the thread's title
             await assistant.set_title(rt.slack, step.channel, thread_ts, brief.question)
         await assistant.planning(rt.slack, step.channel, thread_ts, brief.language)
+    if step.agent:  # the session, titled on creation (a follow-up's already has its title)
+        title = session_title(brief.question) if step.follows is None else None
+        await set_session(rt.slack, step.channel, thread_ts, "processing", title)
+        await assistant.planning(rt.slack, step.channel, thread_ts, brief.language)
     # A follow-up is asked with its thread's report in view: no clarifying round again.
     clarify = step.follows is None and needs_clarifying(brief)
     questions = await _clarify(rt, state) if clarify else []
@@ -163,16 +169,20 @@ async def ask(rt: Runtime, step: Ask) -> None:
         await post_plan(rt, report_id)
         return
     # State first, message second: an answer may arrive the moment the message shows.
+    happened, change = transition(
+        ("clarifying",), questions=questions, answers=[""] * len(questions)
+    )
+    await rt.states.update(report_id, change)
+    if not happened:  # cancelled while the questions were thought of
+        return
     if step.is_dm:
         await rt.states.set_dm_open(step.channel, report_id)
-    await rt.states.update(
-        report_id,
-        lambda s: s.model_copy(update={"questions": questions, "answers": [""] * len(questions)}),
-    )
     ts = await rt.slack.post(
         step.channel, clarifying_questions(report_id, questions, brief.language), thread_ts
     )
     await rt.states.update(report_id, lambda s: s.model_copy(update={"questions_ts": ts}))
+    if step.agent:  # waiting for the user's answers
+        await set_session(rt.slack, step.channel, thread_ts, "suspended")
 
 
 async def _brief_told_sources(rt: Runtime, state: ReportState) -> Brief:
@@ -202,9 +212,12 @@ async def post_plan(rt: Runtime, report_id: str) -> None:
     except Exception as failure:
         log.warning("planning failed for %s: %s", report_id, failure)
         plan = single_question_plan(brief)
-    await rt.states.update(
-        report_id, lambda s: s.model_copy(update={"plan": plan, "status": "planned"})
-    )
+    # Only a brief still being planned gets its plan: one cancelled meanwhile (the agent
+    # session's stop button shows while the plan is made) stays cancelled.
+    happened, change = transition(("clarifying", "planned"), plan=plan, status="planned")
+    await rt.states.update(report_id, change)
+    if not happened:
+        return
     message = plan_message(
         report_id, plan, state.limits, estimate_run(plan, state.limits, rt), state.language
     )
@@ -212,6 +225,8 @@ async def post_plan(rt: Runtime, report_id: str) -> None:
     await rt.states.update(report_id, lambda s: s.model_copy(update={"plan_ts": ts}))
     if state.is_dm:
         await rt.states.set_dm_open(state.channel, None)
+    if state.agent:  # waiting for Start
+        await set_session(rt.slack, state.channel, state.thread_ts, "suspended")
 
 
 async def answer(rt: Runtime, step: Answer) -> None:

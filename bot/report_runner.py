@@ -14,6 +14,7 @@ from bot.recovery.heartbeat import RunHeartbeat
 from bot.redis.outage import REDIS_DOWN
 from bot.redis.state import ReportState
 from bot.runtime import Runtime
+from bot.slack.agent_session import ProcessingSession, ended_status, set_session
 from bot.slack.api import DELIVERY_ERRORS
 from bot.slack.assistant import StatusLine
 from bot.slack.blockkit import Message
@@ -74,6 +75,7 @@ async def _attempt(rt: Runtime, report_id: str, version: int) -> None:
         return
     report = await _research(rt, state, version)
     if report is None:
+        await _session_ended(rt, report_id)
         return
     current = await rt.states.get(report_id)
     if current is None:
@@ -105,6 +107,16 @@ async def _attempt(rt: Runtime, report_id: str, version: int) -> None:
 
     await rt.states.update(report_id, delivering)
     await deliver_report(rt, report_id, version, report)
+    await _session_ended(rt, report_id)
+
+
+async def _session_ended(rt: Runtime, report_id: str) -> None:
+    """In the agent experience, the session leaves processing once the run ended: active
+    for a delivered report, closed for a cancelled or failed run (bot.slack.agent_session)."""
+    state = await rt.states.get(report_id)
+    ended = ended_status(state.status) if state is not None and state.agent else None
+    if state is not None and ended is not None:
+        await set_session(rt.slack, state.channel, state.thread_ts, ended)
 
 
 async def _research(rt: Runtime, state: ReportState, version: int) -> Report | None:
@@ -134,6 +146,11 @@ async def _research(rt: Runtime, state: ReportState, version: int) -> Report | N
         state=progress,
     )
     status_line = _status_line(rt, state, reporter)
+    session = (
+        ProcessingSession(rt.slack, state.channel, state.thread_ts, rt.settings.status_refresh)
+        if state.agent
+        else None
+    )
     orchestrator = Orchestrator(
         rt.model,
         sources.searcher,
@@ -150,36 +167,41 @@ async def _research(rt: Runtime, state: ReportState, version: int) -> Report | N
     if status_line is not None:
         reporter.on_change = status_line.changed
         status_line.start()
+    if session is not None:
+        await session.start()
     watcher = asyncio.create_task(_watch(rt, report_id, orchestrator))
     try:
         research = set(state.research) if state.research else None
         report = await orchestrator.run(brief_of(state), plan=state.plan, research=research)
     except REDIS_DOWN:
         # Not the research's fault: the job runs again once Redis answers (bot.jobs).
-        await _stop(orchestrator, watcher, reporter, status_line)
+        await _stop(orchestrator, watcher, reporter, status_line, session)
         raise
     except Exception as failure:
         log.exception("report %s v%d: the research broke", report_id, version)
-        await _stop(orchestrator, watcher, reporter, status_line)
+        await _stop(orchestrator, watcher, reporter, status_line, session)
         await _fail(rt, report_id, version, failure)
         return None
     except BaseException:
         # The job is being cancelled (its worker stops): arq will run it again, so stop
         # everything it started and leave the progress message as it is.
-        await _stop(orchestrator, watcher, reporter, status_line)
+        await _stop(orchestrator, watcher, reporter, status_line, session)
         raise
     watcher.cancel()
     await reporter.close()
     if status_line is not None:
         await status_line.close()
+    if session is not None:
+        await session.stop()
     await rt.stores.end_run(report_id, version)
     return origins_marked(report, sources)
 
 
 def _status_line(rt: Runtime, state: ReportState, reporter: ProgressReporter) -> StatusLine | None:
-    """In an assistant thread, and in a channel's thread (setStatus takes chat:write there,
+    """In an assistant thread, in the agent experience's DM thread (beside its session), and
+    in a channel's thread (setStatus takes chat:write there,
     docs.slack.dev/changelog/2026/03/05/set-status-scope-update); not in a plain DM."""
-    if state.is_dm and not state.assistant:
+    if state.is_dm and not (state.assistant or state.agent):
         return None
     t = texts_for(state.language)
     wanted = list(state.research) if state.research else None
@@ -208,6 +230,7 @@ async def _stop(
     watcher: asyncio.Task[None],
     reporter: ProgressReporter,
     status_line: StatusLine | None,
+    session: ProcessingSession | None,
 ) -> None:
     watcher.cancel()
     if isinstance(orchestrator.executor, ArqExecutor):
@@ -215,6 +238,8 @@ async def _stop(
     await reporter.close(final=False)
     if status_line is not None:
         await status_line.close()
+    if session is not None:
+        await session.stop()
 
 
 async def _fail(rt: Runtime, report_id: str, version: int, failure: Exception) -> None:

@@ -35,7 +35,9 @@ class Ask(_Step):
     language: Language | None = None
     """When the request says more than its question (a slash command's template word)."""
     assistant: bool = False
-    """Asked in an assistant (agent) thread."""
+    """Asked in an assistant thread (the older messaging experience)."""
+    agent: bool = False
+    """Asked in the DM of the agent messaging experience (no assistant thread under it)."""
     follows: str | None = None
     """A new question in a thread whose report (this id) is done: that report is context."""
     in_thread: bool = False

@@ -8,6 +8,7 @@ from bot.conversation.common import close_plan, reply, state_to_act_on, transiti
 from bot.redis.ratings import Rating, ratings_store
 from bot.redis.state import Feedback, ReportState
 from bot.runtime import Runtime
+from bot.slack.agent_session import set_session
 from bot.slack.blockkit import Message
 from bot.slack.blocks import bot_gap_text
 from bot.slack.texts import texts_for
@@ -30,6 +31,8 @@ async def cancel(rt: Runtime, step: Cancel) -> None:
         await close_plan(rt, state, why)
         if state.is_dm:
             await rt.states.set_dm_open(state.channel, None)
+        if state.agent:  # nothing runs in the thread any more
+            await set_session(rt.slack, state.channel, state.thread_ts, "closed")
         return
     happened, change = transition(("running",), cancel_reason=why)
     await rt.states.update(step.report_id, change)

@@ -7,7 +7,12 @@ to the bot there is a new research in the same thread with that report as its co
 deepening of it when the question names one of its gaps ("aprofunde: …" always does). While
 its research is under way, the question gets an answer saying so (`followups.out_of_turn`).
 A picked suggested prompt arrives as its message, a question: the template it stands for is
-looked up among the prompts offered, never parsed from the words. "exportar [pdf|docx|…]"
+looked up among the prompts offered, never parsed from the words. A DM brief is of the older
+experience's assistant thread when its thread was opened as one (assistant_thread_started),
+and of the agent experience when its DM was opened in it (app_home_opened): there, "messages
+received in the DM channel will not have a root message with subtype =
+assistant_app_thread" (docs.slack.dev/ai/migrating-to-agent-messaging/), the user's first
+message being its thread's root. "exportar [pdf|docx|…]"
 in a report's thread uploads its files again (`export.export_request`)."""
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ async def step_for_message(
     in_assistant = bool(
         is_dm and thread_ts and await rt.states.is_assistant_thread(channel, thread_ts)
     )
+    # The agent experience has no assistant thread: its DM was marked when it opened.
+    in_agent = is_dm and not in_assistant and await rt.states.is_agent_dm(channel)
     report_id = None
     if thread_ts:
         report_id = await rt.states.by_thread(channel, str(thread_ts))
@@ -75,6 +82,7 @@ async def step_for_message(
         template=template,
         language=language,
         assistant=in_assistant,
+        agent=in_agent,
         follows=follows,
         in_thread=bool(thread_ts) and follows is None and not is_dm,
     )

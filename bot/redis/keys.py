@@ -53,6 +53,10 @@ class Keys:
         """Set when Slack opened an assistant (agent) thread there."""
         return f"{self.prefix}:assistant:{channel}:{thread_ts}"
 
+    def agent_dm(self, channel: str) -> str:
+        """Set when a user opened this DM in the agent messaging experience."""
+        return f"{self.prefix}:agent-dm:{channel}"
+
     # -- ratings (kept longer than reports: FONTE_RATINGS_DAYS) ------------------------------
 
     def rating(self, report_id: str, version: int, user: str) -> str:

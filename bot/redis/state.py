@@ -83,7 +83,11 @@ class ReportState(BaseModel):
     gaps: list[str] = Field(default_factory=list)
     cancel_reason: str | None = None
     assistant: bool = False
-    """Asked in an assistant (agent) thread: title and status line are set there too."""
+    """Asked in an assistant thread (the older experience): title and status line are set
+    there too."""
+    agent: bool = False
+    """Asked in the DM of the agent messaging experience: an agent session follows it
+    (bot.slack.agent_session)."""
     feedback: list[Feedback] = Field(default_factory=list)
     created_at: datetime = Field(default_factory=utc_now)
     follows: str | None = None
@@ -143,10 +147,18 @@ class StateStore(Protocol):
     async def dm_open(self, channel: str) -> str | None: ...
 
     async def mark_assistant_thread(self, channel: str, thread_ts: str) -> None:
-        """Slack opened an assistant (agent) thread here (assistant_thread_started)."""
+        """Slack opened an assistant thread here (assistant_thread_started, the older
+        messaging experience)."""
         ...
 
     async def is_assistant_thread(self, channel: str, thread_ts: str) -> bool: ...
+
+    async def mark_agent_dm(self, channel: str) -> bool:
+        """A user opened this DM in the agent messaging experience (app_home_opened, tab
+        "messages"); True the first time, when the greeting is due."""
+        ...
+
+    async def is_agent_dm(self, channel: str) -> bool: ...
 
     async def save_report(self, report_id: str, version: int, report: Report) -> None: ...
 
@@ -229,6 +241,16 @@ class RedisStateStore:
         key = self._keys.assistant_thread(channel, thread_ts)
         return bool(await awaited(self._redis.exists(key)))
 
+    async def mark_agent_dm(self, channel: str) -> bool:
+        key = self._keys.agent_dm(channel)
+        if await awaited(self._redis.set(key, "1", ex=self._ttl, nx=True)):
+            return True
+        await awaited(self._redis.expire(key, self._ttl))  # every visit keeps it
+        return False
+
+    async def is_agent_dm(self, channel: str) -> bool:
+        return bool(await awaited(self._redis.exists(self._keys.agent_dm(channel))))
+
     async def save_report(self, report_id: str, version: int, report: Report) -> None:
         await awaited(
             self._redis.set(
@@ -263,6 +285,7 @@ class InMemoryStateStore:
         self._dms: dict[str, str] = {}
         self._reports: dict[tuple[str, int], Report] = {}
         self._assistant_threads: set[tuple[str, str]] = set()
+        self._agent_dms: set[str] = set()
         self._page_files: dict[tuple[str, int, str], str] = {}
         self._lock = asyncio.Lock()
 
@@ -308,6 +331,14 @@ class InMemoryStateStore:
 
     async def is_assistant_thread(self, channel: str, thread_ts: str) -> bool:
         return (channel, thread_ts) in self._assistant_threads
+
+    async def mark_agent_dm(self, channel: str) -> bool:
+        new = channel not in self._agent_dms
+        self._agent_dms.add(channel)
+        return new
+
+    async def is_agent_dm(self, channel: str) -> bool:
+        return channel in self._agent_dms
 
     async def save_report(self, report_id: str, version: int, report: Report) -> None:
         self._reports[(report_id, version)] = report

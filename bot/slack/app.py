@@ -3,10 +3,12 @@ here. What a message asks for is read in `bot.conversation.routing`; the buttons
 open a modal at once (a trigger_id expires three seconds after the click) are in
 `bot.conversation.opening`.
 
-Bolt's `AsyncAssistant` middleware takes the DM events of Slack's agent surface: a thread
-opening (suggested prompts) and every user message in a DM thread, which go through the same
-routing as any message. Workspaces without the feature never send assistant_thread_started,
-and their DMs arrive as plain message events, as before."""
+Slack's two messaging experiences of AI apps both arrive here. The agent experience (the
+manifest's `agent_view`) sends app_home_opened with tab "messages" when the DM opens, plain
+message events after it, and agent_session_stopped for its sessions' stop button. The older
+one (`assistant_view`) sends assistant_thread_started, which Bolt's `AsyncAssistant`
+middleware takes with every user message in a DM thread; all go through the same routing as
+any message. Workspaces without either feature send plain DM message events, as before."""
 
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from bot.recovery.in_flight import RUN_AGAIN, LostBrief, run_again, tell_brief
 from bot.redis.outage import is_outage
 from bot.runtime import Runtime
 from bot.slack import assistant
+from bot.slack.agent_session import set_session
 from bot.slack.blockkit import feedback_pressed, selected_value
 from bot.slack.blocks import (
     ANSWER,
@@ -84,6 +87,8 @@ def build_app(
     listeners = Listeners(rt)
     app.event("app_mention")(listeners.on_mention)
     app.event("message")(listeners.on_message)
+    app.event("app_home_opened")(listeners.on_home_opened)
+    app.event("agent_session_stopped")(listeners.on_session_stopped)
     app.command("/research")(listeners.on_research)
     app.action(re.compile(f"^{ANSWER}_"))(listeners.on_answer)
     app.action(START)(listeners.on_start)
@@ -138,6 +143,42 @@ class Listeners:
         await self.rt.states.mark_assistant_thread(channel, thread_ts)
         languages = await self.locales.languages(client, str(thread.get("user_id") or ""))
         await assistant.open_thread(self.rt.slack, channel, thread_ts, languages)
+
+    async def on_home_opened(self, ack: AsyncAck, event: Payload, client: AsyncWebClient) -> None:
+        """app_home_opened: with tab "messages", a user opened the DM of the agent
+        messaging experience, which replaces assistant_thread_started there
+        (https://docs.slack.dev/ai/migrating-to-agent-messaging/). The DM is remembered as
+        the agent experience's, greeted the first time and offered the prompts."""
+        await ack()
+        channel = str(event.get("channel") or "")
+        if event.get("tab") != "messages" or not channel:
+            return  # the Home tab (home_tab_enabled is off) or no DM named
+        try:
+            first = await self.rt.states.mark_agent_dm(channel)
+        except Exception as error:
+            if not is_outage(error):
+                raise
+            log.warning("app_home_opened in %s: Redis is unreachable (%s)", channel, error)
+            return
+        languages = await self.locales.languages(client, str(event.get("user") or ""))
+        await assistant.open_dm(self.rt.slack, channel, languages, first=first)
+
+    async def on_session_stopped(self, ack: AsyncAck, body: Payload, event: Payload) -> None:
+        """agent_session_stopped: the user pressed the stop button of a thread's agent
+        session (https://docs.slack.dev/reference/events/agent_session_stopped). Its report
+        is cancelled as the plan's Cancel does (the Cancel step: who may, the partial
+        report); the session then leaves processing when the run ends."""
+        await ack()
+        channel, thread_ts = str(event.get("channel") or ""), str(event.get("thread_ts") or "")
+        user = str(event.get("user") or "")
+        if not channel or not thread_ts or not user:
+            return
+        report_id = await self.rt.states.by_thread(channel, thread_ts)
+        if report_id is None:  # nothing of Fonte's runs there: the session ends
+            await set_session(self.rt.slack, channel, thread_ts, "closed")
+            return
+        origin = f"event:{body.get('event_id') or event.get('event_ts')}"
+        await self._enqueue(Cancel(report_id=report_id, user=user, channel=channel), origin)
 
     async def on_assistant_context(self, body: Payload) -> None:
         """assistant_thread_context_changed: nothing to do (acknowledged by Bolt)."""

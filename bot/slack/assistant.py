@@ -1,5 +1,7 @@
-"""Slack's agent surface (the assistant thread of AI apps): suggested prompts when a thread
-opens, its title from the question, and a status line while research runs.
+"""Slack's surface for AI apps, in both messaging experiences: the greeting and suggested
+prompts when the DM (agent experience) or an assistant thread (the older one) opens, the
+thread's title from the question, and a status line while research runs. The agent
+experience's sessions are bot.slack.agent_session's.
 
 Slack removes a status after two minutes without a message from the app
 (docs.slack.dev/reference/methods/assistant.threads.setStatus), and a report takes longer,
@@ -86,13 +88,39 @@ async def best_effort(what: str, call: Callable[[], object]) -> bool:
 
 
 async def open_thread(slack: SlackApi, channel: str, thread_ts: str, languages: Languages) -> None:
-    """A greeting in the new thread, and the report templates as its suggested prompts, in
-    the user's language (both when it is unknown)."""
-    text, title = greeting(languages)
+    """The older experience's assistant thread opened (assistant_thread_started): a greeting
+    in it, and the report templates as its suggested prompts, in the user's language (both
+    when it is unknown). The prompts name the thread: the older experience takes thread_ts
+    (docs.slack.dev/reference/methods/assistant.threads.setSuggestedPrompts)."""
+    await _greet(slack, channel, thread_ts, languages)
+    await _offer_prompts(slack, channel, languages, thread_ts)
+
+
+async def open_dm(slack: SlackApi, channel: str, languages: Languages, *, first: bool) -> None:
+    """The agent experience's DM opened (app_home_opened, tab "messages",
+    docs.slack.dev/ai/migrating-to-agent-messaging/): a greeting the first time only (the
+    event comes at every visit: "Verify that this is the first interaction",
+    docs.slack.dev/reference/events/app_home_opened), and the prompts pinned at every
+    visit, without thread_ts, which an agent app's call must not name."""
+    if first:
+        await _greet(slack, channel, None, languages)
+    await _offer_prompts(slack, channel, languages, None)
+
+
+async def _greet(
+    slack: SlackApi, channel: str, thread_ts: str | None, languages: Languages
+) -> None:
+    text, _ = greeting(languages)
     await best_effort("greeting", lambda: slack.post(channel, Message(text), thread_ts))
+
+
+async def _offer_prompts(
+    slack: SlackApi, channel: str, languages: Languages, thread_ts: str | None
+) -> None:
+    _, title = greeting(languages)
     await best_effort(
         "setSuggestedPrompts",
-        lambda: slack.set_suggested_prompts(channel, title, prompts_for(languages)),
+        lambda: slack.set_suggested_prompts(channel, title, prompts_for(languages), thread_ts),
     )
 
 
@@ -105,6 +133,13 @@ async def planning(slack: SlackApi, channel: str, thread_ts: str, language: Lang
 async def set_title(slack: SlackApi, channel: str, thread_ts: str, question: str) -> None:
     title = clip(collapse_whitespace(question), MAX_THREAD_TITLE_CHARS)
     await best_effort("setTitle", lambda: slack.set_title(channel, thread_ts, title))
+
+
+async def cancelled(task: asyncio.Task[None]) -> None:
+    """Cancel a refreshing loop and wait until it ended."""
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
 
 MAX_LOADING_MESSAGES = 10
@@ -163,9 +198,7 @@ class StatusLine:
     async def close(self) -> None:
         """Stop refreshing and clear the line (the report's message follows)."""
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await cancelled(self._task)
             self._task = None
             await self._set("")
 

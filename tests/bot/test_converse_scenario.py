@@ -1,4 +1,5 @@
-"""An agent thread converses, in every set-up (HTTP and Socket Mode, embedded and with Redis
+"""An assistant thread (the older messaging experience, the stand-in in that mode) converses, in
+every set-up (HTTP and Socket Mode, embedded and with Redis
 and a worker): an en-US user is greeted and offered prompts in English, a picked prompt is a
 question researched with its template, a new question once the report is done is a second
 report in the same thread with the first as its context, and naming one of its gaps deepens
@@ -57,6 +58,7 @@ async def test_an_agent_thread_converses_in_the_users_language(
     surface: Callable[..., Awaitable[Surface]],
 ) -> None:
     s = await surface()
+    s.slack.agents.experience = "assistant_view"
     s.slack.users.add(USER, locale="en-US")
     await s.event(thread_started())
     await s.slack.wait_for(lambda: s.slack.prompts_shown.get(DM), what="prompts")

@@ -41,6 +41,8 @@ def test_manifest_asks_for_what_the_bot_uses_and_no_more() -> None:
     assert settings["socket_mode_enabled"] is True
     assert settings["interactivity"]["is_enabled"] is True
     assert set(settings["event_subscriptions"]["bot_events"]) == {
+        "agent_session_stopped",  # the agent sessions' stop button
+        "app_home_opened",  # the agent experience's DM opening
         "app_mention",
         "assistant_thread_context_changed",
         "assistant_thread_started",

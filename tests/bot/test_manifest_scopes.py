@@ -39,6 +39,8 @@ METHOD_SCOPES: dict[str, tuple[str, ...]] = {
     "assistant.threads.setStatus": ("chat:write",),
     "assistant.threads.setTitle": ("assistant:write",),
     "assistant.threads.setSuggestedPrompts": ("assistant:write",),
+    # "Authentication token bearing the chat:write scope" (agents.sessions.setStatus).
+    "agents.sessions.setStatus": ("chat:write",),
     "users.info": ("users:read",),
     "canvases.create": ("canvases:write",),
     "conversations.canvases.create": ("canvases:write",),
@@ -46,13 +48,18 @@ METHOD_SCOPES: dict[str, tuple[str, ...]] = {
 }
 # Events each listener needs, and the scope each event needs
 # (https://docs.slack.dev/reference/events/<event>, "Required scopes").
-EVENT_SCOPES = {
+EVENT_SCOPES: dict[str, str | None] = {
     "app_mention": "app_mentions:read",
     "message.channels": "channels:history",
     "message.groups": "groups:history",
     "message.im": "im:history",
     "assistant_thread_started": "assistant:write",
     "assistant_thread_context_changed": "assistant:write",
+    # "Your Slack app must have a bot user configured and installed", no scope.
+    "app_home_opened": None,
+    # Only apps declared as agents have sessions, and "Declaring an app as an agent adds
+    # the assistant:write scope" (https://docs.slack.dev/ai/agent-sessions/).
+    "agent_session_stopped": "assistant:write",
 }
 _CALL = re.compile(r"client\.([a-z]+(?:_[A-Za-z0-9]+)+)\(")
 _API_CALL = re.compile(r"api_call\(\s*\"([a-zA-Z.]+)\"")
@@ -97,7 +104,7 @@ def needed_scopes() -> set[str]:
     unknown = methods - METHOD_SCOPES.keys()
     assert not unknown, f"methods without a scope entry (read their pages): {sorted(unknown)}"
     scopes = {scope for method in methods for scope in METHOD_SCOPES[method]}
-    scopes |= {EVENT_SCOPES[event] for event in subscribed_events()}
+    scopes |= {scope for event in subscribed_events() if (scope := EVENT_SCOPES[event])}
     if "/research" in (BOT / "slack" / "app.py").read_text(encoding="utf-8"):
         scopes.add("commands")
     if any(_DOWNLOAD.search(p.read_text(encoding="utf-8")) for p in BOT.rglob("*.py")):

@@ -7,7 +7,8 @@ postEphemeral, views.open / views.update (`slack_views`), the files_upload_v2 se
 files.completeUploadExternal; `slack_files`, which also says whether an image block may show
 a file), files a user shares (`slack_files.file_share_event`) served at their url_private
 to a bearer token with files:read, files.info, users.info (`slack_users`), the
-assistant.threads.* methods of the agent surface, streamed messages (chat.startStream /
+assistant.threads.* methods and agents.sessions.setStatus of the two messaging experiences
+(`slack_agents`), streamed messages (chat.startStream /
 appendStream / stopStream, `slack_streams`), and apps.connections.open
 with a real Socket Mode WebSocket.
 
@@ -38,6 +39,7 @@ from urllib.parse import parse_qsl
 
 from aiohttp import web
 
+from tests.support.slack_agents import AgentSurface
 from tests.support.slack_canvases import CANVAS_SCOPE, CanvasStore
 from tests.support.slack_files import FileStore, file_share_event
 from tests.support.slack_limits import block_errors, table_refusal, total_text
@@ -69,6 +71,8 @@ SCOPES = {
     "assistant.threads.setStatus": "chat:write",
     "assistant.threads.setTitle": "assistant:write",
     "assistant.threads.setSuggestedPrompts": "assistant:write",
+    # "Authentication token bearing the chat:write scope" (agents.sessions.setStatus).
+    "agents.sessions.setStatus": "chat:write",
     # The streaming methods' pages: Bot token, chat:write (slack_streams).
     "chat.startStream": "chat:write",
     "chat.appendStream": "chat:write",
@@ -154,6 +158,10 @@ class SlackStub(SocketModeSide):
         """Canvases canvases.create made (`slack_canvases`)."""
         self.users = UserDirectory()
         """Members users.info knows (`slack_users`): `slack.users.add("U1", locale=...)`."""
+        self.agents = AgentSurface(self.streams)
+        """The app's messaging experience (`slack_agents`): `slack.agents.experience` is
+        "agent_view" (the manifest's) or "assistant_view"; agent sessions and their stop
+        button."""
 
     @property
     def api_url(self) -> str:
@@ -379,7 +387,10 @@ class SlackStub(SocketModeSide):
             ]
             return {"ok": True, "messages": listed, "has_more": False}
         if method in STREAM_METHODS:
-            return self.streams.answer(method, params, number)
+            streamed = self.streams.answer(method, params, number)
+            if method == "chat.stopStream" and streamed.get("ok"):
+                self.agents.stream_stopped(self.streams.messages[str(streamed["ts"])], params)
+            return streamed
         if method == "chat.update":  # answers the same channel and ts it edited
             return {"ok": True, "channel": params.get("channel"), "ts": params.get("ts")}
         if method == "chat.postEphemeral":  # message_ts only: ephemeral messages have no ts
@@ -408,12 +419,14 @@ class SlackStub(SocketModeSide):
         if method == "assistant.threads.setSuggestedPrompts":
             # "Including [thread_ts] in a call for an agent app will cause the call to
             # silently fail" (docs.slack.dev/reference/methods/assistant.threads.setSuggestedPrompts):
-            # ok, and nothing shown. The stand-in is an agent app (manifest.yml's agent_view).
-            if not params.get("thread_ts"):
+            # ok, and nothing shown in agent_view; the older experience shows a thread's.
+            if self.agents.shows_prompts(params):
                 prompts = params.get("prompts")
                 listed = json.loads(prompts) if isinstance(prompts, str) else prompts
                 self.prompts_shown[str(params["channel_id"])] = list(listed)
             return {"ok": True}
+        if method == "agents.sessions.setStatus":
+            return self.agents.set_status(params)
         if method == "files.completeUploadExternal":
             files = params.get("files")
             listed = json.loads(files) if isinstance(files, str) else files or []

@@ -31,6 +31,10 @@ class OpenedView:
     hash: str
 
 
+Prompts = Sequence[tuple[str, str]]
+"""Suggested prompts: (title, message) pairs."""
+
+
 class SlackApi(Protocol):
     async def post(self, channel: str, message: Message, thread_ts: str | None = None) -> str:
         """Post a message; returns its ts."""
@@ -108,9 +112,20 @@ class SlackApi(Protocol):
         ...
 
     async def set_suggested_prompts(
-        self, channel: str, title: str, prompts: Sequence[tuple[str, str]]
+        self, channel: str, title: str, prompts: Prompts, thread_ts: str | None = None
     ) -> None:
-        """assistant.threads.setSuggestedPrompts: (title, message) pairs, at most four."""
+        """assistant.threads.setSuggestedPrompts: (title, message) pairs, at most four; an
+        assistant thread's with `thread_ts`, which only the older experience takes (an agent
+        app's call naming one silently fails: docs.slack.dev/reference/methods/
+        assistant.threads.setSuggestedPrompts)."""
+        ...
+
+    async def set_session_status(
+        self, channel: str, thread_ts: str, status: str, title: str | None = None
+    ) -> None:
+        """agents.sessions.setStatus: the thread's agent session (created if need be, with
+        `title`) is now `status`: processing, active, suspended or closed
+        (docs.slack.dev/reference/methods/agents.sessions.setStatus)."""
         ...
 
     async def start_stream(

@@ -10,7 +10,7 @@ from slack_sdk.errors import SlackRequestError
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
-from bot.slack.api.protocol import OpenedView, Upload
+from bot.slack.api.protocol import OpenedView, Prompts, Upload
 from bot.slack.blockkit import Block, Message
 
 
@@ -181,15 +181,25 @@ class SlackWebApi:
         return canvas_id
 
     async def set_suggested_prompts(
-        self, channel: str, title: str, prompts: Sequence[tuple[str, str]]
+        self, channel: str, title: str, prompts: Prompts, thread_ts: str | None = None
     ) -> None:
-        # No thread_ts: with the manifest's agent_view Slack silently ignores a call that
-        # names one (docs.slack.dev/reference/methods/assistant.threads.setSuggestedPrompts).
+        # thread_ts only for an assistant thread: with agent_view Slack silently ignores a
+        # call that names one
+        # (docs.slack.dev/reference/methods/assistant.threads.setSuggestedPrompts).
+        body: dict[str, Any] = {
+            "channel_id": channel,
+            "title": title,
+            "prompts": [{"title": t, "message": m} for t, m in prompts[:4]],
+        }
+        if thread_ts is not None:
+            body["thread_ts"] = thread_ts
+        await self.client.api_call("assistant.threads.setSuggestedPrompts", json=body)
+
+    async def set_session_status(
+        self, channel: str, thread_ts: str, status: str, title: str | None = None
+    ) -> None:
+        # api_call, not the client's method: slack_sdk has it only since its agent sessions.
+        body = {"channel_id": channel, "thread_ts": thread_ts, "status": status}
         await self.client.api_call(
-            "assistant.threads.setSuggestedPrompts",
-            json={
-                "channel_id": channel,
-                "title": title,
-                "prompts": [{"title": t, "message": m} for t, m in prompts[:4]],
-            },
+            "agents.sessions.setStatus", json=body | ({"title": title} if title else {})
         )

@@ -182,3 +182,26 @@ async def test_exportar_in_a_reports_thread_is_an_export_of_that_report() -> Non
     assert isinstance(chatter, Answer)
     # outside a report's thread, nothing is exported
     assert await route(rt, message("exportar pdf", thread="999.1")) is None
+
+
+async def test_a_dm_opened_in_the_agent_experience_asks_there_without_an_assistant_root(
+    store: StateStore,
+) -> None:
+    """The agent experience's DM message has no assistant_app_thread root: it is a brief of
+    that experience once its DM was opened there (marked once, the first visit told apart),
+    and a plain DM brief otherwise."""
+    rt = Rt(store)
+    plain = await route(rt, message("Como está o mercado?", channel=DM, thread=None))
+    assert isinstance(plain, Ask)
+    assert (plain.agent, plain.assistant, plain.thread_ts) == (False, False, "200.1")
+    assert await rt.states.mark_agent_dm(DM) is True
+    assert await rt.states.mark_agent_dm(DM) is False  # a second visit: no second greeting
+    asked = await route(rt, message("Como está o mercado?", channel=DM, thread=None))
+    assert isinstance(asked, Ask)
+    assert (asked.agent, asked.assistant, asked.thread_ts) == (True, False, "200.1")
+    assert not await rt.states.is_agent_dm("D2")
+    # an assistant thread of the older experience stays that experience's
+    await rt.states.mark_assistant_thread(DM, THREAD)
+    older = await route(rt, message("Como está o mercado?", channel=DM))
+    assert isinstance(older, Ask)
+    assert (older.agent, older.assistant) == (False, True)

@@ -1,8 +1,10 @@
-"""Slack's agent surface through a real Socket Mode WebSocket: a DM opens an assistant thread
+"""Slack's surface for AI apps in the older messaging experience (`assistant_view`, the
+stand-in in that mode), through a real Socket Mode WebSocket: a DM opens an assistant thread
 with a greeting and the report templates as suggested prompts in the user's language (their
-Slack locale, else both), a picked prompt is a question whose template is looked up, the
-question titles the thread, and a status line follows the research; a workspace without the
-feature keeps the DM flow."""
+Slack locale, else both), set on that thread, a picked prompt is a question whose template is
+looked up, the question titles the thread, and a status line follows the research; a
+workspace without the feature keeps the DM flow. The agent experience the manifest declares
+is test_agent_messaging.py's."""
 
 from __future__ import annotations
 
@@ -132,13 +134,14 @@ async def test_an_assistant_thread_gets_prompts_a_title_a_status_and_the_report(
     make_settings: Any, runtimes: Any, socket_mode: Any, slack: SlackStub
 ) -> None:
     slack.users.add(USER, locale="pt-BR")
+    slack.agents.experience = "assistant_view"
     rt = await runtimes(make_settings(redis=False, status_refresh=0.05))
     sm = await socket_mode(rt)
     await sm.event(thread_started())
     (prompts,) = await slack.wait_for(
         lambda: slack.calls_to("assistant.threads.setSuggestedPrompts"), what="prompts"
     )
-    assert "thread_ts" not in prompts.params  # agent apps: Slack ignores a call naming one
+    assert prompts.params["thread_ts"] == THREAD  # the older experience's prompts: a thread's
     assert [p["message"] for p in slack.prompts_shown[DM]] == [
         m for _, m in suggested_prompts("pt")
     ]
@@ -187,6 +190,7 @@ async def test_an_assistant_thread_gets_prompts_a_title_a_status_and_the_report(
     assert all(
         c.params["thread_ts"] == THREAD for c in slack.calls_to("assistant.threads.setStatus")
     )
+    assert not slack.calls_to("agents.sessions.setStatus", ok_only=False)  # no agent sessions
 
 
 async def test_the_status_line_is_set_again_before_slack_lets_it_lapse(slack: SlackStub) -> None:
@@ -206,6 +210,7 @@ async def test_a_workspace_without_the_feature_keeps_the_dm_flow(
     make_settings: Any, runtimes: Any, socket_mode: Any, slack: SlackStub
 ) -> None:
     rt = await runtimes(make_settings(redis=False))
+    slack.agents.experience = "assistant_view"
     slack.revoke("assistant:write")
     sm = await socket_mode(rt)
     await sm.event(thread_started())  # prompts refused: logged, nothing else
