@@ -44,6 +44,14 @@ class RequiredItem:
 
 
 @dataclass(frozen=True)
+class GoldAnswer:
+    """A question the case asks and the answer its dataset gives (FinanceBench's `answer`)."""
+
+    question: str
+    answer: str
+
+
+@dataclass(frozen=True)
 class Case:
     id: str
     question: str
@@ -54,6 +62,9 @@ class Case:
     template: str | None = None
     """The report template the case is asked as (`"modelo"` in a cases.jsonl row); its price
     gives the run's limits and the cost's share of the price."""
+    answers: tuple[GoldAnswer, ...] = ()
+    """The gold answers the report is scored against (`evals.answers`): one for a
+    FinanceBench question, each of a company's for its brief."""
 
 
 # -- a folder in the seed's format (br-laws, or any DIR with cases.jsonl + docs/) ---------
@@ -110,6 +121,7 @@ def load_financebench_cases(folder: Path) -> list[Case]:
                 question=_text(row, "question", where),
                 required=_evidence_items(row, links, where),
                 group="question",
+                answers=_gold_answers(row, where),
             )
         )
     return cases
@@ -120,9 +132,11 @@ def load_financebench_company_cases(folder: Path) -> list[Case]:
     links = _document_links(folder)
     questions: dict[str, list[str]] = {}
     items: dict[str, dict[RequiredItem, None]] = {}
+    answers: dict[str, list[GoldAnswer]] = {}
     for where, row in _jsonl_rows(folder / "questions.jsonl"):
         company = _text(row, "company", where)
         questions.setdefault(company, []).append(_text(row, "question", where))
+        answers.setdefault(company, []).extend(_gold_answers(row, where))
         for item in _evidence_items(row, links, where):
             items.setdefault(company, {})[item] = None  # an ordered set: shared pages once
     return [
@@ -131,9 +145,18 @@ def load_financebench_company_cases(folder: Path) -> list[Case]:
             question=company_brief(company, asked),
             required=tuple(items.get(company, {})),
             group="company",
+            answers=tuple(answers.get(company, [])),
         )
         for company, asked in questions.items()
     ]
+
+
+def _gold_answers(row: dict[str, Any], where: str) -> tuple[GoldAnswer, ...]:
+    """The row's gold answer, when it gives one."""
+    answer = row.get("answer")
+    if answer is None or not str(answer).strip():
+        return ()
+    return (GoldAnswer(_text(row, "question", where), str(answer)),)
 
 
 def company_brief(company: str, questions: list[str]) -> str:

@@ -16,6 +16,7 @@ from engine import Calculation, Claim, ClaimStatus, DroppedSentence, Report, Sen
 from engine.text import collapse_whitespace, is_fragment, numbers_in, term_set
 from engine.verify.seen import NOT_SEEN, RENDERED
 from engine.writing import NotComparable, recompute
+from evals.answers import numeric_gold, states_answer
 from evals.cases import Case, RequiredItem
 
 GAP_TERM_SHARE = 0.5
@@ -75,6 +76,11 @@ class Tally:
     rejected: "checked by rendering"."""
     seen_rejected: int
     """Of those, the claims it rejected ("not what the page shows")."""
+    answers_numeric: int = 0
+    """Gold answers of the case that state a number (`evals.answers`)."""
+    answers_stated: int = 0
+    """Of those, the answers whose value the report states, with its scale, in its summary,
+    a figures table or a calculation: the answer given, not only its evidence found."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -102,6 +108,7 @@ def measure(report: Report, case: Case, passing: Set[str]) -> ReportMetrics:
     unmatched = tuple(gap for gap in case.expected_gaps if not gap_declared(gap, report.gaps))
     usage = report.spend.usage
     standings = Counter(cited_standings(published).values())
+    scored = [states_answer(report, gold.question, gold.answer) for gold in case.answers]
     return ReportMetrics(
         published_claims=len(published),
         verified_claims=len(held),
@@ -134,6 +141,8 @@ def measure(report: Report, case: Case, passing: Set[str]) -> ReportMetrics:
         unrated_sources=standings[None],
         seen_rendered=sum(1 for c in report.claims if c.seen_by in RENDERED or _unseen(c)),
         seen_rejected=sum(1 for claim in report.claims if _unseen(claim)),
+        answers_numeric=sum(1 for stated in scored if stated is not None),
+        answers_stated=sum(1 for stated in scored if stated),
     )
 
 
@@ -301,7 +310,11 @@ class Row(ReportMetrics):
         nothing: dict[str, Any] = {each.name: 0 for each in fields(Tally)}
         return cls(
             **nothing
-            | {"required_total": len(case.required), "gaps_expected": len(case.expected_gaps)},
+            | {
+                "required_total": len(case.required),
+                "gaps_expected": len(case.expected_gaps),
+                "answers_numeric": sum(1 for gold in case.answers if numeric_gold(gold)),
+            },
             case_id=case.id,
             arch=arch,
             group=case.group,

@@ -261,7 +261,8 @@ def progress_line(number: int, total: int, row: Row) -> str:
         f"claims {row.verified_claims}/{row.published_claims} hold, "
         f"{row.unsupported_numbers} unsupported numbers, "
         f"gaps {row.gaps_declared}/{row.gaps_expected}, "
-        f"{row.seconds:.2f} s, ${row.usd:.4f}, {row.model_calls} calls"
+        + (f"answer {row.answers_stated}/{row.answers_numeric}, " if row.answers_numeric else "")
+        + f"{row.seconds:.2f} s, ${row.usd:.4f}, {row.model_calls} calls"
     )
 
 

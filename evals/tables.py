@@ -103,6 +103,7 @@ def _mean(total: float, count: int) -> float:
 
 _TOTAL_LINES: list[tuple[str, Callable[[Totals], str]]] = [
     ("required-item recall", lambda t: _ratio(t.required_found, t.required_total)),
+    ("answer accuracy (gold value stated)", lambda t: _ratio(t.answers_stated, t.answers_numeric)),
     ("required items on the board", lambda t: _ratio(t.required_on_board, t.required_total)),
     ("cases with every required item", lambda t: _ratio(t.cases_complete, t.cases)),
     ("verifier pass rate (re-checked)", lambda t: _ratio(t.verified_claims, t.published_claims)),

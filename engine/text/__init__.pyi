@@ -9,6 +9,7 @@ from engine.text.normalise import (
     normalise_for_match,
 )
 from engine.text.numbers import NumberToken, missing_numbers, numbers_in
+from engine.text.quantities import Quantity, declarations, figures_in
 from engine.text.sentences import is_fragment
 from engine.text.tokens import STOPWORDS, fold_accents, term_set, tokenize
 
@@ -17,12 +18,15 @@ __all__ = [
     "Language",
     "MatchText",
     "NumberToken",
+    "Quantity",
     "clip",
     "collapse_whitespace",
     "compared_sides",
+    "declarations",
     "detect_language",
     "escaped",
     "excerpt_key",
+    "figures_in",
     "fold_accents",
     "is_fragment",
     "missing_numbers",

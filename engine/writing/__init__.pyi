@@ -1,5 +1,6 @@
 from engine.writing.calculator import NotComparable, recompute
 from engine.writing.conflicts import find_conflicts, published_conflicts
+from engine.writing.units import unit_scale
 from engine.writing.verbatim import MAX_SENTENCES_PER_SECTION, title_for, verbatim_draft
 
 __all__ = [
@@ -9,5 +10,6 @@ __all__ = [
     "published_conflicts",
     "recompute",
     "title_for",
+    "unit_scale",
     "verbatim_draft",
 ]

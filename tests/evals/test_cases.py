@@ -7,6 +7,7 @@ import pytest
 
 from evals.cases import (
     CaseError,
+    GoldAnswer,
     company_brief,
     load_financebench_cases,
     load_financebench_company_cases,
@@ -92,6 +93,7 @@ def _financebench(folder: Path) -> Path:
             "company": "ACME",
             "doc_name": "ACME_2018_10K",
             "question": "What was ACME's FY2018 capex?",
+            "answer": "$1577.00",
             "evidence": [{"doc_name": "ACME_2018_10K", "evidence_page_num": 59}],
         },
         {
@@ -144,6 +146,17 @@ def test_company_briefs_group_questions_and_their_evidence(tmp_path: Path) -> No
         (10, ["https://acme.test/19.pdf"]),
     ]
     assert len(bolt.required) == 1
+
+
+def test_a_question_s_gold_answer_is_kept_and_a_company_s_are_all_kept(tmp_path: Path) -> None:
+    folder = _financebench(tmp_path / "fb")
+    questions = load_financebench_cases(folder)
+    acme, bolt = load_financebench_company_cases(folder)
+
+    assert questions[0].answers == (GoldAnswer("What was ACME's FY2018 capex?", "$1577.00"),)
+    assert questions[1].answers == ()  # no answer given: nothing to score
+    assert acme.answers == questions[0].answers
+    assert bolt.answers == ()
 
 
 def test_company_brief_names_the_company_and_numbers_the_questions() -> None:
