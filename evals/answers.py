@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from engine import Report
-from engine.text import Quantity, declarations, figures_in
+from engine.text import Quantity, declarations, quantities_stated
 from engine.writing import unit_scale
 from evals.cases import GoldAnswer
 
@@ -51,7 +51,7 @@ def gold_value(question: str, answer: str) -> Stated | None:
     """The gold answer's headline figure (its first number that is not a year or a
     reference), scaled as the question asks when the answer gives no scale; None for an
     answer without one."""
-    for quantity in figures_in(answer, "en"):
+    for quantity in quantities_stated(answer, "en"):
         stated = next(_readings(quantity))  # FinanceBench writes "1,577.00": one reading
         if quantity.scale == 1 and not stated.percent:
             asked = _ASKED_SCALE.search(question)
@@ -67,7 +67,7 @@ def stated_values(report: Report) -> Iterator[Stated]:
     its figures tables' cells (under the table's unit when the cell gives no scale), and its
     calculations' results."""
     for sentence in report.summary:
-        for quantity in figures_in(sentence.text, report.language):
+        for quantity in quantities_stated(sentence.text, report.language):
             yield from _readings(quantity)
     for table in report.tables:
         declared = declarations(f"({table.unit})") if table.unit else []
@@ -75,13 +75,13 @@ def stated_values(report: Report) -> Iterator[Stated]:
         percent = table.unit.strip() == "%"
         for row in table.rows:
             for cell in row.cells:
-                for quantity in figures_in(cell.text if cell else "", report.language):
+                for quantity in quantities_stated(cell.text if cell else "", report.language):
                     own = scale if quantity.scale == 1 else Decimal(1)
                     yield from _readings(quantity, own, percent)
     for calculation in report.calculations:
         unit = calculation.unit.strip()
         scale = unit_scale(unit) if unit not in ("", "%") else Decimal(1)
-        for quantity in figures_in(calculation.text, report.language):
+        for quantity in quantities_stated(calculation.text, report.language):
             own = scale if quantity.scale == 1 else Decimal(1)
             yield from _readings(quantity, own, unit == "%")
 

@@ -13,7 +13,14 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 from engine import Calculation, Claim, ClaimStatus, DroppedSentence, Report, Sentence, split_page
-from engine.text import collapse_whitespace, is_fragment, numbers_in, term_set
+from engine.text import (
+    asked_about,
+    boilerplate_kind,
+    collapse_whitespace,
+    is_fragment,
+    numbers_in,
+    term_set,
+)
 from engine.verify.seen import NOT_SEEN, RENDERED
 from engine.writing import NotComparable, recompute
 from evals.answers import numeric_gold, states_answer
@@ -76,6 +83,9 @@ class Tally:
     rejected: "checked by rendering"."""
     seen_rejected: int
     """Of those, the claims it rejected ("not what the page shows")."""
+    boilerplate_claims: int = 0
+    """Published claims whose excerpt is boilerplate the question is not about (an audit
+    opinion, a signature, a notice, a footnote, a label line: `engine.text.boilerplate`)."""
     answers_numeric: int = 0
     """Gold answers of the case that state a number (`evals.answers`)."""
     answers_stated: int = 0
@@ -141,9 +151,16 @@ def measure(report: Report, case: Case, passing: Set[str]) -> ReportMetrics:
         unrated_sources=standings[None],
         seen_rendered=sum(1 for c in report.claims if c.seen_by in RENDERED or _unseen(c)),
         seen_rejected=sum(1 for claim in report.claims if _unseen(claim)),
+        boilerplate_claims=sum(1 for claim in published if is_boilerplate(claim, case.question)),
         answers_numeric=sum(1 for stated in scored if stated is not None),
         answers_stated=sum(1 for stated in scored if stated),
     )
+
+
+def is_boilerplate(claim: Claim, question: str) -> bool:
+    """Whether the claim quotes boilerplate that `question` is not about."""
+    kind = boilerplate_kind(claim.excerpt)
+    return kind is not None and not asked_about(question, kind)
 
 
 def _unseen(claim: Claim) -> bool:

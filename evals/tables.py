@@ -109,6 +109,7 @@ _TOTAL_LINES: list[tuple[str, Callable[[Totals], str]]] = [
     ("verifier pass rate (re-checked)", lambda t: _ratio(t.verified_claims, t.published_claims)),
     ("numeric sentences without a verified source", lambda t: str(t.unsupported_numbers)),
     ("uncited sentences published", lambda t: str(t.uncited_sentences)),
+    ("boilerplate quoted as findings", lambda t: str(t.boilerplate_claims)),
     ("expected gaps declared", lambda t: _ratio(t.gaps_declared, t.gaps_expected)),
     ("published sentences that are fragments", lambda t: str(t.fragments)),
     ("calculated figures", lambda t: str(t.calculated_figures)),

@@ -165,7 +165,7 @@ def quantities(text: str, language: str | None = None, *, words: bool = False) -
     ]
 
 
-def figures_in(text: str, language: str | None = None) -> list[Quantity]:
+def quantities_stated(text: str, language: str | None = None) -> list[Quantity]:
     """The quantities of `text` that are figures: its years and references (a law's, an
     article's number) left out."""
     return [quantity for quantity in quantities(text, language) if quantity.kind == "quantity"]

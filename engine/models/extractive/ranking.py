@@ -41,6 +41,7 @@ from engine.models.extractive.statements import (
 from engine.snapshots import Snapshot, split_page
 from engine.sources.standing import STANDING_ORDER, rules_from_environment
 from engine.text.addressed_to_ai import addressed_to_ai
+from engine.text.boilerplate import Boilerplate, asked_about, boilerplate_kind
 from engine.text.normalise import collapse_whitespace, excerpt_key
 from engine.text.periods import DATE, is_year
 from engine.text.questions import asks_quantity
@@ -250,6 +251,9 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
     def window_score(text: str) -> float:
         return terms.coverage(term_set(text))
 
+    # Boilerplate answers nothing (an audit opinion, a signature, a notice, a footnote's
+    # explanation), unless the question is about it; a label line may still open a list.
+    candidates = [c for c in candidates if not _boilerplate(c, subquestion)]
     in_scope, factors = _in_scope(candidates, subquestion)
     ranked = [candidate for _, candidate in _ranked(in_scope, factors, terms, subquestion)]
     # The most direct unit first, then the row of each figure the answer is computed from
@@ -286,6 +290,8 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
             per_page[candidate.url] = per_page.get(candidate.url, 0) + 1
             chosen.append(listed)
             continue
+        if boilerplate_kind(_text(candidate)) is Boilerplate.label_line:
+            continue  # a label line alone (no list below it) states nothing
         quote = _quote(candidate, window_score)
         if quote is None:
             continue
@@ -300,6 +306,13 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
         per_page[candidate.url] = per_page.get(candidate.url, 0) + 1
         chosen.append(quote)
     return chosen
+
+
+def _boilerplate(candidate: Candidate, question: str) -> bool:
+    kind = boilerplate_kind(_text(candidate))
+    if kind is None or kind is Boilerplate.label_line:
+        return False
+    return not asked_about(question, kind)
 
 
 def _quote(candidate: Candidate, window_score: Callable[[str], float]) -> Quote | None:

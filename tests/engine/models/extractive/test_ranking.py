@@ -111,3 +111,20 @@ def test_a_long_legal_item_is_quoted_in_whole_clauses_and_stated_under_its_label
     assert item.statement.endswith("para as fontes não despacháveis.")
     start = LAW.index(item.excerpt)
     assert belongs(LAW, item.context, (start, start + len(item.excerpt)))
+
+
+AUDITED = """Report of Independent Registered Public Accounting Firm
+We have audited the accompanying consolidated statements of income of 3M Company for the
+years ended December 31, 2018, 2017 and 2016, including its operating income.
+Operating income was $7,207 million in 2018, compared with $7,692 million in 2017.
+"""
+
+
+def test_an_audit_opinion_is_not_quoted_unless_the_question_is_about_the_audit() -> None:
+    page = Snapshot.from_pages("file:///3m.pdf", [AUDITED], title="3M_2018_10K")
+    candidates = candidates_of("file:///3m.pdf#page=1", page, hit_rank=1)
+    asked = choose_quotes(candidates, "What was 3M's operating income in 2018?")
+    assert asked
+    assert not any("We have audited" in quote.excerpt for quote in asked)
+    about = choose_quotes(candidates, "Which statements of income of 3M did the auditor audit?")
+    assert any("We have audited" in quote.excerpt for quote in about)
