@@ -40,6 +40,9 @@ class Ask(_Step):
     """A new question in a thread whose report (this id) is done: that report is context."""
     in_thread: bool = False
     """Asked inside a thread of people's messages (no report in it): they are context."""
+    action_token: str | None = None
+    """The event's action token: what lets the bot search Slack as the asker
+    (bot.sources.slack_search)."""
 
 
 class Answer(_Step):
@@ -160,8 +163,30 @@ class ShareFiles(_Step):
     """Of the conversation, when known (a report in the thread); else read from the text."""
 
 
+class DecideSlackSearch(_Step):
+    """A user's answer to the offer to search Slack as them (asked once, kept per user)."""
+
+    kind: Literal["slack_search"] = "slack_search"
+    user: str
+    allowed: bool
+    channel: str = ""
+    thread_ts: str | None = None
+    language: Language = "pt"
+
+
 Step = Annotated[
-    Ask | Answer | Start | Cancel | EditPlan | Deepen | Rate | Say | ShowPage | Export | ShareFiles,
+    Ask
+    | Answer
+    | Start
+    | Cancel
+    | EditPlan
+    | Deepen
+    | Rate
+    | Say
+    | ShowPage
+    | Export
+    | ShareFiles
+    | DecideSlackSearch,
     Field(discriminator="kind"),
 ]
 STEP = TypeAdapter(Step)

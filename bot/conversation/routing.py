@@ -17,7 +17,7 @@ from bot.conversation.thread_context import named_gap
 from bot.redis.state import FINAL_STATUSES
 from bot.runtime import Runtime
 from bot.slack.assistant import prompt_template
-from bot.slack.payloads import Payload, in_dm
+from bot.slack.payloads import Payload, action_token_of, in_dm
 from bot.steps import Answer, Ask, Deepen, Say, Step, deepen_request, strip_mentions
 
 
@@ -77,4 +77,5 @@ async def step_for_message(
         assistant=in_assistant,
         follows=follows,
         in_thread=bool(thread_ts) and follows is None and not is_dm,
+        action_token=action_token_of(event),
     )

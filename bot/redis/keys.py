@@ -53,6 +53,13 @@ class Keys:
         """Set when Slack opened an assistant (agent) thread there."""
         return f"{self.prefix}:assistant:{channel}:{thread_ts}"
 
+    # -- consents (kept until the user changes them) ----------------------------------------
+
+    def slack_search_consent(self, user: str) -> str:
+        """ "1" or "0": whether `user` let a research search Slack as them
+        (bot.redis.consents)."""
+        return f"{self.prefix}:consent:slack-search:{user}"
+
     # -- ratings (kept longer than reports: FONTE_RATINGS_DAYS) ------------------------------
 
     def rating(self, report_id: str, version: int, user: str) -> str:

@@ -22,6 +22,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.conversation.opening import open_excerpt, open_plan_editor, run_as_mine
 from bot.conversation.routing import step_for_message
 from bot.conversation.shared_files import share_step
+from bot.conversation.slack_search_consent import SLACK_SEARCH_CONSENT
 from bot.recovery.in_flight import RUN_AGAIN, LostBrief, run_again, tell_brief
 from bot.redis.outage import is_outage
 from bot.runtime import Runtime
@@ -57,6 +58,7 @@ from bot.steps import (
     Answer,
     Ask,
     Cancel,
+    DecideSlackSearch,
     Deepen,
     EditPlan,
     Export,
@@ -97,6 +99,7 @@ def build_app(
     app.action(re.compile(f"^{FEEDBACK}_"))(listeners.on_feedback)  # older reports' buttons
     app.action(FEEDBACK_BUTTONS)(listeners.on_rating)
     app.action(CITATIONS)(listeners.on_citation)
+    app.action(re.compile(f"^{SLACK_SEARCH_CONSENT}_"))(listeners.on_slack_search_consent)
     app.view(EDIT_VIEW)(listeners.on_edit_submitted)
     agent = AsyncAssistant()
     agent.thread_started(listeners.on_assistant_thread)
@@ -301,6 +304,21 @@ class Listeners:
         pressed = feedback_pressed(body["actions"][0], FEEDBACK_BUTTONS) or {}
         action = {**body["actions"][0], "value": json.dumps(pressed)}
         await self.on_feedback(ack, {**body, "actions": [action]})
+
+    async def on_slack_search_consent(self, ack: AsyncAck, body: Payload) -> None:
+        """The requester's answer to the offer to search Slack as them."""
+        await ack()
+        chosen = action_value(body)
+        message = body.get("message") or {}
+        thread_ts = message.get("thread_ts") or body.get("container", {}).get("thread_ts")
+        step = DecideSlackSearch(
+            user=body["user"]["id"],
+            allowed=chosen.get("a") == 1,
+            channel=channel_of(body),
+            thread_ts=str(thread_ts) if thread_ts else None,
+            language="en" if chosen.get("l") == "en" else "pt",
+        )
+        await self._enqueue(step, action_origin(body))
 
     async def on_citation(self, ack: AsyncAck, body: Payload) -> None:
         """A citation picked in a report's select: its excerpt modal, as its button opens."""

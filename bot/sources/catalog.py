@@ -11,6 +11,9 @@ shared files live under the shared cache dir.
 
 With a source factory of its own (`module:function`, or one a test injects) the process
 researches that factory's sources, with the conversation's shared files on top.
+
+With FONTE_SLACK_SEARCH on, a research whose requester consented also reads Slack's own
+search, as them (bot.sources.slack_search): one more part, made for that research alone.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from bot.config import Settings
 from bot.files import Conversation, conversation_files, conversation_of
 from bot.sources.channels import ChannelLibraries, parse_channel_libraries
 from bot.sources.factories import SourceUnavailable, as_part, open_web, source_parts
+from bot.sources.slack_search import AskedFor, SlackSearchParts, is_workspace_permalink
 from engine import Report
 from engine.assembly import (
     LIBRARY_LABEL,
@@ -85,6 +89,11 @@ def is_slack_file(url: str) -> bool:
     return on_slack and (host.startswith("files.") or parts.path.startswith("/files"))
 
 
+def is_workspace_address(url: str) -> bool:
+    """A file's or a message's address in a Slack workspace: never read from the web."""
+    return is_slack_file(url) or is_workspace_permalink(url)
+
+
 class SourceCatalog:
     """The libraries, the web and the conversation folders a process researches, each
     opened once, and the combination of them each conversation's research gets."""
@@ -96,8 +105,10 @@ class SourceCatalog:
         channels: ChannelLibraries,
         folders: ConversationFolders,
         custom: Callable[[], Awaitable[Sources]] | None = None,
+        slack: SlackSearchParts | None = None,
     ) -> None:
         self.settings = settings
+        self.slack = slack
         self.channels = channels
         self.folders = folders
         self.root = conversations_root(settings).resolve()
@@ -109,7 +120,10 @@ class SourceCatalog:
 
     @classmethod
     def from_settings(
-        cls, settings: Settings, custom: Callable[[], Awaitable[Sources]] | None = None
+        cls,
+        settings: Settings,
+        custom: Callable[[], Awaitable[Sources]] | None = None,
+        slack: SlackSearchParts | None = None,
     ) -> SourceCatalog:
         """Raises BadInput (one line) for a channel mapping that cannot be used."""
         channels = parse_channel_libraries(
@@ -117,7 +131,8 @@ class SourceCatalog:
             private_channels=settings.private_channels,
             team=settings.library,
         )
-        return cls(settings, channels=channels, folders=conversation_files(settings), custom=custom)
+        folders = conversation_files(settings)
+        return cls(settings, channels=channels, folders=folders, custom=custom, slack=slack)
 
     async def sources_for(self, where: InConversation | None) -> Sources:
         """The sources of a research asked `where` (None: no conversation, the process's
@@ -127,10 +142,19 @@ class SourceCatalog:
             shared = await self._conversation(where)
             parts += [shared] if shared is not None else []
         base = await self._base(where)
-        if not parts and len(base) == 1:
+        searched = await self._slack_search(where)
+        if not parts and len(base) == 1 and searched is None:
             return base[0]  # one source: as it always was, no origins to tell apart
         parts += [as_part(sources) for sources in base]
-        return combined_sources(parts, keep_off_open=is_slack_file)
+        parts += [searched] if searched is not None else []
+        return combined_sources(parts, keep_off_open=is_workspace_address)
+
+    async def _slack_search(self, where: object) -> SourcePart | None:
+        """Slack's search as a part of the research asked `where`, when it is on and its
+        requester consented; None otherwise (and no call is ever made)."""
+        if self.slack is None or not isinstance(where, AskedFor):
+            return None
+        return await self.slack.part_for(where)
 
     async def recorded(self, labels: list[str]) -> Sources:
         """The sources a report recorded it was researched with (`Report.sources`), for
@@ -156,7 +180,7 @@ class SourceCatalog:
             return await self.sources_for(None)
         if len(parts) == 1 and not shared:
             return base[0]
-        return combined_sources(parts, keep_off_open=is_slack_file)
+        return combined_sources(parts, keep_off_open=is_workspace_address)
 
     async def evidence(self, labels: list[str]) -> PageEvidence | None:
         return (await self.recorded(labels)).evidence
@@ -276,5 +300,6 @@ __all__ = [
     "SourceCatalog",
     "conversations_root",
     "is_slack_file",
+    "is_workspace_address",
     "origins_marked",
 ]
