@@ -20,7 +20,7 @@ from bot.slack.texts import texts_for
 from bot.steps import DecideSlackSearch
 from engine import Language
 
-SLACK_SEARCH_CONSENT = "slack_search_consent"
+CONSENT_ACTION = "slack_search_consent"
 """The start of both buttons' action ids (`_yes`, `_no`: ids are unique within a block,
 https://docs.slack.dev/reference/block-kit/block-elements/button-element); the value says
 which too (`a`: 1 or 0)."""
@@ -29,8 +29,8 @@ which too (`a`: 1 or 0)."""
 def offer_message(language: Language) -> Message:
     t = texts_for(language)
     buttons = [
-        button(t.slack_search_allow, f"{SLACK_SEARCH_CONSENT}_yes", value(a=1, l=language)),
-        button(t.slack_search_decline, f"{SLACK_SEARCH_CONSENT}_no", value(a=0, l=language)),
+        button(t.slack_search_allow, f"{CONSENT_ACTION}_yes", value(a=1, l=language)),
+        button(t.slack_search_decline, f"{CONSENT_ACTION}_no", value(a=0, l=language)),
     ]
     return Message(t.slack_search_offer, [section(t.slack_search_offer), *actions(buttons)])
 
@@ -55,4 +55,4 @@ async def decide_slack_search(rt: Runtime, step: DecideSlackSearch) -> None:
     await whisper(rt, step.channel, step.user, said, step.thread_ts)
 
 
-__all__ = ["SLACK_SEARCH_CONSENT", "decide_slack_search", "offer_message", "offer_slack_search"]
+__all__ = ["CONSENT_ACTION", "decide_slack_search", "offer_message", "offer_slack_search"]

@@ -22,7 +22,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.conversation.opening import open_excerpt, open_plan_editor, run_as_mine
 from bot.conversation.routing import step_for_message
 from bot.conversation.shared_files import share_step
-from bot.conversation.slack_search_consent import SLACK_SEARCH_CONSENT
+from bot.conversation.slack_search_consent import CONSENT_ACTION
 from bot.recovery.in_flight import RUN_AGAIN, LostBrief, run_again, tell_brief
 from bot.redis.outage import is_outage
 from bot.runtime import Runtime
@@ -99,7 +99,7 @@ def build_app(
     app.action(re.compile(f"^{FEEDBACK}_"))(listeners.on_feedback)  # older reports' buttons
     app.action(FEEDBACK_BUTTONS)(listeners.on_rating)
     app.action(CITATIONS)(listeners.on_citation)
-    app.action(re.compile(f"^{SLACK_SEARCH_CONSENT}_"))(listeners.on_slack_search_consent)
+    app.action(re.compile(f"^{CONSENT_ACTION}_"))(listeners.on_slack_search_consent)
     app.view(EDIT_VIEW)(listeners.on_edit_submitted)
     agent = AsyncAssistant()
     agent.thread_started(listeners.on_assistant_thread)
