@@ -23,7 +23,7 @@ from bot.conversation.excerpt_page import show_page
 from bot.conversation.export import export
 from bot.conversation.followups import cancel, deepen, out_of_turn, rate, say_to_user
 from bot.conversation.shared_files import share_files
-from bot.conversation.slack_search_consent import decide_slack_search, offer_slack_search
+from bot.conversation.slack_search_consent import offer_slack_search
 from bot.conversation.thread_context import conversation_context
 from bot.redis.state import ReportState
 from bot.runtime import Runtime
@@ -35,7 +35,6 @@ from bot.steps import (
     Answer,
     Ask,
     Cancel,
-    DecideSlackSearch,
     Deepen,
     EditPlan,
     Export,
@@ -88,8 +87,6 @@ async def handle_step(rt: Runtime, step: Step) -> None:
             await show_page(rt, step)
         case Export():
             await export(rt, step)
-        case DecideSlackSearch():
-            await decide_slack_search(rt, step)
         case ShareFiles():
             await share_files(rt, step)  # the files first: what the text asks then sees them
             if step.then is not None:

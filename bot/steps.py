@@ -90,7 +90,13 @@ class Say(_Step):
     channel: str
     user: str
     thread_ts: str | None = None
-    what: Literal["empty_mention", "stale_button", "not_found"]
+    what: Literal[
+        "empty_mention",
+        "stale_button",
+        "not_found",
+        "slack_search_allowed",
+        "slack_search_declined",
+    ]
     language: Language = "pt"
 
 
@@ -163,30 +169,8 @@ class ShareFiles(_Step):
     """Of the conversation, when known (a report in the thread); else read from the text."""
 
 
-class DecideSlackSearch(_Step):
-    """A user's answer to the offer to search Slack as them (asked once, kept per user)."""
-
-    kind: Literal["slack_search"] = "slack_search"
-    user: str
-    allowed: bool
-    channel: str = ""
-    thread_ts: str | None = None
-    language: Language = "pt"
-
-
 Step = Annotated[
-    Ask
-    | Answer
-    | Start
-    | Cancel
-    | EditPlan
-    | Deepen
-    | Rate
-    | Say
-    | ShowPage
-    | Export
-    | ShareFiles
-    | DecideSlackSearch,
+    Ask | Answer | Start | Cancel | EditPlan | Deepen | Rate | Say | ShowPage | Export | ShareFiles,
     Field(discriminator="kind"),
 ]
 STEP = TypeAdapter(Step)

@@ -17,7 +17,6 @@ from bot.redis.state import ReportState
 from bot.runtime import Runtime
 from bot.slack.blockkit import Message, actions, button, section, value
 from bot.slack.texts import texts_for
-from bot.steps import DecideSlackSearch
 from engine import Language
 
 CONSENT_ACTION = "slack_search_consent"
@@ -47,12 +46,10 @@ async def offer_slack_search(rt: Runtime, state: ReportState) -> None:
     await whisper(rt, state.channel, state.requester, message.text, state.thread_ts, message.blocks)
 
 
-async def decide_slack_search(rt: Runtime, step: DecideSlackSearch) -> None:
-    """Keep the user's answer, and tell them, in one line only they see, what it means."""
-    await consents_store(rt.redis, rt.keys, rt.states).decide_slack_search(step.user, step.allowed)
-    t = texts_for(step.language)
-    said = t.slack_search_allowed if step.allowed else t.slack_search_declined
-    await whisper(rt, step.channel, step.user, said, step.thread_ts)
+async def keep_answer(rt: Runtime, user: str, allowed: bool) -> None:
+    """Keep the user's answer (one quick write, in the button's listener); the line that
+    tells them what it means is a `Say` step (`slack_search_allowed` / `_declined`)."""
+    await consents_store(rt.redis, rt.keys, rt.states).decide_slack_search(user, allowed)
 
 
-__all__ = ["CONSENT_ACTION", "decide_slack_search", "offer_message", "offer_slack_search"]
+__all__ = ["CONSENT_ACTION", "keep_answer", "offer_message", "offer_slack_search"]

@@ -22,7 +22,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.conversation.opening import open_excerpt, open_plan_editor, run_as_mine
 from bot.conversation.routing import step_for_message
 from bot.conversation.shared_files import share_step
-from bot.conversation.slack_search_consent import CONSENT_ACTION
+from bot.conversation.slack_search_consent import CONSENT_ACTION, keep_answer
 from bot.recovery.in_flight import RUN_AGAIN, LostBrief, run_again, tell_brief
 from bot.redis.outage import is_outage
 from bot.runtime import Runtime
@@ -58,7 +58,6 @@ from bot.steps import (
     Answer,
     Ask,
     Cancel,
-    DecideSlackSearch,
     Deepen,
     EditPlan,
     Export,
@@ -306,16 +305,19 @@ class Listeners:
         await self.on_feedback(ack, {**body, "actions": [action]})
 
     async def on_slack_search_consent(self, ack: AsyncAck, body: Payload) -> None:
-        """The requester's answer to the offer to search Slack as them."""
+        """The requester's answer to the offer to search Slack as them: kept at once (one
+        Redis write), then told back to them alone."""
         await ack()
         chosen = action_value(body)
+        user, allowed = body["user"]["id"], chosen.get("a") == 1
+        await keep_answer(self.rt, user, allowed)
         message = body.get("message") or {}
         thread_ts = message.get("thread_ts") or body.get("container", {}).get("thread_ts")
-        step = DecideSlackSearch(
-            user=body["user"]["id"],
-            allowed=chosen.get("a") == 1,
+        step = Say(
             channel=channel_of(body),
+            user=user,
             thread_ts=str(thread_ts) if thread_ts else None,
+            what="slack_search_allowed" if allowed else "slack_search_declined",
             language="en" if chosen.get("l") == "en" else "pt",
         )
         await self._enqueue(step, action_origin(body))

@@ -22,14 +22,13 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Protocol
-from urllib.parse import urlsplit
+from typing import Protocol, runtime_checkable
 
 from bot.config import Settings
 from bot.files import Conversation, conversation_files, conversation_of
 from bot.sources.channels import ChannelLibraries, parse_channel_libraries
 from bot.sources.factories import SourceUnavailable, as_part, open_web, source_parts
-from bot.sources.slack_search import AskedFor, SlackSearchParts, is_workspace_permalink
+from bot.sources.slack_search import SlackSearchParts, is_workspace_permalink, on_slack
 from engine import Report
 from engine.assembly import (
     LIBRARY_LABEL,
@@ -59,6 +58,20 @@ class InConversation(Protocol):
     def is_dm(self) -> bool: ...
 
 
+@runtime_checkable
+class AskedFor(InConversation, Protocol):
+    """A research as its state says (bot.redis.state.ReportState): where it was asked (and
+    is delivered), who asked, the action token of their message, its language, and why
+    Slack search already failed for it (None while it has not): what its Slack search part
+    needs (bot.sources.slack_search)."""
+
+    report_id: str
+    requester: str
+    action_token: str | None
+    language: str
+    slack_search_note: str | None
+
+
 class ConversationFolders(Protocol):
     """The folder of a conversation's shared files (bot.files.store.ConversationFiles)."""
 
@@ -80,13 +93,10 @@ def origins_marked(report: Report, sources: Sources) -> Report:
 def is_slack_file(url: str) -> bool:
     """A file's address on Slack (a permalink, a `url_private`): never read from the web,
     whose fetcher has no token and must not learn the address of a private file."""
-    try:
-        parts = urlsplit(url.strip())
-    except ValueError:
+    parts = on_slack(url)
+    if parts is None:
         return False
-    host = (parts.hostname or "").lower()
-    on_slack = host == "slack.com" or host.endswith(".slack.com")
-    return on_slack and (host.startswith("files.") or parts.path.startswith("/files"))
+    return (parts.hostname or "").lower().startswith("files.") or parts.path.startswith("/files")
 
 
 def is_workspace_address(url: str) -> bool:
@@ -295,6 +305,7 @@ def _stamp(folder: Path) -> tuple[int, int]:
 
 
 __all__ = [
+    "AskedFor",
     "ConversationFolders",
     "InConversation",
     "SourceCatalog",

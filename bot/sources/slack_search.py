@@ -44,8 +44,8 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol, runtime_checkable
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING, Any, Protocol
+from urllib.parse import SplitResult, urlsplit
 
 from aiohttp import ClientError
 from slack_sdk.errors import SlackApiError
@@ -56,6 +56,9 @@ from engine.assembly import SourcePart
 from engine.sources import FetchError, Origin, SearchError, SearchHit, SourceKind
 from engine.text import collapse_whitespace
 from engine.words import words_for
+
+if TYPE_CHECKING:
+    from bot.sources.catalog import AskedFor
 
 log = logging.getLogger(__name__)
 
@@ -92,28 +95,6 @@ class SearchRefused(SearchError):
         self.code = code
 
 
-@runtime_checkable
-class AskedFor(Protocol):
-    """A research as its state says (bot.redis.state.ReportState): where it is delivered,
-    who asked, the action token of their message, its language, and why Slack search
-    already failed for it (None while it has not)."""
-
-    @property
-    def report_id(self) -> str: ...
-    @property
-    def channel(self) -> str: ...
-    @property
-    def is_dm(self) -> bool: ...
-    @property
-    def requester(self) -> str: ...
-    @property
-    def action_token(self) -> str | None: ...
-    @property
-    def language(self) -> str: ...
-    @property
-    def slack_search_note(self) -> str | None: ...
-
-
 class ConsentLookup(Protocol):
     """What users said to Slack search (bot.redis.consents.Consents)."""
 
@@ -124,18 +105,24 @@ Refused = Callable[[str, str], Awaitable[None]]
 """(report id, the line for its report): where a failure is recorded."""
 
 
+def on_slack(url: str) -> SplitResult | None:
+    """`url`'s parts when it is on Slack's own hosts (slack.com, a workspace's
+    `*.slack.com`), else None."""
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return None
+    host = (parts.hostname or "").lower()
+    return parts if host == "slack.com" or host.endswith(".slack.com") else None
+
+
 def is_workspace_permalink(url: str) -> bool:
     """A permalink into a Slack workspace: a message's (`/archives/<channel>/p<ts>`, as
     chat.getPermalink gives, https://docs.slack.dev/reference/methods/chat.getPermalink) or
     a file's, list's or canvas's. Only Slack's search part reads one: never the web, which
     would answer Slack's sign-in page and learn a private conversation's address."""
-    try:
-        parts = urlsplit(url.strip())
-    except ValueError:
-        return False
-    host = (parts.hostname or "").lower()
-    on_slack = host == "slack.com" or host.endswith(".slack.com")
-    return on_slack and parts.path.startswith(_PERMALINK_PATHS)
+    parts = on_slack(url)
+    return parts is not None and parts.path.startswith(_PERMALINK_PATHS)
 
 
 def keyword_query(text: str) -> str:
@@ -317,7 +304,6 @@ def with_search_note(report: Report, note: str | None) -> Report:
 __all__ = [
     "CALLS_PER_SEARCHER",
     "METHOD",
-    "AskedFor",
     "ConsentLookup",
     "SearchCall",
     "SearchRefused",
@@ -325,6 +311,7 @@ __all__ = [
     "SlackSearchParts",
     "is_workspace_permalink",
     "keyword_query",
+    "on_slack",
     "reason_for",
     "shareable",
     "web_search_call",
