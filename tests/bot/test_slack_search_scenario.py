@@ -112,6 +112,9 @@ async def test_a_research_in_a_thread_cites_a_workspace_message_verified(
     assert any("31 megawatts" in claim.excerpt for claim in cited)
     assert all(claim.excerpt in GAMMA for claim in cited)  # on the text Slack returned
     assert report.origins[public] == Origin.slack
+    files = "\n".join(body.decode("utf-8", "replace") for body in s.slack.uploads.values())
+    assert public in files  # the report's files cite the permalink,
+    assert "busca do Slack" in files  # and say where it came from
     assert not any(claim.url == private for claim in report.claims)
     made = searches(s.slack)
     assert made
