@@ -233,3 +233,19 @@ async def test_a_request_without_an_action_token_makes_no_call_and_says_why(
     report = await researched(s, "C5", "5.1", LIMITS_QUESTION)
     assert searches(s.slack) == []
     assert reason_for("no_action_token", "pt") in report.notes
+
+
+async def test_a_failure_in_any_process_reaches_the_report_in_one_line(surface: Open) -> None:
+    """With Redis, the failing search runs in a worker's subagent job: its line crosses to
+    the report through the report's state, in every set-up."""
+    s = await surface(slack_search=True)
+    workspace(s.slack)
+    await allow(s)
+    token = s.slack.search.action_token("U1", "C5")
+    s.slack.search.expire(token)  # the short-lived token is gone when the research runs
+    report = await researched(s, "C5", "5.1", LIMITS_QUESTION, extra={"action_token": token})
+    made = searches(s.slack)
+    assert made
+    assert {call.error for call in made} == {"invalid_action_token"}
+    assert report.notes.count(reason_for("invalid_action_token", "pt")) == 1
+    assert any(c.status is ClaimStatus.verified for c in report.claims)

@@ -62,7 +62,9 @@ def _stem(word: str) -> str:
     word = word.casefold()
     for ending in ("ing", "es", "s", "ed"):
         if len(word) > len(ending) + 3 and word.endswith(ending):
-            return word[: -len(ending)]
+            stem = word[: -len(ending)]
+            doubled = stem[-1] == stem[-2] and stem[-1] not in "aeiou"
+            return stem[:-1] if doubled else stem  # "planning" -> "plan"
     return word
 
 
