@@ -253,7 +253,11 @@ async def answer(rt: Runtime, step: Answer) -> None:
         answers[index] = text.strip()
         completed = all(answers)
         status = "planned" if completed else "clarifying"
-        return current.model_copy(update={"answers": answers, "status": status})
+        # Only the requester's own token: the search is made as them, never as whoever
+        # answered in the channel.
+        own = step.action_token and step.user == current.requester
+        fresher = {"action_token": step.action_token} if own else {}
+        return current.model_copy(update={"answers": answers, "status": status, **fresher})
 
     updated = await rt.states.update(step.report_id, record)
     if not completed or updated is None:

@@ -54,6 +54,9 @@ class Answer(_Step):
     option: int | None = None
     mentioned: bool = False
     """A message that named the bot (or came in a DM): it gets an answer, whatever it is."""
+    action_token: str | None = None
+    """The message event's action token, fresher than the brief's (it is short-lived): the
+    one the research searches Slack with."""
     channel: str = ""
 
 

@@ -53,7 +53,12 @@ async def step_for_message(
             return export
         if not (done and to_bot and question and thread_ts):
             return Answer(
-                report_id=report_id, user=user, text=question, mentioned=to_bot, channel=channel
+                report_id=report_id,
+                user=user,
+                text=question,
+                mentioned=to_bot,
+                channel=channel,
+                action_token=action_token_of(event),
             )
         follows = report_id  # a new question in a finished report's thread
     if not to_bot:

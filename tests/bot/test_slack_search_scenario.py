@@ -19,7 +19,7 @@ from bot.slack.blocks import START
 from bot.sources.slack_search import METHOD, reason_for
 from engine import ClaimStatus, Report
 from engine.sources import Origin
-from tests.support.bot_env import LIMITS_QUESTION
+from tests.support.bot_env import LIMITS_QUESTION, AskingModel
 from tests.support.slack_stub import SlackStub
 from tests.support.slack_surface import Surface, researched
 
@@ -131,7 +131,8 @@ async def embedded(
     """The embedded bot over HTTP with these settings: one set-up, for the rules."""
 
     async def open_surface(**overrides: Any) -> Surface:
-        rt = await runtimes(make_settings(redis=False, **overrides))
+        model = {"model": overrides.pop("model")} if "model" in overrides else {}
+        rt = await runtimes(make_settings(redis=False, **overrides), **model)
         return Surface(rt, slack, "http", False, await bolt_http(rt))
 
     return open_surface
@@ -249,3 +250,32 @@ async def test_a_failure_in_any_process_reaches_the_report_in_one_line(surface: 
     assert {call.error for call in made} == {"invalid_action_token"}
     assert report.notes.count(reason_for("invalid_action_token", "pt")) == 1
     assert any(c.status is ClaimStatus.verified for c in report.claims)
+
+
+@pytest.mark.parametrize(("answerer", "searched"), [("U1", True), ("U2", False)])
+async def test_the_requester_s_answer_brings_a_fresher_token_and_nobody_else_s(
+    embedded: Open, answerer: str, searched: bool
+) -> None:
+    """The token is short-lived: the requester's answer to a clarifying question (mentioning
+    the bot, so its event carries one) replaces the brief's; another person's never does,
+    since the search is made as the requester."""
+    s = await embedded(slack_search=True, model=AskingModel())
+    public, _ = workspace(s.slack)
+    await allow(s)
+    first = s.slack.search.action_token("U1", "C5")
+    s.slack.search.expire(first)
+    await s.event(mention("C5", "5.1", QUESTION, first))
+    await s.wait_report("C5", "5.1", lambda state: state.questions_ts is not None)
+    fresh = s.slack.search.action_token(answerer, "C5")
+    answer = mention("C5", "5.2", "Brasil", fresh) | {"user": answerer, "thread_ts": "5.1"}
+    await s.event(answer)
+    planned = await s.wait_report("C5", "5.1", lambda state: state.plan_ts is not None)
+    await s.action("U1", "C5", START, json.dumps({"r": planned.report_id}))
+    done = await s.wait_report("C5", "5.1", lambda state: state.status == "delivered", 60)
+    report = await s.rt.states.load_report(done.report_id, done.reported)
+    assert report is not None
+    made = searches(s.slack)
+    assert {call.params["action_token"] for call in made} == {fresh if searched else first}
+    assert bool(verified_from(report, public)) is searched
+    expired = reason_for("invalid_action_token", "pt")
+    assert (expired in report.notes) is not searched
