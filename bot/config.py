@@ -18,6 +18,7 @@ from engine.planning import LimitOverrides, PriceList, prices_from_env
 from engine.sources import Origin
 
 Role = Literal["bot", "worker"]
+_ON = ("1", "true", "yes", "on")
 SlackMode = Literal["socket", "http"]
 
 
@@ -65,6 +66,11 @@ class Settings:
     slack_canvas: bool = False
     """Also share each report as a canvas tabbed in its channel (FONTE_SLACK_CANVAS=1; needs
     the canvases:write scope); a refused canvas leaves the files, which always go."""
+    slack_search: bool = False
+    """Let a research search the workspace's messages and files as its requester, through
+    Slack's Real-time Search API, once they consented (FONTE_SLACK_SEARCH=on; off by
+    default; needs the search:read.public and search:read.files scopes). See docs/slack.md,
+    "Slack search as a source"."""
     slack_admins: frozenset[str] = frozenset()
     """Slack user ids that may Start, Edit or Cancel anyone's channel brief
     (FONTE_SLACK_ADMINS, comma-separated); everyone else steers only their own."""
@@ -176,6 +182,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, role: Role = "bot") -
         max_report_seconds=env_number(env, "FONTE_MAX_REPORT_MINUTES", 60, minimum=0.01) * 60,
         text_budget=int(env_number(env, "FONTE_SLACK_TEXT_BUDGET", 11_000, minimum=3_500)),
         slack_canvas=(env_text(env, "FONTE_SLACK_CANVAS") or "").lower() in ("1", "true", "yes"),
+        slack_search=(env_text(env, "FONTE_SLACK_SEARCH") or "").lower() in _ON,
         slack_admins=frozenset(
             admin.strip()
             for admin in (env_text(env, "FONTE_SLACK_ADMINS") or "").split(",")

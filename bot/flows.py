@@ -23,6 +23,7 @@ from bot.conversation.excerpt_page import show_page
 from bot.conversation.export import export
 from bot.conversation.followups import cancel, deepen, out_of_turn, rate, say_to_user
 from bot.conversation.shared_files import share_files
+from bot.conversation.slack_search_consent import offer_slack_search
 from bot.conversation.thread_context import conversation_context
 from bot.redis.state import ReportState
 from bot.runtime import Runtime
@@ -150,10 +151,12 @@ async def ask(rt: Runtime, step: Ask) -> None:
         agent=step.agent,
         follows=step.follows,
         context=await conversation_context(rt, step),
+        action_token=step.action_token,
     )
     if not await rt.states.create(state):
         return
     await rt.states.link_thread(step.channel, thread_ts, report_id)
+    await offer_slack_search(rt, state)
     if step.assistant:
         if step.follows is None:  # a follow-up keeps the thread's title
             await assistant.set_title(rt.slack, step.channel, thread_ts, brief.question)
@@ -265,7 +268,11 @@ async def answer(rt: Runtime, step: Answer) -> None:
         answers[index] = text.strip()
         completed = all(answers)
         status = "planned" if completed else "clarifying"
-        return current.model_copy(update={"answers": answers, "status": status})
+        # Only the requester's own token: the search is made as them, never as whoever
+        # answered in the channel.
+        own = step.action_token and step.user == current.requester
+        fresher = {"action_token": step.action_token} if own else {}
+        return current.model_copy(update={"answers": answers, "status": status, **fresher})
 
     updated = await rt.states.update(step.report_id, record)
     if not completed or updated is None:

@@ -24,6 +24,7 @@ from bot.slack.progress_state import SlackProgress
 from bot.slack.stream import StreamedProgress, end_stream, open_stream
 from bot.slack.texts import texts_for
 from bot.sources.catalog import origins_marked
+from bot.sources.slack_search import with_search_note
 from engine import GRACE_SECONDS, Orchestrator, Report
 from engine.text import clip
 
@@ -194,7 +195,9 @@ async def _research(rt: Runtime, state: ReportState, version: int) -> Report | N
     if session is not None:
         await session.stop()
     await rt.stores.end_run(report_id, version)
-    return origins_marked(report, sources)
+    finished = await rt.states.get(report_id)  # a failed Slack search says so, in one line
+    note = finished.slack_search_note if finished is not None else None
+    return with_search_note(origins_marked(report, sources), note)
 
 
 def _status_line(rt: Runtime, state: ReportState, reporter: ProgressReporter) -> StatusLine | None:

@@ -19,6 +19,7 @@ from bot.arq_executor import ArqExecutor
 from bot.config import Settings
 from bot.queue import ArqQueue, InProcessQueue, JobQueue
 from bot.redis.connection import connect
+from bot.redis.consents import consents_store
 from bot.redis.keys import Keys
 from bot.redis.runs import InMemoryRunLeases, RedisRunLeases, RunLeases
 from bot.redis.state import InMemoryStateStore, RedisStateStore, StateStore
@@ -36,6 +37,7 @@ from bot.sources import (
     unavailable_sources,
 )
 from bot.sources.catalog import InConversation, SourceCatalog
+from bot.sources.slack_search import SlackSearchParts, web_search_call
 from bot.steps import Ask, Step
 from engine import ExecutorFactory, Model, SubagentRunner
 from engine.assembly import Sources
@@ -73,7 +75,25 @@ class Runtime:
 
     def __post_init__(self) -> None:
         custom = None if is_built_in(self.open_sources) else self.sources
-        self.catalog = SourceCatalog.from_settings(self.settings, custom)
+        self.catalog = SourceCatalog.from_settings(self.settings, custom, self._slack_search())
+
+    def _slack_search(self) -> SlackSearchParts | None:
+        """Slack's search as a part of each consented research (FONTE_SLACK_SEARCH)."""
+        if not self.settings.slack_search:
+            return None
+        call = web_search_call(self.settings.slack_bot_token, self.settings.slack_api_url)
+        consents = consents_store(self.redis, self.keys, self.states)
+        return SlackSearchParts(call, consents, self._slack_search_refused)
+
+    async def _slack_search_refused(self, report_id: str, line: str) -> None:
+        """Keep on the report's state why Slack search failed (the first reason): every
+        process's searches then stop, and the report says it (bot.report_runner)."""
+        await self.states.update(
+            report_id,
+            lambda s: (
+                None if s.slack_search_note else s.model_copy(update={"slack_search_note": line})
+            ),
+        )
 
     async def sources_for(self, where: InConversation) -> Sources:
         """The sources of a research asked `where` (a ReportState: its channel, thread and

@@ -42,6 +42,9 @@ class Ask(_Step):
     """A new question in a thread whose report (this id) is done: that report is context."""
     in_thread: bool = False
     """Asked inside a thread of people's messages (no report in it): they are context."""
+    action_token: str | None = None
+    """The event's action token: what lets the bot search Slack as the asker
+    (bot.sources.slack_search)."""
 
 
 class Answer(_Step):
@@ -53,6 +56,9 @@ class Answer(_Step):
     option: int | None = None
     mentioned: bool = False
     """A message that named the bot (or came in a DM): it gets an answer, whatever it is."""
+    action_token: str | None = None
+    """The message event's action token, fresher than the brief's (it is short-lived): the
+    one the research searches Slack with."""
     channel: str = ""
 
 
@@ -89,7 +95,13 @@ class Say(_Step):
     channel: str
     user: str
     thread_ts: str | None = None
-    what: Literal["empty_mention", "stale_button", "not_found"]
+    what: Literal[
+        "empty_mention",
+        "stale_button",
+        "not_found",
+        "slack_search_allowed",
+        "slack_search_declined",
+    ]
     language: Language = "pt"
 
 

@@ -15,6 +15,7 @@ names them all.
     │       └── SuiteError             evals.suites
     ├── SourceError                    exit 2: a source that cannot be searched or read
     │   ├── SearchError                engine.sources.protocols
+    │   │   └── SearchRefused          bot.sources.slack_search
     │   ├── FetchError                 engine.sources.protocols
     │   ├── AddressRefused             engine.sources.web.ssrf
     │   ├── ChildDied                  engine.sources.web.isolation

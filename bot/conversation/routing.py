@@ -22,7 +22,7 @@ from bot.conversation.thread_context import named_gap
 from bot.redis.state import FINAL_STATUSES
 from bot.runtime import Runtime
 from bot.slack.assistant import prompt_template
-from bot.slack.payloads import Payload, in_dm
+from bot.slack.payloads import Payload, action_token_of, in_dm
 from bot.steps import Answer, Ask, Deepen, Say, Step, deepen_request, strip_mentions
 
 
@@ -60,7 +60,12 @@ async def step_for_message(
             return export
         if not (done and to_bot and question and thread_ts):
             return Answer(
-                report_id=report_id, user=user, text=question, mentioned=to_bot, channel=channel
+                report_id=report_id,
+                user=user,
+                text=question,
+                mentioned=to_bot,
+                channel=channel,
+                action_token=action_token_of(event),
             )
         follows = report_id  # a new question in a finished report's thread
     if not to_bot:
@@ -85,4 +90,5 @@ async def step_for_message(
         agent=in_agent,
         follows=follows,
         in_thread=bool(thread_ts) and follows is None and not is_dm,
+        action_token=action_token_of(event),
     )

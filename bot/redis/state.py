@@ -95,6 +95,12 @@ class ReportState(BaseModel):
     context: str | None = None
     """What the brief is given of the conversation (`Brief.context`): the earlier report's
     question, summary and verified statements, or the thread's earlier messages."""
+    action_token: str | None = None
+    """The short-lived token of the requester's message event, with which the bot may
+    search Slack as them (bot.sources.slack_search); None when the event carried none."""
+    slack_search_note: str | None = None
+    """Why Slack search was not used in this research (one line for its report), set by the
+    first search that failed, in whichever process: the others then make no call."""
 
     def may_act(self, user: str) -> bool:
         """A DM brief is its requester's alone; a channel brief is the channel's."""

@@ -24,6 +24,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.conversation.opening import open_excerpt, open_plan_editor, run_as_mine
 from bot.conversation.routing import step_for_message
 from bot.conversation.shared_files import share_step
+from bot.conversation.slack_search_consent import CONSENT_ACTION, keep_answer
 from bot.recovery.in_flight import RUN_AGAIN, LostBrief, run_again, tell_brief
 from bot.redis.outage import is_outage
 from bot.runtime import Runtime
@@ -102,6 +103,7 @@ def build_app(
     app.action(re.compile(f"^{FEEDBACK}_"))(listeners.on_feedback)  # older reports' buttons
     app.action(FEEDBACK_BUTTONS)(listeners.on_rating)
     app.action(CITATIONS)(listeners.on_citation)
+    app.action(re.compile(f"^{CONSENT_ACTION}_"))(listeners.on_slack_search_consent)
     app.view(EDIT_VIEW)(listeners.on_edit_submitted)
     agent = AsyncAssistant()
     agent.thread_started(listeners.on_assistant_thread)
@@ -342,6 +344,24 @@ class Listeners:
         pressed = feedback_pressed(body["actions"][0], FEEDBACK_BUTTONS) or {}
         action = {**body["actions"][0], "value": json.dumps(pressed)}
         await self.on_feedback(ack, {**body, "actions": [action]})
+
+    async def on_slack_search_consent(self, ack: AsyncAck, body: Payload) -> None:
+        """The requester's answer to the offer to search Slack as them: kept at once (one
+        Redis write), then told back to them alone."""
+        await ack()
+        chosen = action_value(body)
+        user, allowed = body["user"]["id"], chosen.get("a") == 1
+        await keep_answer(self.rt, user, allowed)
+        message = body.get("message") or {}
+        thread_ts = message.get("thread_ts") or body.get("container", {}).get("thread_ts")
+        step = Say(
+            channel=channel_of(body),
+            user=user,
+            thread_ts=str(thread_ts) if thread_ts else None,
+            what="slack_search_allowed" if allowed else "slack_search_declined",
+            language="en" if chosen.get("l") == "en" else "pt",
+        )
+        await self._enqueue(step, action_origin(body))
 
     async def on_citation(self, ack: AsyncAck, body: Payload) -> None:
         """A citation picked in a report's select: its excerpt modal, as its button opens."""

@@ -11,6 +11,9 @@ shared files live under the shared cache dir.
 
 With a source factory of its own (`module:function`, or one a test injects) the process
 researches that factory's sources, with the conversation's shared files on top.
+
+With FONTE_SLACK_SEARCH on, a research whose requester consented also reads Slack's own
+search, as them (bot.sources.slack_search): one more part, made for that research alone.
 """
 
 from __future__ import annotations
@@ -19,13 +22,13 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Protocol
-from urllib.parse import urlsplit
+from typing import Protocol, runtime_checkable
 
 from bot.config import Settings
 from bot.files import Conversation, conversation_files, conversation_of
 from bot.sources.channels import ChannelLibraries, parse_channel_libraries
 from bot.sources.factories import SourceUnavailable, as_part, open_web, source_parts
+from bot.sources.slack_search import SlackSearchParts, is_workspace_permalink, on_slack
 from engine import Report
 from engine.assembly import (
     LIBRARY_LABEL,
@@ -55,6 +58,20 @@ class InConversation(Protocol):
     def is_dm(self) -> bool: ...
 
 
+@runtime_checkable
+class AskedFor(InConversation, Protocol):
+    """A research as its state says (bot.redis.state.ReportState): where it was asked (and
+    is delivered), who asked, the action token of their message, its language, and why
+    Slack search already failed for it (None while it has not): what its Slack search part
+    needs (bot.sources.slack_search)."""
+
+    report_id: str
+    requester: str
+    action_token: str | None
+    language: str
+    slack_search_note: str | None
+
+
 class ConversationFolders(Protocol):
     """The folder of a conversation's shared files (bot.files.store.ConversationFiles)."""
 
@@ -76,13 +93,15 @@ def origins_marked(report: Report, sources: Sources) -> Report:
 def is_slack_file(url: str) -> bool:
     """A file's address on Slack (a permalink, a `url_private`): never read from the web,
     whose fetcher has no token and must not learn the address of a private file."""
-    try:
-        parts = urlsplit(url.strip())
-    except ValueError:
+    parts = on_slack(url)
+    if parts is None:
         return False
-    host = (parts.hostname or "").lower()
-    on_slack = host == "slack.com" or host.endswith(".slack.com")
-    return on_slack and (host.startswith("files.") or parts.path.startswith("/files"))
+    return (parts.hostname or "").lower().startswith("files.") or parts.path.startswith("/files")
+
+
+def is_workspace_address(url: str) -> bool:
+    """A file's or a message's address in a Slack workspace: never read from the web."""
+    return is_slack_file(url) or is_workspace_permalink(url)
 
 
 class SourceCatalog:
@@ -96,8 +115,10 @@ class SourceCatalog:
         channels: ChannelLibraries,
         folders: ConversationFolders,
         custom: Callable[[], Awaitable[Sources]] | None = None,
+        slack: SlackSearchParts | None = None,
     ) -> None:
         self.settings = settings
+        self.slack = slack
         self.channels = channels
         self.folders = folders
         self.root = conversations_root(settings).resolve()
@@ -109,7 +130,10 @@ class SourceCatalog:
 
     @classmethod
     def from_settings(
-        cls, settings: Settings, custom: Callable[[], Awaitable[Sources]] | None = None
+        cls,
+        settings: Settings,
+        custom: Callable[[], Awaitable[Sources]] | None = None,
+        slack: SlackSearchParts | None = None,
     ) -> SourceCatalog:
         """Raises BadInput (one line) for a channel mapping that cannot be used."""
         channels = parse_channel_libraries(
@@ -117,7 +141,8 @@ class SourceCatalog:
             private_channels=settings.private_channels,
             team=settings.library,
         )
-        return cls(settings, channels=channels, folders=conversation_files(settings), custom=custom)
+        folders = conversation_files(settings)
+        return cls(settings, channels=channels, folders=folders, custom=custom, slack=slack)
 
     async def sources_for(self, where: InConversation | None) -> Sources:
         """The sources of a research asked `where` (None: no conversation, the process's
@@ -127,10 +152,19 @@ class SourceCatalog:
             shared = await self._conversation(where)
             parts += [shared] if shared is not None else []
         base = await self._base(where)
-        if not parts and len(base) == 1:
+        searched = await self._slack_search(where)
+        if not parts and len(base) == 1 and searched is None:
             return base[0]  # one source: as it always was, no origins to tell apart
         parts += [as_part(sources) for sources in base]
-        return combined_sources(parts, keep_off_open=is_slack_file)
+        parts += [searched] if searched is not None else []
+        return combined_sources(parts, keep_off_open=is_workspace_address)
+
+    async def _slack_search(self, where: object) -> SourcePart | None:
+        """Slack's search as a part of the research asked `where`, when it is on and its
+        requester consented; None otherwise (and no call is ever made)."""
+        if self.slack is None or not isinstance(where, AskedFor):
+            return None
+        return await self.slack.part_for(where)
 
     async def recorded(self, labels: list[str]) -> Sources:
         """The sources a report recorded it was researched with (`Report.sources`), for
@@ -156,7 +190,7 @@ class SourceCatalog:
             return await self.sources_for(None)
         if len(parts) == 1 and not shared:
             return base[0]
-        return combined_sources(parts, keep_off_open=is_slack_file)
+        return combined_sources(parts, keep_off_open=is_workspace_address)
 
     async def evidence(self, labels: list[str]) -> PageEvidence | None:
         return (await self.recorded(labels)).evidence
@@ -271,10 +305,12 @@ def _stamp(folder: Path) -> tuple[int, int]:
 
 
 __all__ = [
+    "AskedFor",
     "ConversationFolders",
     "InConversation",
     "SourceCatalog",
     "conversations_root",
     "is_slack_file",
+    "is_workspace_address",
     "origins_marked",
 ]

@@ -171,4 +171,26 @@ ENGLISH_SLACK = SlackWords(
     file_not_downloaded="I could not download it from Slack",
     file_login_page="Slack answered its sign-in page instead of the file (is files:read missing?)",
     file_over_limit="opened, it would take far more memory than its size allows (a zip bomb?)",
+    # -- Slack search as a source
+    slack_search_offer=(
+        "May I also search this workspace's messages and files as you, for your research? "
+        "I see only what you can read, and I use a private conversation's messages only in "
+        "reports delivered in that conversation or in your DM with me. I ask once."
+    ),
+    slack_search_allow="Allow Slack search",
+    slack_search_decline="Not now",
+    slack_search_allowed="Slack search is on for your research: I search as you.",
+    slack_search_declined="Slack search stays off for your research.",
+    slack_search_not_used="Slack search was not used in this research: {reason}.",
+    slack_search_reasons={
+        "missing_scope": "the app is not installed with the search scopes",
+        "invalid_action_token": "Slack's permission to search as you has expired",
+        "no_action_token": "this request carried no permission to search as you "
+        "(mention Fonte or write in its DM)",
+        "ratelimited": "Slack's search limit for you was reached",
+        "not_allowed_token_type": "the app's token may not search",
+        "feature_not_enabled": "Slack search is not available on this workspace",
+        "unreachable": "Slack's search did not answer",
+        "other": "Slack answered {error}",
+    },
 )

@@ -172,4 +172,26 @@ PORTUGUESE_SLACK = SlackWords(
     file_not_downloaded="não consegui baixá-lo do Slack",
     file_login_page="o Slack deu a página de login, não o arquivo (falta o escopo files:read?)",
     file_over_limit="aberto, ocuparia muito mais memória do que o tamanho permite (uma bomba zip?)",
+    # -- Slack search as a source
+    slack_search_offer=(
+        "Posso buscar também nas mensagens e arquivos deste workspace como você, para a sua "
+        "pesquisa? Vejo só o que você pode ler, e uso as mensagens de uma conversa privada "
+        "apenas em relatórios entregues nessa conversa ou na sua DM comigo. Pergunto uma vez."
+    ),
+    slack_search_allow="Permitir busca no Slack",
+    slack_search_decline="Agora não",
+    slack_search_allowed="A busca no Slack está ligada nas suas pesquisas: busco como você.",
+    slack_search_declined="A busca no Slack fica desligada nas suas pesquisas.",
+    slack_search_not_used="A busca no Slack não foi usada nesta pesquisa: {reason}.",
+    slack_search_reasons={
+        "missing_scope": "o app não está instalado com os escopos de busca",
+        "invalid_action_token": "a permissão do Slack para buscar como você expirou",
+        "no_action_token": "este pedido não trouxe permissão para buscar como você "
+        "(mencione o Fonte ou escreva na DM dele)",
+        "ratelimited": "o limite de buscas do Slack para você foi atingido",
+        "not_allowed_token_type": "o token do app não pode buscar",
+        "feature_not_enabled": "a busca do Slack não está disponível neste workspace",
+        "unreachable": "a busca do Slack não respondeu",
+        "other": "o Slack respondeu {error}",
+    },
 )

@@ -5,6 +5,7 @@ tables (`pt_slack`, `en_slack`) fill every field with the same placeholders
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -164,3 +165,15 @@ class SlackWords:
     file_login_page: str
     file_over_limit: str
     """A file that, opened, would take far more memory than it weighs (a zip bomb)."""
+    # -- Slack search as a source (docs/slack.md, "Slack search as a source")
+    slack_search_offer: str
+    """The first time a user asks while FONTE_SLACK_SEARCH is on: may Fonte search as them."""
+    slack_search_allow: str
+    slack_search_decline: str
+    slack_search_allowed: str
+    slack_search_declined: str
+    slack_search_not_used: str
+    """The report's note when Slack's search failed: {reason}, one of the reasons below."""
+    slack_search_reasons: Mapping[str, str]
+    """Why, by Slack's error code (assistant.search.context, "Errors"); "other" for any
+    other code, filled in with {error}."""

@@ -79,6 +79,14 @@ def test_slack_admins_are_a_comma_separated_setting() -> None:
     assert admins == frozenset({"U1", "U2"})
 
 
+@pytest.mark.parametrize(
+    ("value", "on"), [(None, False), ("off", False), ("0", False), ("on", True), ("1", True)]
+)
+def test_slack_search_is_one_setting_off_by_default(value: str | None, on: bool) -> None:
+    env = ENV if value is None else {**ENV, "FONTE_SLACK_SEARCH": value}
+    assert load_settings(env).slack_search is on
+
+
 def test_logging_is_configured_with_timestamps_at_the_level_asked(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

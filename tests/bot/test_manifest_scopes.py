@@ -44,6 +44,9 @@ METHOD_SCOPES: dict[str, tuple[str, ...]] = {
     "users.info": ("users:read",),
     "canvases.create": ("canvases:write",),
     "conversations.canvases.create": ("canvases:write",),
+    # Slack search as a source: public channels' messages and their files, with a bot token
+    # (https://docs.slack.dev/reference/methods/assistant.search.context, "Scopes").
+    "assistant.search.context": ("search:read.public", "search:read.files"),
     "canvases.access.set": ("canvases:write",),
 }
 # Events each listener needs, and the scope each event needs

@@ -22,6 +22,10 @@ Failures a real workspace produces and tests inject:
 - `files.ready_after = N`: an uploaded file can be shown in blocks only N seconds after its
   upload completed, as Slack processes uploads asynchronously (see `slack_files`).
 - `views.close(view_id)`: the user closed a modal; updating it answers `not_found`.
+
+assistant.search.context, Slack's Real-time Search API, searches `slack.search`
+(`slack_search.SearchWorkspace`): the workspace's messages and files, as the asking user may
+read them, with the method's scopes, action tokens, errors and per-user rate limit.
 """
 
 from __future__ import annotations
@@ -43,6 +47,8 @@ from tests.support.slack_agents import AgentSurface
 from tests.support.slack_canvases import CANVAS_SCOPE, CanvasStore
 from tests.support.slack_files import FileStore, file_share_event
 from tests.support.slack_limits import block_errors, table_refusal, total_text
+from tests.support.slack_search import METHOD as SEARCH_METHOD
+from tests.support.slack_search import SearchWorkspace
 from tests.support.slack_socket import APP_ID, SocketModeSide
 from tests.support.slack_streams import STREAM_METHODS, StreamStore
 from tests.support.slack_users import UserDirectory
@@ -162,6 +168,8 @@ class SlackStub(SocketModeSide):
         """The app's messaging experience (`slack_agents`): `slack.agents.experience` is
         "agent_view" (the manifest's) or "assistant_view"; agent sessions and their stop
         button."""
+        self.search = SearchWorkspace()
+        """What assistant.search.context finds (`slack_search`)."""
 
     @property
     def api_url(self) -> str:
@@ -280,6 +288,13 @@ class SlackStub(SocketModeSide):
             )
             return web.json_response(
                 {"ok": False, "error": failure.error}, status=failure.status, headers=headers
+            )
+        if method == SEARCH_METHOD:  # its own status codes and headers (slack_search)
+            searched = self.search.answer(params, token)
+            error = None if searched.body["ok"] else str(searched.body["error"])
+            self._record(Call(method, params, status=searched.status, error=error))
+            return web.json_response(
+                searched.body, status=searched.status, headers=searched.headers
             )
         answer = self._answer(method, params, token)
         self._record(Call(method, params, error=None if answer["ok"] else str(answer["error"])))

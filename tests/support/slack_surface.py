@@ -86,11 +86,17 @@ class Surface:
 
 
 async def researched(
-    s: Surface, channel: str, ts: str, text: str, dm: bool = False, user: str = "U1"
+    s: Surface,
+    channel: str,
+    ts: str,
+    text: str,
+    dm: bool = False,
+    user: str = "U1",
+    extra: dict[str, Any] | None = None,
 ) -> Report:
-    """Ask `text` in `channel` (a mention, or a DM message), Start the plan, and return the
-    report delivered in its thread."""
-    event: dict[str, Any] = {"channel": channel, "user": user, "ts": ts}
+    """Ask `text` in `channel` (a mention, or a DM message; `extra`, more of the event, such
+    as its action_token), Start the plan, and return the report delivered in its thread."""
+    event: dict[str, Any] = {"channel": channel, "user": user, "ts": ts, **(extra or {})}
     if dm:
         event |= {"type": "message", "channel_type": "im", "text": text}
     else:
