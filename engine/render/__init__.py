@@ -1,5 +1,6 @@
 """Renderers: a Report as Markdown, self-contained HTML, PDF and JSON files."""
 
+from engine.render.charts import ChartData, chart_data
 from engine.render.citations import (
     CitationIndex,
     claim_origin,
@@ -20,11 +21,13 @@ from engine.render.text import report_title
 
 __all__ = [
     "FORMATS",
+    "ChartData",
     "CitationIndex",
     "Labels",
     "PageEvidence",
     "RenderProblems",
     "accessed_text",
+    "chart_data",
     "claim_origin",
     "labels_for",
     "origin_text",
