@@ -53,6 +53,11 @@ class Keys:
         """Set when Slack opened an assistant (agent) thread there."""
         return f"{self.prefix}:assistant:{channel}:{thread_ts}"
 
+    def data_blocks_refused(self, team: str) -> str:
+        """Set while the workspace `team` refuses Slack's data blocks (charts, data tables):
+        its reports go out with a table block instead."""
+        return f"{self.prefix}:workspace:{team}:data-blocks-refused"
+
     # -- ratings (kept longer than reports: FONTE_RATINGS_DAYS) ------------------------------
 
     def rating(self, report_id: str, version: int, user: str) -> str:
