@@ -279,6 +279,19 @@ def figures_chart(figures: FiguresTable, language: Language) -> Block | None:
     return kit.chart(data.kind, data.title, categories, full, x_label=period, y_label=data.unit)
 
 
+def _chart_text(block: Block) -> int:
+    """Characters a chart shows (title, axis labels, categories, names and point labels):
+    they are no `text` fields, but a message's undocumented total-text ceiling may count
+    them, so they take room like text."""
+    chart = block["chart"]
+    axis = chart["axis_config"]
+    labels = [block["title"], axis.get("x_label", ""), axis.get("y_label", "")]
+    labels += axis["categories"]
+    labels += [s["name"] for s in chart["series"]]
+    labels += [p["label"] for s in chart["series"] for p in s["data"]]
+    return sum(len(str(label)) for label in labels)
+
+
 def _data_figures(report: Report, index: CitationIndex, room: TextRoom) -> list[Block]:
     """Each figures table as a caption, its chart (the first two that chart) and its data
     table, while the message has room: rows up to 100 a table, cells up to Slack's 10,000
@@ -306,6 +319,8 @@ def _data_figures(report: Report, index: CitationIndex, room: TextRoom) -> list[
         if any(len(row) > kit.MAX_DATA_TABLE_COLUMNS for row in kept):
             room.left_out = True
         drawn = figures_chart(figures, report.language) if charts < kit.MAX_CHARTS else None
+        if drawn is not None and not room.take(_chart_text(drawn)):
+            drawn = None  # the table shows the figures; no chart rather than no summary
         charts += drawn is not None
         blocks += [
             caption,

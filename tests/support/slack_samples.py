@@ -105,37 +105,41 @@ def assistant_thread_message(
     }
 
 
+def figures_table(
+    table_id: str, title: str, unit: str, columns: list[str], labels: list[str], claims: list[Claim]
+) -> FiguresTable:
+    """A figures table of a row per label across `columns`: row r's figure in column c reads
+    "{r + 1}{c},5" and cites claims[r]."""
+    return FiguresTable(
+        id=table_id,
+        title=title,
+        unit=unit,
+        columns=columns,
+        rows=[
+            TableRow(
+                label=label,
+                cells=[
+                    TableCell(text=f"{r + 1}{c},5", claim_ids=[claims[r].id])
+                    for c in range(len(columns))
+                ],
+            )
+            for r, label in enumerate(labels)
+        ],
+    )
+
+
+YEARS = ["2021", "2022", "2023"]
+
+
 def figures_sample(claims: int = 12, language: str = "pt") -> Report:
     """`report(claims)` with two figures tables: three years of two states (a line chart)
     and one row across three regions (bars)."""
     base = report(claims, partial=True, language=language)
-    cited = base.claims
-    years = FiguresTable(
-        id="t1",
-        title="Geração distribuída por estado",
-        unit="GWh",
-        columns=["2021", "2022", "2023"],
-        rows=[
-            TableRow(
-                label=f"Estado {r}",
-                cells=[TableCell(text=f"{r + 1}{y},5", claim_ids=[cited[r].id]) for y in range(3)],
-            )
-            for r in range(2)
-        ],
-    )
-    regions = FiguresTable(
-        id="t2",
-        title="Potência instalada por região",
-        unit="MW",
-        columns=["Norte", "Sul", "Leste"],
-        rows=[
-            TableRow(
-                label="Potência",
-                cells=[TableCell(text=f"{n}00", claim_ids=[cited[n].id]) for n in range(3, 6)],
-            )
-        ],
-    )
-    return base.model_copy(update={"tables": [years, regions]})
+    states = ["Estado 0", "Estado 1"]
+    years = figures_table("t1", "Geração distribuída por estado", "GWh", YEARS, states, base.claims)
+    regions = ["Norte", "Sul", "Leste"]
+    power = figures_table("t2", "Potência por região", "MW", regions, ["Potência"], base.claims)
+    return base.model_copy(update={"tables": [years, power]})
 
 
 def every_message() -> list[tuple[str, str, Any]]:

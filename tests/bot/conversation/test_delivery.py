@@ -42,7 +42,7 @@ from tests.support.slack_runs import (
     settle,
     state_of,
 )
-from tests.support.slack_samples import report
+from tests.support.slack_samples import YEARS, figures_table, report
 from tests.support.slack_stub import SlackStub
 
 THREAD = "77.1"
@@ -589,18 +589,8 @@ async def test_a_refused_canvas_falls_back_to_the_files_with_a_log_line(
 
 def with_figures(sample: Report) -> Report:
     """`sample` with a figures table of three years, as a chart and a data table show it."""
-    rows = [
-        TableRow(
-            label=f"Estado {r}",
-            cells=[
-                TableCell(text=f"{r + 1}{y},5", claim_ids=[sample.claims[r].id]) for y in range(3)
-            ],
-        )
-        for r in range(2)
-    ]
-    table = FiguresTable(
-        id="t1", title="Geração", unit="GWh", columns=["2021", "2022", "2023"], rows=rows
-    )
+    states = ["Estado 0", "Estado 1"]
+    table = figures_table("t1", "Geração", "GWh", YEARS, states, sample.claims)
     return sample.model_copy(update={"tables": [table]})
 
 

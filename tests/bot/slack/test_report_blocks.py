@@ -25,7 +25,14 @@ from engine.planning.gaps import gap_question
 from engine.render import CitationIndex
 from tests.support.render_samples import figures_report
 from tests.support.slack_limits import block_errors, table_refusal, total_text, view_errors
-from tests.support.slack_samples import assert_within_limits, claim, report, walk
+from tests.support.slack_samples import (
+    YEARS,
+    assert_within_limits,
+    claim,
+    figures_table,
+    report,
+    walk,
+)
 
 
 def blocks_of(kind: str, blocks: list[Block]) -> list[Block]:
@@ -366,19 +373,9 @@ def test_the_figures_are_a_chart_and_a_sortable_table_of_the_cells_as_the_report
 
 
 def years_table(n: int, rows: int, claims: list[Claim]) -> FiguresTable:
-    return FiguresTable(
-        id=f"y{n}",
-        title=f"Geração {n} em um título longo que passa dos cinquenta caracteres do gráfico",
-        unit="GWh",
-        columns=["2021", "2022", "2023"],
-        rows=[
-            TableRow(
-                label=f"Estado com um nome muito longo {r}",
-                cells=[TableCell(text=f"{r + 1}{y},5", claim_ids=[claims[r].id]) for y in range(3)],
-            )
-            for r in range(rows)
-        ],
-    )
+    long = f"Geração {n} em um título longo que passa dos cinquenta caracteres do gráfico"
+    labels = [f"Estado com um nome muito longo {r}" for r in range(rows)]
+    return figures_table(f"y{n}", long, "GWh", YEARS, labels, claims)
 
 
 def test_at_most_two_charts_a_message_labels_within_slack_limits_units_on_the_axis() -> None:
