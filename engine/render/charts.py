@@ -12,8 +12,10 @@ a verified figure. The rules:
   read with its thousands separator ("1,900" is 1900), as a financial table prints it.
 - A cell that holds no number, or more than one, is left out; so is a cell whose unit
   (currency, %, MW, …) differs from the first plotted cell's (bare numbers go with any).
-- Values keep their printed scale when all plotted cells share one; when scales differ
-  ("R$ 3,2 bilhões" beside "R$ 800 milhões") each is plotted at its full magnitude.
+- Values keep their printed scale when all plotted cells share one, the axis labelled with
+  the table's unit; when scales differ ("R$ 3,2 bilhões" beside "R$ 800 milhões") each is
+  plotted at its full magnitude, the axis labelled with the base unit they share ("BRL"),
+  never with a scale the values no longer carry.
 - Fewer than three plotted values make no chart (None).
 
 A line chart when the plotted columns are three or more periods in order (each labelled with
@@ -92,6 +94,9 @@ class _Plot:
     table_rows: list[int]
     table_columns: list[int]
     """The table's own row and column of each plotted row and column."""
+    axis: str
+    """What the values are in: the table's unit when every plotted cell prints one scale
+    (values at face), else the base unit the cells share ("BRL", "W"), values in full."""
 
 
 @dataclass(frozen=True)
@@ -123,7 +128,7 @@ def chart_data(table: FiguresTable, language: Language) -> ChartData | None:
         return None
     at = {(p.row, p.column): p.value for p in plot.points}
     order = _line_order(plot)
-    title, unit = collapse_whitespace(table.title), collapse_whitespace(table.unit)
+    title, unit = collapse_whitespace(table.title), plot.axis
     values = {(plot.table_rows[p.row], plot.table_columns[p.column]): p.value for p in plot.points}
     cells = [p.cell for p in plot.points]
     if order is not None:  # a line a row, across the periods
@@ -172,7 +177,7 @@ def chart_png(table: FiguresTable, language: Language) -> bytes | None:
             if len(plot.rows) == 1 and _period_order(plot.columns) is not None:
                 axes.set_xlabel(words.chart_period)
         axes.set_title(textwrap.fill(collapse_whitespace(table.title), 70), loc="left")
-        axes.set_ylabel(collapse_whitespace(table.unit) or words.chart_value)
+        axes.set_ylabel(plot.axis or words.chart_value)
         axes.yaxis.set_major_formatter(FuncFormatter(lambda v, _: _tick(v, language)))
         out = io.BytesIO()
         figure.savefig(out, format="png", dpi=CHART_DPI, metadata={"Software": None})
@@ -243,6 +248,7 @@ def _plotted(table: FiguresTable, language: Language) -> _Plot | None:
         points=points,
         table_rows=rows,
         table_columns=columns,
+        axis=collapse_whitespace(table.unit) if uniform else unit or "",
     )
 
 
