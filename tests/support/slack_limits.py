@@ -310,7 +310,9 @@ def _data_cell_errors(where: str, cell: Any, header: bool) -> list[str]:
         return [f"{where}: a cell is raw_text, raw_number or rich_text, not {kind!r}"]
     if header and kind == "rich_text":
         return [f"{where}: rich_text cannot be used for header cells"]
-    if kind in ("raw_text", "raw_number") and not _short_string(cell.get("text"), 10**9):
+    if kind in ("raw_text", "raw_number") and not (
+        isinstance(cell.get("text"), str) and cell["text"]
+    ):
         return [f"{where}/text: required, at least 1 character"]
     if kind == "raw_number" and not _is_number(cell.get("value")):
         return [f"{where}/value: a number"]
