@@ -233,38 +233,13 @@ def test_several_rows_are_bars_grouped_by_row_one_series_a_column_without_calcul
 
 
 def test_the_axis_names_the_scale_only_while_the_values_keep_it() -> None:
-    same = FiguresTable(
-        id="t",
-        title="Receita",
-        unit="R$ milhões",
-        columns=["Norte", "Sul", "Leste"],
-        rows=[
-            TableRow(
-                label="Receita",
-                cells=[
-                    TableCell(text=t, claim_ids=["r19"])
-                    for t in ("R$ 800 milhões", "R$ 950 milhões", "R$ 700 milhões")
-                ],
-            )
-        ],
-    )
-    kept = chart_data(same, "pt")
+    regions = ["Norte", "Sul", "Leste"]
+    same = one_row(regions, ["R$ 800 milhões", "R$ 950 milhões", "R$ 700 milhões"])
+    kept = chart_data(same.model_copy(update={"unit": "R$ milhões"}), "pt")
     assert kept is not None
     assert (kept.unit, kept.series[0][1]) == ("R$ milhões", [800.0, 950.0, 700.0])
-    mixed = same.model_copy(
-        update={
-            "rows": [
-                TableRow(
-                    label="Receita",
-                    cells=[
-                        TableCell(text=t, claim_ids=["r19"])
-                        for t in ("R$ 3,2 bilhões", "R$ 800 milhões", "R$ 1,5 bilhão")
-                    ],
-                )
-            ]
-        }
-    )
-    full = chart_data(mixed, "pt")
+    mixed = one_row(regions, ["R$ 3,2 bilhões", "R$ 800 milhões", "R$ 1,5 bilhão"])
+    full = chart_data(mixed.model_copy(update={"unit": "R$ milhões"}), "pt")
     assert full is not None
     assert full.unit == "BRL", "values in full: not 'R$ milhões'"
     assert full.series[0][1] == [3.2e9, 8e8, 1.5e9]
