@@ -1,8 +1,10 @@
 """Deliver a finished report, and always end in a final state.
 
 The report message goes first (one message sized to Slack's limits, recorded in the state
-as it is posted, so a delivery run again after a crash never posts it twice; if Slack still
-refuses what it says, a short one with the summary and the buttons), then the HTML,
+as it is posted, so a delivery run again after a crash never posts it twice; its figures as
+Slack's charts and data tables, or as a table block where the workspace refuses those, a
+refusal remembered for the workspace; if Slack still refuses what it says, a short one with
+the summary and the buttons), then the HTML,
 Markdown, Word and PowerPoint files in one files message, the HTML and Word ones with the
 crops of the cited PDF pages when the sources can show them (and, with FONTE_SLACK_CANVAS,
 the report as a canvas tabbed in the channel; a refused canvas leaves the files alone).
@@ -29,7 +31,9 @@ from bot.conversation.page_evidence import report_crops
 from bot.redis.state import ReportState, Status
 from bot.runtime import Runtime
 from bot.slack.api import DELIVERY_ERRORS, SlackFailure, Upload
+from bot.slack.blockkit import DATA_BLOCKS, Message
 from bot.slack.delivery import (
+    BLOCKS_REFUSED,
     CONTENT_ERRORS,
     office_file_names,
     post_pages,
@@ -123,20 +127,30 @@ async def deliver_report(rt: Runtime, report_id: str, version: int, report: Repo
         return
     t = texts_for(state.language)
     cancelled = bool(state.cancel_reason)
-    pages = [
-        replace(
-            page,
-            metadata={
-                "event_type": PAGE_EVENT,
-                "event_payload": page_marker(report_id, version, n),
-            },
+    team = await _workspace(rt)
+    data_blocks = not await rt.states.data_blocks_refused(team)
+
+    def marked(data_blocks: bool) -> list[Message]:
+        messages = report_messages(
+            report,
+            report_id,
+            version,
+            cancelled=cancelled,
+            text_budget=rt.settings.text_budget,
+            data_blocks=data_blocks,
         )
-        for n, page in enumerate(
-            report_messages(
-                report, report_id, version, cancelled=cancelled, text_budget=rt.settings.text_budget
+        return [
+            replace(
+                page,
+                metadata={
+                    "event_type": PAGE_EVENT,
+                    "event_payload": page_marker(report_id, version, n),
+                },
             )
-        )
-    ]
+            for n, page in enumerate(messages)
+        ]
+
+    pages = marked(data_blocks)
     state = await _in_flight(rt, state, version)
     first = len(state.posted)
 
@@ -153,6 +167,17 @@ async def deliver_report(rt: Runtime, report_id: str, version: int, report: Repo
     failure = await post_pages(
         rt.slack, state.channel, state.thread_ts, pages[first:], posted, posting
     )
+    refused = failure is not None and failure.error in BLOCKS_REFUSED and first == 0
+    if refused and _has_data_blocks(pages[0]):
+        # A workspace that does not take charts or data tables (yet): the same message with
+        # today's table block; if that goes out, the workspace is remembered so its next
+        # reports do not pay this refusal first.
+        log.warning("report %s: %s; posting the figures as a table", report_id, failure)
+        failure = await post_pages(
+            rt.slack, state.channel, state.thread_ts, marked(False), posted, posting
+        )
+        if failure is None:
+            await rt.states.refuse_data_blocks(team)
     if failure is not None and failure.error in CONTENT_ERRORS and first == 0:
         # Slack refused the message for what it says: the summary and the buttons, smaller,
         # under the same marker (a replay finds whichever reached the thread).
@@ -203,6 +228,20 @@ async def deliver_report(rt: Runtime, report_id: str, version: int, report: Repo
     await rt.states.update(report_id, finish)
     if notice is not None and ended:  # only the run that ended the delivery says so
         await tell_user(rt, ended[-1], notice)
+
+
+async def _workspace(rt: Runtime) -> str:
+    """The bot's workspace, what a refusal of data blocks is remembered under ("" when
+    auth.test cannot say: one key for the one workspace a token serves)."""
+    try:
+        return await rt.slack.team_id()
+    except DELIVERY_ERRORS as error:
+        log.warning("could not read the workspace's id: %s", error)
+        return ""
+
+
+def _has_data_blocks(message: Message) -> bool:
+    return any(block.get("type") in DATA_BLOCKS for block in message.blocks)
 
 
 async def report_uploads(

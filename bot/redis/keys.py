@@ -56,12 +56,18 @@ class Keys:
     def agent_dm(self, channel: str) -> str:
         """Set when a user opened this DM in the agent messaging experience."""
         return f"{self.prefix}:agent-dm:{channel}"
+
     # -- consents (kept until the user changes them) ----------------------------------------
 
     def slack_search_consent(self, user: str) -> str:
         """ "1" or "0": whether `user` let a research search Slack as them
         (bot.redis.consents)."""
         return f"{self.prefix}:consent:slack-search:{user}"
+
+    def data_blocks_refused(self, team: str) -> str:
+        """Set while the workspace `team` refuses Slack's data blocks (charts, data tables):
+        its reports go out with a table block instead."""
+        return f"{self.prefix}:workspace:{team}:data-blocks-refused"
 
     # -- ratings (kept longer than reports: FONTE_RATINGS_DAYS) ------------------------------
 

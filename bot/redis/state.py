@@ -180,6 +180,16 @@ class StateStore(Protocol):
         """Remember the uploaded crop's file id; None forgets it (Slack refused it)."""
         ...
 
+    async def data_blocks_refused(self, team: str) -> bool:
+        """Whether the workspace refused a report's data blocks lately (`refuse_data_blocks`)."""
+        ...
+
+    async def refuse_data_blocks(self, team: str) -> None:
+        """The workspace `team` refused a report's charts and data tables and took the same
+        report as a table block: its next reports (for the reports' retention, after which
+        it is asked again) are sent that way at once."""
+        ...
+
 
 class RedisStateStore:
     def __init__(self, redis: ArqRedis, keys: Keys, ttl_seconds: int) -> None:
@@ -281,6 +291,12 @@ class RedisStateStore:
         else:
             await awaited(self._redis.set(key, file_id, ex=self._ttl))
 
+    async def data_blocks_refused(self, team: str) -> bool:
+        return bool(await awaited(self._redis.exists(self._keys.data_blocks_refused(team))))
+
+    async def refuse_data_blocks(self, team: str) -> None:
+        await awaited(self._redis.set(self._keys.data_blocks_refused(team), "1", ex=self._ttl))
+
 
 class InMemoryStateStore:
     """The embedded bot's store: one process, so a lock is all the atomicity needed."""
@@ -293,6 +309,7 @@ class InMemoryStateStore:
         self._assistant_threads: set[tuple[str, str]] = set()
         self._agent_dms: set[str] = set()
         self._page_files: dict[tuple[str, int, str], str] = {}
+        self._refusing: set[str] = set()
         self._lock = asyncio.Lock()
 
     async def create(self, state: ReportState) -> bool:
@@ -362,3 +379,9 @@ class InMemoryStateStore:
             self._page_files.pop((report_id, version, claim_id), None)
         else:
             self._page_files[(report_id, version, claim_id)] = file_id
+
+    async def data_blocks_refused(self, team: str) -> bool:
+        return team in self._refusing
+
+    async def refuse_data_blocks(self, team: str) -> None:
+        self._refusing.add(team)

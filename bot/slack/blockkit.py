@@ -35,6 +35,28 @@ MAX_TABLE_ROWS = 100
 MAX_TABLE_CELLS = 20
 """table block: "Maximum 100 rows. Each row object is an array with a max of 20 table cells";
 one table per message (docs.slack.dev/reference/block-kit/blocks/table-block)."""
+MAX_CHARTS = 2
+MAX_CHART_TITLE = 50
+MAX_CHART_SERIES = 6
+MAX_CHART_POINTS = 20
+MAX_CHART_LABEL = 20
+MAX_CHART_AXIS_LABEL = 50
+"""data_visualization (docs.slack.dev/reference/block-kit/blocks/data-visualization-block):
+title "Maximum 50 characters"; series (and pie segments) "Min 1, max 6"; a series' data "Min
+1, max 20", exactly one point per category; series names, category and point labels "Maximum
+20 characters", unique within a chart; axis labels "Maximum of 50 characters"; "a limit of 2
+data visualization blocks per message" (later copies of the page allow 12 series: 6 fits
+both)."""
+DATA_BLOCKS = frozenset({"data_visualization", "data_table"})
+"""The blocks a report draws its figures with where the workspace takes them."""
+MAX_DATA_TABLE_ROWS = 100
+MAX_DATA_TABLE_COLUMNS = 20
+MAX_DATA_TABLE_CHARS = 10_000
+DATA_TABLE_PAGE_SIZE = 10
+"""data_table (docs.slack.dev/reference/block-kit/blocks/data-table-block): a header and 1 to
+100 rows of 1 to 20 cells (raw_text, raw_number, or rich_text below the header), "the
+character count across all cells cannot exceed 10,000 characters" (per message, in a later
+copy of the page); page_size 1 to 100, 5 when omitted."""
 MAX_CONTEXT_ACTIONS = 5
 """context_actions: "Maximum number of items is 5"
 (docs.slack.dev/reference/block-kit/blocks/context-actions-block)."""
@@ -197,6 +219,77 @@ def table(rows: Sequence[Sequence[str]], block_id: str | None = None) -> Block:
     if block_id is not None:
         block["block_id"] = block_id
     return block
+
+
+def text_cell(text: str) -> Block:
+    """A data_table cell shown as written (a dash when empty: a cell needs text)."""
+    return {"type": "raw_text", "text": text or "–"}
+
+
+def number_cell(number: float, text: str) -> Block:
+    """A data_table cell that sorts by `number` and shows `text`: a column of such cells
+    sorts numerically, any other alphabetically."""
+    return {"type": "raw_number", "value": number, "text": text or "–"}
+
+
+def data_table(rows: Sequence[Sequence[Block]], caption: str, block_id: str | None = None) -> Block:
+    """A sortable, paged data_table: the first row its header, then at most 100 rows of at
+    most 20 cells each (cut to fit), `DATA_TABLE_PAGE_SIZE` rows a page."""
+    kept = [list(row)[:MAX_DATA_TABLE_COLUMNS] for row in rows[: MAX_DATA_TABLE_ROWS + 1]]
+    block: Block = {
+        "type": "data_table",
+        "caption": collapse_whitespace(caption) or "-",
+        "rows": kept,
+        "page_size": min(DATA_TABLE_PAGE_SIZE, max(1, len(kept) - 1)),
+    }
+    if block_id is not None:
+        block["block_id"] = block_id
+    return block
+
+
+@dataclass(frozen=True)
+class Series:
+    """One line, area or set of bars: its legend name and one value per category."""
+
+    name: str
+    values: Sequence[float]
+
+
+def chart(
+    kind: str,
+    title: str,
+    categories: Sequence[str],
+    series: Sequence[Series],
+    x_label: str = "",
+    y_label: str = "",
+) -> Block:
+    """A bar, line or area data_visualization: `categories` along the x axis in order, each
+    series a value for every one of them. The caller keeps within the limits above (labels of
+    20 characters, unique; 20 categories; 6 series): a chart is not cut, as cutting it would
+    show figures other than the report's."""
+    axis: Block = {"categories": list(categories)}
+    if x_label:
+        axis["x_label"] = clip(collapse_whitespace(x_label), MAX_CHART_AXIS_LABEL)
+    if y_label:
+        axis["y_label"] = clip(collapse_whitespace(y_label), MAX_CHART_AXIS_LABEL)
+    return {
+        "type": "data_visualization",
+        "title": clip(collapse_whitespace(title), MAX_CHART_TITLE) or "-",
+        "chart": {
+            "type": kind,
+            "series": [
+                {
+                    "name": one.name,
+                    "data": [
+                        {"label": label, "value": number}
+                        for label, number in zip(categories, one.values, strict=True)
+                    ],
+                }
+                for one in series
+            ],
+            "axis_config": axis,
+        },
+    }
 
 
 def option(text: str, value_: str) -> Block:

@@ -18,7 +18,11 @@ from engine.render import render_html, render_markdown
 
 log = logging.getLogger(__name__)
 
-CONTENT_ERRORS = frozenset({"msg_blocks_too_long", "msg_too_long", "invalid_blocks"})
+BLOCKS_REFUSED = frozenset({"invalid_blocks", "invalid_blocks_format"})
+"""Slack refused a message's blocks: "Blocks submitted with this message are not valid", and
+"The blocks is not a valid JSON object or doesn't match the Block Kit syntax"
+(docs.slack.dev/reference/methods/chat.postMessage, "Errors")."""
+CONTENT_ERRORS = frozenset({"msg_blocks_too_long", "msg_too_long", *BLOCKS_REFUSED})
 """Slack refused what a message says, not where it goes: the files can still carry it."""
 NOT_A_MEMBER = frozenset({"not_in_channel", "channel_not_found", "is_archived"})
 

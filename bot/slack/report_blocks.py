@@ -1,5 +1,6 @@
 """Block Kit for a delivered report: ONE message that reads well in a thread (the summary
-answer first with numbered citations, the first figures table, the key sources with their
+answer first with numbered citations, the figures as Slack's charts and sortable tables (or
+the first figures table as a table block), the key sources with their
 excerpts, the gaps as deepen buttons, a select of every citation opening its excerpt, the
 Files button and Slack's native feedback buttons), within the limits of one message; the full
 report travels as the attached files. Pure."""
@@ -16,6 +17,7 @@ from bot.slack.blockkit import (
     actions,
     button,
     context,
+    data_table,
     escape,
     feedback_buttons,
     header,
@@ -23,6 +25,7 @@ from bot.slack.blockkit import (
     link,
     markdown,
     md_escape,
+    number_cell,
     option,
     plain,
     quote,
@@ -30,6 +33,7 @@ from bot.slack.blockkit import (
     sections,
     static_select,
     table,
+    text_cell,
     text_size,
     value,
 )
@@ -43,10 +47,11 @@ from bot.slack.blocks import (
     spend_text,
 )
 from bot.slack.texts import texts_for
-from engine import Claim, Report
+from engine import Claim, FiguresTable, Language, Report, TableCell
 from engine.render import (
     CitationIndex,
     accessed_text,
+    chart_data,
     claim_origin,
     labels_for,
     origin_text,
@@ -110,10 +115,20 @@ def report_messages(
     *,
     cancelled: bool = False,
     text_budget: int = kit.DEFAULT_TEXT_BUDGET,
+    data_blocks: bool = True,
 ) -> list[Message]:
     """The report as ONE message (`report_message`), in a list so delivery records it as it
     did pages. What does not fit is in the attached files."""
-    return [report_message(report, report_id, version, cancelled=cancelled, budget=text_budget)]
+    return [
+        report_message(
+            report,
+            report_id,
+            version,
+            cancelled=cancelled,
+            budget=text_budget,
+            data_blocks=data_blocks,
+        )
+    ]
 
 
 def _marks(index: CitationIndex, claim_ids: list[str]) -> str:
@@ -146,36 +161,49 @@ def _section_lines(report: Report, index: CitationIndex) -> list[str]:
     return lines
 
 
-def figures_rows(report: Report, index: CitationIndex) -> list[list[str]]:
-    """The report's first figures table as cells: a header (unit, columns), then each row's
-    label and its verified figures with their citation markers (a calculated cell, those of
-    its inputs), as every renderer shows them."""
-    first = report.tables[0]
-    rows = [[first.unit, *first.columns]]
-    for row in first.rows:
-        cells = [row.label]
-        for cell in row.cells:
-            if cell is None:
-                cells.append("")
-                continue
-            cited = cell.claim_ids
-            if not cited and cell.calculation_id is not None:
-                cited = report.calculation(cell.calculation_id).claim_ids
-            cells.append(f"{cell.text} {_marks(index, cited)}".strip())
-        rows.append(cells)
+def _cell_text(report: Report, index: CitationIndex, cell: TableCell) -> str:
+    """A figure as every renderer shows it, with its citation markers (a calculated cell,
+    those of its inputs)."""
+    cited = cell.claim_ids
+    if not cited and cell.calculation_id is not None:
+        cited = report.calculation(cell.calculation_id).claim_ids
+    return f"{cell.text} {_marks(index, cited)}".strip()
+
+
+def figures_rows(report: Report, index: CitationIndex, figures: FiguresTable) -> list[list[str]]:
+    """A figures table as cells: a header (unit, columns), then each row's label and its
+    verified figures with their citation markers ("" where the figure is unknown)."""
+    rows = [[figures.unit, *figures.columns]]
+    for row in figures.rows:
+        texts = ["" if c is None else _cell_text(report, index, c) for c in row.cells]
+        rows.append([row.label, *texts])
     return rows
 
 
-def _figures(report: Report, index: CitationIndex, room: TextRoom) -> list[Block]:
-    """The first figures table (a message holds one), as many rows as fit."""
+def _named(figures: FiguresTable) -> str:
+    named = f"{figures.title} ({figures.unit})" if figures.unit.strip() else figures.title
+    return collapse_whitespace(named)
+
+
+def _caption(figures: FiguresTable) -> Block:
+    return section(f"*{escape(_named(figures))}*")
+
+
+def _figures(
+    report: Report, index: CitationIndex, room: TextRoom, data_blocks: bool
+) -> list[Block]:
+    """The figures: with `data_blocks`, a chart (at most two a message) and a sortable table
+    of each figures table, as many as fit; else today's one table block (a message holds
+    one), as many rows as fit."""
     if not report.tables:
         return []
+    if data_blocks:
+        return _data_figures(report, index, room)
     if len(report.tables) > 1:
         room.left_out = True
     first = report.tables[0]
-    named = f"{first.title} ({first.unit})" if first.unit.strip() else first.title
-    caption = section(f"*{escape(collapse_whitespace(named))}*")
-    rows = figures_rows(report, index)
+    caption = _caption(first)
+    rows = figures_rows(report, index, first)
     if not room.take(text_size(caption) + text_size(table([rows[0]]))):
         return []
     kept = [rows[0]]
@@ -189,6 +217,117 @@ def _figures(report: Report, index: CitationIndex, room: TextRoom) -> list[Block
     if any(len(row) > kit.MAX_TABLE_CELLS for row in kept):
         room.left_out = True
     return [caption, table(kept, block_id="figures")]
+
+
+def _data_rows(report: Report, index: CitationIndex, figures: FiguresTable) -> list[list[Block]]:
+    """A figures table as data_table cells: the header and labels as text, each figure with
+    its markers, sorting by its value where the chart reads one (or a calculation holds it)."""
+    values = plotted.values if (plotted := chart_data(figures, report.language)) else {}
+    rows = [[text_cell(figures.unit.strip()), *(text_cell(c) for c in figures.columns)]]
+    for r, row in enumerate(figures.rows):
+        cells = [text_cell(row.label)]
+        for c, cell in enumerate(row.cells):
+            if cell is None:
+                cells.append(text_cell(""))
+                continue
+            number = values.get((r, c))
+            if cell.calculation_id is not None:
+                number = report.calculation(cell.calculation_id).value
+            shown = _cell_text(report, index, cell)
+            cells.append(text_cell(shown) if number is None else number_cell(number, shown))
+        rows.append(cells)
+    return rows
+
+
+def _label(text: str) -> str:
+    """A chart label within Slack's 20 characters: a longer one keeps its start and its end
+    ("Estado com…o longo 2"), where labels of one table tell themselves apart."""
+    text = collapse_whitespace(text)
+    if len(text) <= kit.MAX_CHART_LABEL:
+        return text
+    head = (kit.MAX_CHART_LABEL - 1) // 2
+    tail = kit.MAX_CHART_LABEL - 1 - head
+    return f"{text[:head].rstrip()}…{text[-tail:].lstrip()}"
+
+
+def figures_chart(figures: FiguresTable, language: Language) -> Block | None:
+    """The chart of a figures table as Slack draws it (a data_visualization), or None: only
+    verified figures (`engine.render.chart_data`, what the files' chart plots), the table's
+    unit on the y axis, "Period" on the x axis when the columns are periods. A series missing
+    a figure is left out (Slack: "Series may not omit data points"); a chart whose labels
+    would not stay distinct within 20 characters, or with more categories or series than
+    Slack draws, is not drawn: the table beside it shows every figure."""
+    data = chart_data(figures, language)
+    if data is None:
+        return None
+    full = [
+        kit.Series(_label(name), [v for v in values if v is not None])
+        for name, values in data.series
+        if None not in values
+    ]
+    categories = [_label(c) for c in data.categories]
+    names = [one.name for one in full]
+    if (
+        not full
+        or len(full) > kit.MAX_CHART_SERIES
+        or len(categories) > kit.MAX_CHART_POINTS
+        or len(set(categories)) < len(categories)
+        or len(set(names)) < len(names)
+    ):
+        return None
+    period = labels_for(language).chart_period if data.periods else ""
+    return kit.chart(data.kind, data.title, categories, full, x_label=period, y_label=data.unit)
+
+
+def _chart_text(block: Block) -> int:
+    """Characters a chart shows (title, axis labels, categories, names and point labels):
+    they are no `text` fields, but a message's undocumented total-text ceiling may count
+    them, so they take room like text."""
+    chart = block["chart"]
+    axis = chart["axis_config"]
+    labels = [block["title"], axis.get("x_label", ""), axis.get("y_label", "")]
+    labels += axis["categories"]
+    labels += [s["name"] for s in chart["series"]]
+    labels += [p["label"] for s in chart["series"] for p in s["data"]]
+    return sum(len(str(label)) for label in labels)
+
+
+def _data_figures(report: Report, index: CitationIndex, room: TextRoom) -> list[Block]:
+    """Each figures table as a caption, its chart (the first two that chart) and its data
+    table, while the message has room: rows up to 100 a table, cells up to Slack's 10,000
+    characters a message; what does not fit is left to the files."""
+    blocks: list[Block] = []
+    charts, cells_left = 0, kit.MAX_DATA_TABLE_CHARS
+    for n, figures in enumerate(report.tables):
+        rows = _data_rows(report, index, figures)
+        caption = _caption(figures)
+        head = text_size(rows[0])
+        if head > cells_left or not room.take(text_size(caption) + head + len(_named(figures))):
+            room.left_out = True
+            break
+        cells_left -= head
+        kept = [rows[0]]
+        for row in rows[1:]:
+            size = text_size(row)
+            if len(kept) > kit.MAX_DATA_TABLE_ROWS or size > cells_left or not room.take(size):
+                room.left_out = True
+                break
+            cells_left -= size
+            kept.append(row)
+        if len(kept) == 1:
+            break
+        if any(len(row) > kit.MAX_DATA_TABLE_COLUMNS for row in kept):
+            room.left_out = True
+        drawn = figures_chart(figures, report.language) if charts < kit.MAX_CHARTS else None
+        if drawn is not None and not room.take(_chart_text(drawn)):
+            drawn = None  # the table shows the figures; no chart rather than no summary
+        charts += drawn is not None
+        blocks += [
+            caption,
+            *([drawn] if drawn else []),
+            data_table(kept, _named(figures), f"figures-{n}"),
+        ]
+    return blocks
 
 
 KEY_SOURCES = 3  # sources shown with their excerpt preview: the summary's first ones
@@ -206,12 +345,15 @@ def report_message(
     cancelled: bool = False,
     budget: int = kit.DEFAULT_TEXT_BUDGET,
     short: bool = False,
+    data_blocks: bool = True,
 ) -> Message:
     """One message within Slack's limits. Fixed parts first (title, banner, gaps and their
     buttons, the controls, the feedback), then the room left goes, in order, to the summary,
-    the citations select, the key sources, the first figures table and the sections; what
+    the citations select, the key sources, the figures and the sections; what
     does not fit ends the text with "the rest is in the attached report". `short`: the
-    title, the summary and the buttons only, for a workspace that refused the full one."""
+    title, the summary and the buttons only, for a workspace that refused the full one.
+    `data_blocks`: the figures as Slack's charts and sortable tables (data_visualization,
+    data_table); without, as one table block, for a workspace that refuses those."""
     t, labels = texts_for(report.language), labels_for(report.language)
     index, title = CitationIndex(report), report_title(report)
     head: list[Block] = [
@@ -262,7 +404,7 @@ def report_message(
             block = citation_block(report_id, version, number, claim, report.language, origin)
             if room.take(text_size(block)):
                 body.append(block)
-        body = [*_figures(report, index, room), *body]
+        body = [*_figures(report, index, room, data_blocks), *body]
         rest = _section_lines(report, index)
         more = _lines(room, rest)
         while more and more[-1].startswith("**"):  # a section's title without its sentences

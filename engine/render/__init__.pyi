@@ -1,3 +1,4 @@
+from engine.render.charts import ChartData, chart_data
 from engine.render.citations import (
     CitationIndex,
     claim_origin,
@@ -18,11 +19,13 @@ from engine.render.text import report_title
 
 __all__ = [
     "FORMATS",
+    "ChartData",
     "CitationIndex",
     "Labels",
     "PageEvidence",
     "RenderProblems",
     "accessed_text",
+    "chart_data",
     "claim_origin",
     "labels_for",
     "origin_text",

@@ -12,8 +12,10 @@ a verified figure. The rules:
   read with its thousands separator ("1,900" is 1900), as a financial table prints it.
 - A cell that holds no number, or more than one, is left out; so is a cell whose unit
   (currency, %, MW, …) differs from the first plotted cell's (bare numbers go with any).
-- Values keep their printed scale when all plotted cells share one; when scales differ
-  ("R$ 3,2 bilhões" beside "R$ 800 milhões") each is plotted at its full magnitude.
+- Values keep their printed scale when all plotted cells share one, the axis labelled with
+  the table's unit; when scales differ ("R$ 3,2 bilhões" beside "R$ 800 milhões") each is
+  plotted at its full magnitude, the axis labelled with the base unit they share ("BRL"),
+  never with a scale the values no longer carry.
 - Fewer than three plotted values make no chart (None).
 
 A line chart when the plotted columns are three or more periods in order (each labelled with
@@ -33,7 +35,7 @@ import math
 import textwrap
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from engine.contracts import FiguresTable, Report, TableCell
 from engine.render.citations import source_location, source_title
@@ -46,7 +48,15 @@ from engine.words import words_for
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["CHART_DPI", "CHART_INCHES", "MIN_VALUES", "chart_png", "chart_sources"]
+__all__ = [
+    "CHART_DPI",
+    "CHART_INCHES",
+    "MIN_VALUES",
+    "ChartData",
+    "chart_data",
+    "chart_png",
+    "chart_sources",
+]
 
 CHART_INCHES = (8.0, 4.5)
 CHART_DPI = 150
@@ -81,6 +91,65 @@ class _Plot:
     rows: list[str]
     columns: list[str]
     points: list[_Point]
+    table_rows: list[int]
+    table_columns: list[int]
+    """The table's own row and column of each plotted row and column."""
+    axis: str
+    """What the values are in: the table's unit when every plotted cell prints one scale
+    (values at face), else the base unit the cells share ("BRL", "W"), values in full."""
+
+
+@dataclass(frozen=True)
+class ChartData:
+    """What the chart of a figures table shows, for a display that draws it itself (Slack's
+    data_visualization): the same cells, values and kind as `chart_png`.
+
+    `categories` run along the x axis in order (periods oldest first for a line); each of
+    `series` is a legend name and one value per category, None where the table has no figure
+    there. `values` holds every plotted value by the table's own (row, column), `cells` the
+    plotted cells (what their citations are)."""
+
+    kind: Literal["line", "bar"]
+    title: str
+    unit: str
+    periods: bool
+    """The categories are periods (the x axis is labelled "Period")."""
+    categories: list[str]
+    series: list[tuple[str, list[float | None]]]
+    values: dict[tuple[int, int], float]
+    cells: list[TableCell]
+
+
+def chart_data(table: FiguresTable, language: Language) -> ChartData | None:
+    """The table's chart (see the module docstring) as data, or None when fewer than three of
+    its cells are figures to plot."""
+    plot = _plotted(table, language)
+    if plot is None:
+        return None
+    at = {(p.row, p.column): p.value for p in plot.points}
+    order = _line_order(plot)
+    title, unit = collapse_whitespace(table.title), plot.axis
+    values = {(plot.table_rows[p.row], plot.table_columns[p.column]): p.value for p in plot.points}
+    cells = [p.cell for p in plot.points]
+    if order is not None:  # a line a row, across the periods
+        categories = [plot.columns[c] for c in order]
+        lines = [(label, [at.get((r, c)) for c in order]) for r, label in enumerate(plot.rows)]
+        return ChartData("line", title, unit, True, categories, lines, values, cells)
+    if len(plot.rows) == 1:  # bars across the columns
+        bars = [(plot.rows[0], [at.get((0, c)) for c in range(len(plot.columns))])]
+        periods = _period_order(plot.columns) is not None
+        return ChartData("bar", title, unit, periods, plot.columns, bars, values, cells)
+    groups = [  # bars grouped by row, one series a column
+        (column, [at.get((r, c)) for r in range(len(plot.rows))])
+        for c, column in enumerate(plot.columns)
+    ]
+    return ChartData("bar", title, unit, False, plot.rows, groups, values, cells)
+
+
+def _line_order(plot: _Plot) -> list[int] | None:
+    """The columns oldest first when the chart is a line (three or more periods in order)."""
+    order = _period_order(plot.columns)
+    return order if order is not None and len(plot.columns) >= MIN_VALUES else None
 
 
 def chart_png(table: FiguresTable, language: Language) -> bytes | None:
@@ -99,8 +168,8 @@ def chart_png(table: FiguresTable, language: Language) -> bytes | None:
         figure = Figure(figsize=CHART_INCHES, dpi=CHART_DPI, layout="constrained")
         FigureCanvasAgg(figure)
         axes = figure.add_subplot()
-        order = _period_order(plot.columns)
-        if order is not None and len(plot.columns) >= MIN_VALUES:
+        order = _line_order(plot)
+        if order is not None:
             _lines(axes, plot, order)
             axes.set_xlabel(words.chart_period)
         else:
@@ -108,7 +177,7 @@ def chart_png(table: FiguresTable, language: Language) -> bytes | None:
             if len(plot.rows) == 1 and _period_order(plot.columns) is not None:
                 axes.set_xlabel(words.chart_period)
         axes.set_title(textwrap.fill(collapse_whitespace(table.title), 70), loc="left")
-        axes.set_ylabel(collapse_whitespace(table.unit) or words.chart_value)
+        axes.set_ylabel(plot.axis or words.chart_value)
         axes.yaxis.set_major_formatter(FuncFormatter(lambda v, _: _tick(v, language)))
         out = io.BytesIO()
         figure.savefig(out, format="png", dpi=CHART_DPI, metadata={"Software": None})
@@ -177,6 +246,9 @@ def _plotted(table: FiguresTable, language: Language) -> _Plot | None:
         rows=[collapse_whitespace(table.rows[r].label) for r in rows],
         columns=[collapse_whitespace(table.columns[c]) for c in columns],
         points=points,
+        table_rows=rows,
+        table_columns=columns,
+        axis=collapse_whitespace(table.unit) if uniform else unit or "",
     )
 
 

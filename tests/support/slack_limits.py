@@ -4,6 +4,7 @@ from the bot's own builders, so a builder that drifts from Slack is caught."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 MAX_BLOCKS = 50  # "You can include up to 50 blocks in each message"
@@ -61,6 +62,40 @@ MAX_OPTION_TEXT = 75
 MAX_OPTION_VALUE = 150
 # Every block: block_id "Maximum length for this field is 255 characters".
 MAX_BLOCK_ID = 255
+# data_visualization (https://docs.slack.dev/reference/block-kit/blocks/data-visualization-block):
+# title "Maximum 50 characters"; chart "Must be one of the following: pie, bar, area, or
+# line"; pie segments "Min 1, max 6", a segment's label "Maximum of 20 characters" and value
+# "Must be greater than 0"; bar, area and line series "Min 1, max 6", a series' name "Must be
+# unique across all series in the same chart. Maximum 20 characters", its data "Min 1, max 20.
+# Must contain exactly one entry for every label in axis_config.categories", a point's label
+# "Must match one of the values in axis_config.categories", its value a number ("Negative
+# values are permitted"); axis_config categories "Each category label has a maximum of 20
+# characters", x_label and y_label "Maximum of 50 characters". Later copies of the page (the
+# block reference compiled in slackapi's skills, HubSpot's and slack-morphism's clients) raise
+# series and segments to 12 and say "There is a limit of 2 data visualization blocks per
+# message"; the stand-in keeps the page's 6 and that limit of 2, the stricter of the two.
+DATA_VIZ_CHARTS = ("pie", "bar", "area", "line")
+MAX_DATA_VIZ_TITLE = 50
+MAX_DATA_VIZ_SERIES = 6
+MAX_DATA_VIZ_POINTS = 20
+MAX_DATA_VIZ_LABEL = 20
+MAX_DATA_VIZ_AXIS_LABEL = 50
+MAX_DATA_VIZ_PER_MESSAGE = 2
+# data_table (https://docs.slack.dev/reference/block-kit/blocks/data-table-block): caption
+# required; page_size "Min 1, Max 100"; "You can use rich_text, raw_text (simple text), or
+# raw_number (numeric values) for cell content. The first row of the table is a header, and
+# rich_text cannot be used for header cells. You can have a minimum of 2 rows (1 regular row
+# plus the header) and a maximum of 101 rows ... All rows must have the same number of values,
+# and the character count across all cells cannot exceed 10,000 characters"; "a minimum of 1
+# column and a maximum of 20 columns"; raw_text "text" minLength 1, raw_number a number
+# "value" and a "text" of minLength 1. A later copy of the page adds "the aggregate character
+# count across all table cells for a single message cannot exceed 10,000 characters"; the
+# stand-in holds both.
+DATA_TABLE_CELLS = ("raw_text", "raw_number", "rich_text")
+MAX_DATA_TABLE_ROWS = 101
+MAX_DATA_TABLE_COLUMNS = 20
+MAX_DATA_TABLE_CHARS = 10_000
+MAX_DATA_TABLE_PAGE = 100
 
 
 def total_text(node: Any) -> int:
@@ -194,6 +229,124 @@ def _table_errors(where: str, block: dict[str, Any]) -> list[str]:
     return errors
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _short_string(value: Any, limit: int) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= limit
+
+
+def _series_errors(where: str, chart: dict[str, Any]) -> list[str]:
+    """A bar, area or line chart: its series against its axis_config's categories."""
+    axis = chart.get("axis_config")
+    if not isinstance(axis, dict):
+        return [f"{where}/axis_config: required"]
+    errors = []
+    categories = axis.get("categories")
+    if not isinstance(categories, list) or not categories:
+        return [f"{where}/axis_config/categories: required"]
+    if not all(_short_string(c, MAX_DATA_VIZ_LABEL) for c in categories):
+        errors.append(f"{where}/axis_config/categories: each 1 to {MAX_DATA_VIZ_LABEL} characters")
+    for name in ("x_label", "y_label"):
+        if name in axis and not _short_string(axis[name], MAX_DATA_VIZ_AXIS_LABEL):
+            errors.append(
+                f"{where}/axis_config/{name}: at most {MAX_DATA_VIZ_AXIS_LABEL} characters"
+            )
+    series = chart.get("series")
+    if not isinstance(series, list) or not 1 <= len(series) <= MAX_DATA_VIZ_SERIES:
+        return [*errors, f"{where}/series: 1 to {MAX_DATA_VIZ_SERIES} series"]
+    names = [one.get("name") if isinstance(one, dict) else None for one in series]
+    if len(set(map(str, names))) != len(names):
+        errors.append(f"{where}/series: each series must have a distinct name")
+    for n, one in enumerate(series):
+        at = f"{where}/series/{n}"
+        if not _short_string(names[n], MAX_DATA_VIZ_LABEL):
+            errors.append(f"{at}/name: 1 to {MAX_DATA_VIZ_LABEL} characters")
+        data = one.get("data") if isinstance(one, dict) else None
+        if not isinstance(data, list) or not 1 <= len(data) <= MAX_DATA_VIZ_POINTS:
+            errors.append(f"{at}/data: 1 to {MAX_DATA_VIZ_POINTS} points")
+            continue
+        labels = [p.get("label") if isinstance(p, dict) else None for p in data]
+        if sorted(map(str, labels)) != sorted(map(str, categories)):
+            errors.append(f"{at}/data: exactly one point for every category")
+        if not all(isinstance(p, dict) and _is_number(p.get("value")) for p in data):
+            errors.append(f"{at}/data: every value is a number")
+    return errors
+
+
+def _chart_errors(where: str, block: dict[str, Any]) -> list[str]:
+    errors = []
+    if not _short_string(block.get("title"), MAX_DATA_VIZ_TITLE):
+        errors.append(f"{where}/title: required, at most {MAX_DATA_VIZ_TITLE} characters")
+    chart = block.get("chart")
+    kind = chart.get("type") if isinstance(chart, dict) else None
+    if not isinstance(chart, dict) or kind not in DATA_VIZ_CHARTS:
+        return [*errors, f"{where}/chart/type: one of {', '.join(DATA_VIZ_CHARTS)}"]
+    if kind != "pie":
+        return errors + _series_errors(f"{where}/chart", chart)
+    segments = chart.get("segments")
+    if not isinstance(segments, list) or not 1 <= len(segments) <= MAX_DATA_VIZ_SERIES:
+        return [*errors, f"{where}/chart/segments: 1 to {MAX_DATA_VIZ_SERIES} segments"]
+    for n, segment in enumerate(segments):
+        segment = segment if isinstance(segment, dict) else {}
+        if not _short_string(segment.get("label"), MAX_DATA_VIZ_LABEL):
+            errors.append(f"{where}/chart/segments/{n}/label: 1 to {MAX_DATA_VIZ_LABEL} characters")
+        value = segment.get("value")
+        if not _is_number(value) or value <= 0:
+            errors.append(f"{where}/chart/segments/{n}/value: a number greater than 0")
+    return errors
+
+
+def data_table_chars(block: dict[str, Any]) -> int:
+    """Characters across a data_table's cells (what its 10,000 counts)."""
+    rows = block.get("rows")
+    return total_text(rows) if isinstance(rows, list) else 0
+
+
+def _data_cell_errors(where: str, cell: Any, header: bool) -> list[str]:
+    kind = cell.get("type") if isinstance(cell, dict) else None
+    if kind not in DATA_TABLE_CELLS:
+        return [f"{where}: a cell is raw_text, raw_number or rich_text, not {kind!r}"]
+    if header and kind == "rich_text":
+        return [f"{where}: rich_text cannot be used for header cells"]
+    if kind in ("raw_text", "raw_number") and not (
+        isinstance(cell.get("text"), str) and cell["text"]
+    ):
+        return [f"{where}/text: required, at least 1 character"]
+    if kind == "raw_number" and not _is_number(cell.get("value")):
+        return [f"{where}/value: a number"]
+    return []
+
+
+def _data_table_errors(where: str, block: dict[str, Any]) -> list[str]:
+    errors = []
+    if not isinstance(block.get("caption"), str) or not block["caption"].strip():
+        errors.append(f"{where}/caption: required")
+    if "page_size" in block and not (
+        isinstance(block["page_size"], int) and 1 <= block["page_size"] <= MAX_DATA_TABLE_PAGE
+    ):
+        errors.append(f"{where}/page_size: 1 to {MAX_DATA_TABLE_PAGE}")
+    rows = block.get("rows")
+    if not isinstance(rows, list) or not 2 <= len(rows) <= MAX_DATA_TABLE_ROWS:
+        return [*errors, f"{where}/rows: a header and 1 to {MAX_DATA_TABLE_ROWS - 1} rows"]
+    widths = {len(row) if isinstance(row, list) else -1 for row in rows}
+    if len(widths) != 1:
+        return [*errors, f"{where}/rows: all rows must have the same number of values"]
+    width = widths.pop()
+    if not 1 <= width <= MAX_DATA_TABLE_COLUMNS:
+        return [*errors, f"{where}/rows: 1 to {MAX_DATA_TABLE_COLUMNS} columns"]
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            errors += _data_cell_errors(f"{where}/rows/{r}/{c}", cell, header=r == 0)
+    index = block.get("row_header_column_index", 0)
+    if not isinstance(index, int) or not 0 <= index < width:
+        errors.append(f"{where}/row_header_column_index: a column of the table")
+    if data_table_chars(block) > MAX_DATA_TABLE_CHARS:
+        errors.append(f"{where}/rows: over {MAX_DATA_TABLE_CHARS} characters across all cells")
+    return errors
+
+
 def table_refusal(blocks: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Slack's answer to a message with more than one table block, else None."""
     if sum(1 for block in blocks if block.get("type") == "table") > 1:
@@ -228,22 +381,52 @@ def view_errors(view: dict[str, Any]) -> list[str]:
     blocks = view.get("blocks")
     if not isinstance(blocks, list):
         return [*errors, "blocks are required [json-pointer:/view/blocks]"]
-    return errors + block_errors(blocks, MAX_MODAL_BLOCKS)
+    return errors + block_errors(blocks, MAX_MODAL_BLOCKS, surface="modal")
 
 
-def block_errors(blocks: list[dict[str, Any]], max_blocks: int = MAX_BLOCKS) -> list[str]:
+MESSAGE_ONLY = ("data_visualization", "data_table", "markdown", "table", "context_actions")
+"""Blocks whose pages list Messages (data_table: and Home tabs) as their only surfaces."""
+
+
+def block_errors(
+    blocks: list[dict[str, Any]],
+    max_blocks: int = MAX_BLOCKS,
+    refused: frozenset[str] = frozenset(),
+    surface: str | None = "message",
+) -> list[str]:
     """What Slack's invalid_blocks answer would list; [] for valid blocks. `max_blocks` is a
-    message's 50, or a modal's 100."""
+    message's 50, or a modal's 100; on a `surface` "modal" blocks of MESSAGE_ONLY are refused
+    (None: a bare blocks array, whose surface is not known). `refused`: block
+    types a workspace does not take, answered as blocks.validate words an unknown type
+    ("unsupported type: …", https://docs.slack.dev/reference/methods/blocks.validate)."""
     errors: list[str] = []
     if len(blocks) > max_blocks:
         errors.append(f"no more than {max_blocks} items allowed [json-pointer:/blocks]")
+    modal = surface == "modal"
+    charts = [b for b in blocks if b.get("type") == "data_visualization"]
+    if len(charts) > MAX_DATA_VIZ_PER_MESSAGE:
+        errors.append(
+            f"no more than {MAX_DATA_VIZ_PER_MESSAGE} data_visualization blocks [json-pointer:/blocks]"
+        )
+    tables = [b for b in blocks if b.get("type") == "data_table"]
+    if sum(data_table_chars(b) for b in tables) > MAX_DATA_TABLE_CHARS:
+        errors.append(
+            f"data_table cells over {MAX_DATA_TABLE_CHARS} characters in one message "
+            "[json-pointer:/blocks]"
+        )
     markdown_total = 0
     for n, block in enumerate(blocks):
         where = f"/blocks/{n}"
         kind = block.get("type")
         if len(str(block.get("block_id", ""))) > MAX_BLOCK_ID:
             errors.append(f"{where}/block_id: over {MAX_BLOCK_ID} characters")
-        if kind == "markdown":
+        if kind in refused or (modal and kind in MESSAGE_ONLY):
+            errors.append(f"unsupported type: {kind} [json-pointer:{where}/type]")
+        elif kind == "data_visualization":
+            errors += _chart_errors(where, block)
+        elif kind == "data_table":
+            errors += _data_table_errors(where, block)
+        elif kind == "markdown":
             if not isinstance(block.get("text"), str) or not block["text"]:
                 errors.append(f"{where}/text: required")
             markdown_total += len(str(block.get("text") or ""))
@@ -294,3 +477,21 @@ def block_errors(blocks: list[dict[str, Any]], max_blocks: int = MAX_BLOCKS) -> 
     if markdown_total > MAX_MARKDOWN_TOTAL:
         errors.append(f"markdown blocks total {markdown_total} over {MAX_MARKDOWN_TOTAL}")
     return errors
+
+
+def validation_errors(problems: list[str], root: str) -> list[dict[str, Any]]:
+    """blocks.validate's `errors` (https://docs.slack.dev/reference/methods/blocks.validate,
+    "Validation errors"): each a `pointer` into what was validated ("/0/text/type" for a
+    blocks array: `root` "/blocks" is cut off), a `code` and a `message`. The stand-in
+    words every problem failed_constraint, the code of the page's example."""
+    found = []
+    for problem in problems:
+        if "[json-pointer:" in problem:
+            message, _, pointer = problem.partition(" [json-pointer:")
+            pointer = pointer.rstrip("]")
+        else:
+            pointer, _, message = problem.partition(": ")
+        if root and pointer.startswith(root):
+            pointer = pointer[len(root) :] or "/"
+        found.append({"code": "failed_constraint", "message": message, "pointer": pointer})
+    return found

@@ -6,15 +6,19 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.slack.blockkit import MAX_BLOCKS, MAX_BUTTON_TEXT, MAX_SECTION_TEXT, Block
+from engine import Language
 from engine.contracts import (
     Claim,
     ClaimStatus,
+    FiguresTable,
     Locator,
     Plan,
     Report,
     Section,
     Sentence,
     Subquestion,
+    TableCell,
+    TableRow,
 )
 
 
@@ -62,7 +66,7 @@ def report(claims: int, partial: bool = False, language: str = "pt") -> Report:
     return Report(
         question="Como está o mercado?",
         title="Relatório: mercado",
-        language=language,  # type: ignore[arg-type]
+        language=language,
         plan=Plan(question="Q", subquestions=[Subquestion(id="s1", text="Q")]),
         partial=partial,
         gaps=["Fonte verificada que responda: preços"] if partial else [],
@@ -99,3 +103,115 @@ def assistant_thread_message(
         "ts": ts,
         "thread_ts": thread_ts,
     }
+
+
+def figures_table(
+    table_id: str, title: str, unit: str, columns: list[str], labels: list[str], claims: list[Claim]
+) -> FiguresTable:
+    """A figures table of a row per label across `columns`: row r's figure in column c reads
+    "{r + 1}{c},5" and cites claims[r]."""
+    return FiguresTable(
+        id=table_id,
+        title=title,
+        unit=unit,
+        columns=columns,
+        rows=[
+            TableRow(
+                label=label,
+                cells=[
+                    TableCell(text=f"{r + 1}{c},5", claim_ids=[claims[r].id])
+                    for c in range(len(columns))
+                ],
+            )
+            for r, label in enumerate(labels)
+        ],
+    )
+
+
+YEARS = ["2021", "2022", "2023"]
+
+
+def figures_sample(claims: int = 12, language: str = "pt") -> Report:
+    """`report(claims)` with two figures tables: three years of two states (a line chart)
+    and one row across three regions (bars)."""
+    base = report(claims, partial=True, language=language)
+    states = ["Estado 0", "Estado 1"]
+    years = figures_table("t1", "Geração distribuída por estado", "GWh", YEARS, states, base.claims)
+    regions = ["Norte", "Sul", "Leste"]
+    power = figures_table("t2", "Potência por região", "MW", regions, ["Potência"], base.claims)
+    return base.model_copy(update={"tables": [years, power]})
+
+
+def every_message() -> list[tuple[str, str, Any]]:
+    """Every kind of message and modal the bot sends, in both languages: (name, "message" or
+    "view", its blocks or its view). What each builder makes for a sample of its inputs."""
+    from bot.recovery.in_flight import LostBrief, lost_message
+    from bot.slack.blocks import (
+        Estimate,
+        answered_questions,
+        clarifying_questions,
+        edit_plan_view,
+        help_message,
+        plan_message,
+        progress_message,
+        steer_refusal,
+    )
+    from bot.slack.progress import edited_message
+    from bot.slack.progress_state import SlackProgress
+    from bot.slack.report_blocks import excerpt_view, report_message
+    from engine.contracts import ClarifyingQuestion, Limits, Spend
+    from engine.events import ClaimVerified, GapsUpdated, SpendUpdated, SubagentStarted
+
+    found: list[tuple[str, str, Any]] = []
+    languages: tuple[Language, ...] = ("pt", "en")
+    for language in languages:
+        questions = [ClarifyingQuestion(question="Qual período?", options=["2023", "2024"])]
+        plan = Plan(
+            question="Como está o mercado?",
+            subquestions=[Subquestion(id=f"s{n}", text=f"Subpergunta {n}") for n in range(3)],
+            sufficient_when=["dados de 2024"],
+        )
+        limits = Limits()
+        progress = SlackProgress.for_plan(plan, limits)
+        for event in (
+            SubagentStarted("s0", "s0"),
+            ClaimVerified(claim(1)),
+            SpendUpdated(Spend(steps=3, usd=0.1, seconds=40)),
+            GapsUpdated(["preços"]),
+        ):
+            progress.apply(event)
+        sample = figures_sample(language=language)
+        messages = {
+            "clarifying questions": clarifying_questions("r1", questions, language),
+            "answered questions": answered_questions(questions, ["2023"], language),
+            "plan": plan_message("r1", plan, limits, Estimate(2.0, 0.3), language),
+            "plan started": plan_message(
+                "r1",
+                plan,
+                limits,
+                Estimate(2.0, 0.3),
+                language,
+                footer="ok",
+            ),
+            "not your plan": steer_refusal("r1", language),
+            "progress": progress_message(progress, limits, language),
+            "progress done": progress_message(progress, limits, language, finished=True),
+            "progress edited": edited_message(progress, limits, language),
+            "help": help_message(language),
+            "report": report_message(sample, "r1", 1),
+            "report as tables": report_message(sample, "r1", 1, data_blocks=False),
+            "report cancelled": report_message(sample, "r1", 1, cancelled=True),
+            "report short": report_message(sample, "r1", 1, short=True),
+            "report without figures": report_message(report(150), "r1", 2, budget=3_500),
+            "lost run": lost_message(
+                LostBrief("C1", "1.1", "Como está o mercado?", None, language, False)
+            ),
+        }
+        found += [(f"{name} ({language})", "message", m.blocks) for name, m in messages.items()]
+        views = {
+            "edit plan": edit_plan_view("r1", plan, limits, language),
+            "excerpt": excerpt_view(claim(1), 1, language),
+            "excerpt with its page": excerpt_view(claim(1), 1, language, page_file="F1"),
+        }
+        found += [(f"{name} ({language})", "view", view) for name, view in views.items()]
+    return found

@@ -26,6 +26,13 @@ Failures a real workspace produces and tests inject:
 assistant.search.context, Slack's Real-time Search API, searches `slack.search`
 (`slack_search.SearchWorkspace`): the workspace's messages and files, as the asking user may
 read them, with the method's scopes, action tokens, errors and per-user rate limit.
+- `refuse_block_types("data_visualization", "data_table")`: a workspace that does not take
+  those blocks (yet): every message naming one answers `invalid_blocks`, its `errors` saying
+  "unsupported type: …" as blocks.validate words a type it does not know.
+
+blocks.validate (https://docs.slack.dev/reference/methods/blocks.validate) runs the same
+checks (`slack_limits`) that chat.postMessage, chat.update, chat.postEphemeral and the views
+methods run on what they are sent.
 """
 
 from __future__ import annotations
@@ -46,7 +53,14 @@ from aiohttp import web
 from tests.support.slack_agents import AgentSurface
 from tests.support.slack_canvases import CANVAS_SCOPE, CanvasStore
 from tests.support.slack_files import FileStore, file_share_event
-from tests.support.slack_limits import block_errors, table_refusal, total_text
+from tests.support.slack_limits import (
+    MAX_MODAL_BLOCKS,
+    block_errors,
+    table_refusal,
+    total_text,
+    validation_errors,
+    view_errors,
+)
 from tests.support.slack_search import METHOD as SEARCH_METHOD
 from tests.support.slack_search import SearchWorkspace
 from tests.support.slack_socket import APP_ID, SocketModeSide
@@ -145,6 +159,8 @@ class SlackStub(SocketModeSide):
         """chat.postMessage to these answers not_in_channel, as Slack does."""
         self.granted: set[str] = set(GRANTED)
         self.text_ceiling = TOTAL_TEXT_CEILING
+        self.refused_block_types: frozenset[str] = frozenset()
+        """Block types this workspace refuses (`refuse_block_types`)."""
         self._numbers = count(1)
         self._runner: web.AppRunner | None = None
         self.base_url = ""
@@ -214,6 +230,11 @@ class SlackStub(SocketModeSide):
         default = {429: "ratelimited", 200: "internal_error"}.get(status, "fatal_error")
         failure = Failure(status, retry_after, error or default, matching)
         self._failures.setdefault(method, []).extend([failure] * times)
+
+    def refuse_block_types(self, *kinds: str) -> None:
+        """The workspace does not take blocks of these types: messages naming one are
+        refused with invalid_blocks (and blocks.validate says so)."""
+        self.refused_block_types = frozenset(kinds)
 
     def revoke(self, scope: str) -> None:
         """The app was installed without `scope`: methods needing it answer missing_scope."""
@@ -328,13 +349,17 @@ class SlackStub(SocketModeSide):
         streaming = method in STREAM_METHODS or method == "chat.update"
         if streaming and (streamed := self.streams.refusal(method, params)) is not None:
             return streamed
-        if method in ("chat.postMessage", "chat.update"):
+        if method == "blocks.validate":
+            return self._validated(params)
+        if method in ("chat.postMessage", "chat.update", "chat.postEphemeral"):
             if len(str(params.get("text") or "")) > MAX_MESSAGE_TEXT:
                 return {"error": "msg_too_long"}
             blocks = Call(method, params).blocks()
             # Block Kit limits (https://docs.slack.dev/reference/block-kit/blocks), then the
-            # files image blocks name (slack_files).
-            problems = block_errors(blocks) or self.files.refusals(blocks, token)
+            # files image blocks name (slack_files). invalid_blocks is in each method's
+            # "Errors" ("Blocks submitted with this message are not valid").
+            problems = block_errors(blocks, refused=self.refused_block_types)
+            problems = problems or self.files.refusals(blocks, token)
             if problems:
                 return {"error": "invalid_blocks", "errors": problems}
             if (tables := table_refusal(blocks)) is not None:
@@ -356,6 +381,40 @@ class SlackStub(SocketModeSide):
             if not listed or len(listed) > 4:  # "up to four suggested prompts"
                 return {"error": "invalid_arguments"}
         return None
+
+    def _validated(self, params: dict[str, Any]) -> dict[str, Any] | None:
+        """blocks.validate (https://docs.slack.dev/reference/methods/blocks.validate): "No
+        scopes required"; exactly one of `blocks`, `message` or `view`, each JSON-encoded,
+        else invalid_arguments "must provide exactly one of `blocks`, `view`, or `message`";
+        a payload that fails is `invalid_<argument>` (invalid_blocks, as the page's example;
+        invalid_message, invalid_view as SDKs read them: slack-morphism's blocks.rs) with an
+        `errors` array of pointer, code and message; a valid one is {"ok": true}."""
+        given = [name for name in ("blocks", "message", "view") if params.get(name)]
+        if len(given) != 1:
+            exactly = "must provide exactly one of `blocks`, `view`, or `message`"
+            return {"error": "invalid_arguments", "response_metadata": {"messages": [exactly]}}
+        name = given[0]
+        raw = params[name]
+        try:
+            payload = json.loads(raw) if isinstance(raw, str) else raw
+        except ValueError:
+            payload = None
+        refused = self.refused_block_types
+        if name == "blocks" and isinstance(payload, list):
+            # A bare array has no surface: a modal's 100 blocks bound it.
+            problems = block_errors(payload, MAX_MODAL_BLOCKS, refused, surface=None)
+        elif name == "message" and isinstance(payload, dict):
+            blocks = payload.get("blocks") or []
+            problems = block_errors(blocks, refused=refused) if isinstance(blocks, list) else []
+            problems = problems or ([] if isinstance(blocks, list) else ["/blocks: an array"])
+        elif name == "view" and isinstance(payload, dict):
+            problems = view_errors(payload)
+        else:
+            problems = [f"/: a JSON {'array' if name == 'blocks' else 'object'}"]
+        if not problems:
+            return None
+        root = {"blocks": "/blocks", "view": "/view"}.get(name, "")
+        return {"error": f"invalid_{name}", "errors": validation_errors(problems, root)}
 
     def _answer(self, method: str, params: dict[str, Any], token: str) -> dict[str, Any]:
         number = next(self._numbers)

@@ -101,6 +101,10 @@ class SlackApi(Protocol):
         include_all_metadata)."""
         ...
 
+    async def team_id(self) -> str:
+        """The workspace the bot's token belongs to (auth.test's team_id), asked once."""
+        ...
+
     async def set_title(self, channel: str, thread_ts: str, title: str) -> None:
         """assistant.threads.setTitle."""
         ...

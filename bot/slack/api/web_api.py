@@ -139,7 +139,7 @@ class SlackWebApi:
             thread_ts=thread_ts,
             chunks=list(chunks),
             recipient_user_id=recipient_user_id,
-            recipient_team_id=recipient_team_id or await self._team_id(),
+            recipient_team_id=recipient_team_id or await self.team_id(),
             task_display_mode="plan",
         )
         return str(response["ts"])
@@ -154,7 +154,7 @@ class SlackWebApi:
             channel=channel, ts=ts, chunks=list(chunks) if chunks else None
         )
 
-    async def _team_id(self) -> str:
+    async def team_id(self) -> str:
         """The bot token's workspace (auth.test), asked once: a one-workspace app's users'."""
         if self._team is None:
             response = await self.client.auth_test()

@@ -42,7 +42,7 @@ from tests.support.slack_runs import (
     settle,
     state_of,
 )
-from tests.support.slack_samples import report
+from tests.support.slack_samples import YEARS, figures_table, report
 from tests.support.slack_stub import SlackStub
 
 THREAD = "77.1"
@@ -504,7 +504,10 @@ async def test_an_eighteen_item_report_is_one_message_and_one_files_message(
     [sent] = slack.calls_to("chat.postMessage", ok_only=False)
     assert sent.ok
     assert text_size(sent.blocks()) <= rt.settings.text_budget
-    assert [b["type"] for b in sent.blocks()].count("table") == 1
+    kinds_sent = [b["type"] for b in sent.blocks()]
+    assert "table" not in kinds_sent
+    assert kinds_sent.count("data_table") >= 1, "the figures as Slack's sortable tables"
+    assert kinds_sent.count("data_visualization") <= 2
     assert (await state_of(rt, "r1")).status == "delivered"
 
 
@@ -582,3 +585,72 @@ async def test_a_refused_canvas_falls_back_to_the_files_with_a_log_line(
     assert (state.status, state.files_posted, state.delivery_error) == ("delivered", True, None)
     assert not notices(slack), "silently: the files carry the report"
     assert any("no canvas" in r.getMessage() and refusal in r.getMessage() for r in caplog.records)
+
+
+def with_figures(sample: Report) -> Report:
+    """`sample` with a figures table of three years, as a chart and a data table show it."""
+    states = ["Estado 0", "Estado 1"]
+    table = figures_table("t1", "Geração", "GWh", YEARS, states, sample.claims)
+    return sample.model_copy(update={"tables": [table]})
+
+
+def kinds(call: Any) -> list[str]:
+    return [str(block.get("type")) for block in call.blocks()]
+
+
+async def test_a_workspace_refusing_charts_gets_the_table_version_and_is_not_asked_again(
+    rt: Runtime, slack: SlackStub
+) -> None:
+    slack.refuse_block_types("data_visualization", "data_table")
+    sample = with_figures(report(3))
+    await saved_and_delivered(rt, sample)
+    tries = slack.calls_to("chat.postMessage", ok_only=False)
+    assert [c.error for c in tries] == ["invalid_blocks", None]
+    assert {"data_visualization", "data_table"} <= set(kinds(tries[0]))
+    assert "table" in kinds(tries[1])
+    assert "data_table" not in kinds(tries[1])
+    assert tries[1].params["metadata"]["event_payload"] == page_marker("r1", 1, 0)
+    state = await state_of(rt, "r1")
+    assert (state.status, state.delivery_error, state.files_posted) == ("delivered", None, True)
+    assert not notices(slack)
+    slack.calls.clear()
+    await saved_report(
+        rt, sample, "r2", channel=CHANNEL, user=USER, thread="78.1", status="delivering"
+    )
+    await deliver_report(rt, "r2", 1, sample)
+    [second] = slack.calls_to("chat.postMessage", ok_only=False)
+    assert second.ok
+    assert "table" in kinds(second), "the workspace's refusal is remembered"
+
+
+async def test_a_workspace_taking_charts_gets_them(rt: Runtime, slack: SlackStub) -> None:
+    await saved_and_delivered(rt, with_figures(report(3)))
+    [posted] = slack.calls_to("chat.postMessage", ok_only=False)
+    assert posted.ok
+    assert {"data_visualization", "data_table"} <= set(kinds(posted))
+
+
+@pytest.mark.parametrize("error", ["invalid_blocks", "invalid_blocks_format"])
+async def test_a_blocks_refusal_ends_in_the_short_message_never_an_error_line(
+    rt: Runtime, slack: SlackStub, error: str
+) -> None:
+    sample = with_figures(report(3))
+    await delivering(rt, sample)
+    slack.fail_next("chat.postMessage", times=2, status=200, error=error, matching=is_report_page)
+    await deliver_report(rt, "r1", 1, sample)
+    tries = slack.calls_to("chat.postMessage", ok_only=False)
+    assert [c.error for c in tries] == [error, error, None]
+    assert "data_table" in kinds(tries[0])
+    assert "table" in kinds(tries[1])
+    assert "table" not in kinds(tries[2])
+    assert PT.see_attached in tries[2].text_of_blocks()
+    state = await state_of(rt, "r1")
+    assert (state.status, state.files_posted) == ("delivered", True)
+    assert not notices(slack), "no error line: the short message and the files went out"
+    slack.calls.clear()
+    await saved_report(
+        rt, sample, "r2", channel=CHANNEL, user=USER, thread="78.1", status="delivering"
+    )
+    await deliver_report(rt, "r2", 1, sample)
+    [again] = slack.calls_to("chat.postMessage", ok_only=False)
+    assert "data_table" in kinds(again), "a refusal the table version shared proves nothing"

@@ -81,6 +81,18 @@ async def test_page_files_are_kept_per_claim_and_version_until_forgotten(
     assert await store.page_file("r1", 1, "c1") is None
 
 
+async def test_a_workspace_refusing_data_blocks_is_remembered_for_the_reports_retention(
+    store: StateStore, backend: tuple[ArqRedis, Keys] | None
+) -> None:
+    assert not await store.data_blocks_refused("T1")
+    await store.refuse_data_blocks("T1")
+    assert await store.data_blocks_refused("T1")
+    assert not await store.data_blocks_refused("T2"), "per workspace"
+    if backend is not None:
+        redis, keys = backend
+        assert 0 < await redis.ttl(keys.data_blocks_refused("T1")) <= 600, "asked again later"
+
+
 def test_dm_briefs_belong_to_their_requester() -> None:
     assert new_state(is_dm=True).may_act("U1")
     assert not new_state(is_dm=True).may_act("U2")

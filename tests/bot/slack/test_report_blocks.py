@@ -23,8 +23,16 @@ from bot.slack.texts import PT
 from engine.contracts import Claim, FiguresTable, Report, Section, Sentence, TableCell, TableRow
 from engine.planning.gaps import gap_question
 from engine.render import CitationIndex
+from tests.support.render_samples import figures_report
 from tests.support.slack_limits import block_errors, table_refusal, total_text, view_errors
-from tests.support.slack_samples import assert_within_limits, claim, report, walk
+from tests.support.slack_samples import (
+    YEARS,
+    assert_within_limits,
+    claim,
+    figures_table,
+    report,
+    walk,
+)
 
 
 def blocks_of(kind: str, blocks: list[Block]) -> list[Block]:
@@ -141,7 +149,7 @@ def test_page_text_in_the_markdown_block_is_shown_as_written() -> None:
 
 def test_the_first_figures_table_is_one_table_block_with_its_markers() -> None:
     sample = eighteen_item_report(40)
-    [message] = report_messages(sample, "r1", 1)
+    [message] = report_messages(sample, "r1", 1, data_blocks=False)
     [table] = blocks_of("table", message.blocks)
     rows = [[cell["text"] for cell in row] for row in table["rows"]]
     assert rows[0] == ["MW", "2022", "2023"]
@@ -321,3 +329,150 @@ def test_the_stand_in_refuses_what_slack_documents_for_the_new_blocks() -> None:
         {**select, "option_groups": []},
     ):
         assert block_errors([{"type": "actions", "elements": [broken]}]), broken
+
+
+def test_the_figures_are_a_chart_and_a_sortable_table_of_the_cells_as_the_report_shows_them() -> (
+    None
+):
+    sample = figures_report()
+    [message] = report_messages(sample, "r1", 1)
+    assert block_errors(message.blocks) == []
+    assert not blocks_of("table", message.blocks), "the data table replaces the table block"
+    [chart] = blocks_of("data_visualization", message.blocks)
+    [table] = blocks_of("data_table", message.blocks)
+    figures = sample.tables[0]
+    assert chart["title"] == figures.title
+    bars = chart["chart"]
+    assert bars["type"] == "bar"
+    assert bars["axis_config"]["categories"] == ["Revenue", "Operating income"]
+    assert [s["name"] for s in bars["series"]] == figures.columns[:2], "no calculated column"
+    assert [p["value"] for p in bars["series"][0]["data"]] == [42879.0, 1900.0]
+    index = CitationIndex(sample)
+    cells = [[cell["text"] for cell in row] for row in table["rows"]]
+    assert cells[0] == ["–", *figures.columns], "no unit: the header's first cell is a dash"
+    revenue = figures.rows[0]
+    shown = [c for c in revenue.cells if c is not None]
+    marks = [
+        "".join(f"[{index.number_of(cid)}]" for cid in dict.fromkeys(c.claim_ids)) for c in shown
+    ]
+    assert cells[1] == [
+        revenue.label,
+        *(f"{c.text} {m}" for c, m in zip(shown, marks, strict=True)),
+    ]
+    kinds = [[cell["type"] for cell in row] for row in table["rows"][1:]]
+    assert kinds == [["raw_text", "raw_number", "raw_number", "raw_number"]] * 2, "sorts by number"
+    assert table["rows"][1][1]["value"] == 42879.0
+    change = sample.calculation(str(revenue.cells[2].calculation_id))  # type: ignore[union-attr]
+    assert table["rows"][1][3]["value"] == change.value, "a calculated cell sorts by its result"
+    assert table["caption"] == figures.title
+    [select] = [e for e in walk(message.blocks) if e.get("action_id") == CITATIONS]
+    cited = {json.loads(o["value"])["n"] for o in select["options"]}  # type: ignore[attr-defined]
+    assert {int(m) for mark in marks for m in mark.strip("[]").split("][")} <= cited, (
+        "every marker of the table opens its excerpt from the citations select"
+    )
+
+
+def years_table(n: int, rows: int, claims: list[Claim]) -> FiguresTable:
+    long = f"Geração {n} em um título longo que passa dos cinquenta caracteres do gráfico"
+    labels = [f"Estado com um nome muito longo {r}" for r in range(rows)]
+    return figures_table(f"y{n}", long, "GWh", YEARS, labels, claims)
+
+
+def test_at_most_two_charts_a_message_labels_within_slack_limits_units_on_the_axis() -> None:
+    base = report(12)
+    tables = [years_table(n, 3, base.claims) for n in range(3)]
+    [message] = report_messages(base.model_copy(update={"tables": tables}), "r1", 1)
+    assert block_errors(message.blocks) == []
+    charts = blocks_of("data_visualization", message.blocks)
+    assert len(charts) == 2, "Slack allows two data_visualization blocks a message"
+    assert len(blocks_of("data_table", message.blocks)) == 3
+    line = charts[0]
+    assert len(line["title"]) <= 50
+    assert line["chart"]["type"] == "line"
+    axis = line["chart"]["axis_config"]
+    assert axis["categories"] == ["2021", "2022", "2023"]
+    assert (axis["y_label"], axis["x_label"]) == ("GWh", "Período")
+    names = [s["name"] for s in line["chart"]["series"]]
+    assert all(len(name) <= 20 for name in names)
+    assert len(set(names)) == 3
+    assert [p["value"] for p in line["chart"]["series"][2]["data"]] == [30.5, 31.5, 32.5]
+
+
+def test_a_row_missing_a_figure_leaves_the_chart_it_cannot_fill_and_stays_in_the_table() -> None:
+    base = report(6)
+    full = years_table(0, 3, base.claims)
+    gap = full.rows[1].model_copy(update={"cells": [full.rows[1].cells[0], None, None]})
+    table = full.model_copy(update={"rows": [full.rows[0], gap, full.rows[2]]})
+    [message] = report_messages(base.model_copy(update={"tables": [table]}), "r1", 1)
+    assert block_errors(message.blocks) == []
+    [chart] = blocks_of("data_visualization", message.blocks)
+    assert len(chart["chart"]["series"]) == 2, "Slack: series may not omit data points"
+    [data] = blocks_of("data_table", message.blocks)
+    assert len(data["rows"]) == 4
+    assert [cell["text"] for cell in data["rows"][2]][2:] == ["–", "–"]
+
+
+def test_a_table_too_big_for_a_message_keeps_its_first_rows_and_says_the_rest_is_attached() -> None:
+    base = report(150)
+    [message] = report_messages(
+        base.model_copy(update={"tables": [figures(base.claims, 140)]}), "r1", 1
+    )
+    assert block_errors(message.blocks) == []
+    [data] = blocks_of("data_table", message.blocks)
+    assert 2 <= len(data["rows"]) <= 101
+    assert PT.see_attached in json.dumps(message.blocks, ensure_ascii=False)
+
+
+def test_the_stand_in_holds_the_data_blocks_to_their_pages() -> None:
+    point = {"label": "2021", "value": 1}
+    series = {"name": "A", "data": [point]}
+    axis = {"categories": ["2021"]}
+    good = {
+        "type": "data_visualization",
+        "title": "T",
+        "chart": {"type": "bar", "series": [series], "axis_config": axis},
+    }
+    assert block_errors([good]) == []
+    assert block_errors([good] * 3), "two a message"
+
+    def chart_with(**chart: object) -> dict[str, object]:
+        return {**good, "chart": {**good["chart"], **chart}}  # type: ignore[dict-item]
+
+    for broken in (
+        {**good, "title": "x" * 51},
+        chart_with(type="scatter"),
+        chart_with(series=[series] * 7),
+        chart_with(series=[series, series]),
+        chart_with(series=[{"name": "A", "data": [point, {"label": "2022", "value": 2}]}]),
+        chart_with(series=[{"name": "A", "data": [{"label": "2021", "value": "1"}]}]),
+        chart_with(axis_config={"categories": ["x" * 21]}),
+        chart_with(axis_config={**axis, "y_label": "y" * 51}),
+        {**good, "chart": {"type": "pie", "segments": [{"label": "A", "value": 0}]}},
+    ):
+        assert block_errors([broken]), broken
+    cell = {"type": "raw_text", "text": "a"}
+    number = {"type": "raw_number", "value": 1.5, "text": "1,5"}
+    table = {"type": "data_table", "caption": "C", "rows": [[cell, cell], [cell, number]]}
+    assert block_errors([table]) == []
+    rich = {"type": "rich_text", "elements": []}
+    for broken in (
+        {**table, "caption": ""},
+        {**table, "rows": [[cell, cell]]},
+        {**table, "rows": [[cell, cell]] * 102},
+        {**table, "rows": [[cell, cell], [cell]]},
+        {**table, "rows": [[rich, cell], [cell, cell]]},
+        {**table, "rows": [[cell, cell], [cell, {"type": "raw_number", "text": "1"}]]},
+        {**table, "rows": [[cell] * 21, [cell] * 21]},
+        {**table, "page_size": 101},
+        {**table, "rows": [[cell], [{"type": "raw_text", "text": "x" * 10_000}]]},
+    ):
+        assert block_errors([broken]), broken
+    half = {**table, "rows": [[cell], [{"type": "raw_text", "text": "x" * 6_000}]]}
+    assert block_errors([half]) == []
+    assert block_errors([half, half]), "10,000 characters of cells a message"
+    assert block_errors([good], refused=frozenset({"data_visualization"})) == [
+        "unsupported type: data_visualization [json-pointer:/blocks/0/type]"
+    ]
+    assert view_errors(
+        {"type": "modal", "title": {"type": "plain_text", "text": "T"}, "blocks": [table]}
+    )

@@ -8,7 +8,7 @@ import io
 from PIL import Image
 
 from engine.contracts import FiguresTable, Report, TableCell, TableRow
-from engine.render.charts import CHART_DPI, CHART_INCHES, chart_png, chart_sources
+from engine.render.charts import CHART_DPI, CHART_INCHES, chart_data, chart_png, chart_sources
 from tests.support.render_samples import build_claim, figures_report
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -205,3 +205,41 @@ def test_two_pages_of_one_document_are_one_source_in_the_report_language() -> No
     line = chart_sources(table, with_table)
     assert line == "Fontes: BESTBUY_2019_10K, p. 53; BESTBUY_2023_10K, pp. 27, 40"
     assert line.count("BESTBUY_2023_10K") == 1
+
+
+def test_the_chart_as_data_is_what_the_png_draws_periods_oldest_first() -> None:
+    falling = one_row(["2023", "2022", "2021"], ["$ 1,500", "$ 2,000", "$ (1,000)"])
+    line = chart_data(falling, "en")
+    assert line is not None
+    assert (line.kind, line.periods, line.title) == ("line", True, "Revenue")
+    assert line.categories == ["2021", "2022", "2023"]
+    assert line.series == [("Revenue", [-1000.0, 2000.0, 1500.0])]
+    assert line.values == {(0, 0): 1500.0, (0, 1): 2000.0, (0, 2): -1000.0}, "table cells"
+    bars = chart_data(one_row(["North", "South", "East"], ["1,000", "2,000", "500"]), "en")
+    assert bars is not None
+    assert (bars.kind, bars.periods, bars.categories) == ("bar", False, ["North", "South", "East"])
+    assert chart_data(one_row(["2019", "2023"], ["$ 42,879", "$ 46,298"]), "en") is None
+
+
+def test_several_rows_are_bars_grouped_by_row_one_series_a_column_without_calculations() -> None:
+    table = figures_report().tables[0]
+    data = chart_data(table, "en")
+    assert data is not None
+    assert data.kind == "bar"
+    assert data.categories == [row.label for row in table.rows]
+    assert [name for name, _ in data.series] == table.columns[:2], "the change is not plotted"
+    assert all(cell.calculation_id is None for cell in data.cells)
+    assert data.unit == table.unit
+
+
+def test_the_axis_names_the_scale_only_while_the_values_keep_it() -> None:
+    regions = ["Norte", "Sul", "Leste"]
+    same = one_row(regions, ["R$ 800 milhões", "R$ 950 milhões", "R$ 700 milhões"])
+    kept = chart_data(same.model_copy(update={"unit": "R$ milhões"}), "pt")
+    assert kept is not None
+    assert (kept.unit, kept.series[0][1]) == ("R$ milhões", [800.0, 950.0, 700.0])
+    mixed = one_row(regions, ["R$ 3,2 bilhões", "R$ 800 milhões", "R$ 1,5 bilhão"])
+    full = chart_data(mixed.model_copy(update={"unit": "R$ milhões"}), "pt")
+    assert full is not None
+    assert full.unit == "BRL", "values in full: not 'R$ milhões'"
+    assert full.series[0][1] == [3.2e9, 8e8, 1.5e9]
