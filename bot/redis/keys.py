@@ -90,6 +90,14 @@ class Keys:
         unless that attempt's heartbeat renews it (bot.redis.runs)."""
         return f"{self.prefix}:report:{report_id}:runner"
 
+    # -- Slack's rate limits, shared by every worker ---------------------------------------
+
+    def slack_rate_window(self, window: str) -> str:
+        """Sorted set: the times the slots of one rate-limit window were taken (`window` is
+        `bot.slack.api.pacing.window_key`: workspace, method, and channel where the method is
+        limited per channel)."""
+        return f"{self.prefix}:slack:rate:{window}"
+
     # -- arq queues and job ids -------------------------------------------------------------
 
     @property

@@ -21,6 +21,8 @@ Failures a real workspace produces and tests inject:
 - `files.ready_after = N`: an uploaded file can be shown in blocks only N seconds after its
   upload completed, as Slack processes uploads asynchronously (see `slack_files`).
 - `views.close(view_id)`: the user closed a modal; updating it answers `not_found`.
+- `tiers.enforce(clock)`: each method's documented rate-limit tier, per app per workspace,
+  on the test's clock; over it, HTTP 429 `ratelimited` with Retry-After (`slack_tiers`).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from tests.support.slack_files import FileStore, file_share_event
 from tests.support.slack_limits import block_errors, table_refusal, total_text
 from tests.support.slack_socket import APP_ID, SocketModeSide
 from tests.support.slack_streams import STREAM_METHODS, StreamStore
+from tests.support.slack_tiers import TierLimits
 from tests.support.slack_users import UserDirectory
 from tests.support.slack_views import ViewStore
 
@@ -152,6 +155,8 @@ class SlackStub(SocketModeSide):
         workspace without streaming; `slack.streams.clock` / `lifetime` drive expiry."""
         self.canvases = CanvasStore()
         """Canvases canvases.create made (`slack_canvases`)."""
+        self.tiers = TierLimits()
+        """Rate-limit tiers, off until a test calls `slack.tiers.enforce(clock)`."""
         self.users = UserDirectory()
         """Members users.info knows (`slack_users`): `slack.users.add("U1", locale=...)`."""
 
@@ -272,6 +277,14 @@ class SlackStub(SocketModeSide):
             )
             return web.json_response(
                 {"ok": False, "error": failure.error}, status=failure.status, headers=headers
+            )
+        wait = self.tiers.retry_after(method, params, token)
+        if wait is not None:  # https://docs.slack.dev/apis/web-api/rate-limits
+            self._record(Call(method, params, status=429, error="ratelimited"))
+            return web.json_response(
+                {"ok": False, "error": "ratelimited"},
+                status=429,
+                headers={"Retry-After": str(wait)},
             )
         answer = self._answer(method, params, token)
         self._record(Call(method, params, error=None if answer["ok"] else str(answer["error"])))
