@@ -68,7 +68,8 @@ async def test_progress_edits_coalesce_before_the_window_is_full(backend: Backen
             share += 1
     assert 0 < share < PACES["chat.update"].calls, "progress keeps room for final edits"
     await pacer.slot("chat.update", "T1")  # a final edit still goes out at once
-    assert clock.sleeps == [] and pacer.coalesced == 1
+    assert clock.sleeps == []
+    assert pacer.coalesced == 1
 
 
 async def test_windows_are_per_workspace_and_post_message_per_channel(backend: Backend) -> None:

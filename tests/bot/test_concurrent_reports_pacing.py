@@ -1,0 +1,130 @@
+"""Five concurrent reports against the Slack stand-in with its documented tiers on
+(`tests/support/slack_tiers.py`): each posts its progress message in the same channel, edits
+it every 3 s as its research goes (chat.update, Tier 3: 50 a minute per workspace, which five
+reports at one edit every 3 s, 100 a minute, outrun), ends it with its final state, then
+posts its report (chat.postMessage, one a second per channel). No 429 reaches the user,
+progress still arrives for every report, and every report is delivered once.
+
+Run once with the embedded bot's windows (one process) and once with two workers sharing
+their windows through Redis. Time is a fake clock moved by `run_clock`: the tiers, the
+pacer, the retries and the reporters' intervals all read it, so nothing here is timed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from bot.redis.connection import connect
+from bot.redis.keys import Keys
+from bot.redis.rate_windows import RedisRateWindows
+from bot.slack.api import MemoryRateWindows, Pacer, SlackWebApi, build_web_client
+from bot.slack.blockkit import Message
+from bot.slack.delivery import post_pages
+from bot.slack.progress import ProgressReporter
+from bot.slack.progress_state import SlackProgress
+from engine.contracts import Limits, Plan, Subquestion
+from engine.events import ClaimVerified, SubagentStarted
+from tests.support.bot_env import REDIS_URL
+from tests.support.clock import FakeClock, run_clock
+from tests.support.slack_samples import claim
+from tests.support.slack_stub import SlackStub
+
+REPORTS = 5
+RESEARCH_SECONDS = 120
+CHANNEL = "CPACE"
+PLAN = Plan(question="Q", subquestions=[Subquestion(id="s1", text="Preços")])
+
+
+async def run_report(
+    n: int, api: SlackWebApi, clock: FakeClock, delivered: list[str]
+) -> tuple[ProgressReporter, str]:
+    """One report: its progress message, an event a second for the research, the final
+    progress state, then the report in the thread."""
+    thread = f"{1_690_000_000 + n}.000100"
+    ts = await api.post(CHANNEL, Message(f"Pesquisando {n}…"), thread)
+    state = SlackProgress.for_plan(PLAN, Limits())
+    reporter = ProgressReporter(
+        api, CHANNEL, ts, "pt", Limits, interval=3.0, clock=clock, sleep=clock.sleep, state=state
+    )
+    reporter.start()
+    reporter.sink(SubagentStarted("s1", "s1"))
+    for second in range(RESEARCH_SECONDS):
+        reporter.sink(ClaimVerified(claim(n * 1000 + second + 1)))
+        await clock.sleep(1)
+    await reporter.close()
+
+    async def posted(report_ts: str) -> None:
+        delivered.append(report_ts)
+
+    failure = await post_pages(api, CHANNEL, thread, [Message(f"Relatório {n}")], posted)
+    if failure is not None:
+        delivered.append(f"refused: {failure.error}")
+    return reporter, ts
+
+
+async def five_reports(slack: SlackStub, apis: list[SlackWebApi], clock: FakeClock) -> None:
+    delivered: list[str] = []
+    running = asyncio.gather(
+        *(run_report(n, apis[n % len(apis)], clock, delivered) for n in range(REPORTS))
+    )
+    while not running.done():
+        await run_clock(clock, 1.0)
+    reports = await running
+
+    assert slack.tiers.refused == 0, "no call met a tier, so no 429 could reach the user"
+    assert not [c for c in slack.calls if c.status == 429]
+    edits = slack.calls_to("chat.update")
+    assert len(edits) > 50, "more edits than one minute of chat.update's tier holds"
+    for n, (reporter, ts) in enumerate(reports):
+        shown = [c.all_text() for c in edits if c.params["ts"] == ts]
+        assert reporter.updates >= 5, f"report {n}: its progress still arrived"
+        assert len(shown) == reporter.updates
+        assert reporter.coalesced > 0, f"report {n}: some of its edits were coalesced"
+        assert "concluída" in shown[-1], f"report {n}: its final state was shown"
+    posts = [c.params["text"] for c in slack.calls_to("chat.postMessage")]
+    for n in range(REPORTS):
+        assert posts.count(f"Relatório {n}") == 1, f"report {n} delivered once"
+    assert len(delivered) == REPORTS
+    assert not [d for d in delivered if d.startswith("refused")]
+
+
+def paced_api(slack: SlackStub, pacer: Pacer, clock: FakeClock) -> SlackWebApi:
+    return SlackWebApi(build_web_client("xoxb-test", slack.api_url, pacer=pacer, sleep=clock.sleep))
+
+
+async def test_five_reports_in_one_process_meet_no_429(slack: SlackStub) -> None:
+    clock = FakeClock()
+    slack.tiers.enforce(clock)
+    pacer = Pacer(MemoryRateWindows(), clock=clock, sleep=clock.sleep)
+    await five_reports(slack, [paced_api(slack, pacer, clock)], clock)
+
+
+async def test_five_reports_on_two_workers_share_their_windows_in_redis(
+    slack: SlackStub, redis_prefix: str
+) -> None:
+    clock = FakeClock()
+    slack.tiers.enforce(clock)
+    keys = Keys(redis_prefix)
+    async with contextlib.AsyncExitStack() as stack:
+        apis = []
+        for _ in range(2):  # two workers: their own connection, their own client
+            redis = await connect(REDIS_URL)
+            stack.push_async_callback(redis.aclose, close_connection_pool=True)
+            pacer = Pacer(RedisRateWindows(redis, keys), clock=clock, sleep=clock.sleep)
+            apis.append(paced_api(slack, pacer, clock))
+        await five_reports(slack, apis, clock)
+
+
+async def test_without_pacing_the_same_reports_meet_the_tiers(slack: SlackStub) -> None:
+    """The stand-in's tiers bite: the same five reports unpaced meet 429s (retried after
+    their Retry-After, so the edits fall behind)."""
+    clock = FakeClock()
+    slack.tiers.enforce(clock)
+    api = SlackWebApi(build_web_client("xoxb-test", slack.api_url, sleep=clock.sleep))
+    delivered: list[str] = []
+    running = asyncio.gather(*(run_report(n, api, clock, delivered) for n in range(REPORTS)))
+    while not running.done():
+        await run_clock(clock, 1.0)
+    await running
+    assert slack.tiers.refused > 0
