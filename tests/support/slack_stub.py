@@ -450,7 +450,8 @@ class SlackStub(SocketModeSide):
         recorded as "file_download" with the token it carried."""
         authorization = request.headers.get("Authorization", "")
         ref, tail = request.match_info["ref"], request.match_info["tail"]
-        answer = self.files.serve(ref, tail, authorization, self.granted)
+        host = request.headers.get("Host", "").split(":")[0]
+        answer = self.files.serve(ref, tail, authorization, self.granted, host)
         token = authorization.removeprefix("Bearer ") if authorization else None
         params = {"ref": ref, "tail": tail, "token": token}
         self._record(Call("file_download", params, status=answer.status))
