@@ -192,7 +192,7 @@ async def build_runtime(
 ) -> Runtime:
     """Raises BadInput (one line) when Redis or a factory cannot be reached or loaded."""
     keys = Keys(settings.redis_prefix)
-    # A client built here is paced by Slack's rate limits (bot.slack.api.pacing): in this
+    # A client built here is paced by Slack's rate limits (bot.slack.api.tiers): in this
     # process's windows when embedded, in Redis's, shared by every worker, otherwise.
     built = (
         None if web_client else build_web_client(settings.slack_bot_token, settings.slack_api_url)

@@ -94,7 +94,7 @@ class Keys:
 
     def slack_rate_window(self, window: str) -> str:
         """Sorted set: the times the slots of one rate-limit window were taken (`window` is
-        `bot.slack.api.pacing.window_key`: workspace, method, and channel where the method is
+        `bot.slack.api.tiers.window_key`: workspace, method, and channel where the method is
         limited per channel)."""
         return f"{self.prefix}:slack:rate:{window}"
 

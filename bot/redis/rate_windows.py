@@ -1,5 +1,5 @@
 """Slack's rate-limit windows in Redis, so every worker of the app counts in the same ones
-(`bot.slack.api.pacing` explains the windows; this is their `RateWindows` across processes).
+(`bot.slack.api.tiers` explains the windows; this is their `RateWindows` across processes).
 
 A window is a sorted set of the times its slots were taken (score and member); taking one
 is one Lua script, so two workers asking at the same moment cannot both take the last slot.

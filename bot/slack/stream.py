@@ -8,7 +8,7 @@ chat.startStream opens the message with `task_display_mode: "plan"` and the firs
 chat.appendStream sends `plan_update` and `task_update` chunks, chat.stopStream ends it.
 startStream and stopStream are Tier 2 (20+ a minute), appendStream Tier 4 (100+) per
 workspace: five reports appending every three seconds already reach it, so appends are
-progress calls the pacer coalesces when the window is full (`bot.slack.api.pacing`).
+progress calls the pacer coalesces when the window is full (`bot.slack.api.tiers`).
 
 A stream does not live for ever, and Slack does not document for how long: its methods'
 pages name no lifetime, and a stream past it answers `message_not_in_streaming_state`

@@ -1,7 +1,7 @@
 """The bot's I/O boundary with Slack: the few Web API calls it makes, behind a protocol
 (`protocol`), the client with its retries (`retry`) and the real one over slack_sdk's
 AsyncWebClient (`web`, `SlackWebApi`), paced by Slack's rate limits before each call
-(`pacing`: one window per method per workspace, in memory or in Redis). Transient answers
+(`tiers`: one window per method per workspace, in memory or in Redis). Transient answers
 are retried by the client's retry handlers: 429 (and chat.postMessage's `rate_limited`)
 after its Retry-After (docs.slack.dev/apis/web-api/rate-limits), 5xx after its Retry-After
 when given, else with backoff, and connection errors. Permanent
@@ -9,15 +9,6 @@ errors (`ok: false` with `missing_scope`, `not_in_channel`, `msg_blocks_too_long
 back on HTTP 200 and are never retried: they raise SlackApiError, which `SlackFailure` reads.
 """
 
-from bot.slack.api.pacing import (
-    PACES,
-    Coalesced,
-    MemoryRateWindows,
-    Pace,
-    Pacer,
-    RateWindows,
-    progress_call,
-)
 from bot.slack.api.protocol import (
     CAUSES,
     DELIVERY_ERRORS,
@@ -37,6 +28,15 @@ from bot.slack.api.retry import (
     ServerErrorRetryHandler,
     build_web_client,
     retry_after,
+)
+from bot.slack.api.tiers import (
+    PACES,
+    Coalesced,
+    MemoryRateWindows,
+    Pace,
+    Pacer,
+    RateWindows,
+    progress_call,
 )
 from bot.slack.api.web_api import SlackWebApi
 

@@ -1,5 +1,5 @@
 """The Web API client: paced by Slack's rate limits before each call (`PacedWebClient`,
-`bot.slack.api.pacing`), and with Slack's retries after it: a rate-limited answer after its
+`bot.slack.api.tiers`), and with Slack's retries after it: a rate-limited answer after its
 Retry-After (HTTP 429 `ratelimited`, docs.slack.dev/apis/web-api/rate-limits, and
 chat.postMessage's `rate_limited`, "Application has posted too many messages",
 docs.slack.dev/reference/methods/chat.postMessage), 5xx after its Retry-After when given, else
@@ -18,7 +18,7 @@ from slack_sdk.http_retry.state import RetryState
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
-from bot.slack.api.pacing import Pacer, Sleep
+from bot.slack.api.tiers import Pacer, Waiter
 
 RATE_LIMIT_RETRIES = 5
 SERVER_ERROR_RETRIES = 3
@@ -53,7 +53,7 @@ class RateLimitRetryHandler(AsyncRetryHandler):
     on the pacer's sleep. (slack_sdk's own handler retries HTTP 429 only, so chat.postMessage's
     `rate_limited` reached the user as a failure, and it sleeps on the real clock.)"""
 
-    def __init__(self, max_retry_count: int, sleep: Sleep = asyncio.sleep) -> None:
+    def __init__(self, max_retry_count: int, sleep: Waiter = asyncio.sleep) -> None:
         super().__init__(max_retry_count=max_retry_count)
         self._sleep = sleep
 
@@ -154,7 +154,7 @@ def build_web_client(
     api_url: str | None = None,
     *,
     pacer: Pacer | None = None,
-    sleep: Sleep = asyncio.sleep,
+    sleep: Waiter = asyncio.sleep,
 ) -> PacedWebClient:
     """The bot's Web API client: paced by `pacer` (none: Slack's 429s alone slow it down),
     retrying as the module says, its waits on `sleep`."""

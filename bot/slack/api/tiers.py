@@ -35,6 +35,8 @@ from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
+from engine import DeliveryError
+
 
 @dataclass(frozen=True)
 class Pace:
@@ -79,7 +81,7 @@ still covers it)."""
 
 PROGRESS_SHARE = 0.8
 """The part of a window progress edits may use; the rest is kept for what must go out."""
-MARGIN = 0.5
+SLOT_MARGIN = 0.5
 """Seconds a slot is kept past its window: a call counted here at t reaches Slack a little
 later (and another worker's clock may differ a little), and Slack's window must never see
 more than the limit."""
@@ -110,8 +112,9 @@ class MemoryRateWindows:
         return taken[len(taken) - calls] + seconds - now
 
 
-class Coalesced(Exception):
-    """A progress edit that found no slot: not sent; the latest state goes out later."""
+class Coalesced(DeliveryError):
+    """A progress edit that found no slot: not sent; the latest state goes out later (the
+    progress reporter catches it; it never reaches an entry point)."""
 
 
 _progress: contextvars.ContextVar[bool] = contextvars.ContextVar("slack_progress", default=False)
@@ -133,7 +136,8 @@ def window_key(method: str, workspace: str, channel: str | None) -> str:
     return f"{workspace}:{method}" if channel is None else f"{workspace}:{method}:{channel}"
 
 
-Sleep = Callable[[float], Awaitable[None]]
+Waiter = Callable[[float], Awaitable[None]]
+"""How a call waits for its slot: `asyncio.sleep`, or a test clock's sleep."""
 
 
 class Pacer:
@@ -144,7 +148,7 @@ class Pacer:
         windows: RateWindows,
         *,
         clock: Callable[[], float] = time.time,
-        sleep: Sleep = asyncio.sleep,
+        sleep: Waiter = asyncio.sleep,
         paces: dict[str, Pace] | None = None,
     ) -> None:
         self.windows = windows
@@ -168,7 +172,7 @@ class Pacer:
         key = window_key(method, workspace, channel if pace.per_channel else None)
         progress = _progress.get()
         calls = max(1, math.floor(pace.calls * PROGRESS_SHARE)) if progress else pace.calls
-        seconds = pace.seconds + MARGIN
+        seconds = pace.seconds + SLOT_MARGIN
         while True:
             wait = await self.windows.take(key, calls, seconds, self.clock())
             if wait <= 0:
