@@ -25,35 +25,27 @@ from typing import Any
 MINUTE = 60.0
 
 
-@dataclass(frozen=True)
-class Tier:
-    calls: int
-    seconds: float
-    page: str
-    per_channel: bool = False
-
-
-TIERS: dict[str, Tier] = {
-    # "Rate Limits: Special rate limits apply"; one message per second per channel.
-    "chat.postMessage": Tier(
-        1, 1.0, "https://docs.slack.dev/reference/methods/chat.postMessage", per_channel=True
-    ),
-    # Tier 3 (https://api.slack.com/methods/chat.update, "Rate limits: Tier 3").
-    "chat.update": Tier(50, MINUTE, "https://docs.slack.dev/reference/methods/chat.update"),
-    # Tier 2, like chat.stopStream (https://api.slack.com/methods/chat.stopStream).
-    "chat.startStream": Tier(
-        20, MINUTE, "https://docs.slack.dev/reference/methods/chat.startStream"
-    ),
-    # "Rate Limits: Tier 4: 100+ per minute".
-    "chat.appendStream": Tier(
-        100, MINUTE, "https://docs.slack.dev/reference/methods/chat.appendStream"
-    ),
-    "chat.stopStream": Tier(20, MINUTE, "https://docs.slack.dev/reference/methods/chat.stopStream"),
-    # Tier 4 (https://api.slack.com/methods/files.getUploadURLExternal).
-    "files.getUploadURLExternal": Tier(
-        100, MINUTE, "https://docs.slack.dev/reference/methods/files.getUploadURLExternal"
-    ),
+TIER_CALLS = {1: 1, 2: 20, 3: 50, 4: 100}
+"""Calls a minute each tier allows at least ("Tier 3: 50+ per minute")."""
+METHOD_TIERS = {
+    "chat.update": 3,  # https://api.slack.com/methods/chat.update, "Rate limits: Tier 3"
+    "chat.startStream": 2,  # https://docs.slack.dev/reference/methods/chat.startStream
+    "chat.appendStream": 4,  # https://docs.slack.dev/reference/methods/chat.appendStream
+    "chat.stopStream": 2,  # https://api.slack.com/methods/chat.stopStream, "Tier 2"
+    "files.getUploadURLExternal": 4,  # https://api.slack.com/methods/files.getUploadURLExternal
 }
+PER_CHANNEL_SECOND = frozenset({"chat.postMessage"})
+"""Special tier: "one message per second per channel"
+(https://docs.slack.dev/reference/methods/chat.postMessage, "Special rate limits apply")."""
+
+
+def window_of(method: str) -> tuple[int, float] | None:
+    """(calls, seconds) of the method's window, or None for a method the stand-in leaves
+    unlimited."""
+    if method in PER_CHANNEL_SECOND:
+        return 1, 1.0
+    tier = METHOD_TIERS.get(method)
+    return None if tier is None else (TIER_CALLS[tier], MINUTE)
 
 
 @dataclass
@@ -73,18 +65,19 @@ class TierLimits:
     def retry_after(self, method: str, params: dict[str, Any], token: str) -> int | None:
         """None when the call fits its method's window (and is counted), else the whole
         seconds until it would (Retry-After)."""
-        tier = TIERS.get(method)
-        if self.clock is None or tier is None:
+        limit = window_of(method)
+        if self.clock is None or limit is None:
             return None
+        calls, seconds = limit
         now = self.clock()
         key: tuple[str, ...] = (token, self.team, method)
-        if tier.per_channel:
+        if method in PER_CHANNEL_SECOND:
             key += (str(params.get("channel") or params.get("channel_id") or ""),)
         window = self._windows.setdefault(key, deque())
-        while window and window[0] <= now - tier.seconds:
+        while window and window[0] <= now - seconds:
             window.popleft()
-        if len(window) < tier.calls:
+        if len(window) < calls:
             window.append(now)
             return None
         self.refused += 1
-        return max(1, math.ceil(window[0] + tier.seconds - now))
+        return max(1, math.ceil(window[0] + seconds - now))

@@ -48,15 +48,20 @@ def rate_limited(response: HttpResponse) -> bool:
     )
 
 
-class RateLimitRetryHandler(AsyncRetryHandler):
-    """A rate-limited answer is tried again after its Retry-After (one second without one),
-    on the pacer's sleep. (slack_sdk's own handler retries HTTP 429 only, so chat.postMessage's
-    `rate_limited` reached the user as a failure, and it sleeps on the real clock.)"""
+class RetryAfterHandler(AsyncRetryHandler):
+    """Tries an answer `retries` accepts again after its Retry-After, or `without_header`
+    seconds when it has none, waiting on `sleep` (the real clock unless a test gives its own)."""
 
     def __init__(self, max_retry_count: int, sleep: Waiter = asyncio.sleep) -> None:
         super().__init__(max_retry_count=max_retry_count)
         self._sleep = sleep
 
+    def retries(self, response: HttpResponse) -> bool:
+        raise NotImplementedError
+
+    def without_header(self, state: RetryState) -> float:
+        return 1.0
+
     async def _can_retry_async(
         self,
         *,
@@ -65,7 +70,7 @@ class RateLimitRetryHandler(AsyncRetryHandler):
         response: HttpResponse | None = None,
         error: Exception | None = None,
     ) -> bool:
-        return response is not None and rate_limited(response)
+        return response is not None and self.retries(response)
 
     async def prepare_for_next_attempt_async(
         self,
@@ -77,38 +82,28 @@ class RateLimitRetryHandler(AsyncRetryHandler):
     ) -> None:
         wait = None if response is None else retry_after(response)
         state.next_attempt_requested = True
-        await self._sleep(1.0 if wait is None else wait)
+        await self._sleep(self.without_header(state) if wait is None else wait)
         state.increment_current_attempt()
 
 
-class ServerErrorRetryHandler(AsyncRetryHandler):
+class RateLimitRetryHandler(RetryAfterHandler):
+    """A rate-limited answer is tried again after its Retry-After (one second without one).
+    (slack_sdk's own handler retries HTTP 429 only, so chat.postMessage's `rate_limited`
+    reached the user as a failure.)"""
+
+    def retries(self, response: HttpResponse) -> bool:
+        return rate_limited(response)
+
+
+class ServerErrorRetryHandler(RetryAfterHandler):
     """Any 5xx is retried: after its Retry-After when Slack sends one, else with backoff.
     (slack_sdk's own handler retries 500 and 503 only, and ignores Retry-After.)"""
 
-    async def _can_retry_async(
-        self,
-        *,
-        state: RetryState,
-        request: HttpRequest,
-        response: HttpResponse | None = None,
-        error: Exception | None = None,
-    ) -> bool:
-        return response is not None and response.status_code >= 500
+    def retries(self, response: HttpResponse) -> bool:
+        return response.status_code >= 500
 
-    async def prepare_for_next_attempt_async(
-        self,
-        *,
-        state: RetryState,
-        request: HttpRequest,
-        response: HttpResponse | None = None,
-        error: Exception | None = None,
-    ) -> None:
-        wait = None if response is None else retry_after(response)
-        if wait is None:
-            wait = self.interval_calculator.calculate_sleep_duration(state.current_attempt)
-        state.next_attempt_requested = True
-        await asyncio.sleep(wait)
-        state.increment_current_attempt()
+    def without_header(self, state: RetryState) -> float:
+        return self.interval_calculator.calculate_sleep_duration(state.current_attempt)
 
 
 def _channel_of(kwargs: dict[str, Any]) -> str | None:
@@ -165,6 +160,6 @@ def build_web_client(
         retry_handlers=[
             RateLimitRetryHandler(RATE_LIMIT_RETRIES, sleep),
             AsyncConnectionErrorRetryHandler(max_retry_count=2),
-            ServerErrorRetryHandler(max_retry_count=SERVER_ERROR_RETRIES),
+            ServerErrorRetryHandler(SERVER_ERROR_RETRIES, sleep),
         ],
     )

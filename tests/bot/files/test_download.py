@@ -9,15 +9,8 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from bot.files import (
-    Downloaded,
-    FileRefusal,
-    Reason,
-    SharedFile,
-    download,
-    slack_file_hosts,
-    trusted_origins,
-)
+from bot import files
+from bot.files import Downloaded, FileRefusal, Reason, SharedFile, download, trusted_origins
 from tests.support.bot_env import BOT_TOKEN
 from tests.support.hostile_files import compressed_zeros, streamed
 from tests.support.pdfs import pdf_bytes
@@ -171,8 +164,8 @@ def test_govslack_trusts_its_own_file_host_and_no_commercial_one() -> None:
     gov = trusted_origins("https://slack-gov.com/api/")
     assert ("https", "files.slack-gov.com", 443) in gov
     assert not any(host.endswith(".slack.com") for _, host, _ in gov)
-    assert slack_file_hosts(None) == slack_file_hosts("https://slack.com/api/")
-    assert "files.slack-gov.com" not in slack_file_hosts(None)
+    assert files.slack_file_hosts(None) == files.slack_file_hosts("https://slack.com/api/")
+    assert "files.slack-gov.com" not in files.slack_file_hosts(None)
 
 
 async def test_a_redirect_to_slacks_sign_in_is_read_as_the_login_page() -> None:
