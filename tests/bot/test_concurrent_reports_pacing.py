@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import Any
 
+from bot.flows import handle_step
 from bot.redis.connection import connect
 from bot.redis.keys import Keys
 from bot.redis.rate_windows import RedisRateWindows
@@ -23,10 +25,13 @@ from bot.slack.blockkit import Message
 from bot.slack.delivery import post_pages
 from bot.slack.progress import ProgressReporter
 from bot.slack.progress_state import SlackProgress
+from bot.steps import Start
 from engine.contracts import Limits, Plan, Subquestion
 from engine.events import ClaimVerified, SubagentStarted
-from tests.support.bot_env import REDIS_URL
+from tests.support.bot_env import BOT_TOKEN, REDIS_URL
 from tests.support.clock import FakeClock, run_clock
+from tests.support.slack_runs import CHANNEL as CHANNEL_RUNS
+from tests.support.slack_runs import USER, planned_report, settle, state_of
 from tests.support.slack_samples import claim
 from tests.support.slack_stub import SlackStub
 
@@ -128,3 +133,60 @@ async def test_without_pacing_the_same_reports_meet_the_tiers(slack: SlackStub) 
         await run_clock(clock, 1.0)
     await running
     assert slack.tiers.refused > 0
+
+
+# -- through the whole bot: five briefs asked, started at once, researched on the test's
+# -- library by the embedded bot, progress streamed, reports and files delivered --------------
+
+
+async def keep_time(clock: FakeClock, stop: asyncio.Event) -> None:
+    """The fake clock runs at about ten times real time while the bot works."""
+    while not stop.is_set():
+        await run_clock(clock, 0.01, step=0.01)
+
+
+async def test_five_reports_through_the_bot_meet_no_429(
+    slack: SlackStub, make_settings: Any, runtimes: Any
+) -> None:
+    clock = FakeClock()
+    slack.tiers.enforce(clock)
+    pacer = Pacer(MemoryRateWindows(), clock=clock, sleep=clock.sleep)
+    client = build_web_client(BOT_TOKEN, slack.api_url, pacer=pacer, sleep=clock.sleep)
+    rt = await runtimes(make_settings(redis=False), web_client=client)
+    stop = asyncio.Event()
+    ticking = asyncio.create_task(keep_time(clock, stop))
+    try:
+        threads = [f"{1_680_000_000 + n}.000100" for n in range(REPORTS)]
+        ids = [await planned_report(rt, thread) for thread in threads]
+        await asyncio.gather(
+            *(handle_step(rt, Start(report_id=i, user=USER, channel=CHANNEL_RUNS)) for i in ids)
+        )
+        await settle(rt)
+    finally:
+        stop.set()
+        await ticking
+
+    assert slack.tiers.refused == 0, "no 429 reached the bot, so none reached the user"
+    # Five reports post their plan, progress card and report pages in one channel at once,
+    # past chat.postMessage's one a second: those calls waited for their second. (The
+    # offline research is too short to meet chat.update's or appendStream's minute: the
+    # reporter-level tests above show those.)
+    assert pacer.waited > 0, "the tiers were met: calls waited for their slots"
+    pages = [
+        c.params.get("metadata")
+        for c in slack.calls_to("chat.postMessage")
+        if "fonte_report_page" in str(c.params.get("metadata"))
+    ]
+    for report_id in ids:
+        state = await state_of(rt, report_id)
+        assert state.status == "delivered", state.status
+        assert state.delivered == 1
+        assert sum(report_id in str(p) for p in pages) == 1, f"{report_id} delivered once"
+        progress = [
+            c
+            for c in slack.calls
+            if c.ok
+            and c.method in ("chat.appendStream", "chat.update")
+            and c.params.get("ts") == state.progress_ts
+        ]
+        assert progress, f"{report_id}: its progress arrived"
