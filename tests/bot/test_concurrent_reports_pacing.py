@@ -25,6 +25,7 @@ from bot.slack.blockkit import Message
 from bot.slack.delivery import post_pages
 from bot.slack.progress import ProgressReporter
 from bot.slack.progress_state import SlackProgress
+from bot.slack.stream import open_stream
 from bot.steps import Start
 from engine.contracts import Limits, Plan, Subquestion
 from engine.events import ClaimVerified, SubagentStarted
@@ -119,6 +120,63 @@ async def test_five_reports_on_two_workers_share_their_windows_in_redis(
             pacer = Pacer(RedisRateWindows(redis, keys), clock=clock, sleep=clock.sleep)
             apis.append(paced_api(slack, pacer, clock))
         await five_reports(slack, apis, clock)
+
+
+STREAMED_PLAN = Plan(
+    question="Q", subquestions=[Subquestion(id=f"s{k}", text=f"Parte {k}") for k in range(10)]
+)
+
+
+async def streamed_report(n: int, api: SlackWebApi, clock: FakeClock) -> tuple[int, str]:
+    """One report whose progress is a streamed plan card: a new source on one of its ten
+    tasks every second, appended (chat.appendStream, Tier 4: 100 a minute per workspace,
+    which five reports appending every 3 s meet) at most every 3 s."""
+    state = SlackProgress.for_plan(STREAMED_PLAN, Limits())
+    stream = await open_stream(
+        api, CHANNEL, f"{1_695_000_000 + n}.000100", "U1", state, "pt", clock=clock
+    )
+    assert stream is not None
+    reporter = ProgressReporter(
+        api,
+        CHANNEL,
+        None,
+        "pt",
+        Limits,
+        interval=3.0,
+        clock=clock,
+        sleep=clock.sleep,
+        stream=stream,
+        state=state,
+    )
+    reporter.start()
+    for second in range(RESEARCH_SECONDS):
+        task = f"s{second % 10}"
+        reporter.sink(SubagentStarted(task, task))
+        verified = claim(n * 1000 + second + 1).model_copy(update={"subquestion": task})
+        reporter.sink(ClaimVerified(verified))
+        await clock.sleep(1)
+    await reporter.close()
+    return reporter.coalesced, stream.ts
+
+
+async def test_five_streamed_reports_meet_no_429_on_append_stream(slack: SlackStub) -> None:
+    clock = FakeClock()
+    slack.tiers.enforce(clock)
+    slack.streams.clock = clock
+    pacer = Pacer(MemoryRateWindows(), clock=clock, sleep=clock.sleep)
+    api = paced_api(slack, pacer, clock)
+    running = asyncio.gather(*(streamed_report(n, api, clock) for n in range(REPORTS)))
+    while not running.done():
+        await run_clock(clock, 1.0)
+    reports = await running
+
+    assert slack.tiers.refused == 0
+    appends = slack.calls_to("chat.appendStream")
+    assert len(appends) > 100, "more appends than one minute of Tier 4 holds"
+    assert sum(coalesced for coalesced, _ in reports) > 0, "some appends gave way"
+    for n, (_, ts) in enumerate(reports):
+        assert [c for c in appends if c.params["ts"] == ts], f"report {n}: its progress arrived"
+        assert slack.streams.messages[ts].ended_by == "stop", f"report {n}: its stream stopped"
 
 
 async def test_without_pacing_the_same_reports_meet_the_tiers(slack: SlackStub) -> None:
