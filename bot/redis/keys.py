@@ -98,6 +98,11 @@ class Keys:
         limited per channel)."""
         return f"{self.prefix}:slack:rate:{window}"
 
+    def slack_rate_hold(self, method_window: str) -> str:
+        """Until when (Unix seconds) no call of a method is made in a workspace: Slack's
+        Retry-After after a 429, seen by every worker."""
+        return f"{self.prefix}:slack:rate-hold:{method_window}"
+
     # -- arq queues and job ids -------------------------------------------------------------
 
     @property

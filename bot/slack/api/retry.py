@@ -8,6 +8,7 @@ with backoff, and connection errors a few times; nothing else is retried."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from slack_sdk.http_retry.async_handler import AsyncRetryHandler
@@ -86,13 +87,35 @@ class RetryAfterHandler(AsyncRetryHandler):
         state.increment_current_attempt()
 
 
+Held = Callable[[str, float], Awaitable[None]]
+"""Told a method's Retry-After after a 429: (method, seconds)."""
+
+
 class RateLimitRetryHandler(RetryAfterHandler):
-    """A rate-limited answer is tried again after its Retry-After (one second without one).
-    (slack_sdk's own handler retries HTTP 429 only, so chat.postMessage's `rate_limited`
-    reached the user as a failure.)"""
+    """A rate-limited answer is tried again after its Retry-After (one second without one),
+    and a 429's Retry-After is told to `on_held` (the client holds the method there for every
+    worker). (slack_sdk's own handler retries HTTP 429 only, so chat.postMessage's
+    `rate_limited` reached the user as a failure.)"""
+
+    on_held: Held | None = None
 
     def retries(self, response: HttpResponse) -> bool:
         return rate_limited(response)
+
+    async def prepare_for_next_attempt_async(
+        self,
+        *,
+        state: RetryState,
+        request: HttpRequest,
+        response: HttpResponse | None = None,
+        error: Exception | None = None,
+    ) -> None:
+        wait = None if response is None else retry_after(response)
+        if self.on_held is not None and wait and response is not None:
+            await self.on_held(request.url.rstrip("/").rsplit("/", 1)[-1], wait)
+        await super().prepare_for_next_attempt_async(
+            state=state, request=request, response=response, error=error
+        )
 
 
 class ServerErrorRetryHandler(RetryAfterHandler):
@@ -133,6 +156,11 @@ class PacedWebClient(AsyncWebClient):
             await self.pacer.slot(api_method, await self.workspace(), _channel_of(kwargs))
         return await super().api_call(api_method, **kwargs)
 
+    async def held(self, method: str, seconds: float) -> None:
+        """Slack answered `method` 429 for `seconds`: hold it for every report and worker."""
+        if self.pacer is not None:
+            await self.pacer.hold(method, await self.workspace(), seconds)
+
     async def workspace(self) -> str:
         """The workspace (team id) of the token: the windows are kept per workspace."""
         if self._workspace is None:
@@ -153,13 +181,16 @@ def build_web_client(
 ) -> PacedWebClient:
     """The bot's Web API client: paced by `pacer` (none: Slack's 429s alone slow it down),
     retrying as the module says, its waits on `sleep`."""
-    return PacedWebClient(
+    rate_limits = RateLimitRetryHandler(RATE_LIMIT_RETRIES, sleep)
+    client = PacedWebClient(
         token=token,
         base_url=api_url or DEFAULT_API_URL,
         pacer=pacer,
         retry_handlers=[
-            RateLimitRetryHandler(RATE_LIMIT_RETRIES, sleep),
+            rate_limits,
             AsyncConnectionErrorRetryHandler(max_retry_count=2),
             ServerErrorRetryHandler(SERVER_ERROR_RETRIES, sleep),
         ],
     )
+    rate_limits.on_held = client.held
+    return client

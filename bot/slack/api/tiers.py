@@ -18,6 +18,10 @@ So each call of a method listed in `PACES` first takes a slot in its window (the
   Progress may also use only part of a window (`PROGRESS_SHARE`), so the calls that must go
   out find room even while several reports edit their progress.
 
+A 429 that still comes (Slack's limits are floors, "50+", and its bursts are not
+documented) holds the method in the workspace for its Retry-After (`Pacer.hold`): no call of
+it goes out from any report or worker before then, instead of each meeting its own 429.
+
 `RateWindows` holds the windows: `MemoryRateWindows` in one process (the embedded bot),
 `bot.redis.rate_windows.RedisRateWindows` across workers; both take the time from the
 pacer's injected clock, so tests move it by hand.
@@ -90,9 +94,14 @@ more than the limit."""
 class RateWindows(Protocol):
     """Where the windows are counted (memory, or Redis across workers)."""
 
-    async def take(self, key: str, calls: int, seconds: float, now: float) -> float:
+    async def take(self, key: str, calls: int, seconds: float, now: float, held: str) -> float:
         """Take a slot of `key`'s window (at most `calls` slots taken in any `seconds`) at
-        `now`: 0.0 when taken, else the seconds until one frees (nothing taken)."""
+        `now`, unless `held` is held past `now`: 0.0 when taken, else the seconds until one
+        frees (nothing taken)."""
+        ...
+
+    async def hold(self, held: str, until: float) -> None:
+        """No slot is taken under `held` before `until` (a later `until` wins)."""
         ...
 
 
@@ -101,8 +110,15 @@ class MemoryRateWindows:
 
     def __init__(self) -> None:
         self._taken: dict[str, deque[float]] = {}
+        self._held: dict[str, float] = {}
 
-    async def take(self, key: str, calls: int, seconds: float, now: float) -> float:
+    async def hold(self, held: str, until: float) -> None:
+        self._held[held] = max(until, self._held.get(held, until))
+
+    async def take(self, key: str, calls: int, seconds: float, now: float, held: str) -> float:
+        until = self._held.get(held, now)
+        if until > now:
+            return until - now
         taken = self._taken.setdefault(key, deque())
         while taken and taken[0] <= now - seconds:
             taken.popleft()
@@ -173,8 +189,9 @@ class Pacer:
         progress = _progress.get()
         calls = max(1, math.floor(pace.calls * PROGRESS_SHARE)) if progress else pace.calls
         seconds = pace.seconds + SLOT_MARGIN
+        held = window_key(method, workspace, None)
         while True:
-            wait = await self.windows.take(key, calls, seconds, self.clock())
+            wait = await self.windows.take(key, calls, seconds, self.clock(), held)
             if wait <= 0:
                 return
             if progress:
@@ -182,3 +199,9 @@ class Pacer:
                 raise Coalesced(f"{method}: no slot for {wait:.1f} s")
             self.waited += wait
             await self.sleep(wait)
+
+    async def hold(self, method: str, workspace: str, seconds: float) -> None:
+        """Slack answered `method` 429 with Retry-After `seconds`: hold it in the workspace
+        (every channel) until then, for every report and worker."""
+        if method in self.paces and seconds > 0:
+            await self.windows.hold(window_key(method, workspace, None), self.clock() + seconds)

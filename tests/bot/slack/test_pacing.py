@@ -167,3 +167,33 @@ async def test_a_rate_limited_post_is_retried_not_shown_as_an_error(slack: Slack
 def test_a_failure_knows_it_was_rate_limited() -> None:
     assert SlackFailure("rate_limited").cause == SlackFailure("ratelimited").cause
     assert SlackFailure("rate_limited").cause.value == "rate_limited"
+
+
+async def test_a_429_holds_the_method_for_every_worker_until_its_retry_after(
+    slack: SlackStub, backend: Backend
+) -> None:
+    clock = FakeClock()
+    windows = windows_of(backend)  # one store, two workers' clients
+    first, second = (
+        SlackWebApi(
+            build_web_client(
+                "xoxb-test",
+                slack.api_url,
+                pacer=Pacer(windows, clock=clock, sleep=clock.sleep),
+                sleep=clock.sleep,
+            )
+        )
+        for _ in range(2)
+    )
+    slack.fail_next("chat.update", status=429, retry_after=10)
+    one = asyncio.ensure_future(first.update("C1", "1.1", Message("a")))
+    await clock.until_sleeping(1)  # the first waits out its Retry-After
+    other = asyncio.ensure_future(second.update("C1", "2.1", Message("b")))
+    await clock.until_sleeping(2)  # the other worker waits for the hold, not for a 429
+    assert len(slack.calls_to("chat.update", ok_only=False)) == 1, "nothing more went out"
+    assert clock.wake_times == [1010.0, 1010.0], "both wait out the one Retry-After"
+    await run_clock(clock, 11)
+    await asyncio.gather(one, other)
+
+    statuses = [c.status for c in slack.calls_to("chat.update", ok_only=False)]
+    assert statuses == [429, 200, 200], "one 429, and nobody else met it"
