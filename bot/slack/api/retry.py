@@ -82,9 +82,14 @@ class RetryAfterHandler(AsyncRetryHandler):
         error: Exception | None = None,
     ) -> None:
         wait = None if response is None else retry_after(response)
+        if wait is not None:
+            await self.told(request, wait)
         state.next_attempt_requested = True
         await self._sleep(self.without_header(state) if wait is None else wait)
         state.increment_current_attempt()
+
+    async def told(self, request: HttpRequest, seconds: float) -> None:
+        """Slack's Retry-After for `request`, before it is waited out."""
 
 
 Held = Callable[[str, float], Awaitable[None]]
@@ -102,20 +107,9 @@ class RateLimitRetryHandler(RetryAfterHandler):
     def retries(self, response: HttpResponse) -> bool:
         return rate_limited(response)
 
-    async def prepare_for_next_attempt_async(
-        self,
-        *,
-        state: RetryState,
-        request: HttpRequest,
-        response: HttpResponse | None = None,
-        error: Exception | None = None,
-    ) -> None:
-        wait = None if response is None else retry_after(response)
-        if self.on_held is not None and wait and response is not None:
-            await self.on_held(request.url.rstrip("/").rsplit("/", 1)[-1], wait)
-        await super().prepare_for_next_attempt_async(
-            state=state, request=request, response=response, error=error
-        )
+    async def told(self, request: HttpRequest, seconds: float) -> None:
+        if self.on_held is not None and seconds > 0:
+            await self.on_held(request.url.rstrip("/").rsplit("/", 1)[-1], seconds)
 
 
 class ServerErrorRetryHandler(RetryAfterHandler):
