@@ -21,10 +21,17 @@ from bot.queue import ArqQueue, InProcessQueue, JobQueue
 from bot.redis.connection import connect
 from bot.redis.consents import consents_store
 from bot.redis.keys import Keys
+from bot.redis.rate_windows import RedisRateWindows
 from bot.redis.runs import InMemoryRunLeases, RedisRunLeases, RunLeases
 from bot.redis.state import InMemoryStateStore, RedisStateStore, StateStore
 from bot.redis.stores import InMemoryResearchStores, RedisResearchStores, ResearchStores
-from bot.slack.api import SlackApi, SlackWebApi, build_web_client
+from bot.slack.api import (
+    MemoryRateWindows,
+    Pacer,
+    SlackApi,
+    SlackWebApi,
+    build_web_client,
+)
 from bot.slack.blockkit import Message
 from bot.slack.texts import texts_for
 from bot.sources import (
@@ -205,11 +212,19 @@ async def build_runtime(
 ) -> Runtime:
     """Raises BadInput (one line) when Redis or a factory cannot be reached or loaded."""
     keys = Keys(settings.redis_prefix)
-    client = web_client or build_web_client(settings.slack_bot_token, settings.slack_api_url)
+    # A client built here is paced by Slack's rate limits (bot.slack.api.tiers): in this
+    # process's windows when embedded, in Redis's, shared by every worker, otherwise.
+    built = (
+        None if web_client else build_web_client(settings.slack_bot_token, settings.slack_api_url)
+    )
+    client = web_client or built
+    assert client is not None
     chosen_model = model or model_factory(settings.model)(settings)
     opener = open_sources or source_factory(settings.source)
     ttl = settings.retention_seconds
     if settings.redis_url is None:
+        if built is not None:
+            built.pacer = Pacer(MemoryRateWindows())
         embedded = GuardedInProcessQueue()  # bound to the flows by bot.jobs.open_runtime
         runtime = Runtime(
             settings,
@@ -226,6 +241,8 @@ async def build_runtime(
         embedded.runtime = runtime
         return runtime
     redis = await connect(settings.redis_url, settings.redis_timeout)
+    if built is not None:
+        built.pacer = Pacer(RedisRateWindows(redis, keys))
 
     def executor_for(report_id: str, version: int) -> ExecutorFactory:
         def build(runner: SubagentRunner) -> ArqExecutor:

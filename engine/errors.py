@@ -42,7 +42,8 @@ names them all.
     │   └── InvalidClaim (ValueError)  engine.board
     └── DeliveryError                  exit 1: the bot could not carry a report through
         ├── JobLost                    bot.arq_executor
-        └── RepeatedCrashes            bot.recovery.attempts
+        ├── RepeatedCrashes            bot.recovery.attempts
+        └── Coalesced                  bot.slack.api.tiers
 
 A second base in parentheses stays because code catches the error by it: `except ValueError`
 around template names, price tables and Pydantic validators (which turn only a ValueError

@@ -10,6 +10,7 @@ from bot.files.download import (
     Reason,
     SharedFile,
     download,
+    slack_file_hosts,
     trusted_origins,
 )
 from bot.files.store import (
@@ -32,5 +33,6 @@ __all__ = [
     "conversation_files",
     "conversation_of",
     "download",
+    "slack_file_hosts",
     "trusted_origins",
 ]

@@ -7,9 +7,16 @@ bytes by `url_private` and `url_private_download`, which answer only a request t
 answers its sign-in page, with 200 or as a 302 to `<workspace>.slack.com/?redir=/files-pri/…`
 (slackapi/node-slack-sdk#1750, slackapi/bolt-js#2585). So:
 
-- the token goes only to the file hosts the bot trusts (files.slack.com, or the Slack API
-  host a deployment points SLACK_API_URL at), and a redirect is followed only on that same
-  origin: never off it, which would hand the token to whoever the Location names;
+- the token goes only to Slack's file hosts (`slack_file_hosts`) or the Slack API host a
+  deployment points SLACK_API_URL at, and a redirect is followed only among them: never off
+  them, which would hand the token to whoever the Location names. Slack's are
+  files.slack.com (the file object's `url_private`), and the hosts Slack is reported to
+  redirect a file to: files-origin.slack.com on Enterprise Grid
+  (NousResearch/hermes-agent#114483) and slack-files.com for a PDF's `url_private`
+  (curie-eng/curie#2718). GovSlack "does not run on the slack.com domain. Instead, it runs on
+  the separate domain slack-gov.com" and its data is isolated from commercial Slack
+  (https://api.slack-gov.com/gov-slack/about): a deployment whose SLACK_API_URL is on
+  slack-gov.com trusts files.slack-gov.com, and none of commercial Slack's hosts;
 - the size is checked from the file object before a byte is read, then again while the
   body streams, as decoded (a file object can understate, a body can be endless, and a
   compressed one can inflate a thousandfold);
@@ -45,7 +52,10 @@ from engine.sources.web import ACCEPT_ENCODING, content_decoder, read_capped
 
 log = logging.getLogger(__name__)
 
-SLACK_FILE_ORIGIN = ("https", "files.slack.com", 443)
+SLACK_FILE_HOSTS = frozenset({"files.slack.com", "files-origin.slack.com", "slack-files.com"})
+"""Commercial Slack's file hosts (see the module's docstring for where each is named)."""
+GOVSLACK_FILE_HOSTS = frozenset({"files.slack-gov.com"})
+GOVSLACK_DOMAIN = "slack-gov.com"
 MAX_REDIRECTS = 3
 DEFAULT_MAX_BYTES = 25 * 1024 * 1024
 """FONTE_SLACK_FILE_MB, 25 by default."""
@@ -119,10 +129,20 @@ def _origin_of(url: str) -> UrlOrigin | None:
     return parts.scheme, parts.hostname.lower(), port
 
 
+def slack_file_hosts(api_url: str | None) -> frozenset[str]:
+    """Slack's file hosts for a deployment: GovSlack's when its API is on slack-gov.com,
+    commercial Slack's otherwise."""
+    configured = _origin_of(api_url) if api_url else None
+    host = configured[1] if configured is not None else ""
+    on_gov = host == GOVSLACK_DOMAIN or host.endswith(f".{GOVSLACK_DOMAIN}")
+    return GOVSLACK_FILE_HOSTS if on_gov else SLACK_FILE_HOSTS
+
+
 def trusted_origins(api_url: str | None) -> frozenset[UrlOrigin]:
-    """Where the token may go for a file: Slack's file host, and the host SLACK_API_URL
-    names when a deployment sets it (the loopback stand-in in the tests)."""
-    origins = {SLACK_FILE_ORIGIN}
+    """Where the token may go for a file, and a redirect be followed: Slack's file hosts over
+    https (`slack_file_hosts`), and the host SLACK_API_URL names when a deployment sets it
+    (the loopback stand-in in the tests)."""
+    origins: set[UrlOrigin] = {("https", host, 443) for host in slack_file_hosts(api_url)}
     configured = _origin_of(api_url) if api_url else None
     if configured is not None:
         origins.add(configured)
@@ -184,7 +204,7 @@ async def download(
 async def _fetch(
     http: httpx.AsyncClient, url: str, token: str, origins: frozenset[UrlOrigin], max_bytes: int
 ) -> bytes | Reason:
-    """GET `url` with the token, following same-origin redirects only."""
+    """GET `url` with the token, following redirects among `origins` only."""
     for _ in range(MAX_REDIRECTS + 1):
         if _origin_of(url) not in origins:
             return Reason.not_downloaded  # never send the token elsewhere

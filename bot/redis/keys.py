@@ -106,6 +106,19 @@ class Keys:
         unless that attempt's heartbeat renews it (bot.redis.runs)."""
         return f"{self.prefix}:report:{report_id}:runner"
 
+    # -- Slack's rate limits, shared by every worker ---------------------------------------
+
+    def slack_rate_window(self, window: str) -> str:
+        """Sorted set: the times the slots of one rate-limit window were taken (`window` is
+        `bot.slack.api.tiers.window_key`: workspace, method, and channel where the method is
+        limited per channel)."""
+        return f"{self.prefix}:slack:rate:{window}"
+
+    def slack_rate_hold(self, method_window: str) -> str:
+        """Until when (Unix seconds) no call of a method is made in a workspace: Slack's
+        Retry-After after a 429, seen by every worker."""
+        return f"{self.prefix}:slack:rate-hold:{method_window}"
+
     # -- arq queues and job ids -------------------------------------------------------------
 
     @property

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 
-from bot.slack.api import DELIVERY_ERRORS, SlackApi, SlackFailure, Upload
+from bot.slack.api import DELIVERY_ERRORS, Cause, SlackApi, SlackFailure, Upload
 from bot.slack.blockkit import Message
 from bot.slack.texts import Texts
 from engine import Report
@@ -24,7 +24,6 @@ BLOCKS_REFUSED = frozenset({"invalid_blocks", "invalid_blocks_format"})
 (docs.slack.dev/reference/methods/chat.postMessage, "Errors")."""
 CONTENT_ERRORS = frozenset({"msg_blocks_too_long", "msg_too_long", *BLOCKS_REFUSED})
 """Slack refused what a message says, not where it goes: the files can still carry it."""
-NOT_A_MEMBER = frozenset({"not_in_channel", "channel_not_found", "is_archived"})
 
 
 def report_file_names(version: int) -> tuple[str, str]:
@@ -52,18 +51,20 @@ def report_files(
 
 
 def reason_text(t: Texts, failure: SlackFailure) -> str:
-    """What went wrong, in a few words the user can act on."""
-    if failure.error == "missing_scope":
+    """What went wrong, in a few words the user can act on (`SlackFailure.cause`)."""
+    cause = Cause.too_long if failure.error in CONTENT_ERRORS else failure.cause
+    if cause is Cause.missing_scope:
         return t.error_missing_scope.format(needed=failure.needed or "files:write")
-    if failure.error in NOT_A_MEMBER:
-        return t.error_not_in_channel
-    if failure.error in CONTENT_ERRORS:
-        return t.error_too_long
-    if failure.error in ("ratelimited", "http_429"):
-        return t.error_rate_limited
-    if failure.transient:
-        return t.error_unavailable
-    return t.error_other.format(error=failure.error)
+    lines = {
+        Cause.not_a_member: t.error_not_in_channel,
+        Cause.archived: t.error_archived,
+        Cause.restricted: t.error_restricted,
+        Cause.too_long: t.error_too_long,
+        Cause.rate_limited: t.error_rate_limited,
+        Cause.auth: t.error_auth,
+        Cause.unavailable: t.error_unavailable,
+    }
+    return lines.get(cause) or t.error_other.format(error=failure.error)
 
 
 async def tell(slack: SlackApi, channel: str, thread_ts: str, user: str, text: str) -> None:

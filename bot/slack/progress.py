@@ -7,6 +7,11 @@ second), so they are folded into one state (`SlackProgress`) and the display sho
 latest state: events between two updates coalesce. Both displays read that one state. A
 stream that reaches its lifetime, or that Slack ends or refuses, hands over to edits of the
 same message; a failed edit is logged and the run goes on.
+
+Every update but the last is a progress call (`bot.slack.api.progress_call`): when the
+method's rate-limit window has no room for it (several reports editing at once), it is
+coalesced instead of sent (`Coalesced`), and the state goes out at the reporter's next turn;
+the final state always waits for its slot.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from typing import Protocol
 
 from slack_sdk.errors import SlackApiError, SlackClientError
 
-from bot.slack.api import SlackApi
+from bot.slack.api import Coalesced, SlackApi, progress_call
 from bot.slack.blockkit import DEFAULT_TEXT_BUDGET, MAX_BLOCKS, Message, escape, sections, text_size
 from bot.slack.blocks import progress_message
 from bot.slack.progress_state import SlackProgress
@@ -99,7 +104,11 @@ class EditedProgress:
             return True
         message = edited_message(state, self._limits(), self._language, finished=finished)
         try:
-            await self._slack.update(self._channel, self._ts, message)
+            if finished:
+                await self._slack.update(self._channel, self._ts, message)
+            else:
+                with progress_call():
+                    await self._slack.update(self._channel, self._ts, message)
         except (SlackApiError, SlackClientError, OSError) as error:
             log.warning("progress: chat.update failed: %s", error)
             return False
@@ -122,6 +131,7 @@ class ProgressReporter:
         interval: float = 3.0,
         spend: SpendSource | None = None,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         stream: StreamedProgress | None = None,
         state: SlackProgress | None = None,
     ) -> None:
@@ -133,6 +143,9 @@ class ProgressReporter:
         self._spend = spend
         self._interval = interval
         self._clock = clock
+        self._sleep = sleep
+        self.coalesced = 0
+        """Updates not sent for want of a rate-limit slot (their state went out later)."""
         self._dirty = asyncio.Event()
         self._last: float | None = None
         self._task: asyncio.Task[None] | None = None
@@ -164,9 +177,13 @@ class ProgressReporter:
             if self._last is not None:
                 wait = self._interval - (self._clock() - self._last)
                 if wait > 0:
-                    await asyncio.sleep(wait)
+                    await self._sleep(wait)
             self._dirty.clear()
-            await self._flush()
+            try:
+                await self._flush()
+            except Coalesced:  # no room in the method's window: shown at the next turn
+                self.coalesced += 1
+                self._dirty.set()
 
     async def _read_spend(self) -> None:
         self._last = self._clock()

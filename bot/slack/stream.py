@@ -6,8 +6,9 @@ for writing the report.
 Slack's streaming methods (docs.slack.dev/messaging/sending-and-scheduling-messages#text-streaming):
 chat.startStream opens the message with `task_display_mode: "plan"` and the first chunks,
 chat.appendStream sends `plan_update` and `task_update` chunks, chat.stopStream ends it.
-startStream and stopStream are Tier 2 (20+ a minute), appendStream Tier 4 (100+): one stream
-per report, appended at most once per progress interval, stays far inside them.
+startStream and stopStream are Tier 2 (20+ a minute), appendStream Tier 4 (100+) per
+workspace: five reports appending every three seconds already reach it, so appends are
+progress calls the pacer coalesces when the window is full (`bot.slack.api.tiers`).
 
 A stream does not live for ever, and Slack does not document for how long: its methods'
 pages name no lifetime, and a stream past it answers `message_not_in_streaming_state`
@@ -28,7 +29,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.slack.api import DELIVERY_ERRORS, SlackApi
+from bot.slack.api import DELIVERY_ERRORS, SlackApi, progress_call
 from bot.slack.blockkit import escape, link
 from bot.slack.progress_state import SlackProgress, Task, TaskStatus
 from bot.slack.texts import Texts, texts_for
@@ -238,7 +239,8 @@ class StreamedProgress:
         if not chunks:
             return True
         try:
-            await self._slack.append_stream(self._channel, self.ts, chunks)
+            with progress_call():  # coalesced (raises Coalesced) when its window is full
+                await self._slack.append_stream(self._channel, self.ts, chunks)
         except DELIVERY_ERRORS as error:
             log.warning("progress: chat.appendStream failed, editing instead: %s", error)
             await self._stop_quietly()

@@ -109,6 +109,10 @@ ENGLISH_SLACK = SlackWords(
     error_too_long="message too long for Slack",
     error_rate_limited="Slack rate-limited the posts; try again in a few minutes",
     error_unavailable="Slack is unavailable; try again in a few minutes",
+    error_archived="this channel is archived: ask me again in an open channel",
+    error_restricted="a workspace setting does not let me post here: ask an admin, or ask "
+    "me in a channel where apps may post",
+    error_auth="the app's Slack token no longer works: ask an admin to reinstall it",
     error_other="Slack error: `{error}`",
     no_library=":warning: There is no library to research yet: set `FONTE_LIBRARY` to a folder "
     "of PDF, HTML, Markdown or text documents (it is missing or empty now).",

@@ -110,6 +110,11 @@ PORTUGUESE_SLACK = SlackWords(
     error_too_long="mensagem longa demais para o Slack",
     error_rate_limited="o Slack limitou os envios; tente de novo em alguns minutos",
     error_unavailable="o Slack está indisponível; tente de novo em alguns minutos",
+    error_archived="este canal está arquivado: peça de novo em um canal aberto",
+    error_restricted="uma configuração do workspace não me deixa publicar aqui: fale com um "
+    "administrador ou peça em um canal onde apps podem publicar",
+    error_auth="o token do app no Slack não funciona mais: peça a um administrador para "
+    "reinstalá-lo",
     error_other="erro do Slack: `{error}`",
     no_library=":warning: Ainda não há biblioteca para pesquisar: defina `FONTE_LIBRARY` com "
     "uma pasta de documentos PDF, HTML, Markdown ou texto (hoje ela não existe ou está vazia).",

@@ -92,6 +92,12 @@ class SlackWords:
     error_too_long: str
     error_rate_limited: str
     error_unavailable: str
+    error_archived: str
+    """The channel was archived (chat.postMessage's `is_archived`)."""
+    error_restricted: str
+    """A workspace setting forbids the post (chat.postMessage's `restricted_action*`)."""
+    error_auth: str
+    """The bot's token no longer works (`invalid_auth`, `token_revoked`, ...)."""
     error_other: str
     no_library: str
     """The one line a research request gets while FONTE_LIBRARY is missing or empty."""

@@ -64,3 +64,14 @@ async def until(check: Callable[[], bool], within: float = 30.0, what: str = "co
         if time.monotonic() > deadline:
             raise AssertionError(f"never happened within {within} s: {what}")
         await asyncio.sleep(0.005)
+
+
+async def run_clock(clock: FakeClock, seconds: float, step: float = 0.1) -> None:
+    """Move `clock` on by `seconds`, `step` at a time, letting the loop run between steps (a
+    real millisecond each), so what the sleepers do at one step (a call to a loopback
+    stand-in, a new sleep) happens before the next: time passes in order, however busy the
+    machine is, and the test never waits for it in real time."""
+    end = clock.now + seconds
+    while clock.now < end:
+        clock.advance(min(step, end - clock.now))
+        await asyncio.sleep(0.001)

@@ -32,6 +32,13 @@ answers its sign-in page: a 302 to `<workspace>.slack.com/?redir=/files-pri/...`
 slackapi/node-slack-sdk#1750, slackapi/bolt-js#2585 and slack-go/slack#1284 (`serve`).
 files.info (https://docs.slack.dev/reference/methods/files.info, scope files:read) answers
 the file object, or file_not_found.
+
+An Enterprise Grid workspace is reported to answer `url_private` on files.slack.com with a
+302 to another Slack file host, files-origin.slack.com, which serves the bytes to the same
+bearer token (NousResearch/hermes-agent#114483), and a PDF's `url_private` with a 302 to
+slack-files.com (curie-eng/curie#2718). `redirect_to` plays that: the file's URL answers a
+302 to the same path on that origin, which serves it; `LoopbackHosts` is the test's DNS,
+sending those https hosts to the stand-in on loopback (and nothing anywhere else).
 """
 
 from __future__ import annotations
@@ -41,6 +48,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
+
+import httpx
 
 from tests.support.slack_limits import slack_files
 
@@ -114,6 +123,9 @@ class FileStore:
         """Times that processing: a test may swap in a fake clock it advances itself."""
         self.base_url = "https://files.slack.com"
         """The stand-in's address, set when it starts: file URLs point at it."""
+        self.redirect_to: str | None = None
+        """An origin (`https://files-origin.slack.com`) the file URLs redirect to, as on
+        Enterprise Grid; the stand-in serves the file when asked there."""
         self._shared = 0
 
     def start(self, file_id: str, name: str, token: str) -> None:
@@ -213,10 +225,16 @@ class FileStore:
             "response_metadata": {"next_cursor": ""},
         }
 
-    def serve(self, ref: str, tail: str, authorization: str, granted: set[str]) -> FileAnswer:
+    def serve(
+        self, ref: str, tail: str, authorization: str, granted: set[str], host: str = ""
+    ) -> FileAnswer:
         """GET url_private (`/files-pri/T1-<id>/<name>`) or url_private_download
         (`.../download/<name>`): the bytes to a bearer token with files:read that may see
-        the file; Slack's sign-in page, or a redirect to it, to anyone else."""
+        the file; Slack's sign-in page, or a redirect to it, to anyone else. With
+        `redirect_to`, a GET not already addressed (`host`) to that origin is sent there."""
+        if self.redirect_to is not None and host != httpx.URL(self.redirect_to).host:
+            location = f"{self.redirect_to}/files-pri/{ref}/{tail}"
+            return FileAnswer(302, "text/html", b"", location)
         file_id = ref.removeprefix("T1-")
         stored = self.files.get(file_id)
         name = tail.removeprefix("download/")
@@ -286,3 +304,31 @@ def file_share_event(
         event["thread_ts"] = thread_ts
         event["parent_user_id"] = user
     return event
+
+
+class LoopbackHosts(httpx.AsyncBaseTransport):
+    """The test's DNS: https requests to `hosts` go to the stand-in at `base_url` (on
+    loopback, the Host header kept), every request is recorded in `asked` ("host bearer"),
+    and a host not listed is unreachable, as no network beyond loopback is."""
+
+    def __init__(self, base_url: str, hosts: set[str]) -> None:
+        self._base = httpx.URL(base_url)
+        self._hosts = hosts
+        self._http = httpx.AsyncHTTPTransport()
+        self.asked: list[str] = []
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        host = request.url.host
+        self.asked.append(f"{host} {request.headers.get('authorization', '')}".strip())
+        if host == self._base.host:
+            return await self._http.handle_async_request(request)
+        if host not in self._hosts:
+            raise httpx.ConnectError(f"{host} is not reachable from the tests", request=request)
+        request.url = request.url.copy_with(
+            scheme=self._base.scheme, host=self._base.host, port=self._base.port
+        )
+        request.headers["host"] = host
+        return await self._http.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self._http.aclose()

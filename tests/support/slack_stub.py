@@ -33,6 +33,8 @@ read them, with the method's scopes, action tokens, errors and per-user rate lim
 blocks.validate (https://docs.slack.dev/reference/methods/blocks.validate) runs the same
 checks (`slack_limits`) that chat.postMessage, chat.update, chat.postEphemeral and the views
 methods run on what they are sent.
+- `tiers.enforce(clock)`: each method's documented rate-limit tier, per app per workspace,
+  on the test's clock; over it, HTTP 429 `ratelimited` with Retry-After (`slack_tiers`).
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ from tests.support.slack_search import METHOD as SEARCH_METHOD
 from tests.support.slack_search import SearchWorkspace
 from tests.support.slack_socket import APP_ID, SocketModeSide
 from tests.support.slack_streams import STREAM_METHODS, StreamStore
+from tests.support.slack_tiers import TierLimits
 from tests.support.slack_users import UserDirectory
 from tests.support.slack_views import ViewStore
 
@@ -178,6 +181,8 @@ class SlackStub(SocketModeSide):
         workspace without streaming; `slack.streams.clock` / `lifetime` drive expiry."""
         self.canvases = CanvasStore()
         """Canvases canvases.create made (`slack_canvases`)."""
+        self.tiers = TierLimits()
+        """Rate-limit tiers, off until a test calls `slack.tiers.enforce(clock)`."""
         self.users = UserDirectory()
         """Members users.info knows (`slack_users`): `slack.users.add("U1", locale=...)`."""
         self.agents = AgentSurface(self.streams)
@@ -309,6 +314,14 @@ class SlackStub(SocketModeSide):
             )
             return web.json_response(
                 {"ok": False, "error": failure.error}, status=failure.status, headers=headers
+            )
+        wait = self.tiers.retry_after(method, params, token)
+        if wait is not None:  # https://docs.slack.dev/apis/web-api/rate-limits
+            self._record(Call(method, params, status=429, error="ratelimited"))
+            return web.json_response(
+                {"ok": False, "error": "ratelimited"},
+                status=429,
+                headers={"Retry-After": str(wait)},
             )
         if method == SEARCH_METHOD:  # its own status codes and headers (slack_search)
             searched = self.search.answer(params, token)
@@ -524,7 +537,8 @@ class SlackStub(SocketModeSide):
         recorded as "file_download" with the token it carried."""
         authorization = request.headers.get("Authorization", "")
         ref, tail = request.match_info["ref"], request.match_info["tail"]
-        answer = self.files.serve(ref, tail, authorization, self.granted)
+        host = request.headers.get("Host", "").split(":")[0]
+        answer = self.files.serve(ref, tail, authorization, self.granted, host)
         token = authorization.removeprefix("Bearer ") if authorization else None
         params = {"ref": ref, "tail": tail, "token": token}
         self._record(Call("file_download", params, status=answer.status))

@@ -1,13 +1,16 @@
 """What the bot asks of Slack, behind a protocol (`SlackApi`), the values its calls trade in
-(`Upload`, `OpenedView`), and what a failed call tells the user (`SlackFailure`). Permanent
-errors (`ok: false` with `missing_scope`, `not_in_channel`, `msg_blocks_too_long`, ...) come
-back on HTTP 200 and are never retried: they raise SlackApiError, which `SlackFailure` reads."""
+(`Upload`, `OpenedView`), and what a failed call tells the user (`SlackFailure`, its `Cause`).
+Permanent errors (`ok: false` with `missing_scope`, `not_in_channel`, `msg_blocks_too_long`,
+...) come back on HTTP 200 and are never retried: they raise SlackApiError, which
+`SlackFailure` reads. Rate-limited answers are retried by the client, and reach here only
+once its retries ran out."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Protocol
 
 from slack_sdk.errors import SlackApiError, SlackClientError
@@ -157,6 +160,54 @@ class SlackApi(Protocol):
         ...
 
 
+class Cause(StrEnum):
+    """What a failure means for the user: each has its one line (`bot.slack.delivery`)."""
+
+    missing_scope = "missing_scope"
+    not_a_member = "not_a_member"
+    archived = "archived"
+    restricted = "restricted"
+    too_long = "too_long"
+    rate_limited = "rate_limited"
+    auth = "auth"
+    unavailable = "unavailable"
+    other = "other"
+
+
+CAUSES: dict[str, Cause] = {
+    # https://docs.slack.dev/reference/methods/chat.postMessage, "Errors" (chat.update,
+    # chat.postEphemeral and the streaming methods answer the same codes where they apply).
+    "missing_scope": Cause.missing_scope,
+    "not_in_channel": Cause.not_a_member,
+    "channel_not_found": Cause.not_a_member,
+    "is_archived": Cause.archived,
+    "restricted_action": Cause.restricted,
+    "restricted_action_read_only_channel": Cause.restricted,
+    "restricted_action_thread_only_channel": Cause.restricted,
+    "restricted_action_non_threadable_channel": Cause.restricted,
+    "ekm_access_denied": Cause.restricted,
+    "msg_too_long": Cause.too_long,
+    "msg_blocks_too_long": Cause.too_long,
+    # "Application has posted too many messages" (chat.postMessage), and HTTP 429's
+    # `ratelimited` (https://docs.slack.dev/apis/web-api/rate-limits).
+    "rate_limited": Cause.rate_limited,
+    "ratelimited": Cause.rate_limited,
+    "http_429": Cause.rate_limited,
+    "not_authed": Cause.auth,
+    "invalid_auth": Cause.auth,
+    "account_inactive": Cause.auth,
+    "token_revoked": Cause.auth,
+    "token_expired": Cause.auth,
+    "internal_error": Cause.unavailable,
+    "fatal_error": Cause.unavailable,
+    "service_unavailable": Cause.unavailable,
+    "request_timeout": Cause.unavailable,
+}
+"""Slack's documented error codes and what each means for the user. Refused blocks
+(`invalid_blocks`, `invalid_blocks_format`) are read by the delivery's blocks fallback."""
+TRANSIENT_CAUSES = frozenset({Cause.rate_limited, Cause.unavailable})
+
+
 @dataclass(frozen=True)
 class SlackFailure:
     """What a failed call tells the user: Slack's error code, the scope it needed (for
@@ -166,6 +217,13 @@ class SlackFailure:
     needed: str | None = None
     transient: bool = False
 
+    @property
+    def cause(self) -> Cause:
+        known = CAUSES.get(self.error)
+        if known is not None:
+            return known
+        return Cause.unavailable if self.transient else Cause.other
+
     @classmethod
     def of(cls, failure: BaseException) -> SlackFailure:
         if isinstance(failure, SlackApiError):
@@ -174,7 +232,8 @@ class SlackFailure:
             data = response.data if isinstance(response.data, dict) else {}
             error = str(data.get("error") or f"http_{status}")
             needed = data.get("needed")
-            return cls(error, str(needed) if needed else None, status == 429 or status >= 500)
+            transient = status == 429 or status >= 500 or CAUSES.get(error) in TRANSIENT_CAUSES
+            return cls(error, str(needed) if needed else None, transient)
         return cls(type(failure).__name__, transient=True)
 
 

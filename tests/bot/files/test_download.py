@@ -9,10 +9,12 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
+from bot import files
 from bot.files import Downloaded, FileRefusal, Reason, SharedFile, download, trusted_origins
 from tests.support.bot_env import BOT_TOKEN
 from tests.support.hostile_files import compressed_zeros, streamed
 from tests.support.pdfs import pdf_bytes
+from tests.support.slack_files import LoopbackHosts
 from tests.support.slack_stub import SlackStub
 
 PDF = pdf_bytes(["A receita foi de 42 milhoes."])
@@ -112,6 +114,58 @@ async def test_the_token_never_goes_to_another_host_nor_follows_a_redirect_off_i
     assert first == FileRefusal(off_host, Reason.not_downloaded)
     assert second == FileRefusal(redirected, Reason.not_downloaded)
     assert seen == [f"files.slack.com Bearer {BOT_TOKEN}"]
+
+
+@pytest.mark.parametrize("host", ["files-origin.slack.com", "slack-files.com"])
+async def test_a_redirect_to_another_slack_file_host_is_followed_with_the_token(
+    slack: SlackStub, host: str
+) -> None:
+    # Enterprise Grid's files.slack.com answers a 302 to files-origin.slack.com
+    # (NousResearch/hermes-agent#114483); a PDF's url_private, to slack-files.com.
+    slack.files.redirect_to = f"https://{host}"
+    file = shared(slack, "acme.pdf", PDF, "application/pdf")
+    dns = LoopbackHosts(slack.base_url, {host})
+    async with httpx.AsyncClient(transport=dns) as client:
+        got = await download(file, BOT_TOKEN, origins=trusted_origins(slack.api_url), client=client)
+
+    assert isinstance(got, Downloaded)
+    assert got.content == PDF
+    assert dns.asked == [f"127.0.0.1 Bearer {BOT_TOKEN}", f"{host} Bearer {BOT_TOKEN}"]
+    assert [c.status for c in slack.calls_to("file_download", ok_only=False)] == [302, 200]
+
+
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "https://files.example.com",
+        "https://files-origin.slack.com.example.com",
+        "http://files-origin.slack.com",
+        "https://files-origin.slack.com:8443",
+        "https://files.slack-gov.com",
+    ],
+)
+async def test_a_redirect_off_slacks_file_hosts_is_refused_before_the_token_leaves(
+    slack: SlackStub, origin: str
+) -> None:
+    slack.files.redirect_to = origin
+    file = shared(slack, "acme.pdf", PDF, "application/pdf")
+    foreign = httpx.URL(origin).host
+    dns = LoopbackHosts(slack.base_url, {foreign})
+    async with httpx.AsyncClient(transport=dns) as client:
+        got = await download(file, BOT_TOKEN, origins=trusted_origins(slack.api_url), client=client)
+
+    assert got == FileRefusal(file, Reason.not_downloaded)
+    assert dns.asked == [f"127.0.0.1 Bearer {BOT_TOKEN}"], "nothing was sent to the other host"
+
+
+def test_govslack_trusts_its_own_file_host_and_no_commercial_one() -> None:
+    # "GovSlack does not run on the slack.com domain ... data between commercial Slack and
+    # GovSlack will be completely isolated" (https://api.slack-gov.com/gov-slack/about).
+    gov = trusted_origins("https://slack-gov.com/api/")
+    assert ("https", "files.slack-gov.com", 443) in gov
+    assert not any(host.endswith(".slack.com") for _, host, _ in gov)
+    assert files.slack_file_hosts(None) == files.slack_file_hosts("https://slack.com/api/")
+    assert "files.slack-gov.com" not in files.slack_file_hosts(None)
 
 
 async def test_a_redirect_to_slacks_sign_in_is_read_as_the_login_page() -> None:
