@@ -99,6 +99,29 @@ LOOKBACK_BLOCKS = 20
 MINIMUM_CACHEABLE_TOKENS = 512
 
 
+# https://platform.claude.com/docs/en/about-claude/model-deprecations: "requests to retired
+# models will fail"; the API answers them 404 not_found_error naming the model (what clients
+# saw the day after Sonnet 4 retired, e.g. zed-industries/zed#59424). Retired as of
+# 2026-12-02: Sonnet 4 and Opus 4 (2026-06-15), Opus 4.1 (2026-08-05), Haiku 3.5
+# (2026-02-19), Sonnet 4.5 (2026-11-30); by their dated ids and aliases.
+RETIRED_MODELS = frozenset(
+    {
+        "claude-sonnet-4-20250514",
+        "claude-sonnet-4-0",
+        "claude-sonnet-4",
+        "claude-opus-4-20250514",
+        "claude-opus-4-0",
+        "claude-opus-4",
+        "claude-opus-4-1-20250805",
+        "claude-opus-4-1",
+        "claude-3-5-haiku-20241022",
+        "claude-3-5-haiku-latest",
+        "claude-3-5-haiku",
+        "claude-sonnet-4-5-20250929",
+        "claude-sonnet-4-5",
+    }
+)
+
 Script = Sequence[Reply] | Callable[[Body], Reply]
 UsageMode = Literal["scripted", "measured", "top"]
 
@@ -245,6 +268,9 @@ class ScriptedAnthropic:
         recorded = RecordedRequest("/v1/messages", headers, body)
         with self._lock:
             self.requests.append(recorded)
+            if body.get("model") in RETIRED_MODELS:
+                recorded.reply = ApiError(404, "not_found_error", f"model: {body['model']}")
+                return recorded.reply
             broken = violations(body, self._signatures)
             if broken:
                 self.violations.extend(broken)

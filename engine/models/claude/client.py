@@ -29,7 +29,7 @@ from anthropic.types import Usage as ApiUsage
 
 from engine.budget import Budget, Refusal, Reservation, StepRefused
 from engine.contracts import Usage
-from engine.models.claude.config import model_spec
+from engine.models.claude.catalog import model_spec
 from engine.models.claude.errors import (
     ClaudeAccountStopped,
     ClaudeAPIError,

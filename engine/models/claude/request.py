@@ -11,38 +11,13 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any
 
 from anthropic.types import MessageParam, OutputConfigParam, TextBlockParam, ToolUnionParam
 from pydantic import BaseModel
 
 from engine.models.claude.caching import marked, minimum_cacheable_tokens, with_breakpoints
-from engine.models.claude.prices import canonical_model
-
-Effort = Literal["low", "medium", "high", "xhigh", "max"]
-
-# The models that take `output_config.effort`
-# (https://platform.claude.com/docs/en/build-with-claude/effort, "supported models"); an
-# older model is sent no effort rather than a request it would refuse.
-EFFORT_MODELS = frozenset(
-    {
-        "claude-fable-5-1",
-        "claude-mythos-5-1",
-        "claude-fable-5",
-        "claude-mythos-5",
-        "claude-mythos-preview",
-        "claude-opus-5-5",
-        "claude-opus-5",
-        "claude-opus-4-8",
-        "claude-opus-4-7",
-        "claude-opus-4-6",
-        "claude-opus-4-5",
-        "claude-sonnet-5-5",
-        "claude-sonnet-5",
-        "claude-sonnet-4-6",
-        "claude-haiku-5-5",
-    }
-)
+from engine.models.claude.catalog import Effort, model_spec
 
 # Tokens are estimated from characters on the safe side. The current tokenizer gives about
 # 2.5 characters a token on Portuguese prose (fewer on numbers and JSON); 2.0 keeps the
@@ -89,7 +64,12 @@ class ClaudeRequest:
         return with_breakpoints(list(self.messages), self.cache_points)
 
     def output_config(self) -> OutputConfigParam | None:
-        if self.effort is None or canonical_model(self.model) not in EFFORT_MODELS:
+        """The effort, sent to every model that takes one. A model of the table that takes
+        none (https://platform.claude.com/docs/en/build-with-claude/effort) is sent none, as
+        the configuration said at start; a model outside the table (one FONTE_PRICES added)
+        is sent what it is given, and the API says if it takes it."""
+        spec = model_spec(self.model)
+        if self.effort is None or (spec is not None and not spec.efforts):
             return None
         return {"effort": self.effort}
 
