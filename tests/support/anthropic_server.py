@@ -31,6 +31,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
 
 from tests.support.anthropic_cache import PromptCache
+from tests.support.anthropic_fallback import FallbackCredits
 from tests.support.anthropic_replies import (
     ApiError,
     Delayed,
@@ -228,6 +229,8 @@ class ScriptedAnthropic:
         self.usage_mode: UsageMode = usage_mode
         self._signatures: dict[str, str] = {}
         self._cache = PromptCache(CHARS_PER_TOKEN, LOOKBACK_BLOCKS, MINIMUM_CACHEABLE_TOKENS)
+        self.credits = FallbackCredits()
+        """Fallback credit tokens minted on refusals and redeemed on retries."""
         self.streams = StreamStage()
         """Requests with "stream": true are answered as events (anthropic_stream.py)."""
         self._lock = threading.Lock()
@@ -276,6 +279,10 @@ class ScriptedAnthropic:
                 self.violations.extend(broken)
                 recorded.reply = ApiError(400, "invalid_request_error", "; ".join(broken))
                 return recorded.reply
+            redemption = self.credits.redeem(body, headers)
+            if redemption is not None and redemption.error is not None:
+                recorded.reply = redemption.error
+                return recorded.reply
             script = self._script
             if not callable(script):
                 if self._served < len(script):
@@ -294,7 +301,10 @@ class ScriptedAnthropic:
         if isinstance(reply, Delayed):
             delay, reply = reply.seconds, reply.reply
         if not isinstance(reply, ApiError):
-            reply = self._billed(body, reply)
+            reply = self._billed(body, self.credits.on_refusal(body, headers, reply))
+            if redemption is not None and redemption.status is not None:
+                billed = {**reply["usage"], "fallback_credit": {"status": redemption.status}}
+                reply = {**reply, "usage": billed}
         recorded.reply = reply
         if delay:
             time.sleep(delay)

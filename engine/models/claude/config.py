@@ -59,8 +59,9 @@ class ClaudeConfig:
     judge_model: str = DEFAULT_JUDGE_MODEL
     fallback_model: str | None = None
     """Asked once more when a model declines (`stop_reason: refusal`), as
-    https://platform.claude.com/docs/en/build-with-claude/refusals-and-fallback recommends;
-    None keeps the refusal (FONTE_FALLBACK_MODEL)."""
+    https://platform.claude.com/docs/en/build-with-claude/refusals-and-fallback recommends,
+    with the refusal's fallback credit (client.py); None keeps the refusal
+    (FONTE_FALLBACK_MODEL). It must take every role's effort: the retry is the same body."""
     judge: bool = True
     """Run the support judge; off, `judge` returns None and the report says so."""
     base_url: str | None = None
@@ -209,6 +210,20 @@ class ClaudeConfig:
         if spec is None:
             return
         effort = self.effort_for(role)
+        asked = model_spec(self.model_for(role))
+        if (
+            model == self.fallback_model
+            and effort is not None
+            and not spec.efforts
+            and (asked is None or asked.efforts)
+        ):
+            # A refused request is re-sent to the fallback as it was, effort included
+            # (https://platform.claude.com/docs/en/build-with-claude/fallback-credit).
+            raise BadInput(
+                f"FONTE_FALLBACK_MODEL={model} takes no effort, but a refused {role} request "
+                f"is re-sent as it was, with effort {effort}: choose a fallback that takes "
+                f"it, or set FONTE_EFFORT_{role.upper()}=default ({EFFORT_PAGE})"
+            )
         # A model without the effort parameter is sent none, and `notices` says so; a level
         # the model does not take would be refused on every call.
         if effort is not None and spec.efforts and effort not in spec.efforts:
