@@ -46,12 +46,6 @@ def _shape(body: Body) -> Body:
 
 
 @dataclass(frozen=True)
-class Minted:
-    body: Body
-    model: str
-
-
-@dataclass(frozen=True)
 class Redemption:
     """What a retry carrying a token gets: an error, or the usage note to add."""
 
@@ -61,7 +55,8 @@ class Redemption:
 
 class FallbackCredits:
     def __init__(self) -> None:
-        self._minted: dict[str, Minted] = {}
+        self._minted: dict[str, tuple[Body, str]] = {}
+        """Each token minted: the refused request's body (model aside) and its model."""
         self._lock = threading.Lock()
         self.unavailable = False
         """Redemption is `temporarily_unavailable` (one of the documented not-applied
@@ -73,7 +68,7 @@ class FallbackCredits:
             return reply
         token = f"fct_{next(_serial):06d}"
         with self._lock:
-            self._minted[token] = Minted(_shape(body), str(body.get("model")))
+            self._minted[token] = (_shape(body), str(body.get("model")))
         details = {"type": "refusal", "category": None, "explanation": None}
         details |= dict(reply.get("stop_details") or {})
         details |= {"fallback_credit_token": token, "fallback_has_prefill_claim": False}
@@ -103,9 +98,10 @@ class FallbackCredits:
                 ApiError(400, "invalid_request_error", "malformed fallback_credit_token")
             )
         reason = None
-        if minted.body != _shape(body):
+        refused_body, refused_model = minted
+        if refused_body != _shape(body):
             reason = "body_mismatch"
-        elif minted.model == body.get("model"):
+        elif refused_model == body.get("model"):
             reason = "invalid_target_model"
         elif self.unavailable:
             reason = "temporarily_unavailable"

@@ -87,6 +87,16 @@ _BASIC: tuple[Effort, ...] = ("low", "medium", "high")
 _NONE: tuple[Effort, ...] = ()
 _M = 1_000_000
 
+
+def _retired(
+    context: int, max_output: int, thinking: Thinking, retires: date, replacement: str
+) -> ModelSpec:
+    """A model of the generation before effort (it takes none), with its retirement."""
+    return ModelSpec(
+        context, max_output, thinking, _NONE, None, retires=retires, replacement=replacement
+    )
+
+
 # Limits: each model's overview page (context, max output, thinking, default effort) and
 # https://platform.claude.com/docs/en/build-with-claude/effort (levels: max on Fable 5,
 # Mythos 5, Opus 5, Opus 4.8, Opus 4.7, Opus 4.6, Sonnet 5, Sonnet 4.6; xhigh on Fable 5,
@@ -126,56 +136,20 @@ MODELS: dict[str, ModelSpec] = {
         retires=date(2027, 1, 22),
         replacement="claude-opus-5-5",
     ),
-    "claude-opus-4-1": ModelSpec(
-        200_000,
-        32_000,
-        "extended",
-        _NONE,
-        None,
-        retires=date(2026, 8, 5),
-        replacement="claude-opus-5-5",
-    ),
-    "claude-opus-4": ModelSpec(
-        200_000,
-        32_000,
-        "extended",
-        _NONE,
-        None,
-        retires=date(2026, 6, 15),
-        replacement="claude-opus-5-5",
-    ),
+    "claude-opus-4-1": _retired(200_000, 32_000, "extended", date(2026, 8, 5), "claude-opus-5-5"),
+    "claude-opus-4": _retired(200_000, 32_000, "extended", date(2026, 6, 15), "claude-opus-5-5"),
     "claude-sonnet-5-5": ModelSpec(_M, 128_000, "adaptive", _ALL, "high"),
     "claude-sonnet-5": ModelSpec(_M, 128_000, "adaptive", _ALL, "high"),
     "claude-sonnet-4-6": ModelSpec(_M, 64_000, "adaptive", _NO_XHIGH, "high"),
-    "claude-sonnet-4-5": ModelSpec(
-        200_000,
-        64_000,
-        "extended",
-        _NONE,
-        None,
-        retires=date(2026, 11, 30),
-        replacement="claude-sonnet-5-5",
+    "claude-sonnet-4-5": _retired(
+        200_000, 64_000, "extended", date(2026, 11, 30), "claude-sonnet-5-5"
     ),
-    "claude-sonnet-4": ModelSpec(
-        200_000,
-        64_000,
-        "extended",
-        _NONE,
-        None,
-        retires=date(2026, 6, 15),
-        replacement="claude-sonnet-5-5",
+    "claude-sonnet-4": _retired(
+        200_000, 64_000, "extended", date(2026, 6, 15), "claude-sonnet-5-5"
     ),
     "claude-haiku-5-5": ModelSpec(_M, 128_000, "adaptive", _ALL, "medium"),
     "claude-haiku-4-5": ModelSpec(200_000, 64_000, "extended", _NONE, None),
-    "claude-3-5-haiku": ModelSpec(
-        200_000,
-        8_192,
-        "none",
-        _NONE,
-        None,
-        retires=date(2026, 2, 19),
-        replacement="claude-haiku-5-5",
-    ),
+    "claude-3-5-haiku": _retired(200_000, 8_192, "none", date(2026, 2, 19), "claude-haiku-5-5"),
 }
 
 

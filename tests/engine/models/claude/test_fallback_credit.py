@@ -9,8 +9,15 @@ from collections.abc import Callable
 
 import pytest
 
+from engine.budget import Meter
 from engine.contracts import Usage
-from engine.models.claude import ClaudeConfig, ClaudeModel, ClaudeRequest, default_price_table
+from engine.models.claude import (
+    ClaudeConfig,
+    ClaudeModel,
+    ClaudeReply,
+    ClaudeRequest,
+    default_price_table,
+)
 from engine.models.claude.ask import user_turn
 from engine.models.claude.config import EFFORT_ROLES
 from engine.settings import BadInput
@@ -41,16 +48,23 @@ def conversation() -> tuple[ClaudeRequest, ClaudeRequest]:
     return first, second
 
 
-async def test_the_retry_echoes_the_credit_token_on_the_same_body(
-    anthropic: ScriptedAnthropic, make_model: Callable[..., ClaudeModel]
-) -> None:
+async def refused_then_retried(
+    anthropic: ScriptedAnthropic, model: ClaudeModel
+) -> tuple[ClaudeReply, Meter]:
+    """A first turn that caches the prefix on MODEL, then a second that MODEL refuses and
+    the fallback answers; billed as the API would ("measured")."""
     anthropic.usage_mode = "measured"
     anthropic.script(refused_then_answered)
-    model = make_model(fallback_model=FALLBACK)
     first, second = conversation()
     payer = meter()
     await model.client.call_with_room(first, payer)  # writes the prefix on MODEL's cache
-    reply = await model.client.call_with_room(second, payer)
+    return await model.client.call_with_room(second, payer), payer
+
+
+async def test_the_retry_echoes_the_credit_token_on_the_same_body(
+    anthropic: ScriptedAnthropic, make_model: Callable[..., ClaudeModel]
+) -> None:
+    reply, _ = await refused_then_retried(anthropic, make_model(fallback_model=FALLBACK))
     assert reply.text == "resposta"
     refused, retry = anthropic.requests[1], anthropic.requests[2]
     assert (refused.body["model"], retry.body["model"]) == (MODEL, FALLBACK)
@@ -68,13 +82,7 @@ async def test_the_retry_echoes_the_credit_token_on_the_same_body(
 async def test_the_credited_prefix_is_paid_at_the_cache_read_rate_in_the_budget(
     anthropic: ScriptedAnthropic, make_model: Callable[..., ClaudeModel]
 ) -> None:
-    anthropic.usage_mode = "measured"
-    anthropic.script(refused_then_answered)
-    model = make_model(fallback_model=FALLBACK)
-    first, second = conversation()
-    payer = meter()
-    await model.client.call_with_room(first, payer)
-    reply = await model.client.call_with_room(second, payer)
+    reply, payer = await refused_then_retried(anthropic, make_model(fallback_model=FALLBACK))
     refused, retry = anthropic.requests[1], anthropic.requests[2]
     assert isinstance(refused.reply, dict)
     assert isinstance(retry.reply, dict)
@@ -116,15 +124,8 @@ async def test_a_credit_the_api_does_not_apply_is_paid_at_the_normal_price(
     anthropic: ScriptedAnthropic, make_model: Callable[..., ClaudeModel]
 ) -> None:
     """best_effort: a token the API will not redeem still gets the answer, at full price."""
-    anthropic.usage_mode = "measured"
-
     anthropic.credits.unavailable = True
-    anthropic.script(refused_then_answered)
-    model = make_model(fallback_model=FALLBACK)
-    first, second = conversation()
-    payer = meter()
-    await model.client.call_with_room(first, payer)
-    reply = await model.client.call_with_room(second, payer)
+    reply, _ = await refused_then_retried(anthropic, make_model(fallback_model=FALLBACK))
     retry = anthropic.requests[2]
     assert isinstance(retry.reply, dict)
     status = retry.reply["usage"]["fallback_credit"]["status"]
