@@ -31,6 +31,7 @@ from bot.slack.api.protocol import Upload
 from bot.slack.blockkit import Message
 from bot.slack.locales import _fetch_locale
 from tests.support.bot_env import BOT_TOKEN
+from tests.support.sdk_imports import imported_from, missing_names
 from tests.support.slack_stub import SlackStub
 
 CHANNEL, THREAD, USER = "D1", "100.1", "U1"
@@ -51,6 +52,16 @@ async def _stream(api: SlackWebApi, slack: SlackStub) -> object:
     await api.append_stream(CHANNEL, ts, [{"type": "markdown_text", "text": "b"}])
     await api.stop_stream(CHANNEL, ts)
     return ts
+
+
+async def _server_error_retried(api: SlackWebApi, slack: SlackStub) -> object:
+    """bot.slack.api.retry's handler (an AsyncRetryHandler subclass) retries a 5xx."""
+    slack.fail_next("chat.postMessage", status=502, retry_after=0)
+    await api.post(CHANNEL, Message("t"))
+    tries = len(slack.calls_to("chat.postMessage", ok_only=False))
+    if tries != 2:
+        raise TypeError(f"the 502 was tried {tries} times, not retried once")
+    return tries
 
 
 async def _users_info(api: SlackWebApi, slack: SlackStub) -> object:
@@ -104,6 +115,7 @@ STEPS: dict[str, tuple[Step, tuple[str, ...]]] = {
         ("assistant.threads.setSuggestedPrompts",),
     ),
     "respond": (lambda a, s: a.respond(s.response_url(), "t"), ("response_url",)),
+    "retry handler (bot.slack.api.retry)": (_server_error_retried, ("chat.postMessage",)),
     "users_info (bot.slack.locales)": (_users_info, ("users.info",)),
     "files_info (bot.conversation.shared_files)": (_files_info, ("files.info",)),
 }
@@ -138,6 +150,12 @@ def test_every_method_of_the_bots_slack_api_is_exercised() -> None:
         if not name.startswith("_")
     }
     assert public <= set(STEPS), f"add these to STEPS: {sorted(public - set(STEPS))}"
+
+
+@pytest.mark.parametrize("package", ["slack_sdk", "slack_bolt"])
+def test_every_name_the_bot_imports_from_the_slack_sdks_is_there(package: str) -> None:
+    assert imported_from(package)  # the scan found the bot's imports
+    assert missing_names(package) == []
 
 
 async def test_the_installed_slack_sdk_has_every_method_and_argument_the_bot_uses(

@@ -7,10 +7,6 @@ output_config, the fallback-credit header and body field; `Message.to_param`; a 
 
 from __future__ import annotations
 
-import ast
-import importlib
-from pathlib import Path
-
 import anthropic
 import pytest
 from anthropic.types import Message
@@ -19,27 +15,7 @@ from engine.models.claude.ask import user_turn
 from engine.models.claude.request import ClaudeRequest, FallbackCredit
 from tests.support.anthropic_server import ScriptedAnthropic, message, text
 from tests.support.claude_turns import API_KEY, MODEL
-
-ROOT = Path(__file__).resolve().parents[4]
-
-
-def imported_from_anthropic() -> set[tuple[str, str]]:
-    """(module, name) of every `from anthropic… import name` in engine/, bot/ and evals/."""
-    found: set[tuple[str, str]] = set()
-    for folder in ("engine", "bot", "evals"):
-        for path in (ROOT / folder).rglob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("anthropic"):
-                    found |= {(str(node.module), alias.name) for alias in node.names}
-    return found
-
-
-def missing_names() -> list[str]:
-    gaps = []
-    for module, name in sorted(imported_from_anthropic()):
-        if not hasattr(importlib.import_module(module), name):
-            gaps.append(f"{module}.{name}")
-    return gaps
+from tests.support.sdk_imports import imported_from, missing_names
 
 
 async def call_gaps(server: ScriptedAnthropic) -> list[str]:
@@ -82,8 +58,8 @@ def script() -> list[object]:
 
 
 def test_every_name_fonte_imports_from_the_sdk_is_there() -> None:
-    assert len(imported_from_anthropic()) >= 15  # the scan found Fonte's imports
-    assert missing_names() == []
+    assert len(imported_from("anthropic")) >= 15  # the scan found Fonte's imports
+    assert missing_names("anthropic") == []
 
 
 async def test_the_calls_fonte_makes_go_through_the_installed_sdk() -> None:
