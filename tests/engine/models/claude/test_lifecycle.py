@@ -103,6 +103,7 @@ def test_fonte_asks_the_api_nothing_for_a_retired_model_that_answers_404(
         assert len(server.requests) == asked  # refused before any call
         assert not (tmp_path / "out" / "report.json").exists()
     finally:
+        client.close()
         server.close()
 
 
@@ -166,3 +167,25 @@ def test_no_effort_is_said_only_where_one_was_asked() -> None:
         today=TODAY,
     )
     assert not [line for line in config.notices() if "takes no effort" in line]
+
+
+# The SDK warns on each call to a model in its own list of deprecated ones.
+@pytest.mark.filterwarnings("ignore:The model 'claude-opus-4-5' is deprecated:DeprecationWarning")
+def test_what_fonte_sends_each_served_model_is_taken_by_the_stand_in() -> None:
+    """Every served model of the table, asked at every level it takes (and an effort-less one
+    asked for "low"): the stand-in, which refuses an effort the model lacks as the API does,
+    takes each request Fonte builds."""
+    served = [m for m, spec in MODELS.items() if spec.retired_on(TODAY) is None]
+    server = ScriptedAnthropic(lambda body: message(text("ok"))).start()
+    client = sdk.Anthropic(api_key=API_KEY, base_url=server.base_url, max_retries=0)
+    try:
+        for model in served:
+            for effort in MODELS[model].efforts or ("low",):
+                request = ClaudeRequest("planner", model, "s", [], 10, effort=effort)
+                params = request.api_params() | {"messages": [{"role": "user", "content": "oi"}]}
+                client.messages.create(**params)
+        assert server.violations == []
+        assert len(server.requests) >= len(served)
+    finally:
+        client.close()
+        server.close()
