@@ -89,11 +89,11 @@ def test_offline_unless_a_claude_model_or_a_key() -> None:
 
 def test_claude_with_a_key_or_when_named() -> None:
     keyed = models_for(None, {"ANTHROPIC_API_KEY": "sk-test"})
-    named = models_for("claude-sonnet-4-5", {"ANTHROPIC_API_KEY": "sk-test"})
+    named = models_for("claude-sonnet-4-6", {"ANTHROPIC_API_KEY": "sk-test"})
 
     assert not keyed.offline
     assert not named.offline
-    assert named.name == "claude-sonnet-4-5"
+    assert named.name == "claude-sonnet-4-6"
 
 
 def test_claude_without_a_key_is_a_one_line_error(

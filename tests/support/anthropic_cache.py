@@ -1,7 +1,7 @@
 """The prompt cache as https://platform.claude.com/docs/en/build-with-claude/prompt-caching
 describes it, for the scripted server's "measured" usage.
 
-The prompt is the blocks of tools, system and messages, in that order. A breakpoint writes
+The prompt is the blocks of tools, system and messages, in that order, cached per model. A breakpoint writes
 the prefix that ends at its block; a later request reads a prefix if, looking back at most 20
 blocks from one of its breakpoints, it finds the end of a prefix already written with the
 same content. Prefixes under the model's minimum are neither written nor read.
@@ -52,7 +52,10 @@ class PromptCache:
 
     def measure(self, body: Body, prompt_tokens: int) -> PromptTokens:
         blocks = _blocks(body)
-        digests, chars, digest, total = [], [], hashlib.sha256(), 0
+        # Caches are per model (https://platform.claude.com/docs/en/build-with-claude/
+        # fallback-credit: a prefix cached for one model is written again for another).
+        digests, chars, total = [], [], 0
+        digest = hashlib.sha256(str(body.get("model", "")).encode())
         for block in blocks:
             text = _plain(block)
             digest.update(text.encode())

@@ -18,6 +18,18 @@ from PIL import Image, UnidentifiedImageError
 
 Body = dict[str, Any]
 
+# https://platform.claude.com/docs/en/build-with-claude/effort: the models that take
+# `output_config.effort` and their levels. A model before the parameter answers 400 "This
+# model does not support the effort parameter."; a level a model lacks answers 400 "This
+# model does not support effort level 'max'. Supported levels: …" (the wording clients
+# observed from the API in June 2026). Models not named here take all five levels.
+NO_EFFORT_MODELS = ("claude-haiku-4-5", "claude-sonnet-4-5", "claude-opus-4-1", "claude-3-5-haiku")
+EFFORT_LEVELS = {
+    "claude-opus-4-5": ("low", "medium", "high"),
+    "claude-opus-4-6": ("low", "medium", "high", "max"),
+    "claude-sonnet-4-6": ("low", "medium", "high", "max"),
+}
+
 # https://platform.claude.com/docs/en/build-with-claude/prompt-caching: "You can define up to
 # 4 cache breakpoints" per request; more is a 400.
 MAX_BREAKPOINTS = 4
@@ -84,7 +96,24 @@ def violations(body: Body, signatures: Mapping[str, str]) -> list[str]:
     found.extend(_thinking_violations(body, signatures))
     found.extend(_title_violations(body))
     found.extend(_image_violations(body))
+    found.extend(_effort_violations(body))
     return found
+
+
+def _effort_violations(body: Body) -> Iterator[str]:
+    effort = (body.get("output_config") or {}).get("effort")
+    model = str(body.get("model", ""))
+    if effort is None:
+        return
+    if model.startswith(NO_EFFORT_MODELS):
+        yield "This model does not support the effort parameter."
+        return
+    levels = next((v for k, v in EFFORT_LEVELS.items() if model.startswith(k)), None)
+    if levels is not None and effort not in levels:
+        yield (
+            f"This model does not support effort level '{effort}'. "
+            f"Supported levels: {', '.join(sorted(levels))}."
+        )
 
 
 def _image_violations(body: Body) -> Iterator[str]:

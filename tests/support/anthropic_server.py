@@ -31,6 +31,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
 
 from tests.support.anthropic_cache import PromptCache
+from tests.support.anthropic_fallback import FallbackCredits
 from tests.support.anthropic_replies import (
     ApiError,
     Delayed,
@@ -98,6 +99,29 @@ CHARS_PER_TOKEN = 2.5
 LOOKBACK_BLOCKS = 20
 MINIMUM_CACHEABLE_TOKENS = 512
 
+
+# https://platform.claude.com/docs/en/about-claude/model-deprecations: "requests to retired
+# models will fail"; the API answers them 404 not_found_error naming the model (what clients
+# saw the day after Sonnet 4 retired, e.g. zed-industries/zed#59424). Retired as of
+# 2026-12-02: Sonnet 4 and Opus 4 (2026-06-15), Opus 4.1 (2026-08-05), Haiku 3.5
+# (2026-02-19), Sonnet 4.5 (2026-11-30); by their dated ids and aliases.
+RETIRED_MODELS = frozenset(
+    {
+        "claude-sonnet-4-20250514",
+        "claude-sonnet-4-0",
+        "claude-sonnet-4",
+        "claude-opus-4-20250514",
+        "claude-opus-4-0",
+        "claude-opus-4",
+        "claude-opus-4-1-20250805",
+        "claude-opus-4-1",
+        "claude-3-5-haiku-20241022",
+        "claude-3-5-haiku-latest",
+        "claude-3-5-haiku",
+        "claude-sonnet-4-5-20250929",
+        "claude-sonnet-4-5",
+    }
+)
 
 Script = Sequence[Reply] | Callable[[Body], Reply]
 UsageMode = Literal["scripted", "measured", "top"]
@@ -205,6 +229,8 @@ class ScriptedAnthropic:
         self.usage_mode: UsageMode = usage_mode
         self._signatures: dict[str, str] = {}
         self._cache = PromptCache(CHARS_PER_TOKEN, LOOKBACK_BLOCKS, MINIMUM_CACHEABLE_TOKENS)
+        self.credits = FallbackCredits()
+        """Fallback credit tokens minted on refusals and redeemed on retries."""
         self.streams = StreamStage()
         """Requests with "stream": true are answered as events (anthropic_stream.py)."""
         self._lock = threading.Lock()
@@ -245,10 +271,17 @@ class ScriptedAnthropic:
         recorded = RecordedRequest("/v1/messages", headers, body)
         with self._lock:
             self.requests.append(recorded)
+            if body.get("model") in RETIRED_MODELS:
+                recorded.reply = ApiError(404, "not_found_error", f"model: {body['model']}")
+                return recorded.reply
             broken = violations(body, self._signatures)
             if broken:
                 self.violations.extend(broken)
                 recorded.reply = ApiError(400, "invalid_request_error", "; ".join(broken))
+                return recorded.reply
+            redemption = self.credits.redeem(body, headers)
+            if redemption is not None and redemption.error is not None:
+                recorded.reply = redemption.error
                 return recorded.reply
             script = self._script
             if not callable(script):
@@ -268,7 +301,10 @@ class ScriptedAnthropic:
         if isinstance(reply, Delayed):
             delay, reply = reply.seconds, reply.reply
         if not isinstance(reply, ApiError):
-            reply = self._billed(body, reply)
+            reply = self._billed(body, self.credits.on_refusal(body, headers, reply))
+            if redemption is not None and redemption.status is not None:
+                billed = {**reply["usage"], "fallback_credit": {"status": redemption.status}}
+                reply = {**reply, "usage": billed}
         recorded.reply = reply
         if delay:
             time.sleep(delay)

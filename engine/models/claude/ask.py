@@ -13,9 +13,10 @@ from typing import TypeVar
 
 from anthropic.types import MessageParam
 
+from engine.models.claude.catalog import Effort
 from engine.models.claude.client import ClaudeClient, ClaudeReply, Payer
 from engine.models.claude.errors import InvalidAnswer
-from engine.models.claude.request import ClaudeRequest, Effort
+from engine.models.claude.request import ClaudeRequest
 from engine.models.claude.structured import InvalidJson
 
 _T = TypeVar("_T")

@@ -29,7 +29,7 @@ from anthropic.types import Usage as ApiUsage
 
 from engine.budget import Budget, Refusal, Reservation, StepRefused
 from engine.contracts import Usage
-from engine.models.claude.config import model_spec
+from engine.models.claude.catalog import model_spec
 from engine.models.claude.errors import (
     ClaudeAccountStopped,
     ClaudeAPIError,
@@ -41,7 +41,11 @@ from engine.models.claude.errors import (
     ServerSearchDisabled,
 )
 from engine.models.claude.prices import PriceTable
-from engine.models.claude.request import TOKENS_PER_SERVER_SEARCH, ClaudeRequest
+from engine.models.claude.request import (
+    TOKENS_PER_SERVER_SEARCH,
+    ClaudeRequest,
+    FallbackCredit,
+)
 from engine.models.claude.retry import (
     RetryPolicy,
     backoff_seconds,
@@ -159,8 +163,9 @@ class ClaudeClient:
         self._streaming = streaming or StreamPolicy()
         """When a request streams and how long a stream may take (streaming.py)."""
         self.fallback_model = fallback_model
-        """Where a refused request is sent once more, unchanged but for the model
-        (https://platform.claude.com/docs/en/build-with-claude/refusals-and-fallback)."""
+        """Where a refused request is sent once more, unchanged but for the model and with
+        the refusal's fallback credit token
+        (https://platform.claude.com/docs/en/build-with-claude/fallback-credit)."""
         self.stopped: str | None = None
         """Set once the API said the account cannot be used (billing, key, permission, a
         spend limit): no call is sent after it."""
@@ -218,6 +223,8 @@ class ClaudeClient:
         try:
             message = await self._send(request, payer.budget)
             usage = usage_of(message.usage)
+            if request.credit is not None and _redeemed(message.usage):
+                usage = credited(usage, request.credit.warm_tokens)
             usd = price.cost_usd(usage)
             self.settled_search_turn(request, usage)
             return ClaudeReply(message, usage, usd)
@@ -239,25 +246,47 @@ class ClaudeClient:
         """`call`, and once more with twice the output cap when the answer stopped at
         `max_tokens`: thinking and answer share the cap, so a cut-off answer usually needs
         room, not a new question. The cut-off reply is dropped, never half-used. A refusal is
-        asked once of `fallback_model`, as the stop-reasons page says to."""
-        reply = await self._call_with_room(request, payer)
+        asked once of `fallback_model`, as the refusals-and-fallback page says to: with a
+        fallback model, every request asks for the fallback credit
+        (https://platform.claude.com/docs/en/build-with-claude/fallback-credit), and the
+        retry is the refused body, the model aside, echoing the refusal's token, so the
+        prefix cached on the refused model is billed at the cache-read rate."""
         fallback = self.fallback_model
-        if reply.stop_reason != "refusal" or fallback in (None, request.model):
+        if fallback in (None, request.model):
+            return (await self._call_with_room(request, payer))[1]
+        sent, reply = await self._call_with_room(replace(request, asks_credit=True), payer)
+        if reply.stop_reason != "refusal":
             return reply
-        log.info("%s: declined by %s; asking %s", request.role, request.model, fallback)
-        return await self._call_with_room(replace(request, model=fallback), payer)
+        assert fallback is not None
+        token = _credit_token(reply.message)
+        log.info(
+            "%s: declined by %s; asking %s%s",
+            request.role,
+            request.model,
+            fallback,
+            " with its fallback credit" if token else "",
+        )
+        credit = None
+        if token is not None:
+            warm = reply.usage.cache_read_tokens + reply.usage.cache_write_tokens
+            credit = FallbackCredit(token, sent.model, warm)
+        return (await self._call_with_room(sent.fallen_back(fallback, credit), payer))[1]
 
-    async def _call_with_room(self, request: ClaudeRequest, payer: Payer) -> ClaudeReply:
+    async def _call_with_room(
+        self, request: ClaudeRequest, payer: Payer
+    ) -> tuple[ClaudeRequest, ClaudeReply]:
+        """The last request sent and its reply."""
         reply = await self.call(request, payer)
         spec = model_spec(request.model)
         most = min(self._max_output, spec.max_output) if spec else self._max_output
         room = min(most, request.max_tokens * 2)
         if reply.stop_reason != "max_tokens" or room <= request.max_tokens:
-            return reply
+            return request, reply
         log.info(
             "%s: stopped at max_tokens %d; retrying with %d", request.role, request.max_tokens, room
         )
-        return await self.call(request.with_max_tokens(room), payer)
+        roomier = request.with_max_tokens(room)
+        return roomier, await self.call(roomier, payer)
 
     async def _send(self, request: ClaudeRequest, budget: Budget) -> Message:
         attempt = 0
@@ -343,6 +372,35 @@ async def _within_budget(delay: float, retry_after: float | None, budget: Budget
     if retry_after < left <= delay:
         return retry_after + (left - retry_after) * 0.5
     return delay
+
+
+def _credit_token(message: Message) -> str | None:
+    """The refusal's `stop_details.fallback_credit_token` (null when no credit is
+    available; a field the SDK's non-beta types keep as an extra)."""
+    token = getattr(message.stop_details, "fallback_credit_token", None)
+    return token if isinstance(token, str) and token else None
+
+
+def _redeemed(usage: ApiUsage) -> bool:
+    """`usage.fallback_credit.status.type` is "redeemed": the API applied the credit."""
+    note = getattr(usage, "fallback_credit", None)
+    status = note.get("status") if isinstance(note, dict) else getattr(note, "status", None)
+    kind = status.get("type") if isinstance(status, dict) else getattr(status, "type", None)
+    return kind == "redeemed"
+
+
+def credited(usage: Usage, warm_tokens: int) -> Usage:
+    """`usage` as billed with a redeemed fallback credit: the retry's cache-creation tokens
+    for the prefix that was warm on the refused model are billed at the cache-read rate
+    (the API reference of `fallback_credit_token`), so that many move from cache writes to
+    cache reads."""
+    moved = min(usage.cache_write_tokens, warm_tokens)
+    return usage.model_copy(
+        update={
+            "cache_write_tokens": usage.cache_write_tokens - moved,
+            "cache_read_tokens": usage.cache_read_tokens + moved,
+        }
+    )
 
 
 def _error_field(error: APIStatusError, *path: str) -> str | None:

@@ -2,96 +2,52 @@
 
 Read from the environment once, at start-up, where a wrong setting fails with a clear message
 instead of in the middle of a report. The API key is never printed (`repr` leaves it out).
-Each role's model is checked against `MODELS`, what the documentation says that model takes:
-an effort level it refuses, or an output cap past its maximum, would be a 400 on every call.
+Each role's model is checked against `MODELS` (catalog.py), what the documentation says that
+model takes and how long it is served: a retired model, an effort level it refuses, or an
+output cap past its maximum, would be an error on every call, so each is one line at start.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
-from typing import Literal
 
-from engine.models.claude.caching import minimum_cacheable_tokens
+from engine.models.claude.catalog import (
+    DEPRECATIONS_PAGE,
+    EFFORT_PAGE,
+    EFFORTS,
+    MODELS,
+    Effort,
+    ModelSpec,
+    model_spec,
+)
 from engine.models.claude.prices import (
     PriceTable,
     UnknownModel,
-    canonical_model,
     default_price_table,
     parse_price_overrides,
 )
-from engine.models.claude.request import Effort
 from engine.settings import BadInput, env_flag
 
-EFFORTS: tuple[Effort, ...] = ("low", "medium", "high", "xhigh", "max")
+__all__ = [
+    "ANTHROPIC_SEARCH_PROVIDER",
+    "DEFAULT_JUDGE_MODEL",
+    "DEFAULT_MODEL",
+    "EFFORTS",
+    "EFFORT_ROLES",
+    "MODELS",
+    "ClaudeConfig",
+    "ModelSpec",
+    "model_spec",
+]
+
 EFFORT_ROLES = ("planner", "subagent", "writer", "judge", "criteria")
 
 DEFAULT_MODEL = "claude-sonnet-5-5"
 DEFAULT_JUDGE_MODEL = "claude-haiku-5-5"
 ANTHROPIC_SEARCH_PROVIDER = "anthropic"
-
-Thinking = Literal["always", "adaptive", "extended", "none"]
-
-
-@dataclass(frozen=True)
-class ModelSpec:
-    """What one model takes, from its overview page and the effort page: context window,
-    most output tokens, thinking mode, effort levels and default, prompt-cache minimum."""
-
-    context_window: int
-    max_output: int
-    thinking: Thinking
-    """always: adaptive and cannot be turned off; adaptive: on by default; extended: only
-    when the request asks (Fonte never does); none."""
-    efforts: tuple[Effort, ...]
-    """The `output_config.effort` levels it accepts; none: effort is not sent at all."""
-    default_effort: Effort | None
-    """What the model does when no effort is sent."""
-
-    def cache_minimum(self, model: str) -> int:
-        """The shortest prefix the prompt cache takes (kept in `caching`, where the
-        breakpoints are placed)."""
-        return minimum_cacheable_tokens(model)
-
-
-_ALL = EFFORTS
-_NO_XHIGH: tuple[Effort, ...] = ("low", "medium", "high", "max")
-_BASIC: tuple[Effort, ...] = ("low", "medium", "high")
-_M = 1_000_000
-
-# https://platform.claude.com/docs/en/build-with-claude/effort (levels: max on Fable 5, Mythos
-# 5, Opus 5, Opus 4.8, Opus 4.7, Opus 4.6, Sonnet 5, Sonnet 4.6; xhigh on Fable 5, Mythos 5,
-# Opus 5, Opus 4.8, Opus 4.7, Sonnet 5; Opus 4.5 takes low to high; "most models default to
-# high; Claude Opus 5.5 and Claude Haiku 5.5 default to medium") and each model's overview
-# (context, max output, thinking, default effort). The page we read lists no levels for the
-# 5.5 models and Fable 5.1: they are assumed to take all five, like the generation before.
-MODELS: dict[str, ModelSpec] = {
-    "claude-fable-5-1": ModelSpec(_M, 128_000, "always", _ALL, "high"),
-    "claude-fable-5": ModelSpec(_M, 128_000, "always", _ALL, "high"),
-    "claude-opus-5-5": ModelSpec(_M, 128_000, "always", _ALL, "medium"),
-    "claude-opus-5": ModelSpec(_M, 128_000, "adaptive", _ALL, "high"),
-    "claude-opus-4-8": ModelSpec(_M, 128_000, "adaptive", _ALL, "high"),
-    "claude-opus-4-7": ModelSpec(_M, 128_000, "adaptive", _ALL, "high"),
-    "claude-opus-4-6": ModelSpec(_M, 128_000, "adaptive", _NO_XHIGH, "high"),
-    "claude-opus-4-5": ModelSpec(200_000, 64_000, "extended", _BASIC, "high"),
-    "claude-opus-4-1": ModelSpec(200_000, 32_000, "extended", (), None),
-    "claude-opus-4": ModelSpec(200_000, 32_000, "extended", (), None),
-    "claude-sonnet-5-5": ModelSpec(_M, 128_000, "adaptive", _ALL, "high"),
-    "claude-sonnet-5": ModelSpec(_M, 128_000, "adaptive", _ALL, "high"),
-    "claude-sonnet-4-6": ModelSpec(_M, 64_000, "adaptive", _NO_XHIGH, "high"),
-    "claude-sonnet-4-5": ModelSpec(200_000, 64_000, "extended", (), None),
-    "claude-sonnet-4": ModelSpec(200_000, 64_000, "extended", (), None),
-    "claude-haiku-5-5": ModelSpec(_M, 128_000, "adaptive", _ALL, "medium"),
-    "claude-haiku-4-5": ModelSpec(200_000, 64_000, "extended", (), None),
-    "claude-3-5-haiku": ModelSpec(200_000, 8_192, "none", (), None),
-}
-
-
-def model_spec(model: str) -> ModelSpec | None:
-    """The documented limits of `model` (dated ids and aliases included); None for a model
-    the table does not know (one FONTE_PRICES added): only its price is checked."""
-    return MODELS.get(model) or MODELS.get(canonical_model(model))
 
 
 @dataclass(frozen=True)
@@ -103,8 +59,9 @@ class ClaudeConfig:
     judge_model: str = DEFAULT_JUDGE_MODEL
     fallback_model: str | None = None
     """Asked once more when a model declines (`stop_reason: refusal`), as
-    https://platform.claude.com/docs/en/build-with-claude/refusals-and-fallback recommends;
-    None keeps the refusal (FONTE_FALLBACK_MODEL)."""
+    https://platform.claude.com/docs/en/build-with-claude/refusals-and-fallback recommends,
+    with the refusal's fallback credit (client.py); None keeps the refusal
+    (FONTE_FALLBACK_MODEL). It must take every role's effort: the retry is the same body."""
     judge: bool = True
     """Run the support judge; off, `judge` returns None and the report says so."""
     base_url: str | None = None
@@ -146,16 +103,17 @@ class ClaudeConfig:
     max_retries: int = 5
     request_timeout_seconds: float = 300.0
     prices: PriceTable = field(default_factory=default_price_table, repr=False)
+    today: date = field(default_factory=date.today, repr=False)
+    """The day the models' lifecycle is read on (a retirement date passed: refused)."""
 
     def __post_init__(self) -> None:
         if not self.api_key.strip():
             raise BadInput("the Anthropic API key is empty: set ANTHROPIC_API_KEY")
-        for variable, model in (
-            ("FONTE_MODEL", self.model),
-            ("FONTE_SUBAGENT_MODEL", self.subagent_model),
-            ("FONTE_JUDGE_MODEL", self.judge_model),
-            *((("FONTE_FALLBACK_MODEL", self.fallback_model),) if self.fallback_model else ()),
-        ):
+        for variable, model in self._models_by_variable():
+            spec = model_spec(model)
+            refusal = spec.refusal(model, self.today) if spec else None
+            if refusal is not None:  # before its price: the line names the replacement
+                raise BadInput(f"{variable}: {refusal}")
             try:
                 self.prices.price(model)
             except UnknownModel as error:
@@ -181,6 +139,48 @@ class ClaudeConfig:
             raise BadInput("max_retries must be ≥ 0 and request_timeout_seconds > 0")
         self._check_models()
 
+    def _models_by_variable(self) -> list[tuple[str, str]]:
+        named = [
+            ("FONTE_MODEL", self.model),
+            ("FONTE_SUBAGENT_MODEL", self.subagent_model),
+            ("FONTE_JUDGE_MODEL", self.judge_model),
+        ]
+        return named + (
+            [("FONTE_FALLBACK_MODEL", self.fallback_model)] if self.fallback_model else []
+        )
+
+    def notices(self) -> list[str]:
+        """What the user should know about the models before a run, one line each: a
+        deprecated model (its retirement date and replacement), and a model that takes no
+        effort where a role asked for one (it runs at its own default)."""
+        variables: dict[str, list[str]] = {}
+        for variable, model in self._models_by_variable():
+            variables.setdefault(model, []).append(variable)
+        lines = []
+        for model, names in variables.items():
+            spec = model_spec(model)
+            if spec is not None and spec.deprecated_on(self.today) and spec.retires:
+                lines.append(
+                    f"{model} ({', '.join(names)}) is deprecated and retires on "
+                    f"{spec.retires.isoformat()}: move to {spec.replacement} "
+                    f"({DEPRECATIONS_PAGE})"
+                )
+        for model, names in variables.items():
+            spec = model_spec(model)
+            roles = [
+                role
+                for role in EFFORT_ROLES
+                if self.effort_for(role) is not None
+                and model in (self.model_for(role), self.fallback_model)
+            ]
+            if spec is not None and not spec.efforts and roles:
+                lines.append(
+                    f"{model} ({', '.join(names)}) takes no effort: {', '.join(roles)} "
+                    f"{'runs' if len(roles) == 1 else 'run'} at the model's own default "
+                    f"({EFFORT_PAGE})"
+                )
+        return lines
+
     def model_for(self, role: str) -> str:
         if role == "subagent":
             return self.subagent_model
@@ -189,29 +189,13 @@ class ClaudeConfig:
         return self.model  # planner, writer, criteria check
 
     def _check_models(self) -> None:
-        """Each role's effort and output cap against what its model takes: one line naming
+        """Each role's effort and output cap against what its model takes (and what the
+        fallback model takes, which a refusal sends the same request to): one line naming
         the setting, the model and what it accepts."""
         for role in EFFORT_ROLES:
-            model = self.model_for(role)
-            spec = model_spec(model)
-            if spec is None:
-                continue
-            effort = self.effort_for(role)
-            # A model without the effort parameter is sent none (docs/claude.md); a level
-            # the model does not take would be refused on every call.
-            if effort is not None and spec.efforts and effort not in spec.efforts:
-                raise BadInput(
-                    f"FONTE_EFFORT_{role.upper()}={effort}: {model} takes "
-                    f"{', '.join(spec.efforts)} (https://platform.claude.com/docs/en/"
-                    "build-with-claude/effort)"
-                )
-            # The retry with room after a max_tokens stop is held to the model's maximum
-            # by the client; the first ask must fit as it is.
-            if self.max_tokens_for(role) > spec.max_output:
-                raise BadInput(
-                    f"{role}_max_tokens {self.max_tokens_for(role)} is more than {model} "
-                    f"writes: at most {spec.max_output} output tokens"
-                )
+            for model in (self.model_for(role), self.fallback_model):
+                if model is not None:
+                    self._check_role(role, model)
         writer = model_spec(self.model)
         needed = self.writer_prompt_tokens + self.writer_max_tokens
         if writer is not None and needed > writer.context_window:
@@ -219,6 +203,40 @@ class ClaudeConfig:
                 f"the writer's prompt ({self.writer_prompt_tokens}) and output "
                 f"({self.writer_max_tokens}) tokens pass {self.model}'s context window of "
                 f"{writer.context_window}"
+            )
+
+    def _check_role(self, role: str, model: str) -> None:
+        spec = model_spec(model)
+        if spec is None:
+            return
+        effort = self.effort_for(role)
+        asked = model_spec(self.model_for(role))
+        if (
+            model == self.fallback_model
+            and effort is not None
+            and not spec.efforts
+            and (asked is None or asked.efforts)
+        ):
+            # A refused request is re-sent to the fallback as it was, effort included
+            # (https://platform.claude.com/docs/en/build-with-claude/fallback-credit).
+            raise BadInput(
+                f"FONTE_FALLBACK_MODEL={model} takes no effort, but a refused {role} request "
+                f"is re-sent as it was, with effort {effort}: choose a fallback that takes "
+                f"it, or set FONTE_EFFORT_{role.upper()}=default ({EFFORT_PAGE})"
+            )
+        # A model without the effort parameter is sent none, and `notices` says so; a level
+        # the model does not take would be refused on every call.
+        if effort is not None and spec.efforts and effort not in spec.efforts:
+            raise BadInput(
+                f"FONTE_EFFORT_{role.upper()}={effort}: {model} takes "
+                f"{', '.join(spec.efforts)} ({EFFORT_PAGE})"
+            )
+        # The retry with room after a max_tokens stop is held to the model's maximum by the
+        # client; the first ask must fit as it is.
+        if self.max_tokens_for(role) > spec.max_output:
+            raise BadInput(
+                f"{role}_max_tokens {self.max_tokens_for(role)} is more than {model} "
+                f"writes: at most {spec.max_output} output tokens"
             )
 
     def max_tokens_for(self, role: str) -> int:
@@ -230,9 +248,12 @@ class ClaudeConfig:
         return value
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str], *, model: str | None = None) -> ClaudeConfig:
+    def from_env(
+        cls, env: Mapping[str, str], *, model: str | None = None, today: date | None = None
+    ) -> ClaudeConfig:
         """The configuration the environment describes; `model` (a `--model` flag) wins over
-        FONTE_MODEL and, unless FONTE_SUBAGENT_MODEL is set, also runs the subagents."""
+        FONTE_MODEL and, unless FONTE_SUBAGENT_MODEL is set, also runs the subagents. `today`
+        is the day the models' lifecycle is read on (the clock's, unless a test names one)."""
         api_key = env.get("ANTHROPIC_API_KEY", "").strip()
         if not api_key:
             raise BadInput("ANTHROPIC_API_KEY is not set: Claude needs an API key")
@@ -253,6 +274,7 @@ class ClaudeConfig:
             writer_effort=_effort(env, "writer", cls.writer_effort),
             judge_effort=_effort(env, "judge", cls.judge_effort),
             criteria_effort=_effort(env, "criteria", cls.criteria_effort),
+            today=today or date.today(),
         )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from datetime import date
 from types import TracebackType
@@ -20,6 +21,12 @@ from engine.models.claude.research import Subagent
 from engine.models.claude.retry import RetryPolicy
 from engine.models.claude.writer import Writer
 from engine.models.protocol import Brief, Draft
+
+log = logging.getLogger(__name__)
+
+said_notices: set[str] = set()
+"""The configuration's notices this process has said already: each is said once, however
+many models it builds (the bot builds one per report)."""
 
 
 class ClaudeModel:
@@ -78,7 +85,13 @@ def claude_model_from_config(
 ) -> ClaudeModel:
     """A ClaudeModel on the real SDK client. The SDK's own retries are off: ClaudeClient
     retries inside the report's time budget. `sleep` is the wait between retries, `today`
-    the clock of the prompts no brief dates (the judge, the criteria check)."""
+    the clock of the prompts no brief dates (the judge, the criteria check). The
+    configuration's notices (a deprecated model, one that takes no effort) are logged as
+    warnings, each once."""
+    for line in config.notices():
+        if line not in said_notices:
+            said_notices.add(line)
+            log.warning("%s", line)
     api = AsyncAnthropic(
         api_key=config.api_key,
         base_url=config.base_url,

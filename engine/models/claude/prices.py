@@ -95,21 +95,18 @@ def _flat(input_: float, output: float, cache_write: float, cache_read: float) -
     return ModelPrice(TokenRates(input_, output, cache_write, cache_read))
 
 
-_OPUS_4 = _flat(15.0, 75.0, 18.75, 1.50)
 _OPUS_4_5 = _flat(5.0, 25.0, 6.25, 0.50)
 _SONNET_4 = _flat(3.0, 15.0, 3.75, 0.30)
 
+# The models still served (engine/models/claude/catalog.py holds the lifecycle): a retired
+# model is refused at start with its replacement named, never priced.
 DEFAULT_PRICES: Mapping[str, ModelPrice] = {
-    "claude-opus-4": _OPUS_4,
-    "claude-opus-4-1": _OPUS_4,
     "claude-opus-4-5": _OPUS_4_5,
     "claude-opus-4-6": _OPUS_4_5,
     "claude-opus-4-7": _OPUS_4_5,
     "claude-opus-4-8": _OPUS_4_5,
     "claude-opus-5": _OPUS_4_5,
     "claude-opus-5-5": _flat(4.0, 20.0, 5.0, 0.20),
-    "claude-sonnet-4": _SONNET_4,
-    "claude-sonnet-4-5": _SONNET_4,
     "claude-sonnet-4-6": _SONNET_4,
     "claude-sonnet-5": _flat(2.0, 10.0, 2.50, 0.20),
     "claude-sonnet-5-5": _flat(2.0, 10.0, 2.50, 0.10),
@@ -119,14 +116,13 @@ DEFAULT_PRICES: Mapping[str, ModelPrice] = {
         long_prompt_above=100_000,
         long_prompt=TokenRates(0.50, 2.50, 0.625, 0.05),
     ),
-    "claude-3-5-haiku": _flat(0.80, 4.0, 1.0, 0.08),
     # Fable: $10 / $50 (https://platform.claude.com/docs/en/models/fable-5/overview); 5.1
     # keeps input and output and cuts cache reads to a quarter of Fable 5's $1.00.
     "claude-fable-5": _flat(10.0, 50.0, 12.50, 1.00),
     "claude-fable-5-1": _flat(10.0, 50.0, 12.50, 0.25),
 }
 
-# Dated snapshots and aliases name the same model: "claude-sonnet-4-5-20250929",
+# Dated snapshots and aliases name the same model: "claude-haiku-4-5-20251001",
 # "claude-3-5-haiku-latest", "claude-opus-4-0".
 _ALIAS_SUFFIX = re.compile(r"(?:-\d{8}|-latest|-0)$")
 

@@ -115,7 +115,7 @@ async def test_a_model_without_effort_is_sent_none(
         model.client,
         meter(),
         role="test",
-        model="claude-opus-4-1",
+        model="claude-haiku-4-5",
         system="s",
         prompt="p",
         max_tokens=100,

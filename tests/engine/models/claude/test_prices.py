@@ -22,8 +22,8 @@ def test_cost_applies_each_rate_to_its_tokens() -> None:
         cache_read_tokens=2_000_000,
         web_searches=3,
     )
-    # Sonnet 4.5: $3 in, $15 out, $3.75 cache write, $0.30 cache read; $10 per 1000 searches.
-    assert TABLE.cost_usd("claude-sonnet-4-5", usage) == pytest.approx(
+    # Sonnet 4.6: $3 in, $15 out, $3.75 cache write, $0.30 cache read; $10 per 1000 searches.
+    assert TABLE.cost_usd("claude-sonnet-4-6", usage) == pytest.approx(
         3.0 + 1.5 + 0.75 + 0.60 + 0.03
     )
 
@@ -61,9 +61,9 @@ def test_passes_that_together_pass_the_long_prompt_line_are_reserved_at_the_long
 @pytest.mark.parametrize(
     ("alias", "model"),
     [
-        ("claude-sonnet-4-5-20250929", "claude-sonnet-4-5"),
-        ("claude-3-5-haiku-latest", "claude-3-5-haiku"),
-        ("claude-opus-4-0", "claude-opus-4"),
+        ("claude-haiku-4-5-20251001", "claude-haiku-4-5"),
+        ("claude-opus-4-5-20251101", "claude-opus-4-5"),
+        ("claude-opus-4-5-latest", "claude-opus-4-5"),
     ],
 )
 def test_dated_and_latest_aliases_find_their_model(alias: str, model: str) -> None:
@@ -73,12 +73,10 @@ def test_dated_and_latest_aliases_find_their_model(alias: str, model: str) -> No
 
 def test_the_table_covers_current_models() -> None:
     for model in (
-        "claude-opus-4",
-        "claude-opus-4-1",
-        "claude-sonnet-4",
-        "claude-sonnet-4-5",
+        "claude-opus-4-5",
+        "claude-opus-4-8",
+        "claude-sonnet-4-6",
         "claude-haiku-4-5",
-        "claude-3-5-haiku",
         "claude-sonnet-5-5",
         "claude-haiku-5-5",
     ):
@@ -92,16 +90,16 @@ def test_unknown_model_says_how_to_fix_it() -> None:
 
 def test_overrides_change_known_models_and_add_new_ones() -> None:
     overrides = parse_price_overrides(
-        '{"claude-sonnet-4-5": {"output": 20},'
+        '{"claude-sonnet-4-6": {"output": 20},'
         ' "claude-new-1": {"input": 2, "output": 8, "web_search_per_1000": 5}}'
     )
     table = TABLE.with_overrides(overrides)
-    sonnet = table.price("claude-sonnet-4-5-20250929")
+    sonnet = table.price("claude-sonnet-4-6-20260217")
     assert (sonnet.rates.input, sonnet.rates.output) == (3.0, 20.0)
     new = table.price("claude-new-1")
     assert (new.rates.cache_write, new.rates.cache_read) == pytest.approx((2.5, 0.2))
     assert new.web_search_per_1000 == 5
-    assert TABLE.price("claude-sonnet-4-5").rates.output == 15.0  # the default is untouched
+    assert TABLE.price("claude-sonnet-4-6").rates.output == 15.0  # the default is untouched
 
 
 def test_override_of_long_prompt_rates() -> None:

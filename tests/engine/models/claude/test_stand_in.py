@@ -121,3 +121,30 @@ async def test_errors_have_the_documented_shapes(
         await create(client, turns)
     assert busy.value.status_code == 529
     assert busy.value.response.headers["retry-after"] == "2"
+
+
+# The SDK warns on each call to a model in its own list of deprecated ones.
+@pytest.mark.filterwarnings("ignore:The model 'claude-opus-4-5' is deprecated:DeprecationWarning")
+@pytest.mark.parametrize(
+    ("model", "effort", "refusal"),
+    [
+        ("claude-haiku-4-5-20251001", "low", "does not support the effort parameter"),
+        ("claude-opus-4-5", "max", "does not support effort level 'max'"),
+        ("claude-sonnet-4-6", "xhigh", "Supported levels: high, low, max, medium"),
+    ],
+)
+def test_an_effort_the_model_does_not_take_is_a_400(model: str, effort: str, refusal: str) -> None:
+    server = ScriptedAnthropic([message(text("no"))]).start()
+    client = sdk.Anthropic(api_key="k", base_url=server.base_url, max_retries=0)
+    try:
+        with pytest.raises(sdk.BadRequestError, match=refusal):
+            client.messages.create(
+                model=model,
+                max_tokens=10,
+                messages=[{"role": "user", "content": "oi"}],
+                output_config={"effort": effort},  # type: ignore[typeddict-item]
+            )
+        assert server.take_violations()
+    finally:
+        client.close()
+        server.close()
