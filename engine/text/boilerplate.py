@@ -37,7 +37,9 @@ _AUDIT_OPINION = re.compile(
     r"accounting firm\b|\bstandards of the public company accounting oversight board\b|"
     r"\bexaminamos as demonstrações\b|\bem nossa opinião,? as demonstrações\b|"
     r"\brepresentam adequadamente,? em todos os aspectos relevantes\b|"
-    r"\brelatório do auditor independente\b",
+    r"\brelatório do auditor independente\b|\breasonable assurance (?:that|regarding) "
+    r"(?:transactions are recorded|the reliability of financial reporting)\b|"
+    r"\bmaintained,? in all material respects,? effective internal control\b",
     re.IGNORECASE,
 )
 _SIGNATURES = re.compile(

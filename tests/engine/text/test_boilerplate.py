@@ -29,6 +29,11 @@ from tests.support.corpus import corpus_folder
             Boilerplate.audit_opinion,
         ),
         (
+            "(2) provide reasonable assurance that transactions are recorded as necessary to "
+            "permit preparation of financial statements in accordance with GAAP",
+            Boilerplate.audit_opinion,
+        ),
+        (
             "Examinamos as demonstrações financeiras individuais e consolidadas da Companhia, "
             "que compreendem o balanço patrimonial em 31 de dezembro de 2023.",
             Boilerplate.audit_opinion,
