@@ -129,9 +129,9 @@ def _held(report: Report, against_previous: bool) -> str:
     since = f"{report.previous.created_at:%Y-%m-%d %H:%M} UTC"
     if not report.changes:
         return f"no change since {since}: checked as sealed"
-    old = "checked against it" if against_previous else "as this report sealed them"
+    old = "checked against the previous report" if against_previous else "as sealed here"
     return (
-        f"{len(report.changes)} changes since {since} hold: their new claims above, the "
-        f"previous report's {old}, each figure printed by its claims, each gone reason told "
-        "again from its source"
+        f"{len(report.changes)} changes since {since} hold: their new claims above, their "
+        f"old claims {old}, each figure printed by its claims, each gone reason told again "
+        "from its source"
     )

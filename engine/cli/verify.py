@@ -3,7 +3,9 @@
 It opens only what the user names: `--library DIR` (a library report never makes verify open
 the folder it records, unless that folder is the report's own), the web snapshot cache, or
 the live pages with `--refetch`. `--judge` asks Claude whether each sentence follows from
-its excerpts, the one thing code cannot check."""
+its excerpts, the one thing code cannot check. A report compared with its previous one
+(`fonte ask --since`) has its changes checked too (`engine.changes.check_changes`), against
+that previous report when `--since` names it."""
 
 from __future__ import annotations
 
