@@ -156,3 +156,28 @@ def test_a_web_page_that_changes_between_runs(serve_web: ServeWeb, tmp_path: Pat
 
     assert_three_changes(second, first, web.local_url("Beta Energia"))
     assert verify(tmp_path / "second", since=tmp_path / "first") == 0
+
+
+def test_a_finding_whose_excerpt_left_its_page_is_gone_with_that_reason(
+    serve_web: ServeWeb, tmp_path: Path
+) -> None:
+    grew = "Alpha Solar revenue grew for the third year in a row in 2025, the company says."
+    web: OfflineWeb = serve_web([wiki_page("Alpha Solar", [ALPHA.format("$12.4"), grew])])
+    first = ask(tmp_path / "first", "--web")
+    assert grew in [claim.excerpt for claim in first.verified_claims()]
+    web.add(wiki_page("Alpha Solar", [ALPHA.format("$12.4")]))
+
+    second = ask(tmp_path / "second", "--web", since=tmp_path / "first")
+
+    [gone] = second.changes
+    assert (gone.kind, gone.subject, gone.why) == (
+        ChangeKind.gone,
+        "finding",
+        GoneReason.excerpt_missing,
+    )
+    assert second.previous is not None
+    assert [claim.excerpt for claim in second.previous.claims] == [grew]
+    assert "the page changed and the excerpt is no longer on it" in (
+        tmp_path / "second" / "report.md"
+    ).read_text("utf-8")
+    assert verify(tmp_path / "second", since=tmp_path / "first") == 0
