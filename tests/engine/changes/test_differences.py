@@ -81,6 +81,9 @@ def test_the_report_with_its_changes_carries_the_old_claims_they_cite_sealed() -
     assert digest_problem(compared) is None
     edited = compared.changes[0].model_copy(update={"old_claim_ids": ["b1"]})
     assert digest_problem(compared.model_copy(update={"changes": [edited]})) is not None
+    reworded = compared.previous.claims[0].model_copy(update={"excerpt": "Reworded excerpt."})
+    baseline = compared.previous.model_copy(update={"claims": [reworded]})
+    assert digest_problem(compared.model_copy(update={"previous": baseline})) is not None
 
 
 def test_with_no_change_the_report_still_says_since_when() -> None:
