@@ -17,6 +17,7 @@ names them all.
     │   ├── SearchError                engine.sources.protocols
     │   │   └── SearchRefused          bot.sources.slack_search
     │   ├── FetchError                 engine.sources.protocols
+    │   │   └── DocumentGone           engine.sources.protocols
     │   ├── AddressRefused             engine.sources.web.ssrf
     │   ├── ChildDied                  engine.sources.web.isolation
     │   ├── LibraryError               engine.sources.library.documents

@@ -65,6 +65,13 @@ def add_ask_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
         help="do not ask clarifying questions (they are only asked at a terminal)",
     )
     ask.add_argument(
+        "--since",
+        type=Path,
+        metavar="PREVIOUS/report.json",
+        help="the previous report of this question: the report opens with what changed since "
+        "it (pages read again as they are today)",
+    )
+    ask.add_argument(
         "--arch",
         choices=["final", "v1"],
         default="final",
@@ -94,6 +101,13 @@ def add_verify_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         "--allow-unsealed",
         action="store_true",
         help="check a report that carries no digest instead of failing it (edits go unseen)",
+    )
+    verify.add_argument(
+        "--since",
+        type=Path,
+        metavar="PREVIOUS/report.json",
+        help="the previous report a report with changes was compared with: its seal and "
+        "claims are checked too",
     )
     verify.add_argument("--cache-dir", type=Path)
     verify.set_defaults(handler=Deferred("engine.cli.verify", "run_verify"))

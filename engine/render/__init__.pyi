@@ -1,3 +1,4 @@
+from engine.render.changes import change_lines, changes_part
 from engine.render.charts import ChartData, chart_data
 from engine.render.citations import (
     CitationIndex,
@@ -25,6 +26,8 @@ __all__ = [
     "PageEvidence",
     "RenderProblems",
     "accessed_text",
+    "change_lines",
+    "changes_part",
     "chart_data",
     "claim_origin",
     "labels_for",

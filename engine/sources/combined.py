@@ -13,10 +13,12 @@ most relevant source of all. The parts stay apart where it matters:
   all of them failing fails the search.
 - fetch dispatches a URL to the part it belongs to: a local part (a library, a conversation's
   files) that holds it, else the part whose search served it, else the open part (the web),
-  unless the URL must never reach it (`keep_off_open`: a private file's address). A URL no
-  part can read fails as `FetchError`: a library's or a shared file's address is never sent
-  to the web fetcher. Ownership is asked before memory, so a worker that never ran the
-  search (a verification job) dispatches the same way.
+  unless the URL must never reach it (a library file's `file://` address, or what
+  `keep_off_open` names: a private file's). A URL no part can read fails as `FetchError`,
+  `DocumentGone` for such a local address (a library file removed, a shared file expired):
+  a library's or a shared file's address is never sent to the web fetcher. Ownership is
+  asked before memory, so a worker that never ran the search (a verification job)
+  dispatches the same way.
 - page evidence (boxes and crops) comes from the parts that can show pages; labels and
   notes are the union of the parts'.
 
@@ -32,6 +34,7 @@ import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from engine.contracts import Claim, Report
 from engine.errors import SourceError
@@ -41,6 +44,7 @@ from engine.sources.kinds import Origin, SourceKind
 from engine.sources.library import Library
 from engine.sources.library.folder import canonical_file_url
 from engine.sources.protocols import (
+    DocumentGone,
     Fetcher,
     FetchError,
     Originals,
@@ -98,9 +102,16 @@ class Router:
         index = self._served.get(split_page(url.strip())[0])
         if index is not None:
             return self.parts[index]
-        if self._keep_off_open is not None and self._keep_off_open(url):
+        if self.kept_off_open(url):
             return None
         return next((part for part in self.parts if part.owns is None), None)
+
+    def kept_off_open(self, url: str) -> bool:
+        """A local document's address, never the web's to read: a file of a library (a
+        `file://` URL, which the web fetcher refuses anyway) or what `keep_off_open` names."""
+        if urlsplit(url.strip()).scheme.lower() == "file":
+            return True
+        return self._keep_off_open is not None and self._keep_off_open(url)
 
     def origin_of(self, url: str) -> Origin | None:
         part = self.part_for(url)
@@ -175,6 +186,9 @@ class CombinedFetcher:
 
     async def fetch(self, url: str) -> Snapshot:
         part = self._router.part_for(url)
+        if part is None and self._router.kept_off_open(url):
+            # a local document no part holds: a library file removed, a shared file expired
+            raise DocumentGone(f"no source of this research holds {url}")
         if part is None:
             raise FetchError(f"no source of this research holds {url}")
         return await part.fetcher.fetch(url)

@@ -23,6 +23,7 @@ This package is layer 0: it imports nothing of the engine but `engine.text.langu
 from engine.words.en import ENGLISH
 from engine.words.pt import PORTUGUESE
 from engine.words.schema import (
+    ChangeWords,
     GapWords,
     LibraryWords,
     NoteWords,
@@ -38,6 +39,7 @@ from engine.words.slack_schema import SlackWords
 __all__ = [
     "ENGLISH",
     "PORTUGUESE",
+    "ChangeWords",
     "GapWords",
     "LibraryWords",
     "NoteWords",

@@ -291,6 +291,40 @@ class WriterWords:
 
 
 @dataclass(frozen=True)
+class ChangeWords:
+    """The "What changed" part a report compared with its previous one opens with
+    (`fonte ask --since`): its heading and explanation ({date}: the previous report's), the
+    line of each change ({figure}: a figure as `figure_label` shows it; {before}, {after}:
+    the figures as printed; {title}: a document's), the two sides' labels, and why each gone
+    one is gone, by `GoneReason` value."""
+
+    heading: str
+    explanation: str
+    no_change: str
+    figure_changed: str
+    figure_new: str
+    figure_gone: str
+    finding_new: str
+    finding_gone: str
+    source_new: str
+    source_gone: str
+    before: str
+    now: str
+    why: str
+    sheet: str
+    change: str
+    why_column: str
+    gone_reasons: Mapping[str, str]
+    kinds: Mapping[str, str]
+    """`no_change` ({date}) is what the part says when nothing changed; `before` and `now`
+    label the two sides (the previous report's, quoted as it sealed it, and this one's);
+    `why` ({reason}) goes on a gone change's line with its reason from `gone_reasons`, by
+    `GoneReason`; `sheet` names report.xlsx's sheet of the changes (31 characters at most,
+    no `:/\\?*[]`), `change` and `why_column` are its column headers besides `before` and
+    `now`, and `kinds` each change's kind (changed, new, gone) in a word."""
+
+
+@dataclass(frozen=True)
 class Words:
     """Everything Fonte says to a reader or a user, in one language."""
 
@@ -304,3 +338,4 @@ class Words:
     templates: TemplateWords
     slack: SlackWords
     writer: WriterWords
+    changes: ChangeWords

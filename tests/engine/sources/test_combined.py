@@ -22,7 +22,7 @@ from engine.sources.combined import (
 )
 from engine.sources.kinds import CONVERSATION, LIBRARY, WEB, Origin
 from engine.sources.library import Library
-from engine.sources.protocols import FetchError, SearchError, SearchHit
+from engine.sources.protocols import DocumentGone, FetchError, SearchError, SearchHit
 from tests.support.slack_samples import report
 
 
@@ -149,9 +149,18 @@ async def test_a_url_is_read_by_its_own_source_and_never_sent_to_the_web() -> No
     assert shared.fetched == ["https://team.slack.com/files/U1/F1/deck.pdf#page=1"]
     assert web.fetched == ["https://news.example/a"]
     # Another conversation's file: nobody here holds it, and it never reaches the web.
-    with pytest.raises(FetchError, match="no source"):
+    with pytest.raises(DocumentGone, match="no source"):
         await combination.fetcher.fetch("https://team.slack.com/files/U2/F9/secret.pdf")
+    # Nor does a library file no library holds (removed): it is gone, not the web's to read.
+    with pytest.raises(DocumentGone, match="no source"):
+        await combination.fetcher.fetch("file:///lib/removed.md#page=2")
+    assert combination.origin_of("file:///lib/removed.md") is None
     assert web.fetched == ["https://news.example/a"]
+    # A web address with no part to read it is not said to be gone.
+    alone = combine([part(library, Origin.library, True)])
+    with pytest.raises(FetchError, match="no source") as raised:
+        await alone.fetcher.fetch("https://news.example/b")
+    assert not isinstance(raised.value, DocumentGone)
     # A fresh combination (a worker that never ran the search) dispatches the same way.
     again = combine(parts, keep_off_open=private)
     await again.fetcher.fetch("https://agency.gov/r.pdf")
