@@ -48,17 +48,7 @@ async def run_report(rt: Runtime, report_id: str, version: int) -> None:
     heartbeat = RunHeartbeat(rt.leases, report_id)
     if not await heartbeat.take(unfinished):
         return
-    attempt = asyncio.create_task(_attempt(rt, report_id, version))
-    heartbeat.start(on_lost=attempt.cancel)
-    try:
-        await attempt
-    except asyncio.CancelledError:
-        current = asyncio.current_task()
-        if heartbeat.lost and (current is None or not current.cancelling()):
-            return  # the attempt that took the run over finishes it
-        raise
-    finally:
-        await heartbeat.stop()
+    await heartbeat.while_held(_attempt(rt, report_id, version))
 
 
 async def _attempt(rt: Runtime, report_id: str, version: int) -> None:

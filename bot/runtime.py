@@ -11,6 +11,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from arq.connections import ArqRedis
 from slack_sdk.web.async_client import AsyncWebClient
@@ -23,6 +24,7 @@ from bot.redis.keys import Keys
 from bot.redis.runs import InMemoryRunLeases, RedisRunLeases, RunLeases
 from bot.redis.state import InMemoryStateStore, RedisStateStore, StateStore
 from bot.redis.stores import InMemoryResearchStores, RedisResearchStores, ResearchStores
+from bot.routines.store import InMemoryRoutines, RedisRoutines, RoutineStore
 from bot.slack.api import SlackApi, SlackWebApi, build_web_client
 from bot.slack.blockkit import Message
 from bot.slack.texts import texts_for
@@ -37,7 +39,7 @@ from bot.sources import (
 )
 from bot.sources.catalog import InConversation, SourceCatalog
 from bot.steps import Ask, Step
-from engine import ExecutorFactory, Model, SubagentRunner
+from engine import ExecutorFactory, Model, SubagentRunner, utc_now
 from engine.assembly import Sources
 from engine.sources import SourceKind
 from engine.text import detect_language
@@ -63,6 +65,10 @@ class Runtime:
     web_client: AsyncWebClient | None = None
     leases: RunLeases = field(default_factory=InMemoryRunLeases)
     """Which orchestrator attempt owns each report's run (bot.redis.runs)."""
+    routines: RoutineStore = field(default_factory=InMemoryRoutines)
+    """The routines and their history (bot.routines.store)."""
+    now: Callable[[], datetime] = utc_now
+    """The clock routines are made and listed by (a test moves it)."""
     _sources: Sources | None = field(default=None, repr=False)
     _sources_lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     source_problem: str | None = None
@@ -236,6 +242,7 @@ async def build_runtime(
         redis=redis,
         web_client=client,
         leases=RedisRunLeases(redis, keys),
+        routines=RedisRoutines(redis, keys, settings.routine_retention_seconds),
     )
     queue.runtime = runtime
     return runtime

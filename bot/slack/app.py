@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from typing import get_args
 
 from slack_bolt.async_app import AsyncApp, AsyncAssistant
 from slack_bolt.context.ack.async_ack import AsyncAck
@@ -24,6 +25,7 @@ from bot.conversation.routing import step_for_message
 from bot.conversation.shared_files import share_step
 from bot.recovery.in_flight import RUN_AGAIN, LostBrief, run_again, tell_brief
 from bot.redis.outage import is_outage
+from bot.routines.schedule import frequency_named
 from bot.runtime import Runtime
 from bot.slack import assistant
 from bot.slack.blockkit import feedback_pressed, selected_value
@@ -38,8 +40,10 @@ from bot.slack.blocks import (
     EXPORT,
     FEEDBACK,
     FEEDBACK_BUTTONS,
+    ROUTINE,
     RUN_AS_MINE,
     START,
+    WATCH,
     help_message,
     read_edit_plan,
 )
@@ -60,15 +64,21 @@ from bot.steps import (
     Deepen,
     EditPlan,
     Export,
+    ForgetChannel,
+    ListRoutines,
     Rate,
+    RoutineAction,
     Say,
     Start,
     Step,
+    SteerRoutine,
+    Watch,
     mentions,
     parse_research_command,
     strip_mentions,
 )
 from engine.text import detect_language
+from engine.words import words_for
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +108,12 @@ def build_app(
     app.action(FEEDBACK_BUTTONS)(listeners.on_rating)
     app.action(CITATIONS)(listeners.on_citation)
     app.view(EDIT_VIEW)(listeners.on_edit_submitted)
+    app.action(WATCH)(listeners.on_watch)
+    app.action(ROUTINE)(listeners.on_routine)
+    # The channel's data goes with it: channel_deleted / group_deleted, and channel_left /
+    # group_left, sent when the bot is removed (https://docs.slack.dev/reference/events/).
+    for gone in ("channel_deleted", "group_deleted", "channel_left", "group_left"):
+        app.event(gone)(listeners.on_channel_gone)
     agent = AsyncAssistant()
     agent.thread_started(listeners.on_assistant_thread)
     # Bolt's default saves the channel the user is viewing into the thread's first message
@@ -213,8 +229,16 @@ class Listeners:
             message = help_message(language)
             await ack(text=message.text, blocks=message.blocks, response_type="ephemeral")
             return
-        await ack(text=f"{texts_for(language).researching} {parsed.question}")
         channel = str(command["channel_id"])
+        if parsed.watch_usage:
+            await ack(text=words_for(language).routines.watch_usage, response_type="ephemeral")
+            return
+        if parsed.routines:
+            await ack()
+            step = ListRoutines(channel=channel, user=str(command["user_id"]), language=language)
+            await self._enqueue(step, f"command:{command.get('trigger_id')}")
+            return
+        await ack(text=f"{texts_for(language).researching} {parsed.question}")
         ask = Ask(
             origin=f"command:{command.get('trigger_id')}",
             channel=channel,
@@ -225,6 +249,7 @@ class Listeners:
             template=parsed.template,
             response_url=command.get("response_url"),
             language=language,
+            watch=parsed.watch,
         )
         await self._enqueue(ask, ask.origin)
 
@@ -346,6 +371,42 @@ class Listeners:
             thread_ts=str(thread_ts or message.get("ts") or "") or None,
         )
         await self._enqueue(step, action_origin(body))
+
+    async def on_watch(self, ack: AsyncAck, body: Payload) -> None:
+        """A report's Watch button (asks how often), or a frequency chosen under it."""
+        await ack()
+        report_id = report_of(body)
+        frequency = frequency_named(str(action_value(body).get("f") or ""))
+        if report_id is None:
+            await self._stale(body)
+            return
+        step = Watch(
+            report_id=report_id,
+            user=body["user"]["id"],
+            channel=channel_of(body),
+            frequency=frequency,
+        )
+        await self._enqueue(step, action_origin(body))
+
+    async def on_routine(self, ack: AsyncAck, body: Payload) -> None:
+        """A routine's button in `/research routines`."""
+        await ack()
+        value = action_value(body)
+        routine_id, action = str(value.get("i") or ""), value.get("a")
+        if not routine_id or action not in get_args(RoutineAction):
+            await self._stale(body)
+            return
+        step = SteerRoutine(
+            routine_id=routine_id, user=body["user"]["id"], channel=channel_of(body), action=action
+        )
+        await self._enqueue(step, action_origin(body))
+
+    async def on_channel_gone(self, body: Payload, event: Payload) -> None:
+        channel = event.get("channel")
+        channel_id = channel.get("id") if isinstance(channel, dict) else channel
+        if channel_id:
+            step = ForgetChannel(channel=str(channel_id))
+            await self._enqueue(step, f"event:{body.get('event_id') or channel_id}")
 
     async def on_excerpt(self, ack: AsyncAck, body: Payload) -> None:
         await ack()

@@ -49,6 +49,10 @@ CITATIONS = "fonte_citations"
 """A report's select of citations: the chosen one's excerpt modal (option value: r, v, c, n)."""
 FEEDBACK_BUTTONS = "fonte_rating"
 """The action_id of a report's native feedback_buttons element (value "up" or "down")."""
+WATCH = "fonte_watch"
+"""A report's Watch button (value: r, v) and the frequency buttons it answers with (r, f)."""
+ROUTINE = "fonte_routine"
+"""A routine's buttons in `/research routines` (value: i, the routine; a, the action)."""
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from engine.words.schema import (
     Words,
     WriterWords,
 )
+from engine.words.routine_schema import RoutineWords
 from engine.words.slack_schema import SlackWords
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "LibraryWords",
     "NoteWords",
     "ReportWords",
+    "RoutineWords",
     "SearchWords",
     "SheetWords",
     "SlackWords",

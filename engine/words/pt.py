@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from engine.words.pt_routines import PORTUGUESE_ROUTINES
 from engine.words.pt_slack import PORTUGUESE_SLACK
 from engine.words.schema import (
     GapWords,
@@ -317,4 +318,5 @@ PORTUGUESE = Words(
     templates=_TEMPLATES,
     slack=PORTUGUESE_SLACK,
     writer=_WRITER,
+    routines=PORTUGUESE_ROUTINES,
 )

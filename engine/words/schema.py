@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.text.language import Language
+from engine.words.routine_schema import RoutineWords
 from engine.words.slack_schema import SlackWords
 
 
@@ -304,3 +305,4 @@ class Words:
     templates: TemplateWords
     slack: SlackWords
     writer: WriterWords
+    routines: RoutineWords

@@ -1,0 +1,184 @@
+"""What routines say in Slack, built within Block Kit's limits (bot.slack.blockkit): the
+question the Watch button asks, the listing of `/research routines` with each routine's
+buttons, and a run's one short message of what changed, each change with its citations.
+
+Every word is the `routines` part of `engine.words`, in the routine's language."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from bot.routines.schedule import FREQUENCIES, Frequency
+from bot.routines.store import Routine
+from bot.slack.blockkit import (
+    MAX_BLOCKS,
+    Block,
+    Message,
+    actions,
+    button,
+    context,
+    escape,
+    link,
+    section,
+    value,
+)
+from bot.slack.blocks import ROUTINE, WATCH, money
+from engine import Claim, Language, Report
+from engine.text import clip
+from engine.words import RoutineWords, words_for
+
+__all__ = [
+    "MAX_CHANGES_SHOWN",
+    "ROUTINE_EVENT",
+    "changes_message",
+    "frequency_word",
+    "how_often",
+    "routine_list",
+    "run_marker",
+    "when",
+]
+
+ROUTINE_EVENT = "fonte_routine_run"
+"""The metadata event type of a run's message, so a run again after a crash can tell whether
+its message reached the thread (docs.slack.dev/messaging/message-metadata)."""
+
+MAX_CHANGES_SHOWN = 15
+"""Changes listed in one message; the rest are in the report's files below it."""
+
+_WHAT_CHARS = 200
+
+
+def words(language: str) -> RoutineWords:
+    return words_for(language).routines
+
+
+def frequency_word(w: RoutineWords, frequency: Frequency) -> str:
+    return {"daily": w.daily, "weekly": w.weekly, "monthly": w.monthly}[frequency]
+
+
+def when(moment: datetime) -> str:
+    """A date as the listing and the messages show it (UTC)."""
+    return moment.strftime("%Y-%m-%d")
+
+
+def how_often(report_id: str, language: Language) -> Message:
+    """The Watch button's answer: one button per frequency."""
+    w = words(language)
+    buttons = [
+        button(frequency_word(w, f), WATCH, value(r=report_id, f=f)) for f in FREQUENCIES
+    ]
+    return Message(w.how_often, [section(w.how_often), *actions(buttons, block_id="watch")])
+
+
+def _last(w: RoutineWords, routine: Routine) -> str:
+    run = routine.last
+    if run is None:
+        return w.never_ran
+    return {
+        "first": w.result_first,
+        "no_change": w.result_no_change,
+        "changed": w.result_changed.format(count=run.changes),
+        "failed": w.result_failed,
+        "over_cap": w.result_over_cap,
+    }[run.result] + f" ({when(run.at)})"
+
+
+def _controls(w: RoutineWords, routine: Routine) -> list[Block]:
+    def pressed(label: str, action: str, style: str | None = None) -> Block:
+        return button(label, ROUTINE, value(i=routine.routine_id, a=action), style)
+
+    toggle = pressed(w.resume, "resume") if routine.paused else pressed(w.pause, "pause")
+    other = [pressed(frequency_word(w, f), f) for f in FREQUENCIES if f != routine.frequency]
+    return actions(
+        [toggle, *other, pressed(w.delete, "delete", "danger")],
+        block_id=f"routine:{routine.routine_id}",
+    )
+
+
+def routine_list(
+    routines: Sequence[Routine], language: Language, now: datetime, spent: float, cap: float
+) -> Message:
+    """`/research routines`: each routine with its next run, last result and spend this
+    month, and its buttons; the channel's spend against its monthly cap at the foot."""
+    w = words(language)
+    foot = context(w.channel_spend.format(month=when(now)[:7], spent=money(spent), cap=money(cap)))
+    if not routines:
+        return Message(w.none, [section(w.none), foot])
+    blocks: list[Block] = [section(w.list_title)]
+    for routine in routines:
+        if len(blocks) + 3 > MAX_BLOCKS:
+            break
+        line = w.line.format(
+            question=escape(clip(routine.question, 200)),
+            frequency=frequency_word(w, routine.frequency),
+            next=w.paused_word if routine.paused else when(routine.next_run),
+            last=_last(w, routine),
+            usd=money(routine.spent_in(now)),
+        )
+        blocks += [section(line), *_controls(w, routine)]
+    return Message(w.list_title, [*blocks, foot])
+
+
+def run_marker(routine_id: str, period: str) -> dict[str, str]:
+    return {"routine": routine_id, "period": period}
+
+
+class _Citations:
+    """Each cited claim numbered once, in the order the message cites them, linked to its
+    source."""
+
+    def __init__(self) -> None:
+        self.numbers: dict[str, int] = {}
+
+    def marks(self, claims: Sequence[Claim]) -> str:
+        shown = []
+        for claim in claims:
+            number = self.numbers.setdefault(claim.id, len(self.numbers) + 1)
+            shown.append(link(claim.url, f"[{number}]"))
+        return " ".join(shown)
+
+
+def changes_message(routine: Routine, report: Report, period: str) -> Message:
+    """A run's message: what changed since the report compared (`report.previous`), a line
+    per change with its citations (the new report's claims; a gone change, the previous
+    report's), at most `MAX_CHANGES_SHOWN` of them."""
+    w = words(report.language)
+    previous = report.previous
+    since = when(previous.created_at) if previous is not None else when(report.created_at)
+    title = w.changes_title.format(question=escape(clip(routine.question, 200)), since=since)
+    new_claims = {claim.id: claim for claim in report.claims}
+    old_claims = {claim.id: claim for claim in previous.claims} if previous is not None else {}
+    citations = _Citations()
+    lines = []
+    for change in report.changes[:MAX_CHANGES_SHOWN]:
+        cited = [new_claims[c] for c in change.new_claim_ids if c in new_claims]
+        if not cited:
+            cited = [old_claims[c] for c in change.old_claim_ids if c in old_claims]
+        figure = change.after or change.before
+        if figure is not None:
+            parts = (figure.measure, figure.entity, figure.period)
+            what = " · ".join(part for part in parts if part)
+        elif change.subject == "source":
+            what = change.title or change.url
+        else:
+            what = cited[0].excerpt if cited else change.title or change.url
+        what = escape(clip(what, _WHAT_CHARS))
+        if change.kind == "changed" and change.before is not None and change.after is not None:
+            said = w.change_changed.format(
+                what=what, before=escape(change.before.text), after=escape(change.after.text)
+            )
+        elif change.kind == "new":
+            said = w.change_new.format(what=what)
+        else:
+            said = w.change_gone.format(what=what)
+        lines.append(f"• {said} {citations.marks(cited)}".rstrip())
+    left = len(report.changes) - MAX_CHANGES_SHOWN
+    if left > 0:
+        lines.append(f"_{w.more_changes.format(count=left)}_")
+    body = "\n".join(lines)
+    return Message(
+        clip(title, 3000),
+        [section(title), section(body)],
+        metadata={"event_type": ROUTINE_EVENT, "event_payload": run_marker(routine.routine_id, period)},
+    )
