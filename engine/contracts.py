@@ -295,6 +295,75 @@ class Conflict(Contract):
     period: str = Field(default="", description="the year(s) both claims speak of")
 
 
+class ChangeKind(StrEnum):
+    """What happened between the previous report of a brief and this one."""
+
+    changed = "changed"  # a figure of one measure, entity and period has another value
+    new = "new"  # a figure, a finding or a source this report cites and the previous did not
+    gone = "gone"  # a figure, a finding or a source the previous report cited, no longer found
+
+
+class GoneReason(StrEnum):
+    """Why something the previous report cited is no longer in this one, as a re-read of its
+    current source tells (engine/changes/absences.py); never guessed."""
+
+    removed = "removed"  # the file or the page is no longer there
+    excerpt_missing = "excerpt_missing"  # the page is there and changed: the excerpt is not on it
+    page_changed = "page_changed"  # the page changed; the excerpt is still on it, not cited now
+    not_cited = "not_cited"  # the page is as it was, the excerpt on it: this run did not cite it
+    unreachable = "unreachable"  # the source could not be read to tell
+
+
+ChangeSubject = Literal["figure", "finding", "source"]
+
+
+class ReportChange(Contract):
+    """One change since the previous report, cited on both sides: `old_claim_ids` name claims
+    of `Report.previous.claims` (as the previous report sealed them), `new_claim_ids` claims
+    of this report's `claims`. A figure changed carries its `before` and `after` (same
+    measure, entity and period); a new or gone figure one of them; a finding or a source
+    only its claims (a source: all the claims of that document)."""
+
+    kind: ChangeKind
+    subject: ChangeSubject
+    url: str = Field(default="", description="the document a finding or a source is on")
+    title: str = Field(default="", description="that document's title")
+    before: Figure | None = None
+    after: Figure | None = None
+    old_claim_ids: list[str] = Field(default_factory=list)
+    new_claim_ids: list[str] = Field(default_factory=list)
+    why: GoneReason | None = Field(default=None, description="a gone change's; None: untold")
+
+    @model_validator(mode="after")
+    def _sides_fit_kind(self) -> ReportChange:
+        old, new = bool(self.old_claim_ids), bool(self.new_claim_ids)
+        sides = {
+            ChangeKind.changed: old and new and self.before is not None and self.after is not None,
+            ChangeKind.new: new and not old and self.before is None,
+            ChangeKind.gone: old and not new and self.after is None,
+        }
+        if not sides[self.kind]:
+            raise ValueError(f"a {self.kind.value} change does not carry the sides it needs")
+        if self.why is not None and self.kind is not ChangeKind.gone:
+            raise ValueError("only a gone change says why")
+        figures = (self.before, self.after)
+        if self.subject == "figure" and not any(figures):
+            raise ValueError("a figure change carries its figure")
+        if self.subject != "figure" and any(figures):
+            raise ValueError(f"a {self.subject} change carries no figure")
+        return self
+
+
+class PreviousReport(Contract):
+    """The report a report is compared with (`fonte ask --since`): its date, its seal, and
+    the claims its changes cite, copied as it sealed them."""
+
+    created_at: datetime
+    digest: str | None = None
+    question: str = ""
+    claims: list[Claim] = Field(default_factory=list)
+
+
 class Report(Contract):
     question: str
     title: str = ""
@@ -322,6 +391,12 @@ class Report(Contract):
     conflicts: list[Conflict] = Field(
         default_factory=list, description="claims that disagree on one quantity, newer first"
     )
+    previous: PreviousReport | None = Field(
+        default=None, description="the report this one is compared with (`fonte ask --since`)"
+    )
+    changes: list[ReportChange] = Field(
+        default_factory=list, description="what changed since `previous`; empty: no change"
+    )
     digest: str | None = Field(
         default=None,
         description="sha256 of the published content when report.json was written (verify)",
@@ -330,6 +405,14 @@ class Report(Contract):
     @model_validator(mode="after")
     def _sentences_cite_known_claims(self) -> Report:
         known = {c.id for c in self.claims}
+        if self.changes and self.previous is None:
+            raise ValueError("changes need the previous report they are changes since")
+        before = {c.id for c in self.previous.claims} if self.previous is not None else set()
+        for change in self.changes:
+            missing = [cid for cid in change.new_claim_ids if cid not in known]
+            missing += [cid for cid in change.old_claim_ids if cid not in before]
+            if missing:
+                raise ValueError(f"change names unknown claim ids: {missing}")
         for conflict in self.conflicts:
             missing = [cid for cid in conflict.claim_ids if cid not in known]
             if missing:

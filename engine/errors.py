@@ -16,6 +16,7 @@ names them all.
     ├── SourceError                    exit 2: a source that cannot be searched or read
     │   ├── SearchError                engine.sources.protocols
     │   ├── FetchError                 engine.sources.protocols
+    │   │   └── DocumentGone           engine.sources.protocols
     │   ├── AddressRefused             engine.sources.web.ssrf
     │   ├── ChildDied                  engine.sources.web.isolation
     │   ├── LibraryError               engine.sources.library.documents

@@ -33,6 +33,12 @@ class FetchError(SourceError):
     """A source could not be read; the message says why in one line."""
 
 
+class DocumentGone(FetchError):
+    """The source holds no such document any more: a file no longer in its library, a page
+    its server says is not there (HTTP 404, 410). Other failures (a timeout, a refusal) say
+    nothing of whether the document is there."""
+
+
 @runtime_checkable
 class PdfFinder(Protocol):
     """A source that holds the PDFs it cites as files (a library): the file a URL names."""

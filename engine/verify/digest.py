@@ -9,9 +9,11 @@ the board with its title, excerpt, context, access date and verdict; since `sha2
 also each claim's source date and standing, which the Sources part shows; since `sha256-v6:`
 also which source each document came from (`origins`: team library, web, shared in the
 conversation), which every format prints beside it; since `sha256-v7:` also how each claim
-was seen (`seen_by`: rendered and read back, or a text format). A report without a
-digest is *unsealed*: `fonte verify` fails it unless told to allow it. Reports sealed
-earlier (`sha256-v6:`, `sha256-v5:`, `sha256-v4:`, `sha256-v3:`, `sha256-v2:`,
+was seen (`seen_by`: rendered and read back, or a text format); since `sha256-v8:` also
+what changed since the previous report (`changes`) and that report as this one cites it
+(`previous`: its date, its seal, the claims its changes cite, as it sealed them). A report
+without a digest is *unsealed*: `fonte verify` fails it unless told to allow it. Reports
+sealed earlier (`sha256-v7:`, `sha256-v6:`, `sha256-v5:`, `sha256-v4:`, `sha256-v3:`, `sha256-v2:`,
 `sha256:`) are checked as they were sealed.
 """
 
@@ -22,7 +24,10 @@ import json
 
 from engine.contracts import Report
 
-DIGEST_PREFIX = "sha256-v7:"
+DIGEST_PREFIX = "sha256-v8:"
+"""Covers what changed since the previous report too (`Report.changes`, `Report.previous`):
+a change removed, a value edited on either side or an old claim reworded must break it."""
+V7_PREFIX = "sha256-v7:"
 """Covers how each claim was seen too (`Claim.seen_by`): a claim relabelled as checked by
 rendering, or one whose check was removed, must break it."""
 V6_PREFIX = "sha256-v6:"
@@ -40,10 +45,10 @@ EDITED = "the report was edited after it was written: its sentences or claims di
 
 
 def published_digest(report: Report) -> str:
-    return DIGEST_PREFIX + _hexdigest(report, version=7)
+    return DIGEST_PREFIX + _hexdigest(report, version=8)
 
 
-def _hexdigest(report: Report, *, version: int = 7, with_contexts: bool = True) -> str:
+def _hexdigest(report: Report, *, version: int = 8, with_contexts: bool = True) -> str:
     content: dict[str, object] = {
         "question": report.question,
         "title": report.title,
@@ -80,6 +85,12 @@ def _hexdigest(report: Report, *, version: int = 7, with_contexts: bool = True) 
         }
     if version >= 6:
         content["origins"] = report.origins
+    if version >= 8:
+        previous = report.previous
+        content |= {
+            "previous": previous.model_dump(mode="json") if previous is not None else None,
+            "changes": [c.model_dump(mode="json") for c in report.changes],
+        }
     canonical = json.dumps(content, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
@@ -96,6 +107,8 @@ def digest_problem(report: Report) -> str | None:
         return UNSEALED
     if report.digest.startswith(LEGACY_PREFIX):
         expected = LEGACY_PREFIX + _hexdigest(report, version=1, with_contexts=False)
+    elif report.digest.startswith(V7_PREFIX):
+        expected = V7_PREFIX + _hexdigest(report, version=7)
     elif report.digest.startswith(V6_PREFIX):
         expected = V6_PREFIX + _hexdigest(report, version=6)
     elif report.digest.startswith(V5_PREFIX):

@@ -13,7 +13,7 @@ from engine.budget import InMemoryBudget
 from engine.contracts import Language, Limits, Subquestion
 from engine.snapshots import InMemorySnapshotStore, Snapshot, split_page
 from engine.sources.kinds import WEB, SourceKind
-from engine.sources.protocols import Fetcher, FetchError, Search, SearchHit
+from engine.sources.protocols import DocumentGone, Fetcher, Search, SearchHit
 from engine.text.tokens import term_set
 
 
@@ -56,8 +56,8 @@ class PagesSource:
         self.fetches.append(url)
         try:
             return self.documents[split_page(url)[0]]
-        except KeyError:
-            raise FetchError(f"no document at {url}") from None
+        except KeyError:  # as a library answers for a file it no longer holds
+            raise DocumentGone(f"no document at {url}") from None
 
 
 LAW_TEXT = """# Lei 14.300

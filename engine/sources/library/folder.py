@@ -27,7 +27,7 @@ from engine.sources.library.index.refresh import RefreshSummary
 from engine.sources.library.manifest import Manifest, load_manifest
 from engine.sources.library.query import search_terms
 from engine.sources.library.ranking import TitleField, rank_passages
-from engine.sources.protocols import FetchError, SearchHit
+from engine.sources.protocols import DocumentGone, FetchError, SearchHit
 from engine.text.escapes import escaped
 from engine.text.normalise import collapse_whitespace
 from engine.words import ENGLISH, PORTUGUESE, Words
@@ -198,7 +198,7 @@ class Library:
         if number is None:
             number = self._by_url.get(canonical_file_url(base), -1)
         if number < 0:
-            raise FetchError(f"not a document of the library at {self.folder}: {url}")
+            raise DocumentGone(f"not a document of the library at {self.folder}: {url}")
         document = self._documents[number]
         texts = self._texts.texts(document)
         pages = document.page_count

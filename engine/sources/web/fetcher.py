@@ -18,7 +18,7 @@ import httpx
 from engine.contracts import utc_now
 from engine.documents.parse import INLINE_BYTES
 from engine.snapshots import Snapshot, split_page
-from engine.sources.protocols import FetchError
+from engine.sources.protocols import DocumentGone, FetchError
 from engine.sources.web.address_policy import refusal
 from engine.sources.web.body import ACCEPT_ENCODING, content_decoder, megabytes, read_capped
 from engine.sources.web.charset import decode_body
@@ -37,6 +37,9 @@ ACCEPT = (
     "text/plain;q=0.8,text/markdown;q=0.8,*/*;q=0.1"
 )
 _SCHEMES = frozenset({"http", "https"})
+_GONE = frozenset({404, 410})
+"""What a server answers for a page it does not have: Not Found, and Gone for good
+(https://www.rfc-editor.org/rfc/rfc9110#section-15.5.5, #section-15.5.11)."""
 
 
 class WebFetcher:
@@ -182,6 +185,8 @@ class WebFetcher:
         self, response: httpx.Response, refuse: Callable[[ContentType], str | None]
     ) -> tuple[ContentType, bytes]:
         status = response.status_code
+        if status in _GONE:
+            raise DocumentGone(f"HTTP {status} {response.reason_phrase}".rstrip())
         if status >= 400:
             raise FetchError(f"HTTP {status} {response.reason_phrase}".rstrip())
         if not 200 <= status < 300:

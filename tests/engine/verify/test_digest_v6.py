@@ -17,7 +17,7 @@ def test_a_report_sealed_as_v6_still_checks() -> None:
     v6 = report().model_copy(update={"digest": "sha256-v6:" + _hexdigest(report(), version=6)})
     assert digest_problem(v6) is None
     assert digest_problem(v6.model_copy(update={"origins": {}})) == EDITED
-    assert str(sealed(report()).digest).startswith("sha256-v7:")
+    assert str(sealed(report()).digest).startswith("sha256-v8:")
 
 
 def test_a_relabelled_origin_breaks_the_v6_digest() -> None:

@@ -4,7 +4,7 @@ back from a render, or stripped of it, breaks the seal."""
 import pytest
 
 from engine.contracts import Report, Section
-from engine.verify.digest import EDITED, digest_problem, sealed
+from engine.verify.digest import EDITED, _hexdigest, digest_problem, sealed
 from tests.support.render_samples import build_claim, build_report, cite
 
 
@@ -13,10 +13,11 @@ def report() -> Report:
     return build_report(claims, [Section(title="Mercado", sentences=[cite("Afirmação c1", "c1")])])
 
 
-def test_a_report_is_sealed_as_v7_and_checks() -> None:
-    original = sealed(report())
-    assert str(original.digest).startswith("sha256-v7:")
-    assert digest_problem(original) is None
+def test_a_report_sealed_as_v7_still_checks() -> None:
+    v7 = report().model_copy(update={"digest": "sha256-v7:" + _hexdigest(report(), version=7)})
+    assert digest_problem(v7) is None
+    edited = v7.model_copy(update={"claims": [v7.claims[0].model_copy(update={"seen_by": ""})]})
+    assert digest_problem(edited) == EDITED
 
 
 def test_how_a_claim_was_seen_is_sealed() -> None:
