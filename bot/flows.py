@@ -51,8 +51,8 @@ from bot.steps import (
     ShareFiles,
     ShowPage,
     Start,
-    Step,
     SteerRoutine,
+    Step,
     Watch,
 )
 from engine import MAX_CLARIFYING_QUESTIONS, Brief, ClarifyingQuestion, Meter, Subquestion

@@ -81,13 +81,14 @@ class Runtime:
         custom = None if is_built_in(self.open_sources) else self.sources
         self.catalog = SourceCatalog.from_settings(self.settings, custom)
 
-    async def sources_for(self, where: InConversation) -> Sources:
+    async def sources_for(self, where: InConversation, *, fresh: bool = False) -> Sources:
         """The sources of a research asked `where` (a ReportState: its channel, thread and
         DM flag): its channel's library or the team's, the web if configured, and the files
         shared in that conversation, combined (bot.sources.catalog). A worker builds the same
-        from the same state. Unavailable (a library missing): sources that find nothing."""
+        from the same state. Unavailable (a library missing): sources that find nothing.
+        `fresh`: the libraries read as they are now (`SourceCatalog.sources_for`)."""
         try:
-            return await self.catalog.sources_for(where)
+            return await self.catalog.sources_for(where, fresh=fresh)
         except SourceUnavailable as error:
             log.warning("no source to research: %s", error)
             return unavailable_sources(str(error))

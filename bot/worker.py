@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from arq.connections import RedisSettings
-from arq.cron import cron
 from arq.constants import in_progress_key_prefix
+from arq.cron import cron
 from arq.utils import timestamp_ms
 from arq.worker import Worker, func
 from redis.exceptions import ResponseError, WatchError

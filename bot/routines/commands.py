@@ -13,7 +13,7 @@ import logging
 from bot.conversation.common import whisper
 from bot.redis.state import ReportState
 from bot.routines.messages import frequency_word, how_often, routine_list, when, words
-from bot.routines.schedule import Frequency, month_of, period_of
+from bot.routines.schedule import FREQUENCIES, Frequency, month_of, period_of
 from bot.routines.store import Routine, RunRecord
 from bot.runtime import Runtime
 from bot.slack.admins import is_admin
@@ -23,6 +23,9 @@ from bot.steps import ForgetChannel, ListRoutines, SteerRoutine, Watch
 __all__ = ["forget_channel", "list_routines", "make_routine", "steer_routine", "watch"]
 
 log = logging.getLogger(__name__)
+
+
+_FREQUENCY_OF: dict[str, Frequency] = {f: f for f in FREQUENCIES}
 
 
 def routine_of(state: ReportState, frequency: Frequency, rt: Runtime) -> Routine:
@@ -61,7 +64,8 @@ async def make_routine(rt: Runtime, state: ReportState, frequency: Frequency, us
         shown = frequency_word(w, existing.frequency if existing else frequency)
         await whisper(rt, state.channel, user, w.already.format(frequency=shown), state.thread_ts)
         return
-    await rt.routines.record(routine.routine_id, routine.last or RunRecord(period=routine.period, result="first"))
+    if routine.last is not None:
+        await rt.routines.record(routine.routine_id, routine.last)
     line = w.created.format(
         question=state.question,
         frequency=frequency_word(w, frequency),
@@ -117,16 +121,20 @@ async def steer_routine(rt: Runtime, step: SteerRoutine) -> None:
         paused = step.action == "pause"
         updated, changed = await rt.routines.update(
             routine.routine_id,
-            lambda r: None
-            if r.paused == paused
-            else r.model_copy(update={"paused": paused, "failures": 0, "told_paused": False}),
+            lambda r: (
+                None
+                if r.paused == paused
+                else r.model_copy(update={"paused": paused, "failures": 0, "told_paused": False})
+            ),
         )
         said = (w.paused if paused else w.resumed).format(question=question, user=step.user)
     else:
-        frequency: Frequency = step.action
+        frequency = _FREQUENCY_OF[step.action]
         updated, changed = await rt.routines.update(
             routine.routine_id,
-            lambda r: None if r.frequency == frequency else r.model_copy(update={"frequency": frequency}),
+            lambda r: (
+                None if r.frequency == frequency else r.model_copy(update={"frequency": frequency})
+            ),
         )
         said = w.frequency_changed.format(
             question=question, frequency=frequency_word(w, frequency), user=step.user

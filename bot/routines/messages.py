@@ -13,6 +13,7 @@ from bot.routines.schedule import FREQUENCIES, Frequency
 from bot.routines.store import Routine
 from bot.slack.blockkit import (
     MAX_BLOCKS,
+    MAX_FALLBACK_TEXT,
     Block,
     Message,
     actions,
@@ -21,10 +22,12 @@ from bot.slack.blockkit import (
     escape,
     link,
     section,
+    sections,
     value,
 )
 from bot.slack.blocks import ROUTINE, WATCH, money
 from engine import Claim, Language, Report
+from engine.render import shown_url
 from engine.text import clip
 from engine.words import RoutineWords, words_for
 
@@ -65,9 +68,7 @@ def when(moment: datetime) -> str:
 def how_often(report_id: str, language: Language) -> Message:
     """The Watch button's answer: one button per frequency."""
     w = words(language)
-    buttons = [
-        button(frequency_word(w, f), WATCH, value(r=report_id, f=f)) for f in FREQUENCIES
-    ]
+    buttons = [button(frequency_word(w, f), WATCH, value(r=report_id, f=f)) for f in FREQUENCIES]
     return Message(w.how_often, [section(w.how_often), *actions(buttons, block_id="watch")])
 
 
@@ -132,10 +133,14 @@ class _Citations:
         self.numbers: dict[str, int] = {}
 
     def marks(self, claims: Sequence[Claim]) -> str:
+        """A web page's number links to it; a library document's is followed by its file
+        name, never its path on this server (`engine.render.shown_url`)."""
         shown = []
         for claim in claims:
             number = self.numbers.setdefault(claim.id, len(self.numbers) + 1)
-            shown.append(link(claim.url, f"[{number}]"))
+            web = claim.url.startswith(("http://", "https://"))
+            label = f"[{number}]" if web else f"[{number}] {shown_url(claim.url)}"
+            shown.append(link(claim.url if web else None, label))
         return " ".join(shown)
 
 
@@ -176,9 +181,9 @@ def changes_message(routine: Routine, report: Report, period: str) -> Message:
     left = len(report.changes) - MAX_CHANGES_SHOWN
     if left > 0:
         lines.append(f"_{w.more_changes.format(count=left)}_")
-    body = "\n".join(lines)
+    marker = run_marker(routine.routine_id, period)
     return Message(
-        clip(title, 3000),
-        [section(title), section(body)],
-        metadata={"event_type": ROUTINE_EVENT, "event_payload": run_marker(routine.routine_id, period)},
+        clip(title, MAX_FALLBACK_TEXT),
+        [section(title), *sections("", lines)],
+        metadata={"event_type": ROUTINE_EVENT, "event_payload": marker},
     )

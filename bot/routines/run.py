@@ -37,10 +37,11 @@ from bot.routines.schedule import is_due, month_of, period_of
 from bot.routines.store import Result, Routine, RunRecord
 from bot.runtime import Runtime
 from bot.slack.api import DELIVERY_ERRORS
-from bot.slack.delivery import report_file_names, tell
+from bot.slack.delivery import tell
 from bot.sources.catalog import origins_marked
 from engine import Brief, Orchestrator, Report
-from engine.changes import with_changes
+from engine.assembly import Sources
+from engine.changes import explain_gone, with_changes
 
 __all__ = ["FAILURES_TO_PAUSE", "run_id_of", "run_routine", "tick"]
 
@@ -119,6 +120,8 @@ async def _attempt(rt: Runtime, routine_id: str, period: str) -> None:
     if routine is None or routine.period != period or routine.done == period:
         return
     run_id = run_id_of(routine_id, period)
+    where = _Where(routine.channel, routine.thread_ts or "", routine.is_dm)
+    sources = await rt.sources_for(where, fresh=True)
     report = await rt.routines.run_report(routine_id, period)
     if report is None:
         limits = rt.settings.limits_for(routine.template)
@@ -128,7 +131,7 @@ async def _attempt(rt: Runtime, routine_id: str, period: str) -> None:
             await _over_cap(rt, routine, period, month)
             return
         try:
-            report = await _research(rt, routine, run_id)
+            report = await _research(rt, routine, run_id, sources)
         except REDIS_DOWN:
             raise  # not the run's fault: the job runs again once Redis answers (bot.jobs)
         except Exception:
@@ -144,7 +147,7 @@ async def _attempt(rt: Runtime, routine_id: str, period: str) -> None:
         await rt.routines.save_baseline(routine_id, report)
         await _end(rt, routine, period, "first", usd=usd)
         return
-    compared = with_changes(report, previous)
+    compared = await explain_gone(with_changes(report, previous), sources.fetcher)
     if not compared.changes:
         await rt.routines.save_baseline(routine_id, compared)
         await _end(rt, routine, period, "no_change", usd=usd)
@@ -159,12 +162,10 @@ async def _attempt(rt: Runtime, routine_id: str, period: str) -> None:
     await _end(rt, routine, period, "changed", usd=usd, changes=len(compared.changes))
 
 
-async def _research(rt: Runtime, routine: Routine, run_id: str) -> Report:
+async def _research(rt: Runtime, routine: Routine, run_id: str, sources: Sources) -> Report:
     """The routine's brief researched again, in its conversation's sources, within its
     template's price per run; its subagents run in this job (no Slack progress)."""
     limits = rt.settings.limits_for(routine.template)
-    where = _Where(routine.channel, routine.thread_ts or "", routine.is_dm)
-    sources = await rt.sources_for(where)
     context = await rt.stores.open(run_id, limits, "routine")
     await rt.stores.begin_run(run_id, 1)
     plan = routine.plan
@@ -223,7 +224,8 @@ async def _post(rt: Runtime, routine: Routine, period: str, report: Report) -> N
     uploads, _ = await report_uploads(rt, report, run_id_of(routine.routine_id, period), version)
     if uploads and thread is not None:
         await _mark(rt, routine, files_posting=period)
-        await rt.slack.upload(routine.channel, thread, uploads, words(report.language).files_updated)
+        comment = words(report.language).files_updated
+        await rt.slack.upload(routine.channel, thread, uploads, comment)
 
 
 async def _mark(rt: Runtime, routine: Routine, **fields: object) -> None:
@@ -251,7 +253,8 @@ async def _end(
 ) -> None:
     """Record the period's run, once: its result, its spend, the failures in a row (three
     pause the routine, and its requester is told once)."""
-    record = RunRecord(period=period, result=result, changes=changes, usd=usd, at=routine.claimed_at)
+    at = routine.claimed_at
+    record = RunRecord(period=period, result=result, changes=changes, usd=usd, at=at)
     month = month_of(routine.claimed_at)
     ended: list[Routine] = []
 
@@ -285,5 +288,3 @@ async def _end(
         line = words(after.language).paused_failures.format(question=after.question)
         await tell(rt.slack, after.channel, after.thread_ts or "", after.requester, line)
         await _mark(rt, after, told_paused=True)
-
-

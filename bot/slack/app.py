@@ -70,8 +70,8 @@ from bot.steps import (
     RoutineAction,
     Say,
     Start,
-    Step,
     SteerRoutine,
+    Step,
     Watch,
     mentions,
     parse_research_command,
@@ -81,6 +81,8 @@ from engine.text import detect_language
 from engine.words import words_for
 
 log = logging.getLogger(__name__)
+
+_ROUTINE_ACTIONS: dict[str, RoutineAction] = {a: a for a in get_args(RoutineAction)}
 
 
 def build_app(
@@ -392,8 +394,8 @@ class Listeners:
         """A routine's button in `/research routines`."""
         await ack()
         value = action_value(body)
-        routine_id, action = str(value.get("i") or ""), value.get("a")
-        if not routine_id or action not in get_args(RoutineAction):
+        routine_id, action = str(value.get("i") or ""), _ROUTINE_ACTIONS.get(str(value.get("a")))
+        if not routine_id or action is None:
             await self._stale(body)
             return
         step = SteerRoutine(

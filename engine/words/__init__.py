@@ -22,6 +22,7 @@ This package is layer 0: it imports nothing of the engine but `engine.text.langu
 
 from engine.words.en import ENGLISH
 from engine.words.pt import PORTUGUESE
+from engine.words.routine_schema import RoutineWords
 from engine.words.schema import (
     GapWords,
     LibraryWords,
@@ -33,7 +34,6 @@ from engine.words.schema import (
     Words,
     WriterWords,
 )
-from engine.words.routine_schema import RoutineWords
 from engine.words.slack_schema import SlackWords
 
 __all__ = [
