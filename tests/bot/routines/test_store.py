@@ -44,7 +44,10 @@ def routine(routine_id: str = "r1", channel: str = "C1", minutes: int = 0) -> Ro
 
 
 def report(question: str = "Q?") -> Report:
-    return Report(question=question, plan=Plan(question=question, subquestions=[Subquestion(id="s1", text=question)]))
+    return Report(
+        question=question,
+        plan=Plan(question=question, subquestions=[Subquestion(id="s1", text=question)]),
+    )
 
 
 @pytest.fixture
