@@ -118,7 +118,8 @@ async def test_the_watch_button_of_a_delivered_report_makes_a_routine_listed_wit
     routine = await rt.routines.get(state.report_id)
     assert routine is not None
     assert (routine.frequency, routine.requester, routine.thread_ts) == ("weekly", USER, THREAD)
-    assert routine.last is not None and routine.last.result == "first"  # the report itself
+    assert routine.last is not None
+    assert routine.last.result == "first"
     assert "semanal" in whispers(slack)[-1].params["text"]
 
     await answered(
@@ -129,7 +130,8 @@ async def test_the_watch_button_of_a_delivered_report_makes_a_routine_listed_wit
     await answered(rt, slack, http.command(USER, CHANNEL, "rotinas"))
     listing = whispers(slack)[-1]
     text = listing.text_of_blocks()
-    assert QUESTION in text and "semanal" in text
+    assert QUESTION in text
+    assert "semanal" in text
     assert f"próxima: {routine.next_run:%Y-%m-%d}" in text
     assert "o relatório de origem" in text
     assert {"Pausar", "diária", "mensal", "Apagar"} <= set(buttons(listing))
@@ -143,12 +145,14 @@ async def test_research_watch_makes_a_routine_of_the_report_it_starts(
 
     [routine] = await rt.routines.of_channel(CHANNEL)
     asked = slack.calls_to("chat.postMessage")[0]  # the thread the command opens
-    assert QUESTION in asked.params["text"] and "thread_ts" not in asked.params
+    assert QUESTION in asked.params["text"]
+    assert "thread_ts" not in asked.params
     assert (routine.frequency, routine.question, routine.requester) == ("daily", QUESTION, USER)
     in_thread = {c.params.get("thread_ts") for c in slack.calls_to("chat.postMessage")[1:]}
     assert in_thread == {routine.thread_ts}  # the report's plan, then its runs, post there
     state = await rt.states.get(routine.report_id)
-    assert state is not None and state.thread_ts == routine.thread_ts
+    assert state is not None
+    assert state.thread_ts == routine.thread_ts
 
     refused = await http.command(USER, CHANNEL, "acompanhar horária limites")
     assert "acompanhar diária|semanal|mensal PERGUNTA" in refused.json()["text"]
@@ -217,11 +221,15 @@ async def test_an_unchanged_run_posts_nothing_and_a_changed_source_posts_one_mes
     [message] = run_messages(slack)
     assert message.params["thread_ts"] == THREAD
     text = message.text_of_blocks()
-    assert "Mudou desde" in text and "100 kW" in text and "75 kW" in text
+    assert "Mudou desde" in text
+    assert "100 kW" in text
+    assert "75 kW" in text
     assert "[1] lei-14300.md" in text  # cited by the file's name, not its path here
-    assert "/tmp" not in text and str(library) not in text
+    assert "/tmp" not in text
+    assert str(library) not in text
     [changed, *_] = await rt.routines.history(routine_id)
-    assert changed.result == "changed" and changed.changes >= 2
+    assert changed.result == "changed"
+    assert changed.changes >= 2
     [*_, files] = slack.calls_to("files.completeUploadExternal")
     assert files.params["thread_ts"] == THREAD
     assert "Arquivos atualizados" in str(files.params.get("initial_comment"))
@@ -246,13 +254,16 @@ async def test_three_failed_runs_in_a_row_pause_the_routine_and_tell_its_request
         await settle(rt)
 
     routine = await rt.routines.get(routine_id)
-    assert routine is not None and routine.paused and routine.failures == 3
+    assert routine is not None
+    assert routine.paused
+    assert routine.failures == 3
     results = [run.result for run in await rt.routines.history(routine_id)]
     assert results == ["failed", "failed", "failed", "first"]  # the fourth day did not run
     told = [
         c for c in slack.calls_to("chat.postMessage") if "falhou três vezes" in c.params["text"]
     ]
-    assert len(told) == 1 and told[0].params["thread_ts"] == THREAD
+    assert len(told) == 1
+    assert told[0].params["thread_ts"] == THREAD
 
 
 async def test_the_channels_monthly_cap_stops_a_run_and_is_told_once_a_month(

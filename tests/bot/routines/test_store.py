@@ -73,13 +73,15 @@ async def test_concurrent_changes_are_all_kept(store: RoutineStore) -> None:
 
     await asyncio.gather(*(store.update("r1", spend) for _ in range(20)))
     after = await store.get("r1")
-    assert after is not None and after.failures == 20
+    assert after is not None
+    assert after.failures == 20
 
 
 async def test_a_change_that_declines_leaves_it_and_says_so(store: RoutineStore) -> None:
     await store.create(routine())
     kept, changed = await store.update("r1", lambda r: None)
-    assert kept is not None and not changed
+    assert kept is not None
+    assert not changed
     assert await store.update("gone", lambda r: r) == (None, False)
 
 
