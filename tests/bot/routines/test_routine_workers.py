@@ -87,6 +87,11 @@ async def watched_report(runtimes: Any, make_settings: Any, rt: Runtime) -> str:
     return state.report_id
 
 
+def slow_searches(marks: Path) -> list[str]:
+    """The marks slow searches left: `slow-search-<pid>` of the process making one."""
+    return [mark.name for mark in marks.iterdir()]
+
+
 def changed_law(library: Path) -> None:
     law = library / "lei-14300.md"
     law.write_text(law.read_text().replace("75 kW", "100 kW"), encoding="utf-8")
@@ -138,15 +143,16 @@ async def test_two_workers_run_each_period_once_and_a_killed_run_is_finished_onc
 
     async def slow_search_started() -> bool:
         return (
-            any(marks.iterdir())
+            bool(slow_searches(marks))
             and await rt.leases.holder(run_id_of(routine_id, period)) is not None
         )
 
     await until(slow_search_started, 120, "the run under way, slowly, on one worker")
-    [mark] = list(marks.iterdir())
-    killed = int(mark.name.rsplit("-", 1)[1])
+    [mark] = slow_searches(marks)
+    killed = int(mark.rsplit("-", 1)[1])
     holder = await rt.leases.holder(run_id_of(routine_id, period))
-    assert holder is not None and f":{killed}:" in holder  # the worker running it
+    assert holder is not None
+    assert f":{killed}:" in holder  # the worker running it
     os.kill(killed, signal.SIGKILL)
     await ticks(rt, day + timedelta(hours=1))  # a later tick finds it claimed, not ended
 
@@ -212,7 +218,7 @@ async def test_a_redis_restarted_mid_run_loses_and_duplicates_nothing(
 
         async def under_way() -> bool:
             holder = await rt.leases.holder(run_id_of(routine_id, period))
-            return any(marks.iterdir()) and holder is not None
+            return bool(slow_searches(marks)) and holder is not None
 
         await until(under_way, 120, "the run under way")
         server.kill()  # SIGKILL: only what the append-only file holds comes back
