@@ -12,7 +12,7 @@ import logging
 
 from bot.conversation.common import whisper
 from bot.redis.state import ReportState
-from bot.routines.messages import frequency_word, how_often, routine_list, when, words
+from bot.routines.notices import frequency_word, how_often, routine_list, when, words
 from bot.routines.schedule import FREQUENCIES, Frequency, month_of, period_of
 from bot.routines.store import Routine, RunRecord
 from bot.runtime import Runtime

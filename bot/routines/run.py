@@ -32,7 +32,7 @@ from datetime import datetime
 from bot.conversation.delivery import posted_files, posted_marked, report_uploads
 from bot.recovery.heartbeat import RunHeartbeat
 from bot.redis.outage import REDIS_DOWN
-from bot.routines.messages import ROUTINE_EVENT, changes_message, run_marker, words
+from bot.routines.notices import ROUTINE_EVENT, changes_message, run_marker, words
 from bot.routines.schedule import is_due, month_of, period_of
 from bot.routines.store import Result, Routine, RunRecord
 from bot.runtime import Runtime

@@ -112,10 +112,11 @@ def build_app(
     app.view(EDIT_VIEW)(listeners.on_edit_submitted)
     app.action(WATCH)(listeners.on_watch)
     app.action(ROUTINE)(listeners.on_routine)
-    # The channel's data goes with it: channel_deleted / group_deleted, and channel_left /
-    # group_left, sent when the bot is removed (https://docs.slack.dev/reference/events/).
-    for gone in ("channel_deleted", "group_deleted", "channel_left", "group_left"):
-        app.event(gone)(listeners.on_channel_gone)
+    # A channel's data goes with it: its routines (bot.routines). The events carry the
+    # channel's id (https://docs.slack.dev/reference/events/channel_deleted, /group_deleted:
+    # a private channel).
+    app.event("channel_deleted")(listeners.on_channel_gone)
+    app.event("group_deleted")(listeners.on_channel_gone)
     agent = AsyncAssistant()
     agent.thread_started(listeners.on_assistant_thread)
     # Bolt's default saves the channel the user is viewing into the thread's first message
@@ -404,6 +405,7 @@ class Listeners:
         await self._enqueue(step, action_origin(body))
 
     async def on_channel_gone(self, body: Payload, event: Payload) -> None:
+        """A channel deleted: its routines, their history and its spend go (ForgetChannel)."""
         channel = event.get("channel")
         channel_id = channel.get("id") if isinstance(channel, dict) else channel
         if channel_id:

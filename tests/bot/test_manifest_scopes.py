@@ -53,6 +53,9 @@ EVENT_SCOPES = {
     "message.im": "im:history",
     "assistant_thread_started": "assistant:write",
     "assistant_thread_context_changed": "assistant:write",
+    # A channel's routines go with it (channel_deleted, group_deleted: "Required scopes").
+    "channel_deleted": "channels:read",
+    "group_deleted": "groups:read",
 }
 _CALL = re.compile(r"client\.([a-z]+(?:_[A-Za-z0-9]+)+)\(")
 _API_CALL = re.compile(r"api_call\(\s*\"([a-zA-Z.]+)\"")

@@ -23,7 +23,7 @@ from bot.bench.processes import start_worker, until
 from bot.bench.redis_restart import RedisServer
 from bot.flows import handle_step
 from bot.redis.outage import is_outage
-from bot.routines.messages import ROUTINE_EVENT
+from bot.routines.notices import ROUTINE_EVENT
 from bot.routines.run import run_id_of
 from bot.runtime import Runtime
 from bot.steps import Watch
