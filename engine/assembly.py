@@ -13,7 +13,7 @@ import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from engine.contracts import Report
@@ -154,11 +154,14 @@ def open_web_sources(
     env: Mapping[str, str] | None = None,
     on_note: Callable[[str], None] | None = None,
     deadline: Deadline | None = None,
+    read_since: datetime | None = None,
 ) -> Sources:
     """The configured search chain and a guarded fetcher whose reads are snapshotted on disk;
     the caller closes them with `Sources.aclose` (a long-lived bot keeps them open).
     `deadline`, the run's time cap, holds for its page evidence (kept PDFs' scanned pages
-    read again by OCR), as `library_sources`'.
+    read again by OCR), as `library_sources`'. `read_since`: a snapshot fetched before it is
+    read live again (a run compared with a previous one passes its start: every page as it
+    is today).
 
     Configuration errors (a provider without its key, a bad FONTE_FETCH_* value) raise
     BadInput before any request is made.
@@ -175,7 +178,9 @@ def open_web_sources(
     searcher = search_from_env(environment, on_note=note)
     live = WebFetcher(config)
     store = snapshot_store(cache_dir, max_pdf_bytes=config.max_bytes)
-    fetcher = CachingFetcher(live, store, max_age=SNAPSHOT_MAX_AGE, admit=live.admit)
+    fetcher = CachingFetcher(
+        live, store, max_age=SNAPSHOT_MAX_AGE, admit=live.admit, read_since=read_since
+    )
     label = f"{WEB_LABEL}{searcher.name}"
     # The PDFs it fetches are kept beside their snapshots: their pages can be shown.
     evidence = WebPageEvidence(fetcher.pdfs, deadline)
@@ -190,10 +195,11 @@ async def web_sources(
     env: Mapping[str, str] | None = None,
     on_note: Callable[[str], None] | None = None,
     deadline: Deadline | None = None,
+    read_since: datetime | None = None,
 ) -> AsyncIterator[Sources]:
     """`open_web_sources` for one run, closed at the end. Open it inside the event loop that
     uses it: the fetcher's connections belong to that loop."""
-    sources = open_web_sources(cache_dir, env, on_note, deadline)
+    sources = open_web_sources(cache_dir, env, on_note, deadline, read_since)
     try:
         yield sources
     finally:

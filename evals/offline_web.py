@@ -89,6 +89,12 @@ class OfflineWeb:
             self._pages[unquote(page.path)] = page
             self._index = None
 
+    def remove(self, path: str) -> None:
+        """No page at `path` any more: it answers 404 and search no longer finds it."""
+        with self._lock:
+            del self._pages[unquote(path)]
+            self._index = None
+
     def page_at(self, path: str) -> Page | None:
         with self._lock:
             return self._pages.get(unquote(urlsplit(path).path))

@@ -37,13 +37,13 @@ from engine.text.normalise import excerpt_key, folded
 from engine.verify.digest import sealed
 from engine.writing.figures import gather_figures, unit_family
 
-__all__ = ["changes_between", "with_changes"]
+__all__ = ["changes_between", "figure_quantity", "with_changes"]
 
 _Key = tuple[str, str, str, str]
 """What a figure measures: its measure, entity, period and unit family, folded."""
 
 
-def _quantity(figure: Figure) -> _Key:
+def figure_quantity(figure: Figure) -> _Key:
     return folded(figure.measure), folded(figure.entity), figure.period, unit_family(figure.unit)
 
 
@@ -69,7 +69,7 @@ class _Side:
         claims = tuple(c for c in cited if c.status is ClaimStatus.verified)
         figures: dict[_Key, list[Figure]] = {}
         for figure in gather_figures(claims):
-            figures.setdefault(_quantity(figure), []).append(figure)
+            figures.setdefault(figure_quantity(figure), []).append(figure)
         return cls(claims, figures)
 
     def documents(self) -> dict[str, list[Claim]]:

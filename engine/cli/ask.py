@@ -21,12 +21,13 @@ from typing import TYPE_CHECKING, TypeVar
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.assembly import Sources, index_unfinished, library_sources, web_sources
 from engine.budget import Budget, InMemoryBudget, Meter, PausableClock, StepRefused
+from engine.changes import explain_gone, with_changes
 from engine.cli.clarify import clarify_at_terminal
 from engine.cli.console import progress_display, say, summarise
 from engine.cli.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_MODEL_UNREACHABLE, EXIT_OK
 from engine.cli.opening import open_library
 from engine.cli.signals import terminate_as_interrupt
-from engine.contracts import Claim, ClarifyingQuestion, Limits, Plan, Report
+from engine.contracts import Claim, ClarifyingQuestion, Limits, Plan, Report, utc_now
 from engine.events import EventSink
 from engine.models.extractive import ExtractiveModel
 from engine.models.protocol import Brief, Draft, Model
@@ -40,6 +41,7 @@ from engine.settings import BadInput, wants_claude
 from engine.sources.kinds import WEB
 from engine.sources.library import Deadline, Library
 from engine.text.language import locale_language
+from engine.text.normalise import collapse_whitespace, folded
 
 if TYPE_CHECKING:  # the Claude SDK and v1 load only for a run that uses them
     from engine.models.claude import ClaudeConfig
@@ -83,6 +85,13 @@ def add_ask_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
         help="do not ask clarifying questions (they are only asked at a terminal)",
     )
     ask.add_argument(
+        "--since",
+        type=Path,
+        metavar="PREVIOUS/report.json",
+        help="the previous report of this question: the report opens with what changed since "
+        "it (pages read again as they are today)",
+    )
+    ask.add_argument(
         "--arch",
         choices=["final", "v1"],
         default="final",
@@ -102,6 +111,7 @@ def run_ask(args: argparse.Namespace) -> int:
     choose_model(args.model)  # a missing key or unknown model fails before any work
     if args.library is None and not args.web:
         raise BadInput("no source: pass --library DIR (a folder of documents) or --web")
+    previous = previous_report(args.since, brief.question) if args.since is not None else None
     with terminate_as_interrupt():  # SIGTERM while indexing stops the index's workers too
         deadline = Deadline.after(limits.seconds, started=started)  # the cap holds there too
         library = None
@@ -110,7 +120,7 @@ def run_ask(args: argparse.Namespace) -> int:
     # The sources' page evidence: a library's PDFs, or those the run fetched, kept beside
     # their snapshots; it outlives the sources' connections.
     report, evidence, unreachable = asyncio.run(
-        _research(args, brief, limits, library, started, deadline)
+        _research(args, brief, limits, library, started, deadline, previous)
     )
     if unreachable is not None:
         report = said_unreachable(report, unreachable)
@@ -125,6 +135,17 @@ def run_ask(args: argparse.Namespace) -> int:
     if not paths or ("json" in formats and out / "report.json" not in paths):
         return EXIT_FAILED  # report.json not written; its line was said as it failed
     return EXIT_OK if unreachable is None else EXIT_MODEL_UNREACHABLE
+
+
+def previous_report(path: Path, question: str) -> Report:
+    """The report `--since` names, read before any research: BadInput when it is not a
+    report.json or answers another question (a change is only a change of one brief)."""
+    from engine.cli.verify import load_report
+
+    previous = load_report(path)
+    if folded(collapse_whitespace(previous.question)) != folded(collapse_whitespace(question)):
+        raise BadInput(f"--since {path} answers another question: {previous.question!r}")
+    return previous
 
 
 def _tell_failure(line: str) -> None:
@@ -170,9 +191,13 @@ async def _research(
     library: tuple[Library, list[str]] | None,
     started: float | None = None,
     deadline: Deadline | None = None,
+    previous: Report | None = None,
 ) -> tuple[Report, PageEvidence | None, str | None]:
     """The report, the sources' page evidence, and why the model could not be reached
-    (None when it could)."""
+    (None when it could). With `previous`, the report carries what changed since it, why
+    each gone thing is gone told by the sources as they are now (every web page read today:
+    no snapshot older than this run is served)."""
+    read_since = utc_now() if previous is not None else None
     claude = choose_model(args.model)
     # The run's one budget, from its first model call (the clarifying questions) to its
     # last; its seconds run from `started`, less the minutes the user spends answering.
@@ -201,12 +226,17 @@ async def _research(
         else:
             sources = await stack.enter_async_context(
                 web_sources(
-                    args.cache_dir, on_note=lambda note: say(f"search: {note}"), deadline=deadline
+                    args.cache_dir,
+                    on_note=lambda note: say(f"search: {note}"),
+                    deadline=deadline,
+                    read_since=read_since,
                 )
             )
         with progress_display(limits) as show:
             report = await _run_architecture(args.arch, brief, budget, show, model, sources)
-            return report, sources.evidence, watch.unreachable if watch is not None else None
+        if previous is not None:
+            report = await explain_gone(with_changes(report, previous), sources.fetcher)
+        return report, sources.evidence, watch.unreachable if watch is not None else None
     raise AssertionError("unreachable: the stack returns or raises")
 
 

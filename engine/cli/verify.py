@@ -3,7 +3,9 @@
 It opens only what the user names: `--library DIR` (a library report never makes verify open
 the folder it records, unless that folder is the report's own), the web snapshot cache, or
 the live pages with `--refetch`. `--judge` asks Claude whether each sentence follows from
-its excerpts, the one thing code cannot check."""
+its excerpts, the one thing code cannot check. A report compared with its previous one
+(`fonte ask --since`) has its changes checked too (`engine.changes.check_changes`), against
+that previous report when `--since` names it."""
 
 from __future__ import annotations
 
@@ -16,10 +18,12 @@ from typing import TYPE_CHECKING
 
 from engine.assembly import is_web_report, recorded_library, snapshot_store
 from engine.budget import InMemoryBudget, Meter
+from engine.changes import ChangesCheck, check_changes
 from engine.cli.opening import open_library
 from engine.cli.printable import printable
 from engine.contracts import Limits, Report
 from engine.settings import BadInput
+from engine.sources.library import Library
 from engine.sources.web import CachingFetcher, FetchConfig, WebFetcher
 from engine.verify import (
     CheckResult,
@@ -56,6 +60,13 @@ def add_verify_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         action="store_true",
         help="check a report that carries no digest instead of failing it (edits go unseen)",
     )
+    verify.add_argument(
+        "--since",
+        type=Path,
+        metavar="PREVIOUS/report.json",
+        help="the previous report a report with changes was compared with: its seal and "
+        "claims are checked too",
+    )
     verify.add_argument("--cache-dir", type=Path)
     verify.set_defaults(handler=run_verify)
 
@@ -72,21 +83,15 @@ def load_report(path: Path) -> Report:
 
 def run_verify(args: argparse.Namespace) -> int:
     report = load_report(args.report)
+    previous = load_report(args.since) if args.since is not None else None
     judge = _judge_config() if args.judge else None  # no key: fail now, before any work
     folder = args.library or _own_library(report, args.report)
     if folder is not None:
         library, _ = open_library(folder, args.cache_dir)
-        result = asyncio.run(
-            recheck_report(
-                report,
-                library,
-                allow_unsealed=args.allow_unsealed,
-                seeing=seen_check(library),
-            )
-        )
+        result = asyncio.run(_recheck_library(report, library, args.allow_unsealed, previous))
     elif is_web_report(report.sources):
         result = asyncio.run(
-            _recheck_web(report, args.cache_dir, args.refetch, args.allow_unsealed)
+            _recheck_web(report, args.cache_dir, args.refetch, args.allow_unsealed, previous)
         )
     else:
         raise BadInput("the report records no source; pass --library DIR")
@@ -131,15 +136,42 @@ async def _judge(report: Report, config: ClaudeConfig, max_usd: float) -> list[s
     return unsupported_sentences(report, judged)
 
 
+async def _recheck_library(
+    report: Report, library: Library, allow_unsealed: bool, previous: Report | None
+) -> CheckResult:
+    """Against the library's files as they are now; its changes too (`with_changes_checked`)."""
+    result = await recheck_report(
+        report, library, allow_unsealed=allow_unsealed, seeing=seen_check(library)
+    )
+    return with_changes_checked(result, await check_changes(report, library, previous))
+
+
 async def _recheck_web(
-    report: Report, cache_dir: Path | None, live: bool, allow_unsealed: bool
+    report: Report,
+    cache_dir: Path | None,
+    live: bool,
+    allow_unsealed: bool,
+    previous: Report | None = None,
 ) -> CheckResult:
     """Against the snapshots the run read (a page missing from the cache is read live), or,
-    with --refetch, against the live pages, saying which changed since access."""
+    with --refetch, against the live pages, saying which changed since access. Why a gone
+    change is gone is told again from the live page: a snapshot of a page since removed
+    would still show it."""
     async with WebFetcher(FetchConfig.from_env()) as web:
         if live:  # straight from the web: the run's snapshots stay as they were read
-            return await refetch_claims(report, web.fetch, allow_unsealed=allow_unsealed)
-        cached = CachingFetcher(web, snapshot_store(cache_dir), admit=web.admit)
-        return await recheck_report(
-            report, cached, allow_unsealed=allow_unsealed, seeing=seen_check(cached)
-        )
+            result = await refetch_claims(report, web.fetch, allow_unsealed=allow_unsealed)
+        else:
+            cached = CachingFetcher(web, snapshot_store(cache_dir), admit=web.admit)
+            result = await recheck_report(
+                report, cached, allow_unsealed=allow_unsealed, seeing=seen_check(cached)
+            )
+        return with_changes_checked(result, await check_changes(report, web, previous))
+
+
+def with_changes_checked(result: CheckResult, changes: ChangesCheck) -> CheckResult:
+    """`result` with what `check_changes` found of the report's changes."""
+    return replace(
+        result,
+        change_failures=(*result.change_failures, *changes.failures),
+        warnings=(*result.warnings, *changes.warnings),
+    )

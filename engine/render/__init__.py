@@ -1,5 +1,6 @@
 """Renderers: a Report as Markdown, self-contained HTML, PDF and JSON files."""
 
+from engine.render.changes import change_lines, changes_part
 from engine.render.citations import (
     CitationIndex,
     claim_origin,
@@ -25,6 +26,8 @@ __all__ = [
     "PageEvidence",
     "RenderProblems",
     "accessed_text",
+    "change_lines",
+    "changes_part",
     "claim_origin",
     "labels_for",
     "origin_text",

@@ -26,6 +26,7 @@ from docx.text.run import Run
 
 from engine.contracts import Claim, ClaimStatus, FiguresTable, Report, Sentence
 from engine.render.appendix import appendix
+from engine.render.changes import changes_part
 from engine.render.citations import (
     CitationIndex,
     CitedExcerpt,
@@ -47,6 +48,7 @@ from engine.render.tables import (
     table_heading,
 )
 from engine.render.text import report_question, report_title
+from engine.words import words_for
 
 PAGE = (Cm(21.0), Cm(29.7))  # A4
 MARGIN = Cm(2.0)
@@ -108,11 +110,39 @@ class _Writer:
         question = report_question(report)
         if question is not None:
             _grey(self.document.add_paragraph().add_run(flat(question)), italic=True)
+        self.changes()
         if report.partial:
             banner = self.document.add_paragraph()
             banner.add_run(f"{labels.partial_report}. ").bold = True
             banner.add_run(labels.partial_explanation)
             self.bullets(report.gaps, lead=labels.gaps)
+
+    def changes(self) -> None:
+        """What changed since the previous report: each change with this report's claims
+        as footnotes, and the previous report's excerpts quoted under it with their source."""
+        part = changes_part(self.report)
+        if part is None:
+            return
+        words = words_for(self.report.language).changes
+        self.heading(part.heading)
+        _grey(self.document.add_paragraph().add_run(flat(part.explanation)))
+        for change in part.changes:
+            paragraph = self.document.add_paragraph(style="List Bullet")
+            paragraph.add_run(flat(change.line))
+            if change.why:
+                _grey(paragraph.add_run(f" — {flat(change.why)}"))
+            notes = [self.citation_note(cid) for cid in change.after]
+            for position, note in enumerate(notes):
+                self.footnotes.add(paragraph, note, follows=position > 0)
+            for claim in change.before:
+                quote = self.document.add_paragraph()
+                quote.paragraph_format.left_indent = Cm(0.6)
+                quote.add_run(f"{words.before}: ").bold = True
+                self.excerpt_runs(quote, claim)
+                where = self.document.add_paragraph()
+                where.paragraph_format.left_indent = Cm(0.6)
+                for piece in self.source_pieces(claim):
+                    _grey(where.add_run(piece.text))
 
     def bullets(self, items: list[str], *, lead: str | None = None) -> None:
         if not items:

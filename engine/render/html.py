@@ -16,6 +16,7 @@ import jinja2
 
 from engine.contracts import Claim, ClaimStatus, Report, Section, Sentence
 from engine.render.appendix import appendix
+from engine.render.changes import changes_part
 from engine.render.citations import (
     CitationIndex,
     SourceGroup,
@@ -39,6 +40,7 @@ from engine.render.tables import (
 )
 from engine.render.text import display_text, report_question, report_title
 from engine.text.normalise import collapse_whitespace
+from engine.words import words_for
 
 TEMPLATE_NAME = "report.html.j2"
 
@@ -144,6 +146,23 @@ class ConflictView:
 
 
 @dataclass(frozen=True)
+class ChangeView:
+    line: str
+    why: str
+    citations: list[CitationView]
+    """This report's claims."""
+    before: list[CitationView]
+    """The previous report's claims, as it sealed them (numbered 0: not among the sources)."""
+
+
+@dataclass(frozen=True)
+class ChangesView:
+    heading: str
+    explanation: str
+    changes: list[ChangeView]
+
+
+@dataclass(frozen=True)
 class ExcerptView:
     citation: CitationView
     holds_crop: bool
@@ -176,6 +195,21 @@ class _Views:
 
     def cited(self, claim_ids: list[str]) -> list[CitationView]:
         return [self.citations[cid] for cid in dict.fromkeys(claim_ids) if cid in self.citations]
+
+    def changes(self) -> ChangesView | None:
+        part = changes_part(self.report)
+        if part is None:
+            return None
+        entries = [
+            ChangeView(
+                line=change.line,
+                why=change.why,
+                citations=self.cited(list(change.after)),
+                before=[citation_view(0, claim, self.labels) for claim in change.before],
+            )
+            for change in part.changes
+        ]
+        return ChangesView(part.heading, part.explanation, entries)
 
     def calculation_ref(self, calculation_id: str) -> CalculationRef:
         calculation = self.report.calculation(calculation_id)
@@ -308,6 +342,8 @@ def render_html(
         title=report_title(report),
         question=report_question(report),
         labels=labels,
+        change_words=words_for(report.language).changes,
+        changes=views.changes(),
         partial=report.partial,
         gaps=[collapse_whitespace(gap) for gap in report.gaps],
         summary=summary,

@@ -14,8 +14,9 @@ that a page wrote can come alive in the report."""
 
 from __future__ import annotations
 
-from engine.contracts import ClaimStatus, FiguresTable, Report, Section, Sentence
+from engine.contracts import Claim, ClaimStatus, FiguresTable, Report, Section, Sentence
 from engine.render.appendix import appendix
+from engine.render.changes import changes_part
 from engine.render.citations import (
     CitationIndex,
     CitedExcerpt,
@@ -37,6 +38,7 @@ from engine.render.tables import (
 )
 from engine.render.text import inert_markdown, report_question, report_title
 from engine.text.normalise import collapse_whitespace
+from engine.words import words_for
 
 
 class _Numbers:
@@ -76,6 +78,7 @@ def render_markdown(report: Report) -> str:
     blocks = [
         f"# {inert_markdown(report_title(report))}",
         *([f"*{inert_markdown(question)}*"] if question else []),
+        *changes_blocks(report, numbers),
         *partial_blocks(report, labels),
         *summary_blocks(report, numbers),
         *contents_blocks(report, labels),
@@ -88,6 +91,33 @@ def render_markdown(report: Report) -> str:
         appendix_block(report, labels),
     ]
     return "\n\n".join(blocks) + "\n"
+
+
+def changes_blocks(report: Report, numbers: _Numbers) -> list[str]:
+    """What changed since the previous report: each change with this report's citations
+    and the previous report's excerpts quoted under it."""
+    part = changes_part(report)
+    if part is None:
+        return []
+    words, labels = words_for(report.language).changes, numbers.labels
+    items = []
+    for change in part.changes:
+        line = inert_markdown(change.line) + numbers.cited(list(change.after))
+        lines = [f"- {line}" + (f" — {inert_markdown(change.why)}" if change.why else "")]
+        lines += [f"  - {words.before}: {before_entry(claim, labels)}" for claim in change.before]
+        items.append("\n".join(lines))
+    body = [f"{inert_markdown(part.explanation)}", *(["\n".join(items)] if items else [])]
+    return ["\n\n".join([f"## {inert_markdown(part.heading)}", *body])]
+
+
+def before_entry(claim: Claim, labels: Labels) -> str:
+    """A previous report's claim, quoted inline with its source, page and access date."""
+    page = source_location(claim).page
+    where = [inert_markdown(source_title(claim))]
+    where += [page_label(labels, page)] if page is not None else []
+    where += [accessed_text(labels, claim.accessed_at)]
+    excerpt = inert_markdown(collapse_whitespace(claim.excerpt))
+    return f"“{excerpt}” — {' — '.join(where)}"
 
 
 def partial_blocks(report: Report, labels: Labels) -> list[str]:

@@ -1,6 +1,7 @@
 """The order of a report's parts, which every renderer follows, and its table of contents.
 
-Title (the question stated once), partial banner, summary, contents (three sections or
+Title (the question stated once), what changed since the previous report (a report
+compared with one: `fonte ask --since`), partial banner, summary, contents (three sections or
 more), sections, figures tables (each with its chart), calculations, conflicts, declared
 gaps, sources grouped by document, appendix. A part with nothing in it is left out.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.contracts import Report, Section
+from engine.render.changes import changes_part
 from engine.render.labels import Labels
 from engine.text.normalise import collapse_whitespace
 
@@ -50,6 +52,8 @@ def contents(report: Report, labels: Labels) -> list[Heading]:
     headings = [
         Heading(section_anchor(n), collapse_whitespace(section.title)) for n, section in sections
     ]
+    changes = changes_part(report)
+    first = [Heading("changes", changes.heading)] if changes is not None else []
     later = [
         ("figures", labels.figures, bool(report.tables)),
         ("calculations", labels.calculations, bool(report.calculations)),
@@ -58,4 +62,5 @@ def contents(report: Report, labels: Labels) -> list[Heading]:
         ("sources", labels.sources, True),
         ("appendix", labels.appendix, True),
     ]
-    return [*headings, *(Heading(anchor, title) for anchor, title, shown in later if shown)]
+    shown_later = [Heading(anchor, title) for anchor, title, shown in later if shown]
+    return [*first, *headings, *shown_later]

@@ -19,13 +19,15 @@ from pptx.presentation import Presentation
 from pptx.slide import Slide
 from pptx.util import Emu, Inches
 
-from engine.contracts import FiguresTable, Report, Section, Sentence
+from engine.contracts import Claim, FiguresTable, Report, Section, Sentence
 from engine.render import slide_shapes as draw
+from engine.render.changes import changes_part
 from engine.render.citations import (
     CitationIndex,
     evidence_text,
     reading_text,
     source_location,
+    source_title,
     sources_by_document,
 )
 from engine.render.labels import accessed_text, format_utc, labels_for
@@ -97,6 +99,7 @@ class _Deck:
         tables no section cites, the calculations, the sources."""
         report = self.report
         self.title_slide()
+        self.changes_slides()
         self.points_slides(self.labels.summary, report.summary)
         sections = [section for _, section in shown_sections(report)]
         placed = _tables_by_section(report, sections)
@@ -153,18 +156,7 @@ class _Deck:
         for number, chunk in enumerate(chunks):
             heading = title if number == 0 else f"{title} ({self.words.continued})"
             slide = self.slide(heading)
-            texts = [points[i] for i in chunk]
-            size = fitting_size(texts, CONTENT_WIDTH, BODY_HEIGHT, BODY_SIZES, BULLET_INDENT)
-            if size is None:  # a single point longer than a slide holds
-                size = BODY_SIZES[-1]
-                texts = [
-                    shortened(t, CONTENT_WIDTH, BODY_HEIGHT, size, BULLET_INDENT) for t in texts
-                ]
-            frame = draw.box(slide, SIDE, BODY_TOP, CONTENT_WIDTH, BODY_HEIGHT)
-            for position, text in enumerate(texts):
-                paragraph = draw.paragraph(frame, position)
-                draw.bullet(paragraph)
-                draw.styled_run(paragraph, text, size)
+            self.place_points(slide, [points[i] for i in chunk])
             cited = [cid for i in chunk for cid in sentences[i].claim_ids]
             cited += [
                 cid
@@ -173,6 +165,45 @@ class _Deck:
                 for cid in self.report.calculation(calc).claim_ids
             ]
             self.foot(slide, cited)
+
+    def place_points(self, slide: Slide, texts: list[str]) -> None:
+        """`texts` as bullet points in the slide's body, at the largest size that fits."""
+        size = fitting_size(texts, CONTENT_WIDTH, BODY_HEIGHT, BODY_SIZES, BULLET_INDENT)
+        if size is None:  # a single point longer than a slide holds
+            size = BODY_SIZES[-1]
+            texts = [shortened(t, CONTENT_WIDTH, BODY_HEIGHT, size, BULLET_INDENT) for t in texts]
+        frame = draw.box(slide, SIDE, BODY_TOP, CONTENT_WIDTH, BODY_HEIGHT)
+        for position, text in enumerate(texts):
+            paragraph = draw.paragraph(frame, position)
+            draw.bullet(paragraph)
+            draw.styled_run(paragraph, text, size)
+
+    def changes_slides(self) -> None:
+        """What changed since the previous report, right after the title: each change a
+        point with this report's citations at the foot; the previous report's excerpts, as
+        it sealed them, in the notes beside this report's."""
+        part = changes_part(self.report)
+        if part is None:
+            return
+        points = [
+            f"{flat(c.line)} {markers(list(c.after), self.index)}".rstrip()
+            + (f" — {flat(c.why)}" if c.why else "")
+            for c in part.changes
+        ]
+        if not points:
+            slide = self.slide(flat(part.heading))
+            self.place_points(slide, [flat(part.explanation)])
+            return
+        chunks = slide_chunks(
+            points, CONTENT_WIDTH, BODY_HEIGHT, BODY_SIZES[-1], POINTS_PER_SLIDE, BULLET_INDENT
+        )
+        for number, chunk in enumerate(chunks):
+            continued = f" ({self.words.continued})" if number else ""
+            slide = self.slide(flat(part.heading) + continued)
+            self.place_points(slide, [points[i] for i in chunk])
+            cited = [cid for i in chunk for cid in part.changes[i].after]
+            self.foot(slide, cited)
+            self.notes(slide, cited, before=[c for i in chunk for c in part.changes[i].before])
 
     def point_text(self, sentence: Sentence) -> str:
         text = f"{flat(sentence.text)} {markers(sentence.claim_ids, self.index)}"
@@ -333,7 +364,9 @@ class _Deck:
         draw.styled_run(frame.paragraphs[0], text, size, colour=GREY)
         self.notes(slide, cited)
 
-    def notes(self, slide: Slide, claim_ids: Sequence[str]) -> None:
+    def notes(self, slide: Slide, claim_ids: Sequence[str], before: Sequence[Claim] = ()) -> None:
+        """The excerpts of the slide's claims; `before`: a previous report's, as it sealed
+        them, after them."""
         blocks = [self.words.slide_sources + ":"]
         for cid in dict.fromkeys(claim_ids):
             claim = self.report.claim(cid)
@@ -344,6 +377,13 @@ class _Deck:
                 f"{excerpt_text(claim, self.labels)}\n"
                 f"{accessed_text(self.labels, claim.accessed_at)}"
             )
+        label = words_for(self.report.language).changes.before
+        blocks += [
+            f"{label}: {flat(source_title(claim))} — {flat(source_location(claim).shown)}\n"
+            f"{excerpt_text(claim, self.labels)}\n"
+            f"{accessed_text(self.labels, claim.accessed_at)}"
+            for claim in before
+        ]
         frame = slide.notes_slide.notes_text_frame
         if frame is not None:
             frame.text = "\n\n".join(blocks)

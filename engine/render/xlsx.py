@@ -26,11 +26,14 @@ from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
 from engine.contracts import Calculation, ClaimStatus, FiguresTable, Report
+from engine.render.changes import changes_part
 from engine.render.citations import CitationIndex, source_location, source_title, standing_text
+from engine.render.labels import accessed_text
 from engine.render.text import report_title
 from engine.words import ReportWords, SheetWords, words_for
 
 if TYPE_CHECKING:
+    from openpyxl import Workbook
     from openpyxl.cell.cell import Cell
     from openpyxl.styles import Alignment, Font, PatternFill
     from openpyxl.worksheet.worksheet import Worksheet
@@ -82,6 +85,7 @@ def render_xlsx(report: Report, crops: Mapping[str, bytes]) -> bytes:
     assert claims is not None  # a new workbook has one sheet
     claims.title = words.claims_sheet
     _claims_sheet(claims, report, words, words_for(report.language).report)
+    _changes_sheet(workbook, report, words)
     _figures_sheet(workbook.create_sheet(words.figures_sheet), report, words)
     _summary_sheet(workbook.create_sheet(words.summary_sheet), report, words)
     for sheet in workbook.worksheets:
@@ -134,6 +138,36 @@ def _claims_sheet(sheet: Worksheet, report: Report, words: SheetWords, labels: R
         sheet.column_dimensions[_letter(column)].width = width
     sheet.freeze_panes = "A2"
     sheet.auto_filter.ref = f"A1:{_letter(len(_CLAIM_COLUMNS))}{len(report.claims) + 1}"
+
+
+def _changes_sheet(workbook: Workbook, report: Report, words: SheetWords) -> None:
+    """The first sheet of a report compared with its previous one: the part's heading and
+    explanation, then a row per change with its kind, its line, why a gone one is gone,
+    this report's claims (id and citation number) and the previous report's excerpts with
+    their sources, as it sealed them."""
+    part = changes_part(report)
+    if part is None:
+        return
+    changes, labels = words_for(report.language).changes, words_for(report.language).report
+    sheet = workbook.create_sheet(changes.sheet, 0)
+    workbook.active = sheet
+    _text(sheet.cell(1, 1), part.heading).font = _styles().bold
+    _text(sheet.cell(2, 1), part.explanation).alignment = _styles().wrap
+    columns = [words.kind, changes.change, changes.why_column, changes.now, changes.before]
+    _header(sheet, 4, columns)
+    numbers = {claim.id: n for n, claim in CitationIndex(report).cited()}
+    for row, change in enumerate(part.changes, start=5):
+        before = "\n\n".join(
+            f"{claim.excerpt}\n— {source_title(claim)}, {source_location(claim).shown}, "
+            f"{accessed_text(labels, claim.accessed_at)}"
+            for claim in change.before
+        )
+        now = ", ".join(f"{cid} [{numbers[cid]}]" for cid in change.after)
+        values = [changes.kinds[change.kind.value], change.line, change.reason, now, before]
+        _row(sheet, row, [value or None for value in values])
+    for column, width in zip("ABCDE", (16, 60, 36, 20, 70), strict=True):
+        sheet.column_dimensions[column].width = width
+    sheet.freeze_panes = "A5"
 
 
 def _figures_sheet(sheet: Worksheet, report: Report, words: SheetWords) -> None:

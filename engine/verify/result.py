@@ -55,12 +55,16 @@ class CheckResult:
     edited: str | None = None
     """Why the report no longer matches the digest written with it (a failure)."""
     warnings: tuple[str, ...] = ()
+    change_failures: tuple[str, ...] = ()
+    """Why what changed since the previous report no longer holds as the report says
+    (`engine.changes.check_changes`)."""
 
     @property
     def ok(self) -> bool:
-        """No published claim fails, every published sentence still holds, and the report
-        is as it was written."""
-        return self.count(Outcome.fails) == 0 and not self.sentence_failures and not self.edited
+        """No published claim fails, every published sentence still holds, every change
+        since the previous report holds, and the report is as it was written."""
+        failing = self.sentence_failures or self.change_failures or self.edited
+        return self.count(Outcome.fails) == 0 and not failing
 
     def count(self, outcome: Outcome) -> int:
         return sum(1 for c in self.claims if c.outcome is outcome)
@@ -72,6 +76,7 @@ class CheckResult:
     def lines(self) -> list[str]:
         out = [f"{_LABELS[c.outcome]} {c.claim.id} {c.claim.url} — {c.reason}" for c in self.claims]
         out += [f"FAIL    sentence: {reason}" for reason in self.sentence_failures]
+        out += [f"FAIL    {reason}" for reason in self.change_failures]
         out += [f"FAIL    report: {self.edited}"] if self.edited else []
         out += [f"note    {warning}" for warning in self.warnings]
         counts = Counter(c.outcome for c in self.claims)

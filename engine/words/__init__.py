@@ -24,6 +24,7 @@ from engine.words.en import ENGLISH
 from engine.words.pt import PORTUGUESE
 from engine.words.routine_schema import RoutineWords
 from engine.words.schema import (
+    ChangeWords,
     GapWords,
     LibraryWords,
     NoteWords,
@@ -39,6 +40,7 @@ from engine.words.slack_schema import SlackWords
 __all__ = [
     "ENGLISH",
     "PORTUGUESE",
+    "ChangeWords",
     "GapWords",
     "LibraryWords",
     "NoteWords",

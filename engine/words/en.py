@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.words.en_routines import ENGLISH_ROUTINES
 from engine.words.en_slack import ENGLISH_SLACK
 from engine.words.schema import (
+    ChangeWords,
     GapWords,
     LibraryWords,
     NoteWords,
@@ -297,6 +298,38 @@ _WRITER = WriterWords(
     scales={3: "thousand", 6: "million", 9: "billion", 12: "trillion"},
 )
 
+
+_CHANGES = ChangeWords(
+    heading="What changed since {date}",
+    explanation=(
+        "Compared with the report of {date} on the same question. Each change cites both "
+        "sides: what that report quoted, as it sealed it, and what this one quotes today."
+    ),
+    no_change="No change since {date}: the same figures and findings, from the same sources.",
+    figure_changed="{figure}: from {before} to {after}",
+    figure_new="New figure: {figure}",
+    figure_gone="Figure no longer found: {figure}",
+    finding_new="New finding in {title}",
+    finding_gone="Finding no longer found in {title}",
+    source_new="New source: {title}",
+    source_gone="Source no longer found: {title}",
+    before="Before",
+    now="Now",
+    why="why: {reason}",
+    gone_reasons={
+        "removed": "the file or page was removed",
+        "excerpt_missing": "the page changed and the excerpt is no longer on it",
+        "page_changed": "the page changed; the excerpt is still on it, not cited this time",
+        "not_cited": "the page is as it was; the excerpt was not cited this time",
+        "unreachable": "the source could not be read to tell",
+    },
+    kinds={"changed": "changed", "new": "new", "gone": "no longer found"},
+    sheet="Changes",
+    change="Change",
+    why_column="Why",
+)
+
+
 ENGLISH = Words(
     language="en",
     report=_REPORT,
@@ -308,5 +341,6 @@ ENGLISH = Words(
     templates=_TEMPLATES,
     slack=ENGLISH_SLACK,
     writer=_WRITER,
+    changes=_CHANGES,
     routines=ENGLISH_ROUTINES,
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.words.pt_routines import PORTUGUESE_ROUTINES
 from engine.words.pt_slack import PORTUGUESE_SLACK
 from engine.words.schema import (
+    ChangeWords,
     GapWords,
     LibraryWords,
     NoteWords,
@@ -307,6 +308,38 @@ _WRITER = WriterWords(
     scales={3: "mil", 6: "milhões", 9: "bilhões", 12: "trilhões"},
 )
 
+
+_CHANGES = ChangeWords(
+    heading="O que mudou desde {date}",
+    explanation=(
+        "Comparado com o relatório de {date} sobre a mesma pergunta. Cada mudança cita os dois "
+        "lados: o que aquele relatório citou, como ele o selou, e o que este cita hoje."
+    ),
+    no_change="Nada mudou desde {date}: os mesmos números e constatações, das mesmas fontes.",
+    figure_changed="{figure}: de {before} para {after}",
+    figure_new="Novo número: {figure}",
+    figure_gone="Número não mais encontrado: {figure}",
+    finding_new="Nova constatação em {title}",
+    finding_gone="Constatação não mais encontrada em {title}",
+    source_new="Nova fonte: {title}",
+    source_gone="Fonte não mais encontrada: {title}",
+    before="Antes",
+    now="Agora",
+    why="por quê: {reason}",
+    gone_reasons={
+        "removed": "o arquivo ou a página foi removido",
+        "excerpt_missing": "a página mudou e o trecho não está mais nela",
+        "page_changed": "a página mudou; o trecho ainda está nela, mas não foi citado desta vez",
+        "not_cited": "a página está como era; o trecho não foi citado desta vez",
+        "unreachable": "não foi possível ler a fonte para saber",
+    },
+    kinds={"changed": "mudou", "new": "novo", "gone": "não mais encontrado"},
+    sheet="Mudanças",
+    change="Mudança",
+    why_column="Por quê",
+)
+
+
 PORTUGUESE = Words(
     language="pt",
     report=_REPORT,
@@ -318,5 +351,6 @@ PORTUGUESE = Words(
     templates=_TEMPLATES,
     slack=PORTUGUESE_SLACK,
     writer=_WRITER,
+    changes=_CHANGES,
     routines=PORTUGUESE_ROUTINES,
 )

@@ -292,6 +292,39 @@ class WriterWords:
 
 
 @dataclass(frozen=True)
+class ChangeWords:
+    """The "What changed" part a report compared with its previous one opens with
+    (`fonte ask --since`): its heading and explanation ({date}: the previous report's), the
+    line of each change ({figure}: a figure as `figure_label` shows it; {before}, {after}:
+    the figures as printed; {title}: a document's), the two sides' labels, and why each gone
+    one is gone, by `GoneReason` value."""
+
+    heading: str
+    explanation: str
+    no_change: str
+    figure_changed: str
+    figure_new: str
+    figure_gone: str
+    finding_new: str
+    finding_gone: str
+    source_new: str
+    source_gone: str
+    before: str
+    """The previous report's side, quoted as it sealed it."""
+    now: str
+    """This report's side."""
+    why: str
+    """({reason}): a gone change's reason, after its line."""
+    gone_reasons: Mapping[str, str]
+    kinds: Mapping[str, str]
+    """A change's kind (changed, new, gone) in a word, for a spreadsheet's column."""
+    sheet: str
+    """report.xlsx's sheet of the changes (31 characters at most, no `:/\\?*[]`)."""
+    change: str
+    why_column: str
+
+
+@dataclass(frozen=True)
 class Words:
     """Everything Fonte says to a reader or a user, in one language."""
 
@@ -305,4 +338,5 @@ class Words:
     templates: TemplateWords
     slack: SlackWords
     writer: WriterWords
+    changes: ChangeWords
     routines: RoutineWords

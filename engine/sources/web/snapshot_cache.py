@@ -185,11 +185,15 @@ class CachingFetcher:
         store: SnapshotStore,
         max_age: timedelta | None = None,
         admit: Admit | None = None,
+        read_since: datetime | None = None,
     ) -> None:
         self.fetcher = fetcher
         self.store = store
         self.max_age = max_age
         self.admit = admit
+        self.read_since = read_since
+        """A snapshot fetched before it is read live again: a run that watches for changes
+        (`fonte ask --since`) reads each page as it is today, once."""
         self.pdfs: PdfStore = store if isinstance(store, PdfStore) else InMemoryPdfStore()
         self.htmls: HtmlStore = store if isinstance(store, HtmlStore) else InMemoryHtmlStore()
 
@@ -206,9 +210,7 @@ class CachingFetcher:
         """The stored snapshot of `url`, else (or with `fresh`) a live read, which is stored."""
         if not fresh:
             stored = await self.store.get(url)
-            if stored is not None and (
-                self.max_age is None or utc_now() - stored.fetched_at <= self.max_age
-            ):
+            if stored is not None and self._still_fresh(stored):
                 check_page(stored, split_page(url)[1])
                 if self.admit is not None:
                     await self.admit(stored)
@@ -225,6 +227,11 @@ class CachingFetcher:
             await asyncio.to_thread(self.htmls.forget_html, snapshot.url)
         await self.store.put(snapshot)
         return snapshot
+
+    def _still_fresh(self, stored: Snapshot) -> bool:
+        if self.read_since is not None and stored.fetched_at < self.read_since:
+            return False
+        return self.max_age is None or utc_now() - stored.fetched_at <= self.max_age
 
     async def _fetch_live(self, url: str) -> Fetched:
         if isinstance(self.fetcher, PdfFetcher):
