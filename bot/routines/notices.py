@@ -27,12 +27,13 @@ from bot.slack.blockkit import (
 )
 from bot.slack.blocks import ROUTINE, WATCH, money
 from engine import Claim, Language, Report
-from engine.render import shown_url
+from engine.render import changes_part, shown_url
 from engine.text import clip
 from engine.words import RoutineWords, words_for
 
 __all__ = [
     "MAX_CHANGES_SHOWN",
+    "QUOTED_CHARS",
     "ROUTINE_EVENT",
     "changes_message",
     "frequency_word",
@@ -49,7 +50,8 @@ its message reached the thread (docs.slack.dev/messaging/message-metadata)."""
 MAX_CHANGES_SHOWN = 15
 """Changes listed in one message; the rest are in the report's files below it."""
 
-_WHAT_CHARS = 200
+QUOTED_CHARS = 200
+"""Of a new or gone finding's excerpt, quoted after its line."""
 
 
 def words(language: str) -> RoutineWords:
@@ -145,45 +147,31 @@ class _Citations:
 
 
 def changes_message(routine: Routine, report: Report, period: str) -> Message:
-    """A run's message: what changed since the report compared (`report.previous`), a line
-    per change with its citations (the new report's claims; a gone change, the previous
-    report's), at most `MAX_CHANGES_SHOWN` of them."""
+    """A run's message: what changed since the report compared (`report.previous`), worded
+    as every format words it (`engine.render.changes_part`), a line per change with its
+    citations (this report's claims; a gone change, the previous report's, as it sealed
+    them), at most `MAX_CHANGES_SHOWN` of them."""
     w = words(report.language)
-    previous = report.previous
-    since = when(previous.created_at) if previous is not None else when(report.created_at)
-    title = w.changes_title.format(question=escape(clip(routine.question, 200)), since=since)
+    part = changes_part(report)
+    assert part is not None, "a run's message shows a compared report"
     new_claims = {claim.id: claim for claim in report.claims}
-    old_claims = {claim.id: claim for claim in previous.claims} if previous is not None else {}
     citations = _Citations()
     lines = []
-    for change in report.changes[:MAX_CHANGES_SHOWN]:
-        cited = [new_claims[c] for c in change.new_claim_ids if c in new_claims]
-        if not cited:
-            cited = [old_claims[c] for c in change.old_claim_ids if c in old_claims]
-        figure = change.after or change.before
-        if figure is not None:
-            parts = (figure.measure, figure.entity, figure.period)
-            what = " · ".join(part for part in parts if part)
-        elif change.subject == "source":
-            what = change.title or change.url
-        else:
-            what = cited[0].excerpt if cited else change.title or change.url
-        what = escape(clip(what, _WHAT_CHARS))
-        if change.kind == "changed" and change.before is not None and change.after is not None:
-            said = w.change_changed.format(
-                what=what, before=escape(change.before.text), after=escape(change.after.text)
-            )
-        elif change.kind == "new":
-            said = w.change_new.format(what=what)
-        else:
-            said = w.change_gone.format(what=what)
-        lines.append(f"• {said} {citations.marks(cited)}".rstrip())
-    left = len(report.changes) - MAX_CHANGES_SHOWN
+    shown = zip(part.changes, report.changes, strict=True)
+    for change, of in list(shown)[:MAX_CHANGES_SHOWN]:
+        cited = [new_claims[c] for c in change.after if c in new_claims] or list(change.before)
+        said = f"{change.line} — {change.why}" if change.why else change.line
+        if of.subject == "finding" and cited:  # its line names the document: quote it
+            said += f" “{clip(cited[0].excerpt, QUOTED_CHARS)}”"
+        lines.append(f"• {escape(said)} {citations.marks(cited)}".rstrip())
+    left = len(part.changes) - MAX_CHANGES_SHOWN
     if left > 0:
-        lines.append(f"_{w.more_changes.format(count=left)}_")
+        lines.append(f"_{escape(w.more_changes.format(count=left))}_")
+    title = f"*{escape(part.heading)}*"
+    asked = f"_{escape(clip(routine.question, 200))}_"
     marker = run_marker(routine.routine_id, period)
     return Message(
-        clip(title, MAX_FALLBACK_TEXT),
-        [section(title), *sections("", lines)],
+        clip(f"{part.heading}: {routine.question}", MAX_FALLBACK_TEXT),
+        [*sections(title, [asked]), *sections("", lines)],
         metadata={"event_type": ROUTINE_EVENT, "event_payload": marker},
     )

@@ -50,14 +50,6 @@ class RoutineWords:
     """{question}, {frequency}, {user}."""
     not_yours: str
     not_found: str
-    changes_title: str
-    """The head of a run's message: {question}, {since}: the date of the report compared."""
-    change_changed: str
-    """A figure that changed: {what} (its measure, entity and period), {before}, {after}."""
-    change_new: str
-    """A figure, finding or source the new report cites and the previous did not: {what}."""
-    change_gone: str
-    """One the previous report cited and the new one does not: {what}."""
     more_changes: str
     """The message's last line when not every change fits: {count}."""
     files_updated: str

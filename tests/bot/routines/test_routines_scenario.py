@@ -221,7 +221,7 @@ async def test_an_unchanged_run_posts_nothing_and_a_changed_source_posts_one_mes
     [message] = run_messages(slack)
     assert message.params["thread_ts"] == THREAD
     text = message.text_of_blocks()
-    assert "Mudou desde" in text
+    assert "O que mudou desde" in text
     assert "100 kW" in text
     assert "75 kW" in text
     assert "[1] lei-14300.md" in text  # cited by the file's name, not its path here
