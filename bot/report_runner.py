@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 from bot.arq_executor import ArqExecutor
 from bot.conversation.delivery import deliver_report
@@ -13,6 +14,7 @@ from bot.recovery.attempts import end_failed
 from bot.recovery.heartbeat import RunHeartbeat
 from bot.redis.outage import REDIS_DOWN
 from bot.redis.state import ReportState
+from bot.redis.stores import ResearchContext
 from bot.runtime import Runtime
 from bot.slack.api import DELIVERY_ERRORS
 from bot.slack.assistant import StatusLine
@@ -24,6 +26,7 @@ from bot.slack.stream import StreamedProgress, end_stream, open_stream
 from bot.slack.texts import texts_for
 from bot.sources.catalog import origins_marked
 from engine import GRACE_SECONDS, Orchestrator, Report
+from engine.assembly import Sources
 from engine.text import clip
 
 log = logging.getLogger(__name__)
@@ -124,17 +127,8 @@ async def _research(rt: Runtime, state: ReportState, version: int) -> Report | N
         state=progress,
     )
     status_line = _status_line(rt, state, reporter)
-    orchestrator = Orchestrator(
-        rt.model,
-        sources.searcher,
-        sources.fetcher,
-        board=context.board,
-        budget=budget,
-        snapshots=context.snapshots,
-        executor=rt.executor_for(report_id, version),
-        events=reporter.sink,
-        subagent_max_steps=rt.settings.subagent_max_steps,
-        source_labels=sources.labels,
+    orchestrator = lead(
+        rt, context, sources, executor=rt.executor_for(report_id, version), events=reporter.sink
     )
     reporter.start()
     if status_line is not None:
@@ -164,6 +158,22 @@ async def _research(rt: Runtime, state: ReportState, version: int) -> Report | N
         await status_line.close()
     await rt.stores.end_run(report_id, version)
     return origins_marked(report, sources)
+
+
+def lead(rt: Runtime, context: ResearchContext, sources: Sources, **options: Any) -> Orchestrator:
+    """The orchestrator of one run over its report's shared board, budget and snapshots and
+    its conversation's sources; `options` are the run's own (its executor, its events)."""
+    return Orchestrator(
+        rt.model,
+        sources.searcher,
+        sources.fetcher,
+        board=context.board,
+        budget=context.budget,
+        snapshots=context.snapshots,
+        subagent_max_steps=rt.settings.subagent_max_steps,
+        source_labels=sources.labels,
+        **options,
+    )
 
 
 def _status_line(rt: Runtime, state: ReportState, reporter: ProgressReporter) -> StatusLine | None:

@@ -32,6 +32,7 @@ from datetime import datetime
 from bot.conversation.delivery import posted_files, posted_marked, report_uploads
 from bot.recovery.heartbeat import RunHeartbeat
 from bot.redis.outage import REDIS_DOWN
+from bot.report_runner import lead
 from bot.routines.notices import ROUTINE_EVENT, changes_message, run_marker, words
 from bot.routines.schedule import is_due, month_of, period_of
 from bot.routines.store import Result, Routine, RunRecord
@@ -39,7 +40,7 @@ from bot.runtime import Runtime
 from bot.slack.api import DELIVERY_ERRORS
 from bot.slack.delivery import tell
 from bot.sources.catalog import origins_marked
-from engine import Brief, Orchestrator, Report
+from engine import Brief, Report
 from engine.assembly import Sources
 from engine.changes import explain_gone, with_changes
 
@@ -172,16 +173,7 @@ async def _research(rt: Runtime, routine: Routine, run_id: str, sources: Sources
     if plan is None:  # made by the slash command before its report was planned
         state = await rt.states.get(routine.report_id)
         plan = state.plan if state is not None else None
-    orchestrator = Orchestrator(
-        rt.model,
-        sources.searcher,
-        sources.fetcher,
-        board=context.board,
-        budget=context.budget,
-        snapshots=context.snapshots,
-        subagent_max_steps=rt.settings.subagent_max_steps,
-        source_labels=sources.labels,
-    )
+    orchestrator = lead(rt, context, sources)  # its subagents run in this job
     brief = Brief(question=routine.question, language=routine.language, template=routine.template)
     report = await orchestrator.run(brief, plan=plan)
     await rt.stores.end_run(run_id, 1)

@@ -12,7 +12,7 @@ import signal
 import subprocess
 import uuid
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -50,10 +50,34 @@ def marks(tmp_path: Path) -> Path:
     return folder
 
 
+@dataclass
+class Scene:
+    """What a test of routines on worker processes is given: the bot side's settings and
+    runtimes, the Slack stand-in, the library, its folder and Redis prefix, the marks slow
+    searches leave, and the worker processes it starts (killed at the end)."""
+
+    settings: Any
+    runtimes: Any
+    slack: SlackStub
+    library: Path
+    tmp: Path
+    prefix: str
+    marks: Path
+    processes: list[subprocess.Popen[bytes]]
+
+
 @pytest.fixture
-def processes() -> Iterator[list[subprocess.Popen[bytes]]]:
+def scene(
+    make_settings: Any,
+    runtimes: Any,
+    slack: SlackStub,
+    library: Path,
+    tmp_path: Path,
+    redis_prefix: str,
+    marks: Path,
+) -> Iterator[Scene]:
     with killed_at_the_end() as started:
-        yield started
+        yield Scene(make_settings, runtimes, slack, library, tmp_path, redis_prefix, marks, started)
 
 
 def slow_env(
@@ -122,15 +146,15 @@ def posted_runs(slack: SlackStub) -> list[dict[str, Any]]:
 
 
 async def test_two_workers_run_each_period_once_and_a_killed_run_is_finished_once(
-    make_settings: Any,
-    runtimes: Any,
-    slack: SlackStub,
-    library: Path,
-    tmp_path: Path,
-    redis_prefix: str,
-    marks: Path,
-    processes: list[subprocess.Popen[bytes]],
+    scene: Scene,
 ) -> None:
+    make_settings, runtimes, slack, library = (
+        scene.settings,
+        scene.runtimes,
+        scene.slack,
+        scene.library,
+    )
+    tmp_path, redis_prefix, marks, processes = scene.tmp, scene.prefix, scene.marks, scene.processes
     rt = await runtimes(make_settings())
     routine_id = await watched_report(runtimes, make_settings, rt)
     changed_law(library)
@@ -187,16 +211,14 @@ async def test_two_workers_run_each_period_once_and_a_killed_run_is_finished_onc
 
 
 @pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
-async def test_a_redis_restarted_mid_run_loses_and_duplicates_nothing(
-    make_settings: Any,
-    runtimes: Any,
-    slack: SlackStub,
-    library: Path,
-    tmp_path: Path,
-    redis_prefix: str,
-    marks: Path,
-    processes: list[subprocess.Popen[bytes]],
-) -> None:
+async def test_a_redis_restarted_mid_run_loses_and_duplicates_nothing(scene: Scene) -> None:
+    make_settings, runtimes, slack, library = (
+        scene.settings,
+        scene.runtimes,
+        scene.slack,
+        scene.library,
+    )
+    tmp_path, redis_prefix, marks, processes = scene.tmp, scene.prefix, scene.marks, scene.processes
     server = RedisServer(tmp_path / "redis")  # its append-only file fsynced on every write
     server.start()
     try:
