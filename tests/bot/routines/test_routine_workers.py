@@ -65,6 +65,21 @@ class Scene:
     marks: Path
     processes: list[subprocess.Popen[bytes]]
 
+    async def watched(self, redis_url: str | None = None) -> tuple[Runtime, str]:
+        """The bot side's runtime (on `redis_url`, else the tests' Redis) and a routine made
+        from a report delivered earlier; the law then changes, so its next run has news."""
+        settings = self.settings()
+        rt = await self.runtimes(replace(settings, redis_url=redis_url or settings.redis_url))
+        routine_id = await watched_report(self.runtimes, self.settings, rt)
+        changed_law(self.library)
+        return rt, routine_id
+
+    def start_workers(self, **extra: str) -> None:
+        env = slow_env(
+            self.slack, self.prefix, self.library, self.tmp / "cache", self.marks, **extra
+        )
+        self.processes.extend(start_worker(env, self.tmp / f"worker-{n}.log") for n in (1, 2))
+
 
 @pytest.fixture
 def scene(
@@ -148,18 +163,9 @@ def posted_runs(slack: SlackStub) -> list[dict[str, Any]]:
 async def test_two_workers_run_each_period_once_and_a_killed_run_is_finished_once(
     scene: Scene,
 ) -> None:
-    make_settings, runtimes, slack, library = (
-        scene.settings,
-        scene.runtimes,
-        scene.slack,
-        scene.library,
-    )
-    tmp_path, redis_prefix, marks, processes = scene.tmp, scene.prefix, scene.marks, scene.processes
-    rt = await runtimes(make_settings())
-    routine_id = await watched_report(runtimes, make_settings, rt)
-    changed_law(library)
-    env = slow_env(slack, redis_prefix, library, tmp_path / "cache", marks)
-    processes.extend(start_worker(env, tmp_path / f"worker-{n}.log") for n in (1, 2))
+    rt, routine_id = await scene.watched()
+    scene.start_workers()
+    slack, marks = scene.slack, scene.marks
 
     day = MADE + timedelta(days=1)
     period = "2026-12-11"
@@ -212,29 +218,13 @@ async def test_two_workers_run_each_period_once_and_a_killed_run_is_finished_onc
 
 @pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
 async def test_a_redis_restarted_mid_run_loses_and_duplicates_nothing(scene: Scene) -> None:
-    make_settings, runtimes, slack, library = (
-        scene.settings,
-        scene.runtimes,
-        scene.slack,
-        scene.library,
-    )
-    tmp_path, redis_prefix, marks, processes = scene.tmp, scene.prefix, scene.marks, scene.processes
-    server = RedisServer(tmp_path / "redis")  # its append-only file fsynced on every write
+    slack, marks, processes = scene.slack, scene.marks, scene.processes
+    server = RedisServer(scene.tmp / "redis")  # its append-only file fsynced on every write
     server.start()
     try:
-        rt = await runtimes(replace(make_settings(), redis_url=server.url))
-        routine_id = await watched_report(runtimes, make_settings, rt)
-        changed_law(library)
-        env = slow_env(
-            slack,
-            redis_prefix,
-            library,
-            tmp_path / "cache",
-            marks,
-            REDIS_URL=server.url,
-            FONTE_TEST_SLOW_SECONDS="10",  # the run outlives the outage, then goes on
-        )
-        processes.extend(start_worker(env, tmp_path / f"worker-{n}.log") for n in (1, 2))
+        rt, routine_id = await scene.watched(server.url)
+        # The run outlives the outage, then goes on.
+        scene.start_workers(REDIS_URL=server.url, FONTE_TEST_SLOW_SECONDS="10")
         day, period = MADE + timedelta(days=1), "2026-12-11"
         await ticks(rt, day)
 
