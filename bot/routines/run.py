@@ -25,7 +25,9 @@ requester once.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -44,12 +46,40 @@ from engine import Brief, Report
 from engine.assembly import Sources
 from engine.changes import explain_gone, with_changes
 
-__all__ = ["FAILURES_TO_PAUSE", "run_id_of", "run_routine", "tick"]
+__all__ = [
+    "FAILURES_TO_PAUSE",
+    "TICK_SECONDS",
+    "give_up_routine",
+    "run_id_of",
+    "run_routine",
+    "tick",
+    "ticking",
+]
 
 log = logging.getLogger(__name__)
 
 FAILURES_TO_PAUSE = 3
 """Failed runs in a row that pause a routine."""
+
+
+TICK_SECONDS = 60.0
+"""How often the embedded bot ticks (workers tick on arq's cron, every minute)."""
+
+
+async def ticking(
+    rt: Runtime,
+    every: float = TICK_SECONDS,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+) -> None:
+    """The embedded bot's schedule, which has no workers and no cron: `tick` at the
+    runtime's clock every `every` seconds until cancelled; a tick that fails is logged and
+    the next one comes."""
+    while True:
+        try:
+            await tick(rt, rt.now())
+        except Exception:
+            log.exception("the routines' tick failed; the next one is in %.0f s", every)
+        await sleep(every)
 
 
 def run_id_of(routine_id: str, period: str) -> str:

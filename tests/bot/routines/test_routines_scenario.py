@@ -22,6 +22,7 @@ from bot.runtime import Runtime
 from bot.slack.blockkit import value
 from bot.slack.blocks import ROUTINE, WATCH
 from tests.support.bot_env import SignedSlack
+from tests.support.clock import FakeClock
 from tests.support.slack_runs import CHANNEL, QUESTION, USER, finished_report, settle
 from tests.support.slack_stub import Call, SlackStub
 
@@ -299,3 +300,38 @@ async def test_a_deleted_channel_takes_its_routines_with_it(
         await asyncio.sleep(0.05)
     assert await rt.routines.get(routine_id) is None
     assert await rt.routines.of_channel(CHANNEL) == []
+
+
+async def test_the_embedded_bot_ticks_on_its_own_clock_and_survives_a_failed_tick(
+    embedded_http: tuple[Runtime, SignedSlack],
+    slack: SlackStub,
+    clock: Moved,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rt, http = embedded_http
+    routine_id = await watched(rt, http, slack, "daily")
+    waits = FakeClock()
+    calls = 0
+    real_tick = run_module.tick
+
+    async def flaky(rt: Runtime, now: datetime) -> list[tuple[str, str]]:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise RuntimeError("Redis blinked")
+        return await real_tick(rt, now)
+
+    monkeypatch.setattr(run_module, "tick", flaky)
+    schedule = asyncio.create_task(run_module.ticking(rt, every=60, sleep=waits.sleep))
+    try:
+        await waits.until_sleeping(1)  # the first tick failed, and it waits for the next
+        clock.days(1)
+        waits.advance(60)
+        await waits.until_sleeping(1)
+        await settle(rt)
+    finally:
+        schedule.cancel()
+        await asyncio.gather(schedule, return_exceptions=True)
+    assert waits.sleeps == [60, 60]
+    [run, _] = await rt.routines.history(routine_id)
+    assert run.period == f"{clock.at:%Y-%m-%d}"
