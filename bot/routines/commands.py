@@ -66,6 +66,10 @@ async def make_routine(rt: Runtime, state: ReportState, frequency: Frequency, us
         return
     if routine.last is not None:
         await rt.routines.record(routine.routine_id, routine.last)
+    if state.reported >= 1:  # kept with the routine: the report's own retention is shorter
+        report = await rt.states.load_report(state.report_id, state.reported)
+        if report is not None:
+            await rt.routines.save_baseline(routine.routine_id, report)
     line = w.created.format(
         question=state.question,
         frequency=frequency_word(w, frequency),

@@ -122,6 +122,9 @@ async def test_the_watch_button_of_a_delivered_report_makes_a_routine_listed_wit
     assert routine.last is not None
     assert routine.last.result == "first"
     assert "semanal" in whispers(slack)[-1].params["text"]
+    # Its first run, kept with it: the report's own retention (30 days) is shorter.
+    baseline = await rt.routines.baseline(state.report_id)
+    assert baseline == await rt.states.load_report(state.report_id, 1)
 
     await answered(
         rt, slack, http.action(USER, CHANNEL, WATCH, value(r=state.report_id, f="daily"))
