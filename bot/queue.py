@@ -108,6 +108,7 @@ class InProcessQueue:
         self._on_step: StepHandler | None = None
         self._on_run: RunHandler | None = None
         self._on_routine: RoutineHandler | None = None
+        self._routines_running: set[str] = set()
 
     def bind(
         self, on_step: StepHandler, on_run: RunHandler, on_routine: RoutineHandler | None = None
@@ -143,11 +144,19 @@ class InProcessQueue:
         self._spawn(self._on_run(report_id, version), key)
 
     async def enqueue_routine(self, routine_id: str, period: str) -> None:
+        """Once while it runs; again after it ended without ending its period (it broke),
+        as a worker runs a job again: the next tick finds it claimed and not ended."""
         key = f"routine:{routine_id}:{period}"
-        if key in self._seen or self._on_routine is None:
+        if key in self._routines_running or self._on_routine is None:
             return
-        self._seen.add(key)
-        self._spawn(self._on_routine(routine_id, period), key)
+        self._routines_running.add(key)
+        self._spawn(self._routine(key, self._on_routine(routine_id, period)), key)
+
+    async def _routine(self, key: str, work: Awaitable[None]) -> None:
+        try:
+            await work
+        finally:
+            self._routines_running.discard(key)
 
     async def drain(self) -> None:
         """Wait until no job is left, including jobs the jobs enqueue."""

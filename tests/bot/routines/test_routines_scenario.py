@@ -338,3 +338,44 @@ async def test_the_embedded_bot_ticks_on_its_own_clock_and_survives_a_failed_tic
     assert waits.sleeps == [60, 60]
     [run, _] = await rt.routines.history(routine_id)
     assert run.period == f"{clock.at:%Y-%m-%d}"
+
+
+async def test_a_run_that_broke_after_posting_is_finished_without_posting_again(
+    embedded_http: tuple[Runtime, SignedSlack],
+    slack: SlackStub,
+    clock: Moved,
+    library: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The message reached the thread, then the run died before recording it: the next
+    tick runs the period again, which finds its message in the thread by its metadata."""
+    rt, http = embedded_http
+    routine_id = await watched(rt, http, slack, "daily")
+    law = library / "lei-14300.md"
+    law.write_text(law.read_text().replace("75 kW", "100 kW"), encoding="utf-8")
+    real_mark = run_module._mark
+    broke = False
+
+    async def dies_once_posted(rt: Runtime, routine: Any, **fields: object) -> None:
+        nonlocal broke
+        if "posted" in fields and not broke:
+            broke = True
+            raise RuntimeError("the worker died here")
+        await real_mark(rt, routine, **fields)
+
+    monkeypatch.setattr(run_module, "_mark", dies_once_posted)
+    day = clock.days(1)
+    await tick(rt, day)
+    await settle(rt)
+    routine = await rt.routines.get(routine_id)
+    assert routine is not None
+    assert routine.posting == routine.period != routine.done  # posted, not recorded
+    assert len(run_messages(slack)) == 1
+
+    await tick(rt, day + timedelta(hours=1))
+    await settle(rt)
+    assert len(run_messages(slack)) == 1  # found in the thread, not posted again
+    routine = await rt.routines.get(routine_id)
+    assert routine is not None
+    assert routine.done == routine.period == routine.posted
+    assert [r.result for r in await rt.routines.history(routine_id)] == ["changed", "first"]
