@@ -17,6 +17,11 @@ ENGLISH_ROUTINES = RoutineWords(
     ),
     already="I already watch this research ({frequency}). See `/research routines`.",
     watch_usage="Use `/research watch daily|weekly|monthly QUESTION`.",
+    help=(
+        "*Routines*\n`/research watch daily|weekly|monthly QUESTION` (or a report's 👁 Watch "
+        "button) runs the research again and posts only when something changed; "
+        "`/research routines` lists this channel's."
+    ),
     list_title="*Routines in this channel*",
     none=(
         "No routines in this channel. Make one with a report's 👁 Watch button or "

@@ -17,6 +17,11 @@ PORTUGUESE_ROUTINES = RoutineWords(
     ),
     already="Já acompanho esta pesquisa ({frequency}). Veja `/research rotinas`.",
     watch_usage="Use `/research acompanhar diária|semanal|mensal PERGUNTA`.",
+    help=(
+        "*Rotinas*\n`/research acompanhar diária|semanal|mensal PERGUNTA` (ou o botão 👁 "
+        "Acompanhar de um relatório) repete a pesquisa e avisa só quando algo muda; "
+        "`/research rotinas` lista as deste canal."
+    ),
     list_title="*Rotinas deste canal*",
     none=(
         "Nenhuma rotina neste canal. Crie uma com o botão 👁 Acompanhar de um relatório ou "

@@ -25,6 +25,8 @@ class RoutineWords:
     """This report is already watched: {frequency}."""
     watch_usage: str
     """`/research watch` without a frequency or a question."""
+    help: str
+    """The routines' lines of `/research help`."""
     list_title: str
     none: str
     line: str

@@ -379,3 +379,19 @@ async def test_a_run_that_broke_after_posting_is_finished_without_posting_again(
     assert routine is not None
     assert routine.done == routine.period == routine.posted
     assert [r.result for r in await rt.routines.history(routine_id)] == ["changed", "first"]
+
+
+async def test_the_listing_speaks_the_language_of_the_command(
+    embedded_http: tuple[Runtime, SignedSlack], slack: SlackStub, clock: Moved
+) -> None:
+    rt, http = embedded_http
+    await answered(rt, slack, http.command(USER, CHANNEL, "routines"))
+    assert "No routines in this channel" in whispers(slack)[-1].params["text"]
+    routine_id = await watched(rt, http, slack, "monthly")
+    await answered(rt, slack, http.command(USER, CHANNEL, "routines"))
+    listing = whispers(slack)[-1].text_of_blocks()
+    assert "Routines in this channel" in listing
+    assert "monthly" in listing
+    assert "the report it was made from" in listing
+    assert "2027-01-01" in listing  # next run: the first of next month
+    assert routine_id in listing  # in its buttons' values
