@@ -311,6 +311,10 @@ _WRITER = WriterWords(
 
 _CHANGES = ChangeWords(
     heading="O que mudou desde {date}",
+    sheet="Mudanças",
+    change="Mudança",
+    why_column="Por quê",
+    kinds={"changed": "mudou", "new": "novo", "gone": "não mais encontrado"},
     explanation=(
         "Comparado com o relatório de {date} sobre a mesma pergunta. Cada mudança cita os dois "
         "lados: o que aquele relatório citou, como ele o selou, e o que este cita hoje."
@@ -333,10 +337,6 @@ _CHANGES = ChangeWords(
         "not_cited": "a página está como era; o trecho não foi citado desta vez",
         "unreachable": "não foi possível ler a fonte para saber",
     },
-    kinds={"changed": "mudou", "new": "novo", "gone": "não mais encontrado"},
-    sheet="Mudanças",
-    change="Mudança",
-    why_column="Por quê",
 )
 
 

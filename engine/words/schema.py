@@ -310,18 +310,19 @@ class ChangeWords:
     source_new: str
     source_gone: str
     before: str
-    """The previous report's side, quoted as it sealed it."""
     now: str
-    """This report's side."""
     why: str
-    """({reason}): a gone change's reason, after its line."""
-    gone_reasons: Mapping[str, str]
-    kinds: Mapping[str, str]
-    """A change's kind (changed, new, gone) in a word, for a spreadsheet's column."""
     sheet: str
-    """report.xlsx's sheet of the changes (31 characters at most, no `:/\\?*[]`)."""
     change: str
     why_column: str
+    gone_reasons: Mapping[str, str]
+    kinds: Mapping[str, str]
+    """`no_change` ({date}) is what the part says when nothing changed; `before` and `now`
+    label the two sides (the previous report's, quoted as it sealed it, and this one's);
+    `why` ({reason}) goes on a gone change's line with its reason from `gone_reasons`, by
+    `GoneReason`; `sheet` names report.xlsx's sheet of the changes (31 characters at most,
+    no `:/\\?*[]`), `change` and `why_column` are its column headers besides `before` and
+    `now`, and `kinds` each change's kind (changed, new, gone) in a word."""
 
 
 @dataclass(frozen=True)

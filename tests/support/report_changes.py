@@ -43,23 +43,14 @@ def report_citing(claims: list[Claim], created_at: datetime, **fields: Any) -> R
     return sealed(built)
 
 
+PREVIOUS = (("a1", "alpha", ALPHA_OLD), ("n1", "alpha", ALPHA_NOTE), ("b1", "beta", BETA))
+CURRENT = (("a2", "alpha", ALPHA_NEW), ("n1", "alpha", ALPHA_NOTE), ("g1", "gamma", GAMMA))
+"""The claims each report cites: (id, document, excerpt)."""
+
+
 def previous_report() -> Report:
-    return report_citing(
-        [
-            claim("a1", "alpha", ALPHA_OLD),
-            claim("n1", "alpha", ALPHA_NOTE),
-            claim("b1", "beta", BETA),
-        ],
-        BEFORE,
-    )
+    return report_citing([claim(*quoted) for quoted in PREVIOUS], BEFORE)
 
 
 def current_report() -> Report:
-    return report_citing(
-        [
-            claim("a2", "alpha", ALPHA_NEW),
-            claim("n1", "alpha", ALPHA_NOTE),
-            claim("g1", "gamma", GAMMA),
-        ],
-        AFTER,
-    )
+    return report_citing([claim(*quoted) for quoted in CURRENT], AFTER)

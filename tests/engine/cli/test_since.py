@@ -45,6 +45,18 @@ def write_library(folder: Path, alpha: str) -> None:
     )
 
 
+@pytest.fixture
+def library(tmp_path: Path) -> Path:
+    """A library of Alpha's report, its revenue $12.4 million, and a first run on it."""
+    folder = tmp_path / "library"
+    write_library(folder, "$12.4")
+    return folder
+
+
+def on(library: Path) -> list[str]:
+    return ["--library", str(library)]
+
+
 def assert_three_changes(report: Report, previous: Report, gone_url: str) -> None:
     """A changed figure, a new source and a gone source, each cited on its side(s)."""
     changed, new, gone = report.changes
@@ -65,66 +77,57 @@ def assert_three_changes(report: Report, previous: Report, gone_url: str) -> Non
     assert BETA in [old[cid].excerpt for cid in gone.old_claim_ids]
 
 
-def test_a_library_that_changes_a_figure_gains_and_loses_a_document(tmp_path: Path) -> None:
-    library = tmp_path / "library"
-    write_library(library, "$12.4")
+def test_a_library_that_changes_a_figure_gains_and_loses_a_document(
+    library: Path, tmp_path: Path
+) -> None:
     (library / "beta.md").write_text(f"# Beta Energia annual report\n\n{BETA}\n", "utf-8")
-    first = ask(tmp_path / "first", "--library", str(library))
+    first = ask(tmp_path / "first", *on(library))
     write_library(library, "$13.1")
     (library / "beta.md").unlink()
     (library / "gamma.md").write_text(f"# Gamma Renováveis annual report\n\n{GAMMA}\n", "utf-8")
 
-    second = ask(tmp_path / "second", "--library", str(library), since=tmp_path / "first")
+    second = ask(tmp_path / "second", *on(library), since=tmp_path / "first")
 
     assert_three_changes(second, first, (library / "beta.md").as_uri())
     markdown = (tmp_path / "second" / "report.md").read_text("utf-8")
     assert markdown.index("## What changed since") < markdown.index("## Summary")
-    assert verify(tmp_path / "second", "--library", str(library), since=tmp_path / "first") == 0
+    assert verify(tmp_path / "second", *on(library), since=tmp_path / "first") == 0
 
 
-def test_an_unchanged_library_gives_no_change(tmp_path: Path) -> None:
-    library = tmp_path / "library"
-    write_library(library, "$12.4")
-    ask(tmp_path / "first", "--library", str(library))
-    again = ask(tmp_path / "again", "--library", str(library), since=tmp_path / "first")
+def test_an_unchanged_library_gives_no_change(library: Path, tmp_path: Path) -> None:
+    ask(tmp_path / "first", *on(library))
+    again = ask(tmp_path / "again", *on(library), since=tmp_path / "first")
     assert again.previous is not None
     assert again.changes == []
-    markdown = (tmp_path / "again" / "report.md").read_text("utf-8")
-    assert "No change since" in markdown
-    assert verify(tmp_path / "again", "--library", str(library), since=tmp_path / "first") == 0
+    assert "No change since" in (tmp_path / "again" / "report.md").read_text("utf-8")
+    assert verify(tmp_path / "again", *on(library), since=tmp_path / "first") == 0
 
 
 def test_verify_fails_a_change_edited_on_its_old_side_or_a_wrong_previous_report(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    library = tmp_path / "library"
-    write_library(library, "$12.4")
-    ask(tmp_path / "first", "--library", str(library))
+    ask(tmp_path / "first", *on(library))
     write_library(library, "$13.1")
-    ask(tmp_path / "second", "--library", str(library), since=tmp_path / "first")
-    ask(tmp_path / "third", "--library", str(library))  # not the one it was compared with
-    saved = tmp_path / "second" / "report.json"
-    original = json.loads(saved.read_text("utf-8"))
-
-    assert verify(tmp_path / "second", "--library", str(library), since=tmp_path / "third") == 1
+    ask(tmp_path / "second", *on(library), since=tmp_path / "first")
+    ask(tmp_path / "third", *on(library))  # not the one it was compared with
+    assert verify(tmp_path / "second", *on(library), since=tmp_path / "third") == 1
     assert "is not the one this report was compared with" in capsys.readouterr().out
 
-    edited = json.loads(json.dumps(original))
+    saved = tmp_path / "second" / "report.json"
+    edited = json.loads(saved.read_text("utf-8"))
     edited["previous"]["claims"][0]["excerpt"] = ALPHA.format("$11.0")
     saved.write_text(json.dumps(edited), "utf-8")
-    assert verify(tmp_path / "second", "--library", str(library), since=tmp_path / "first") == 1
+    assert verify(tmp_path / "second", *on(library), since=tmp_path / "first") == 1
     said = capsys.readouterr().out
     assert f"old claim {edited['previous']['claims'][0]['id']} is not in the previous" in said
     assert "FAIL    report: the report was edited" in said
 
 
 def test_a_previous_report_of_another_question_is_refused_before_any_research(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    library = tmp_path / "library"
-    write_library(library, "$12.4")
-    ask(tmp_path / "first", "--library", str(library))
-    other = ["ask", "How many factories does Alpha Solar run?", "--library", str(library)]
+    ask(tmp_path / "first", *on(library))
+    other = ["ask", "How many factories does Alpha Solar run?", *on(library)]
     since = ["--since", str(tmp_path / "first" / "report.json")]
     out = ["--out", str(tmp_path / "other"), "--model", "offline", "--no-clarify"]
     assert main([*other, *since, *out]) == EXIT_BAD_INPUT
