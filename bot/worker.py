@@ -313,7 +313,7 @@ def build_workers(
         cron_jobs=[
             cron(
                 jobs.routine_tick,
-                name="routine_cron",
+                name=rt.keys.routine_cron,
                 second=ROUTINE_TICK_SECOND,
                 microsecond=0,
                 unique=True,

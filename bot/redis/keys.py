@@ -97,6 +97,12 @@ class Keys:
         (`r:<run>`) and settled spend (`s:<run>`)."""
         return f"{self.prefix}:routines:spend:{channel}:{month}"
 
+    @property
+    def routine_cron(self) -> str:
+        """The name of the routines' cron job: arq names each of its jobs `<name>:<time in
+        ms>`, so with the prefix two bots sharing a Redis tick each their own."""
+        return f"{self.prefix}:routine_cron"
+
     def routine_job_id(self, routine_id: str, period: str) -> str:
         """One period's run of a routine: arq enqueues one job per id."""
         return f"{self.prefix}:routine-run:{routine_id}:{period}"

@@ -34,9 +34,10 @@ async def test_two_workers_one_per_queue(make_settings: Any, runtimes: Any) -> N
     assert reports.queue_name == rt.keys.reports_queue
     assert tasks.queue_name == rt.keys.tasks_queue
     # Routines' runs wait on their research like reports; the tick is arq's cron job.
-    assert set(reports.functions) == {"report_job", "routine_job", "routine_tick", "routine_cron"}
+    cron = rt.keys.routine_cron  # arq's job ids for it carry the prefix, as ours do
+    assert set(reports.functions) == {"report_job", "routine_job", "routine_tick", cron}
     [tick] = reports.cron_jobs
-    assert (tick.name, tick.second, tick.unique) == ("routine_cron", 7, True)
+    assert (tick.name, tick.second, tick.unique) == (f"{rt.keys.prefix}:routine_cron", 7, True)
     assert set(tasks.functions) == {"converse", "subagent_job", "verification_job"}
     assert tasks.allow_abort_jobs
     assert not reports.allow_abort_jobs
