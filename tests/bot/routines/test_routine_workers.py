@@ -13,7 +13,7 @@ import subprocess
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +27,16 @@ from bot.routines.notices import ROUTINE_EVENT
 from bot.routines.run import run_id_of
 from bot.runtime import Runtime
 from bot.steps import Watch
+from engine import utc_now
 from tests.support.slack_runs import CHANNEL, USER, finished_report
 from tests.support.slack_stub import SlackStub
 from tests.support.worker_processes import killed_at_the_end, worker_env
 
 THREAD = "800.1"
-MADE = datetime(2026, 12, 10, 12, 0, tzinfo=UTC)
+MADE = (utc_now() + timedelta(days=400)).replace(hour=12, minute=0, second=0, microsecond=0)
+"""When the routine is made, on the moved clock: far past the workers' own, so their cron,
+which ticks at the real time, never finds it due; only the ticks the test enqueues do."""
+FIRST, SECOND, THIRD = (f"{MADE + timedelta(days=n):%Y-%m-%d}" for n in range(3))
 
 
 class Fixed:
@@ -167,8 +171,7 @@ async def test_two_workers_run_each_period_once_and_a_killed_run_is_finished_onc
     scene.start_workers()
     slack, marks = scene.slack, scene.marks
 
-    day = MADE + timedelta(days=1)
-    period = "2026-12-11"
+    day, period = MADE + timedelta(days=1), SECOND
     await ticks(rt, day)
 
     async def slow_search_started() -> bool:
@@ -193,19 +196,19 @@ async def test_two_workers_run_each_period_once_and_a_killed_run_is_finished_onc
     await until(lambda: ended(period), 120, "the other worker finishing the killed run")
     assert posted_runs(slack) == [{"routine": routine_id, "period": period}]  # once
     history = await rt.routines.history(routine_id)
-    assert [(r.period, r.result) for r in history] == [(period, "changed"), ("2026-12-10", "first")]
+    assert [(r.period, r.result) for r in history] == [(period, "changed"), (FIRST, "first")]
 
     # The same day again, from both workers: nothing; the next day: no change, nothing posted.
     await ticks(rt, day + timedelta(hours=5))
     next_day = day + timedelta(days=1)
     await ticks(rt, next_day)
-    await until(lambda: ended("2026-12-12"), 120, "the next day's run")
+    await until(lambda: ended(THIRD), 120, "the next day's run")
     await ticks(rt, next_day + timedelta(hours=1))
     history = await rt.routines.history(routine_id)
     assert [(r.period, r.result) for r in history] == [
-        ("2026-12-12", "no_change"),
+        (THIRD, "no_change"),
         (period, "changed"),
-        ("2026-12-10", "first"),
+        (FIRST, "first"),
     ]
     assert len(posted_runs(slack)) == 1
     files = [
@@ -225,7 +228,7 @@ async def test_a_redis_restarted_mid_run_loses_and_duplicates_nothing(scene: Sce
         rt, routine_id = await scene.watched(server.url)
         # The run outlives the outage, then goes on.
         scene.start_workers(REDIS_URL=server.url, FONTE_TEST_SLOW_SECONDS="10")
-        day, period = MADE + timedelta(days=1), "2026-12-11"
+        day, period = MADE + timedelta(days=1), SECOND
         await ticks(rt, day)
 
         async def under_way() -> bool:
@@ -250,7 +253,7 @@ async def test_a_redis_restarted_mid_run_loses_and_duplicates_nothing(scene: Sce
         history = await rt.routines.history(routine_id)
         assert [(r.period, r.result) for r in history] == [
             (period, "changed"),
-            ("2026-12-10", "first"),
+            (FIRST, "first"),
         ]
     finally:
         server.stop()
