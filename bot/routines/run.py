@@ -172,7 +172,20 @@ async def _attempt(rt: Runtime, routine_id: str, period: str) -> None:
             return
         await rt.routines.settle(routine.channel, month, run_id, report.spend.usd)
         await rt.routines.save_run_report(routine_id, period, report)
-    usd = report.spend.usd
+    try:
+        await _compare_and_post(rt, routine, period, report, sources)
+    except REDIS_DOWN:
+        raise
+    except Exception:  # a bug, or a source that broke the comparison: a failed run, once
+        log.exception("routine %s %s: the comparison or its posting broke", routine_id, period)
+        await _end(rt, routine, period, "failed", usd=report.spend.usd)
+
+
+async def _compare_and_post(
+    rt: Runtime, routine: Routine, period: str, report: Report, sources: Sources
+) -> None:
+    """The run's report against the baseline: no change recorded, or changes posted."""
+    routine_id, usd = routine.routine_id, report.spend.usd
     previous = await _baseline(rt, routine)
     if previous is None:  # the report it was made from is gone: this run is the first
         await rt.routines.save_baseline(routine_id, report)

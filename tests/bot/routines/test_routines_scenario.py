@@ -8,6 +8,7 @@ with the channel's data."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Awaitable
 from datetime import UTC, datetime, timedelta
@@ -347,8 +348,9 @@ async def test_a_run_that_broke_after_posting_is_finished_without_posting_again(
     library: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The message reached the thread, then the run died before recording it: the next
-    tick runs the period again, which finds its message in the thread by its metadata."""
+    """The message reached the thread, then the run died before recording it (its task
+    cancelled, as a worker's jobs are when it stops): the next tick runs the period again,
+    which finds its message in the thread by its metadata."""
     rt, http = embedded_http
     routine_id = await watched(rt, http, slack, "daily")
     law = library / "lei-14300.md"
@@ -360,13 +362,14 @@ async def test_a_run_that_broke_after_posting_is_finished_without_posting_again(
         nonlocal broke
         if "posted" in fields and not broke:
             broke = True
-            raise RuntimeError("the worker died here")
+            raise asyncio.CancelledError  # the worker died here (its task cancelled)
         await real_mark(rt, routine, **fields)
 
     monkeypatch.setattr(run_module, "_mark", dies_once_posted)
     day = clock.days(1)
     await tick(rt, day)
-    await settle(rt)
+    with contextlib.suppress(asyncio.CancelledError):  # the embedded queue sees it die
+        await settle(rt)
     routine = await rt.routines.get(routine_id)
     assert routine is not None
     assert routine.posting == routine.period != routine.done  # posted, not recorded
@@ -395,3 +398,25 @@ async def test_the_listing_speaks_the_language_of_the_command(
     assert "the report it was made from" in listing
     assert "2027-01-01" in listing  # next run: the first of next month
     assert routine_id in listing  # in its buttons' values
+
+
+async def test_a_run_whose_comparison_breaks_is_one_failed_run(
+    embedded_http: tuple[Runtime, SignedSlack],
+    slack: SlackStub,
+    clock: Moved,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rt, http = embedded_http
+    routine_id = await watched(rt, http, slack, "daily")
+
+    async def broken(report: Any, fetcher: Any) -> Any:
+        raise ValueError("a source that cannot be read back")
+
+    monkeypatch.setattr(run_module, "explain_gone", broken)
+    await tick(rt, clock.days(1))
+    await settle(rt)
+    routine = await rt.routines.get(routine_id)
+    assert routine is not None
+    assert routine.done == routine.period  # ended, not left for the next tick
+    assert routine.failures == 1
+    assert [r.result for r in await rt.routines.history(routine_id)] == ["failed", "first"]
