@@ -61,6 +61,13 @@ class Settings:
     again or deepened."""
     ratings_retention_seconds: int = 365 * 24 * 3600
     """How long ratings are kept (FONTE_RATINGS_DAYS, default 365), beyond the report."""
+    routine_retention_seconds: int = 90 * 24 * 3600
+    """How long a routine, its history and its baseline are kept after their last change
+    (FONTE_ROUTINE_DAYS, default 90): a routine that runs is kept; one left paused goes."""
+    routine_monthly_usd: float = 20.0
+    """What the routines of one channel or DM may spend in a calendar month, in US$
+    (FONTE_ROUTINE_MONTHLY_USD, default 20); each run also keeps within its template's
+    price per run (`limits_for`)."""
     text_budget: int = 11_000
     """Characters of block text per Slack message (FONTE_SLACK_TEXT_BUDGET)."""
     slack_canvas: bool = False
@@ -195,6 +202,8 @@ def load_settings(env: Mapping[str, str] | None = None, *, role: Role = "bot") -
         not in ("off", "0", "false", "no"),
         retention_seconds=days_setting(env, "FONTE_REPORT_DAYS", 30),
         ratings_retention_seconds=days_setting(env, "FONTE_RATINGS_DAYS", 365),
+        routine_retention_seconds=days_setting(env, "FONTE_ROUTINE_DAYS", 90),
+        routine_monthly_usd=env_number(env, "FONTE_ROUTINE_MONTHLY_USD", 20.0, minimum=0),
         channel_libraries=env_text(env, "FONTE_CHANNEL_LIBRARIES"),
         private_channels=frozenset(
             channel.strip()

@@ -26,6 +26,13 @@ from bot.conversation.shared_files import share_files
 from bot.conversation.slack_search_consent import offer_slack_search
 from bot.conversation.thread_context import conversation_context
 from bot.redis.state import ReportState
+from bot.routines.commands import (
+    forget_channel,
+    list_routines,
+    make_routine,
+    steer_routine,
+    watch,
+)
 from bot.runtime import Runtime
 from bot.slack import assistant
 from bot.slack.agent_session import session_title, set_session
@@ -39,12 +46,16 @@ from bot.steps import (
     Deepen,
     EditPlan,
     Export,
+    ForgetChannel,
+    ListRoutines,
     Rate,
     Say,
     ShareFiles,
     ShowPage,
     Start,
+    SteerRoutine,
     Step,
+    Watch,
 )
 from engine import MAX_CLARIFYING_QUESTIONS, Brief, ClarifyingQuestion, Meter, Subquestion
 from engine.planning import (
@@ -92,6 +103,14 @@ async def handle_step(rt: Runtime, step: Step) -> None:
             await share_files(rt, step)  # the files first: what the text asks then sees them
             if step.then is not None:
                 await handle_step(rt, step.then)
+        case Watch():
+            await watch(rt, step)
+        case ListRoutines():
+            await list_routines(rt, step)
+        case SteerRoutine():
+            await steer_routine(rt, step)
+        case ForgetChannel():
+            await forget_channel(rt, step)
 
 
 def needs_clarifying(brief: Brief) -> bool:
@@ -157,6 +176,8 @@ async def ask(rt: Runtime, step: Ask) -> None:
         return
     await rt.states.link_thread(step.channel, thread_ts, report_id)
     await offer_slack_search(rt, state)
+    if step.watch is not None:  # `/research watch`: this report is the routine's first run
+        await make_routine(rt, state, step.watch, step.user)
     if step.assistant:
         if step.follows is None:  # a follow-up keeps the thread's title
             await assistant.set_title(rt.slack, step.channel, thread_ts, brief.question)

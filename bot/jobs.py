@@ -12,6 +12,7 @@ import contextlib
 import logging
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from arq.worker import Retry
@@ -23,6 +24,7 @@ from bot.recovery.attempts import give_up, out_of_attempts
 from bot.redis.codec import decode_assignment, decode_claim, encode_claim, encode_outcome
 from bot.redis.outage import is_outage
 from bot.redis.stores import ResearchContext
+from bot.routines.run import give_up_routine, run_routine, tick
 from bot.runtime import Runtime, build_runtime
 from bot.steps import decode_step
 from engine import (
@@ -33,6 +35,7 @@ from engine import (
     SubagentOutcome,
     SubagentRunner,
     check_on_board,
+    utc_now,
 )
 from engine.assembly import Sources
 from engine.verify import ClaimVerifier
@@ -76,6 +79,27 @@ async def report_job(ctx: dict[str, Any], report_id: str, version: int) -> None:
             await give_up(runtime_of(ctx), report_id, version)
             return
         await report_runner.run_report(runtime_of(ctx), report_id, version)
+
+
+ROUTINE_ATTEMPTS = 3
+"""Starts of one period's run of a routine (its workers killed under it) before it counts as
+a failed run."""
+
+
+async def routine_job(ctx: dict[str, Any], routine_id: str, period: str) -> None:
+    with again_when_redis_is_down(ctx):
+        if int(ctx.get("job_try") or 1) > ROUTINE_ATTEMPTS:
+            await give_up_routine(runtime_of(ctx), routine_id, period)
+            return
+        await run_routine(runtime_of(ctx), routine_id, period)
+
+
+async def routine_tick(ctx: dict[str, Any], at: str | None = None) -> None:
+    """The routines' schedule (bot.routines.run.tick) at `at` (ISO 8601), or now: arq's cron
+    calls it every minute on every worker."""
+    moment = datetime.fromisoformat(at) if at else utc_now()
+    with again_when_redis_is_down(ctx):
+        await tick(runtime_of(ctx), moment)
 
 
 async def subagent_job(
@@ -157,5 +181,6 @@ async def open_runtime(settings: Settings, **overrides: Any) -> Runtime:
         runtime.queue.bind(
             lambda step: flows.handle_step(runtime, step),
             lambda report_id, version: report_runner.run_report(runtime, report_id, version),
+            lambda routine_id, period: run_routine(runtime, routine_id, period),
         )
     return runtime

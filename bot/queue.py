@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 
 StepHandler = Callable[[Step], Awaitable[None]]
 RunHandler = Callable[[str, int], Awaitable[None]]
+RoutineHandler = Callable[[str, str], Awaitable[None]]
 
 
 class JobQueue(Protocol):
@@ -32,6 +33,10 @@ class JobQueue(Protocol):
         ...
 
     async def enqueue_report(self, report_id: str, version: int) -> None: ...
+
+    async def enqueue_routine(self, routine_id: str, period: str) -> None:
+        """One period's run of a routine (bot.routines.run), once per routine and period."""
+        ...
 
 
 class Ledger(Protocol):
@@ -74,6 +79,10 @@ class ArqQueue:
             self.in_flight.run_enqueued(report_id, job_id)
         await self._enqueue("report_job", report_id, version, job_id=job_id, queue="reports")
 
+    async def enqueue_routine(self, routine_id: str, period: str) -> None:
+        job_id = self._keys.routine_job_id(routine_id, period)
+        await self._enqueue("routine_job", routine_id, period, job_id=job_id, queue="reports")
+
     async def _enqueue(self, function: str, *args: object, job_id: str, queue: str) -> None:
         """Enqueue once per job id. arq answers None both for a job already enqueued (or
         done) and for a WatchError on its EXEC, which redis-py also raises when the
@@ -98,9 +107,13 @@ class InProcessQueue:
         self._seen: set[str] = set()
         self._on_step: StepHandler | None = None
         self._on_run: RunHandler | None = None
+        self._on_routine: RoutineHandler | None = None
+        self._routines_running: set[str] = set()
 
-    def bind(self, on_step: StepHandler, on_run: RunHandler) -> None:
-        self._on_step, self._on_run = on_step, on_run
+    def bind(
+        self, on_step: StepHandler, on_run: RunHandler, on_routine: RoutineHandler | None = None
+    ) -> None:
+        self._on_step, self._on_run, self._on_routine = on_step, on_run, on_routine
 
     def _spawn(self, work: Awaitable[None], name: str) -> None:
         async def run() -> None:
@@ -129,6 +142,21 @@ class InProcessQueue:
             return
         self._seen.add(key)
         self._spawn(self._on_run(report_id, version), key)
+
+    async def enqueue_routine(self, routine_id: str, period: str) -> None:
+        """Once while it runs; again after it ended without ending its period (it broke),
+        as a worker runs a job again: the next tick finds it claimed and not ended."""
+        key = f"routine:{routine_id}:{period}"
+        if key in self._routines_running or self._on_routine is None:
+            return
+        self._routines_running.add(key)
+        self._spawn(self._routine(key, self._on_routine(routine_id, period)), key)
+
+    async def _routine(self, key: str, work: Awaitable[None]) -> None:
+        try:
+            await work
+        finally:
+            self._routines_running.discard(key)
 
     async def drain(self) -> None:
         """Wait until no job is left, including jobs the jobs enqueue."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 from bot.arq_executor import ArqExecutor
 from bot.conversation.delivery import deliver_report
@@ -13,6 +14,7 @@ from bot.recovery.attempts import end_failed
 from bot.recovery.heartbeat import RunHeartbeat
 from bot.redis.outage import REDIS_DOWN
 from bot.redis.state import ReportState
+from bot.redis.stores import ResearchContext
 from bot.runtime import Runtime
 from bot.slack.agent_session import ProcessingSession, ended_status, set_session
 from bot.slack.api import DELIVERY_ERRORS
@@ -26,6 +28,7 @@ from bot.slack.texts import texts_for
 from bot.sources.catalog import origins_marked
 from bot.sources.slack_search import with_search_note
 from engine import GRACE_SECONDS, Orchestrator, Report
+from engine.assembly import Sources
 from engine.text import clip
 
 log = logging.getLogger(__name__)
@@ -50,17 +53,7 @@ async def run_report(rt: Runtime, report_id: str, version: int) -> None:
     heartbeat = RunHeartbeat(rt.leases, report_id)
     if not await heartbeat.take(unfinished):
         return
-    attempt = asyncio.create_task(_attempt(rt, report_id, version))
-    heartbeat.start(on_lost=attempt.cancel)
-    try:
-        await attempt
-    except asyncio.CancelledError:
-        current = asyncio.current_task()
-        if heartbeat.lost and (current is None or not current.cancelling()):
-            return  # the attempt that took the run over finishes it
-        raise
-    finally:
-        await heartbeat.stop()
+    await heartbeat.while_held(_attempt(rt, report_id, version))
 
 
 async def _attempt(rt: Runtime, report_id: str, version: int) -> None:
@@ -152,17 +145,8 @@ async def _research(rt: Runtime, state: ReportState, version: int) -> Report | N
         if state.agent
         else None
     )
-    orchestrator = Orchestrator(
-        rt.model,
-        sources.searcher,
-        sources.fetcher,
-        board=context.board,
-        budget=budget,
-        snapshots=context.snapshots,
-        executor=rt.executor_for(report_id, version),
-        events=reporter.sink,
-        subagent_max_steps=rt.settings.subagent_max_steps,
-        source_labels=sources.labels,
+    orchestrator = lead(
+        rt, context, sources, executor=rt.executor_for(report_id, version), events=reporter.sink
     )
     reporter.start()
     if status_line is not None:
@@ -198,6 +182,22 @@ async def _research(rt: Runtime, state: ReportState, version: int) -> Report | N
     finished = await rt.states.get(report_id)  # a failed Slack search says so, in one line
     note = finished.slack_search_note if finished is not None else None
     return with_search_note(origins_marked(report, sources), note)
+
+
+def lead(rt: Runtime, context: ResearchContext, sources: Sources, **options: Any) -> Orchestrator:
+    """The orchestrator of one run over its report's shared board, budget and snapshots and
+    its conversation's sources; `options` are the run's own (its executor, its events)."""
+    return Orchestrator(
+        rt.model,
+        sources.searcher,
+        sources.fetcher,
+        board=context.board,
+        budget=context.budget,
+        snapshots=context.snapshots,
+        subagent_max_steps=rt.settings.subagent_max_steps,
+        source_labels=sources.labels,
+        **options,
+    )
 
 
 def _status_line(rt: Runtime, state: ReportState, reporter: ProgressReporter) -> StatusLine | None:

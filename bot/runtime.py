@@ -11,6 +11,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from arq.connections import ArqRedis
 from slack_sdk.web.async_client import AsyncWebClient
@@ -25,6 +26,7 @@ from bot.redis.rate_windows import RedisRateWindows
 from bot.redis.runs import InMemoryRunLeases, RedisRunLeases, RunLeases
 from bot.redis.state import InMemoryStateStore, RedisStateStore, StateStore
 from bot.redis.stores import InMemoryResearchStores, RedisResearchStores, ResearchStores
+from bot.routines.store import InMemoryRoutines, RedisRoutines, RoutineStore
 from bot.slack.api import (
     MemoryRateWindows,
     Pacer,
@@ -46,7 +48,7 @@ from bot.sources import (
 from bot.sources.catalog import InConversation, SourceCatalog
 from bot.sources.slack_search import SlackSearchParts, web_search_call
 from bot.steps import Ask, Step
-from engine import ExecutorFactory, Model, SubagentRunner
+from engine import ExecutorFactory, Model, SubagentRunner, utc_now
 from engine.assembly import Sources
 from engine.sources import SourceKind
 from engine.text import detect_language
@@ -72,6 +74,10 @@ class Runtime:
     web_client: AsyncWebClient | None = None
     leases: RunLeases = field(default_factory=InMemoryRunLeases)
     """Which orchestrator attempt owns each report's run (bot.redis.runs)."""
+    routines: RoutineStore = field(default_factory=InMemoryRoutines)
+    """The routines and their history (bot.routines.store)."""
+    now: Callable[[], datetime] = utc_now
+    """The clock routines are made and listed by (a test moves it)."""
     _sources: Sources | None = field(default=None, repr=False)
     _sources_lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     source_problem: str | None = None
@@ -102,13 +108,14 @@ class Runtime:
             ),
         )
 
-    async def sources_for(self, where: InConversation) -> Sources:
+    async def sources_for(self, where: InConversation, *, fresh: bool = False) -> Sources:
         """The sources of a research asked `where` (a ReportState: its channel, thread and
         DM flag): its channel's library or the team's, the web if configured, and the files
         shared in that conversation, combined (bot.sources.catalog). A worker builds the same
-        from the same state. Unavailable (a library missing): sources that find nothing."""
+        from the same state. Unavailable (a library missing): sources that find nothing.
+        `fresh`: the libraries read as they are now (`SourceCatalog.sources_for`)."""
         try:
-            return await self.catalog.sources_for(where)
+            return await self.catalog.sources_for(where, fresh=fresh)
         except SourceUnavailable as error:
             log.warning("no source to research: %s", error)
             return unavailable_sources(str(error))
@@ -273,6 +280,7 @@ async def build_runtime(
         redis=redis,
         web_client=client,
         leases=RedisRunLeases(redis, keys),
+        routines=RedisRoutines(redis, keys, settings.routine_retention_seconds),
     )
     queue.runtime = runtime
     return runtime

@@ -15,6 +15,7 @@ from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from bot.config import Settings
 from bot.jobs import open_runtime
 from bot.recovery.in_flight import watch_in_flight
+from bot.routines.run import ticking
 from bot.slack.app import build_app
 from bot.slack.http import http_app, socket_health_app
 from bot.worker import build_workers, run_workers
@@ -53,6 +54,8 @@ async def serve_bot(settings: Settings, stop: asyncio.Event | None = None) -> No
     _stop_on_signals(stop)
     rt = await open_runtime(settings)
     watcher = asyncio.create_task(watch_in_flight(rt))  # reports Redis may lose
+    # Routines: workers tick on arq's cron; the embedded bot, which has none, here.
+    schedule = asyncio.create_task(ticking(rt)) if settings.embedded else None
     try:
         assert rt.web_client is not None
         if settings.embedded:
@@ -74,8 +77,10 @@ async def serve_bot(settings: Settings, stop: asyncio.Event | None = None) -> No
         finally:
             await handler.close_async()  # type: ignore[no-untyped-call]
     finally:
-        watcher.cancel()
-        await asyncio.gather(watcher, return_exceptions=True)
+        for task in (watcher, schedule):
+            if task is not None:
+                task.cancel()
+        await asyncio.gather(*(t for t in (watcher, schedule) if t), return_exceptions=True)
         await rt.aclose()
 
 

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from bot.files import SharedFile
+from bot.routines.schedule import Frequency, frequency_named
 from engine import Language, Limits
 from engine.planning import UnknownTemplate, find_template
 from engine.text import collapse_whitespace, detect_language
@@ -45,6 +46,8 @@ class Ask(_Step):
     action_token: str | None = None
     """The event's action token: what lets the bot search Slack as the asker
     (bot.sources.slack_search)."""
+    watch: Frequency | None = None
+    """`/research watch FREQUENCY QUESTION`: the report is also made a routine."""
 
 
 class Answer(_Step):
@@ -174,8 +177,62 @@ class ShareFiles(_Step):
     """Of the conversation, when known (a report in the thread); else read from the text."""
 
 
+class Watch(_Step):
+    """A delivered report's Watch button (`frequency` None: ask how often), or one of the
+    frequency buttons that question offers: make the report a routine."""
+
+    kind: Literal["watch"] = "watch"
+    report_id: str
+    user: str
+    channel: str = ""
+    frequency: Frequency | None = None
+
+
+class ListRoutines(_Step):
+    """`/research routines`: the channel's routines, to whoever asked."""
+
+    kind: Literal["routines"] = "routines"
+    channel: str
+    user: str
+    language: Language = "pt"
+
+
+RoutineAction = Literal["pause", "resume", "delete", "daily", "weekly", "monthly"]
+
+
+class SteerRoutine(_Step):
+    """A routine's button in the listing: pause, resume, delete, or a new frequency."""
+
+    kind: Literal["routine"] = "routine"
+    routine_id: str
+    user: str
+    channel: str = ""
+    action: RoutineAction
+
+
+class ForgetChannel(_Step):
+    """The channel's data goes (the channel deleted, the bot removed from it)."""
+
+    kind: Literal["forget"] = "forget"
+    channel: str
+
+
 Step = Annotated[
-    Ask | Answer | Start | Cancel | EditPlan | Deepen | Rate | Say | ShowPage | Export | ShareFiles,
+    Ask
+    | Answer
+    | Start
+    | Cancel
+    | EditPlan
+    | Deepen
+    | Rate
+    | Say
+    | ShowPage
+    | Export
+    | ShareFiles
+    | Watch
+    | ListRoutines
+    | SteerRoutine
+    | ForgetChannel,
     Field(discriminator="kind"),
 ]
 STEP = TypeAdapter(Step)
@@ -221,14 +278,35 @@ class Command(BaseModel):
     question: str = ""
     language: Language = "pt"
     """Of the whole command: the template word is evidence too ("mercado energia solar")."""
+    watch: Frequency | None = None
+    """`/research watch weekly [template] question`: make it a routine."""
+    watch_usage: bool = False
+    """`/research watch` without a frequency or a question: say how it is used."""
+    routines: bool = False
+    """`/research routines`: list the channel's routines."""
+
+
+_WATCH = {"watch": "en", "acompanhar": "pt", "acompanhe": "pt"}
+_ROUTINES = {"routines": "en", "rotinas": "pt"}
 
 
 def parse_research_command(text: str) -> Command:
-    """`/research [template] question` and `/research help`; a first word that names a
-    template is the template, otherwise it is part of the question."""
+    """`/research [template] question`, `/research help`, `/research watch FREQUENCY
+    [template] question` and `/research routines`; a first word that names a template is
+    the template, otherwise it is part of the question."""
     words = text.split()
-    if not words or words[0].lower() in ("help", "ajuda", "?"):
-        language: Language = "en" if words and words[0].lower() == "help" else "pt"
+    first = words[0].lower() if words else ""
+    if first in _ROUTINES and len(words) == 1:
+        return Command(routines=True, language="en" if _ROUTINES[first] == "en" else "pt")
+    if first in _WATCH:
+        frequency = frequency_named(words[1]) if len(words) > 1 else None
+        watched = parse_research_command(" ".join(words[2:])) if frequency else None
+        if watched is None or watched.help or watched.watch or watched.routines:
+            said: Language = "en" if _WATCH[first] == "en" else "pt"
+            return Command(watch_usage=True, language=said)
+        return watched.model_copy(update={"watch": frequency})
+    if not words or first in ("help", "ajuda", "?"):
+        language: Language = "en" if first == "help" else "pt"
         return Command(help=True, language=language)
     language = detect_language(" ".join(words))
     try:

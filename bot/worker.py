@@ -16,6 +16,7 @@ from typing import Any
 
 from arq.connections import RedisSettings
 from arq.constants import in_progress_key_prefix
+from arq.cron import cron
 from arq.utils import timestamp_ms
 from arq.worker import Worker, func
 from redis.exceptions import ResponseError, WatchError
@@ -33,6 +34,9 @@ HEALTH_INTERVAL_SECONDS = 30
 STEP_TIMEOUT_SECONDS = 300
 VERIFY_TIMEOUT_SECONDS = 300
 MAX_TRIES = 3
+ROUTINE_TICK_SECOND = 7
+"""The second of each minute the routines' tick is enqueued at (arq's cron; every worker
+enqueues the same job id for one minute, so one tick runs)."""
 FINISH_PATIENCE_SECONDS = 120.0
 """How long a worker keeps trying to record a job's end (its result, or its retry) while
 Redis is down; past it the job's lease expires and the job runs again elsewhere."""
@@ -295,6 +299,25 @@ def build_workers(
                 name="report_job",
                 timeout=config.report_timeout,
                 max_tries=REPORT_ATTEMPTS + 1,  # the last start ends the report (give_up)
+            ),
+            func(
+                jobs.routine_job,
+                name="routine_job",
+                timeout=config.report_timeout,
+                max_tries=jobs.ROUTINE_ATTEMPTS + 1,  # the last start ends the run (failed)
+            ),
+            func(jobs.routine_tick, name="routine_tick", timeout=STEP_TIMEOUT_SECONDS),
+        ],
+        # arq's cron: https://arq-docs.helpmanual.io/#cron-jobs ("unique": one job per time
+        # however many workers enqueue it). The tick itself claims each due routine once.
+        cron_jobs=[
+            cron(
+                jobs.routine_tick,
+                name=rt.keys.routine_cron,
+                second=ROUTINE_TICK_SECOND,
+                microsecond=0,
+                unique=True,
+                timeout=STEP_TIMEOUT_SECONDS,
             )
         ],
         queue_name=config.reports_queue,

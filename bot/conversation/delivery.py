@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -67,15 +67,19 @@ def page_marker(report_id: str, version: int, page: int) -> dict[str, Any]:
     return {"report": report_id, "version": version, "page": page}
 
 
-def _posted_page(messages: list[dict[str, Any]], marker: dict[str, Any]) -> str | None:
+def posted_marked(
+    messages: Sequence[Mapping[str, Any]], event_type: str, marker: Mapping[str, Any]
+) -> str | None:
+    """The ts of the message of a thread that carries this metadata, if one does."""
     for message in messages:
         metadata = message.get("metadata") or {}
-        if metadata.get("event_type") == PAGE_EVENT and metadata.get("event_payload") == marker:
+        if metadata.get("event_type") == event_type and metadata.get("event_payload") == marker:
             return str(message["ts"])
     return None
 
 
-def _posted_files(messages: list[dict[str, Any]], version: int) -> bool:
+def posted_files(messages: Sequence[Mapping[str, Any]], version: int) -> bool:
+    """Whether a message of a thread holds every file of `version` of a report."""
     wanted = set(report_file_names(version))
     return any(
         wanted <= {str(f.get("name")) for f in message.get("files") or []} for message in messages
@@ -97,11 +101,11 @@ async def _in_flight(rt: Runtime, state: ReportState, version: int) -> ReportSta
         log.warning("report %s: could not read the thread back: %s", state.report_id, error)
         return state
     ts = (
-        _posted_page(messages, page_marker(state.report_id, version, page))
+        posted_marked(messages, PAGE_EVENT, page_marker(state.report_id, version, page))
         if pending_page
         else None
     )
-    files = pending_files and _posted_files(messages, version)
+    files = pending_files and posted_files(messages, version)
     if ts is None and not files:
         return state
     log.info(

@@ -14,7 +14,8 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
 
 from bot.redis.outage import Outage, is_outage
 from bot.redis.runs import RunLeases
@@ -53,6 +54,22 @@ class RunHeartbeat:
                 waited = True
             await asyncio.sleep(self.interval)
         return True
+
+    async def while_held(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run `work` (once the run is taken) while this attempt holds the run: cancelled
+        when the lease is lost to another attempt (which finishes the run: this returns
+        quietly), the run let go at the end."""
+        attempt = asyncio.create_task(work)
+        self.start(on_lost=attempt.cancel)
+        try:
+            await attempt
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if self.lost and (current is None or not current.cancelling()):
+                return  # the attempt that took the run over finishes it
+            raise
+        finally:
+            await self.stop()
 
     def start(self, on_lost: Callable[[], object]) -> None:
         self._task = asyncio.create_task(self._beat(on_lost))

@@ -1,5 +1,5 @@
 """The few Redis conveniences every Redis-backed store uses: connect with a clear error,
-run a Lua script, turn replies into text.
+run a Lua script, change a JSON value atomically, turn replies into text.
 
 Every connection is bounded: connecting and each reply wait `timeout` seconds at most
 (FONTE_REDIS_TIMEOUT), so a Redis whose traffic is black-holed, or that accepts
@@ -9,11 +9,11 @@ instead of hanging the process; TCP keepalive also finds a peer that vanished.""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar, cast
 
 from arq.connections import ArqRedis
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, WatchError
 
 from bot.redis.outage import is_outage
 from engine import BadInput
@@ -94,3 +94,29 @@ class LuaScript:
     ) -> Any:
         script = redis.register_script(self.source)
         return await script(keys=list(keys), args=list(args))
+
+
+async def watched_update(
+    redis: ArqRedis, key: str, change: Callable[[str], str | None], ttl_seconds: int
+) -> tuple[str | None, bool]:
+    """Replace the value of `key` by `change(value)` in a WATCH/MULTI transaction, again
+    whenever another client wrote it meanwhile, so no concurrent change is lost. Returns
+    the value after it (None when the key is missing) and whether it changed (`change`
+    answers None to leave it as it is)."""
+    async with redis.pipeline(transaction=True) as pipe:
+        while True:
+            try:
+                await pipe.watch(key)
+                raw = await pipe.get(key)
+                if raw is None:
+                    return None, False
+                current = text(raw)
+                changed = change(current)
+                if changed is None:
+                    return current, False
+                pipe.multi()  # type: ignore[no-untyped-call]
+                pipe.set(key, changed, ex=ttl_seconds)
+                await pipe.execute()
+                return changed, True
+            except WatchError:
+                continue

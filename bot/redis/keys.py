@@ -80,6 +80,49 @@ class Keys:
         """Sorted set: rating key -> the time it was given (Unix seconds), for the export."""
         return f"{self.prefix}:ratings"
 
+    # -- routines (kept FONTE_ROUTINE_DAYS after their last change: bot.routines.store) ---
+
+    def routine(self, routine_id: str) -> str:
+        """JSON of one routine (bot.routines.store.Routine)."""
+        return f"{self.prefix}:routine:{routine_id}"
+
+    @property
+    def routines(self) -> str:
+        """Set of every routine id, which the schedule's tick walks."""
+        return f"{self.prefix}:routines"
+
+    def channel_routines(self, channel: str) -> str:
+        """Set of the routine ids of one channel or DM."""
+        return f"{self.prefix}:routines:channel:{channel}"
+
+    def routine_history(self, routine_id: str) -> str:
+        """List of the routine's runs (JSON), newest first, trimmed."""
+        return f"{self.prefix}:routine:{routine_id}:history"
+
+    def routine_baseline(self, routine_id: str) -> str:
+        """JSON of the report the routine's next run is compared with (engine Report)."""
+        return f"{self.prefix}:routine:{routine_id}:baseline"
+
+    def routine_run_report(self, routine_id: str, period: str) -> str:
+        """The report one period's run made, kept before it is posted: a run again after a
+        crash posts it instead of researching again."""
+        return f"{self.prefix}:routine:{routine_id}:run:{period}"
+
+    def routine_spend(self, channel: str, month: str) -> str:
+        """Hash: the channel's routine spend in one month (`total`), each run's reservation
+        (`r:<run>`) and settled spend (`s:<run>`)."""
+        return f"{self.prefix}:routines:spend:{channel}:{month}"
+
+    @property
+    def routine_cron(self) -> str:
+        """The name of the routines' cron job: arq names each of its jobs `<name>:<time in
+        ms>`, so with the prefix two bots sharing a Redis tick each their own."""
+        return f"{self.prefix}:routine_cron"
+
+    def routine_job_id(self, routine_id: str, period: str) -> str:
+        """One period's run of a routine: arq enqueues one job per id."""
+        return f"{self.prefix}:routine-run:{routine_id}:{period}"
+
     # -- research context shared by workers -------------------------------------------------
 
     def board(self, report_id: str) -> str:

@@ -10,9 +10,8 @@ from typing import Literal, Protocol
 
 from arq.connections import ArqRedis
 from pydantic import BaseModel, ConfigDict, Field
-from redis.exceptions import WatchError
 
-from bot.redis.connection import awaited, text
+from bot.redis.connection import awaited, text, watched_update
 from bot.redis.keys import Keys
 from engine import ClarifyingQuestion, Language, Limits, Plan, Report, utc_now
 
@@ -210,24 +209,13 @@ class RedisStateStore:
         return None if raw is None else ReportState.model_validate_json(raw)
 
     async def update(self, report_id: str, change: Change) -> ReportState | None:
+        def changed(raw: str) -> str | None:
+            after = change(ReportState.model_validate_json(raw))
+            return None if after is None else after.model_dump_json()
+
         key = self._keys.state(report_id)
-        async with self._redis.pipeline(transaction=True) as pipe:
-            while True:
-                try:
-                    await pipe.watch(key)
-                    raw = await pipe.get(key)
-                    if raw is None:
-                        return None
-                    current = ReportState.model_validate_json(raw)
-                    changed = change(current)
-                    if changed is None:
-                        return current
-                    pipe.multi()  # type: ignore[no-untyped-call]
-                    pipe.set(key, changed.model_dump_json(), ex=self._ttl)
-                    await pipe.execute()
-                    return changed
-                except WatchError:
-                    continue
+        raw, _ = await watched_update(self._redis, key, changed, self._ttl)
+        return None if raw is None else ReportState.model_validate_json(raw)
 
     async def link_thread(self, channel: str, thread_ts: str, report_id: str) -> None:
         await awaited(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from typing import get_args
 
 from slack_bolt.async_app import AsyncApp, AsyncAssistant
 from slack_bolt.context.ack.async_ack import AsyncAck
@@ -27,6 +28,7 @@ from bot.conversation.shared_files import share_step
 from bot.conversation.slack_search_consent import CONSENT_ACTION, keep_answer
 from bot.recovery.in_flight import RUN_AGAIN, LostBrief, run_again, tell_brief
 from bot.redis.outage import is_outage
+from bot.routines.schedule import frequency_named
 from bot.runtime import Runtime
 from bot.slack import assistant
 from bot.slack.agent_session import set_session
@@ -42,8 +44,10 @@ from bot.slack.blocks import (
     EXPORT,
     FEEDBACK,
     FEEDBACK_BUTTONS,
+    ROUTINE,
     RUN_AS_MINE,
     START,
+    WATCH,
     help_message,
     read_edit_plan,
 )
@@ -64,17 +68,25 @@ from bot.steps import (
     Deepen,
     EditPlan,
     Export,
+    ForgetChannel,
+    ListRoutines,
     Rate,
+    RoutineAction,
     Say,
     Start,
+    SteerRoutine,
     Step,
+    Watch,
     mentions,
     parse_research_command,
     strip_mentions,
 )
 from engine.text import detect_language
+from engine.words import words_for
 
 log = logging.getLogger(__name__)
+
+_ROUTINE_ACTIONS: dict[str, RoutineAction] = {a: a for a in get_args(RoutineAction)}
 
 
 def build_app(
@@ -105,6 +117,13 @@ def build_app(
     app.action(CITATIONS)(listeners.on_citation)
     app.action(re.compile(f"^{CONSENT_ACTION}_"))(listeners.on_slack_search_consent)
     app.view(EDIT_VIEW)(listeners.on_edit_submitted)
+    app.action(WATCH)(listeners.on_watch)
+    app.action(ROUTINE)(listeners.on_routine)
+    # A channel's data goes with it: its routines (bot.routines). The events carry the
+    # channel's id (https://docs.slack.dev/reference/events/channel_deleted, /group_deleted:
+    # a private channel).
+    app.event("channel_deleted")(listeners.on_channel_gone)
+    app.event("group_deleted")(listeners.on_channel_gone)
     agent = AsyncAssistant()
     agent.thread_started(listeners.on_assistant_thread)
     # Bolt's default saves the channel the user is viewing into the thread's first message
@@ -256,8 +275,16 @@ class Listeners:
             message = help_message(language)
             await ack(text=message.text, blocks=message.blocks, response_type="ephemeral")
             return
-        await ack(text=f"{texts_for(language).researching} {parsed.question}")
         channel = str(command["channel_id"])
+        if parsed.watch_usage:
+            await ack(text=words_for(language).routines.watch_usage, response_type="ephemeral")
+            return
+        if parsed.routines:
+            await ack()
+            step = ListRoutines(channel=channel, user=str(command["user_id"]), language=language)
+            await self._enqueue(step, f"command:{command.get('trigger_id')}")
+            return
+        await ack(text=f"{texts_for(language).researching} {parsed.question}")
         ask = Ask(
             origin=f"command:{command.get('trigger_id')}",
             channel=channel,
@@ -268,6 +295,7 @@ class Listeners:
             template=parsed.template,
             response_url=command.get("response_url"),
             language=language,
+            watch=parsed.watch,
         )
         await self._enqueue(ask, ask.origin)
 
@@ -407,6 +435,43 @@ class Listeners:
             thread_ts=str(thread_ts or message.get("ts") or "") or None,
         )
         await self._enqueue(step, action_origin(body))
+
+    async def on_watch(self, ack: AsyncAck, body: Payload) -> None:
+        """A report's Watch button (asks how often), or a frequency chosen under it."""
+        await ack()
+        report_id = report_of(body)
+        frequency = frequency_named(str(action_value(body).get("f") or ""))
+        if report_id is None:
+            await self._stale(body)
+            return
+        step = Watch(
+            report_id=report_id,
+            user=body["user"]["id"],
+            channel=channel_of(body),
+            frequency=frequency,
+        )
+        await self._enqueue(step, action_origin(body))
+
+    async def on_routine(self, ack: AsyncAck, body: Payload) -> None:
+        """A routine's button in `/research routines`."""
+        await ack()
+        value = action_value(body)
+        routine_id, action = str(value.get("i") or ""), _ROUTINE_ACTIONS.get(str(value.get("a")))
+        if not routine_id or action is None:
+            await self._stale(body)
+            return
+        step = SteerRoutine(
+            routine_id=routine_id, user=body["user"]["id"], channel=channel_of(body), action=action
+        )
+        await self._enqueue(step, action_origin(body))
+
+    async def on_channel_gone(self, body: Payload, event: Payload) -> None:
+        """A channel deleted: its routines, their history and its spend go (ForgetChannel)."""
+        channel = event.get("channel")
+        channel_id = channel.get("id") if isinstance(channel, dict) else channel
+        if channel_id:
+            step = ForgetChannel(channel=str(channel_id))
+            await self._enqueue(step, f"event:{body.get('event_id') or channel_id}")
 
     async def on_excerpt(self, ack: AsyncAck, body: Payload) -> None:
         await ack()

@@ -32,6 +32,7 @@ from bot.slack.texts import Texts, claims_count, texts_for
 from engine import ClarifyingQuestion, Language, Limits, Plan, ProgressState, Report, Spend
 from engine.planning import TEMPLATES, cut_by_budget, cut_by_user, gap_question
 from engine.text import clip
+from engine.words import words_for
 
 ANSWER = "fonte_answer"
 START = "fonte_start"
@@ -49,6 +50,10 @@ CITATIONS = "fonte_citations"
 """A report's select of citations: the chosen one's excerpt modal (option value: r, v, c, n)."""
 FEEDBACK_BUTTONS = "fonte_rating"
 """The action_id of a report's native feedback_buttons element (value "up" or "down")."""
+WATCH = "fonte_watch"
+"""A report's Watch button (value: r, v) and the frequency buttons it answers with (r, f)."""
+ROUTINE = "fonte_routine"
+"""A routine's buttons in `/research routines` (value: i, the routine; a, the action)."""
 
 
 @dataclass(frozen=True)
@@ -282,7 +287,9 @@ def progress_message(
 def help_message(language: Language) -> Message:
     t: Texts = texts_for(language)
     lines = [f"• `{tpl.id}` — {tpl.description(language)}" for tpl in TEMPLATES]
-    return Message(t.plan_title, [section(t.help_intro), *sections(t.help_templates, lines)])
+    routines = words_for(language).routines.help
+    blocks = [section(t.help_intro), *sections(t.help_templates, lines), section(routines)]
+    return Message(t.plan_title, blocks)
 
 
 # -- gaps: a deepen button each, and the gap words a button or a reply reads back ----------

@@ -43,6 +43,7 @@ from bot.slack.blocks import (
     EXCERPT_VIEW,
     EXPORT,
     FEEDBACK_BUTTONS,
+    WATCH,
     gap_buttons,
     spend_text,
 )
@@ -61,6 +62,7 @@ from engine.render import (
     source_title,
 )
 from engine.text import clip, collapse_whitespace
+from engine.words import words_for
 
 EXCERPT_PREVIEW_CHARS = 280
 
@@ -374,7 +376,10 @@ def report_message(
         listed = [] if short else sections("", numbered)
         gaps += [*listed, *gap_buttons(report_id, shown, t.deepen)]
     cited = index.cited()
-    controls: list[Block] = [button(t.files_button, EXPORT, value(r=report_id, v=version))]
+    controls: list[Block] = [
+        button(t.files_button, EXPORT, value(r=report_id, v=version)),
+        button(words_for(report.language).routines.watch_button, WATCH, value(r=report_id)),
+    ]
     tail = [context(t.report_files_note), feedback_block(report_id, version, report.language)]
     room = TextRoom(MAX_SHORT_TEXT if short else max(kit.MIN_TEXT_BUDGET, budget))
     fixed = text_size([*head, *gaps, *actions(controls), *tail]) + len(t.see_attached) + 8

@@ -144,14 +144,16 @@ class SourceCatalog:
         folders = conversation_files(settings)
         return cls(settings, channels=channels, folders=folders, custom=custom, slack=slack)
 
-    async def sources_for(self, where: InConversation | None) -> Sources:
+    async def sources_for(self, where: InConversation | None, *, fresh: bool = False) -> Sources:
         """The sources of a research asked `where` (None: no conversation, the process's
-        own, for the health check and warm-up)."""
+        own, for the health check and warm-up). `fresh`: its libraries are opened again
+        first (their index reads only the files that changed), for a research that must see
+        the files as they are now (a routine's run, bot.routines.run)."""
         parts: list[SourcePart] = []
         if where is not None:
             shared = await self._conversation(where)
             parts += [shared] if shared is not None else []
-        base = await self._base(where)
+        base = await self._base(where, fresh)
         searched = await self._slack_search(where)
         if not parts and len(base) == 1 and searched is None:
             return base[0]  # one source: as it always was, no origins to tell apart
@@ -201,7 +203,7 @@ class SourceCatalog:
     def _known_folders(self) -> set[Path]:
         return set(self.channels.folders()) | self._team()
 
-    async def _base(self, where: InConversation | None) -> list[Sources]:
+    async def _base(self, where: InConversation | None, fresh: bool = False) -> list[Sources]:
         if self._custom is not None:
             return [await self._custom()]
         opened: list[Sources] = []
@@ -215,16 +217,16 @@ class SourceCatalog:
                 raise SourceUnavailable(
                     "FONTE_LIBRARY is not set: point it at a folder of documents"
                 )
-            opened.append(await self._library(folder.expanduser().resolve()))
+            opened.append(await self._library(folder.expanduser().resolve(), fresh))
         return opened
 
     def _lock(self, key: object) -> asyncio.Lock:
         """One opening at a time of each source; others open meanwhile."""
         return self._locks.setdefault(key, asyncio.Lock())
 
-    async def _library(self, folder: Path) -> Sources:
+    async def _library(self, folder: Path, fresh: bool = False) -> Sources:
         async with self._lock(folder):
-            if folder not in self._libraries:
+            if fresh or folder not in self._libraries:
                 self._libraries[folder] = await asyncio.to_thread(self._open_library, folder)
             return self._libraries[folder]
 

@@ -22,6 +22,7 @@ This package is layer 0: it imports nothing of the engine but `engine.text.langu
 
 from engine.words.en import ENGLISH
 from engine.words.pt import PORTUGUESE
+from engine.words.routine_schema import RoutineWords
 from engine.words.schema import (
     ChangeWords,
     GapWords,
@@ -44,6 +45,7 @@ __all__ = [
     "LibraryWords",
     "NoteWords",
     "ReportWords",
+    "RoutineWords",
     "SearchWords",
     "SheetWords",
     "SlackWords",

@@ -3,6 +3,7 @@ part written in en_slack.py)."""
 
 from __future__ import annotations
 
+from engine.words.en_routines import ENGLISH_ROUTINES
 from engine.words.en_slack import ENGLISH_SLACK
 from engine.words.schema import (
     ChangeWords,
@@ -341,4 +342,5 @@ ENGLISH = Words(
     slack=ENGLISH_SLACK,
     writer=_WRITER,
     changes=_CHANGES,
+    routines=ENGLISH_ROUTINES,
 )

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from engine.words.pt_routines import PORTUGUESE_ROUTINES
 from engine.words.pt_slack import PORTUGUESE_SLACK
 from engine.words.schema import (
     ChangeWords,
@@ -351,4 +352,5 @@ PORTUGUESE = Words(
     slack=PORTUGUESE_SLACK,
     writer=_WRITER,
     changes=_CHANGES,
+    routines=PORTUGUESE_ROUTINES,
 )

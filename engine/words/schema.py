@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.text.language import Language
+from engine.words.routine_schema import RoutineWords
 from engine.words.slack_schema import SlackWords
 
 
@@ -339,3 +340,4 @@ class Words:
     slack: SlackWords
     writer: WriterWords
     changes: ChangeWords
+    routines: RoutineWords

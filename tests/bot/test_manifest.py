@@ -46,6 +46,8 @@ def test_manifest_asks_for_what_the_bot_uses_and_no_more() -> None:
         "app_mention",
         "assistant_thread_context_changed",
         "assistant_thread_started",
+        "channel_deleted",
+        "group_deleted",
         "message.channels",
         "message.groups",
         "message.im",

@@ -63,6 +63,9 @@ EVENT_SCOPES: dict[str, str | None] = {
     # Only apps declared as agents have sessions, and "Declaring an app as an agent adds
     # the assistant:write scope" (https://docs.slack.dev/ai/agent-sessions/).
     "agent_session_stopped": "assistant:write",
+    # A channel's routines go with it (channel_deleted, group_deleted: "Required scopes").
+    "channel_deleted": "channels:read",
+    "group_deleted": "groups:read",
 }
 _CALL = re.compile(r"client\.([a-z]+(?:_[A-Za-z0-9]+)+)\(")
 _API_CALL = re.compile(r"api_call\(\s*\"([a-zA-Z.]+)\"")

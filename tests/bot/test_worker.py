@@ -33,7 +33,11 @@ async def test_two_workers_one_per_queue(make_settings: Any, runtimes: Any) -> N
     reports, tasks = build_workers(rt, host="h1")
     assert reports.queue_name == rt.keys.reports_queue
     assert tasks.queue_name == rt.keys.tasks_queue
-    assert set(reports.functions) == {"report_job"}
+    # Routines' runs wait on their research like reports; the tick is arq's cron job.
+    cron = rt.keys.routine_cron  # arq's job ids for it carry the prefix, as ours do
+    assert set(reports.functions) == {"report_job", "routine_job", "routine_tick", cron}
+    [tick] = reports.cron_jobs
+    assert (tick.name, tick.second, tick.unique) == (f"{rt.keys.prefix}:routine_cron", 7, True)
     assert set(tasks.functions) == {"converse", "subagent_job", "verification_job"}
     assert tasks.allow_abort_jobs
     assert not reports.allow_abort_jobs

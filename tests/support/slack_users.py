@@ -10,7 +10,8 @@ documents it:
   this to true to receive the locale for this user. Defaults to false". slack_sdk sends the
   flag as a GET query parameter, 1 or true.
 
-Tests register the members they need: `slack.users.add("U1", locale="en-US")`.
+Tests register the members they need: `slack.users.add("U1", locale="en-US")`, an admin
+with `admin=True` (the user object's `is_admin`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ class UserDirectory:
         self.team_id = team_id
         self._members: dict[str, dict[str, Any]] = {}
 
-    def add(self, user_id: str, *, locale: str = "pt-BR", name: str | None = None) -> None:
+    def add(
+        self, user_id: str, *, locale: str = "pt-BR", name: str | None = None, admin: bool = False
+    ) -> None:
         name = name or user_id.lower()
         self._members[user_id] = {
             "id": user_id,
@@ -37,7 +40,9 @@ class UserDirectory:
             "tz_label": "Brasilia Standard Time",
             "tz_offset": -10800,
             "profile": {"real_name": name.title(), "display_name": name},
-            "is_admin": False,
+            # "is_admin: Indicates whether the user is an Admin of the current workspace"
+            # (https://docs.slack.dev/reference/objects/user-object)
+            "is_admin": admin,
             "is_owner": False,
             "is_bot": False,
             "is_app_user": False,

@@ -26,6 +26,15 @@ def test_every_key_carries_the_prefix_and_names_differ() -> None:
         keys.verification_job_id("r", 1, "c1"),
         keys.step_job("event:1"),
         keys.health(keys.tasks_queue, "h"),
+        keys.routine("r"),
+        keys.routines,
+        keys.channel_routines("C"),
+        keys.routine_history("r"),
+        keys.routine_baseline("r"),
+        keys.routine_run_report("r", "2026-W49"),
+        keys.routine_spend("C", "2026-12"),
+        keys.routine_cron,
+        keys.routine_job_id("r", "2026-W49"),
     ]
     assert all(name.startswith("p1:") for name in names)
     assert len(set(names)) == len(names)

@@ -124,6 +124,15 @@ def test_help_lists_the_templates_in_the_users_language() -> None:
     assert "`concorrentes`" in json.dumps(help_message("en").blocks)
 
 
+def test_help_says_how_to_watch_a_research_in_both_languages() -> None:
+    portuguese = json.dumps(help_message("pt").blocks, ensure_ascii=False)
+    english = json.dumps(help_message("en").blocks, ensure_ascii=False)
+    assert "/research acompanhar diária|semanal|mensal PERGUNTA" in portuguese
+    assert "/research rotinas" in portuguese
+    assert "/research watch daily|weekly|monthly QUESTION" in english
+    assert "/research routines" in english
+
+
 def test_pagination_keeps_every_block_and_marks_continuations() -> None:
     blocks = [section(f"b{n}") for n in range(120)]
     pages = paginate(blocks, "Report", "(continued {page}/{pages})")
