@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.support.system_packages import failed_for_want_of_pango, pango_problem
-from tests.support.task_dump import tasks_dumped_if_stuck
+from tests.support.task_dump import tasks_dumped_if_stuck, uncaptured_stderr
 
 _ISOLATED_PREFIXES = ("FONTE_", "ANTHROPIC_", "SLACK_", "SEARXNG_", "BRAVE_", "TAVILY_")
 _ISOLATED_NAMES = {"REDIS_URL", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"}
@@ -45,8 +45,10 @@ def restored_logging() -> Iterator[None]:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
-    """A test stuck for minutes writes what its asyncio tasks await (tests/support/task_dump)."""
-    with tasks_dumped_if_stuck(item.nodeid):
+    """A test stuck for minutes writes what its asyncio tasks await (tests/support/task_dump),
+    where faulthandler writes its threads: the terminal's stderr, which pytest does not
+    capture (a write to sys.stderr would stay in the stuck test's captured output)."""
+    with tasks_dumped_if_stuck(item.nodeid, out=uncaptured_stderr(item.config)):
         return (yield)
 
 

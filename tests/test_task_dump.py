@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from pathlib import Path
 
 from tests.support.task_dump import dump_tasks, tasks_dumped_if_stuck
 
@@ -34,3 +35,13 @@ def test_the_timer_fires_only_while_the_body_runs() -> None:
         timer.join(5)  # the body outlives its limit
     assert quick.getvalue() == ""
     assert "--- stuck:" in stuck.getvalue()
+
+
+def test_a_descriptor_is_written_to_when_the_dump_fires(tmp_path: Path) -> None:
+    path = tmp_path / "dump.txt"
+    with (
+        path.open("w") as file,
+        tasks_dumped_if_stuck("by fd", after=0.0, out=file.fileno()) as timer,
+    ):
+        timer.join(5)
+    assert "--- by fd:" in path.read_text()
