@@ -173,11 +173,11 @@ async def _research(rt: Runtime, state: ReportState, version: int) -> Report | N
         await _stop(orchestrator, watcher, reporter, status_line, session)
         raise
     watcher.cancel()
+    if session is not None:  # before the stream stops (which sets it active), never after
+        await session.stop()
     await reporter.close()
     if status_line is not None:
         await status_line.close()
-    if session is not None:
-        await session.stop()
     await rt.stores.end_run(report_id, version)
     finished = await rt.states.get(report_id)  # a failed Slack search says so, in one line
     note = finished.slack_search_note if finished is not None else None
@@ -236,13 +236,13 @@ async def _stop(
     session: ProcessingSession | None,
 ) -> None:
     watcher.cancel()
+    if session is not None:  # first: a refresh after the stream's end would undo it
+        await session.stop()
     if isinstance(orchestrator.executor, ArqExecutor):
         orchestrator.executor.shutdown()
     await reporter.close(final=False)
     if status_line is not None:
         await status_line.close()
-    if session is not None:
-        await session.stop()
 
 
 async def _fail(rt: Runtime, report_id: str, version: int, failure: Exception) -> None:
