@@ -24,7 +24,7 @@ from redis.exceptions import ResponseError, WatchError
 from bot import jobs
 from bot.recovery.attempts import REPORT_ATTEMPTS
 from bot.redis.connection import awaited, client
-from bot.redis.outage import Outage, is_outage
+from bot.redis.outage import Outage, is_outage, unless_cancelled
 from bot.redis.runs import LEASE_SECONDS
 from bot.runtime import Runtime
 
@@ -81,6 +81,7 @@ class FonteWorker(Worker):
             except Exception as error:
                 if not is_outage(error):
                     raise
+                unless_cancelled(error)
                 await asyncio.sleep(self.outage.failed(error))
 
     async def _poll_iteration(self) -> None:
@@ -90,6 +91,7 @@ class FonteWorker(Worker):
         except Exception as error:
             if not is_outage(error):
                 raise
+            unless_cancelled(error)
             await asyncio.sleep(self.outage.failed(error))
             return
         self.outage.answered()
@@ -190,6 +192,7 @@ class FonteWorker(Worker):
             except Exception as error:
                 if not is_outage(error) or time.monotonic() > deadline:
                     raise
+                unless_cancelled(error)
                 await asyncio.sleep(self.outage.failed(error))
             else:
                 return

@@ -31,6 +31,7 @@ into "already enqueued" (None).
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import logging
 import socket
@@ -122,6 +123,15 @@ def is_outage(error: BaseException) -> bool:
             return True
         current = current.__cause__
     return False
+
+
+def unless_cancelled(error: BaseException) -> None:
+    """Raise CancelledError when the running task is being cancelled: an outage caught to be
+    waited out (a timeout, a dropped connection) may be what the cancellation became inside
+    redis-py, and a loop that waited it out would never end (a worker that never stops)."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError from error
 
 
 class Outage:

@@ -316,3 +316,35 @@ async def test_a_job_that_will_not_stop_does_not_keep_its_worker_alive() -> None
     worker.released = True  # the test's loop must end: the job stops ignoring cancels
     worker.tasks["j1"].cancel()
     await asyncio.gather(worker.tasks["j1"], return_exceptions=True)
+
+
+async def test_a_stop_that_redis_py_turned_into_a_timeout_still_stops_the_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker cancelled while a Redis call times out: the call may raise the timeout in
+    place of the cancellation, and the poll loop, which waits out an outage, must not wait
+    that one out (seen as a worker that never stopped, its test stuck for minutes)."""
+
+    async def cancelled_into_a_timeout(self: Any) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        task.cancel()
+        try:
+            await asyncio.sleep(1)
+        except asyncio.CancelledError:
+            raise TimeoutError("Timeout reading from 127.0.0.1:6379") from None
+
+    monkeypatch.setattr("arq.worker.Worker._poll_iteration", cancelled_into_a_timeout)
+    worker = FonteWorker(
+        functions=[func(slow_job, name="slow_job", timeout=600)],
+        queue_name="q:cancelled",
+        redis_settings=RedisSettings.from_dsn(REDIS_URL),
+        handle_signals=False,
+    )
+    monkeypatch.setattr(worker.outage, "failed", lambda error: 3600.0)  # an hour's backoff
+    polling = asyncio.create_task(worker._poll_iteration())
+    done, _ = await asyncio.wait({polling}, timeout=60)  # a stop takes no backoff at all
+    polling.cancel()
+    assert done, "the poll waited the outage out instead of stopping"
+    with pytest.raises(asyncio.CancelledError):
+        polling.result()
