@@ -85,6 +85,7 @@ class FonteWorker(Worker):
                 await asyncio.sleep(self.outage.failed(error))
 
     async def _poll_iteration(self) -> None:
+        unless_cancelled()
         try:
             await super()._poll_iteration()
             await self._renew_leases()

@@ -125,10 +125,13 @@ def is_outage(error: BaseException) -> bool:
     return False
 
 
-def unless_cancelled(error: BaseException) -> None:
-    """Raise CancelledError when the running task is being cancelled: an outage caught to be
+def unless_cancelled(error: BaseException | None = None) -> None:
+    """Raise CancelledError when the running task is being cancelled. An outage caught to be
     waited out (a timeout, a dropped connection) may be what the cancellation became inside
-    redis-py, and a loop that waited it out would never end (a worker that never stops)."""
+    redis-py, and a cancellation may be swallowed whole (Python 3.11's `wait_for` returns a
+    result that landed as it was cancelled); a loop that went on would never end (a worker
+    that never stops). A task asked to stop keeps `cancelling()` above zero whatever its
+    callees did with the CancelledError, so each turn of a loop asks it."""
     task = asyncio.current_task()
     if task is not None and task.cancelling():
         raise asyncio.CancelledError from error

@@ -348,3 +348,38 @@ async def test_a_stop_that_redis_py_turned_into_a_timeout_still_stops_the_worker
     assert done, "the poll waited the outage out instead of stopping"
     with pytest.raises(asyncio.CancelledError):
         polling.result()
+
+
+async def test_a_stop_swallowed_inside_a_poll_still_stops_the_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker cancelled inside a call that swallowed the cancellation (Python 3.11's
+    `wait_for` returns the result that landed as it was cancelled): the poll ends normally,
+    and the next one must not start (seen in CI as a worker polling on, its test stuck)."""
+    polls = 0
+
+    async def swallowed(self: Any) -> None:
+        nonlocal polls
+        polls += 1
+        task = asyncio.current_task()
+        assert task is not None
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.sleep(1)
+
+    monkeypatch.setattr("arq.worker.Worker._poll_iteration", swallowed)
+    monkeypatch.setattr(FonteWorker, "_renew_leases", lambda self: asyncio.sleep(0))
+    worker = FonteWorker(
+        functions=[func(slow_job, name="slow_job", timeout=600)],
+        queue_name="q:swallowed",
+        redis_settings=RedisSettings.from_dsn(REDIS_URL),
+        handle_signals=False,
+    )
+    polling = asyncio.create_task(worker.main())
+    done, _ = await asyncio.wait({polling}, timeout=60)
+    polling.cancel()
+    await worker.close()
+    assert done, f"the worker polled on ({polls} polls) after it was told to stop"
+    with pytest.raises(asyncio.CancelledError):
+        polling.result()
+    assert polls == 1
