@@ -164,7 +164,8 @@ class ArqExecutor:
             _queue_name=self._keys.tasks_queue,
         )
         try:
-            result = await asyncio.wait_for(self._result(job_id), self._verify_timeout)
+            async with asyncio.timeout(self._verify_timeout):  # not wait_for: 3.11 drops cancels
+                result = await self._result(job_id)
         except (TimeoutError, JobLost):
             return claim  # stays pending: a pending claim is never published
         if not result.success:

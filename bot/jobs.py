@@ -149,7 +149,8 @@ async def run_assignment(
     )
     left = max(0.0, await runner.seconds_left())
     try:
-        outcome = await asyncio.wait_for(runner.run(assignment), timeout=left + GRACE_SECONDS)
+        async with asyncio.timeout(left + GRACE_SECONDS):  # not wait_for: 3.11 drops cancels
+            outcome = await runner.run(assignment)
     except TimeoutError:
         outcome = SubagentOutcome(
             assignment.subagent, assignment.subquestion.id, stopped_by_budget=True

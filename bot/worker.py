@@ -371,11 +371,24 @@ async def run_workers(
         await _close(workers, grace, on_stuck)
 
 
+RECANCEL_SECONDS = 2.0
+"""How often, during the grace, a job still running is cancelled again: a cancellation can be
+swallowed on its way (Python 3.11's `wait_for`, inside every redis-py send, returns a result
+that landed as it was cancelled), and the job would run on as if never told."""
+
+
 async def _close(workers: list[Worker], grace: float, on_stuck: Callable[[], None] | None) -> None:
     # Every worker is closed, even when closing another one fails.
     closing = asyncio.gather(*(w.close() for w in workers), return_exceptions=True)
-    done, _ = await asyncio.wait({closing}, timeout=grace)
-    if not done:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + grace
+    while not closing.done() and (left := deadline - loop.time()) > 0:
+        await asyncio.wait({closing}, timeout=min(RECANCEL_SECONDS, left))
+        for worker in workers:
+            for task in list(worker.tasks.values()):
+                if not task.done():
+                    task.cancel()
+    if not closing.done():
         closing.cancel()
         running = sum(len(w.tasks) for w in workers)
         log.warning(

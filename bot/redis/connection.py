@@ -39,7 +39,8 @@ async def connect(url: str, within: float = REDIS_TIMEOUT_SECONDS) -> ArqRedis:
     redis = client(url, within)
     seen: list[BaseException] = []
     try:
-        await asyncio.wait_for(_answered(redis, seen), within)
+        async with asyncio.timeout(within):
+            await _answered(redis, seen)
     except (TimeoutError, OSError, RedisError) as error:
         await redis.aclose(close_connection_pool=True)
         last = seen[-1] if seen else error

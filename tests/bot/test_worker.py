@@ -383,3 +383,32 @@ async def test_a_stop_swallowed_inside_a_poll_still_stops_the_worker(
     with pytest.raises(asyncio.CancelledError):
         polling.result()
     assert polls == 1
+
+
+class _DeafOnceWorker(_StuckWorker):
+    """A worker whose one job swallows the first cancel it gets, as a callee of Python
+    3.11's `wait_for` may, and stops at the next."""
+
+    async def _job(self) -> None:
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.Event().wait()
+        await asyncio.Event().wait()
+
+
+async def test_a_job_that_swallowed_its_cancel_is_cancelled_again_and_its_worker_closes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Before: one cancel was sent; a job that lost it ran on, and after the grace was left
+    to its lease (seen in CI: a killed worker's report job never handed over)."""
+    monkeypatch.setattr("bot.worker.RECANCEL_SECONDS", 0.01)
+    stuck: list[str] = []
+    worker = _DeafOnceWorker()
+    run = asyncio.create_task(
+        run_workers([worker], grace=60, on_stuck=lambda: stuck.append("given up"))  # type: ignore[list-item]
+    )
+    await worker.started.wait()
+    run.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(run, 60)  # a bound for a hang, not a speed
+    assert stuck == []
+    assert worker.tasks["j1"].cancelled()

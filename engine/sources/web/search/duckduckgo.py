@@ -61,7 +61,8 @@ class DuckDuckGoSearch:
         # On timeout the thread cannot be stopped; ddgs's own timeout (the same seconds)
         # ends it soon after.
         try:
-            results = await asyncio.wait_for(asyncio.to_thread(run), self.timeout)
+            async with asyncio.timeout(self.timeout):
+                results = await asyncio.to_thread(run)
         except TimeoutError:
             raise SearchError(f"timed out after {self.timeout:g} s") from None
         except Exception as error:
