@@ -30,7 +30,7 @@ from bot.steps import Start
 from engine.contracts import Limits, Plan, Subquestion
 from engine.events import ClaimVerified, SubagentStarted
 from tests.support.bot_env import BOT_TOKEN, REDIS_URL
-from tests.support.clock import FakeClock, run_clock
+from tests.support.clock import CountingExecutor, FakeClock, run_clock, run_clock_while_idle
 from tests.support.slack_runs import CHANNEL as CHANNEL_RUNS
 from tests.support.slack_runs import USER, planned_report, settle, state_of
 from tests.support.slack_samples import claim
@@ -197,12 +197,6 @@ async def test_without_pacing_the_same_reports_meet_the_tiers(slack: SlackStub) 
 # -- library by the embedded bot, progress streamed, reports and files delivered --------------
 
 
-async def keep_time(clock: FakeClock, stop: asyncio.Event) -> None:
-    """The fake clock runs at about ten times real time while the bot works."""
-    while not stop.is_set():
-        await run_clock(clock, 0.01, step=0.01)
-
-
 async def test_five_reports_through_the_bot_meet_no_429(
     slack: SlackStub, make_settings: Any, runtimes: Any
 ) -> None:
@@ -212,7 +206,10 @@ async def test_five_reports_through_the_bot_meet_no_429(
     client = build_web_client(BOT_TOKEN, slack.api_url, pacer=pacer, sleep=clock.sleep)
     rt = await runtimes(make_settings(redis=False), web_client=client)
     stop = asyncio.Event()
-    ticking = asyncio.create_task(keep_time(clock, stop))
+    threads = CountingExecutor()
+    asyncio.get_running_loop().set_default_executor(threads)
+    # The fake clock runs while the bot works, and stands still while its threads do.
+    ticking = asyncio.create_task(run_clock_while_idle(clock, stop, threads))
     try:
         threads = [f"{1_680_000_000 + n}.000100" for n in range(REPORTS)]
         ids = [await planned_report(rt, thread) for thread in threads]

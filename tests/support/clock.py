@@ -9,10 +9,16 @@ clock past its wake-up time, never before.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import heapq
 import itertools
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class FakeClock:
@@ -74,4 +80,40 @@ async def run_clock(clock: FakeClock, seconds: float, step: float = 0.1) -> None
     end = clock.now + seconds
     while clock.now < end:
         clock.advance(min(step, end - clock.now))
+        await asyncio.sleep(0.001)
+
+
+class CountingExecutor(concurrent.futures.ThreadPoolExecutor):
+    """A loop's default executor (`asyncio.to_thread`, `run_in_executor(None, …)`) that
+    counts the calls still running, so a clock can stand still while threads work."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._lock = threading.Lock()
+        self.busy = 0
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        with self._lock:
+            self.busy += 1
+        future = super().submit(fn, *args, **kwargs)
+        future.add_done_callback(self._finished)
+        return future
+
+    def _finished(self, _: Future[Any]) -> None:
+        with self._lock:
+            self.busy -= 1
+
+
+async def run_clock_while_idle(
+    clock: FakeClock, stop: asyncio.Event, threads: CountingExecutor, step: float = 0.01
+) -> None:
+    """Move `clock` on by `step` each turn of the loop until `stop` is set, standing still
+    while a thread of `threads` works: a render or a file read that takes a busy machine a
+    real second takes no time on the clock, so what the test measures on it (calls that
+    meet within a rate window) is the same however fast the machine is."""
+    while not stop.is_set():
+        if threads.busy:
+            await asyncio.sleep(0.001)
+            continue
+        clock.advance(step)
         await asyncio.sleep(0.001)
