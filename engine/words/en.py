@@ -234,6 +234,28 @@ _GAPS = GapWords(
     interrupted="interrupted by the budget",
     cancelled="interrupted by the user",
     in_figure="The answer may be in the figure on page {page} of {document}, not read",
+    measure_missing="{measure}{period}: no verified figure of {inputs}",
+    measure_averaged=(
+        "{measure}{period}: not computed, it needs the average over periods of {inputs}"
+    ),
+    measure_in=" in {period}",
+    line_items={
+        "revenue": "revenue",
+        "cost_of_sales": "cost of sales",
+        "gross_profit": "gross profit",
+        "operating_income": "operating income",
+        "net_income": "net income",
+        "total_assets": "total assets",
+        "current_assets": "total current assets",
+        "current_liabilities": "total current liabilities",
+        "inventories": "inventories",
+        "receivables": "accounts receivable",
+        "ppe": "property, plant and equipment",
+        "equity": "shareholders' equity",
+        "debt": "debt",
+        "interest_expense": "interest expense",
+        "capex": "capital expenditure",
+    },
 )
 
 _TEMPLATES = TemplateWords(
@@ -287,6 +309,7 @@ _WRITER = WriterWords(
     growth=" and a compound annual growth rate of {cagr}",
     one="{measure} was {value} in {period}",
     latest="{measure}: {value} in {period}, the newest figure",
+    asked="{measure} in {period}: {value} ({inputs}: {formula})",
     sides="{measure} was {parts}",
     side="{value} for {side}",
     side_in="{value} for {side} in {period}",

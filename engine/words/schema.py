@@ -243,6 +243,15 @@ class GapWords:
     """A gap the user cut short."""
     in_figure: str
     """A page whose answer may be in a figure no one read: {page}, {document}."""
+    measure_missing: str
+    """The measure a question asks, an input of which no verified figure gives: {measure},
+    {period} (`measure_in`, or nothing), {inputs} (the line items missing)."""
+    measure_averaged: str
+    """The measure a question asks of an average over periods, which is not computed."""
+    measure_in: str
+    """The period of a measure's gap: " in {period}"."""
+    line_items: Mapping[str, str]
+    """A line item's name by its key in `engine.writing.asked.LINE_ITEMS`."""
 
 
 @dataclass(frozen=True)
@@ -276,6 +285,9 @@ class WriterWords:
     one: str
     latest: str
     """A current-state question's lead: the newest figure, with its period."""
+    asked: str
+    """The measure a question asks, computed: {measure} (as the question names it), {period},
+    {value}, {inputs} (the inputs' measures), {formula}."""
     sides: str
     side: str
     side_in: str
