@@ -88,6 +88,8 @@ _REPORT = ReportWords(
         "ratio": "ratio",
         "share": "share",
         "sum": "sum",
+        "margin_change": "margin change",
+        "mean_margin": "mean margin",
     },
     appendix="Appendix: how this report was made",
     appendix_explanation="Internal details of the run, for whoever wants to check it.",
@@ -154,6 +156,8 @@ _SHEET = SheetWords(
         "ratio": "ratio",
         "share": "share",
         "sum": "sum",
+        "margin_change": "margin change",
+        "mean_margin": "mean margin",
     },
 )
 
@@ -310,6 +314,10 @@ _WRITER = WriterWords(
     one="{measure} was {value} in {period}",
     latest="{measure}: {value} in {period}, the newest figure",
     asked="{measure} in {period}: {value} ({inputs}: {formula})",
+    asked_rose="{measure} rose {change}, from {old} in {first} to {new} in {last} ({formula})",
+    asked_fell="{measure} fell {change}, from {old} in {first} to {new} in {last} ({formula})",
+    asked_flat="{measure} was {old} in {first} and {new} in {last} ({formula})",
+    asked_mean="{measure}, mean of {period}: {value} ({formula})",
     sides="{measure} was {parts}",
     side="{value} for {side}",
     side_in="{value} for {side} in {period}",

@@ -90,6 +90,8 @@ _REPORT = ReportWords(
         "ratio": "razão",
         "share": "participação",
         "sum": "soma",
+        "margin_change": "variação da margem",
+        "mean_margin": "margem média",
     },
     appendix="Apêndice: como este relatório foi feito",
     appendix_explanation="Detalhes internos da execução, para quem quiser conferi-la.",
@@ -156,6 +158,8 @@ _SHEET = SheetWords(
         "ratio": "razão",
         "share": "participação",
         "sum": "soma",
+        "margin_change": "variação da margem",
+        "mean_margin": "margem média",
     },
 )
 
@@ -318,6 +322,10 @@ _WRITER = WriterWords(
     one="{measure} foi de {value} em {period}",
     latest="{measure}: {value} em {period}, o dado mais recente",
     asked="{measure} em {period}: {value} ({inputs}: {formula})",
+    asked_rose="{measure} subiu {change}, de {old} em {first} para {new} em {last} ({formula})",
+    asked_fell="{measure} caiu {change}, de {old} em {first} para {new} em {last} ({formula})",
+    asked_flat="{measure} foi de {old} em {first} e de {new} em {last} ({formula})",
+    asked_mean="{measure}, média de {period}: {value} ({formula})",
     sides="{measure} foi de {parts}",
     side="{value} para {side}",
     side_in="{value} para {side} em {period}",

@@ -288,6 +288,13 @@ class WriterWords:
     asked: str
     """The measure a question asks, computed: {measure} (as the question names it), {period},
     {value}, {inputs} (the inputs' measures), {formula}."""
+    asked_rose: str
+    """A margin asked, risen between two periods: {measure}, {change} (unsigned), {old},
+    {new}, {first}, {last}, {formula}."""
+    asked_fell: str
+    asked_flat: str
+    asked_mean: str
+    """A margin asked as a mean over periods: {measure}, {period}, {value}, {formula}."""
     sides: str
     side: str
     side_in: str

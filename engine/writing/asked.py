@@ -38,7 +38,7 @@ from engine.text.periods import years_in
 from engine.text.sentences import capitalised
 from engine.text.tokens import fold_accents
 from engine.words import words_for
-from engine.writing.calculator import Calculator, NotComparable
+from engine.writing.calculator import MINUS, Calculator, NotComparable
 from engine.writing.figures import gather_figures
 from engine.writing.units import unit_family, unit_scale, year_of
 
@@ -537,6 +537,7 @@ def asked_points(
     years = _periods(measure, question, figures, entity)
     if not years:
         missing = [("", item) for item in measure.inputs if item not in _held(figures, entity)]
+    pairs: list[tuple[Figure, Figure]] = []
     for year in years:
         pair, absent = _inputs(figures, measure.inputs, entity, year)
         missing += [(str(year), item) for item in absent]
@@ -549,9 +550,68 @@ def asked_points(
             continue
         sentences.append(_sentence(measure.name, str(year), calculation, language))
         calculations.append(calculation)
+        pairs.append(pair)
         stated += [part, whole]
+    if len(pairs) >= 2 and measure.kind in ("margin", "share"):
+        over = _over_periods(measure, question, pairs[::-1], calculations[::-1], calculator)
+        if over is not None:
+            calculation, sentence = over
+            sentences.insert(0, _over_sentence(measure.name, calculation, sentence, language))
+            calculations.insert(0, calculation)
     distinct = [f for i, f in enumerate(stated) if f not in stated[:i]]
     return AskedPoints(sentences, calculations, distinct, missing)
+
+
+def _over_periods(
+    measure: AskedMeasure,
+    question: str,
+    pairs: Sequence[tuple[Figure, Figure]],
+    each: Sequence[Calculation],
+    calculator: Calculator,
+) -> tuple[Calculation, list[Calculation]] | None:
+    """Across the periods computed (oldest first): the mean of the margin when the question
+    asks an average, else its change from the first to the last; with the margins of the two
+    ends, which the sentence states."""
+    try:
+        if _AVERAGE.search(_folded(question)):
+            return calculator.mean_margin(pairs), list(each)
+        return calculator.margin_change(pairs[0], pairs[-1]), [each[0], each[-1]]
+    except NotComparable:
+        return None
+
+
+def _over_sentence(
+    name: str, calculation: Calculation, ends: Sequence[Calculation], language: Language
+) -> Sentence:
+    writer = words_for(language).writer
+    if calculation.kind == "mean_margin":
+        text = writer.asked_mean.format(
+            measure=capitalised(name),
+            period=calculation.period,
+            value=calculation.text,
+            formula=calculation.formula,
+        )
+    else:
+        first, last = ends[0], ends[-1]
+        shape = (
+            writer.asked_rose
+            if calculation.value > 0
+            else writer.asked_fell
+            if calculation.value < 0
+            else writer.asked_flat
+        )
+        text = shape.format(
+            measure=capitalised(name),
+            change=calculation.text.lstrip("+" + MINUS),
+            old=first.text,
+            new=last.text,
+            first=first.period,
+            last=last.period,
+            formula=calculation.formula,
+        )
+    cited = [calculation, *ends]
+    claims = list(dict.fromkeys(cid for c in cited for cid in c.claim_ids))
+    return Sentence(text=f"{text}.", claim_ids=claims, calculation_ids=[c.id for c in cited])
 
 
 def _held(figures: Sequence[Figure], entity: str) -> set[str]:

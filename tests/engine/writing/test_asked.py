@@ -62,8 +62,37 @@ def test_a_margin_change_states_the_margin_of_each_year() -> None:
         "a useful metric for a company like this, then please state that and explain why."
     )
     draft = _draft(question, _mmm())
-    assert draft.summary[0].text.startswith("Operating margin in 2022: 19.1%")
-    assert draft.summary[1].text.startswith("Operating margin in 2021: 20.8%")
+    change = draft.summary[0]
+    assert change.text.startswith(
+        "Operating margin fell 1.7 pp, from 20.8% in 2021 to 19.1% in 2022 "
+        "((6,539 ÷ $ 34,229) − (7,369 ÷ $ 35,355) = −1.7 pp)"
+    )
+    kinds = {c.id: c.kind for c in draft.calculations}
+    assert [kinds[k] for k in change.calculation_ids] == ["margin_change", "margin", "margin"]
+    assert draft.summary[1].text.startswith("Operating margin in 2022: 19.1%")
+    assert draft.summary[2].text.startswith("Operating margin in 2021: 20.8%")
+
+
+def test_an_average_margin_over_years_is_their_mean() -> None:
+    header = "Fiscal Years Ended January 28, 2017 January 30, 2016 January 31, 2015"
+    claims = [
+        _row("r", "HOOLI_2017_10K", "Revenue $ 39,403 $ 39,528 $ 40,339", header),
+        _row("n", "HOOLI_2017_10K", "Net earnings $ 1,228 $ 897 $ 1,233", header),
+    ]
+    question = "What is the FY2015 - FY2017 3 year average net profit margin (as a %) for Hooli?"
+    first = _draft(question, claims).summary[0]
+    assert first.text.startswith("Net profit margin, mean of 2015 to 2017: 2.8%")
+
+
+def test_a_portuguese_margin_change() -> None:
+    header = "(em milhões de reais) 2023 2022"
+    claims = [
+        _row("r", "NATURA_2023_DFP", "Receita líquida 26.737,2 36.350,3", header),
+        _row("o", "NATURA_2023_DFP", "Lucro operacional 1.500,0 2.900,0", header),
+    ]
+    question = "Como variou a margem operacional da Natura entre 2022 e 2023?"
+    first = _draft(question, claims).summary[0]
+    assert first.text.startswith("Margem operacional caiu 2,4 p.p., de 8,0% em 2022 para 5,6%")
 
 
 def test_a_portuguese_question_gets_its_margin_in_portuguese() -> None:
