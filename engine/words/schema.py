@@ -294,7 +294,10 @@ class WriterWords:
     asked_fell: str
     asked_flat: str
     asked_mean: str
-    """A margin asked as a mean over periods: {measure}, {period}, {value}, {formula}."""
+    """A margin asked as a mean over periods: {measure}, {period}, {value}, {values} (each
+    period's, as `one_in` says it)."""
+    one_in: str
+    """A value of a period in a list: {value}, {period}."""
     sides: str
     side: str
     side_in: str

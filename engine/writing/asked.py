@@ -584,12 +584,13 @@ def _over_sentence(
     name: str, calculation: Calculation, ends: Sequence[Calculation], language: Language
 ) -> Sentence:
     writer = words_for(language).writer
-    if calculation.kind == "mean_margin":
+    if calculation.kind == "mean_margin":  # its divisor, a count, is in its formula only
+        each = [writer.one_in.format(value=c.text, period=c.period) for c in ends]
         text = writer.asked_mean.format(
             measure=capitalised(name),
             period=calculation.period,
             value=calculation.text,
-            formula=calculation.formula,
+            values=", ".join(each[:-1]) + writer.list_and + each[-1],
         )
     else:
         first, last = ends[0], ends[-1]
