@@ -314,6 +314,7 @@ _WRITER = WriterWords(
     one="{measure} was {value} in {period}",
     latest="{measure}: {value} in {period}, the newest figure",
     asked="{measure} in {period}: {value} ({inputs}: {formula})",
+    asked_span="{measure}, {period}: {value} ({inputs}: {formula})",
     asked_rose="{measure} rose {change}, from {old} in {first} to {new} in {last} ({formula})",
     asked_fell="{measure} fell {change}, from {old} in {first} to {new} in {last} ({formula})",
     asked_flat="{measure} was {old} in {first} and {new} in {last} ({formula})",

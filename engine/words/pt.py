@@ -322,6 +322,7 @@ _WRITER = WriterWords(
     one="{measure} foi de {value} em {period}",
     latest="{measure}: {value} em {period}, o dado mais recente",
     asked="{measure} em {period}: {value} ({inputs}: {formula})",
+    asked_span="{measure}, {period}: {value} ({inputs}: {formula})",
     asked_rose="{measure} subiu {change}, de {old} em {first} para {new} em {last} ({formula})",
     asked_fell="{measure} caiu {change}, de {old} em {first} para {new} em {last} ({formula})",
     asked_flat="{measure} foi de {old} em {first} e de {new} em {last} ({formula})",

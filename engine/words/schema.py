@@ -288,6 +288,8 @@ class WriterWords:
     asked: str
     """The measure a question asks, computed: {measure} (as the question names it), {period},
     {value}, {inputs} (the inputs' measures), {formula}."""
+    asked_span: str
+    """A growth asked, computed over a span of periods: the same fields as `asked`."""
     asked_rose: str
     """A margin asked, risen between two periods: {measure}, {change} (unsigned), {old},
     {new}, {first}, {last}, {formula}."""

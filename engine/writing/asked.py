@@ -659,7 +659,9 @@ def _growth_points(
 
 
 def _sentence(name: str, period: str, calculation: Calculation, language: Language) -> Sentence:
-    text = words_for(language).writer.asked.format(
+    writer = words_for(language).writer
+    template = writer.asked_span if calculation.kind == "percent_change" else writer.asked
+    text = template.format(
         measure=capitalised(name),
         period=period,
         value=calculation.text,

@@ -153,7 +153,7 @@ def test_a_growth_of_a_measure_the_filing_names_otherwise_is_computed() -> None:
     claims = [_row("s", "AMAZON_2017_10K", "Net sales $ 135,987 $ 177,866", header)]
     question = "What is Amazon's year-over-year change in revenue from FY2016 to FY2017?"
     first = _draft(question, claims).summary[0]
-    assert first.text.startswith("Change in revenue in 2016 to 2017: +30.8%")
+    assert first.text.startswith("Change in revenue, 2016 to 2017: +30.8%")
 
 
 def test_a_missing_input_is_a_gap_that_names_it() -> None:
