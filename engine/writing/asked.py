@@ -473,14 +473,25 @@ def _inputs(
     return None, []
 
 
-def _entities(figures: Sequence[Figure], items: Sequence[str]) -> list[str]:
-    """The entities whose figures name the inputs, those naming most of them first."""
+def _entities(question: str, figures: Sequence[Figure], items: Sequence[str]) -> list[str]:
+    """The entities whose figures name the inputs: those naming most of them first, and of
+    those one the question names ("3M" of "3M 10K") before the others."""
     named: dict[str, set[str]] = {}
     for figure in figures:
         for item in items:
             if label_rank(figure.measure, item) is not None:
                 named.setdefault(figure.entity.casefold(), set()).add(item)
-    return sorted(named, key=lambda entity: -len(named[entity]))
+    asked = _squashed(question)
+
+    def in_question(entity: str) -> bool:
+        words = entity.split()
+        return bool(words) and _squashed(words[0]) in asked
+
+    return sorted(named, key=lambda entity: (-len(named[entity]), not in_question(entity)))
+
+
+def _squashed(text: str) -> str:
+    return "".join(ch for ch in fold_accents(text) if ch.isalnum())
 
 
 def _periods(
@@ -522,7 +533,7 @@ def asked_points(
     measure = asked_measure(question)
     if measure is None:
         return AskedPoints([], [], [], [])
-    entities = _entities(figures, measure.inputs)
+    entities = _entities(question, figures, measure.inputs)
     if measure.averaged or not entities:
         latest = [str(year) for year in sorted(measure.years, reverse=True)[:1]] or [""]
         unread = measure.averaged or measure.inputs

@@ -56,6 +56,18 @@ def test_3m_operating_margin_is_computed_from_verified_inputs_and_said_first() -
     assert asked_gaps("What is 3M's FY2022 operating margin?", _mmm(), "en") == []
 
 
+def test_the_entity_the_question_names_is_the_one_computed() -> None:
+    header = "(in millions) 2022 2021"
+    claims = [
+        *_mmm(),
+        _row("gs", "GLOBEX_2022_10K", "Net sales $ 12,000 $ 11,000", header),
+        _row("go", "GLOBEX_2022_10K", "Operating income $ 1,200 $ 990", header),
+    ]
+    first = _draft("What is Globex's FY2022 operating margin?", claims).summary[0]
+    assert first.text.startswith("Operating margin in 2022: 10.0%")
+    assert set(first.claim_ids) == {"gs", "go"}
+
+
 def test_a_margin_change_states_the_margin_of_each_year() -> None:
     question = (
         "What drove operating margin change as of FY2022 for 3M? If operating margin is not "
