@@ -184,7 +184,17 @@ class Figure(Contract):
     claim_ids: list[str] = Field(min_length=1, description="the claims that quote it")
 
 
-CalculationKind = Literal["difference", "percent_change", "cagr", "margin", "ratio", "share", "sum"]
+CalculationKind = Literal[
+    "difference",
+    "percent_change",
+    "cagr",
+    "margin",
+    "ratio",
+    "share",
+    "sum",
+    "margin_change",
+    "mean_margin",
+]
 
 
 class Calculation(Contract):

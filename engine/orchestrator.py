@@ -42,7 +42,7 @@ from engine.subagents import SubagentRunner
 from engine.verify.draft import check_draft
 from engine.verify.excerpts import pages_addressing_ai
 from engine.words import ENGLISH, NoteWords, words_for
-from engine.writing import published_conflicts, verbatim_draft
+from engine.writing import asked_gaps, published_conflicts, verbatim_draft
 
 ExecutorFactory = Callable[[SubagentRunner], Executor]
 """Where the lead's subagents and verifications run, given the runner that runs them."""
@@ -304,6 +304,9 @@ class Orchestrator:
         cited = {c.url for c in claims if c.status is ClaimStatus.verified}
         outcomes = self._state.outcomes.values()  # a figure nobody read, on a page not cited:
         gaps += dict.fromkeys(g for o in outcomes for u, g in o.figure_gaps if u not in cited)
+        # The measure the question asks, an input of which no verified figure gives.
+        verified = [c for c in claims if c.status is ClaimStatus.verified]
+        gaps += [g for g in asked_gaps(brief.question, verified, brief.language) if g not in gaps]
         exhausted, words = await self.budget.exhausted(), self._words
         if exhausted is not None:
             limit = words.budget_limits.get(exhausted.limit, exhausted.limit)

@@ -31,6 +31,9 @@ _ASKED_SCALE = re.compile(
 _EXPONENTS = {"thousands": 3, "millions": 6, "billions": 9}
 _RELATIVE_SLACK = Decimal("0.005")
 """Below half a percent of the gold, any figure is its value written another way."""
+_PER_HUNDRED = frozenset({"%", "pp"})
+"""A change of a margin in percentage points is the percentage FinanceBench writes for it
+("Operating Margin … has decreased by 1.7%" of 20.8% to 19.1%)."""
 _ROUNDING_CAP = Decimal("0.02")
 """A report's rounding ("$1.6 billion") covers the gold only within 2% of it."""
 
@@ -110,7 +113,7 @@ def _readings(
         exponent = reading.as_tuple().exponent
         places = max(-exponent, 0) if isinstance(exponent, int) else 0
         half_unit = Decimal(5) * Decimal(10) ** (-places - 1) * factor
-        shown_percent = percent or quantity.unit == "%"
+        shown_percent = percent or quantity.unit in _PER_HUNDRED
         yield Stated(sign * reading * factor, shown_percent, half_unit, quantity.stated_negative)
 
 

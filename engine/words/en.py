@@ -88,6 +88,8 @@ _REPORT = ReportWords(
         "ratio": "ratio",
         "share": "share",
         "sum": "sum",
+        "margin_change": "margin change",
+        "mean_margin": "mean margin",
     },
     appendix="Appendix: how this report was made",
     appendix_explanation="Internal details of the run, for whoever wants to check it.",
@@ -154,6 +156,8 @@ _SHEET = SheetWords(
         "ratio": "ratio",
         "share": "share",
         "sum": "sum",
+        "margin_change": "margin change",
+        "mean_margin": "mean margin",
     },
 )
 
@@ -234,6 +238,28 @@ _GAPS = GapWords(
     interrupted="interrupted by the budget",
     cancelled="interrupted by the user",
     in_figure="The answer may be in the figure on page {page} of {document}, not read",
+    measure_missing="{measure}{period}: no verified figure of {inputs}",
+    measure_averaged=(
+        "{measure}{period}: not computed, it needs the average over periods of {inputs}"
+    ),
+    measure_in=" in {period}",
+    line_items={
+        "revenue": "revenue",
+        "cost_of_sales": "cost of sales",
+        "gross_profit": "gross profit",
+        "operating_income": "operating income",
+        "net_income": "net income",
+        "total_assets": "total assets",
+        "current_assets": "total current assets",
+        "current_liabilities": "total current liabilities",
+        "inventories": "inventories",
+        "receivables": "accounts receivable",
+        "ppe": "property, plant and equipment",
+        "equity": "shareholders' equity",
+        "debt": "debt",
+        "interest_expense": "interest expense",
+        "capex": "capital expenditure",
+    },
 )
 
 _TEMPLATES = TemplateWords(
@@ -287,6 +313,13 @@ _WRITER = WriterWords(
     growth=" and a compound annual growth rate of {cagr}",
     one="{measure} was {value} in {period}",
     latest="{measure}: {value} in {period}, the newest figure",
+    asked="{measure} in {period}: {value} ({inputs}: {formula})",
+    asked_span="{measure}, {period}: {value} ({inputs}: {formula})",
+    asked_rose="{measure} rose {change}, from {old} in {first} to {new} in {last} ({formula})",
+    asked_fell="{measure} fell {change}, from {old} in {first} to {new} in {last} ({formula})",
+    asked_flat="{measure} was {old} in {first} and {new} in {last} ({formula})",
+    asked_mean="{measure}, mean of {period}: {value} (the mean of {values})",
+    one_in="{value} in {period}",
     sides="{measure} was {parts}",
     side="{value} for {side}",
     side_in="{value} for {side} in {period}",

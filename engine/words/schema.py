@@ -243,6 +243,15 @@ class GapWords:
     """A gap the user cut short."""
     in_figure: str
     """A page whose answer may be in a figure no one read: {page}, {document}."""
+    measure_missing: str
+    """The measure a question asks, an input of which no verified figure gives: {measure},
+    {period} (`measure_in`, or nothing), {inputs} (the line items missing)."""
+    measure_averaged: str
+    """The measure a question asks of an average over periods, which is not computed."""
+    measure_in: str
+    """The period of a measure's gap: " in {period}"."""
+    line_items: Mapping[str, str]
+    """A line item's name by its key in `engine.writing.asked.LINE_ITEMS`."""
 
 
 @dataclass(frozen=True)
@@ -276,6 +285,21 @@ class WriterWords:
     one: str
     latest: str
     """A current-state question's lead: the newest figure, with its period."""
+    asked: str
+    """The measure a question asks, computed: {measure} (as the question names it), {period},
+    {value}, {inputs} (the inputs' measures), {formula}."""
+    asked_span: str
+    """A growth asked, computed over a span of periods: the same fields as `asked`."""
+    asked_rose: str
+    """A margin asked, risen between two periods: {measure}, {change} (unsigned), {old},
+    {new}, {first}, {last}, {formula}."""
+    asked_fell: str
+    asked_flat: str
+    asked_mean: str
+    """A margin asked as a mean over periods: {measure}, {period}, {value}, {values} (each
+    period's, as `one_in` says it)."""
+    one_in: str
+    """A value of a period in a list: {value}, {period}."""
     sides: str
     side: str
     side_in: str

@@ -1,3 +1,4 @@
+from engine.writing.asked import asked_gaps
 from engine.writing.calculator import NotComparable, recompute
 from engine.writing.conflicts import find_conflicts, published_conflicts
 from engine.writing.units import unit_scale
@@ -6,6 +7,7 @@ from engine.writing.verbatim import MAX_SENTENCES_PER_SECTION, title_for, verbat
 __all__ = [
     "MAX_SENTENCES_PER_SECTION",
     "NotComparable",
+    "asked_gaps",
     "find_conflicts",
     "published_conflicts",
     "recompute",

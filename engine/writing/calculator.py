@@ -1,7 +1,9 @@
 """Derived figures computed in code from verified figures, never typed by a model.
 
 `Calculator(language)` computes a difference, a percentage change, a CAGR, a margin, a ratio,
-a share or a sum of `Figure`s and returns a `Calculation` (ids k1, k2, … per calculator)
+a share or a sum of `Figure`s, and of a margin between periods its change in percentage
+points (`margin_change`: two periods' part and whole) and its mean (`mean_margin`: each
+period's part and whole), and returns a `Calculation` (ids k1, k2, … per calculator)
 whose `formula` shows the inputs as printed and whose `text` is the result as a report
 states it, in the report's language ("+8.0%" in English, "+8,0%" in Portuguese).
 
@@ -12,7 +14,8 @@ the number guard's own computation of a calculation from its inputs.
 
 Inputs must be comparable, else `NotComparable`: the same unit family (`unit_family`: "$"
 and "$ million" are both USD; "%" is not "p.p."), the same entity; a change or growth rate
-is of one measure between two periods; a margin, ratio or share is of one period.
+is of one measure between two periods; a margin, ratio or share is of one period; a margin's
+change or mean takes each period's part and whole, in pairs of one period each.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ __all__ = ["Calculator", "NotComparable", "comparability_problem", "recompute"]
 MINUS = "\u2212"
 _HUNDRED = Decimal(100)
 _TWO_INPUTS = frozenset({"difference", "percent_change", "cagr", "margin", "ratio", "share"})
+_OF_PERIODS = frozenset({"margin_change", "mean_margin"})
 _YEARS_IN_FORMULA = re.compile(r"\^\(1/(\d+)\)")
 _DIGITS = re.compile(r"\d(?:[\d.,\u00a0\u2009\u202f]*\d)?")
 
@@ -49,6 +53,11 @@ def comparability_problem(kind: str, inputs: Sequence[Figure]) -> str | None:
     elif kind in _TWO_INPUTS:
         if len(inputs) != 2:
             return f"a {kind} needs exactly two figures, not {len(inputs)}"
+    elif kind in _OF_PERIODS:
+        if len(inputs) < 4 or len(inputs) % 2:
+            return f"a {kind} needs a part and a whole of each period, not {len(inputs)} figures"
+        if kind == "margin_change" and len(inputs) != 4:
+            return "a margin_change is between two periods"
     else:
         return f"unknown calculation {kind!r}"
     families = {unit_family(f.unit) for f in inputs}
@@ -66,6 +75,12 @@ def comparability_problem(kind: str, inputs: Sequence[Figure]) -> str | None:
         periods = {f.period for f in inputs if f.period}
         if len(periods) > 1:
             return f"a {kind} is of one period, not " + " and ".join(sorted(periods))
+    if kind in _OF_PERIODS:
+        pairs = list(zip(inputs[::2], inputs[1::2], strict=True))
+        if any(part.period != whole.period for part, whole in pairs):
+            return f"each part and whole of a {kind} is of one period"
+        if len({part.period for part, _ in pairs}) != len(pairs):
+            return f"a {kind} is across different periods"
     return None
 
 
@@ -88,6 +103,15 @@ def _exact(kind: str, inputs: Sequence[Figure], years: int | None) -> Decimal:
     values = [_decimal(f.value) for f in inputs]
     if kind == "sum":
         return sum(values, Decimal(0))
+    if kind in _OF_PERIODS:
+        if any(whole == 0 for whole in values[1::2]):
+            raise NotComparable(f"a {kind} would divide by zero")
+        margins = [
+            part / whole * _HUNDRED for part, whole in zip(values[::2], values[1::2], strict=True)
+        ]
+        if kind == "margin_change":
+            return margins[1] - margins[0]
+        return sum(margins, Decimal(0)) / len(margins)
     a, b = values
     if kind == "difference":
         return b - a
@@ -158,6 +182,30 @@ class Calculator:
     def share(self, part: Figure, whole: Figure) -> Calculation:
         return self._part_of("share", part, whole)
 
+    def margin_change(self, old: tuple[Figure, Figure], new: tuple[Figure, Figure]) -> Calculation:
+        """The change, in percentage points, of a margin (part ÷ whole) from one period's
+        part and whole (`old`) to another's (`new`)."""
+        inputs = [*old, *new]
+        value = self._checked("margin_change", inputs, None)
+        pp = words_for(self.language).writer.percentage_points
+        text = f"{self._number(value, 1, signed=True)} {pp}"
+        formula = (
+            f"({new[0].text} ÷ {new[1].text}) {MINUS} ({old[0].text} ÷ {old[1].text}) = {text}"
+        )
+        return self._made("margin_change", inputs, value, pp, text, formula, _span(old[0], new[0]))
+
+    def mean_margin(self, pairs: Sequence[tuple[Figure, Figure]]) -> Calculation:
+        """The mean of a margin (part ÷ whole) over the periods of `pairs`, each one
+        period's part and whole."""
+        inputs = [figure for pair in pairs for figure in pair]
+        value = self._checked("mean_margin", inputs, None)
+        text = self._percent(value, signed=False)
+        each = " + ".join(f"({part.text} ÷ {whole.text})" for part, whole in pairs)
+        formula = f"({each}) ÷ {len(pairs)} = {text}"
+        return self._made(
+            "mean_margin", inputs, value, "%", text, formula, _span(pairs[0][0], pairs[-1][0])
+        )
+
     def ratio(self, a: Figure, b: Figure) -> Calculation:
         value = self._checked("ratio", [a, b], None)
         text = self._number(value, 2, signed=False)
@@ -202,7 +250,7 @@ class Calculator:
         for figure in inputs:
             named.setdefault(folded(figure.measure), collapse_whitespace(figure.measure))
         measures = list(named.values())
-        joiner = " ÷ " if kind in ("margin", "ratio", "share") else " + "
+        joiner = " ÷ " if kind in ("margin", "ratio", "share", *_OF_PERIODS) else " + "
         measure = measures[0] if len(measures) == 1 else joiner.join(measures)
         if kind == "difference" and len(measures) == 2:
             measure = f"{measures[1]} {MINUS} {measures[0]}"

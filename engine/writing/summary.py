@@ -26,6 +26,7 @@ from engine.text.questions import asks_current, asks_over_time
 from engine.text.sentences import capitalised, is_fragment
 from engine.text.tokens import term_set
 from engine.words import words_for
+from engine.writing.asked import asked_points
 from engine.writing.calculator import Calculator
 from engine.writing.comparison import asked_measures, comparison_points
 
@@ -49,16 +50,27 @@ def summary_for(
     language: Language,
 ) -> Summary:
     sides = compared_sides(question)
-    points: list[Sentence] = []
-    calculations: list[Calculation] = []
-    stated: list[Figure] = []
+    calculator = Calculator(language)
+    # The measure the question asks, computed from its inputs, is said first.
+    asked = asked_points(question, figures, calculator, language)
+    points: list[Sentence] = list(asked.sentences)
+    calculations: list[Calculation] = list(asked.calculations)
+    stated: list[Figure] = list(asked.figures)
     if sides:
-        compared = comparison_points(
-            question, sides, figures, verified, Calculator(language), language
-        )
-        points, calculations, stated = compared.sentences, compared.calculations, compared.figures
+        compared = comparison_points(question, sides, figures, verified, calculator, language)
+        # A growth the comparison states already (both sides, the change) is said once, there.
+        said = [set(sentence.claim_ids) for sentence in compared.sentences]
+        points = [p for p in points if not any(set(p.claim_ids) <= ids for ids in said)]
+        kept = {kid for point in points for kid in point.calculation_ids}
+        calculations = [c for c in calculations if c.id in kept]
+        stated = [f for f in stated if any(c for c in calculations if f in c.inputs)]
+        points += compared.sentences
+        calculations += compared.calculations
+        stated += [f for f in compared.figures if f not in stated]
     elif asks_current(question) or asks_over_time(question):
-        points, stated = _dated_points(question, figures, language)
+        dated, dated_figures = _dated_points(question, figures, language)
+        points += dated
+        stated += [f for f in dated_figures if f not in stated]
     cited = {cid for point in points for cid in point.claim_ids}
     candidates = _in_time_order(
         question, [c for c in verified if c.id not in cited and not is_fragment(c.statement)]

@@ -262,3 +262,13 @@ async def test_a_subagent_note_reaches_the_report_with_its_subagent(source: Page
         note.startswith("s1: não foi possível ler") and "503" in note for note in report.notes
     )
     assert [c.statement for c in report.verified_claims()] == [MICRO[0]]
+
+
+async def test_the_measure_asked_declares_the_input_no_verified_figure_gives(
+    source: PagesSource,
+) -> None:
+    capex = Post(CAPEX[0], CAPEX[1], CAPEX[2], context="(Millions) 2018 2017")
+    orchestrator = Orchestrator(scripted(capex), source, source)
+    report = await run(orchestrator, "What was ACME's capex as a % of revenue in FY2018?")
+    assert [c.status for c in report.claims] == [ClaimStatus.verified]
+    assert "Capex as a % of revenue in 2018: no verified figure of revenue" in report.gaps

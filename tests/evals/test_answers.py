@@ -137,6 +137,22 @@ def test_the_sign_is_part_of_the_answer(text: str, stated: bool) -> None:
     assert states_answer(_summary(text), "What is the change in sales?", "-9.3%") is stated
 
 
+@pytest.mark.parametrize(
+    ("text", "stated"),
+    [
+        ("Operating margin fell 1.7 pp, from 20.8% in 2021 to 19.1% in 2022.", True),
+        ("A margem operacional caiu 1,7 p.p. em 2022.", True),
+        ("Operating margin rose 1.7 pp in 2022.", False),
+        ("Operating margin fell 1.6 pp in 2022.", False),
+    ],
+)
+def test_a_margin_s_change_in_points_is_the_percentage_the_gold_writes(
+    text: str, stated: bool
+) -> None:
+    question = "What drove operating margin change as of FY2022?"
+    assert states_answer(_summary(text), question, "Operating margin decreased by -1.7%") is stated
+
+
 def test_a_report_is_scored_on_each_numeric_gold_answer_of_its_case() -> None:
     case = Case(
         id="company-3m",

@@ -83,6 +83,25 @@ def test_margins_ratios_shares_and_percentage_points() -> None:
     assert (points.text, points.unit) == ("+1.6 pp", "pp")
 
 
+def test_a_margins_change_in_points_and_its_mean_over_periods() -> None:
+    calculator = Calculator("en")
+    o19 = figure("$ 1,900", 1900, "2019", "Operating income")
+    r19 = figure("$ 43,638", 43638, "2019")
+    o23 = figure("$ 2,795", 2795, "2023", "Operating income")
+    change = calculator.margin_change((o19, r19), (o23, R23))
+    assert change.formula == "($ 2,795 ÷ $ 46,298) − ($ 1,900 ÷ $ 43,638) = +1.7 pp"
+    assert (change.text, change.unit, change.period) == ("+1.7 pp", "pp", "2019 to 2023")
+    mean = calculator.mean_margin([(o19, r19), (o23, R23)])
+    assert mean.formula == "(($ 1,900 ÷ $ 43,638) + ($ 2,795 ÷ $ 46,298)) ÷ 2 = 5.2%"
+    assert recompute(change) == change.value
+    assert recompute(mean) == mean.value
+    assert Calculator("pt").margin_change((o19, r19), (o23, R23)).text == "+1,7 p.p."
+    with pytest.raises(NotComparable, match="one period"):
+        calculator.margin_change((o19, R23), (o23, r19))
+    with pytest.raises(NotComparable, match="different periods"):
+        calculator.mean_margin([(o19, r19), (o19, r19)])
+
+
 def test_recompute_is_the_guards_own_computation() -> None:
     calculator = Calculator("en")
     for calculation in (
