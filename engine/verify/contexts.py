@@ -107,9 +107,7 @@ def context_problem(page: str, context: tuple[int, int], excerpt: tuple[int, int
     if _is_lead_in(text, page, context):
         return _lead_in_problem(lines, own_line if lines else None)
     if _is_header(text):
-        return _header_problem(lines) or _other_cell_table(
-            _line_at(page, context[0]), lines, own_line
-        )
+        return _header_problem(lines) or _other_cell_table(page, context, lines, excerpt)
     return "it is neither the lead-in of a list or article nor the header of a table"
 
 
@@ -277,20 +275,28 @@ def _is_prose(bare: str) -> bool:
     return (sentence and words >= SENTENCE_WORDS) or bool(_TWO_SENTENCES.search(bare))
 
 
-def _other_cell_table(context_line: str, lines: list[str], own_line: str) -> str | None:
+def _other_cell_table(
+    page: str, context: tuple[int, int], lines: list[str], excerpt: tuple[int, int]
+) -> str | None:
     """Why a header and a row of a table of cells (a markdown table, a Word or Excel table
     read as " | " lines) are of two tables: the row's table (its run of cell lines) starts
-    after the header, another table's header of cells stands between them (two tables one
-    under the other), or a table ran and ended between a caption and the row."""
+    after the header, another header of cells stands between them (two tables one under the
+    other: `cell_table_header`), the context is a row under the header, or a table ran and
+    ended between a caption and the row."""
+    own_line = _line_at(page, excerpt[0])
+    context_line = _line_at(page, context[0])
     if not is_cell_line(own_line):
         return None
     between = lines[:-1]
     if is_cell_line(context_line):
         if not all(is_cell_line(line) for line in between):
             return "it is the header of another table: the excerpt's table starts after it"
-        if any(is_cell_header(line) for line in between):
+        header = cell_table_header(page, excerpt)
+        if header is None or header[0] <= context[0] < header[1]:
+            return None
+        if context[0] < header[0]:
             return "another table's header stands between it and the excerpt"
-        return None
+        return "it is a row of the excerpt's table, not its header"
     ran = False
     for line in between:
         if is_cell_line(line):
@@ -324,25 +330,34 @@ def is_cell_header(line: str) -> bool:
 
 
 def cell_table_header(page: str, excerpt: tuple[int, int]) -> tuple[int, int] | None:
-    """The span of the header of the table of cells the excerpt's line is a row of: in the
-    run of cell lines holding it (no blank line, no other line between), the nearest row
-    above it that heads a table (`is_cell_header`); None when the line is no row of cells,
-    or heads its table itself, or its table has no header above it."""
+    """The span of the header of the table of cells the excerpt's line is a row of, in the
+    run of cell lines holding it (no blank line, no other line between): in a markdown table
+    the line over its rule ("|---|"); else the nearest row above it that heads a table
+    (`is_cell_header`). None when the line is no row of cells, or heads its table itself, or
+    its table has no header above it."""
     start = page.rfind("\n", 0, excerpt[0]) + 1
     end = page.find("\n", excerpt[0])
     line = page[start : len(page) if end < 0 else end]
-    if not is_cell_line(line) or is_cell_header(line):
+    if not is_cell_line(line) or is_cell_header(line) or _TABLE_RULE.match(line):
         return None
+    run: list[tuple[int, str]] = []  # the cell lines above the row, nearest first
     while start > 0:
         end = start - 1
         start = page.rfind("\n", 0, end) + 1
         line = page[start:end]
         if not is_cell_line(line):
-            return None
-        if is_cell_header(line):
-            lead = len(line) - len(line.lstrip())
-            return start + lead, start + len(line.rstrip())
-    return None
+            break
+        run.append((start, line))
+    rules = [n for n, (_, line) in enumerate(run) if _TABLE_RULE.match(line)]
+    if rules:  # a markdown table: its header is the line over its rule
+        over = run[rules[0] + 1 : rules[0] + 2]
+        heads = [(at, line) for at, line in over if not _TABLE_RULE.match(line)]
+    else:
+        heads = [(at, line) for at, line in run if is_cell_header(line)][:1]
+    if not heads:
+        return None
+    at, line = heads[0]
+    return at + len(line) - len(line.lstrip()), at + len(line.rstrip())
 
 
 def _starts_a_table(line: str, bare: str) -> bool:

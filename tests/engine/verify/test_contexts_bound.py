@@ -110,6 +110,13 @@ CELL_TABLES_APART = (
             "another table's header stands between it and the excerpt",
         ),
         (
+            STACKED_CELL_TABLES,
+            "As perdas da Celpe são de 15,6% da Coelba.",
+            "Celpe | 15,6",
+            "Coelba | 13,1",
+            "it is a row of the excerpt's table, not its header",
+        ),
+        (
             CELL_TABLES_APART,
             "O índice de satisfação da Cosern é 8,9.",
             "Cosern | 8,9",

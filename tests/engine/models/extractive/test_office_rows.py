@@ -96,6 +96,15 @@ def test_a_markdown_row_is_read_under_its_header_not_its_rule() -> None:
     assert (row.excerpt, row.context) == ("Bahia | 385", "| Estado | Capacidade (MW) |")
 
 
+def test_a_markdown_row_under_a_row_of_words_keeps_the_header_over_the_rule() -> None:
+    page = (
+        "Taxa por faixa de faturamento\n\n| Faixa | Alíquota (%) |\n|---|---|\n"
+        "| Até R$ 81 mil | isento |\n| Microempresa | 4,5 |\n| Pequena empresa | 9,25 |\n"
+    )
+    row = answer(page, "Qual a alíquota da pequena empresa?")
+    assert (row.excerpt, row.context) == ("Pequena empresa | 9,25", "| Faixa | Alíquota (%) |")
+
+
 def test_the_header_of_a_row_is_the_nearest_above_it_in_its_run_of_cells() -> None:
     at = STACKED.index("Cosern | 8,9")
     header = cell_table_header(STACKED, (at, at + len("Cosern | 8,9")))
