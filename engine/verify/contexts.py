@@ -330,34 +330,43 @@ def is_cell_header(line: str) -> bool:
 
 
 def cell_table_header(page: str, excerpt: tuple[int, int]) -> tuple[int, int] | None:
-    """The span of the header of the table of cells the excerpt's line is a row of, in the
-    run of cell lines holding it (no blank line, no other line between): in a markdown table
-    the line over its rule ("|---|"); else the nearest row above it that heads a table
-    (`is_cell_header`). None when the line is no row of cells, or heads its table itself, or
-    its table has no header above it."""
-    start = page.rfind("\n", 0, excerpt[0]) + 1
-    end = page.find("\n", excerpt[0])
-    line = page[start : len(page) if end < 0 else end]
-    if not is_cell_line(line) or is_cell_header(line) or _TABLE_RULE.match(line):
-        return None
-    run: list[tuple[int, str]] = []  # the cell lines above the row, nearest first
-    while start > 0:
-        end = start - 1
-        start = page.rfind("\n", 0, end) + 1
-        line = page[start:end]
+    """The span of the header of the table of cells the excerpt's line is a row of
+    (`cell_table_headers`), None when it has none."""
+    return cell_table_headers(page).get(page.rfind("\n", 0, excerpt[0]) + 1)
+
+
+def cell_table_headers(page: str) -> dict[int, tuple[int, int]]:
+    """For each row of a table of cells on `page` (by where its line starts), the span of
+    its table's header, in the run of cell lines holding it (no blank line, no other line
+    between): in a markdown table the line over its rule ("|---|"); else the nearest row
+    above it that heads a table (`is_cell_header`). A row that heads its table itself, or
+    whose table has no header above it, has none. One pass over the page's lines."""
+    headers: dict[int, tuple[int, int]] = {}
+    nearest: tuple[int, int] | None = None  # the nearest row above that heads a table
+    over_rule: tuple[int, int] | None = None  # the line over the run's rule
+    ruled = False
+    previous: tuple[int, int] | None = None  # the line before, when it is a row of cells
+    start = 0
+    for line in page.split("\n"):
+        lead = len(line) - len(line.lstrip())
+        span = (start + lead, start + len(line.rstrip()))
+        start += len(line) + 1
         if not is_cell_line(line):
-            break
-        run.append((start, line))
-    rules = [n for n, (_, line) in enumerate(run) if _TABLE_RULE.match(line)]
-    if rules:  # a markdown table: its header is the line over its rule
-        over = run[rules[0] + 1 : rules[0] + 2]
-        heads = [(at, line) for at, line in over if not _TABLE_RULE.match(line)]
-    else:
-        heads = [(at, line) for at, line in run if is_cell_header(line)][:1]
-    if not heads:
-        return None
-    at, line = heads[0]
-    return at + len(line) - len(line.lstrip()), at + len(line.rstrip())
+            nearest = over_rule = previous = None
+            ruled = False
+            continue
+        if _TABLE_RULE.match(line):
+            ruled, over_rule = True, previous
+            previous = None
+            continue
+        if is_cell_header(line):
+            nearest = span
+        else:
+            header = over_rule if ruled else nearest
+            if header is not None:
+                headers[span[0] - lead] = header
+        previous = span
+    return headers
 
 
 def _starts_a_table(line: str, bare: str) -> bool:

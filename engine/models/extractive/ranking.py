@@ -51,7 +51,7 @@ from engine.text.questions import asks_quantity
 from engine.text.sentences import capitalised, is_fragment, starts_mid_sentence
 from engine.text.spans import Span
 from engine.text.tokens import term_set, tokenize
-from engine.verify.contexts import belongs, cell_table_header, is_cell_line, is_cell_row
+from engine.verify.contexts import belongs, cell_table_headers, is_cell_line, is_cell_row
 
 QUOTE_THRESHOLD = 0.4
 QUOTE_FLOOR = 0.3
@@ -117,6 +117,7 @@ def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate
     statement = page_statement(page_text) if snapshot.is_paged else None
     row_subject = frozenset({statement_marker(statement)}) if statement else frozenset[str]()
     headers = list(column_headers(page_text))
+    cell_headers = cell_table_headers(page_text)  # the header of each row of cells, by line
     previous = page_before(snapshot, url)
     candidates: list[Candidate] = []
     lead = frozenset[str]()
@@ -130,7 +131,7 @@ def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate
         words = terms = term_set(text)
         column_header: Span | None = None
         carried: str | None = None
-        cells_header = cell_table_header(page_text, (span.start, span.end))
+        cells_header = cell_headers.get(page_text.rfind("\n", 0, span.start) + 1)
         if cells_header is not None:
             # A row of a table of cells (Word, Excel, markdown) means what its caption and
             # its columns say: "Celpe | 0,789" is the "Índice de satisfação" of "Celpe".

@@ -13,7 +13,9 @@ from typing import Any
 
 import docx
 import openpyxl
+import pptx
 import pytest
+from pptx.util import Inches
 
 from engine.cli import EXIT_OK, main
 from engine.documents.ocr import ocr_available
@@ -205,3 +207,39 @@ def test_a_docx_row_and_its_header_are_seen_as_printed(tmp_path: Path) -> None:
     first = claims[0]
     assert (first["excerpt"], first["context"]) == ("Celpe | PE | 0,789", UTILITY_HEADER)
     assert first["seen_by"] == "office", first
+
+
+def test_a_row_deep_in_a_long_sheet_answers_under_its_header(tmp_path: Path) -> None:
+    towns = [(f"Município {n:03d}", 1000 + 7 * n, f"{n % 10},{n % 7}") for n in range(1, 121)]
+    towns[63] = ("Juazeiro", 2158, "4,8")
+    rows: list[tuple[object, ...]] = [("Município", "Unidades consumidoras", "DEC (horas)")]
+    book = _xlsx({"Continuidade": [*rows, *towns]})
+    claims = ask(tmp_path, "Qual o DEC de Juazeiro?", {"continuidade.xlsx": book})
+    assert claims, "no verified claim"
+    assert (claims[0]["excerpt"], claims[0]["context"]) == (
+        "Juazeiro | 2158 | 4,8",
+        "Município | Unidades consumidoras | DEC (horas)",
+    )
+    assert "DEC (horas): 4,8" in claims[0]["statement"]
+
+
+def test_a_pptx_table_row_answers_under_its_header(tmp_path: Path) -> None:
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[6])
+    box = slide.shapes.add_textbox(Inches(1), Inches(0.3), Inches(8), Inches(0.8))
+    box.text_frame.text = "Wind farms by state, 2024"
+    values = [
+        ("State", "Wind farms"),
+        ("Bahia", "312"),
+        ("Rio Grande do Norte", "287"),
+        ("Ceará", "98"),
+    ]
+    frame = slide.shapes.add_table(len(values), 2, Inches(1), Inches(1.5), Inches(6), Inches(2))
+    for r, row in enumerate(values):
+        for c, value in enumerate(row):
+            frame.table.cell(r, c).text = value
+    stream = io.BytesIO()
+    deck.save(stream)
+    claims = ask(tmp_path, "How many wind farms does Ceará have?", {"wind.pptx": stream.getvalue()})
+    assert claims, "no verified claim"
+    assert (claims[0]["excerpt"], claims[0]["context"]) == ("Ceará | 98", "State | Wind farms")
