@@ -194,18 +194,51 @@ def test_a_sheet_of_two_tables_answers_from_each_under_its_own_header(tmp_path: 
             assert claim["context"] == "Distribuidora | Perdas (%)"
 
 
+STOCKED_SHEET = _xlsx(
+    {
+        "Estoque": [
+            ("Estoque de módulos solares por depósito",),
+            (None,),
+            ("Depósito", "Módulos", "Inversores"),
+            ("Salvador", 1240, 88),
+            ("Recife", 960, 41),
+            ("Fortaleza", 1515, 67),
+        ]
+    }
+)
+
+
 @pytest.mark.seen
 @pytest.mark.skipif(
     not ocr_available() or shutil.which("soffice") is None, reason="needs tesseract and soffice"
 )
-def test_a_docx_row_and_its_header_are_seen_as_printed(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("question", "name", "data", "row", "header"),
+    [
+        (
+            "Qual o índice de satisfação da Celpe?",
+            "satisfacao.docx",
+            SATISFACTION,
+            "Celpe | PE | 0,789",
+            UTILITY_HEADER,
+        ),
+        (
+            "Quantos inversores há no depósito de Recife?",
+            "estoque.xlsx",
+            STOCKED_SHEET,
+            "Recife | 960 | 41",
+            "Depósito | Módulos | Inversores",
+        ),
+    ],
+)
+def test_a_row_and_its_header_are_seen_as_printed(
+    question: str, name: str, data: bytes, row: str, header: str, tmp_path: Path
+) -> None:
     # The seen check prints the file with LibreOffice and reads back the row and its header.
-    claims = ask(
-        tmp_path, "Qual o índice de satisfação da Celpe?", {"satisfacao.docx": SATISFACTION}
-    )
+    claims = ask(tmp_path, question, {name: data})
     assert claims, "no verified claim"
     first = claims[0]
-    assert (first["excerpt"], first["context"]) == ("Celpe | PE | 0,789", UTILITY_HEADER)
+    assert (first["excerpt"], first["context"]) == (row, header)
     assert first["seen_by"] == "office", first
 
 
