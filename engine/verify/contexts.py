@@ -289,7 +289,7 @@ def _other_cell_table(
         return None
     between = lines[:-1]
     if is_cell_line(context_line):
-        if not all(is_cell_line(line) for line in between):
+        if not all(is_cell_line(line) or is_section_row(line) for line in between):
             return "it is the header of another table: the excerpt's table starts after it"
         header = cell_table_header(page, excerpt)
         if header is None or header[0] <= context[0] < header[1]:
@@ -311,6 +311,20 @@ def is_cell_line(line: str) -> bool:
     " | "), "| Bahia | 385 |" (markdown)."""
     bare = line.strip()
     return " | " in bare or (bare.startswith("|") and len(bare) > 1)
+
+
+def is_section_row(line: str) -> bool:
+    """A row of a table of cells that names the section the rows under it are of, in one
+    cell ("Nordeste", "Região Sul", a merged row): a short label, not a sentence, not a
+    table's title nor a heading. Its table goes on under it."""
+    bare = _MARKUP.sub("", line).strip()
+    return (
+        bool(bare)
+        and len(_WORD.findall(bare)) <= RUNNING_LINE_WORDS
+        and not bare.endswith((".", ":", ";", "!", "?"))
+        and not _TABLE_TITLE.search(bare)
+        and not _breaks(line)
+    )
 
 
 def _cells(line: str) -> list[str]:
@@ -338,13 +352,14 @@ def cell_table_header(page: str, excerpt: tuple[int, int]) -> tuple[int, int] | 
 def cell_table_headers(page: str) -> dict[int, tuple[int, int]]:
     """For each row of a table of cells on `page` (by where its line starts), the span of
     its table's header, in the run of cell lines holding it (no blank line, no other line
-    between): in a markdown table the line over its rule ("|---|"); else the nearest row
-    above it that heads a table (`is_cell_header`). A row that heads its table itself, or
-    whose table has no header above it, has none. One pass over the page's lines."""
+    between but a section's label, `is_section_row`): in a markdown table the line over its
+    rule ("|---|"); else the nearest row above it that heads a table (`is_cell_header`).
+    A row that heads its table itself, or whose table has no header above it, has none.
+    One pass over the page's lines."""
     headers: dict[int, tuple[int, int]] = {}
     nearest: tuple[int, int] | None = None  # the nearest row above that heads a table
     over_rule: tuple[int, int] | None = None  # the line over the run's rule
-    ruled = False
+    ruled = running = False  # a rule seen in the run; a run of cell lines going on
     previous: tuple[int, int] | None = None  # the line before, when it is a row of cells
     start = 0
     for line in page.split("\n"):
@@ -352,9 +367,11 @@ def cell_table_headers(page: str) -> dict[int, tuple[int, int]]:
         span = (start + lead, start + len(line.rstrip()))
         start += len(line) + 1
         if not is_cell_line(line):
-            nearest = over_rule = previous = None
-            ruled = False
+            if not (running and is_section_row(line)):  # "Nordeste" goes on with its table
+                nearest = over_rule = previous = None
+                running = ruled = False
             continue
+        running = True
         if _TABLE_RULE.match(line):
             ruled, over_rule = True, previous
             previous = None
@@ -438,10 +455,11 @@ def row_problem(page: str, excerpt: tuple[int, int]) -> str | None:
 def is_cell_row(line: str) -> bool:
     """A row of data of a table of cells: "Celpe | PE | 0,789", "Bahia | 385 | ativa"; its
     first cell a label, a figure in a cell after it, not the header of a table."""
+    if not is_cell_line(line):
+        return False
     cells = _cells(line)
     return (
-        is_cell_line(line)
-        and len(cells) >= 2
+        len(cells) >= 2
         and bool(_WORD.search(cells[0]))
         and any(_FIGURE.search(cell) for cell in cells[1:])
         and len(_WORD.findall(line)) < PROSE_WORDS

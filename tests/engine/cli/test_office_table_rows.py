@@ -276,3 +276,32 @@ def test_a_pptx_table_row_answers_under_its_header(tmp_path: Path) -> None:
     claims = ask(tmp_path, "How many wind farms does Ceará have?", {"wind.pptx": stream.getvalue()})
     assert claims, "no verified claim"
     assert (claims[0]["excerpt"], claims[0]["context"]) == ("Ceará | 98", "State | Wind farms")
+
+
+def test_a_docx_row_under_a_section_row_keeps_its_tables_header(tmp_path: Path) -> None:
+    document = docx.Document()
+    document.add_paragraph("Geração distribuída por estado e região, em MW.")
+    rows = [
+        ("Estado", "Potência (MW)"),
+        ("Nordeste", None),
+        ("Bahia", "385"),
+        ("Ceará", "240"),
+        ("Sudeste", None),
+        ("Minas Gerais", "1.020"),
+        ("São Paulo", "870"),
+    ]
+    table = document.add_table(rows=0, cols=2)
+    for label, value in rows:
+        cells = table.add_row().cells
+        if value is None:  # a section's row: one cell merged across the table
+            cells[0].merge(cells[1]).text = label
+        else:
+            cells[0].text, cells[1].text = label, value
+    stream = io.BytesIO()
+    document.save(stream)
+    claims = ask(tmp_path, "Qual a potência de Minas Gerais?", {"gd.docx": stream.getvalue()})
+    assert claims, "no verified claim"
+    assert (claims[0]["excerpt"], claims[0]["context"]) == (
+        "Minas Gerais | 1.020",
+        "Estado | Potência (MW)",
+    )

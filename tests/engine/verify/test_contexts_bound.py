@@ -44,6 +44,10 @@ STACKED_CELL_TABLES = (
     "Indicadores\n\nDistribuidora | Índice de satisfação\nCoelba | 0,712\nCelpe | 0,789\n"
     "Distribuidora | Perdas (%)\nCoelba | 13,1\nCelpe | 15,6\nCosern | 8,9\n"
 )
+CELL_TABLE_WITH_SECTIONS = (
+    "Estado | Potência (MW)\nNordeste\nBahia | 385\nSudeste\nMinas Gerais | 1.020\n\n"
+    "Tabela 2 - Usinas por fonte\nSolar | 2.410\n"
+)
 CELL_TABLES_APART = (
     "Distribuidora | Índice de satisfação\nCoelba | 0,712\nCelpe | 0,789\n\n"
     "Cosern | 8,9\nSulgipe | 9,4\n"
@@ -115,6 +119,13 @@ CELL_TABLES_APART = (
             "Celpe | 15,6",
             "Coelba | 13,1",
             "it is a row of the excerpt's table, not its header",
+        ),
+        (
+            CELL_TABLE_WITH_SECTIONS,
+            "A potência solar é de 2.410 MW.",
+            "Solar | 2.410",
+            "Estado | Potência (MW)",
+            "another table's title stands between it and the excerpt",
         ),
         (
             CELL_TABLES_APART,
@@ -198,6 +209,12 @@ ONE_MARKDOWN_TABLE = (
             "O índice de satisfação da Celpe é 0,789.",
             "Celpe | 0,789",
             "Distribuidora | Índice de satisfação",
+        ),
+        (
+            CELL_TABLE_WITH_SECTIONS,
+            "Minas Gerais tem 1.020 MW de potência.",
+            "Minas Gerais | 1.020",
+            "Estado | Potência (MW)",
         ),
     ],
 )
