@@ -15,8 +15,10 @@ something no article says. So a context is accepted only
   afresh ("I", "II", then "I" again: another list; a nested level starts again under each
   item above it), and the excerpt itself an item of that list; for a header no line of prose
   (long without figures, or a sentence with them), no other table's header or title ("Tabela
-  2", "Statements of ...") after rows, and, for a markdown table's row, no other table: the
-  header is a line of the row's own run of "|" lines, or a caption with no table between.
+  2", "Statements of ...") after rows, and, for a row of a table of cells (markdown, or a Word
+  or Excel table read as " | " lines), no other table: the header is a line of the row's own
+  run of cell lines with no other header of cells between (`cell_table_header`, the one the
+  offline reader picks), or a caption with no table between.
 
 Tables are read as tables (`table_header_problem`, `carried_problem`, `row_problem`):
 
@@ -27,9 +29,9 @@ Tables are read as tables (`table_header_problem`, `carried_problem`, `row_probl
   excerpt on the excerpt's page ends the table, and the excerpt's page starts with the
   continued table: rows, or a short running line (a page number, "(continued)"), and no
   header of its own;
-- a row shorter than an excerpt ("Bahia 410 655") is quoted whole (its label and every
-  cell, one line) under a context that is a table's header: no line of it a sentence or
-  longer than a label.
+- a row shorter than an excerpt ("Bahia 410 655", "Celpe | 0,789") is quoted whole (its label
+  and every cell, one line) under a context that is a table's header: no line of it a
+  sentence or longer than a label.
 
 Pure code: the verifier and the offline reader choose by the same rule.
 """
@@ -77,6 +79,7 @@ _NESTED_ITEM = re.compile(
     r"^\W{0,3}(?:[IVXLCDM]+\s*[-–—.)]|[a-z][).]\s|\d{1,3}[.)]\s|[-*•▪◦–]\s)", re.I
 )
 _WORD = re.compile(r"[^\W\d_]+")
+_NIL_CELLS = frozenset({"-", "–", "—", "n/d", "n.d.", "nd", "n/a", "na", "...", "…"})
 SENTENCE_WORDS = 8
 """A line of at least this many words that ends a sentence is prose, figures or not."""
 _TWO_SENTENCES = re.compile(r"[a-zà-ú)]{2}[.!?]\s+[A-ZÀ-Ú][a-zà-ú]+\s+\w+\s+\w+")
@@ -104,9 +107,7 @@ def context_problem(page: str, context: tuple[int, int], excerpt: tuple[int, int
     if _is_lead_in(text, page, context):
         return _lead_in_problem(lines, own_line if lines else None)
     if _is_header(text):
-        return _header_problem(lines) or _other_markdown_table(
-            _line_at(page, context[0]), lines, own_line
-        )
+        return _header_problem(lines) or _other_cell_table(page, context, lines, excerpt)
     return "it is neither the lead-in of a list or article nor the header of a table"
 
 
@@ -274,26 +275,115 @@ def _is_prose(bare: str) -> bool:
     return (sentence and words >= SENTENCE_WORDS) or bool(_TWO_SENTENCES.search(bare))
 
 
-def _other_markdown_table(context_line: str, lines: list[str], own_line: str) -> str | None:
-    """Why a header and a markdown table row are of two tables: the row's table (its run of
-    "|" lines) starts after the header, or a table ran and ended between a caption and the
-    row."""
-    if not _is_markdown_row(own_line):
+def _other_cell_table(
+    page: str, context: tuple[int, int], lines: list[str], excerpt: tuple[int, int]
+) -> str | None:
+    """Why a header and a row of a table of cells (a markdown table, a Word or Excel table
+    read as " | " lines) are of two tables: the row's table (its run of cell lines) starts
+    after the header, another header of cells stands between them (two tables one under the
+    other: `cell_table_header`), the context is a row under the header, or a table ran and
+    ended between a caption and the row."""
+    own_line = _line_at(page, excerpt[0])
+    context_line = _line_at(page, context[0])
+    if not is_cell_line(own_line):
         return None
     between = lines[:-1]
-    if _is_markdown_row(context_line) and not all(_is_markdown_row(line) for line in between):
-        return "it is the header of another table: the excerpt's table starts after it"
+    if is_cell_line(context_line):
+        if not all(is_cell_line(line) or is_section_row(line) for line in between):
+            return "it is the header of another table: the excerpt's table starts after it"
+        header = cell_table_header(page, excerpt)
+        if header is None or header[0] <= context[0] < header[1]:
+            return None
+        if context[0] < header[0]:
+            return "another table's header stands between it and the excerpt"
+        return "it is a row of the excerpt's table, not its header"
     ran = False
     for line in between:
-        if _is_markdown_row(line):
+        if is_cell_line(line):
             ran = True
         elif ran:
             return "another table stands between it and the excerpt: it is that table's caption"
     return None
 
 
-def _is_markdown_row(line: str) -> bool:
-    return line.strip().startswith("|")
+def is_cell_line(line: str) -> bool:
+    """A row of a table read as cells: "Bahia | 385" (a Word or Excel table, cells joined by
+    " | "), "| Bahia | 385 |" (markdown)."""
+    bare = line.strip()
+    return " | " in bare or (bare.startswith("|") and len(bare) > 1)
+
+
+def is_section_row(line: str) -> bool:
+    """A row of a table of cells that names the section the rows under it are of, in one
+    cell ("Nordeste", "Região Sul", a merged row): a short label, not a sentence, not a
+    table's title nor a heading. Its table goes on under it."""
+    bare = _MARKUP.sub("", line).strip()
+    return (
+        bool(bare)
+        and len(_WORD.findall(bare)) <= RUNNING_LINE_WORDS
+        and not bare.endswith((".", ":", ";", "!", "?"))
+        and not _TABLE_TITLE.search(bare)
+        and not _breaks(line)
+    )
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def is_cell_header(line: str) -> bool:
+    """A row of cells that heads a table: two cells or more, none of them a figure (a period
+    is a column's name: "Estado | 2023 | 2024"), none a nil mark ("n/d", "—") a row of data
+    prints; not a markdown table's rule ("|---|---|")."""
+    cells = [cell for cell in _cells(line) if cell]
+    if _TABLE_RULE.match(line) or len(cells) < 2 or not is_cell_line(line):
+        return False
+    return not any(
+        _FIGURE.search(_PERIOD.sub(" ", cell)) or cell.lower() in _NIL_CELLS for cell in cells
+    )
+
+
+def cell_table_header(page: str, excerpt: tuple[int, int]) -> tuple[int, int] | None:
+    """The span of the header of the table of cells the excerpt's line is a row of
+    (`cell_table_headers`), None when it has none."""
+    return cell_table_headers(page).get(page.rfind("\n", 0, excerpt[0]) + 1)
+
+
+def cell_table_headers(page: str) -> dict[int, tuple[int, int]]:
+    """For each row of a table of cells on `page` (by where its line starts), the span of
+    its table's header, in the run of cell lines holding it (no blank line, no other line
+    between but a section's label, `is_section_row`): in a markdown table the line over its
+    rule ("|---|"); else the nearest row above it that heads a table (`is_cell_header`).
+    A row that heads its table itself, or whose table has no header above it, has none.
+    One pass over the page's lines."""
+    headers: dict[int, tuple[int, int]] = {}
+    nearest: tuple[int, int] | None = None  # the nearest row above that heads a table
+    over_rule: tuple[int, int] | None = None  # the line over the run's rule
+    ruled = running = False  # a rule seen in the run; a run of cell lines going on
+    previous: tuple[int, int] | None = None  # the line before, when it is a row of cells
+    start = 0
+    for line in page.split("\n"):
+        lead = len(line) - len(line.lstrip())
+        span = (start + lead, start + len(line.rstrip()))
+        start += len(line) + 1
+        if not is_cell_line(line):
+            if not (running and is_section_row(line)):  # "Nordeste" goes on with its table
+                nearest = over_rule = previous = None
+                running = ruled = False
+            continue
+        running = True
+        if _TABLE_RULE.match(line):
+            ruled, over_rule = True, previous
+            previous = None
+            continue
+        if is_cell_header(line):
+            nearest = span
+        else:
+            header = over_rule if ruled else nearest
+            if header is not None:
+                headers[span[0] - lead] = header
+        previous = span
+    return headers
 
 
 def _starts_a_table(line: str, bare: str) -> bool:
@@ -357,7 +447,24 @@ def row_problem(page: str, excerpt: tuple[int, int]) -> str | None:
     if not _whole_lines(page, excerpt) or "\n" in quoted:
         return "it is not a whole line of the page: a short row is quoted with every cell"
     bare = _MARKUP.sub(" ", quoted).strip()
-    return None if _is_row(bare) else "it is not a table row: a label, then its figures"
+    if _is_row(bare) or is_cell_row(quoted):
+        return None
+    return "it is not a table row: a label, then its figures"
+
+
+def is_cell_row(line: str) -> bool:
+    """A row of data of a table of cells: "Celpe | PE | 0,789", "Bahia | 385 | ativa"; its
+    first cell a label, a figure in a cell after it, not the header of a table."""
+    if not is_cell_line(line):
+        return False
+    cells = _cells(line)
+    return (
+        len(cells) >= 2
+        and bool(_WORD.search(cells[0]))
+        and any(_FIGURE.search(cell) for cell in cells[1:])
+        and len(_WORD.findall(line)) < PROSE_WORDS
+        and not is_cell_header(line)
+    )
 
 
 def _whole_lines(page: str, span: tuple[int, int]) -> bool:

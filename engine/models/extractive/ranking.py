@@ -3,7 +3,8 @@
 Each claim is a verbatim unit of the page: the excerpt is an exact substring of the text read
 and the statement is that excerpt as prose, so nothing is said that the page does not say.
 Units are ranked by how much of the subquestion they cover (`relevance`); a table row is read
-with its statement and its column header (`statements`), a unit from a filing that names less
+with its statement and its column header (`statements`; a row of a Word or Excel table with
+its own table's header and caption), a unit from a filing that names less
 of the question than a rival filing is discounted (`scope`), and a derived measure is quoted
 as the rows of what it is computed from (`measures`). A unit is quoted at `QUOTE_THRESHOLD`,
 or near the best unit (`NEAR_BEST`) down to `QUOTE_FLOOR`, at most two per page; below that
@@ -28,11 +29,13 @@ from engine.models.extractive.sentences import (
 )
 from engine.models.extractive.statements import (
     carried_header,
+    cell_table_caption,
     column_headers,
     is_table_row,
     of_asked_periods,
     page_before,
     page_statement,
+    row_by_columns,
     row_by_period,
     short_row_quotable,
     statement_marker,
@@ -48,7 +51,7 @@ from engine.text.questions import asks_quantity
 from engine.text.sentences import capitalised, is_fragment, starts_mid_sentence
 from engine.text.spans import Span
 from engine.text.tokens import term_set, tokenize
-from engine.verify.contexts import belongs
+from engine.verify.contexts import belongs, cell_table_headers, is_cell_line, is_cell_row
 
 QUOTE_THRESHOLD = 0.4
 QUOTE_FLOOR = 0.3
@@ -114,6 +117,7 @@ def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate
     statement = page_statement(page_text) if snapshot.is_paged else None
     row_subject = frozenset({statement_marker(statement)}) if statement else frozenset[str]()
     headers = list(column_headers(page_text))
+    cell_headers = cell_table_headers(page_text)  # the header of each row of cells, by line
     previous = page_before(snapshot, url)
     candidates: list[Candidate] = []
     lead = frozenset[str]()
@@ -127,7 +131,16 @@ def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate
         words = terms = term_set(text)
         column_header: Span | None = None
         carried: str | None = None
-        if is_table_row(text):
+        cells_header = cell_headers.get(page_text.rfind("\n", 0, span.start) + 1)
+        if cells_header is not None:
+            # A row of a table of cells (Word, Excel, markdown) means what its caption and
+            # its columns say: "Celpe | 0,789" is the "Índice de satisfação" of "Celpe".
+            column_header = Span(*cells_header)
+            caption = cell_table_caption(page_text, column_header)
+            terms = terms | term_set(f"{caption} {column_header.text(page_text)}") | row_subject
+        elif is_cell_line(text):
+            pass  # a table's header, or a row of a table without one: no other header
+        elif is_table_row(text):
             # A row means what its statement and its column header say it means.
             above = [(line, years) for line, years in headers if line.end <= span.start]
             if above:
@@ -339,7 +352,11 @@ def _quote(candidate: Candidate, window_score: Callable[[str], float]) -> Quote 
     if length < EXCERPT_MIN_CHARS and not short_row_quotable(page, window.span, context, carried):
         return None  # a short row is quoted whole, under its table's header
     statement = statement_of(excerpt, candidate.span, window, page)
-    if context is not None and window.span == candidate.span and is_table_row(excerpt):
+    if context is not None and window.span == candidate.span and is_cell_row(excerpt):
+        # A row of cells under its header says which period or column each cell is of.
+        by_column = row_by_columns(excerpt, context)
+        statement = row_by_period(clean_statement(excerpt), context) or by_column or statement
+    elif context is not None and window.span == candidate.span and is_table_row(excerpt):
         # A row under its column header says which period each figure is for.
         statement = row_by_period(clean_statement(excerpt), context) or statement
     if is_fragment(statement):

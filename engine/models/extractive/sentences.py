@@ -1,4 +1,5 @@
-"""Cut page text into quotable units: sentences, legal items, table lines.
+"""Cut page text into quotable units: sentences, legal items, table lines (a row of a Word
+or Excel table, its cells joined by " | ", is one unit, quoted whole).
 
 Every unit is a span [start, end) of the page text, so an excerpt taken from it is an exact
 substring of the page. A PDF breaks its lines where the page is full, not where a sentence
@@ -23,6 +24,7 @@ from engine.text.sentences import (
     is_table_line,
 )
 from engine.text.spans import Span
+from engine.verify.contexts import is_cell_row
 
 # A boundary: end punctuation, spaces, then something that can start a sentence.
 _BOUNDARY = re.compile(r"(?<=[.!?;])\s+(?=[\"'“(\[]?[A-ZÀ-ÖØ-Þ0-9§])")
@@ -138,13 +140,15 @@ def sentence_spans(page: str) -> list[Span]:
     for block in block_spans(page):
         for raw in _split_sentences(page, block):
             span = _trimmed(page, raw)
-            if span is not None and _long_enough(clean_statement(span.text(page))):
+            if span is not None and _long_enough(span.text(page)):
                 units.append(span)
     return units
 
 
-def _long_enough(text: str) -> bool:
-    return len(text) >= (ROW_MIN_CHARS if is_table_line(text) else EXCERPT_MIN_CHARS)
+def _long_enough(raw: str) -> bool:
+    text = clean_statement(raw)
+    row = is_table_line(text) or is_cell_row(raw)  # "Celpe | PE | 0,789": a row of cells
+    return len(text) >= (ROW_MIN_CHARS if row else EXCERPT_MIN_CHARS)
 
 
 def clean_statement(excerpt: str) -> str:
@@ -209,7 +213,11 @@ def clause_window(
     one on a tie), or, in a labelled item ("II - minigeração distribuída: …"), a run of whole
     clauses under its label. None when not even its first clause can be quoted."""
     text = span.text(page)
-    whole = not ends_mid_sentence(clean_statement(text)) or stands_alone(page, span)
+    whole = (
+        not ends_mid_sentence(clean_statement(text))
+        or stands_alone(page, span)
+        or is_cell_row(text)  # a row of a table's cells is printed whole, on its own line
+    )
     if whole and len(clean_statement(text)) <= max_chars:
         return Window(span)
 

@@ -12,6 +12,11 @@ row; so does relevance scoring, through the terms this module adds to a row:
 A row at the top of a page whose table began on the page before is read under the header
 printed there (`carried_header`), and a row shorter than an excerpt is quoted only whole and
 under its header (`short_row_quotable`), both by the verifier's own rule (`verify.contexts`).
+
+A row of a table of cells (a Word or Excel table read as " | " lines, a markdown table) is
+read under its own table's header (`verify.contexts.cell_table_header`) and caption
+(`cell_table_caption`), and stated cell by column (`row_by_columns`) when its header names
+no periods.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from collections.abc import Iterator, Sequence
 from itertools import product
 
 from engine.models.extractive.measures import measures_asked
+from engine.models.extractive.sentences import clean_statement
 from engine.snapshots import Snapshot, split_page
 from engine.text.matching import find_excerpt
 from engine.text.normalise import collapse_whitespace
@@ -30,6 +36,7 @@ from engine.text.synonyms import contains_phrase
 from engine.text.tokens import term_set, tokenize
 from engine.verify.contexts import (
     carried_problem,
+    is_cell_line,
     nearest_before,
     row_problem,
     table_header_problem,
@@ -190,6 +197,8 @@ _FIGURE = re.compile(r"\(?-?\$?\d[\d,.]*\)?%?")
 _CELL_FILLERS = frozenset({"$", "—", "–", "-", "%", "€", "£", "R$"})
 _NIL_CELLS = frozenset({"—", "–", "-"})
 MAX_LABEL_WORDS = 10
+MAX_CAPTION_WORDS = 14
+"""A table's caption is a label of at most this many words, not a sentence."""
 
 
 def statement_marker(key: str) -> str:
@@ -329,6 +338,34 @@ def row_by_period(row: str, header: str) -> str | None:
         return None
     pairs = zip(periods, figures, strict=True)
     return f"{label} — " + "; ".join(f"{period}: {figure}" for period, figure in pairs)
+
+
+def cell_table_caption(page: str, header: Span) -> str:
+    """The caption printed over a table of cells whose header is at `header`: its line just
+    above the header (a blank line between at most), a label ("Capacidade instalada por
+    estado (MW)", "Tabela 2 - Índice de satisfação"), not a sentence nor a row; "" when
+    there is none. What the table is of, as a statement's caption is what its rows are of."""
+    before = page[: page.rfind("\n", 0, header.start) + 1]
+    body = before.rstrip("\n")
+    if len(before) - len(body) > 2:  # more than one blank line: not the table's caption
+        return ""
+    line = body[body.rfind("\n") + 1 :].strip()
+    if not line or is_cell_line(line) or line.endswith((".", ";", ":", "!", "?")):
+        return ""
+    return line if len(line.split()) <= MAX_CAPTION_WORDS else ""
+
+
+def row_by_columns(row: str, header: str) -> str | None:
+    """A row of a table of cells as a reader needs it, each cell after the first with its
+    column's name: "Celpe | PE | 0,789" under "Distribuidora | Estado | Índice" is "Celpe —
+    Estado: PE; Índice: 0,789". None when the row and its header do not have the same
+    cells (a merged cell, a column without a name): then no pairing is guessed."""
+    cells = [clean_statement(cell) for cell in row.strip().strip("|").split("|")]
+    names = [clean_statement(name) for name in header.strip().strip("|").split("|")]
+    if len(cells) < 2 or len(cells) != len(names) or not all(names[1:]) or not cells[0]:
+        return None
+    pairs = [f"{name}: {cell}" for name, cell in zip(names[1:], cells[1:], strict=True) if cell]
+    return f"{cells[0]} — " + "; ".join(pairs) if pairs else None
 
 
 def of_asked_periods(row: str, header: str, years: set[int]) -> bool:

@@ -39,6 +39,19 @@ CAPTION_OF_ANOTHER_TABLE = (
     "Tabela: capacidade instalada em 2023 (MW)\n\n| Estado | MW |\n|---|---|\n| Bahia | 410 |\n\n"
     "Outros dados\n\n| Fonte | Usinas |\n| Eólica offshore planejada | 1.200 |\n"
 )
+# Word and Excel tables read as " | " lines: two tables one under the other, and two apart.
+STACKED_CELL_TABLES = (
+    "Indicadores\n\nDistribuidora | Índice de satisfação\nCoelba | 0,712\nCelpe | 0,789\n"
+    "Distribuidora | Perdas (%)\nCoelba | 13,1\nCelpe | 15,6\nCosern | 8,9\n"
+)
+CELL_TABLE_WITH_SECTIONS = (
+    "Estado | Potência (MW)\nNordeste\nBahia | 385\nSudeste\nMinas Gerais | 1.020\n\n"
+    "Tabela 2 - Usinas por fonte\nSolar | 2.410\n"
+)
+CELL_TABLES_APART = (
+    "Distribuidora | Índice de satisfação\nCoelba | 0,712\nCelpe | 0,789\n\n"
+    "Cosern | 8,9\nSulgipe | 9,4\n"
+)
 
 
 @pytest.mark.parametrize(
@@ -92,6 +105,34 @@ CAPTION_OF_ANOTHER_TABLE = (
             "| Eólica offshore planejada | 1.200 |",
             "Tabela: capacidade instalada em 2023 (MW)",
             "another table stands between it and the excerpt: it is that table's caption",
+        ),
+        (
+            STACKED_CELL_TABLES,
+            "O índice de satisfação da Celpe é 15,6.",
+            "Celpe | 15,6",
+            "Distribuidora | Índice de satisfação",
+            "another table's header stands between it and the excerpt",
+        ),
+        (
+            STACKED_CELL_TABLES,
+            "As perdas da Celpe são de 15,6% da Coelba.",
+            "Celpe | 15,6",
+            "Coelba | 13,1",
+            "it is a row of the excerpt's table, not its header",
+        ),
+        (
+            CELL_TABLE_WITH_SECTIONS,
+            "A potência solar é de 2.410 MW.",
+            "Solar | 2.410",
+            "Estado | Potência (MW)",
+            "another table's title stands between it and the excerpt",
+        ),
+        (
+            CELL_TABLES_APART,
+            "O índice de satisfação da Cosern é 8,9.",
+            "Cosern | 8,9",
+            "Distribuidora | Índice de satisfação",
+            "it is the header of another table: the excerpt's table starts after it",
         ),
     ],
 )
@@ -156,6 +197,24 @@ ONE_MARKDOWN_TABLE = (
             "O Ceará tinha 300 de capacidade instalada.",
             "| Ceará | 300 | 280 |",
             "Tabela: capacidade instalada (MW)",
+        ),
+        (
+            STACKED_CELL_TABLES,
+            "As perdas da Celpe são de 15,6%.",
+            "Celpe | 15,6",
+            "Distribuidora | Perdas (%)",
+        ),
+        (
+            STACKED_CELL_TABLES,
+            "O índice de satisfação da Celpe é 0,789.",
+            "Celpe | 0,789",
+            "Distribuidora | Índice de satisfação",
+        ),
+        (
+            CELL_TABLE_WITH_SECTIONS,
+            "Minas Gerais tem 1.020 MW de potência.",
+            "Minas Gerais | 1.020",
+            "Estado | Potência (MW)",
         ),
     ],
 )
