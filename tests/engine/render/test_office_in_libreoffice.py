@@ -1,10 +1,11 @@
-"""report.docx and report.pptx as a reader opens them: read back with python-docx and
+"""report.docx, report.pptx and report.xlsx as a reader opens them: read back with python-docx and
 python-pptx, converted to PDF by LibreOffice headless (.ci/run installs it), their first
 pages saved as PNG test artefacts, and no text past a page's edge, even for an excerpt
 whose words are joined by non-breaking spaces and a long URL."""
 
 from __future__ import annotations
 
+import csv
 import io
 import os
 import shutil
@@ -12,6 +13,7 @@ import subprocess
 from pathlib import Path
 
 import docx
+import openpyxl
 import pptx
 import pypdfium2 as pdfium
 import pytest
@@ -20,6 +22,7 @@ from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from engine.contracts import Report
 from engine.render.docx import render_docx
 from engine.render.pptx import render_pptx
+from engine.render.xlsx import render_xlsx
 from engine.text import collapse_whitespace
 from engine.verify.seen.office import pdf_command
 from tests.support.render_samples import figures_report
@@ -152,3 +155,32 @@ def test_the_pptx_reads_back_and_libreoffice_keeps_every_slide_within_its_page(
     assert "[1] BESTBUY_2019_10K, p. 53" in shown
     assert overflowing(pdf) == []
     assert all(p.stat().st_size > 0 for p in keep_pictures(pdf, "report-pptx"))
+
+
+def test_libreoffice_shows_the_xlsx_figures_as_the_report_prints_them(
+    soffice: str, tmp_path: Path
+) -> None:
+    """The figures are number cells (a sum works on them) whose format shows them as the
+    report prints them: LibreOffice's text of the figures sheet is the report's."""
+    report = figures_report()
+    path = tmp_path / "report.xlsx"
+    path.write_bytes(render_xlsx(report, {}))
+    sheet = 2  # the figures, as LibreOffice numbers the sheets (from 1)
+    options = f"44,34,76,1,,0,false,true,true,false,false,{sheet}"
+    command = pdf_command(soffice, path, tmp_path, tmp_path / "libreoffice-profile")
+    command[command.index("pdf")] = f"csv:Text - txt - csv (StarCalc):{options}"
+    subprocess.run(command, check=True, capture_output=True, timeout=180)
+    (written,) = tmp_path.glob("report*.csv")
+    shown = list(csv.reader(written.read_text(encoding="utf-8").splitlines()))
+    cells = {
+        (r, 1 + 2 * c): cell.text
+        for table in report.tables[:1]
+        for r, row in enumerate(table.rows, start=2)
+        for c, cell in enumerate(row.cells)
+        if cell is not None
+    }
+    assert cells
+    assert {key: shown[key[0]][key[1]] for key in cells} == cells
+    book = openpyxl.load_workbook(path)
+    figures = book.worksheets[1]
+    assert all(isinstance(figures.cell(r + 1, c + 1).value, float | int) for r, c in cells)
