@@ -48,7 +48,7 @@ from engine.render.tables import (
     table_chart,
     table_heading,
 )
-from engine.render.text import report_question, report_title
+from engine.render.text import plain_prose, report_question, report_title
 from engine.words import words_for
 
 WIDTH, HEIGHT = 13.333, 7.5  # inches, 16:9
@@ -104,7 +104,7 @@ class _Deck:
         sections = [section for _, section in shown_sections(report)]
         placed = _tables_by_section(report, sections)
         for position, section in enumerate(sections):
-            self.points_slides(flat(section.title), section.sentences)
+            self.points_slides(flat(plain_prose(section.title)), section.sentences)
             for table in placed.get(position, []):
                 self.table_slides(table)
         for table in placed.get(None, []):
@@ -206,7 +206,7 @@ class _Deck:
             self.notes(slide, cited, before=[c for i in chunk for c in part.changes[i].before])
 
     def point_text(self, sentence: Sentence) -> str:
-        text = f"{flat(sentence.text)} {markers(sentence.claim_ids, self.index)}"
+        text = f"{flat(plain_prose(sentence.text))} {markers(sentence.claim_ids, self.index)}"
         for calculation_id in dict.fromkeys(sentence.calculation_ids):
             text += f" ({self.calculations.marker(self.labels, calculation_id)})"
         return text

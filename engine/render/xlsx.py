@@ -35,7 +35,7 @@ from engine.contracts import Calculation, ClaimStatus, FiguresTable, Report
 from engine.render.changes import changes_part
 from engine.render.citations import CitationIndex, source_location, source_title, standing_text
 from engine.render.labels import accessed_text
-from engine.render.text import report_title
+from engine.render.text import plain_prose, report_title
 from engine.text.language import Language
 from engine.text.quantities import quantities
 from engine.words import ReportWords, SheetWords, words_for
@@ -218,11 +218,11 @@ def _table(
             if cell.calculation_id is not None:
                 claims = words.calculated.format(id=cell.calculation_id, claims=claims)
             values += [cell.text, claims]
-        cells = _row(sheet, offset, values)
-        for column, cell in enumerate(table_row.cells):
-            figure = None if cell is None else _figure(cell.text, language)
+        written = _row(sheet, offset, values)
+        for position, figure_cell in enumerate(table_row.cells):
+            figure = None if figure_cell is None else _figure(figure_cell.text, language)
             if figure is not None:
-                cells[1 + 2 * column].value, cells[1 + 2 * column].number_format = figure
+                written[1 + 2 * position].value, written[1 + 2 * position].number_format = figure
     return row + 2 + len(table.rows)
 
 
@@ -300,7 +300,7 @@ def _summary_sheet(sheet: Worksheet, report: Report, words: SheetWords) -> None:
     _text(sheet.cell(1, 2), report.question).alignment = _styles().wrap
     _header(sheet, 3, [words.number, words.sentence, words.claims, words.calculations])
     for n, sentence in enumerate(report.summary, start=1):
-        values = [n, sentence.text, ", ".join(sentence.claim_ids)]
+        values = [n, plain_prose(sentence.text), ", ".join(sentence.claim_ids)]
         _row(sheet, 3 + n, [*values, ", ".join(sentence.calculation_ids) or None])
     for column, width in zip("ABCD", (8, 90, 20, 16), strict=True):
         sheet.column_dimensions[column].width = width
