@@ -130,6 +130,15 @@ class TableView:
     chart_alt: str
     chart_sources: str
 
+    @property
+    def wide(self) -> bool:
+        """More columns of figures than a tablet's width holds side by side: laid out as one
+        block per row there (the template's `wide`), so no figure is split or cut."""
+        return len(self.columns) > WIDE_TABLE_COLUMNS
+
+
+WIDE_TABLE_COLUMNS = 4
+
 
 @dataclass(frozen=True)
 class InputView:
