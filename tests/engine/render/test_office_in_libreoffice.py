@@ -19,13 +19,13 @@ import pypdfium2 as pdfium
 import pytest
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 
-from engine.contracts import Report
+from engine.contracts import Report, Section
 from engine.render.docx import render_docx
 from engine.render.pptx import render_pptx
 from engine.render.xlsx import render_xlsx
 from engine.text import collapse_whitespace
 from engine.verify.seen.office import pdf_command
-from tests.support.render_samples import figures_report
+from tests.support.render_samples import build_claim, cite, figures_report, wide_report
 
 ROOT = Path(__file__).resolve().parents[3]
 ARTEFACTS = Path(os.environ.get("TEST_ARTEFACTS_DIR") or ROOT / "build" / "test-artefacts")
@@ -184,3 +184,45 @@ def test_libreoffice_shows_the_xlsx_figures_as_the_report_prints_them(
     book = openpyxl.load_workbook(path)
     figures = book.worksheets[1]
     assert all(isinstance(figures.cell(r + 1, c + 1).value, float | int) for r, c in cells)
+
+
+@pytest.mark.parametrize("language", ["pt", "en"])
+def test_a_deck_of_many_long_sources_and_a_wide_table_stays_within_every_slide(
+    soffice: str, tmp_path: Path, language: str
+) -> None:
+    """36 sources with long titles and URLs, one more document cited on 45 of its pages, six
+    columns of "R$ 187.654.321,5 milhões": LibreOffice lays every slide out with nothing past
+    its edge (the document's excerpts go on over slides, its title shown again)."""
+    report = cited_on_many_pages(wide_report(language=language), 45)
+    path = tmp_path / "report.pptx"
+    path.write_bytes(render_pptx(report, {}))
+
+    pdf = pdfium.PdfDocument(converted(soffice, path, tmp_path))
+
+    shown = collapse_whitespace(page_text(pdf))
+    assert "R$ 187.654.321,5 milhões" in shown
+    assert "[81] p. 46" in shown  # the last page cited, on a slide of its own
+    assert overflowing(pdf) == []
+    keep_pictures(pdf, f"wide-report-pptx-{language}")
+
+
+def cited_on_many_pages(report: Report, pages: int) -> Report:
+    """`report` with one more section citing one long-titled document on `pages` pages."""
+    url = (
+        "https://ri.vale.com/relatorio-anual-integrado-2023-demonstracoes-financeiras-"
+        "consolidadas-auditadas-versao-final.pdf"
+    )
+    title = (
+        "Vale S.A. — Relatório Anual Integrado 2023, Demonstrações Financeiras Consolidadas "
+        "Auditadas com Notas Explicativas"
+    )
+    claims = [
+        build_claim(f"rai{n}", url=f"{url}#page={n + 2}", title=title, excerpt=f"Nota {n}.")
+        for n in range(pages)
+    ]
+    section = Section(
+        title="Relatório anual", sentences=[cite(f"Nota {n}.", c.id) for n, c in enumerate(claims)]
+    )
+    return report.model_copy(
+        update={"claims": [*report.claims, *claims], "sections": [*report.sections, section]}
+    )
