@@ -16,7 +16,7 @@ from engine.render.labels import Labels, accessed_text, labels_for, page_label
 from engine.render.markdown import render_markdown
 from engine.render.pdf import render_pdf
 from engine.render.pptx import render_pptx
-from engine.render.text import Span, plain_prose, prose_spans, report_title
+from engine.render.text import ProseSpan, plain_prose, prose_spans, report_title
 
 __all__ = [
     "FORMATS",
@@ -24,8 +24,8 @@ __all__ = [
     "CitationIndex",
     "Labels",
     "PageEvidence",
+    "ProseSpan",
     "RenderProblems",
-    "Span",
     "accessed_text",
     "change_lines",
     "changes_part",

@@ -39,7 +39,7 @@ from engine.render.tables import (
     table_heading,
 )
 from engine.render.text import (
-    Span,
+    ProseSpan,
     display_text,
     plain_prose,
     prose_spans,
@@ -92,7 +92,7 @@ class EvidenceView:
 
 @dataclass(frozen=True)
 class SentenceView:
-    text: list[Span]
+    text: list[ProseSpan]
     """The prose as set (`prose_spans`): the template makes bold, italic and code of it."""
     citations: list[CitationView]
     calculations: list[CalculationRef]

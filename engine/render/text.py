@@ -61,7 +61,7 @@ def unescaped_entities(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class Span:
+class ProseSpan:
     """A piece of prose and how it is set: bold, italic or as code."""
 
     text: str
@@ -81,11 +81,11 @@ _INLINE = re.compile(
 )
 
 
-def prose_spans(text: str) -> list[Span]:
+def prose_spans(text: str) -> list[ProseSpan]:
     """The writer's prose on one line, as a reader should see it: its Markdown inline marks
     set as bold, italic or code rather than shown ("o **caput** do artigo"), its character
     references as their characters ("SG&amp;A" → "SG&A")."""
-    return _spans(unescaped_entities(collapse_whitespace(text)), Span(""))
+    return _spans(unescaped_entities(collapse_whitespace(text)), ProseSpan(""))
 
 
 def plain_prose(text: str) -> str:
@@ -93,22 +93,22 @@ def plain_prose(text: str) -> str:
     return "".join(span.text for span in prose_spans(text))
 
 
-def _spans(line: str, outer: Span) -> list[Span]:
-    spans: list[Span] = []
+def _spans(line: str, outer: ProseSpan) -> list[ProseSpan]:
+    spans: list[ProseSpan] = []
     at = 0
     for match in _INLINE.finditer(line):
         if match.start() > at:
-            spans.append(Span(line[at : match.start()], outer.strong, outer.emphasis))
+            spans.append(ProseSpan(line[at : match.start()], outer.strong, outer.emphasis))
         if (code := match.group("code")) is not None:
-            spans.append(Span(code, outer.strong, outer.emphasis, code=True))
+            spans.append(ProseSpan(code, outer.strong, outer.emphasis, code=True))
         elif (strong := match.group("strong") or match.group("strong2")) is not None:
-            spans += _spans(strong, Span("", True, outer.emphasis))
+            spans += _spans(strong, ProseSpan("", True, outer.emphasis))
         else:
             emphasis = match.group("em") or match.group("em2") or ""
-            spans += _spans(emphasis, Span("", outer.strong, True))
+            spans += _spans(emphasis, ProseSpan("", outer.strong, True))
         at = match.end()
     if at < len(line):
-        spans.append(Span(line[at:], outer.strong, outer.emphasis))
+        spans.append(ProseSpan(line[at:], outer.strong, outer.emphasis))
     return spans
 
 

@@ -18,7 +18,7 @@ from engine.render.docx import render_docx
 from engine.render.html import render_html
 from engine.render.markdown import render_markdown
 from engine.render.pptx import render_pptx
-from engine.render.text import Span, plain_prose, prose_spans
+from engine.render.text import ProseSpan, plain_prose, prose_spans
 from engine.render.xlsx import render_xlsx
 from tests.support.render_samples import build_claim, build_report, cite, section
 
@@ -44,18 +44,26 @@ def prose_report(language: str = "pt") -> Report:
     [
         (
             "o **caput** do artigo",
-            [Span("o "), Span("caput", strong=True), Span(" do artigo")],
+            [ProseSpan("o "), ProseSpan("caput", strong=True), ProseSpan(" do artigo")],
         ),
         (
             "a _microgeração_ e `x`",
-            [Span("a "), Span("microgeração", emphasis=True), Span(" e "), Span("x", code=True)],
+            [
+                ProseSpan("a "),
+                ProseSpan("microgeração", emphasis=True),
+                ProseSpan(" e "),
+                ProseSpan("x", code=True),
+            ],
         ),
-        ("**receita _líquida_**", [Span("receita ", strong=True), Span("líquida", True, True)]),
-        ("2 * 3 * 4 and snake_case_name", [Span("2 * 3 * 4 and snake_case_name")]),
-        ("AT&T, R&D &copy &#8220;ok&#8221; &nosuch;", [Span("AT&T, R&D &copy “ok” &nosuch;")]),
+        (
+            "**receita _líquida_**",
+            [ProseSpan("receita ", strong=True), ProseSpan("líquida", True, True)],
+        ),
+        ("2 * 3 * 4 and snake_case_name", [ProseSpan("2 * 3 * 4 and snake_case_name")]),
+        ("AT&T, R&D &copy &#8220;ok&#8221; &nosuch;", [ProseSpan("AT&T, R&D &copy “ok” &nosuch;")]),
     ],
 )
-def test_prose_is_read_into_spans_as_markdown_sets_it(text: str, spans: list[Span]) -> None:
+def test_prose_is_read_into_spans_as_markdown_sets_it(text: str, spans: list[ProseSpan]) -> None:
     assert prose_spans(text) == spans
 
 
