@@ -8,6 +8,7 @@ corpus served as Wikipedia-like pages with a SearXNG endpoint, fetched by the we
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ import httpx
 
 from engine import InMemorySnapshotStore
 from engine.sources import Fetcher, Search
-from engine.sources.library import Library
+from engine.sources.library import Library, Paced
 from engine.sources.web import Allowlist, CachingFetcher, FetchConfig, WebFetcher
 from engine.sources.web.search import SearxngSearch
 from evals.cases import (
@@ -108,9 +109,20 @@ def _corpus_folder(corpus: Path, name: str) -> Path:
     return folder
 
 
+def _say_on_stderr(message: str) -> None:
+    print(f"library: {message}", file=sys.stderr, flush=True)
+
+
 @asynccontextmanager
-async def library_source(folder: Path, cache_dir: Path | None) -> AsyncIterator[Source]:
-    library = await asyncio.to_thread(Library.open, folder, cache_dir=cache_dir)
+async def library_source(
+    folder: Path, cache_dir: Path | None, progress: Callable[[str], None] | None = None
+) -> AsyncIterator[Source]:
+    """The library of `folder`; while its index is built (minutes for a first read of 40
+    PDFs), a line every few seconds on stderr says how far it got, terminal or not."""
+    on_progress = progress or Paced(_say_on_stderr)
+    library = await asyncio.to_thread(
+        Library.open, folder, cache_dir=cache_dir, on_progress=on_progress
+    )
     yield Source(library, library, (f"library:{library.folder}",))
 
 

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.render import prose_spans
 from engine.text import clip, collapse_whitespace
 
 Block = dict[str, Any]
@@ -96,6 +97,23 @@ def md_escape(text: str) -> str:
     line = escape(collapse_whitespace(text))
     line = _MARKDOWN_MARKUP.sub(r"\\\1", line)
     return "\\" + line if line.startswith(("-", "+", "&gt;", "=")) else line
+
+
+def md_prose(text: str) -> str:
+    """The writer's prose inside a markdown block: its bold, italic and code set by marks of
+    ours (`prose_spans`), never shown as asterisks, its character references as their
+    characters; every piece of its text escaped as `md_escape` does."""
+    pieces = []
+    for position, span in enumerate(prose_spans(text)):
+        if span.code:  # inside backticks Markdown reads no escapes
+            body = escape(collapse_whitespace(span.text)).replace("`", "'")
+        else:
+            body = md_escape(span.text)
+        mark = "`" if span.code else ("**" if span.strong else "") + ("*" if span.emphasis else "")
+        lead = " " if span.text[:1].isspace() and position else ""
+        trail = " " if span.text[-1:].isspace() else ""
+        pieces.append(f"{lead}{mark}{body}{mark[::-1]}{trail}" if body else lead + trail)
+    return "".join(pieces).strip()
 
 
 def quote(text: str) -> str:

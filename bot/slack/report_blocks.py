@@ -25,6 +25,7 @@ from bot.slack.blockkit import (
     link,
     markdown,
     md_escape,
+    md_prose,
     number_cell,
     option,
     plain,
@@ -57,6 +58,7 @@ from engine.render import (
     labels_for,
     origin_text,
     page_label,
+    plain_prose,
     report_title,
     source_location,
     source_title,
@@ -150,7 +152,7 @@ def _lines(room: TextRoom, lines: list[str]) -> list[str]:
 def _summary_lines(report: Report, index: CitationIndex, heading: str) -> list[str]:
     """Answer first: the summary's points; without a summary, the sections' first sentences."""
     sentences = report.summary or [s for part in report.sections for s in part.sentences[:1]]
-    points = [f"- {md_escape(s.text)} {_marks(index, s.claim_ids)}" for s in sentences]
+    points = [f"- {md_prose(s.text)} {_marks(index, s.claim_ids)}" for s in sentences]
     return [f"**{md_escape(heading)}**", *points] if points else []
 
 
@@ -158,8 +160,8 @@ def _section_lines(report: Report, index: CitationIndex) -> list[str]:
     lines: list[str] = []
     for part in report.sections:
         if part.sentences:
-            lines.append(f"**{md_escape(part.title)}**")
-            lines += [f"{md_escape(s.text)} {_marks(index, s.claim_ids)}" for s in part.sentences]
+            lines.append(f"**{md_escape(plain_prose(part.title))}**")
+            lines += [f"{md_prose(s.text)} {_marks(index, s.claim_ids)}" for s in part.sentences]
     return lines
 
 

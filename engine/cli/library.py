@@ -2,7 +2,8 @@
 
 The index is the one `fonte ask --library DIR` and the bot's workers open (same cache), so
 after this a question pays nothing for indexing. Only new, changed and removed files are
-worked on; a progress bar counts the files read, and a summary says what changed.
+worked on; a progress bar counts the files read (in a log, a line every few seconds), and a
+summary says what changed.
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from engine.cli.console import console, say
 from engine.cli.printable import escaped
-from engine.sources.library import Library
+from engine.sources.library import Library, Paced
 from engine.sources.library.folder import SkippedNote
 
-_FILES_READ = re.compile(r"^indexing (\d+)/(\d+) files$")
+_FILES_READ = re.compile(r"^indexing (\d+)/(\d+) files(?:, .*)?$")
 _NAMES_SHOWN = 10
 
 ProgressSink = Callable[[str], None]
@@ -103,7 +104,12 @@ class IndexProgress:
 
 
 @contextmanager
-def progress_bar() -> Iterator[ProgressSink]:
+def progress_bar(clock: Callable[[], float] = time.monotonic) -> Iterator[ProgressSink]:
+    """A bar on a terminal; in a log or a pipe (where a bar shows nothing) a line every few
+    seconds of `clock` saying how far the index got (`Paced`)."""
+    if not console.is_terminal:
+        yield Paced(lambda message: say(f"library: {message}"), clock=clock)
+        return
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),

@@ -16,7 +16,7 @@ from engine.render.labels import Labels, accessed_text, labels_for, page_label
 from engine.render.markdown import render_markdown
 from engine.render.pdf import render_pdf
 from engine.render.pptx import render_pptx
-from engine.render.text import report_title
+from engine.render.text import ProseSpan, plain_prose, prose_spans, report_title
 
 __all__ = [
     "FORMATS",
@@ -24,6 +24,7 @@ __all__ = [
     "CitationIndex",
     "Labels",
     "PageEvidence",
+    "ProseSpan",
     "RenderProblems",
     "accessed_text",
     "change_lines",
@@ -33,6 +34,8 @@ __all__ = [
     "labels_for",
     "origin_text",
     "page_label",
+    "plain_prose",
+    "prose_spans",
     "render_docx",
     "render_format",
     "render_html",

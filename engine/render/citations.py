@@ -9,6 +9,7 @@ from urllib.parse import unquote, urlsplit
 
 from engine.contracts import Claim, ClaimStatus, Report, Standing
 from engine.render.labels import Labels
+from engine.render.text import unescaped_entities
 from engine.snapshots import split_page
 from engine.sources.kinds import Origin
 from engine.text.escapes import escaped
@@ -76,9 +77,11 @@ def safe_href(url: str) -> str | None:
 
 
 def source_title(claim: Claim) -> str:
-    """The title to show for a source, escaped onto one line (`escapes.escaped`); when the
-    document has none, its URL as `shown_url` shows it (a library file by its name)."""
-    return escaped(collapse_whitespace(claim.title)) or shown_url(split_page(claim.url)[0])
+    """The title to show for a source, escaped onto one line (`escapes.escaped`), its
+    character references as their characters ("S&amp;P" is "S&P"); when the document has
+    none, its URL as `shown_url` shows it (a library file by its name)."""
+    title = escaped(unescaped_entities(collapse_whitespace(claim.title)))
+    return title or shown_url(split_page(claim.url)[0])
 
 
 def shown_url(url: str) -> str:

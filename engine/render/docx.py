@@ -38,7 +38,7 @@ from engine.render.citations import (
 )
 from engine.render.docx_footnotes import Footnotes, Line, NoteRun, hyperlink
 from engine.render.labels import accessed_text, context_text, labels_for, page_label
-from engine.render.office import fitted_inches, flat, markers, shown
+from engine.render.office import fitted_inches, flat, markers, shown, xml_safe
 from engine.render.outline import contents, listed_gaps, shown_sections
 from engine.render.tables import (
     CalculationIndex,
@@ -47,7 +47,7 @@ from engine.render.tables import (
     table_chart,
     table_heading,
 )
-from engine.render.text import report_question, report_title
+from engine.render.text import plain_prose, prose_spans, report_question, report_title
 from engine.words import words_for
 
 PAGE = (Cm(21.0), Cm(29.7))  # A4
@@ -85,7 +85,7 @@ class _Writer:
         self.summary()
         self.contents()
         for _, section in shown_sections(self.report):
-            self.heading(section.title)
+            self.heading(plain_prose(section.title))
             for sentence in section.sentences:
                 self.sentence(self.document.add_paragraph(), sentence)
         if self.report.tables:
@@ -182,7 +182,11 @@ class _Writer:
                 _field_char(paragraph, "end")
 
     def sentence(self, paragraph: Paragraph, sentence: Sentence) -> None:
-        paragraph.add_run(flat(sentence.text))
+        for span in prose_spans(sentence.text):  # the writer's **bold** set bold, not shown
+            run = paragraph.add_run(xml_safe(span.text))
+            run.bold, run.italic = span.strong or None, span.emphasis or None
+            if span.code:
+                run.font.name = "Consolas"
         notes = [self.citation_note(cid) for cid in dict.fromkeys(sentence.claim_ids)]
         notes += [[self.calculation_line(cid)] for cid in dict.fromkeys(sentence.calculation_ids)]
         for position, note in enumerate(notes):

@@ -38,7 +38,14 @@ from engine.render.tables import (
     table_chart,
     table_heading,
 )
-from engine.render.text import display_text, report_question, report_title
+from engine.render.text import (
+    ProseSpan,
+    display_text,
+    plain_prose,
+    prose_spans,
+    report_question,
+    report_title,
+)
 from engine.text.normalise import collapse_whitespace
 from engine.words import words_for
 
@@ -85,7 +92,8 @@ class EvidenceView:
 
 @dataclass(frozen=True)
 class SentenceView:
-    text: str
+    text: list[ProseSpan]
+    """The prose as set (`prose_spans`): the template makes bold, italic and code of it."""
     citations: list[CitationView]
     calculations: list[CalculationRef]
     evidence: list[EvidenceView]
@@ -121,6 +129,15 @@ class TableView:
     """A `data:image/png` URI of the table's chart."""
     chart_alt: str
     chart_sources: str
+
+    @property
+    def wide(self) -> bool:
+        """More columns of figures than a tablet's width holds side by side: laid out as one
+        block per row there (the template's `wide`), so no figure is split or cut."""
+        return len(self.columns) > WIDE_TABLE_COLUMNS
+
+
+WIDE_TABLE_COLUMNS = 4
 
 
 @dataclass(frozen=True)
@@ -229,7 +246,7 @@ class _Views:
                 self.crops_inline.add(c.number)
                 evidence.append(EvidenceView(c, holds))
         return SentenceView(
-            text=collapse_whitespace(sentence.text),
+            text=prose_spans(sentence.text),
             citations=citations,
             calculations=[
                 self.calculation_ref(cid) for cid in dict.fromkeys(sentence.calculation_ids)
@@ -240,7 +257,7 @@ class _Views:
     def section(self, position: int, section: Section) -> SectionView:
         return SectionView(
             anchor=section_anchor(position),
-            title=collapse_whitespace(section.title),
+            title=plain_prose(section.title),
             sentences=[self.sentence(s, opens=True) for s in section.sentences],
         )
 

@@ -36,7 +36,13 @@ from engine.render.tables import (
     figure_label,
     table_heading,
 )
-from engine.render.text import inert_markdown, report_question, report_title
+from engine.render.text import (
+    inert_markdown,
+    plain_prose,
+    prose_markdown,
+    report_question,
+    report_title,
+)
 from engine.text.normalise import collapse_whitespace
 from engine.words import words_for
 
@@ -65,7 +71,7 @@ class _Numbers:
 
     def sentence(self, sentence: Sentence) -> str:
         return (
-            inert_markdown(sentence.text)
+            prose_markdown(sentence.text)
             + self.cited(sentence.claim_ids)
             + self.calculated(sentence.calculation_ids)
         )
@@ -148,7 +154,7 @@ def contents_blocks(report: Report, labels: Labels) -> list[str]:
 def section_block(section: Section, numbers: _Numbers) -> str:
     sentences = [numbers.sentence(sentence) for sentence in section.sentences]
     # One paragraph per sentence, as in the HTML: each sentence stands with its own sources.
-    return "\n\n".join([f"## {inert_markdown(section.title)}", *sentences])
+    return "\n\n".join([f"## {inert_markdown(plain_prose(section.title))}", *sentences])
 
 
 def figures_blocks(report: Report, numbers: _Numbers) -> list[str]:

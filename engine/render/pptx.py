@@ -40,7 +40,7 @@ from engine.render.office import (
 )
 from engine.render.outline import shown_sections
 from engine.render.slide_shapes import ACCENT, BULLET_INDENT, GREY, INK
-from engine.render.slide_text import fitting_size, shortened, slide_chunks
+from engine.render.slide_text import fitting_size, paged_entries, shortened, slide_chunks
 from engine.render.tables import (
     CalculationIndex,
     calculation_heading,
@@ -48,7 +48,7 @@ from engine.render.tables import (
     table_chart,
     table_heading,
 )
-from engine.render.text import report_question, report_title
+from engine.render.text import plain_prose, report_question, report_title
 from engine.words import words_for
 
 WIDTH, HEIGHT = 13.333, 7.5  # inches, 16:9
@@ -104,7 +104,7 @@ class _Deck:
         sections = [section for _, section in shown_sections(report)]
         placed = _tables_by_section(report, sections)
         for position, section in enumerate(sections):
-            self.points_slides(flat(section.title), section.sentences)
+            self.points_slides(flat(plain_prose(section.title)), section.sentences)
             for table in placed.get(position, []):
                 self.table_slides(table)
         for table in placed.get(None, []):
@@ -206,7 +206,7 @@ class _Deck:
             self.notes(slide, cited, before=[c for i in chunk for c in part.changes[i].before])
 
     def point_text(self, sentence: Sentence) -> str:
-        text = f"{flat(sentence.text)} {markers(sentence.claim_ids, self.index)}"
+        text = f"{flat(plain_prose(sentence.text))} {markers(sentence.claim_ids, self.index)}"
         for calculation_id in dict.fromkeys(sentence.calculation_ids):
             text += f" ({self.calculations.marker(self.labels, calculation_id)})"
         return text
@@ -310,42 +310,48 @@ class _Deck:
         labels = self.labels
         groups = sources_by_document(self.report)
         entries: list[tuple[str, list[str]]] = []
+        line_claims: list[list[str | None]] = []  # per entry, the claim of each line
         for group in groups:
             lines = [flat(group.shown)]
             lines += [evidence] if (evidence := evidence_text(labels, group)) else []
+            of: list[str | None] = [None] * len(lines)
             for excerpt in group.excerpts:
                 where = f"{self.words.page_short} {excerpt.page} · " if excerpt.page else ""
                 when = accessed_text(labels, excerpt.claim.accessed_at)
                 read = f" · {reading}" if (reading := reading_text(labels, excerpt.claim)) else ""
                 lines.append(f"[{excerpt.number}] {where}{when}{read}")
+                of.append(excerpt.claim.id)
             entries.append((flat(group.title), lines))
+            line_claims.append(of)
         if not entries:
             slide = self.slide(labels.sources)
             frame = draw.box(slide, SIDE, BODY_TOP, CONTENT_WIDTH, 1.0)
             draw.styled_run(frame.paragraphs[0], labels.no_sources, 18)
             return
-        blocks = ["\n".join([title, *lines]) for title, lines in entries]
         height = FOOT_TOP + FOOT_HEIGHT - BODY_TOP
-        chunks = slide_chunks(blocks, CONTENT_WIDTH, height, 11, 4)
-        for number, chunk in enumerate(chunks):
-            slide = self.slide(labels.sources + (f" ({self.words.continued})" if number else ""))
-            texts = [blocks[i] for i in chunk]
-            size = fitting_size(texts, CONTENT_WIDTH, height, (16, 14, 12, 11)) or 11
+        continued = f" ({self.words.continued})"
+        pages = paged_entries([[t, *lines] for t, lines in entries], CONTENT_WIDTH, height, 11, 4)
+        for number, page in enumerate(pages):
+            slide = self.slide(labels.sources + (continued if number else ""))
+            shown: list[tuple[str, int]] = []  # (text, its place in its entry: 0 its title)
+            claims: list[str] = []
+            for entry, indices in page:
+                title, lines = entries[entry]
+                goes_on = bool(indices) and indices[0] > 0
+                shown.append((title + (continued if goes_on else ""), 0))
+                shown += [(lines[i], i + 1) for i in indices]
+                claims += [c for i in indices if (c := line_claims[entry][i]) is not None]
+            size = fitting_size([t for t, _ in shown], CONTENT_WIDTH, height, (16, 14, 12, 11))
+            size = size or 11
             frame = draw.box(slide, SIDE, BODY_TOP, CONTENT_WIDTH, height)
-            first = True
-            for i in chunk:
-                title, lines = entries[i]
-                for position, line in enumerate([title, *lines]):
-                    paragraph = draw.paragraph(frame, 0 if first else 1)
-                    first = False
-                    draw.styled_run(
-                        paragraph,
-                        shortened(line, CONTENT_WIDTH, height, size),
-                        size,
-                        bold=position == 0,
-                        colour=INK if position < 2 else GREY,
-                    )
-            claims = [e.claim.id for i in chunk for e in groups[i].excerpts]
+            for position, (text, place) in enumerate(shown):
+                draw.styled_run(
+                    draw.paragraph(frame, position),
+                    shortened(text, CONTENT_WIDTH, height, size),
+                    size,
+                    bold=place == 0,
+                    colour=INK if place < 2 else GREY,
+                )
             self.notes(slide, claims)
 
     def foot(self, slide: Slide, claim_ids: Sequence[str]) -> None:

@@ -104,3 +104,49 @@ def shortened(
         usable = max(1, int(len(text) * height_inches / height_for([text], width_inches, size)))
         return text[: max(1, usable - 2)] + " …"
     return " ".join(words[:low]) + " …"
+
+
+def paged_entries(
+    entries: Sequence[Sequence[str]],
+    width_inches: float,
+    height_inches: float,
+    smallest: float,
+    most: int,
+    heading_lines: int = 2,
+) -> list[list[tuple[int, list[int]]]]:
+    """Entries (each a heading paragraph, then its lines: a document and its excerpts) laid
+    onto slides at the `smallest` size: per slide, (entry, the indices of its lines shown
+    there). At most `most` entries on a slide; an entry longer than what is left goes on on
+    the next slide (the caller shows its heading again, continued), and a heading is never
+    left at a slide's foot with fewer than `heading_lines` of its lines under it."""
+    pages: list[list[tuple[int, list[int]]]] = []
+    current: list[tuple[int, list[int]]] = []
+    paragraphs: list[str] = []
+
+    def fits(more: Sequence[str]) -> bool:
+        return height_for([*paragraphs, *more], width_inches, smallest) <= height_inches
+
+    for entry, (heading, *lines) in enumerate(entries):
+        start = 0
+        while True:
+            if current and (
+                len(current) >= most or not fits([heading, *lines[start : start + heading_lines]])
+            ):
+                pages.append(current)
+                current, paragraphs = [], []
+            paragraphs.append(heading)
+            shown: list[int] = []
+            for index in range(start, len(lines)):
+                if shown and not fits([lines[index]]):
+                    break
+                paragraphs.append(lines[index])
+                shown.append(index)
+            current.append((entry, shown))
+            start = shown[-1] + 1 if shown else len(lines)
+            if start >= len(lines):
+                break
+            pages.append(current)  # the entry goes on on the next slide
+            current, paragraphs = [], []
+    if current:
+        pages.append(current)
+    return pages

@@ -7,6 +7,11 @@ and its source's own date and standing), the figures
 (each figures table with the claims of every cell beside it, then the calculations with
 their formulas and inputs) and the summary (the answer's sentences with what they cite).
 
+A figure is a number cell shown as the report prints it: "R$ 1.204,5 milhões" is 1204.5
+under the format `"R$ "#,##0.0" milhões"`, "+8.0%" is 0.08 under `"+"0.0%`, "(1,577)" is
+-1577 under `#,##0;(#,##0)`, so a sum, a sort or a chart in the spreadsheet works on it. A
+cell that prints no single number ("n/d", "42,879 (2019: 39,000)") stays text.
+
 Page text is data, never a formula: every string is written as a text cell, and one that
 Excel would read as a formula when a user edits it (it starts with "=", "+", "-", "@", a tab
 or a carriage return: OWASP's CSV injection list) also carries Excel's quote prefix, so the
@@ -23,13 +28,16 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from engine.contracts import Calculation, ClaimStatus, FiguresTable, Report
 from engine.render.changes import changes_part
 from engine.render.citations import CitationIndex, source_location, source_title, standing_text
 from engine.render.labels import accessed_text
-from engine.render.text import report_title
+from engine.render.text import plain_prose, report_title
+from engine.text.language import Language
+from engine.text.quantities import quantities
 from engine.words import ReportWords, SheetWords, words_for
 
 if TYPE_CHECKING:
@@ -174,7 +182,7 @@ def _figures_sheet(sheet: Worksheet, report: Report, words: SheetWords) -> None:
     row = 1
     widest = 2
     for table in report.tables:
-        row = _table(sheet, row, table, words) + 1
+        row = _table(sheet, row, table, words, report.language) + 1
         widest = max(widest, 1 + 2 * len(table.columns))
     if report.calculations:
         sheet.cell(row, 1, words.calculations).font = _styles().bold
@@ -189,8 +197,11 @@ def _figures_sheet(sheet: Worksheet, report: Report, words: SheetWords) -> None:
         sheet.column_dimensions[_letter(column)].width = 36 if column in wide else 20
 
 
-def _table(sheet: Worksheet, row: int, table: FiguresTable, words: SheetWords) -> int:
-    """Writes one table from `row`; returns the row after it."""
+def _table(
+    sheet: Worksheet, row: int, table: FiguresTable, words: SheetWords, language: Language
+) -> int:
+    """Writes one table from `row`, each figure a number cell (`_figure`); returns the row
+    after it."""
     title = f"{table.title} ({table.unit})" if table.unit else table.title
     _text(sheet.cell(row, 1), title).font = _styles().bold
     header = [""]
@@ -207,8 +218,60 @@ def _table(sheet: Worksheet, row: int, table: FiguresTable, words: SheetWords) -
             if cell.calculation_id is not None:
                 claims = words.calculated.format(id=cell.calculation_id, claims=claims)
             values += [cell.text, claims]
-        _row(sheet, offset, values)
+        written = _row(sheet, offset, values)
+        for position, figure_cell in enumerate(table_row.cells):
+            figure = None if figure_cell is None else _figure(figure_cell.text, language)
+            if figure is not None:
+                written[1 + 2 * position].value, written[1 + 2 * position].number_format = figure
     return row + 2 + len(table.rows)
+
+
+_SIGNS = "+-\u2212\u2013"
+
+
+def _figure(text: str, language: Language) -> tuple[float, str] | None:
+    """The number a figure cell prints and the number format that shows it as printed, or
+    None when the text prints no single number (see the module docstring)."""
+    found = [q for q in quantities(text, language) if q.kind != "reference"]
+    if len(found) != 1 or len(found[0].readings) != 1:
+        return None
+    quantity = found[0]
+    face = quantity.readings[0]
+    before, after = text[: quantity.start], text[quantity.end :]
+    sign = ""
+    if before.rstrip()[-1:] in _SIGNS and before.rstrip():
+        sign, before = before.rstrip()[-1], before.rstrip()[:-1]
+    shape = _digits_format(quantity.digits, face)
+    if after.startswith("%"):
+        face, shape, after = face / 100, shape + "%", after[1:]
+    negative = quantity.negative or sign in ("-", "\u2212", "\u2013")
+    value = float(-face if negative else face)
+    if "(" in before and ")" in after and negative:  # the accountant's parentheses
+        opened, closed = before.rindex("("), after.index(")")
+        outside, end = _literal(before[:opened]), _literal(after[closed + 1 :])
+        inner = _literal(before[opened + 1 :]) + shape + _literal(after[:closed])
+        return value, f"{outside}{inner}{end};{outside}({inner}){end}"
+    positive = _literal(before) + shape + _literal(after)
+    if sign == "+":
+        return value, f'"+"{positive};"-"{positive};{positive}'
+    return value, positive
+
+
+def _digits_format(digits: str, face: Decimal) -> str:
+    """`#,##0.0` for "1.204,5" or "1,204.5": the decimals it prints, and the thousands
+    grouping when it writes one (a spreadsheet shows its own locale's marks)."""
+    exponent = face.as_tuple().exponent
+    decimals = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    marks = sum(1 for char in digits if not char.isdigit())
+    grouped = marks > (1 if decimals else 0)
+    whole = "#,##0" if grouped else "0"
+    return f"{whole}.{'0' * decimals}" if decimals else whole
+
+
+def _literal(text: str) -> str:
+    """`text` as a number format's quoted literal ("" for none)."""
+    text = text.replace('"', "")
+    return f'"{text}"' if text else ""
 
 
 def _calculation_values(calculation: Calculation, words: SheetWords) -> list[Any]:
@@ -237,7 +300,7 @@ def _summary_sheet(sheet: Worksheet, report: Report, words: SheetWords) -> None:
     _text(sheet.cell(1, 2), report.question).alignment = _styles().wrap
     _header(sheet, 3, [words.number, words.sentence, words.claims, words.calculations])
     for n, sentence in enumerate(report.summary, start=1):
-        values = [n, sentence.text, ", ".join(sentence.claim_ids)]
+        values = [n, plain_prose(sentence.text), ", ".join(sentence.claim_ids)]
         _row(sheet, 3 + n, [*values, ", ".join(sentence.calculation_ids) or None])
     for column, width in zip("ABCD", (8, 90, 20, 16), strict=True):
         sheet.column_dimensions[column].width = width

@@ -162,17 +162,24 @@ _SHEET = SheetWords(
 )
 
 _NOTES = NoteWords(
-    no_budget_for_writer="no budget for the writer ({detail})",
-    no_budget_to_plan="no budget to plan ({detail}); the question is the plan",
-    planner_failed="planner failed ({error}); the question is the plan",
+    no_budget_for_writer="the budget ran out before the report could be written as prose "
+    "({detail}): it gives the verified statements as found",
+    no_budget_to_plan="the budget ran out before the research could be planned ({detail}): "
+    "the question was researched as asked",
+    planner_failed="the research could not be planned ({error}): the question was "
+    "researched as asked",
     subagent_failed="subagent {subagent} failed: {error}",
     unreadable_page="could not read {url}: {error}",
     web_search_unavailable="Anthropic web search is not available ({error}); searching with "
     "Fonte's own search instead",
-    criteria_check_failed="criteria check failed ({error}); all criteria treated as unmet",
-    judge_failed="support judge did not run ({error})",
-    judge_skipped="support judge skipped: the {model} model does not judge",
-    writer_failed="writer failed ({error}); report composed from claims verbatim",
+    criteria_check_failed="which parts of the question the sources answer could not be "
+    "checked ({error}): every part is treated as still open",
+    judge_failed="the claims were not read a second time ({error}): each was checked "
+    "against the words of its excerpt only",
+    judge_skipped="the claims were not read a second time (the {model} model does not do "
+    "it): each was checked against the words of its excerpt only",
+    writer_failed="the report could not be written as prose ({error}): it gives the "
+    "verified statements as found",
     budget_reached="budget reached: {limit} ({detail})",
     budget_limits={
         "steps": "steps",

@@ -164,18 +164,24 @@ _SHEET = SheetWords(
 )
 
 _NOTES = NoteWords(
-    no_budget_for_writer="sem orçamento para o redator ({detail})",
-    no_budget_to_plan="sem orçamento para planejar ({detail}); a pergunta é o plano",
-    planner_failed="o planejador falhou ({error}); a pergunta é o plano",
+    no_budget_for_writer="o orçamento acabou antes de o relatório ser redigido ({detail}): "
+    "ele traz as afirmações verificadas como foram encontradas",
+    no_budget_to_plan="o orçamento acabou antes de a pesquisa ser planejada ({detail}): a "
+    "pergunta foi pesquisada como feita",
+    planner_failed="não foi possível planejar a pesquisa ({error}): a pergunta foi "
+    "pesquisada como feita",
     subagent_failed="o subagente {subagent} falhou: {error}",
     unreadable_page="não foi possível ler {url}: {error}",
     web_search_unavailable="a busca na web da Anthropic não está disponível ({error}); "
     "buscando com a busca do próprio Fonte",
-    criteria_check_failed="a checagem dos critérios falhou ({error}); todos os critérios "
-    "foram tratados como não atendidos",
-    judge_failed="o juiz de suporte não rodou ({error})",
-    judge_skipped="juiz de suporte não usado: o modelo {model} não julga",
-    writer_failed="o redator falhou ({error}); relatório composto com as afirmações literais",
+    criteria_check_failed="não foi possível verificar quais partes da pergunta as fontes "
+    "respondem ({error}): todas foram tratadas como em aberto",
+    judge_failed="as afirmações não foram lidas uma segunda vez ({error}): cada uma foi "
+    "conferida só com as palavras do seu trecho",
+    judge_skipped="as afirmações não foram lidas uma segunda vez (o modelo {model} não faz "
+    "essa leitura): cada uma foi conferida só com as palavras do seu trecho",
+    writer_failed="não foi possível redigir o relatório ({error}): ele traz as afirmações "
+    "verificadas como foram encontradas",
     budget_reached="orçamento atingido: {limit} ({detail})",
     budget_limits={
         "steps": "passos",

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from evals.runner import RunOptions, run_suite
-from evals.suites import SuiteError, load_suite
+from evals.suites import SuiteError, library_source, load_suite
 
 CORPUS = {
     "Lilu (mythology)": [
@@ -70,3 +70,16 @@ async def test_hotpotqa_runs_on_the_offline_web(tmp_path: Path) -> None:
     assert final.published_claims > 0
     assert final.verified_claims == final.published_claims
     assert final.required_found >= 1
+
+
+async def test_a_library_suite_says_how_far_its_index_got_on_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An eval's first index build takes minutes: stderr hears of it, terminal or not."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.md").write_text("Receita de 2023: R$ 1.204 milhões.", encoding="utf-8")
+    async with library_source(folder, tmp_path / "cache") as source:
+        assert source.labels
+    # Paced: the first message said, the next ones at most every few seconds.
+    assert capsys.readouterr().err.splitlines() == [f"library: reading {folder}"]

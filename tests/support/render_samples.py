@@ -255,3 +255,78 @@ def nbsp_figures_report(**fields: Any) -> Report:
     return report.model_copy(
         update={"claims": [*report.claims, claim], "sections": [*report.sections, section]}
     )
+
+
+_COMPANIES = (
+    ("Petróleo Brasileiro S.A. – Petrobras", "petrobras"),
+    ("Vale S.A.", "vale"),
+    ("Itaú Unibanco Holding S.A.", "itau"),
+    ("Centrais Elétricas Brasileiras S.A. – Eletrobras", "eletrobras"),
+    ("Companhia de Saneamento Básico do Estado de São Paulo – Sabesp", "sabesp"),
+    ("Ambev S.A.", "ambev"),
+)
+WIDE_YEARS = ("2019", "2020", "2021", "2022", "2023", "2024")
+
+
+def _revenue_text(company: int, year: int) -> str:
+    """A big figure as a Brazilian filing prints it: "R$ 1.234.567,8 milhões"."""
+    value = 187_654_321.5 + company * 7_919_371.3 + year * 3_141_592.7
+    whole, tenth = divmod(round(value * 10), 10)
+    return f"R$ {whole:,}".replace(",", ".") + f",{tenth} milhões"
+
+
+def wide_report(**fields: Any) -> Report:
+    """A report as a phone shows it at its narrowest, and a deck or a PDF at its fullest, in
+    Portuguese: six companies' revenue over six years, each figure "R$ 123.456.789,0
+    milhões" cited from its own filing (36 sources, with long titles and long URLs), a wide
+    table of them, sections whose sentences state the figures, and a short last section."""
+    from engine.contracts import FiguresTable
+
+    claims: list[Claim] = []
+    rows: list[TableRow] = []
+    sections: list[Section] = []
+    for c, (company, slug) in enumerate(_COMPANIES):
+        cells: list[TableCell | None] = []
+        sentences: list[Sentence] = []
+        for y, year in enumerate(WIDE_YEARS):
+            text = _revenue_text(c, y)
+            claim_id = f"{slug}{year}"
+            url = (
+                f"https://ri.{slug}.com.br/central-de-resultados/demonstracoes-financeiras-"
+                f"padronizadas/{year}/formulario-de-referencia-e-dfp-consolidada-{slug}-"
+                f"{year}-versao-final-revisada.pdf#page={40 + y}"
+            )
+            claims.append(
+                build_claim(
+                    claim_id,
+                    statement=f"A receita líquida da {company} em {year} foi de {text}.",
+                    url=url,
+                    title=f"{company} — Demonstrações Financeiras Padronizadas (DFP) e "
+                    f"Formulário de Referência do exercício social de {year}, versão revisada",
+                    excerpt=f"Receita líquida de vendas e serviços consolidada {text} no "
+                    f"exercício encerrado em 31 de dezembro de {year}",
+                )
+            )
+            cells.append(TableCell(text=text, claim_ids=[claim_id]))
+            sentences.append(
+                cite(f"Em {year}, a receita líquida da {company} foi de {text}.", claim_id)
+            )
+        rows.append(TableRow(label=company, cells=cells))
+        sections.append(Section(title=f"Receita da {company}", sentences=sentences))
+    sections.append(section("Conclusão", cite("A Ambev fechou a série.", claims[-1].id)))
+    table = FiguresTable(
+        id="t1",
+        title="Receita líquida consolidada das seis companhias",
+        unit="R$ milhões",
+        columns=list(WIDE_YEARS),
+        rows=rows,
+    )
+    values: dict[str, Any] = {
+        "question": "Como evoluiu a receita líquida das maiores companhias abertas do Brasil "
+        "entre 2019 e 2024?",
+        "language": "pt",
+        "summary": [cite(s.text, *s.claim_ids) for s in sections[0].sentences[:2]],
+        "tables": [table],
+    }
+    values.update(fields)
+    return build_report(claims, sections, **values)

@@ -138,13 +138,26 @@ def test_page_text_in_the_markdown_block_is_shown_as_written() -> None:
         update={"summary": [Sentence(text=hostile, claim_ids=[sample.claims[0].id])]}
     )
     first = blocks_of("markdown", report_messages(sample, "r1", 1)[0].blocks)[0]["text"]
-    assert "\\*\\*negrito\\*\\*" in first
+    assert "**negrito**" in first  # the writer's bold is set, never shown as asterisks
     assert "\\[link\\](https://evil.example)" in first
     assert "&lt;b&gt;x&lt;/b&gt;" in first
     assert "<b>" not in first
-    assert "\\`code\\`" in first
+    assert "`code`" in first
     assert "\\# título" in first
     assert first.endswith("[1]"), "the citation marker stays a marker"
+
+
+def test_the_writers_marks_are_set_and_entities_shown_once_in_the_markdown_block() -> None:
+    """ "o **caput**" is bold in Slack, "SG&amp;A" shows "SG&A"; a mark never frees page text."""
+    prose = "Conforme o **caput** do art. 5º, a SG&amp;A subiu *[x](https://evil.example)*"
+    sample = report(1)
+    sample = sample.model_copy(
+        update={"summary": [Sentence(text=prose, claim_ids=[sample.claims[0].id])]}
+    )
+    first = blocks_of("markdown", report_messages(sample, "r1", 1)[0].blocks)[0]["text"]
+    assert "Conforme o **caput** do art. 5º, a SG&amp;A subiu" in first  # Slack shows "&"
+    assert "&amp;amp;" not in first
+    assert "*\\[x\\](https://evil.example)*" in first
 
 
 def test_the_first_figures_table_is_one_table_block_with_its_markers() -> None:

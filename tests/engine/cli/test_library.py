@@ -7,8 +7,9 @@ from rich.console import Console
 from rich.progress import Progress
 
 from engine.cli import EXIT_BAD_INPUT, EXIT_OK, main
-from engine.cli.library import IndexProgress
+from engine.cli.library import IndexProgress, progress_bar
 from tests.support.cli_pages import LAW
+from tests.support.clock import FakeClock
 
 
 @pytest.fixture
@@ -148,3 +149,28 @@ def test_the_progress_bar_escapes_a_folder_name() -> None:
     bar = IndexProgress(progress)
     bar("reading /lib/a\nb\u202e")
     assert progress.tasks[0].description == "reading /lib/a\\nb\\u202e"
+
+
+def test_without_a_terminal_the_index_says_how_far_it_got_every_few_seconds(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A bar shows nothing in a log or a pipe: there, one line every few seconds."""
+    clock = FakeClock()
+    with progress_bar(clock=clock) as on_progress:
+        on_progress("indexing 1/40 files")
+        clock.advance(1.0)
+        on_progress("indexing 2/40 files")  # too soon after the last line: not said
+        clock.advance(5.0)
+        on_progress("reading: 2/40 files (3 of 90 MB), 12 pages read by OCR indexed so far")
+    assert capsys.readouterr().err.splitlines() == [
+        "library: indexing 1/40 files",
+        "library: reading: 2/40 files (3 of 90 MB), 12 pages read by OCR indexed so far",
+    ]
+
+
+def test_the_progress_bar_counts_files_read_while_pages_are_ocr_read() -> None:
+    progress = Progress(console=Console(file=io.StringIO()))
+    bar = IndexProgress(progress)
+    bar("indexing 3/7 files, 40 pages read by OCR")
+    (task,) = progress.tasks
+    assert (task.completed, task.total) == (3, 7)

@@ -7,11 +7,13 @@ installs it), which saves screenshots as test artefacts."""
 from __future__ import annotations
 
 import base64
+import html
 import io
 import json
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,7 +27,13 @@ from engine.sources.library.page_evidence import LibraryPageEvidence
 from engine.verify.excerpts import verify_on_page
 from tests.support.html_tree import Element, parse_html
 from tests.support.pdfs import pdf_bytes
-from tests.support.render_samples import build_claim, build_report, cite, nbsp_figures_report
+from tests.support.render_samples import (
+    build_claim,
+    build_report,
+    cite,
+    nbsp_figures_report,
+    wide_report,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 ARTEFACTS = Path(os.environ.get("TEST_ARTEFACTS_DIR") or ROOT / "build" / "test-artefacts")
@@ -229,3 +237,83 @@ def test_chromium_lays_the_analysts_report_out_within_the_window(
     assert layout["innerWidth"] == width
     assert isinstance(layout["scrollWidth"], int)
     assert layout["scrollWidth"] <= width
+
+
+PHONE_WIDTH = 390
+"""A phone's window (an iPhone's CSS width), narrower than any window Chromium opens: the
+report is laid out in a frame this wide."""
+# Run in the frame, on a copy of the report: LAYOUT_PROBE's measures, and every number whose
+# digits lie on more than one line ("187.654.3" / "21,5"), told to the page holding the frame.
+FRAME_PROBE = """<script>
+const width = window.innerWidth;
+const over = [...document.querySelectorAll("main *")]
+  .filter((e) => e.getBoundingClientRect().right > width + 0.5
+    || (e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1))
+  .map((e) => e.tagName + "." + e.className + ": " + e.textContent.slice(0, 60));
+const split = [];
+const texts = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
+for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+  for (const found of node.data.matchAll(/\\d+(?:[.,]\\d+)*/g)) {
+    const range = document.createRange();
+    range.setStart(node, found.index);
+    range.setEnd(node, found.index + found[0].length);
+    const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+      .map((r) => Math.round(r.bottom)));
+    if (lines.size > 1) split.push(found[0]);
+  }
+}
+parent.document.body.setAttribute("data-layout", JSON.stringify({
+  scrollWidth: document.documentElement.scrollWidth, innerWidth: width, overflowing: over,
+  split: split,
+}));
+</script>"""
+
+
+def laid_out_in_frame(chromium: str, markup: str, width: int, folder: Path) -> dict[str, object]:
+    """What FRAME_PROBE measured with `markup` laid out in a frame `width` pixels wide (a
+    `srcdoc` frame, of the page's own origin, so that its probe may tell the page)."""
+    probed = markup.replace("</body>", FRAME_PROBE + "</body>")
+    frame = (
+        '<!DOCTYPE html><html><body style="margin:0">'
+        f'<iframe style="border:0;width:{width}px;height:4000px" '
+        f'srcdoc="{html.escape(probed, quote=True)}"></iframe></body></html>'
+    )
+    page = folder / f"framed-{width}.html"
+    page.write_text(frame, encoding="utf-8")
+    done = subprocess.run(
+        [
+            chromium,
+            *CHROMIUM_FLAGS,
+            "--window-size=1000,1000",
+            f"--user-data-dir={folder / 'chromium-profile'}",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    [body] = parse_html(done.stdout).find_all("body")
+    layout: dict[str, object] = json.loads(body.attrs["data-layout"] or "{}")
+    return layout
+
+
+@pytest.mark.parametrize("build", [wide_report, nbsp_figures_report])
+def test_at_a_phones_width_nothing_runs_past_the_window_and_no_number_is_split(
+    tmp_path: Path, build: Callable[[], Report]
+) -> None:
+    """Six years of "R$ 187.654.321,5 milhões" side by side, long titles and URLs, every
+    citation opened: within 390 px, and each number's digits on one line."""
+    chromium = chromium_or_skip()
+    markup = render_html(build()).replace(
+        '<details class="evidence">', '<details class="evidence" open>'
+    )
+
+    layout = laid_out_in_frame(chromium, markup, PHONE_WIDTH, tmp_path)
+
+    assert layout["innerWidth"] == PHONE_WIDTH
+    assert layout["overflowing"] == []
+    assert layout["split"] == []
+    assert isinstance(layout["scrollWidth"], int)
+    assert layout["scrollWidth"] <= PHONE_WIDTH

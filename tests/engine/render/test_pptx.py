@@ -13,8 +13,10 @@ from pptx.slide import Slide
 
 from engine.contracts import Report, Section
 from engine.render.pptx import render_pptx
+from engine.render.slide_text import height_for
 from tests.support.render_samples import build_claim, build_report, cite, figures_report
 
+EMU_PER_INCH = 914_400
 QUESTION = (
     "How did Best Buy's revenue and operating income change between fiscal 2019 and fiscal 2023?"
 )
@@ -142,3 +144,36 @@ def test_a_portuguese_partial_report_speaks_portuguese(portuguese_report: Report
     assert "Acessado em 2025-05-01 14:03 UTC" in notes_of(slides[1])
     assert "Trechos citados neste slide" in notes_of(slides[1])
     assert "Resumo" in [title_of(s) for s in opened(figures_report(language="pt")).slides]
+
+
+def test_a_document_cited_on_many_pages_goes_on_over_sources_slides_that_each_fit() -> None:
+    """One document cited on 60 pages: its excerpts' lines go on over slides, each slide's
+    text fitting its box at the size it is set in, the title shown again "(cont.)" and never
+    left as a slide's last line."""
+    url = "https://ri.vale.com/relatorio-anual-integrado-2023-demonstracoes-consolidadas.pdf"
+    title = "Vale S.A. — Relatório Anual Integrado 2023, Demonstrações Consolidadas Auditadas"
+    claims = [
+        build_claim(f"v{n}", url=f"{url}#page={n + 2}", title=title, excerpt=f"Nota {n}.")
+        for n in range(60)
+    ]
+    section = Section(
+        title="Notas", sentences=[cite(f"Nota {n}.", c.id) for n, c in enumerate(claims)]
+    )
+    deck = opened(build_report(claims, [section], language="pt"))
+    sources = [s for s in deck.slides if title_of(s).startswith("Fontes")]
+    assert len(sources) > 1
+    for slide in sources:
+        body = next(
+            s for s in slide.shapes if s.has_text_frame and s.text_frame.text.startswith("Vale")
+        )
+        paragraphs = [p.text for p in body.text_frame.paragraphs]
+        size = body.text_frame.paragraphs[0].runs[0].font.size.pt
+        assert height_for(paragraphs, body.width / EMU_PER_INCH, size) <= body.height / EMU_PER_INCH
+        assert not paragraphs[-1].startswith("Vale"), "a title alone at the slide's foot"
+    assert [title_of(s) for s in sources][1] == "Fontes (cont.)"
+    firsts = [next(p.text for p in s.shapes[1].text_frame.paragraphs) for s in sources]
+    assert firsts[1] == f"{title} (cont.)"
+    shown = "\n".join(t for s in sources for t in shape_texts(s))
+    assert all(f"[{n}] p. {n + 1} " in shown for n in range(1, 61))
+    cited = "\n".join(notes_of(s) for s in sources)
+    assert all(f"[{n}]" in cited for n in range(1, 61))

@@ -111,11 +111,11 @@ def test_the_figures_sheet_cites_every_cell_and_shows_the_calculations() -> None
     assert figures[0][0] == "Revenue and operating income"
     assert figures[2][:7] == (
         "Revenue",
-        "$ 42,879",
+        42879,
         "r19",
-        "$ 46,298",
+        46298,
         "r23",
-        "+8.0%",
+        0.08,
         "calculation k1: r19, r23",
     )
     calculations = {row[0]: row for row in figures if row[0] in ("k1", "k2")}
@@ -136,3 +136,54 @@ def test_the_summary_sheet_lists_the_answer_with_what_it_cites() -> None:
     assert summary[2] == ("No.", "Sentence", "Claims", "Calculations")
     assert [row[1] for row in summary[3:]] == [s.text for s in report.summary]
     assert summary[3][2:] == ("r19, r23", "k1")
+
+
+def figure_cells(sheet: Worksheet) -> dict[str, tuple[object, str]]:
+    """Each figure cell of the figures sheet (every other column from B) by coordinate:
+    its value and its number format."""
+    return {
+        cell.coordinate: (cell.value, cell.number_format)
+        for row in sheet.iter_rows(min_col=2)
+        for cell in row[::2]
+        if cell.value is not None
+    }
+
+
+def test_figures_are_number_cells_shown_as_the_report_prints_them() -> None:
+    cells = figure_cells(workbook(figures_report())["Figures"])
+    assert cells["B3"] == (42879, '"$ "#,##0')
+    assert cells["F3"] == (0.08, '"+"0.0%;"-"0.0%;0.0%')  # +8.0%, a calculated cell
+
+
+def test_portuguese_figures_in_millions_and_losses_are_numbers_too() -> None:
+    report = figures_report(language="pt")
+    table = report.tables[0]
+    texts = ["R$ 1.204,5 milhões", "(3.577)", "−0,4 p.p."]
+    cells = [
+        c.model_copy(update={"text": text}) if c is not None else None
+        for c, text in zip(table.rows[0].cells, texts, strict=True)
+    ]
+    rows_ = [table.rows[0].model_copy(update={"cells": cells}), *table.rows[1:]]
+    tables = [table.model_copy(update={"rows": rows_}), *report.tables[1:]]
+    sheet = workbook(report.model_copy(update={"tables": tables}))["Números"]
+    shown = [
+        (sheet.cell(3, column).value, sheet.cell(3, column).number_format) for column in (2, 4, 6)
+    ]
+    assert shown[0] == (1204.5, '"R$ "#,##0.0" milhões"')
+    assert shown[1] == (-3577, "#,##0;(#,##0)")
+    assert shown[2] == (-0.4, '0.0" p.p."')
+
+
+def test_a_cell_that_prints_no_single_number_stays_text() -> None:
+    report = figures_report()
+    table = report.tables[0]
+    texts = ["n/d", "42,879 (2019: 39,000)", "+8.0%"]
+    cells = [
+        c.model_copy(update={"text": text}) if c is not None else None
+        for c, text in zip(table.rows[0].cells, texts, strict=True)
+    ]
+    rows_ = [table.rows[0].model_copy(update={"cells": cells}), *table.rows[1:]]
+    tables = [table.model_copy(update={"rows": rows_}), *report.tables[1:]]
+    sheet = workbook(report.model_copy(update={"tables": tables}))["Figures"]
+    assert (sheet["B3"].value, sheet["D3"].value) == ("n/d", "42,879 (2019: 39,000)")
+    assert sheet["B3"].data_type == "s"

@@ -77,6 +77,8 @@ class FileOutcome:
     texts: tuple[str, ...] | None = None
     """The texts, when they could not be cached (the caller keeps them in memory)."""
     cache_error: str = ""
+    ocr_pages: int = 0
+    """How many of its pages OCR read (they are what makes a scanned PDF slow)."""
 
 
 def read_for_index(task: FileTask) -> FileOutcome:
@@ -115,6 +117,7 @@ def _read_for_index(task: FileTask) -> FileOutcome:
         vocabulary=vocabulary,
         texts=kept,
         cache_error=cache_error,
+        ocr_pages=len(parsed.ocr_pages),
     )
 
 

@@ -93,17 +93,24 @@ class _Counted:
         self._bytes = sum(task.size for task in tasks)
         self._files_read = 0
         self._bytes_read = 0
+        self._ocr_pages = 0
 
     def read(self, outcome: FileOutcome) -> None:
         self._files_read += 1
         self._bytes_read += outcome.task.size
-        self._on_progress(f"indexing {self._files_read}/{self._total} files")
+        self._ocr_pages += outcome.ocr_pages
+        self._on_progress(f"indexing {self._files_read}/{self._total} files{self._ocr()}")
 
     def waiting(self) -> None:
         megabytes = f"{self._bytes_read / 1e6:,.0f} of {self._bytes / 1e6:,.0f} MB"
         self._on_progress(
-            f"reading: {self._files_read}/{self._total} files ({megabytes}) indexed so far"
+            f"reading: {self._files_read}/{self._total} files ({megabytes}){self._ocr()}"
+            " indexed so far"
         )
+
+    def _ocr(self) -> str:
+        """ ", N pages read by OCR" once any were: a log says why scanned files take long."""
+        return f", {self._ocr_pages:,} pages read by OCR" if self._ocr_pages else ""
 
 
 def _batches(tasks: list[FileTask]) -> list[list[FileTask]]:

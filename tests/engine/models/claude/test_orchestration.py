@@ -102,7 +102,9 @@ async def test_failures_become_notes_and_fallbacks(
     )
     report = await run(model, source)
     assert [s.text for s in report.plan.subquestions] == [QUESTION]
-    assert report.notes[0].startswith("o planejador falhou (planner: the answer was still invalid")
+    assert report.notes[0].startswith(
+        "não foi possível planejar a pesquisa (planner: the answer was still invalid"
+    )
     assert (
         "o subagente s1 falhou: ClaudeRefused: subagent s1: Claude declined to answer"
         in report.notes

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.documents import ocr
 from engine.documents.parse import DocumentKind
 from engine.sources.library.cache import file_sha256
 from engine.sources.library.deadline import Deadline
@@ -23,6 +24,8 @@ from engine.sources.library.index.reading import TOO_LARGE, FileOutcome, FileTas
 from engine.sources.library.index.workers import CRASHED, abandon, read_files
 from tests.support.clock import FakeClock
 from tests.support.library_files import Recorder, TimedReads, write_pdf, write_text
+from tests.support.pdfs import pdf_bytes
+from tests.support.scans import with_page_scanned
 
 
 def _tasks(folder: Path, cache: Path) -> list[FileTask]:
@@ -401,3 +404,31 @@ def test_a_file_past_the_workers_memory_cap_fails_alone_and_is_remembered(
     assert big.reason == TOO_LARGE
     assert big.cacheable  # the file's own reason: the next run does not read it again
     assert small.reason == ""
+
+
+def test_progress_counts_the_pages_ocr_read(tmp_path: Path) -> None:
+    """Scanned PDFs are what make an index build slow: a log hears how many pages OCR read."""
+    tasks = [
+        FileTask(str(tmp_path / name), name, DocumentKind.pdf, name, "", str(tmp_path))
+        for name in ("scan.pdf", "text.pdf")
+    ]
+    progress = Recorder()
+    counted = workers_module._Counted(tasks, progress)
+    counted.read(FileOutcome(tasks[0], page_count=1_200, ocr_pages=1_180))
+    counted.waiting()
+    counted.read(FileOutcome(tasks[1], page_count=3))
+    assert progress.messages == [
+        "indexing 1/2 files, 1,180 pages read by OCR",
+        "reading: 1/2 files (0 of 0 MB), 1,180 pages read by OCR indexed so far",
+        "indexing 2/2 files, 1,180 pages read by OCR",
+    ]
+
+
+def test_a_scanned_page_is_counted_in_the_outcome(tmp_path: Path) -> None:
+    if not ocr.ocr_available():
+        pytest.skip("tesseract with por or eng data is not installed (.ci/run installs it)")
+    path = tmp_path / "usina.pdf"
+    pages = ["A usina entrou em operacao em 2021.", "A usina produziu 1.204 MWh em 2023."]
+    path.write_bytes(with_page_scanned(pdf_bytes(pages), 1, dpi=200))
+    task = FileTask(str(path), path.name, DocumentKind.pdf, file_sha256(path), "", str(tmp_path))
+    assert read_for_index(task).ocr_pages == 1
