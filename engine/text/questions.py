@@ -88,3 +88,21 @@ def asks_quantity(question: str) -> bool:
     """Whether `question` asks for an amount, a limit or a date ("how much", "quanto",
     "até quando", "what is the rate")."""
     return _QUANTITY_QUESTION.search(question) is not None
+
+
+# A question for what a law or a regime provides as a whole ("Quais são as regras da
+# minigeração?", "O que a Lei 14.300 estabelece?", "What are the rules of …?"), not for one
+# provision of it ("Qual o prazo …?").
+_RULES_QUESTION = re.compile(
+    r"\b(?:regras?|normas?|disposi[çc][õo]es|regime jur[íi]dico|marco legal|o que (?:a |o )?"
+    r"(?:lei|decreto|norma|marco)\b[^?]*\b(?:diz|estabelece|prev[êe]|determina|disp[õo]e)"
+    r"|o que (?:diz|estabelece|prev[êe]|determina|disp[õo]e)|rules?|provisions?|legal framework"
+    r"|what does (?:the )?(?:law|act|decree|statute)\b[^?]*\b(?:say|provide|establish|require))\b",
+    re.IGNORECASE,
+)
+
+
+def asks_rules(question: str) -> bool:
+    """Whether `question` asks for the rules a law lays down as a whole ("Quais são as
+    regras da micro e minigeração?", "What are the rules of Brazil's Marco Civil?")."""
+    return _RULES_QUESTION.search(question) is not None and not asks_quantity(question)

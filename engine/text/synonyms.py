@@ -71,6 +71,16 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("direito adquirido", "grandfathering"), ("não se aplicam até", "não se aplica até")),
     # Brazilian tariff jargon: "Fio B" is the distribution-network component of the tariff.
     (("fio b",), ("componentes tarifárias", "remuneração dos ativos do serviço de distribuição")),
+    # Statutes state a validity by when a right or a credit expires.
+    (
+        ("validade", "validity", "expiry"),
+        ("expiram", "expira", "expirarão", "vencimento", "expire", "expires"),
+    ),
+    # Statutes state a transition by saying a new rule does not apply until a date.
+    (
+        ("transição", "transition"),
+        ("não se aplicam até", "não se aplica até", "período de transição"),
+    ),
     # A question for a duration ("por quanto tempo") is answered in these words.
     (("quanto tempo",), ("prazo", "meses", "anos")),
     (("faturamento",), ("receita",)),

@@ -247,6 +247,11 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
     aspect_terms = _aspect_terms(aspect, subquestion, candidates)
     if aspect_terms is not None:
         candidates = [c for c in candidates if aspect_terms.coverage(c.terms) >= ASPECT_SHARE]
+        # The topic is what every section shares and every document read is about: a unit
+        # stating the aspect (a time limit of the law) answers it without naming the topic
+        # again, so the topic counts as its context, the aspect's words as its own.
+        topic = term_set(subquestion.removeprefix(aspect))
+        candidates = [replace(c, context=c.context | topic) for c in candidates]
 
     def window_score(text: str) -> float:
         return terms.coverage(term_set(text))
@@ -398,6 +403,14 @@ def _list_quote(lead_in: Candidate, items: list[Candidate]) -> Quote | None:
     # A lead-in quoted from a clause boundary reads from there as a sentence of its own.
     statement = clean_statement(f"{capitalised(context)} {excerpt}")
     return None if is_fragment(statement) else Quote(lead_in.url, excerpt, statement, context)
+
+
+def speaks_of_aspect(aspect: str, subquestion: str, said: str) -> bool:
+    """Whether `said` speaks of a template section's `aspect` itself (its own terms, at
+    `ASPECT_SHARE`), not only of the topic every section shares: a claim quoted for another
+    section ("Art. 3º … expira em 24 meses …", under the answer) may meet it too."""
+    terms = _aspect_terms(aspect, subquestion, [])
+    return terms is not None and terms.coverage(term_set(said)) >= ASPECT_SHARE
 
 
 def _aspect_terms(aspect: str, subquestion: str, candidates: list[Candidate]) -> QueryTerms | None:
