@@ -11,7 +11,7 @@ from engine.documents.outline import pdf_chapters
 from engine.models.protocol import Brief
 from engine.planning.gaps import criterion_for
 from engine.planning.sweeps import named_document, parts_allowed, sweep_parts, sweep_subquestions
-from engine.planning.templates import Template, find_template, topic_of
+from engine.planning.templates import Template, find_template, rule_aspects, topic_of
 from engine.text.comparisons import compared_sides, one_side, side_label
 from engine.text.questions import (
     AUXILIARIES_EN,
@@ -22,7 +22,6 @@ from engine.text.questions import (
     words_alternation,
 )
 from engine.text.tokens import fold_accents
-from engine.words import words_for
 
 _INTERROGATIVE = words_alternation(INTERROGATIVES_EN, INTERROGATIVES_PT, LONG_INTERROGATIVES_PT)
 # A second question joined to the first: "..., e até quando ...", "... and how ...".
@@ -144,7 +143,7 @@ def _rule_aspects(question: str, language: Language, after: int) -> list[Subques
     topic = topic_of(question)
     return [
         Subquestion(id=f"s{after + i}", title=aspect, text=f"{aspect}: {topic}")
-        for i, aspect in enumerate(words_for(language).laws.rule_aspects, start=1)
+        for i, aspect in enumerate(rule_aspects(language), start=1)
     ]
 
 
