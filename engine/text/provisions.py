@@ -20,8 +20,19 @@ from bisect import bisect_right
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-__all__ = ["Provision", "parse_citation", "provision_of", "without_marker"]
+__all__ = [
+    "Provision",
+    "is_exam_note_line",
+    "parse_citation",
+    "provision_of",
+    "without_exam_notes",
+    "without_marker",
+]
 
+# An exam annotation a study copy puts in a provision: "(MPF-2017)", "(Cartórios/TJPA-2016)",
+# "(TRF1-2023)", in bold or not.
+_EXAM_NOTE = re.compile(r"\s*(?:\*\*)?\((?:[\wÀ-ú]+/)?[A-Z][\w]{1,14}-\d{4}\)(?:\*\*)?")
+_EXAM_NOTES_ONLY = re.compile(rf"^(?:{_EXAM_NOTE.pattern})+\s*$")
 _MARKUP = re.compile(r"^(?:[\s*_>\[]|\\(?=[*_]))+")
 _ORDINAL = r"(?:\s?[º°ºo](?![a-zà-ú]))?"
 _ARTICLE = re.compile(
@@ -151,3 +162,14 @@ def without_marker(statement: str) -> str:
     """`statement` without the provision marker it opens with ("§ 1º", "Art. 13.", "I –",
     "a)"): what a sentence says after naming its provision. Unchanged when nothing is left."""
     return _OPEN_MARKER.sub("", statement, count=1).strip() or statement
+
+
+def without_exam_notes(text: str) -> str:
+    """`text` without the exam annotations a study copy of a law carries ("(MPF-2017)"):
+    a statement says what the provision says, not which exams asked it."""
+    return _EXAM_NOTE.sub("", text).strip()
+
+
+def is_exam_note_line(line: str) -> bool:
+    """Whether `line` holds exam annotations and nothing else ("**(CESPE-2020)**")."""
+    return _EXAM_NOTES_ONLY.match(line) is not None
