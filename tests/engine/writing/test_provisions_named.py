@@ -5,7 +5,7 @@ the page above the excerpt."""
 
 from __future__ import annotations
 
-from engine.contracts import Claim, Plan, Subquestion
+from engine.contracts import Claim, Draft, Plan, Section, Sentence, Subquestion
 from engine.planning.briefs import make_brief
 from engine.verify.draft import check_draft
 from engine.writing.verbatim import verbatim_draft
@@ -56,3 +56,12 @@ def test_a_portuguese_report_names_the_article_paragraph_and_item_of_each_provis
 def test_an_english_question_about_a_brazilian_law_names_them_in_english() -> None:
     said = _sentences("What are the rules of Brazil's drone registry law?")
     assert said[1] == "Art. 1º, § 2º, item II: após a venda do drone, em até 30 (trinta) dias."
+
+
+def test_a_sentence_naming_another_provision_than_the_page_prints_is_dropped() -> None:
+    body = "após a venda do drone, em até 30 (trinta) dias."
+    wrong = Sentence(text=f"Art. 1º, § 3º, inciso II: {body}", claim_ids=["c2"])
+    right = Sentence(text=f"Art. 1º, § 2º, inciso II: {body}", claim_ids=["c2"])
+    draft = Draft(title="t", sections=[Section(title="s", sentences=[wrong, right])])
+    checked = check_draft(draft, _claims(), language="pt")
+    assert [d.text for d in checked.dropped] == [wrong.text]  # § 3º is not where it is
