@@ -25,6 +25,7 @@ __all__ = [
     "is_exam_note_line",
     "parse_citation",
     "provision_of",
+    "referenced_articles",
     "without_exam_notes",
     "without_marker",
 ]
@@ -33,6 +34,14 @@ __all__ = [
 # "(TRF1-2023)", in bold or not.
 _EXAM_NOTE = re.compile(r"\s*(?:\*\*)?\((?:[\wÀ-ú]+/)?[A-Z][\w]{1,14}-\d{4}\)(?:\*\*)?")
 _EXAM_NOTES_ONLY = re.compile(rf"^(?:{_EXAM_NOTE.pattern})+\s*$")
+# Articles of the same act a provision refers to: "de que tratam os arts. 26 e 27 desta Lei",
+# "o disposto no art. 17 desta Lei" (not "do art. 13 da Lei nº 10.438": another act's).
+_ARTICLE_NUMBER = r"\d{1,4}(?:\.\d{3})?(?:\s?[º°o](?![a-zà-ú]))?(?:-[A-Z]\b)?"
+_REFERENCE = re.compile(
+    rf"\barts?\.\s*(?P<numbers>{_ARTICLE_NUMBER}(?:(?:\s*,\s*|\s+e\s+){_ARTICLE_NUMBER})*)"
+    r"\s+(?:desta|deste)\s+(?:Lei|Decreto|C[óo]digo|Medida\s+Provis[óo]ria|Resolu[çc][ãa]o)\b",
+    re.IGNORECASE,
+)
 _MARKUP = re.compile(r"^(?:[\s*_>\[]|\\(?=[*_]))+")
 _ORDINAL = r"(?:\s?[º°ºo](?![a-zà-ú]))?"
 _ARTICLE = re.compile(
@@ -173,3 +182,15 @@ def without_exam_notes(text: str) -> str:
 def is_exam_note_line(line: str) -> bool:
     """Whether `line` holds exam annotations and nothing else ("**(CESPE-2020)**")."""
     return _EXAM_NOTES_ONLY.match(line) is not None
+
+
+def referenced_articles(text: str) -> list[str]:
+    """The articles of its own act that `text` refers to, as `Provision.article` prints
+    them, in order: "os arts. 26 e 27 desta Lei" gives ["26", "27"]."""
+    found: list[str] = []
+    for match in _REFERENCE.finditer(text):
+        for number in re.findall(_ARTICLE_NUMBER, match["numbers"]):
+            article = _ordinal(number)
+            if article not in found:
+                found.append(article)
+    return found

@@ -23,6 +23,7 @@ from engine.models.extractive.scope import off_entity_titles, scope_factors
 from engine.models.extractive.sentences import (
     clause_window,
     clean_statement,
+    ends_on_abbreviation,
     sentence_spans,
     statement_of,
 )
@@ -44,6 +45,7 @@ from engine.text.addressed_to_ai import addressed_to_ai
 from engine.text.boilerplate import Boilerplate, asked_about, boilerplate_kind
 from engine.text.normalise import collapse_whitespace, excerpt_key
 from engine.text.periods import DATE, is_year
+from engine.text.provisions import Provision, provision_of, referenced_articles
 from engine.text.questions import asks_quantity
 from engine.text.sentences import capitalised, is_fragment, starts_mid_sentence
 from engine.text.spans import Span
@@ -56,6 +58,8 @@ NEAR_BEST = 0.75
 MAX_CLAIMS = 6
 MAX_CLAIMS_PER_SOURCE = 5
 MAX_CLAIMS_PER_PAGE = 2
+MAX_REFERENCED = 3
+"""Articles a subquestion's quotes refer to that are quoted beside them (`referenced_quotes`)."""
 HEADER_CHARS = 240
 ANNOTATION_WEIGHT = 0.5
 QUANTITY_BONUS = 0.1
@@ -313,6 +317,54 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
     return chosen
 
 
+def referenced_quotes(
+    candidates: list[Candidate], quotes: list[Quote], subquestion: str
+) -> list[Quote]:
+    """The articles of the same law the `quotes` refer to ("após o período de transição de
+    que tratam os arts. 26 e 27 desta Lei"), quoted from their opening (with the items it
+    opens): where the rules a quoted provision points at are stated, though they may not
+    name the question's words. At most `MAX_REFERENCED`, each sharing a term with the
+    subquestion, none already quoted."""
+    terms = query_terms(subquestion, [c.terms for c in candidates])
+    pages = {c.url: c.page_text for c in candidates}
+    lists = _lists_by_lead_in(candidates)
+    quoted = {excerpt_key(q.excerpt) for q in quotes}
+    in_article: dict[tuple[str, str], list[Candidate]] = {}
+    for candidate in candidates:
+        provision = provision_of(candidate.page_text, candidate.span.start, candidate.span.end)
+        if provision is not None:
+            in_article.setdefault((candidate.url, provision.article), []).append(candidate)
+    cited = {(q.url, p.article) for q in quotes if (p := _provision_quoted(q, pages))}
+    wanted = [
+        (quote.url, article)
+        for quote in quotes
+        for article in referenced_articles(f"{quote.context or ''} {quote.excerpt}")
+    ]
+    found: list[Quote] = []
+    for place in dict.fromkeys(wanted):
+        units = in_article.get(place, [])
+        if len(found) >= MAX_REFERENCED or place in cited or not units:
+            continue
+        if not any(_says_something_asked(terms, unit.terms) for unit in units):
+            continue  # an article the question has nothing to do with
+        opening = units[0]
+        items = lists.get((opening.url, opening.span.start), [])
+        quote = _list_quote(opening, items) if items else None
+        if quote is None:
+            quote = _quote(opening, lambda text: terms.coverage(term_set(text)))
+        if quote is not None and excerpt_key(quote.excerpt) not in quoted:
+            quoted.add(excerpt_key(quote.excerpt))
+            cited.add(place)
+            found.append(quote)
+    return found
+
+
+def _provision_quoted(quote: Quote, pages: dict[str, str]) -> Provision | None:
+    page = pages.get(quote.url, "")
+    start = page.find(quote.excerpt)
+    return provision_of(page, start, start + len(quote.excerpt)) if start >= 0 else None
+
+
 def _boilerplate(candidate: Candidate, question: str) -> bool:
     kind = boilerplate_kind(_text(candidate))
     if kind is None or kind is Boilerplate.label_line:
@@ -370,8 +422,17 @@ def _quotable_end(text: str) -> str | None:
     """A lead-in as a context quote: whole, else its last clauses (or words) that fit."""
     text = text.strip()
     if len(collapse_whitespace(text)) > EXCERPT_MAX_CHARS:
-        tail = text[-EXCERPT_MAX_CHARS:]
-        clause = _CLAUSE_START.search(tail, 0, len(tail) - LEAD_IN_CLAUSE_MIN)
+        cut = len(text) - EXCERPT_MAX_CHARS
+        tail = text[cut:]
+        # A clause starts after ", ; : ." but not after an abbreviation's ("pelo art. 26").
+        clause = next(
+            (
+                m
+                for m in _CLAUSE_START.finditer(tail, 0, len(tail) - LEAD_IN_CLAUSE_MIN)
+                if not ends_on_abbreviation(text[: cut + m.start() + 1])
+            ),
+            None,
+        )
         text = tail[clause.end() :] if clause else tail.split(maxsplit=1)[-1]
     return text.strip() or None
 

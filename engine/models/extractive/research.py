@@ -19,6 +19,7 @@ from engine.models.extractive.ranking import (
     Quote,
     candidates_of,
     choose_quotes,
+    referenced_quotes,
     still_asked,
 )
 from engine.models.extractive.reading import SEARCH_LIMIT, documents_to_open, pages_to_read
@@ -75,6 +76,8 @@ async def extractive_research(assignment: Assignment, tools: Toolbox) -> None:
     subquestion = assignment.subquestion
     aspect = subquestion.title if subquestion.text.startswith(f"{subquestion.title}:") else ""
     quotes = await asyncio.to_thread(choose_quotes, candidates, subquestion.text, aspect)
+    # The articles of the same law a quoted provision points at state the rules it names.
+    quotes += await asyncio.to_thread(referenced_quotes, candidates, quotes, subquestion.text)
     for quote in quotes:
         await tools.record_claim(quote.statement, quote.url, quote.excerpt, quote.context)
     await _figure_gaps(found, quotes, tools)

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.text.provisions import Provision, parse_citation, provision_of, without_marker
+from engine.text.provisions import (
+    Provision,
+    parse_citation,
+    provision_of,
+    referenced_articles,
+    without_marker,
+)
 
 DRONES = """\
 LEI Nº 99.001, DE 3 DE MARÇO DE 2031
@@ -112,3 +118,18 @@ def test_a_citation_reads_back_and_a_statement_loses_its_own_marker() -> None:
     assert without_marker("II - após a venda do drone") == "após a venda do drone"
     assert without_marker("Parágrafo único. A Anac regulamentará") == "A Anac regulamentará"
     assert without_marker("Os drones de uso agrícola") == "Os drones de uso agrícola"
+
+
+def test_the_articles_of_the_same_act_a_provision_refers_to() -> None:
+    assert referenced_articles(
+        "Após o período de transição de que tratam os arts. 26 e 27 desta Lei, as unidades"
+    ) == ["26", "27"]
+    assert referenced_articles("além das disposições dos arts. 4º, 5º e 6º desta Lei") == [
+        "4º",
+        "5º",
+        "6º",
+    ]
+    assert referenced_articles("na forma do art. 18 deste Decreto") == ["18"]
+    # Another act's article is not this law's.
+    assert referenced_articles("do caput do art. 13 da Lei nº 10.438, de 26 de abril") == []
+    assert referenced_articles("o disposto no caput deste artigo") == []

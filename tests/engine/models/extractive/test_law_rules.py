@@ -157,3 +157,41 @@ def test_the_issues_micro_and_minigeneration_question_cites_or_declares_credits_
     # The credits' 60 months (art. 13) are cited, or their aspect is a declared gap.
     validity = " ".join(by_title.get("Prazos e validade", []))
     assert "60 (sessenta) meses" in validity or "Prazos e validade" in gaps, (by_title, gaps)
+
+
+TOLLS = """\
+LEI Nº 99.002, DE 9 DE JUNHO DE 2031
+
+Art. 1º Esta Lei institui a cobrança eletrônica de pedágio nas rodovias federais.
+
+Art. 2º Após o período de transição de que tratam os arts. 5º e 6º desta Lei, a cobrança eletrônica de pedágio será feita pela tarifa integral.
+
+Art. 3º As concessionárias deverão instalar pórticos de leitura em todas as praças no prazo de 2 (dois) anos.
+
+Art. 4º Os dados de passagem serão guardados por 5 (cinco) anos.
+
+Art. 5º Os veículos cadastrados até a publicação desta Lei pagarão os seguintes percentuais da tarifa de pedágio:
+
+I - 50% (cinquenta por cento) a partir de 2032;
+
+II - 75% (setenta e cinco por cento) a partir de 2033.
+
+Art. 6º A multa por evasão de pedágio não será aplicada até 31 de dezembro de 2032.
+"""
+
+
+def test_a_provision_quoted_leads_to_the_articles_of_the_same_law_it_refers_to(
+    tmp_path: Path,
+) -> None:
+    library = _library(tmp_path / "library", TOLLS)
+    report = _ask(
+        "Como funciona a transição da cobrança eletrônica de pedágio?", library, tmp_path / "o"
+    )
+    claims = [c for c in report["claims"] if c["status"] == "verified"]
+    quoted = " ".join(f"{c.get('context') or ''} {c['excerpt']}" for c in claims)
+    assert "Após o período de transição de que tratam os arts. 5º e 6º desta Lei" in quoted
+    # The transition art. 2 names is where its rules are: art. 5's rates and art. 6's date.
+    assert "50% (cinquenta por cento) a partir de 2032" in quoted
+    assert "não será aplicada até 31 de dezembro de 2032" in quoted
+    assert {c["provision"] for c in claims} >= {"Art. 2º", "Art. 5º", "Art. 6º"}
+    assert "guardados por 5 (cinco) anos" not in quoted  # art. 4 is named by none
