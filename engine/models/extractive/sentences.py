@@ -63,6 +63,12 @@ MAX_LEAD_CHARS = 120
 deep in the item is at most this long."""
 
 
+def ends_on_abbreviation(text: str) -> bool:
+    """Whether `text` ends on an abbreviation's full stop ("… pelo art.", "Best Buy Co."),
+    which ends no sentence or clause."""
+    return _ABBREVIATION.search(text[-12:]) is not None
+
+
 def _line_spans(page: str) -> Iterator[Span]:
     start = 0
     for match in re.finditer(r"\n", page):
