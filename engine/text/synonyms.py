@@ -78,12 +78,12 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("obligation", "obligations"), ("obrigação", "obrigações")),
     # Statutes lay an obligation down as what one "must" do, a prohibition as what is "vedado".
     (
-        ("obrigação", "obrigações", "obligation", "obligations"),
-        ("deve", "devem", "deverá", "deverão", "é obrigatório", "must", "shall"),
+        ("obrigação", "obrigações"),
+        ("deve", "devem", "deverá", "deverão", "é obrigatório"),
     ),
     (
         ("vedação", "vedações", "prohibition", "prohibitions"),
-        ("é vedado", "é vedada", "é proibido", "fica proibido", "is prohibited"),
+        ("é vedado", "é vedada", "é proibido", "fica proibido"),
     ),
     # Statutes state a validity by when a right or a credit expires.
     (
