@@ -250,12 +250,16 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
     terms = query_terms(subquestion, [c.terms for c in candidates])
     aspect_terms = _aspect_terms(aspect, subquestion, candidates)
     if aspect_terms is not None:
-        candidates = [c for c in candidates if aspect_terms.coverage(c.terms) >= ASPECT_SHARE]
-        # The topic is what every section shares and every document read is about: a unit
-        # stating the aspect (a time limit of the law) answers it without naming the topic
-        # again, so the topic counts as its context, the aspect's words as its own.
         topic = term_set(subquestion.removeprefix(aspect))
-        candidates = [replace(c, context=c.context | topic) for c in candidates]
+        about = _documents_about(topic, candidates)
+        candidates = [c for c in candidates if aspect_terms.coverage(c.terms) >= ASPECT_SHARE]
+        # The topic is what every section shares: in a document about it (most of the topic's
+        # words are in its text), a unit stating the aspect (a time limit of the law) answers
+        # it without naming the topic again, so there the topic counts as its context.
+        candidates = [
+            replace(c, context=c.context | topic) if split_page(c.url)[0] in about else c
+            for c in candidates
+        ]
 
     def window_score(text: str) -> float:
         return terms.coverage(term_set(text))
@@ -363,6 +367,17 @@ def _provision_quoted(quote: Quote, pages: dict[str, str]) -> Provision | None:
     page = pages.get(quote.url, "")
     start = page.find(quote.excerpt)
     return provision_of(page, start, start + len(quote.excerpt)) if start >= 0 else None
+
+
+def _documents_about(topic: frozenset[str], candidates: list[Candidate]) -> set[str]:
+    """The documents whose text holds at least `ASPECT_SHARE` of the topic's words."""
+    words: dict[str, set[str]] = {}
+    for candidate in candidates:
+        words.setdefault(split_page(candidate.url)[0], set()).update(candidate.words)
+    wanted = {t for t in topic if not t.isdigit()} or topic
+    if not wanted:
+        return set()
+    return {doc for doc, held in words.items() if len(wanted & held) >= ASPECT_SHARE * len(wanted)}
 
 
 def _boilerplate(candidate: Candidate, question: str) -> bool:

@@ -152,3 +152,33 @@ def test_a_long_lead_in_is_quoted_from_a_clause_not_from_after_an_articles_abbre
     for context in contexts:
         assert not context.startswith("26 desta Lei"), context
         assert belongs(page, context, (page.index("I - 50%"), page.index("I - 50%") + 10))
+
+
+def test_an_aspect_is_answered_by_a_document_about_the_topic_without_naming_it_again() -> None:
+    tolls = (
+        "Art. 1º Esta Lei institui a cobrança eletrônica de pedágio nas rodovias federais.\n\n"
+        "Art. 2º A cobrança eletrônica de pedágio será feita por pórticos de leitura.\n\n"
+        "Art. 3º Os dados de passagem serão guardados pelo prazo de 5 (cinco) anos.\n"
+    )
+    fishing = (
+        "Art. 1º Esta Lei regula a pesca amadora em rios federais.\n\n"
+        "Art. 2º A licença de pesca vale pelo prazo de 1 (um) ano.\n"
+    )
+    candidates = [
+        *candidates_of(
+            "https://example.org/tolls",
+            Snapshot(url="https://example.org/tolls", text=tolls, title="LEI 99.004"),
+            1,
+        ),
+        *candidates_of(
+            "https://example.org/fish",
+            Snapshot(url="https://example.org/fish", text=fishing, title="LEI 99.005"),
+            2,
+        ),
+    ]
+    quotes = choose_quotes(
+        candidates, "Prazos e validade: cobrança eletrônica de pedágio", "Prazos e validade"
+    )
+    quoted = " ".join(q.excerpt for q in quotes)
+    assert "guardados pelo prazo de 5 (cinco) anos" in quoted  # the toll law's time limit
+    assert "licença de pesca" not in quoted  # another law's is no answer
