@@ -93,6 +93,12 @@ class Claim(Contract):
     seen_by: Literal["", "pdf-ocr", "browser", "office", "text"] = ""  # engine.verify.seen
     published: str = Field(default="", pattern=r"^(\d{4}(-\d\d){0,2})?$")  # source's own date
     standing: Standing | None = None  # primary, secondary or other; None: before standing
+    provision: str | None = Field(
+        default=None,
+        max_length=200,
+        description="the statute's article, paragraph, item the excerpt sits in, as its page "
+        'prints them above it ("Art. 26, § 1º, II"); set by the verifier',
+    )
 
     @property
     def quoted(self) -> str:

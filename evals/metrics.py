@@ -244,11 +244,13 @@ def unsupported_number(
 
 
 def _held_numbers(cid: str, claims: Mapping[str, Claim], passing: Set[str]) -> set[Decimal]:
-    """The numbers a re-checked claim holds in its excerpt and its verified context."""
+    """The numbers a re-checked claim holds in its excerpt, its verified context and the
+    provision the verifier read above it ("Art. 26, § 1º", which a sentence names)."""
     claim = claims.get(cid)
     if claim is None or cid not in passing:
         return set()
-    return {value for token in numbers_in(claim.quoted) for value in token.values}
+    held = f"{claim.quoted} \n {claim.provision or ''}"
+    return {value for token in numbers_in(held) for value in token.values}
 
 
 def calculation_holds(

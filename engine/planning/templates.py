@@ -99,6 +99,12 @@ _LEADING_FILLER = re.compile(
 )
 
 
+def rule_aspects(language: Language) -> tuple[str, ...]:
+    """The aspects a question for a law's rules as a whole is planned by, in `language`
+    (`LawWords.rule_aspects`): its time limits, its obligations, its transition rules."""
+    return words_for(language).laws.rule_aspects
+
+
 def topic_of(question: str) -> str:
     """The subject of a question: "Como está o mercado de X?" -> "mercado de X"."""
     topic = question.strip().rstrip("?!. ")

@@ -88,3 +88,30 @@ def asks_quantity(question: str) -> bool:
     """Whether `question` asks for an amount, a limit or a date ("how much", "quanto",
     "até quando", "what is the rate")."""
     return _QUANTITY_QUESTION.search(question) is not None
+
+
+# A question for what a law or a regime provides as a whole ("Quais são as regras da
+# minigeração?", "O que a Lei 14.300 estabelece?", "What are the rules of Brazil's law on …?"),
+# not for one provision of it ("Qual o prazo …?"). In English "rules" and "provisions" are a
+# law's only beside a word for a law ("provisions for income taxes" are a filing's).
+_RULES_QUESTION = re.compile(
+    r"\b(?:regras?|normas?|disposi[çc][õo]es|regime jur[íi]dico|marco legal"
+    r"|o que (?:a |o )?(?:lei|decreto|norma|marco)\b[^?]*\b(?:diz|estabelece|prev[êe]|determina"
+    r"|disp[õo]e)|o que (?:diz|estabelece|prev[êe]|determina|disp[õo]e)|legal framework"
+    r"|what does (?:the )?(?:law|act|decree|statute)\b[^?]*\b(?:say|provide|establish|require))\b",
+    re.IGNORECASE,
+)
+_LAW_RULES_EN = re.compile(r"\b(?:rules?|provisions?)\b", re.IGNORECASE)
+_LAW_WORD = re.compile(
+    r"\b(?:laws?|acts?|statutes?|decrees?|lei|decreto|marco|legislation|legal)\b", re.IGNORECASE
+)
+
+
+def asks_rules(question: str) -> bool:
+    """Whether `question` asks for the rules a law lays down as a whole ("Quais são as
+    regras da micro e minigeração?", "What are the rules of Brazil's Marco Civil?")."""
+    if asks_quantity(question):
+        return False
+    if _RULES_QUESTION.search(question):
+        return True
+    return bool(_LAW_RULES_EN.search(question) and _LAW_WORD.search(question))

@@ -71,6 +71,30 @@ SYNONYMS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("direito adquirido", "grandfathering"), ("não se aplicam até", "não se aplica até")),
     # Brazilian tariff jargon: "Fio B" is the distribution-network component of the tariff.
     (("fio b",), ("componentes tarifárias", "remuneração dos ativos do serviço de distribuição")),
+    # A question in English about a Brazilian statute: its words for the aspects of a law.
+    (("time limit", "time limits", "deadline", "deadlines"), ("prazo", "prazos")),
+    (("validity",), ("validade",)),
+    (("transition",), ("transição", "transitórias")),
+    (("obligation", "obligations"), ("obrigação", "obrigações")),
+    # Statutes lay an obligation down as what one "must" do, a prohibition as what is "vedado".
+    (
+        ("obrigação", "obrigações"),
+        ("deve", "devem", "deverá", "deverão", "é obrigatório"),
+    ),
+    (
+        ("vedação", "vedações", "prohibition", "prohibitions"),
+        ("é vedado", "é vedada", "é proibido", "fica proibido"),
+    ),
+    # Statutes state a validity by when a right or a credit expires.
+    (
+        ("validade", "validity", "expiry"),
+        ("expiram", "expira", "expirarão", "vencimento", "expire", "expires"),
+    ),
+    # Statutes state a transition by saying a new rule does not apply until a date.
+    (
+        ("transição", "transition"),
+        ("não se aplicam até", "não se aplica até", "período de transição"),
+    ),
     # A question for a duration ("por quanto tempo") is answered in these words.
     (("quanto tempo",), ("prazo", "meses", "anos")),
     (("faturamento",), ("receita",)),

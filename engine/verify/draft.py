@@ -165,6 +165,9 @@ def _why_dropped(
         if uncited:
             return f"states {calculation.id} without citing its claims: {', '.join(uncited)}"
     backing = [verified[cid].quoted for cid in sentence.claim_ids]
+    # The provision a sentence names ("Art. 26, § 1º: …") is the one the verifier read above
+    # the excerpt on its page: its numbers are backed by the page's structure.
+    backing += [p for cid in sentence.claim_ids if (p := verified[cid].provision)]
     backing += [f"{c.text} \n {c.formula}" for c in cited]
     missing = missing_numbers(sentence.text, " \n ".join(backing))
     if missing:

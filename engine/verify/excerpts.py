@@ -26,6 +26,7 @@ from engine.text.matching import cuts_only, excerpt_pattern, find_excerpt, norma
 from engine.text.meaning import cut_exception, meaning_problem
 from engine.text.normalise import collapse_whitespace
 from engine.text.numbers import missing_numbers
+from engine.text.provisions import provision_of
 from engine.verify.contexts import carried_problem, placed, row_problem, table_header_problem
 from engine.verify.figure_readings import verify_figure_reading
 
@@ -150,11 +151,24 @@ def verify_on_page(claim: Claim, snapshot: Snapshot) -> Claim:
             "status": status,
             "reason": reason,
             "locator": verdict.locator,
+            "provision": _provision(claim, snapshot, verdict) if verdict.verified else None,
             "context_locator": context.locator if context is not None else None,
             # The text an OCR read of the page's image: the report says so beside it.
             "read_by": "ocr" if found_on in snapshot.ocr_pages else "text",
         }
     )
+
+
+def _provision(claim: Claim, snapshot: Snapshot, excerpt: Verdict) -> str | None:
+    """The statute's provision the excerpt sits in, as its page prints it above the excerpt
+    (`engine.text.provisions`): read from the page, never taken from the poster. A figure
+    reading or an excerpt outside any article has none."""
+    if excerpt.locator is None or claim.read_by == "figure":
+        return None
+    page = excerpt.locator.page
+    text = snapshot.page_texts()[page - 1] if page is not None else snapshot.text
+    found = provision_of(text, excerpt.locator.char_start, excerpt.locator.char_end)
+    return found.citation() if found is not None else None
 
 
 def _addressed_to_ai(claim: Claim, snapshot: Snapshot, excerpt: Verdict) -> str | None:

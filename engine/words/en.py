@@ -8,6 +8,7 @@ from engine.words.en_slack import ENGLISH_SLACK
 from engine.words.schema import (
     ChangeWords,
     GapWords,
+    LawWords,
     LibraryWords,
     NoteWords,
     ReportWords,
@@ -339,6 +340,17 @@ _WRITER = WriterWords(
 )
 
 
+_LAWS = LawWords(
+    article="Art. {n}",
+    paragraph="§ {n}",
+    sole_paragraph="sole paragraph",
+    item="item {n}",
+    letter="point {n}",
+    stated="{provision}: {body}",
+    rule_aspects=("Time limits and validity", "Obligations and prohibitions", "Transition rules"),
+)
+
+
 _CHANGES = ChangeWords(
     heading="What changed since {date}",
     explanation=(
@@ -381,6 +393,7 @@ ENGLISH = Words(
     templates=_TEMPLATES,
     slack=ENGLISH_SLACK,
     writer=_WRITER,
+    laws=_LAWS,
     changes=_CHANGES,
     routines=ENGLISH_ROUTINES,
 )

@@ -8,6 +8,7 @@ from engine.words.pt_slack import PORTUGUESE_SLACK
 from engine.words.schema import (
     ChangeWords,
     GapWords,
+    LawWords,
     LibraryWords,
     NoteWords,
     ReportWords,
@@ -346,6 +347,17 @@ _WRITER = WriterWords(
 )
 
 
+_LAWS = LawWords(
+    article="Art. {n}",
+    paragraph="§ {n}",
+    sole_paragraph="parágrafo único",
+    item="inciso {n}",
+    letter="alínea {n}",
+    stated="{provision}: {body}",
+    rule_aspects=("Prazos e validade", "Obrigações e vedações", "Regras de transição"),
+)
+
+
 _CHANGES = ChangeWords(
     heading="O que mudou desde {date}",
     sheet="Mudanças",
@@ -388,6 +400,7 @@ PORTUGUESE = Words(
     templates=_TEMPLATES,
     slack=PORTUGUESE_SLACK,
     writer=_WRITER,
+    laws=_LAWS,
     changes=_CHANGES,
     routines=PORTUGUESE_ROUTINES,
 )

@@ -316,6 +316,22 @@ class WriterWords:
 
 
 @dataclass(frozen=True)
+class LawWords:
+    """How a report names a statute's provisions ({n}: a number as the law prints it) and
+    states one ({provision}, {body}: "Art. 26, § 1º: O faturamento …"), and the aspects a
+    question about a law's rules is planned by (`engine.models.extractive.planner`): each a
+    section heading, whose criterion a verified provision meets or a gap declares."""
+
+    article: str
+    paragraph: str
+    sole_paragraph: str
+    item: str
+    letter: str
+    stated: str
+    rule_aspects: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class ChangeWords:
     """The "What changed" part a report compared with its previous one opens with
     (`fonte ask --since`): its heading and explanation ({date}: the previous report's), the
@@ -363,5 +379,6 @@ class Words:
     templates: TemplateWords
     slack: SlackWords
     writer: WriterWords
+    laws: LawWords
     changes: ChangeWords
     routines: RoutineWords

@@ -188,8 +188,15 @@ def _column_label(period: str, group: list[Figure], claims: dict[str, Claim]) ->
     return labels.pop() if len(labels) == 1 else period
 
 
+def _in_capitals(label: str) -> bool:
+    first = label.split(maxsplit=1)[0] if label.strip() else ""
+    return first.isupper()
+
+
 def _joined(items: list[str], language: Language) -> str:
     if len(items) == 1:
         return items[0]
-    rest = [items[0], *(i[:1].lower() + i[1:] for i in items[1:])]
+    # A label read on after a comma opens in lower case, unless its first word is printed in
+    # capitals (an acronym, an item's numeral: "II", not "iI").
+    rest = [items[0], *(i if _in_capitals(i) else i[:1].lower() + i[1:] for i in items[1:])]
     return f"{', '.join(rest[:-1])} {words_for(language).writer.list_and.strip()} {rest[-1]}"

@@ -16,9 +16,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.contracts import Claim, Draft, Figure, Plan, Section, Sentence
+from engine.contracts import Claim, Draft, Figure, Language, Plan, Section, Sentence
 from engine.planning.briefs import Brief
 from engine.text.normalise import collapse_whitespace, excerpt_key
+from engine.text.provisions import parse_citation, without_marker
+from engine.words import words_for
 from engine.writing.figures import figures_tables, gather_figures
 from engine.writing.summary import summary_for
 
@@ -131,7 +133,33 @@ def _as_merged(points: list[Sentence], sections: list[Section]) -> list[Sentence
     return said
 
 
+def provision_named(claim: Claim, language: Language) -> str:
+    """The claim's statement as a sentence that names the statute's provision it states
+    ("Art. 26, § 1º: O faturamento …"; in English "Art. 26, § 1º, item II: …"), the marker
+    the statement opens with taken off; the statement itself outside a statute. The
+    provision is the one the verifier read above the excerpt on its page."""
+    provision = parse_citation(claim.provision) if claim.provision else None
+    if provision is None:
+        return claim.statement
+    words = words_for(language).laws
+    parts = [words.article.format(n=provision.article)]
+    if provision.paragraph == "único":
+        parts.append(words.sole_paragraph)
+    elif provision.paragraph is not None:
+        parts.append(words.paragraph.format(n=provision.paragraph))
+    if provision.item is not None:
+        parts.append(words.item.format(n=provision.item))
+    if provision.letter is not None:
+        parts.append(words.letter.format(n=provision.letter))
+    body = without_marker(claim.statement)
+    return words.stated.format(provision=", ".join(parts), body=body)
+
+
 def verbatim_draft(brief: Brief, plan: Plan, verified: list[Claim]) -> Draft:
+    # Every sentence from a statute names its article, paragraph and item.
+    verified = [
+        c.model_copy(update={"statement": provision_named(c, brief.language)}) for c in verified
+    ]
     sections = _sections(plan, verified)
     summary = summary_for(brief.question, plan, verified, gather_figures(verified), brief.language)
     points = _as_merged(summary.points, sections)

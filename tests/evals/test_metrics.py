@@ -144,6 +144,19 @@ def test_a_period_from_the_column_header_quoted_as_context_is_supported() -> Non
     assert metrics.unsupported_numbers == 1  # 2020 and 10,080 are quoted nowhere
 
 
+def test_the_provision_a_sentence_names_is_backed_by_the_one_the_verifier_read() -> None:
+    c = claim(LAW, "Os créditos expiram em 60 (sessenta) meses após o faturamento.")
+    c = c.model_copy(update={"provision": "Art. 13"})
+    sentences = [
+        ("Art. 13: Os créditos expiram em 60 (sessenta) meses após o faturamento.", [c.id]),
+        ("Art. 14: Os créditos expiram em 60 (sessenta) meses após o faturamento.", [c.id]),
+    ]
+
+    metrics = measure(report([c], sentences), _case(), {c.id})
+
+    assert metrics.unsupported_numbers == 1  # art. 14 is not where the page prints it
+
+
 def test_a_number_backed_only_by_a_claim_failing_the_recheck_is_unsupported() -> None:
     c = claim(LAW, "Os créditos expiram em 60 (sessenta) meses após o faturamento.")
 

@@ -142,6 +142,9 @@ claim that answers its subquestion most directly; the rest follow as support.
 their claims, the newer first. Never choose one silently.
 - A claim with a context (a list's lead-in, a table's column header) means what the two say \
 together: use the context to say which period or case a figure belongs to.
+- A claim with a provision (the article, paragraph and item of a law its excerpt sits in, \
+read from the page) is stated naming it, in the report's language: "Art. 26, § 1º: ..." or \
+"... (art. 26, § 1º)"; the provision's numbers count as the claim's.
 - Neutral, concise prose for analysts.
 
 When you have the calculations you need, reply with only JSON: {"title": "...", "summary": \
@@ -329,6 +332,8 @@ def _claim_lines(claims: Sequence[Claim], *fields: str) -> str:
         chosen = {k: row[k] for k in fields}
         if claim.context and "excerpt" in fields:
             chosen["context"] = claim.context
+        if claim.provision and "excerpt" in fields:
+            chosen["provision"] = claim.provision
         rows.append(json.dumps(chosen, ensure_ascii=False))
     return "\n".join(rows)
 

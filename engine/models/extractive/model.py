@@ -6,6 +6,7 @@ from engine.agents.toolbox import Assignment, Toolbox
 from engine.budget import Meter
 from engine.contracts import Claim, ClarifyingQuestion, Plan, Subquestion
 from engine.models.extractive.planner import extractive_plan, sweep_plan
+from engine.models.extractive.ranking import speaks_of_aspect
 from engine.models.extractive.research import extractive_research
 from engine.models.protocol import Brief, Draft
 from engine.text.comparisons import compared_periods
@@ -21,6 +22,19 @@ def _answers(claim: Claim, subquestion: Subquestion, years: list[str]) -> bool:
         return True
     said = tokenize(f"{claim.statement} {claim.excerpt} {claim.context or ''}")
     return side[0] in said
+
+
+def _aspect_met(subquestion: Subquestion, verified: list[Claim]) -> bool:
+    """Whether a section's aspect ("Prazos e validade: …") is stated by a claim another
+    section quoted: the board keeps one claim per excerpt, so the provision that states a
+    time limit may be cited under the answer and still meet that aspect's criterion."""
+    aspect = subquestion.title
+    if not aspect or not subquestion.text.startswith(f"{aspect}:"):
+        return False
+    return any(
+        speaks_of_aspect(aspect, subquestion.text, f"{c.context or ''} {c.excerpt}")
+        for c in verified
+    )
 
 
 class ExtractiveModel:
@@ -48,6 +62,7 @@ class ExtractiveModel:
             criterion
             for subquestion, criterion in zip(plan.subquestions, plan.sufficient_when, strict=False)
             if not any(_answers(claim, subquestion, years) for claim in verified)
+            and not _aspect_met(subquestion, verified)
         ]
 
     async def judge(self, claims: list[Claim], meter: Meter) -> list[Claim] | None:

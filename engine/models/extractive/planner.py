@@ -11,13 +11,14 @@ from engine.documents.outline import pdf_chapters
 from engine.models.protocol import Brief
 from engine.planning.gaps import criterion_for
 from engine.planning.sweeps import named_document, parts_allowed, sweep_parts, sweep_subquestions
-from engine.planning.templates import Template, find_template, topic_of
+from engine.planning.templates import Template, find_template, rule_aspects, topic_of
 from engine.text.comparisons import compared_sides, one_side, side_label
 from engine.text.questions import (
     AUXILIARIES_EN,
     INTERROGATIVES_EN,
     INTERROGATIVES_PT,
     LONG_INTERROGATIVES_PT,
+    asks_rules,
     words_alternation,
 )
 from engine.text.tokens import fold_accents
@@ -134,6 +135,18 @@ def _chosen_template(brief: Brief) -> Template | None:
     return None
 
 
+def _rule_aspects(question: str, language: Language, after: int) -> list[Subquestion]:
+    """A question for a law's rules as a whole is answered by more than the definitions
+    that name its subject: its time limits, its obligations and its transition rules
+    (`LawWords.rule_aspects`), each a section of its own whose criterion a verified
+    provision meets, or a declared gap."""
+    topic = topic_of(question)
+    return [
+        Subquestion(id=f"s{after + i}", title=aspect, text=f"{aspect}: {topic}")
+        for i, aspect in enumerate(rule_aspects(language), start=1)
+    ]
+
+
 DEEP_STEPS = 20
 """Steps of a subagent in a plan of few parts: a first round (a search and up to 8 reads) and
 up to three rounds of hops (a search and a read for each of two names; see `hops`): a
@@ -160,6 +173,8 @@ def extractive_plan(brief: Brief) -> Plan:
         ]
         if len(subquestions) <= DEEP_PLAN_PARTS:  # few parts: each may take its second hop
             subquestions = [s.model_copy(update={"steps": DEEP_STEPS}) for s in subquestions]
+        if len(parts) == 1 and not sides and asks_rules(brief.question):
+            subquestions += _rule_aspects(brief.question, brief.language, len(subquestions))
     context = " ".join(brief.answers).strip()
     if context:
         subquestions = [

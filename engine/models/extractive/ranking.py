@@ -24,6 +24,7 @@ from engine.models.extractive.scope import off_entity_titles, scope_factors
 from engine.models.extractive.sentences import (
     clause_window,
     clean_statement,
+    ends_on_abbreviation,
     sentence_spans,
     statement_of,
 )
@@ -47,6 +48,7 @@ from engine.text.addressed_to_ai import addressed_to_ai
 from engine.text.boilerplate import Boilerplate, asked_about, boilerplate_kind
 from engine.text.normalise import collapse_whitespace, excerpt_key
 from engine.text.periods import DATE, is_year
+from engine.text.provisions import Provision, provision_of, referenced_articles
 from engine.text.questions import asks_quantity
 from engine.text.sentences import capitalised, is_fragment, starts_mid_sentence
 from engine.text.spans import Span
@@ -59,6 +61,8 @@ NEAR_BEST = 0.75
 MAX_CLAIMS = 6
 MAX_CLAIMS_PER_SOURCE = 5
 MAX_CLAIMS_PER_PAGE = 2
+MAX_REFERENCED = 3
+"""Articles a subquestion's quotes refer to that are quoted beside them (`referenced_quotes`)."""
 HEADER_CHARS = 240
 ANNOTATION_WEIGHT = 0.5
 QUANTITY_BONUS = 0.1
@@ -259,7 +263,16 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
     terms = query_terms(subquestion, [c.terms for c in candidates])
     aspect_terms = _aspect_terms(aspect, subquestion, candidates)
     if aspect_terms is not None:
+        topic = term_set(subquestion.removeprefix(aspect))
+        about = _documents_about(topic, candidates)
         candidates = [c for c in candidates if aspect_terms.coverage(c.terms) >= ASPECT_SHARE]
+        # The topic is what every section shares: in a document about it (most of the topic's
+        # words are in its text), a unit stating the aspect (a time limit of the law) answers
+        # it without naming the topic again, so there the topic counts as its context.
+        candidates = [
+            replace(c, context=c.context | topic) if split_page(c.url)[0] in about else c
+            for c in candidates
+        ]
 
     def window_score(text: str) -> float:
         return terms.coverage(term_set(text))
@@ -319,6 +332,65 @@ def choose_quotes(candidates: list[Candidate], subquestion: str, aspect: str = "
         per_page[candidate.url] = per_page.get(candidate.url, 0) + 1
         chosen.append(quote)
     return chosen
+
+
+def referenced_quotes(
+    candidates: list[Candidate], quotes: list[Quote], subquestion: str
+) -> list[Quote]:
+    """The articles of the same law the `quotes` refer to ("após o período de transição de
+    que tratam os arts. 26 e 27 desta Lei"), quoted from their opening (with the items it
+    opens): where the rules a quoted provision points at are stated, though they may not
+    name the question's words. At most `MAX_REFERENCED`, each sharing a term with the
+    subquestion, none already quoted."""
+    terms = query_terms(subquestion, [c.terms for c in candidates])
+    pages = {c.url: c.page_text for c in candidates}
+    lists = _lists_by_lead_in(candidates)
+    quoted = {excerpt_key(q.excerpt) for q in quotes}
+    in_article: dict[tuple[str, str], list[Candidate]] = {}
+    for candidate in candidates:
+        provision = provision_of(candidate.page_text, candidate.span.start, candidate.span.end)
+        if provision is not None:
+            in_article.setdefault((candidate.url, provision.article), []).append(candidate)
+    cited = {(q.url, p.article) for q in quotes if (p := _provision_quoted(q, pages))}
+    wanted = [
+        (quote.url, article)
+        for quote in quotes
+        for article in referenced_articles(f"{quote.context or ''} {quote.excerpt}")
+    ]
+    found: list[Quote] = []
+    for place in dict.fromkeys(wanted):
+        units = in_article.get(place, [])
+        if len(found) >= MAX_REFERENCED or place in cited or not units:
+            continue
+        if not any(_says_something_asked(terms, unit.terms) for unit in units):
+            continue  # an article the question has nothing to do with
+        opening = units[0]
+        items = lists.get((opening.url, opening.span.start), [])
+        quote = _list_quote(opening, items) if items else None
+        if quote is None:
+            quote = _quote(opening, lambda text: terms.coverage(term_set(text)))
+        if quote is not None and excerpt_key(quote.excerpt) not in quoted:
+            quoted.add(excerpt_key(quote.excerpt))
+            cited.add(place)
+            found.append(quote)
+    return found
+
+
+def _provision_quoted(quote: Quote, pages: dict[str, str]) -> Provision | None:
+    page = pages.get(quote.url, "")
+    start = page.find(quote.excerpt)
+    return provision_of(page, start, start + len(quote.excerpt)) if start >= 0 else None
+
+
+def _documents_about(topic: frozenset[str], candidates: list[Candidate]) -> set[str]:
+    """The documents whose text holds at least `ASPECT_SHARE` of the topic's words."""
+    words: dict[str, set[str]] = {}
+    for candidate in candidates:
+        words.setdefault(split_page(candidate.url)[0], set()).update(candidate.words)
+    wanted = {t for t in topic if not t.isdigit()} or topic
+    if not wanted:
+        return set()
+    return {doc for doc, held in words.items() if len(wanted & held) >= ASPECT_SHARE * len(wanted)}
 
 
 def _boilerplate(candidate: Candidate, question: str) -> bool:
@@ -382,8 +454,17 @@ def _quotable_end(text: str) -> str | None:
     """A lead-in as a context quote: whole, else its last clauses (or words) that fit."""
     text = text.strip()
     if len(collapse_whitespace(text)) > EXCERPT_MAX_CHARS:
-        tail = text[-EXCERPT_MAX_CHARS:]
-        clause = _CLAUSE_START.search(tail, 0, len(tail) - LEAD_IN_CLAUSE_MIN)
+        cut = len(text) - EXCERPT_MAX_CHARS
+        tail = text[cut:]
+        # A clause starts after ", ; : ." but not after an abbreviation's ("pelo art. 26").
+        clause = next(
+            (
+                m
+                for m in _CLAUSE_START.finditer(tail, 0, len(tail) - LEAD_IN_CLAUSE_MIN)
+                if not ends_on_abbreviation(text[: cut + m.start() + 1])
+            ),
+            None,
+        )
         text = tail[clause.end() :] if clause else tail.split(maxsplit=1)[-1]
     return text.strip() or None
 
@@ -415,6 +496,14 @@ def _list_quote(lead_in: Candidate, items: list[Candidate]) -> Quote | None:
     # A lead-in quoted from a clause boundary reads from there as a sentence of its own.
     statement = clean_statement(f"{capitalised(context)} {excerpt}")
     return None if is_fragment(statement) else Quote(lead_in.url, excerpt, statement, context)
+
+
+def speaks_of_aspect(aspect: str, subquestion: str, said: str) -> bool:
+    """Whether `said` speaks of a template section's `aspect` itself (its own terms, at
+    `ASPECT_SHARE`), not only of the topic every section shares: a claim quoted for another
+    section ("Art. 3º … expira em 24 meses …", under the answer) may meet it too."""
+    terms = _aspect_terms(aspect, subquestion, [])
+    return terms is not None and terms.coverage(term_set(said)) >= ASPECT_SHARE
 
 
 def _aspect_terms(aspect: str, subquestion: str, candidates: list[Candidate]) -> QueryTerms | None:

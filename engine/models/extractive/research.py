@@ -19,6 +19,7 @@ from engine.models.extractive.ranking import (
     Quote,
     candidates_of,
     choose_quotes,
+    referenced_quotes,
     still_asked,
 )
 from engine.models.extractive.reading import SEARCH_LIMIT, documents_to_open, pages_to_read
@@ -26,6 +27,7 @@ from engine.snapshots import Snapshot, split_page
 from engine.sources.protocols import FetchError, SearchError, SearchHit
 from engine.text.numbers import numbers_in
 from engine.text.periods import YEAR_TOKEN
+from engine.text.provisions import referenced_articles
 
 HOP_HITS = 10
 FIGURE_HITS = 3
@@ -75,6 +77,10 @@ async def extractive_research(assignment: Assignment, tools: Toolbox) -> None:
     subquestion = assignment.subquestion
     aspect = subquestion.title if subquestion.text.startswith(f"{subquestion.title}:") else ""
     quotes = await asyncio.to_thread(choose_quotes, candidates, subquestion.text, aspect)
+    # The articles of the same law a quoted provision points at state the rules it names
+    # (scored off the event loop; a subagent whose quotes name none does not wait for it).
+    if any(referenced_articles(f"{q.context or ''} {q.excerpt}") for q in quotes):
+        quotes += await asyncio.to_thread(referenced_quotes, candidates, quotes, subquestion.text)
     for quote in quotes:
         await tools.record_claim(quote.statement, quote.url, quote.excerpt, quote.context)
     await _figure_gaps(found, quotes, tools)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from engine.contracts import EXCERPT_MAX_CHARS, EXCERPT_MIN_CHARS, ROW_MIN_CHARS
 from engine.text.normalise import collapse_whitespace
+from engine.text.provisions import is_exam_note_line, without_exam_notes
 from engine.text.sentences import (
     DANGLING_WORDS,
     continues_on_next_line,
@@ -64,6 +65,12 @@ MAX_LEAD_CHARS = 120
 deep in the item is at most this long."""
 
 
+def ends_on_abbreviation(text: str) -> bool:
+    """Whether `text` ends on an abbreviation's full stop ("… pelo art.", "Best Buy Co."),
+    which ends no sentence or clause."""
+    return _ABBREVIATION.search(text[-12:]) is not None
+
+
 def _line_spans(page: str) -> Iterator[Span]:
     start = 0
     for match in re.finditer(r"\n", page):
@@ -97,6 +104,11 @@ def block_spans(page: str) -> Iterator[Span]:
     previous = ""
     for line in _line_spans(page):
         text = line.text(page)
+        if block is not None and is_exam_note_line(text) and ends_mid_sentence(previous.strip()):
+            # An exam annotation on a line of its own inside a provision ("(MPF-2017)"):
+            # the sentence goes on after it, and the block with it.
+            block = Span(block.start, line.end)
+            continue
         if block is not None and _joins(previous, text):
             block = Span(block.start, line.end)
         else:
@@ -213,8 +225,9 @@ def clause_window(
     one on a tie), or, in a labelled item ("II - minigeração distribuída: …"), a run of whole
     clauses under its label. None when not even its first clause can be quoted."""
     text = span.text(page)
+    prose = without_exam_notes(clean_statement(text))
     whole = (
-        not ends_mid_sentence(clean_statement(text))
+        not ends_mid_sentence(prose)
         or stands_alone(page, span)
         or is_cell_row(text)  # a row of a table's cells is printed whole, on its own line
     )
@@ -251,7 +264,7 @@ def statement_of(excerpt: str, unit: Span, window: Window, page: str) -> str:
     clause closed as a sentence (so is a line printed whole without its full stop); a clause
     quoted under its item's label follows the label, an ellipsis marking the words left out
     between them."""
-    text = clean_statement(excerpt)
+    text = collapse_whitespace(without_exam_notes(clean_statement(excerpt)))
     if window.cut_at_end(unit) or ends_mid_sentence(text):
         text = closed(text)
     if window.lead is not None:

@@ -8,6 +8,7 @@ from engine.text.questions import (
     INTERROGATIVES_PT,
     LONG_INTERROGATIVES_PT,
     asks_quantity,
+    asks_rules,
     words_alternation,
 )
 
@@ -62,3 +63,22 @@ def test_a_question_for_a_quantity_or_a_date(question: str) -> None:
 )
 def test_not_a_question_for_a_quantity(question: str) -> None:
     assert not asks_quantity(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "rules"),
+    [
+        ("Quais são as regras da micro e minigeração distribuída na Lei 14.300?", True),
+        ("O que a Lei 12.965 estabelece sobre a neutralidade de rede?", True),
+        ("What are the rules of Brazil's drone registry law?", True),
+        ("What does the law say about data retention in Brazil?", True),
+        # One provision asked, not the law's rules as a whole.
+        ("Por quanto tempo valem os créditos de energia?", False),
+        ("Qual o prazo de guarda dos registros de conexão?", False),
+        # A filing's "provisions" and "rules" are no law's.
+        ("What are the provisions for income taxes of 3M in FY2022?", False),
+        ("What accounting rules changed for Boeing in 2022?", False),
+    ],
+)
+def test_a_question_for_a_laws_rules_as_a_whole(question: str, rules: bool) -> None:
+    assert asks_rules(question) is rules

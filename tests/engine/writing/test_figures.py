@@ -190,3 +190,15 @@ def test_one_period_of_several_entities_makes_entity_columns() -> None:
     (table,) = figures_tables(figures, language="en")
     assert table.columns == ["Acme", "Globex"]
     assert [c.text if c else None for c in table.rows[0].cells] == ["$ 10", "$ 20"]
+
+
+def test_a_table_title_keeps_the_case_of_labels_printed_in_capitals() -> None:
+    rates = build_claim(
+        "p1",
+        excerpt="I - 50% (cinquenta por cento) a partir de 2032;\n\n"
+        "II - 75% (setenta e cinco por cento) a partir de 2033.",
+        context="Os veículos pagarão os seguintes percentuais da tarifa:",
+    )
+    tables = figures_tables(gather_figures([rates]), language="pt", claims=[rates])
+    assert tables, gather_figures([rates])
+    assert "iI" not in tables[0].title  # an item's numeral is not a word to put in lower case

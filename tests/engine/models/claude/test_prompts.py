@@ -157,3 +157,21 @@ def test_a_gap_brief_names_the_unmet_criterion_what_was_found_and_what_failed() 
 def test_the_planner_may_make_up_to_ten_subquestions_and_mark_dependencies() -> None:
     assert "up to 10 for a broad question" in PLANNER_SYSTEM
     assert '"depends_on": []' in PLANNER_SYSTEM
+
+
+def test_the_writer_is_given_each_claims_provision_to_name_it() -> None:
+    from engine.contracts import Plan
+    from engine.models.claude.prompts import WRITER_SYSTEM
+    from tests.support.render_samples import build_claim
+
+    law = build_claim(
+        "c1",
+        statement="Os créditos expiram em 60 (sessenta) meses.",
+        excerpt="Os créditos de energia elétrica expiram em 60 (sessenta) meses",
+        provision="Art. 13",
+        subquestion="s1",
+    )
+    plan = Plan(question="Q?", subquestions=[Subquestion(id="s1", text="Q?")])
+    prompt = writer_prompt(make_brief("Quanto tempo valem os créditos?"), plan, [law])
+    assert '"provision": "Art. 13"' in prompt
+    assert "provision" in WRITER_SYSTEM

@@ -128,3 +128,57 @@ def test_an_audit_opinion_is_not_quoted_unless_the_question_is_about_the_audit()
     assert not any("We have audited" in quote.excerpt for quote in asked)
     about = choose_quotes(candidates, "Which statements of income of 3M did the auditor audit?")
     assert any("We have audited" in quote.excerpt for quote in about)
+
+
+def test_a_long_lead_in_is_quoted_from_a_clause_not_from_after_an_articles_abbreviation() -> None:
+    page = (
+        "Art. 8º O faturamento dos pedágios das rodovias federais concedidas ou administradas "
+        "diretamente pela União nas praças de cobrança eletrônica sem cancela instaladas até a "
+        "data de publicação desta Lei para os veículos das categorias comerciais e de passeio "
+        "não abrangidos pelo art. 26 desta Lei deve considerar a incidência sobre toda a tarifa "
+        "básica de pedágio eletrônico de referência dos seguintes percentuais das componentes "
+        "relativas à remuneração dos ativos e ao custo de operação e manutenção do serviço "
+        "rodoviário aprovado pela agência reguladora federal:\n\n"
+        "I - 50% (cinquenta por cento) a partir de 2032;\n\n"
+        "II - 75% (setenta e cinco por cento) a partir de 2033.\n"
+    )
+    url = "https://example.org/lei-99003"
+    candidates = candidates_of(url, Snapshot(url=url, text=page, title="LEI 99.003"), 1)
+    quotes = choose_quotes(
+        candidates, "percentuais da tarifa de pedágio eletrônico a partir de 2032"
+    )
+    contexts = [q.context for q in quotes if q.context]
+    assert contexts, quotes
+    for context in contexts:
+        assert not context.startswith("26 desta Lei"), context
+        assert belongs(page, context, (page.index("I - 50%"), page.index("I - 50%") + 10))
+
+
+def test_an_aspect_is_answered_by_a_document_about_the_topic_without_naming_it_again() -> None:
+    tolls = (
+        "Art. 1º Esta Lei institui a cobrança eletrônica de pedágio nas rodovias federais.\n\n"
+        "Art. 2º A cobrança eletrônica de pedágio será feita por pórticos de leitura.\n\n"
+        "Art. 3º Os dados de passagem serão guardados pelo prazo de 5 (cinco) anos.\n"
+    )
+    fishing = (
+        "Art. 1º Esta Lei regula a pesca amadora em rios federais.\n\n"
+        "Art. 2º A licença de pesca vale pelo prazo de 1 (um) ano.\n"
+    )
+    candidates = [
+        *candidates_of(
+            "https://example.org/tolls",
+            Snapshot(url="https://example.org/tolls", text=tolls, title="LEI 99.004"),
+            1,
+        ),
+        *candidates_of(
+            "https://example.org/fish",
+            Snapshot(url="https://example.org/fish", text=fishing, title="LEI 99.005"),
+            2,
+        ),
+    ]
+    quotes = choose_quotes(
+        candidates, "Prazos e validade: cobrança eletrônica de pedágio", "Prazos e validade"
+    )
+    quoted = " ".join(q.excerpt for q in quotes)
+    assert "guardados pelo prazo de 5 (cinco) anos" in quoted  # the toll law's time limit
+    assert "licença de pesca" not in quoted  # another law's is no answer

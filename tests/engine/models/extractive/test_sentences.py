@@ -4,6 +4,7 @@ from engine.models.extractive.sentences import (
     clause_window,
     clean_statement,
     sentence_spans,
+    statement_of,
 )
 from engine.text.sentences import is_fragment
 from engine.text.spans import Span
@@ -132,3 +133,26 @@ def test_table_rows_headings_and_list_items_stay_lines_of_their_own() -> None:
 def test_an_article_number_does_not_end_a_sentence() -> None:
     page = "Art 26. As disposições do art. 17 não se aplicam até 31 de dezembro de 2045."
     assert texts(page) == [page]
+
+
+def test_a_caput_cut_by_an_exam_annotation_on_a_line_of_its_own_is_one_unit() -> None:
+    page = (
+        "Art. 2º Os drones de uso agrícola ficam sujeitos\n"
+        "**(CESPE-2020) (Cartórios/TJPA-2016)**\n"
+        "às regras de transição desta Lei até 31 de dezembro de 2035.\n"
+        "\n"
+        "Parágrafo único. A Anac regulamentará o disposto no caput deste artigo."
+    )
+    units = [span.text(page) for span in sentence_spans(page)]
+    assert units[0].startswith("Art. 2º Os drones")
+    assert units[0].endswith("até 31 de dezembro de 2035.")
+    assert units[1].endswith("o disposto no caput deste artigo.")  # the paragraph: its own
+
+
+def test_a_statement_leaves_out_the_exam_annotations_its_excerpt_carries() -> None:
+    page = "Art. 9º Os registros de conexão **(MPF-2017)** serão guardados por 1 (um) ano. **(TRF4-2022)**"
+    span = sentence_spans(page)[0]
+    window = clause_window(page, span, lambda _: 1.0)
+    assert window == Window(span)  # a trailing annotation does not leave the sentence open
+    statement = statement_of(window.span.text(page), span, window, page)
+    assert statement == "Art. 9º Os registros de conexão serão guardados por 1 (um) ano."
