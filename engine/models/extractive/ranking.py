@@ -34,9 +34,11 @@ from engine.models.extractive.statements import (
     page_before,
     page_statement,
     row_by_period,
+    scale_note,
     short_row_quotable,
     statement_marker,
     statements_printing,
+    with_declared_scale,
 )
 from engine.snapshots import Snapshot, split_page
 from engine.sources.standing import STANDING_ORDER, rules_from_environment
@@ -132,6 +134,7 @@ def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate
             above = [(line, years) for line, years in headers if line.end <= span.start]
             if above:
                 column_header, years = above[-1]
+                column_header = with_declared_scale(page_text, column_header, span)
             else:  # a row continuing the table of the page before: that page's header
                 carried, years = carried_header(previous, page_text, span) or (None, frozenset())
             terms = terms | years | row_subject
@@ -342,6 +345,9 @@ def _quote(candidate: Candidate, window_score: Callable[[str], float]) -> Quote 
     if context is not None and window.span == candidate.span and is_table_row(excerpt):
         # A row under its column header says which period each figure is for.
         statement = row_by_period(clean_statement(excerpt), context) or statement
+        note = scale_note(context)  # "(in millions)": what its figures are in
+        if note is not None and note.casefold() not in statement.casefold():
+            statement = f"{statement} ({note})"
     if is_fragment(statement):
         return None
     return Quote(candidate.url, excerpt, statement, context)
