@@ -363,9 +363,9 @@ def scale_note(context: str) -> str | None:
     "$ 42,879" is in millions."""
     for line in context.split("\n"):
         bare = line.strip()
-        for inside in _PARENTHESISED.findall(bare):
-            if declarations(f"({inside})"):
-                return inside.strip()
+        for inside in _PARENTHESISED.finditer(bare):
+            if declarations(inside[0]):
+                return inside[1].strip()
         if declarations(bare) and not YEAR_WORD.search(bare):
             return bare
     return None

@@ -9,9 +9,7 @@ MILLION = Decimal(10) ** 6
 
 
 def test_a_currency_before_in_millions_is_declared() -> None:
-    assert declarations("$ and shares in millions, except per share amounts") == [
-        ("USD", MILLION)
-    ]
+    assert declarations("$ and shares in millions, except per share amounts") == [("USD", MILLION)]
     assert declarations("$ in millions, except per share amounts") == [("USD", MILLION)]
     assert declarations("(Dollars in millions, except per share amounts)") == [("USD", MILLION)]
     assert declarations("Reais em milhares") == [("BRL", Decimal(1000))]

@@ -240,8 +240,7 @@ def test_a_statement_row_is_quoted_with_its_column_header() -> None:
     # The statement says which period each figure is for and the scale the statement
     # declares; its numbers are all quoted.
     assert row.statement == (
-        "Merchandise inventories — February 2, 2019: 5,409; February 3, 2018: 5,209 "
-        "($ in millions)"
+        "Merchandise inventories — February 2, 2019: 5,409; February 3, 2018: 5,209 ($ in millions)"
     )
 
 
