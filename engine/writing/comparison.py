@@ -2,8 +2,11 @@
 measure the question asks about, and for periods the change between them computed in code.
 
 A side with no verified figure gets no sentence here (the orchestrator declares its gap from
-the plan's criteria). Every number a point states is a figure's own `text`, as the cited
-excerpts print it, or a calculation's `text`, which the sentence cites by id.
+the plan's criteria). Two values of one measure and period (a filing and its restatement)
+are a conflict declared in the point, each value with its source and both cited; no change
+is computed from either. Every number a point states is a figure's own `text`, as the cited
+excerpts print it (with the scale and currency its statement declares: `stated_figure`), or
+a calculation's `text`, which the sentence cites by id.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 from engine.contracts import Calculation, Claim, Figure, Language, Sentence
 from engine.text.normalise import collapse_whitespace, folded
@@ -18,6 +22,7 @@ from engine.text.sentences import capitalised
 from engine.text.tokens import term_set
 from engine.words import words_for
 from engine.writing.calculator import Calculator, NotComparable
+from engine.writing.figures import stated_figure
 
 MAX_MEASURES = 4
 """Measures a comparison states in the summary; more go to the figures tables."""
@@ -49,7 +54,8 @@ def comparison_points(
 ) -> ComparisonPoints:
     """One point per asked measure that has a verified figure for at least one side."""
     if len(sides) >= 2 and all(_YEAR.match(side) for side in sides):
-        return _periods(question, sorted(sides), figures, calculator, language)
+        order = {c.id: index for index, c in enumerate(claims)}
+        return _periods(question, sorted(sides), figures, calculator, language, order)
     return _entities(question, sides, figures, claims, language)
 
 
@@ -83,6 +89,7 @@ def _periods(
     figures: Sequence[Figure],
     calculator: Calculator,
     language: Language,
+    order: dict[str, int],
 ) -> ComparisonPoints:
     first, last = sides[0], sides[-1]
     words = _words(language)
@@ -90,6 +97,18 @@ def _periods(
     calculations: list[Calculation] = []
     stated: list[Figure] = []
     for group in asked_measures(question, figures)[:MAX_MEASURES]:
+        disputed = [side for side in (first, last) if len(_values_of(group, side)) > 1]
+        if disputed:  # two values of one measure and period: declared, never grown from
+            for side in (first, last):
+                point = (
+                    _disagreement(question, group, side, order, language)
+                    if side in disputed
+                    else _one(question, group, side, language)
+                )
+                if point is not None:
+                    sentences.append(point[0])
+                    stated += point[1]
+            continue
         old, new = _of_period(group, first), _of_period(group, last)
         if old is None and new is None:
             continue
@@ -98,7 +117,7 @@ def _periods(
             assert figure is not None
             text = words["one"].format(
                 measure=capitalised(collapse_whitespace(figure.measure)),
-                value=figure.text,
+                value=stated_figure(figure, language),
                 period=_period_label(question, side),
             )
             sentences.append(Sentence(text=f"{text}.", claim_ids=list(figure.claim_ids)))
@@ -109,8 +128,8 @@ def _periods(
         shape = "rose" if new.value > old.value else "fell" if new.value < old.value else "flat"
         text = words[shape].format(
             measure=capitalised(collapse_whitespace(old.measure)),
-            old=old.text,
-            new=new.text,
+            old=stated_figure(old, language),
+            new=stated_figure(new, language),
             first=_period_label(question, first),
             last=_period_label(question, last),
         )
@@ -125,6 +144,54 @@ def _periods(
         calculations += change
         stated += [old, new]
     return ComparisonPoints(sentences, calculations, stated)
+
+
+def _values_of(group: Sequence[Figure], year: str) -> dict[Decimal, list[Figure]]:
+    """The figures of the group that are of `year`, by value."""
+    pattern = re.compile(rf"(?<!\d){year}(?!\d)")
+    values: dict[Decimal, list[Figure]] = {}
+    for figure in group:
+        if pattern.search(figure.period):
+            values.setdefault(Decimal(repr(figure.value)), []).append(figure)
+    return values
+
+
+def _disagreement(
+    question: str,
+    group: Sequence[Figure],
+    year: str,
+    order: dict[str, int],
+    language: Language,
+) -> tuple[Sentence, list[Figure]]:
+    """The values the sources give for one measure and period, each with its source: a
+    conflict declared where the figure is stated, both sides cited."""
+    words = words_for(language).writer
+    shown = [figures[0] for figures in _values_of(group, year).values()]
+    # In the order their claims came (each source as the research ranked it)
+    # (a source's title is not said: its numbers are no figure, and the citations name it).
+    shown.sort(key=lambda f: min(order.get(cid, len(order)) for cid in f.claim_ids))
+    parts = [stated_figure(figure, language) for figure in shown]
+    text = words.disagree.format(
+        measure=collapse_whitespace(shown[0].measure).casefold(),
+        period=_period_label(question, year),
+        parts=words.list_and.join(parts) if len(parts) == 2 else "; ".join(parts),
+    )
+    cited = [cid for figure in shown for cid in figure.claim_ids]
+    return Sentence(text=f"{text}.", claim_ids=list(dict.fromkeys(cited))), shown
+
+
+def _one(
+    question: str, group: Sequence[Figure], year: str, language: Language
+) -> tuple[Sentence, list[Figure]] | None:
+    figure = _of_period(group, year)
+    if figure is None:
+        return None
+    text = words_for(language).writer.one.format(
+        measure=capitalised(collapse_whitespace(figure.measure)),
+        value=stated_figure(figure, language),
+        period=_period_label(question, year),
+    )
+    return Sentence(text=f"{text}.", claim_ids=list(figure.claim_ids)), [figure]
 
 
 def _change(
@@ -190,7 +257,7 @@ def _entities(
             continue
         parts = [
             (words["side_in"] if figure.period else words["side"]).format(
-                value=figure.text, side=_name_of(side), period=figure.period
+                value=stated_figure(figure, language), side=_name_of(side), period=figure.period
             )
             for side, figure in present
         ]
