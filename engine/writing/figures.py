@@ -137,6 +137,9 @@ def _printed(text: str, quantity: Quantity) -> tuple[int, int]:
     end = _SUFFIX.match(text, quantity.end).end()  # type: ignore[union-attr]
     if start > 0 and text[start - 1] == "(" and text[end : end + 1] == ")":
         start, end = start - 1, end + 1
+        before = _CURRENCY_BEFORE.search(text[max(0, start - 8) : start])
+        if before and quantity.unit in _MONEY:  # "$ (38,453)": a negative amount
+            start -= len(before[0])
     return start, end
 
 
@@ -226,7 +229,8 @@ def _figure(
 ) -> Figure:
     printed = claim.excerpt[span[0] : span[1]]
     unit = _unit(claim, measure, q, printed, language)
-    negative = printed.startswith(("(", "-", "\u2212", "\u2013"))
+    sign = printed[: printed.find(q.digits)] if q.digits in printed else printed[:1]
+    negative = any(mark in sign for mark in "(-\u2212\u2013")  # "(1,577)", "$ (38,453)"
     value = q.readings[0] * unit_scale(unit) * (-1 if negative else 1)
     return Figure(
         measure=measure,

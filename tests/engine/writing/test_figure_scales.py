@@ -187,3 +187,28 @@ def test_a_unit_declared_by_the_tables_caption_is_the_figures_unit() -> None:
     written = draft("Como variou a capacidade instalada da Bahia entre 2023 e 2024?", [bahia])
     assert "410 MW" in written.summary[0].text
     assert "655 MW" in written.summary[0].text
+
+
+def test_a_table_of_a_statement_printing_its_currency_on_some_rows_has_that_unit() -> None:
+    income = build_claim(
+        "ni",
+        statement="Net income (loss) $ 213,105 $ 375,446 $ (38,453)",
+        url="https://example.org/block-2020-10k.pdf#page=86",
+        title="BLOCK_2020_10K",
+        excerpt="Net income (loss) $ 213,105 $ 375,446 $ (38,453)",
+        context=BLOCK_CONTEXT,
+        subquestion="s1",
+    )
+    written = draft(
+        "How did Block's gross profit and net income change from 2019 to 2020?",
+        [
+            GROSS,
+            income,
+        ],
+    )
+    loss = figures_in(income)[-1]
+    assert (loss.text, loss.value) == ("$ (38,453)", -38_453_000)
+    assert stated_figure(loss, "en") == "\u2212$ 38,453 thousand"
+    assert [t.unit for t in written.tables] == ["$ thousand"]
+    chart_table = written.tables[0]
+    assert {row.label for row in chart_table.rows} == {"Gross profit", "Net income (loss)"}
