@@ -30,7 +30,7 @@ from engine.models.extractive.measures import measures_asked
 from engine.snapshots import Snapshot, split_page
 from engine.text.matching import find_excerpt
 from engine.text.normalise import collapse_whitespace
-from engine.text.periods import YEAR, YEAR_WORD
+from engine.text.periods import MONTH_NAMES, YEAR, YEAR_WORD
 from engine.text.quantities import declarations
 from engine.text.spans import Span
 from engine.text.synonyms import contains_phrase
@@ -322,7 +322,7 @@ def with_declared_scale(page_text: str, header: Span, row: Span) -> Span:
             break
         start = page_text.rfind("\n", 0, above_end - 1) + 1
         line = page_text[start : above_end - 1]
-        if not line.strip() or is_table_row(line) or is_column_header(line):
+        if not line.strip() or is_column_header(line) or (is_table_row(line) and not _dated(line)):
             break  # a paragraph's break, a row, another header: the table starts below
         if line.rstrip().endswith((":", ".")):
             break
@@ -350,6 +350,11 @@ def with_declared_scale(page_text: str, header: Span, row: Span) -> Span:
         ):
             return span
     return header
+
+
+def _dated(line: str) -> bool:
+    """A label line of the header naming a month ("Year Ended December 31,"), not a row."""
+    return any(word.casefold().strip(".,") in MONTH_NAMES for word in line.split())
 
 
 _PARENTHESISED = re.compile(r"\(([^()]{1,80})\)")

@@ -132,3 +132,24 @@ def test_a_header_that_declares_its_own_scale_is_quoted_alone() -> None:
     snapshot = snapshot_of(page, "3M_2018_10K")
     quote = quote_of(snapshot, "What were 3M's net sales in 2018?", "Net sales")
     assert quote.context == "(Millions, except per share amounts) 2018 2017 2016"
+
+
+def test_a_scale_declared_above_a_dated_label_line_is_quoted_with_the_header() -> None:
+    page = (
+        "SQUARE, INC.\n"
+        "CONSOLIDATED STATEMENTS OF OPERATIONS\n"
+        "(In thousands, except per share data)\n"
+        "Year Ended December 31,\n"
+        "2020 2019 2018\n"
+        "Revenue:\n"
+        "Total net revenue 9,497,578 4,713,500 3,298,177\n"
+        "Gross profit 2,733,409 1,889,685 1,303,700"
+    )
+    snapshot = snapshot_of(page, "BLOCK_2020_10K")
+    quote = quote_of(snapshot, "What was Block's gross profit in 2019?", "Gross profit")
+    assert quote.context == (
+        "(In thousands, except per share data)\nYear Ended December 31,\n2020 2019 2018"
+    )
+    claim = verified(quote, snapshot)
+    by_year = {f.period: (f.unit, f.value) for f in figures_in(claim)}
+    assert by_year["2019"] == ("thousand", 1_889_685_000)
