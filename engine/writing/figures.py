@@ -324,7 +324,8 @@ def scaled_amount(
 
 def gather_figures(claims: Sequence[Claim]) -> list[Figure]:
     """The figures of the verified claims, each once: the same measure, entity, period and
-    value printed in two places (one row cited from two pages) is one Figure citing both."""
+    value printed in two places (one row cited from two pages) is one Figure citing both, and
+    a row quoted without the scale its statement declares is the one quoted with it."""
     gathered: dict[tuple[str, str, str, Decimal, str], Figure] = {}
     for claim in claims:
         if claim.status is not ClaimStatus.verified:
@@ -342,4 +343,23 @@ def gather_figures(claims: Sequence[Claim]) -> list[Figure]:
                 gathered[key] = figure
             elif claim.id not in known.claim_ids:
                 gathered[key] = known.model_copy(update={"claim_ids": [*known.claim_ids, claim.id]})
-    return list(gathered.values())
+    figures = list(gathered.values())
+    return [f for f in figures if not any(_scaled_twin(f, other) for other in figures)]
+
+
+def _scaled_twin(figure: Figure, other: Figure) -> bool:
+    """Whether `other` is `figure` read with the scale its statement declares: one row quoted
+    once with the line "(In thousands)" and once without ("2,733,409" and "2,733,409
+    thousand" of one measure, entity and period) is one figure, in its declared scale, not
+    two values that disagree."""
+    scale = unit_scale(other.unit)
+    if scale == 1 or unit_scale(figure.unit) != 1 or printed_scale(other) != 1:
+        return False
+    if unit_family(figure.unit) not in ("", unit_family(other.unit)):
+        return False
+    return (
+        folded(figure.measure) == folded(other.measure)
+        and folded(figure.entity) == folded(other.entity)
+        and figure.period == other.period
+        and Decimal(repr(other.value)) / scale == Decimal(repr(figure.value))
+    )

@@ -212,3 +212,26 @@ def test_a_table_of_a_statement_printing_its_currency_on_some_rows_has_that_unit
     assert [t.unit for t in written.tables] == ["$ thousand"]
     chart_table = written.tables[0]
     assert {row.label for row in chart_table.rows} == {"Gross profit", "Net income (loss)"}
+
+
+def test_one_row_quoted_with_and_without_its_scale_is_one_figure_in_its_scale() -> None:
+    """Block's revenue row is printed in the selected data (p. 52) and in the statement
+    (p. 86); a quote of one without the scale's line is the same figure, not a conflict."""
+    unscaled = build_claim(
+        "gp52",
+        statement="Gross profit 2,733,409 1,889,685 1,303,700",
+        url="https://example.org/block-2020-10k.pdf#page=52",
+        title="BLOCK_2020_10K",
+        excerpt="Gross profit 2,733,409 1,889,685 1,303,700",
+        context="2020 2019 2018",
+        subquestion="s1",
+    )
+    figures = gather_figures([unscaled, GROSS])
+    assert sorted((f.period, f.unit, f.value) for f in figures) == [
+        ("2018", "thousand", 1_303_700e3),
+        ("2019", "thousand", 1_889_685e3),
+        ("2020", "thousand", 2_733_409e3),
+    ]
+    written = draft("How did Block's gross profit change from 2019 to 2020?", [unscaled, GROSS])
+    assert "1,889,685 thousand in 2019" in written.summary[0].text
+    assert any(c.kind == "percent_change" for c in written.calculations)
