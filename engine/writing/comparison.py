@@ -15,14 +15,16 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from itertools import combinations
 
 from engine.contracts import Calculation, Claim, Figure, Language, Sentence
+from engine.snapshots import split_page
 from engine.text.normalise import collapse_whitespace, folded
 from engine.text.sentences import capitalised
 from engine.text.tokens import term_set
 from engine.words import words_for
 from engine.writing.calculator import Calculator, NotComparable
-from engine.writing.figures import stated_figure
+from engine.writing.figures import stated_figure, unit_family
 
 MAX_MEASURES = 4
 """Measures a comparison states in the summary; more go to the figures tables."""
@@ -54,8 +56,8 @@ def comparison_points(
 ) -> ComparisonPoints:
     """One point per asked measure that has a verified figure for at least one side."""
     if len(sides) >= 2 and all(_YEAR.match(side) for side in sides):
-        order = {c.id: index for index, c in enumerate(claims)}
-        return _periods(question, sorted(sides), figures, calculator, language, order)
+        documents = {c.id: (index, split_page(c.url)[0]) for index, c in enumerate(claims)}
+        return _periods(question, sorted(sides), figures, calculator, language, documents)
     return _entities(question, sides, figures, claims, language)
 
 
@@ -89,7 +91,7 @@ def _periods(
     figures: Sequence[Figure],
     calculator: Calculator,
     language: Language,
-    order: dict[str, int],
+    documents: dict[str, tuple[int, str]],
 ) -> ComparisonPoints:
     first, last = sides[0], sides[-1]
     words = _words(language)
@@ -97,12 +99,13 @@ def _periods(
     calculations: list[Calculation] = []
     stated: list[Figure] = []
     for group in asked_measures(question, figures)[:MAX_MEASURES]:
-        disputed = [side for side in (first, last) if len(_values_of(group, side)) > 1]
-        if disputed:  # two values of one measure and period: declared, never grown from
+        disputes = {side: _disputed(group, side, documents) for side in (first, last)}
+        if any(disputes.values()):  # two sources, two values: declared, never grown from
             for side in (first, last):
+                shown = disputes[side]
                 point = (
-                    _disagreement(question, group, side, order, language)
-                    if side in disputed
+                    _disagreement(question, shown, side, language)
+                    if shown
                     else _one(question, group, side, language)
                 )
                 if point is not None:
@@ -146,30 +149,44 @@ def _periods(
     return ComparisonPoints(sentences, calculations, stated)
 
 
-def _values_of(group: Sequence[Figure], year: str) -> dict[Decimal, list[Figure]]:
-    """The figures of the group that are of `year`, by value."""
+def _disputed(
+    group: Sequence[Figure], year: str, documents: dict[str, tuple[int, str]]
+) -> list[Figure]:
+    """The values two documents give for the group's measure in `year` (one figure each, in
+    the order their claims came), of the entity and unit family of its first figure; [] when
+    they agree, or when only one document gives them (a note's table beside the statement
+    are two scopes of one label, not a disagreement: the first is stated, as before)."""
+    chosen = _of_period(group, year)
+    if chosen is None:
+        return []
     pattern = re.compile(rf"(?<!\d){year}(?!\d)")
     values: dict[Decimal, list[Figure]] = {}
     for figure in group:
-        if pattern.search(figure.period):
+        if (
+            pattern.search(figure.period)
+            and folded(figure.entity) == folded(chosen.entity)
+            and unit_family(figure.unit) == unit_family(chosen.unit)
+        ):
             values.setdefault(Decimal(repr(figure.value)), []).append(figure)
-    return values
+    where = {
+        value: {documents.get(cid, (0, cid))[1] for f in figures for cid in f.claim_ids}
+        for value, figures in values.items()
+    }
+    if not any(a.isdisjoint(b) for a, b in combinations(where.values(), 2)):
+        return []
+    shown = [figures[0] for figures in values.values()]
+    first = len(documents)
+    shown.sort(key=lambda f: min(documents.get(cid, (first, ""))[0] for cid in f.claim_ids))
+    return shown
 
 
 def _disagreement(
-    question: str,
-    group: Sequence[Figure],
-    year: str,
-    order: dict[str, int],
-    language: Language,
+    question: str, shown: list[Figure], year: str, language: Language
 ) -> tuple[Sentence, list[Figure]]:
-    """The values the sources give for one measure and period, each with its source: a
-    conflict declared where the figure is stated, both sides cited."""
+    """The values two sources give for one measure and period: a conflict declared where
+    the figure is stated, each cited (a source's title is not said: its numbers are no
+    figure, and the citations name it)."""
     words = words_for(language).writer
-    shown = [figures[0] for figures in _values_of(group, year).values()]
-    # In the order their claims came (each source as the research ranked it)
-    # (a source's title is not said: its numbers are no figure, and the citations name it).
-    shown.sort(key=lambda f: min(order.get(cid, len(order)) for cid in f.claim_ids))
     parts = [stated_figure(figure, language) for figure in shown]
     text = words.disagree.format(
         measure=collapse_whitespace(shown[0].measure).casefold(),

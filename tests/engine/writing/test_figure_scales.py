@@ -235,3 +235,26 @@ def test_one_row_quoted_with_and_without_its_scale_is_one_figure_in_its_scale() 
     written = draft("How did Block's gross profit change from 2019 to 2020?", [unscaled, GROSS])
     assert "1,889,685 thousand in 2019" in written.summary[0].text
     assert any(c.kind == "percent_change" for c in written.calculations)
+
+
+def test_two_values_in_one_document_or_of_two_companies_are_no_disagreement() -> None:
+    def cash(claim_id: str, url: str, title: str, excerpt: str) -> Claim:
+        return build_claim(
+            claim_id,
+            statement=excerpt,
+            url=url,
+            title=title,
+            excerpt=excerpt,
+            context="($ in millions)\nJanuary 28, 2023 January 29, 2022",
+            subquestion="s1",
+        )
+
+    sheet = cash(
+        "bs", "https://ex.org/bby-2023.pdf#page=40", "BESTBUY_2023_10K", "Cash 1,874 2,936"
+    )
+    note = cash("nt", "https://ex.org/bby-2023.pdf#page=62", "BESTBUY_2023_10K", "Cash 1,093 1,500")
+    other = cash("am", "https://ex.org/amcor-2023.pdf#page=50", "AMCOR_2023_10K", "Cash 689 775")
+    question = "How did cash change from 2022 to 2023?"
+    for claims in ([sheet, note], [sheet, other]):
+        written = draft(question, claims)
+        assert not any("disagree" in p.text for p in written.summary), written.summary
