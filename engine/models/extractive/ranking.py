@@ -120,6 +120,7 @@ def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate
     candidates: list[Candidate] = []
     lead = frozenset[str]()
     lead_in: Span | None = None  # the unit ending in ":" that the list items below complete
+    widened: dict[int, Span] = {}  # each column header with the line declaring its scale
     for span in sentence_spans(page_text):
         text = span.text(page_text)
         if addressed_to_ai(text):  # a page talking to its reader's model: never a finding
@@ -133,8 +134,10 @@ def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate
             # A row means what its statement and its column header say it means.
             above = [(line, years) for line, years in headers if line.end <= span.start]
             if above:
-                column_header, years = above[-1]
-                column_header = with_declared_scale(page_text, column_header, span)
+                line, years = above[-1]
+                if line.start not in widened:  # the same for every row under it
+                    widened[line.start] = with_declared_scale(page_text, line, span)
+                column_header = widened[line.start]
             else:  # a row continuing the table of the page before: that page's header
                 carried, years = carried_header(previous, page_text, span) or (None, frozenset())
             terms = terms | years | row_subject

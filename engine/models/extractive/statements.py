@@ -310,9 +310,8 @@ def with_declared_scale(page_text: str, header: Span, row: Span) -> Span:
     """The column header `header` of the row at `row`, widened to the line that declares the
     scale of its figures when the header declares none: up to `SCALE_LINES` lines above it
     (short label lines: no row, no blank line, no lead-in or sentence) or between it and the
-    row. The widened header is quoted whole
-    and stays a table's header by the verifier's rule (`table_header_problem`), within an
-    excerpt's length; else the header alone."""
+    row. The widened header is quoted whole and stays a table's header by the verifier's rule
+    (`table_header_problem`), within an excerpt's length; else the header alone."""
     if declarations(header.text(page_text)):
         return header
     widened: list[Span] = []
