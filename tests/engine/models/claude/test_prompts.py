@@ -157,3 +157,21 @@ def test_a_gap_brief_names_the_unmet_criterion_what_was_found_and_what_failed() 
 def test_the_planner_may_make_up_to_ten_subquestions_and_mark_dependencies() -> None:
     assert "up to 10 for a broad question" in PLANNER_SYSTEM
     assert '"depends_on": []' in PLANNER_SYSTEM
+
+
+def test_the_writer_is_told_each_figure_with_its_unit_and_scale() -> None:
+    from engine.contracts import Plan
+    from tests.support.render_samples import build_claim
+
+    row = build_claim(
+        "r19",
+        title="BESTBUY_2019_10K",
+        excerpt="Revenue $ 42,879 $ 42,151 $ 39,403",
+        context="$ and shares in millions, except per share amounts\n"
+        "Fiscal Years Ended February 2, 2019 February 3, 2018 January 28, 2017",
+    )
+    plan = Plan(question="Q?", subquestions=[Subquestion(id="s1", text="Q?")])
+    english = writer_prompt(make_brief("What was Best Buy's revenue?"), plan, [row])
+    assert '"unit": "$ million", "say": "$ 42,879 million"' in english
+    portuguese = writer_prompt(make_brief("Qual foi a receita da Best Buy?"), plan, [row])
+    assert '"say": "US$ 42.879 milhões"' in portuguese
