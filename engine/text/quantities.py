@@ -83,7 +83,10 @@ _RATES = frozenset({"bp", "%", "pp"})
 
 _DECLARED_SCALE = re.compile(
     rf"(?i:\(\s*(?:(?P<c1>{CURRENCY_SIGN})\s*)?(?:(?:in|em)\s+)?(?:(?P<c2>{CURRENCY_SIGN})\s*)?"
-    rf"|\b(?:in|em)\s+(?:(?P<c3>{CURRENCY_SIGN})\s*)?)"
+    rf"|\b(?:in|em)\s+(?:(?P<c3>{CURRENCY_SIGN})\s*)?"
+    # "$ in millions", "$ and shares in millions", "Dollars in millions", "Reais em milhares"
+    rf"|(?:(?P<c4>{CURRENCY_SIGN})|\b(?P<money>(?:US\s+)?dollars|d[óo]lares|reais|euros))\s*"
+    r"(?:(?:and|e)\s+(?:shares|a[çc][õo]es)\s+)?(?:in|em)\s+)"
     r"(?P<scale>(?i:thousands?|millions?|billions?|milhares|milh[õo]es|bilh[õo]es|mil))\b"
     r"(?P<of>(?i:\s+(?:de|of)\s+(?:reais|(?:US\s+)?d[óo]lares|(?:US\s+)?dollars|euros)))?"
 )
@@ -190,11 +193,14 @@ def unsupported_numbers(
 
 def declarations(text: str) -> list[Reading]:
     """The units and scales `text` declares for its figures: "(In millions)" is (None, 10⁶),
-    "em milhões de reais" ("BRL", 10⁶), "(R$ mil)" ("BRL", 10³), "(MW)" ("W", 10⁶)."""
+    "em milhões de reais" ("BRL", 10⁶), "(R$ mil)" ("BRL", 10³), "(MW)" ("W", 10⁶), "$ and
+    shares in millions" and "(Dollars in millions)" ("USD", 10⁶)."""
     found: list[Reading] = []
     for match in _DECLARED_SCALE.finditer(text):
-        code = match.group("c1") or match.group("c2") or match.group("c3")
+        code = match.group("c1") or match.group("c2") or match.group("c3") or match.group("c4")
         unit = currency_code(code) if code else None
+        if match.group("money"):
+            unit = money_word(match.group("money").split()[-1])
         if match.group("of"):
             unit = money_word(match.group("of").split()[-1])
         found.append((unit, Decimal(10) ** _exponent(match.group("scale"))))

@@ -169,11 +169,25 @@ def _why_dropped(
     # the excerpt on its page: its numbers are backed by the page's structure.
     backing += [p for cid in sentence.claim_ids if (p := verified[cid].provision)]
     backing += [f"{c.text} \n {c.formula}" for c in cited]
-    missing = missing_numbers(sentence.text, " \n ".join(backing))
+    missing = _missing_from_all(sentence.text, backing)
     if missing:
         where = "cited excerpt or calculation" if cited else "cited excerpt"
         return f"numbers in no {where}: {', '.join(missing)}"
     return None
+
+
+def _missing_from_all(text: str, backing: list[str]) -> list[str]:
+    """The numbers of `text` that none of `backing` states, each backing text read in its
+    own language and under its own declared scale: an English excerpt's "42,879" under "(in
+    millions)" backs "US$ 42.879 milhões" in a Portuguese sentence beside a Portuguese
+    calculation."""
+    missing: list[str] | None = None
+    for quoted in backing:
+        absent = missing_numbers(text, quoted)
+        missing = absent if missing is None else [n for n in missing if n in absent]
+        if not missing:
+            return []
+    return missing or []
 
 
 # -- calculations ----------------------------------------------------------------------------

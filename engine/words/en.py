@@ -337,6 +337,8 @@ _WRITER = WriterWords(
     a_year="a year",
     percentage_points="pp",
     scales={3: "thousand", 6: "million", 9: "billion", 12: "trillion"},
+    currency_symbols={"USD": "$", "BRL": "R$", "EUR": "€", "GBP": "£"},
+    disagree="The sources disagree on {measure} in {period}: {parts}",
 )
 
 

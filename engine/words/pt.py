@@ -344,6 +344,8 @@ _WRITER = WriterWords(
     a_year="ao ano",
     percentage_points="p.p.",
     scales={3: "mil", 6: "milhões", 9: "bilhões", 12: "trilhões"},
+    currency_symbols={"USD": "US$", "BRL": "R$", "EUR": "€", "GBP": "£"},
+    disagree="As fontes divergem sobre {measure} em {period}: {parts}",
 )
 
 

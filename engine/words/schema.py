@@ -313,6 +313,12 @@ class WriterWords:
     percentage_points: str
     scales: Mapping[int, str]
     """A scale's word by its power of ten (6: "million")."""
+    currency_symbols: Mapping[str, str]
+    """How a figure stated with its scale writes its currency, by ISO code ("USD": "$" in
+    English, "US$" in Portuguese)."""
+    disagree: str
+    """Two values of one measure and period that the sources disagree on ({measure},
+    {period}, {parts}: the values; the sentence cites the claims of each)."""
 
 
 @dataclass(frozen=True)

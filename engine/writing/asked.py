@@ -38,8 +38,8 @@ from engine.text.periods import years_in
 from engine.text.sentences import capitalised
 from engine.text.tokens import fold_accents
 from engine.words import words_for
-from engine.writing.calculator import MINUS, Calculator, NotComparable
-from engine.writing.figures import gather_figures
+from engine.writing.calculator import Calculator, NotComparable
+from engine.writing.figures import MINUS, gather_figures
 from engine.writing.units import unit_family, unit_scale, year_of
 
 __all__ = ["AskedMeasure", "AskedPoints", "asked_gaps", "asked_measure", "asked_points"]

@@ -9,7 +9,10 @@ states it, in the report's language ("+8.0%" in English, "+8,0%" in Portuguese).
 
 The arithmetic is exact: inputs are read as decimals (`Decimal(repr(value))`), a CAGR's root
 is taken at 28 significant digits, and only the text is rounded (one decimal for a
-percentage, two for a ratio, an amount with the decimals its inputs print). `recompute` is
+percentage, two for a ratio, an amount with the decimals its inputs print, and with the scale
+and currency its statement declares when its inputs print none: "+$ 3,419 million" from
+"$ 42,879" and "$ 46,298" under "(in millions)"; a formula shows its inputs as printed, with
+that scale's word). `recompute` is
 the number guard's own computation of a calculation from its inputs.
 
 Inputs must be comparable, else `NotComparable`: the same unit family (`unit_family`: "$"
@@ -28,11 +31,17 @@ from engine.contracts import Calculation, CalculationKind, Figure, Language
 from engine.errors import ModelError
 from engine.text.normalise import collapse_whitespace, folded
 from engine.words import words_for
-from engine.writing.figures import unit_family, unit_scale, year_of
+from engine.writing.figures import (
+    MINUS,
+    printed_scale,
+    scaled_amount,
+    unit_family,
+    unit_scale,
+    year_of,
+)
 
 __all__ = ["Calculator", "NotComparable", "comparability_problem", "recompute"]
 
-MINUS = "\u2212"
 _HUNDRED = Decimal(100)
 _TWO_INPUTS = frozenset({"difference", "percent_change", "cagr", "margin", "ratio", "share"})
 _OF_PERIODS = frozenset({"margin_change", "mean_margin"})
@@ -150,13 +159,13 @@ class Calculator:
     def difference(self, old: Figure, new: Figure) -> Calculation:
         value = self._checked("difference", [old, new], None)
         text, unit = self._amount(value, [old, new], signed=True)
-        formula = f"{new.text} {MINUS} {old.text} = {text}"
+        formula = f"{self._said(new)} {MINUS} {self._said(old)} = {text}"
         return self._made("difference", [old, new], value, unit, text, formula, _span(old, new))
 
     def percent_change(self, old: Figure, new: Figure) -> Calculation:
         value = self._checked("percent_change", [old, new], None)
         text = self._percent(value, signed=True)
-        formula = f"({new.text} {MINUS} {old.text}) ÷ {old.text} = {text}"
+        formula = f"({self._said(new)} {MINUS} {self._said(old)}) ÷ {self._said(old)} = {text}"
         return self._made("percent_change", [old, new], value, "%", text, formula, _span(old, new))
 
     def cagr(self, first: Figure, last: Figure, years: int | None = None) -> Calculation:
@@ -209,14 +218,14 @@ class Calculator:
     def ratio(self, a: Figure, b: Figure) -> Calculation:
         value = self._checked("ratio", [a, b], None)
         text = self._number(value, 2, signed=False)
-        formula = f"{a.text} ÷ {b.text} = {text}"
+        formula = f"{self._said(a)} ÷ {self._said(b)} = {text}"
         return self._made("ratio", [a, b], value, "", text, formula, a.period or b.period)
 
     def total(self, figures: Sequence[Figure]) -> Calculation:
         inputs = list(figures)
         value = self._checked("sum", inputs, None)
         text, unit = self._amount(value, inputs, signed=False)
-        formula = " + ".join(f.text for f in inputs) + f" = {text}"
+        formula = " + ".join(self._said(f) for f in inputs) + f" = {text}"
         periods = list(dict.fromkeys(f.period for f in inputs if f.period))
         period = periods[0] if len(periods) == 1 else ", ".join(periods)
         return self._made("sum", inputs, value, unit, text, formula, period)
@@ -226,7 +235,7 @@ class Calculator:
     def _part_of(self, kind: CalculationKind, part: Figure, whole: Figure) -> Calculation:
         value = self._checked(kind, [part, whole], None)
         text = self._percent(value, signed=False)
-        formula = f"{part.text} ÷ {whole.text} = {text}"
+        formula = f"{self._said(part)} ÷ {self._said(whole)} = {text}"
         return self._made(kind, [part, whole], value, "%", text, formula, part.period)
 
     def _checked(self, kind: str, inputs: Sequence[Figure], years: int | None) -> Decimal:
@@ -267,6 +276,16 @@ class Calculator:
             inputs=inputs,
         )
 
+    def _said(self, figure: Figure) -> str:
+        """An input as its excerpt prints it, with the scale word its statement declares:
+        "$ 42,879 million" ("$ 42,879 milhões" in Portuguese: a formula shows the digits
+        as printed)."""
+        scale = unit_scale(figure.unit)
+        if scale == 1 or printed_scale(figure) == scale:
+            return figure.text
+        word = words_for(self.language).writer.scales.get(scale.adjusted(), "")
+        return f"{figure.text} {word}".strip()
+
     def _percent(self, value: Decimal, *, signed: bool) -> str:
         return f"{self._number(value, 1, signed=signed)}%"
 
@@ -277,6 +296,12 @@ class Calculator:
             pp = words_for(self.language).writer.percentage_points
             return f"{self._number(value, _decimals(inputs), signed=signed)} {pp}", pp
         face = value / unit_scale(first.unit)
+        if printed_scale(first) != unit_scale(first.unit):  # the scale its statement declares
+            sign = "+" if signed else ""
+            decimals = _decimals(inputs)
+            return scaled_amount(face, first.unit, self.language, decimals=decimals, sign=sign), (
+                first.unit
+            )
         prefix, suffix = _around_digits(first.text)
         number = self._number(abs(face), _decimals(inputs), signed=False)
         sign = "" if not signed or face.is_zero() else ("+" if face > 0 else MINUS)

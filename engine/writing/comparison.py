@@ -2,8 +2,11 @@
 measure the question asks about, and for periods the change between them computed in code.
 
 A side with no verified figure gets no sentence here (the orchestrator declares its gap from
-the plan's criteria). Every number a point states is a figure's own `text`, as the cited
-excerpts print it, or a calculation's `text`, which the sentence cites by id.
+the plan's criteria). Two values of one measure and period (a filing and its restatement)
+are a conflict declared in the point, each value with its source and both cited; no change
+is computed from either. Every number a point states is a figure's own `text`, as the cited
+excerpts print it (with the scale and currency its statement declares: `stated_figure`), or
+a calculation's `text`, which the sentence cites by id.
 """
 
 from __future__ import annotations
@@ -11,13 +14,17 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
+from itertools import combinations
 
 from engine.contracts import Calculation, Claim, Figure, Language, Sentence
+from engine.snapshots import split_page
 from engine.text.normalise import collapse_whitespace, folded
 from engine.text.sentences import capitalised
 from engine.text.tokens import term_set
 from engine.words import words_for
 from engine.writing.calculator import Calculator, NotComparable
+from engine.writing.figures import stated_figure, unit_family
 
 MAX_MEASURES = 4
 """Measures a comparison states in the summary; more go to the figures tables."""
@@ -49,7 +56,8 @@ def comparison_points(
 ) -> ComparisonPoints:
     """One point per asked measure that has a verified figure for at least one side."""
     if len(sides) >= 2 and all(_YEAR.match(side) for side in sides):
-        return _periods(question, sorted(sides), figures, calculator, language)
+        documents = {c.id: (index, split_page(c.url)[0]) for index, c in enumerate(claims)}
+        return _periods(question, sorted(sides), figures, calculator, language, documents)
     return _entities(question, sides, figures, claims, language)
 
 
@@ -83,6 +91,7 @@ def _periods(
     figures: Sequence[Figure],
     calculator: Calculator,
     language: Language,
+    documents: dict[str, tuple[int, str]],
 ) -> ComparisonPoints:
     first, last = sides[0], sides[-1]
     words = _words(language)
@@ -90,6 +99,19 @@ def _periods(
     calculations: list[Calculation] = []
     stated: list[Figure] = []
     for group in asked_measures(question, figures)[:MAX_MEASURES]:
+        disputes = {side: _disputed(group, side, documents) for side in (first, last)}
+        if any(disputes.values()):  # two sources, two values: declared, never grown from
+            for side in (first, last):
+                shown = disputes[side]
+                point = (
+                    _disagreement(question, shown, side, language)
+                    if shown
+                    else _one(question, group, side, language)
+                )
+                if point is not None:
+                    sentences.append(point[0])
+                    stated += point[1]
+            continue
         old, new = _of_period(group, first), _of_period(group, last)
         if old is None and new is None:
             continue
@@ -98,7 +120,7 @@ def _periods(
             assert figure is not None
             text = words["one"].format(
                 measure=capitalised(collapse_whitespace(figure.measure)),
-                value=figure.text,
+                value=stated_figure(figure, language),
                 period=_period_label(question, side),
             )
             sentences.append(Sentence(text=f"{text}.", claim_ids=list(figure.claim_ids)))
@@ -109,8 +131,8 @@ def _periods(
         shape = "rose" if new.value > old.value else "fell" if new.value < old.value else "flat"
         text = words[shape].format(
             measure=capitalised(collapse_whitespace(old.measure)),
-            old=old.text,
-            new=new.text,
+            old=stated_figure(old, language),
+            new=stated_figure(new, language),
             first=_period_label(question, first),
             last=_period_label(question, last),
         )
@@ -125,6 +147,68 @@ def _periods(
         calculations += change
         stated += [old, new]
     return ComparisonPoints(sentences, calculations, stated)
+
+
+def _disputed(
+    group: Sequence[Figure], year: str, documents: dict[str, tuple[int, str]]
+) -> list[Figure]:
+    """The values two documents give for the group's measure in `year` (one figure each, in
+    the order their claims came), of the entity and unit family of its first figure; [] when
+    they agree, or when only one document gives them (a note's table beside the statement
+    are two scopes of one label, not a disagreement: the first is stated, as before)."""
+    chosen = _of_period(group, year)
+    if chosen is None:
+        return []
+    pattern = re.compile(rf"(?<!\d){year}(?!\d)")
+    values: dict[Decimal, list[Figure]] = {}
+    for figure in group:
+        if (
+            pattern.search(figure.period)
+            and folded(figure.entity) == folded(chosen.entity)
+            and unit_family(figure.unit) == unit_family(chosen.unit)
+        ):
+            values.setdefault(Decimal(repr(figure.value)), []).append(figure)
+    where = {
+        value: {documents.get(cid, (0, cid))[1] for f in figures for cid in f.claim_ids}
+        for value, figures in values.items()
+    }
+    if not any(a.isdisjoint(b) for a, b in combinations(where.values(), 2)):
+        return []
+    shown = [figures[0] for figures in values.values()]
+    first = len(documents)
+    shown.sort(key=lambda f: min(documents.get(cid, (first, ""))[0] for cid in f.claim_ids))
+    return shown
+
+
+def _disagreement(
+    question: str, shown: list[Figure], year: str, language: Language
+) -> tuple[Sentence, list[Figure]]:
+    """The values two sources give for one measure and period: a conflict declared where
+    the figure is stated, each cited (a source's title is not said: its numbers are no
+    figure, and the citations name it)."""
+    words = words_for(language).writer
+    parts = [stated_figure(figure, language) for figure in shown]
+    text = words.disagree.format(
+        measure=collapse_whitespace(shown[0].measure).casefold(),
+        period=_period_label(question, year),
+        parts=words.list_and.join(parts) if len(parts) == 2 else "; ".join(parts),
+    )
+    cited = [cid for figure in shown for cid in figure.claim_ids]
+    return Sentence(text=f"{text}.", claim_ids=list(dict.fromkeys(cited))), shown
+
+
+def _one(
+    question: str, group: Sequence[Figure], year: str, language: Language
+) -> tuple[Sentence, list[Figure]] | None:
+    figure = _of_period(group, year)
+    if figure is None:
+        return None
+    text = words_for(language).writer.one.format(
+        measure=capitalised(collapse_whitespace(figure.measure)),
+        value=stated_figure(figure, language),
+        period=_period_label(question, year),
+    )
+    return Sentence(text=f"{text}.", claim_ids=list(figure.claim_ids)), [figure]
 
 
 def _change(
@@ -190,7 +274,7 @@ def _entities(
             continue
         parts = [
             (words["side_in"] if figure.period else words["side"]).format(
-                value=figure.text, side=_name_of(side), period=figure.period
+                value=stated_figure(figure, language), side=_name_of(side), period=figure.period
             )
             for side, figure in present
         ]

@@ -19,7 +19,10 @@ excerpt. `figures_in` reads them two ways:
 Numbers, currencies and scales are read by `engine.text.quantities`. A scale the excerpt
 prints ("billion") or its context declares ("(in millions)", "(em milhões de reais)") is in
 the unit ("$ billion", "R$ milhões"), and `value` is the magnitude: face × `unit_scale(unit)`
-(a per-share row takes no declared scale). The entity is the claim's source title with its
+(a per-share row takes no declared scale, a row of shares no declared currency).
+`stated_figure` says a figure as a report states it: as printed when it prints its scale,
+else with the scale (and currency) its statement declares, in the report's language
+("$ 42,879 million", "US$ 42.879 milhões"). The entity is the claim's source title with its
 years taken out ("BESTBUY_2019_10K" and "BESTBUY_2023_10K" are both "BESTBUY 10K"): simple,
 and the same company's filings of two years compare.
 """
@@ -30,7 +33,8 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 
-from engine.contracts import Claim, ClaimStatus, Figure
+from engine.contracts import Claim, ClaimStatus, Figure, Language
+from engine.text.currencies import MONEY
 from engine.text.language import detect_language
 from engine.text.normalise import collapse_whitespace, folded
 from engine.text.periods import DATED_PERIOD, YEAR_IN_TEXT
@@ -46,10 +50,13 @@ from engine.writing.units import (
 )
 
 __all__ = [
+    "MINUS",
     "figures_in",
     "figures_tables",
     "gather_figures",
     "header_cells",
+    "printed_scale",
+    "stated_figure",
     "unit_family",
     "unit_scale",
     "year_of",
@@ -89,6 +96,11 @@ _CHANGES = frozenset(
     baixa""".split()
 )
 _PER_SHARE = re.compile(r"(?i:per\s+(?:share|unit)|por\s+a[çc][ãa]o)")
+_SI_PREFIXES = {0: "", 3: "k", 6: "M", 9: "G", 12: "T"}
+_SI_UNITS = frozenset({"W", "Wh", "Wp", "VA", "Hz"})
+_SHARES = re.compile(r"(?i:\bshares\b|\ba[çc][õo]es\b)")
+MINUS = "\u2212"
+"""The sign of a negative amount a report states (U+2212)."""
 
 
 def _entity(claim: Claim) -> str:
@@ -125,6 +137,9 @@ def _printed(text: str, quantity: Quantity) -> tuple[int, int]:
     end = _SUFFIX.match(text, quantity.end).end()  # type: ignore[union-attr]
     if start > 0 and text[start - 1] == "(" and text[end : end + 1] == ")":
         start, end = start - 1, end + 1
+        before = _CURRENCY_BEFORE.search(text[max(0, start - 8) : start])
+        if before and quantity.unit in _MONEY:  # "$ (38,453)": a negative amount
+            start -= len(before[0])
     return start, end
 
 
@@ -214,7 +229,8 @@ def _figure(
 ) -> Figure:
     printed = claim.excerpt[span[0] : span[1]]
     unit = _unit(claim, measure, q, printed, language)
-    negative = printed.startswith(("(", "-", "\u2212", "\u2013"))
+    sign = printed[: printed.find(q.digits)] if q.digits in printed else printed[:1]
+    negative = any(mark in sign for mark in "(-\u2212\u2013")  # "(1,577)", "$ (38,453)"
     value = q.readings[0] * unit_scale(unit) * (-1 if negative else 1)
     return Figure(
         measure=measure,
@@ -238,8 +254,14 @@ def _unit(claim: Claim, measure: str, q: Quantity, printed: str, language: str) 
     currency, scale = q.unit, q.scale
     if scale == 1 and not _PER_SHARE.search(measure):
         for declared_unit, declared_scale in declarations(claim.quoted):
+            if currency is None and declared_unit is not None and declared_unit not in MONEY:
+                prefix = _SI_PREFIXES.get(declared_scale.adjusted())  # "(MW)": 410 is 410 MW
+                if prefix is not None and declared_unit in _SI_UNITS:
+                    return prefix + declared_unit
+                continue
             if declared_unit in (None, currency) or currency is None:
-                currency = currency or declared_unit
+                if not _SHARES.search(measure):  # "$ and shares in millions": a count of shares
+                    currency = currency or declared_unit
                 scale = declared_scale
                 break
     symbol = ""
@@ -251,12 +273,59 @@ def _unit(claim: Claim, measure: str, q: Quantity, printed: str, language: str) 
     return " ".join(part for part in (symbol, word) if part)
 
 
+# -- saying a figure ----------------------------------------------------------------------
+
+
+def printed_scale(figure: Figure) -> Decimal:
+    """The scale the figure's own text prints: 10⁹ for "$46.3 billion", 1 for "$ 42,879"."""
+    found = quantities(figure.text)
+    return found[0].scale if found else Decimal(1)
+
+
+def stated_figure(figure: Figure, language: Language) -> str:
+    """The figure as a report in `language` states it: its text as printed when that prints
+    its whole unit ("$46.3 billion", "8.5%", "$ 5.20"); else its face value with the currency
+    and the scale its statement declares, in the language's words and separators ("$ 42,879"
+    under "(in millions)" is "$ 42,879 million", "US$ 42.879 milhões" in Portuguese)."""
+    scale = unit_scale(figure.unit)
+    if scale == 1 or printed_scale(figure) == scale:
+        return figure.text
+    return scaled_amount(Decimal(repr(figure.value)) / scale, figure.unit, language)
+
+
+def scaled_amount(
+    face: Decimal, unit: str, language: Language, *, decimals: int | None = None, sign: str = ""
+) -> str:
+    """`face` in `unit` ("$ million") as `language` writes an amount: the currency's symbol,
+    the number with the language's separators (its own decimals, or `decimals`), the scale's
+    word: "$ 1,900 million", "US$ 1.900 milhões", "R$ 456.789 mil". A negative face is
+    written with a minus, or with `sign` ("+") before a positive one."""
+    words = words_for(language)
+    exponent = unit_scale(unit).adjusted()
+    family = unit_family(unit)
+    symbol = words.writer.currency_symbols.get(family, family) if family in MONEY else ""
+    magnitude = abs(face)
+    if decimals is None:
+        exact = magnitude.normalize()
+        decimals = max(0, -exact.as_tuple().exponent)  # type: ignore[operator]
+    separators = str.maketrans(
+        ",.", words.report.thousands_separator + words.report.decimal_separator
+    )
+    number = f"{magnitude:,.{decimals}f}".translate(separators)
+    minus = MINUS if face < 0 else (sign if face > 0 else "")
+    if family and family not in MONEY:  # a unit with its prefix: "410 MW"
+        return f"{minus}{number} {unit}"
+    word = words.writer.scales.get(exponent, "") if exponent else ""
+    return minus + " ".join(part for part in (symbol, number, word) if part)
+
+
 # -- gathering ---------------------------------------------------------------------------
 
 
 def gather_figures(claims: Sequence[Claim]) -> list[Figure]:
     """The figures of the verified claims, each once: the same measure, entity, period and
-    value printed in two places (one row cited from two pages) is one Figure citing both."""
+    value printed in two places (one row cited from two pages) is one Figure citing both, and
+    a row quoted without the scale its statement declares is the one quoted with it."""
     gathered: dict[tuple[str, str, str, Decimal, str], Figure] = {}
     for claim in claims:
         if claim.status is not ClaimStatus.verified:
@@ -274,4 +343,23 @@ def gather_figures(claims: Sequence[Claim]) -> list[Figure]:
                 gathered[key] = figure
             elif claim.id not in known.claim_ids:
                 gathered[key] = known.model_copy(update={"claim_ids": [*known.claim_ids, claim.id]})
-    return list(gathered.values())
+    figures = list(gathered.values())
+    return [f for f in figures if not any(_scaled_twin(f, other) for other in figures)]
+
+
+def _scaled_twin(figure: Figure, other: Figure) -> bool:
+    """Whether `other` is `figure` read with the scale its statement declares: one row quoted
+    once with the line "(In thousands)" and once without ("2,733,409" and "2,733,409
+    thousand" of one measure, entity and period) is one figure, in its declared scale, not
+    two values that disagree."""
+    scale = unit_scale(other.unit)
+    if scale == 1 or unit_scale(figure.unit) != 1 or printed_scale(other) != 1:
+        return False
+    if unit_family(figure.unit) not in ("", unit_family(other.unit)):
+        return False
+    return (
+        folded(figure.measure) == folded(other.measure)
+        and folded(figure.entity) == folded(other.entity)
+        and figure.period == other.period
+        and Decimal(repr(other.value)) / scale == Decimal(repr(figure.value))
+    )

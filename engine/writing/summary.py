@@ -29,6 +29,7 @@ from engine.words import words_for
 from engine.writing.asked import asked_points
 from engine.writing.calculator import Calculator
 from engine.writing.comparison import asked_measures, comparison_points
+from engine.writing.figures import stated_figure
 
 MIN_POINTS = 3
 MAX_POINTS = 6
@@ -121,7 +122,7 @@ def _dated_points(
         newest = dated[-1]
         text = writer.latest.format(
             measure=capitalised(collapse_whitespace(newest.measure)),
-            value=newest.text,
+            value=stated_figure(newest, language),
             period=newest.period,
         )
         return [Sentence(text=f"{text}.", claim_ids=list(newest.claim_ids))], [newest]
@@ -131,7 +132,9 @@ def _dated_points(
     points = [
         Sentence(
             text=writer.one.format(
-                measure=capitalised(collapse_whitespace(f.measure)), value=f.text, period=f.period
+                measure=capitalised(collapse_whitespace(f.measure)),
+                value=stated_figure(f, language),
+                period=f.period,
             )
             + ".",
             claim_ids=list(f.claim_ids),

@@ -18,7 +18,7 @@ from engine.contracts import (
 from engine.snapshots import split_page
 from engine.text.normalise import folded
 from engine.words import words_for
-from engine.writing.units import header_cells, unit_family, year_of
+from engine.writing.units import header_cells, unit_family, unit_scale, year_of
 
 __all__ = ["figures_tables"]
 
@@ -127,16 +127,28 @@ def _table(
             for index, row in enumerate(grid):
                 row.append(_change_cell(changes.get(index)))
     measures = list({folded(f.measure): f.measure for f in reversed(group)}.values())[::-1]
-    units = {f.unit for f in group}
     return FiguresTable(
         id=table_id,
         title=_joined(measures, language),
-        unit=units.pop() if len(units) == 1 else "",
+        unit=_shared_unit({f.unit for f in group}),
         columns=labels,
         rows=[
             TableRow(label=label, cells=row) for label, row in zip(rows.values(), grid, strict=True)
         ],
     )
+
+
+def _shared_unit(units: set[str]) -> str:
+    """The table's unit: its figures' one unit, or the currency's where the statement prints
+    its sign on some rows only ("$ thousand" for "Net income $ 213,105" beside "Gross profit
+    2,733,409", both under "(In thousands)"); "" when scales or currencies differ."""
+    if len(units) == 1:
+        return next(iter(units))
+    scales = {unit_scale(unit) for unit in units}
+    with_family = {unit for unit in units if unit_family(unit)}
+    if len(scales) == 1 and len(with_family) == 1:
+        return with_family.pop()
+    return ""
 
 
 def _cell(found: list[Figure]) -> TableCell | None:

@@ -17,7 +17,7 @@ from engine.models.claude.untrusted import as_data, without_fence
 from engine.models.protocol import Brief
 from engine.sources.kinds import SourceKind
 from engine.writing import find_conflicts
-from engine.writing.figures import gather_figures
+from engine.writing.figures import gather_figures, stated_figure
 
 CLARIFIER_SYSTEM = """\
 You are Fonte's planner, deciding whether a research brief needs clarifying questions before \
@@ -361,13 +361,19 @@ def writer_prompt(brief: Brief, plan: Plan, claims: Sequence[Claim]) -> str:
                     "measure": f.measure,
                     "period": f.period,
                     "text": f.text,
+                    "unit": f.unit,
+                    "say": stated_figure(f, brief.language),
                 },
                 ensure_ascii=False,
             )
             for f in figures
         )
         listed = as_data("figures", listed)
-        parts.append(f"Figures the claims print (for calculate), one a line:\n{listed}")
+        parts.append(
+            "Figures the claims print (for calculate: `text`, as printed), one a line; a "
+            "sentence states a figure as `say` gives it, with the unit and scale its "
+            f"statement declares (never a bare '42,879' for $42,879 million):\n{listed}"
+        )
     conflicts = find_conflicts(list(claims))
     if conflicts:
         told = "\n".join(

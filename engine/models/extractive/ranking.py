@@ -38,9 +38,11 @@ from engine.models.extractive.statements import (
     page_statement,
     row_by_columns,
     row_by_period,
+    scale_note,
     short_row_quotable,
     statement_marker,
     statements_printing,
+    with_declared_scale,
 )
 from engine.snapshots import Snapshot, split_page
 from engine.sources.standing import STANDING_ORDER, rules_from_environment
@@ -126,6 +128,7 @@ def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate
     candidates: list[Candidate] = []
     lead = frozenset[str]()
     lead_in: Span | None = None  # the unit ending in ":" that the list items below complete
+    widened: dict[int, Span] = {}  # each column header with the line declaring its scale
     for span in sentence_spans(page_text):
         text = span.text(page_text)
         if addressed_to_ai(text):  # a page talking to its reader's model: never a finding
@@ -148,7 +151,10 @@ def candidates_of(url: str, snapshot: Snapshot, hit_rank: int) -> list[Candidate
             # A row means what its statement and its column header say it means.
             above = [(line, years) for line, years in headers if line.end <= span.start]
             if above:
-                column_header, years = above[-1]
+                line, years = above[-1]
+                if line.start not in widened:  # the same for every row under it
+                    widened[line.start] = with_declared_scale(page_text, line, span)
+                column_header = widened[line.start]
             else:  # a row continuing the table of the page before: that page's header
                 carried, years = carried_header(previous, page_text, span) or (None, frozenset())
             terms = terms | years | row_subject
@@ -431,6 +437,9 @@ def _quote(candidate: Candidate, window_score: Callable[[str], float]) -> Quote 
     elif context is not None and window.span == candidate.span and is_table_row(excerpt):
         # A row under its column header says which period each figure is for.
         statement = row_by_period(clean_statement(excerpt), context) or statement
+        note = scale_note(context)  # "(in millions)": what its figures are in
+        if note is not None and note.casefold() not in statement.casefold():
+            statement = f"{statement} ({note})"
     if is_fragment(statement):
         return None
     return Quote(candidate.url, excerpt, statement, context)

@@ -9,9 +9,14 @@ row; so does relevance scoring, through the terms this module adds to a row:
 - a marker for the financial statement the page's caption names, which a question naming
   that statement ("… (balance sheet)") matches through `statement_alternatives`.
 
-A row at the top of a page whose table began on the page before is read under the header
-printed there (`carried_header`), and a row shorter than an excerpt is quoted only whole and
-under its header (`short_row_quotable`), both by the verifier's own rule (`verify.contexts`).
+A row's figures are in the scale its statement declares ("$ and shares in millions, except
+per share amounts", "(in thousands)", "(Em milhares de reais)"), printed on a line of its own
+beside the column header: the row is quoted under the header with that line
+(`with_declared_scale`), so the verifier checks the scale on the page and the writer reads it
+from what the claim quotes. A row at the top of a page whose table began on the page before
+is read under the header printed there (`carried_header`), and a row shorter than an excerpt
+is quoted only whole and under its header (`short_row_quotable`), both by the verifier's own
+rule (`verify.contexts`).
 
 A row of a table of cells (a Word or Excel table read as " | " lines, a markdown table) is
 read under its own table's header (`verify.contexts.cell_table_header`) and caption
@@ -25,12 +30,14 @@ import re
 from collections.abc import Iterator, Sequence
 from itertools import product
 
+from engine.contracts import EXCERPT_MAX_CHARS
 from engine.models.extractive.measures import measures_asked
 from engine.models.extractive.sentences import clean_statement
 from engine.snapshots import Snapshot, split_page
 from engine.text.matching import find_excerpt
 from engine.text.normalise import collapse_whitespace
-from engine.text.periods import YEAR, YEAR_WORD
+from engine.text.periods import MONTH_NAMES, YEAR, YEAR_WORD
+from engine.text.quantities import declarations
 from engine.text.spans import Span
 from engine.text.synonyms import contains_phrase
 from engine.text.tokens import term_set, tokenize
@@ -302,6 +309,81 @@ def is_table_row(text: str) -> bool:
     return figures >= 2 or (len(words) <= MAX_LABEL_WORDS and not label.endswith((".", ":")))
 
 
+SCALE_LINES = 3
+"""How far from a column header its table's scale declaration may be printed, in lines: the
+caption's line above it ("$ in millions, except per share amounts", then "Fiscal Years
+Ended ..."), a label line between, or the line below the years."""
+
+
+def with_declared_scale(page_text: str, header: Span, row: Span) -> Span:
+    """The column header `header` of the row at `row`, widened to the line that declares the
+    scale of its figures when the header declares none: up to `SCALE_LINES` lines above it
+    (short label lines: no row, no blank line, no lead-in or sentence) or between it and the
+    row. The widened header is quoted whole and stays a table's header by the verifier's rule
+    (`table_header_problem`), within an excerpt's length; else the header alone."""
+    if declarations(header.text(page_text)):
+        return header
+    widened: list[Span] = []
+    above_end = header.start
+    for _ in range(SCALE_LINES):  # the lines above, nearest first
+        if above_end <= 0:
+            break
+        start = page_text.rfind("\n", 0, above_end - 1) + 1
+        line = page_text[start : above_end - 1]
+        if not line.strip() or is_column_header(line) or (is_table_row(line) and not _dated(line)):
+            break  # a paragraph's break, a row, another header: the table starts below
+        if line.rstrip().endswith((":", ".")):
+            break
+        if declarations(line):
+            widened.append(Span(start, header.end))
+            break
+        above_end = start
+    below_start = header.end + 1
+    for _ in range(SCALE_LINES):  # the lines between the header and the row
+        end = page_text.find("\n", below_start)
+        end = len(page_text) if end < 0 else end
+        line = page_text[below_start:end]
+        if end > row.start or not line.strip() or is_table_row(line):
+            break
+        if line.rstrip().endswith((":", ".")):
+            break
+        if declarations(line):
+            widened.append(Span(header.start, end))
+            break
+        below_start = end + 1
+    for span in widened:
+        if (
+            len(collapse_whitespace(span.text(page_text))) <= EXCERPT_MAX_CHARS
+            and table_header_problem(page_text, (span.start, span.end)) is None
+        ):
+            return span
+    return header
+
+
+def _dated(line: str) -> bool:
+    """A label line of the header naming a month ("Year Ended December 31,"), not a row."""
+    return any(word.casefold().strip(".,") in MONTH_NAMES for word in line.split())
+
+
+_PARENTHESISED = re.compile(r"\(([^()]{1,80})\)")
+
+
+def scale_note(context: str) -> str | None:
+    """The words of a row's context that declare its figures' scale, as printed: the line
+    "$ and shares in millions, except per share amounts", or the parenthesis of a header
+    "(Millions, except per share amounts) 2018 2017"; None when it declares none. A row's
+    statement says them beside its figures, so a reader of the statement alone knows that
+    "$ 42,879" is in millions."""
+    for line in context.split("\n"):
+        bare = line.strip()
+        for inside in _PARENTHESISED.finditer(bare):
+            if declarations(inside[0]):
+                return inside[1].strip()
+        if declarations(bare) and not YEAR_WORD.search(bare):
+            return bare
+    return None
+
+
 def column_headers(page_text: str) -> Iterator[tuple[Span, frozenset[str]]]:
     """(the line's span, its years) for each column-header line of the page, in order."""
     offset = 0
@@ -393,7 +475,8 @@ def carried_header(previous: str | None, page: str, row: Span) -> tuple[str, fro
     if previous is None or not found:
         return None
     line, years = found[-1]
-    header = line.text(previous).strip()
+    end = Span(len(previous), len(previous))  # its rows run to the end of that page
+    header = with_declared_scale(previous, line, end).text(previous).strip()
     span = list(find_excerpt(header, previous))[-1:]  # where the verifier will find it
     if not span or carried_problem(previous, span[0], page, (row.start, row.end)) is not None:
         return None

@@ -175,3 +175,21 @@ def test_the_writer_is_given_each_claims_provision_to_name_it() -> None:
     prompt = writer_prompt(make_brief("Quanto tempo valem os créditos?"), plan, [law])
     assert '"provision": "Art. 13"' in prompt
     assert "provision" in WRITER_SYSTEM
+
+
+def test_the_writer_is_told_each_figure_with_its_unit_and_scale() -> None:
+    from engine.contracts import Plan
+    from tests.support.render_samples import build_claim
+
+    row = build_claim(
+        "r19",
+        title="BESTBUY_2019_10K",
+        excerpt="Revenue $ 42,879 $ 42,151 $ 39,403",
+        context="$ and shares in millions, except per share amounts\n"
+        "Fiscal Years Ended February 2, 2019 February 3, 2018 January 28, 2017",
+    )
+    plan = Plan(question="Q?", subquestions=[Subquestion(id="s1", text="Q?")])
+    english = writer_prompt(make_brief("What was Best Buy's revenue?"), plan, [row])
+    assert '"unit": "$ million", "say": "$ 42,879 million"' in english
+    portuguese = writer_prompt(make_brief("Qual foi a receita da Best Buy?"), plan, [row])
+    assert '"say": "US$ 42.879 milhões"' in portuguese

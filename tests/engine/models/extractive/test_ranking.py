@@ -50,7 +50,7 @@ def test_the_same_row_on_two_pages_of_a_filing_is_stated_in_the_same_words() -> 
     assert len({q.statement for q in rows}) == 1  # the writer cites the figure once
     assert rows[0].statement == (
         "Purchases of property, plant and equipment (PP&E) — 2018: (1,577); 2017: (1,373); "
-        "2016: (1,420)"
+        "2016: (1,420) (Millions)"  # the scale its header declares
     )
 
 

@@ -237,9 +237,10 @@ def test_a_statement_row_is_quoted_with_its_column_header() -> None:
     assert row.context is not None
     assert row.context in BALANCE_SHEET
     assert "2019" in row.context
-    # The statement says which period each figure is for; its numbers are all quoted.
+    # The statement says which period each figure is for and the scale the statement
+    # declares; its numbers are all quoted.
     assert row.statement == (
-        "Merchandise inventories — February 2, 2019: 5,409; February 3, 2018: 5,209"
+        "Merchandise inventories — February 2, 2019: 5,409; February 3, 2018: 5,209 ($ in millions)"
     )
 
 

@@ -12,6 +12,10 @@ from tests.support import continued_table
 from tests.support.continued_table import PAGE_1, PAGE_2, PROSE_THEN_ROWS, URL
 from tests.support.page_claims import claim_on
 
+CAPTIONED = "Capacidade instalada de energia solar por estado (MW)\nEstado 2023 2024"
+"""The table's header with the caption above it that declares its unit (MW): a row is quoted
+under both, so its figures are read in MW (`statements.with_declared_scale`)."""
+
 
 def snapshot_of(pages: list[str]) -> Snapshot:
     return continued_table.snapshot_of(pages, title="Solar no Nordeste")
@@ -37,8 +41,8 @@ def test_a_row_on_the_next_page_is_quoted_under_the_header_of_the_page_before() 
     quotes = quotes_for(snapshot, "Qual a capacidade instalada do Rio Grande do Norte em 2024?")
     row = next(q for q in quotes if q.excerpt == "Rio Grande do Norte 210 344")
     assert row.url == with_page(URL, 2)
-    assert row.context == "Estado 2023 2024"
-    assert row.statement == "Rio Grande do Norte — 2023: 210; 2024: 344"
+    assert row.context == CAPTIONED
+    assert row.statement == "Rio Grande do Norte — 2023: 210; 2024: 344 (MW)"
     checked = verified(row, snapshot)
     assert checked.status is ClaimStatus.verified, checked.reason
     assert checked.context_locator is not None
@@ -49,8 +53,8 @@ def test_a_short_row_is_quoted_with_its_header_and_verifies() -> None:
     snapshot = snapshot_of([PAGE_1, PAGE_2])
     quotes = quotes_for(snapshot, "Qual a capacidade instalada da Bahia em 2024?")
     row = next(q for q in quotes if q.excerpt == "Bahia 410 655")
-    assert row.context == "Estado 2023 2024"
-    assert row.statement == "Bahia — 2023: 410; 2024: 655"
+    assert row.context == CAPTIONED
+    assert row.statement == "Bahia — 2023: 410; 2024: 655 (MW)"
     checked = verified(row, snapshot)
     assert checked.status is ClaimStatus.verified, checked.reason
 
@@ -59,7 +63,7 @@ def test_a_short_row_of_a_continued_table_is_quoted_and_verifies() -> None:
     snapshot = snapshot_of([PAGE_1, PAGE_2])
     quotes = quotes_for(snapshot, "Qual a capacidade instalada da Paraiba em 2024?")
     row = next(q for q in quotes if q.excerpt == "Paraiba 120 180")
-    assert (row.url, row.context) == (with_page(URL, 2), "Estado 2023 2024")
+    assert (row.url, row.context) == (with_page(URL, 2), CAPTIONED)
     assert verified(row, snapshot).status is ClaimStatus.verified
 
 
@@ -80,6 +84,6 @@ def test_a_short_row_without_a_header_is_not_quoted() -> None:
 def test_a_row_after_a_page_of_prose_is_not_read_under_the_header_before() -> None:
     snapshot = snapshot_of([PAGE_1, PROSE_THEN_ROWS])
     quotes = quotes_for(snapshot, "Qual a capacidade instalada do Rio Grande do Norte em 2024?")
-    assert all(q.context != "Estado 2023 2024" for q in quotes if "Rio Grande" in q.excerpt)
+    assert all(q.context != CAPTIONED for q in quotes if "Rio Grande" in q.excerpt)
     for quote in quotes:
         assert verified(quote, snapshot).status is ClaimStatus.verified
