@@ -238,6 +238,8 @@ def clause_window(
         quoted = clean_statement(window.text(page))
         if window.end < span.end and len(quoted.split()) < MIN_CLAUSE_WORDS:
             return False  # "(3) Included within operating income," says nothing yet
+        if window.end < span.end and quoted.endswith(":"):
+            return False  # it announces what it leaves out: a label line to a reader
         return EXCERPT_MIN_CHARS <= len(quoted) <= max_chars and _balanced(quoted)
 
     ends = [end for end in _clause_ends(page, span) if end > span.start]

@@ -156,3 +156,22 @@ def test_a_statement_leaves_out_the_exam_annotations_its_excerpt_carries() -> No
     assert window == Window(span)  # a trailing annotation does not leave the sentence open
     statement = statement_of(window.span.text(page), span, window, page)
     assert statement == "Art. 9º Os registros de conexão serão guardados por 1 (um) ano."
+
+
+def test_a_long_unit_is_never_quoted_to_a_colon_that_announces_what_it_leaves_out() -> None:
+    """The lead-in of a list ("…, were filed against CVS Health, Aetna, and…:") read as the
+    finding, its items cut away (published once on FinanceBench; a label line to a reader)."""
+    lead_in = (
+        "In August and September 2020, two class actions under the Employee Retirement "
+        "Income Security Act of 1974 were filed in the U.S. District Court against the "
+        "Company and several current and former executives and directors of its "
+        "subsidiary:"
+    )
+    items = " " + "; ".join(
+        f"the plaintiffs in action number {i} allege breaches of fiduciary duty" for i in range(9)
+    )
+    for page in (lead_in + items + ".", "Em 2021 a companhia foi citada em ações: " + items):
+        # Whatever the ranking's score (here: one for the lead-in alone, the worst case).
+        window = clause_window(page, Span(0, len(page)), lambda text: float(text.endswith(":")))
+        quoted = window.span.text(page) if window is not None else ""
+        assert not quoted.rstrip().endswith(":"), quoted
