@@ -91,6 +91,8 @@ _REPORT = ReportWords(
         "sum": "sum",
         "margin_change": "margin change",
         "mean_margin": "mean margin",
+        "ratio_to_average": "ratio to an average",
+        "sum_ratio": "ratio of a sum",
     },
     appendix="Appendix: how this report was made",
     appendix_explanation="Internal details of the run, for whoever wants to check it.",
@@ -159,6 +161,8 @@ _SHEET = SheetWords(
         "sum": "sum",
         "margin_change": "margin change",
         "mean_margin": "mean margin",
+        "ratio_to_average": "ratio to an average",
+        "sum_ratio": "ratio of a sum",
     },
 )
 
@@ -250,6 +254,10 @@ _GAPS = GapWords(
     measure_averaged=(
         "{measure}{period}: not computed, it needs the average over periods of {inputs}"
     ),
+    measure_average_missing=(
+        "{measure}{period}: no verified figure of {inputs} in {year}, which its average of "
+        "{first} and {last} needs"
+    ),
     measure_in=" in {period}",
     line_items={
         "revenue": "revenue",
@@ -260,6 +268,8 @@ _GAPS = GapWords(
         "total_assets": "total assets",
         "current_assets": "total current assets",
         "current_liabilities": "total current liabilities",
+        "cash": "cash and cash equivalents",
+        "short_term_investments": "short-term investments",
         "inventories": "inventories",
         "receivables": "accounts receivable",
         "ppe": "property, plant and equipment",

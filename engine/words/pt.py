@@ -93,6 +93,8 @@ _REPORT = ReportWords(
         "sum": "soma",
         "margin_change": "variação da margem",
         "mean_margin": "margem média",
+        "ratio_to_average": "razão sobre uma média",
+        "sum_ratio": "razão de uma soma",
     },
     appendix="Apêndice: como este relatório foi feito",
     appendix_explanation="Detalhes internos da execução, para quem quiser conferi-la.",
@@ -161,6 +163,8 @@ _SHEET = SheetWords(
         "sum": "soma",
         "margin_change": "variação da margem",
         "mean_margin": "margem média",
+        "ratio_to_average": "razão sobre uma média",
+        "sum_ratio": "razão de uma soma",
     },
 )
 
@@ -257,6 +261,10 @@ _GAPS = GapWords(
     in_figure="A resposta pode estar na figura da página {page} de {document}, não lida",
     measure_missing="{measure}{period}: nenhum número verificado de {inputs}",
     measure_averaged="{measure}{period}: não calculado, requer a média entre períodos de {inputs}",
+    measure_average_missing=(
+        "{measure}{period}: nenhum número verificado de {inputs} em {year}, necessário à sua "
+        "média de {first} e {last}"
+    ),
     measure_in=" em {period}",
     line_items={
         "revenue": "receita",
@@ -267,6 +275,8 @@ _GAPS = GapWords(
         "total_assets": "ativo total",
         "current_assets": "ativo circulante",
         "current_liabilities": "passivo circulante",
+        "cash": "caixa e equivalentes de caixa",
+        "short_term_investments": "aplicações financeiras",
         "inventories": "estoques",
         "receivables": "contas a receber",
         "ppe": "imobilizado",

@@ -248,6 +248,10 @@ class GapWords:
     {period} (`measure_in`, or nothing), {inputs} (the line items missing)."""
     measure_averaged: str
     """The measure a question asks of an average over periods, which is not computed."""
+    measure_average_missing: str
+    """The measure a question asks, an input asked as an average of two years of which one
+    year's figure is missing: {measure}, {period}, {inputs} (the line item), {year} (the year
+    missing), {first} and {last} (the two years averaged)."""
     measure_in: str
     """The period of a measure's gap: " in {period}"."""
     line_items: Mapping[str, str]
