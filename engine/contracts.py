@@ -202,6 +202,7 @@ CalculationKind = Literal[
     "mean_margin",
     "ratio_to_average",
     "sum_ratio",
+    "days",
 ]
 
 

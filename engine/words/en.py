@@ -93,6 +93,7 @@ _REPORT = ReportWords(
         "mean_margin": "mean margin",
         "ratio_to_average": "ratio to an average",
         "sum_ratio": "ratio of a sum",
+        "days": "days",
     },
     appendix="Appendix: how this report was made",
     appendix_explanation="Internal details of the run, for whoever wants to check it.",
@@ -163,6 +164,7 @@ _SHEET = SheetWords(
         "mean_margin": "mean margin",
         "ratio_to_average": "ratio to an average",
         "sum_ratio": "ratio of a sum",
+        "days": "days",
     },
 )
 
@@ -273,6 +275,7 @@ _GAPS = GapWords(
         "inventories": "inventories",
         "receivables": "accounts receivable",
         "ppe": "property, plant and equipment",
+        "payables": "accounts payable",
         "equity": "shareholders' equity",
         "debt": "debt",
         "interest_expense": "interest expense",
@@ -346,6 +349,7 @@ _WRITER = WriterWords(
     span_to="to",
     a_year="a year",
     percentage_points="pp",
+    days="days",
     scales={3: "thousand", 6: "million", 9: "billion", 12: "trillion"},
     currency_symbols={"USD": "$", "BRL": "R$", "EUR": "€", "GBP": "£"},
     disagree="The sources disagree on {measure} in {period}: {parts}",

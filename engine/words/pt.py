@@ -95,6 +95,7 @@ _REPORT = ReportWords(
         "mean_margin": "margem média",
         "ratio_to_average": "razão sobre uma média",
         "sum_ratio": "razão de uma soma",
+        "days": "dias",
     },
     appendix="Apêndice: como este relatório foi feito",
     appendix_explanation="Detalhes internos da execução, para quem quiser conferi-la.",
@@ -165,6 +166,7 @@ _SHEET = SheetWords(
         "mean_margin": "margem média",
         "ratio_to_average": "razão sobre uma média",
         "sum_ratio": "razão de uma soma",
+        "days": "dias",
     },
 )
 
@@ -280,6 +282,7 @@ _GAPS = GapWords(
         "inventories": "estoques",
         "receivables": "contas a receber",
         "ppe": "imobilizado",
+        "payables": "fornecedores",
         "equity": "patrimônio líquido",
         "debt": "dívida",
         "interest_expense": "despesa de juros",
@@ -353,6 +356,7 @@ _WRITER = WriterWords(
     span_to="a",
     a_year="ao ano",
     percentage_points="p.p.",
+    days="dias",
     scales={3: "mil", 6: "milhões", 9: "bilhões", 12: "trilhões"},
     currency_symbols={"USD": "US$", "BRL": "R$", "EUR": "€", "GBP": "£"},
     disagree="As fontes divergem sobre {measure} em {period}: {parts}",

@@ -315,6 +315,8 @@ class WriterWords:
     """Between the two ends of a period ("2019 to 2023")."""
     a_year: str
     percentage_points: str
+    days: str
+    """The unit of a days measure ("days payable outstanding: 40.0 days")."""
     scales: Mapping[int, str]
     """A scale's word by its power of ten (6: "million")."""
     currency_symbols: Mapping[str, str]

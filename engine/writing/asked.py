@@ -22,7 +22,10 @@ on average inventory", "o estoque médio") is the mean of its figures of the yea
 the year before, one calculation (`ratio_to_average`, its average shown in its formula); a
 year with no figure of it is a gap naming the input and that year. A measure whose numerator
 is a sum ("quick ratio", "liquidez seca": cash and cash equivalents + short-term investments
-+ receivables, over current liabilities) is one calculation too (`sum_ratio`). Any other
++ receivables, over current liabilities) is one calculation too (`sum_ratio`), and so is a
+days measure (`days`: days payable outstanding, days sales outstanding, days inventory
+outstanding, "prazo médio de recebimento": the balance, or its average, over the year's
+cost of sales or revenue, × 365). Any other
 average (of a numerator, of a margin's input) is not computed, and the gap says which.
 
 The vocabulary is generic finance, as any textbook defines the measures, never the answer
@@ -48,7 +51,7 @@ from engine.writing.units import unit_family, unit_scale, year_of
 
 __all__ = ["AskedMeasure", "AskedPoints", "asked_gaps", "asked_measure", "asked_points"]
 
-MeasureKind = Literal["margin", "ratio", "share", "growth", "sum_ratio"]
+MeasureKind = Literal["margin", "ratio", "share", "growth", "sum_ratio", "days"]
 
 # The line items measures are computed from: each with the names a filing prints it under
 # (a row label, folded: no accents, no punctuation, no "Total" before it), the best first
@@ -133,6 +136,13 @@ LINE_ITEMS: dict[str, tuple[str, ...]] = {
         "imobilizado liquido",
         "imobilizado",
     ),
+    "payables": (
+        "accounts payable",
+        "trade accounts payable",
+        "trade payables",
+        "fornecedores",
+        "contas a pagar",
+    ),
     "equity": (
         "shareholders equity",
         "stockholders equity",
@@ -201,6 +211,33 @@ _NAMED: tuple[tuple[tuple[str, ...], MeasureKind, tuple[str, ...]], ...] = (
         ("current ratio", "working capital ratio", "liquidez corrente"),
         "ratio",
         ("current_assets", "current_liabilities"),
+    ),
+    (
+        ("days payable outstanding", "dpo", "prazo medio de pagamento"),
+        "days",
+        ("payables", "cost_of_sales"),
+    ),
+    (
+        (
+            "days sales outstanding",
+            "days sales in receivables",
+            "dso",
+            "prazo medio de recebimento",
+        ),
+        "days",
+        ("receivables", "revenue"),
+    ),
+    (
+        (
+            "days inventory outstanding",
+            "days in inventory",
+            "days of inventory",
+            "dio",
+            "prazo medio de estocagem",
+            "prazo medio dos estoques",
+        ),
+        "days",
+        ("inventories", "cost_of_sales"),
     ),
     (
         ("quick ratio", "acid test ratio", "acid test", "liquidez seca", "indice de liquidez seca"),
@@ -351,13 +388,33 @@ def _items_in(text: str) -> list[tuple[int, int, str]]:
 
 def asked_measure(question: str) -> AskedMeasure | None:
     """The measure `question` asks for, or None: a formula it spells out, else a named
-    measure, else a growth of a line item."""
+    measure, else a growth of a line item; named as the question writes it ("prazo médio")."""
+    measure = _asked(question)
+    return replace(measure, name=_as_written(question, measure.name)) if measure else None
+
+
+def _as_written(question: str, name: str) -> str:
+    """`name` (folded) as `question` writes it, its accents kept: the words of the question
+    that fold to it, or `name` itself when none do."""
+    words = question.split()
+    size = len(name.split())
+    for start in range(len(words) - size + 1):
+        window = " ".join(words[start : start + size]).strip("()?.,;:!\"'")
+        if _folded(window) == name:
+            return window
+    return name
+
+
+def _asked(question: str) -> AskedMeasure | None:
     text = _folded(question)
     years = _years(text)
     formula = _formula(text, years)
     if formula is not None:
         named = _named(text, years)  # a formula given for a named measure: said by its name
-        return replace(formula, name=named.name) if named is not None else formula
+        if named is None:
+            return formula
+        days = named.kind == "days" and named.inputs == formula.inputs
+        return replace(formula, name=named.name, kind="days" if days else formula.kind)
     if _FORMULA_GIVEN.search(text):  # a formula read no further is no growth of its terms
         found = _named(text, years)
     else:
@@ -672,8 +729,11 @@ def _summed(
 
 
 def _averageable(measure: AskedMeasure) -> bool:
-    """A ratio to an average of its denominator ("revenue / average PP&E") is computed; an
-    average of another input is not."""
+    """A ratio to an average of its denominator ("revenue / average PP&E") and days of an
+    average ("average payables / cost of sales × 365") are computed; an average of another
+    input is not."""
+    if measure.kind == "days":
+        return measure.averaged == measure.inputs[:1]
     return measure.kind == "ratio" and measure.averaged == measure.inputs[1:]
 
 
@@ -685,9 +745,10 @@ def _average_points(
     calculator: Calculator,
     language: Language,
 ) -> AskedPoints:
-    """The measure of the newest year asked, its denominator the average of that year's
-    figure and the year before's ("average PP&E between FY2017 and FY2018")."""
-    top, averaged = measure.inputs
+    """The measure of the newest year asked, its input asked as an average the average of
+    that year's figure and the year before's ("average PP&E between FY2017 and FY2018")."""
+    (averaged,) = measure.averaged
+    (top,) = [item for item in measure.inputs if item != averaged]
     if measure.years:
         year = measure.years[-1]
     else:
@@ -711,11 +772,15 @@ def _average_points(
                 if chosen is None:
                     continue
                 try:
-                    calculation = calculator.ratio_to_average(*chosen)
+                    if measure.kind == "days":
+                        calculation = calculator.days(chosen[1:], chosen[0])
+                    else:
+                        calculation = calculator.ratio_to_average(*chosen)
                 except NotComparable:
                     continue
                 sentence = _sentence(measure.name, str(year), calculation, language)
-                return AskedPoints([sentence], [calculation], list(chosen), [])
+                stated = calculation.inputs
+                return AskedPoints([sentence], [calculation], stated, [])
     return AskedPoints([], [], [], missing, average_missing)
 
 
@@ -789,6 +854,8 @@ def _computed(
         return calculator.margin(part, whole)
     if kind == "share":
         return calculator.share(part, whole)
+    if kind == "days":
+        return calculator.days([part], whole)
     return calculator.ratio(part, whole)
 
 

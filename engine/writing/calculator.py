@@ -6,7 +6,8 @@ points (`margin_change`: two periods' part and whole) and its mean (`mean_margin
 period's part and whole), a ratio to an average of two periods (`ratio_to_average`: "revenue
 ÷ average PP&E", the average of one measure's figures of two periods) and a ratio of a sum
 (`sum_ratio`: "(cash + short-term investments + receivables) ÷ current liabilities", of one
-period), and returns a `Calculation` (ids k1, k2, … per calculator)
+period), and days of a year's flow (`days`: "payables ÷ cost of sales × 365", the payables of
+one period or their average over two), and returns a `Calculation` (ids k1, k2, … per calculator)
 whose `formula` shows the inputs as printed and whose `text` is the result as a report
 states it, in the report's language ("+8.0%" in English, "+8,0%" in Portuguese).
 
@@ -46,6 +47,7 @@ from engine.writing.figures import (
 __all__ = ["Calculator", "NotComparable", "comparability_problem", "recompute"]
 
 _HUNDRED = Decimal(100)
+_YEAR_DAYS = Decimal(365)
 _TWO_INPUTS = frozenset({"difference", "percent_change", "cagr", "margin", "ratio", "share"})
 _OF_PERIODS = frozenset({"margin_change", "mean_margin"})
 _ONE_PERIOD = frozenset({"margin", "ratio", "share", "sum_ratio"})
@@ -69,6 +71,9 @@ def comparability_problem(kind: str, inputs: Sequence[Figure]) -> str | None:
     elif kind == "ratio_to_average":
         if len(inputs) != 3:
             return f"a {kind} needs a figure and the two figures averaged, not {len(inputs)}"
+    elif kind == "days":
+        if len(inputs) not in (2, 3):
+            return f"days need a figure (or two averaged) and a year's flow, not {len(inputs)}"
     elif kind == "sum_ratio":
         if len(inputs) < 3:
             return f"a {kind} needs at least two figures summed and a divisor"
@@ -90,16 +95,18 @@ def comparability_problem(kind: str, inputs: Sequence[Figure]) -> str | None:
             return f"a {kind} compares one measure, not " + " and ".join(f.measure for f in inputs)
         if inputs[0].period == inputs[1].period:
             return f"a {kind} is between two periods"
-    if kind == "ratio_to_average":
-        _, old, new = inputs
+    averaged = inputs[1:] if kind == "ratio_to_average" else inputs[:2] if kind == "days" else []
+    if len(averaged) == 2 and len(inputs) == 3:
+        old, new = averaged
         if folded(old.measure) != folded(new.measure):
             return f"an average is of one measure, not {old.measure} and {new.measure}"
-        years = [year_of(f.period) for f in inputs]
-        if years[1] is None or years[2] is None or years[1] == years[2]:
+        other = next(f for f in inputs if f is not old and f is not new)
+        years = [year_of(old.period), year_of(new.period)]
+        if years[0] is None or years[1] is None or years[0] == years[1]:
             return "an average is between two periods"
-        if years[0] not in years[1:]:
-            return "a ratio to an average is of one of the periods averaged"
-    if kind in _ONE_PERIOD:
+        if year_of(other.period) not in years:
+            return f"a {kind} is of one of the periods averaged"
+    if kind in _ONE_PERIOD or (kind == "days" and len(inputs) == 2):
         periods = {f.period for f in inputs if f.period}
         if len(periods) > 1:
             return f"a {kind} is of one period, not " + " and ".join(sorted(periods))
@@ -136,6 +143,11 @@ def _exact(kind: str, inputs: Sequence[Figure], years: int | None) -> Decimal:
         if average == 0:
             raise NotComparable(f"a {kind} would divide by zero")
         return values[0] / average
+    if kind == "days":
+        if values[-1] == 0:
+            raise NotComparable(f"{kind} would divide by zero")
+        held = sum(values[:-1], Decimal(0)) / (len(values) - 1)
+        return held / values[-1] * _YEAR_DAYS
     if kind == "sum_ratio":
         if values[-1] == 0:
             raise NotComparable(f"a {kind} would divide by zero")
@@ -254,12 +266,7 @@ class Calculator:
         ÷ average PP&E". The average is shown in the formula, as the inputs' unit prints it."""
         inputs = [a, old, new]
         value = self._checked("ratio_to_average", inputs, None)
-        mean = (_decimal(old.value) + _decimal(new.value)) / 2
-        decimals = _decimals([old, new])
-        face = mean / unit_scale(new.unit)
-        if face != face.quantize(Decimal(1).scaleb(-decimals)):  # a half: one decimal more
-            decimals += 1
-        average, _ = self._amount(mean, [old, new], signed=False, decimals=decimals)
+        average = self._average(old, new)
         text = self._number(value, 2, signed=False)
         formula = (
             f"({self._said(old)} + {self._said(new)}) ÷ 2 = {average}; "
@@ -284,6 +291,23 @@ class Calculator:
             "sum_ratio", inputs, value, "", text, formula, whole.period, measure=measure
         )
 
+    def days(self, held: Sequence[Figure], flow: Figure) -> Calculation:
+        """Days of a year's `flow` that `held` is (× 365): "payables ÷ cost of sales × 365";
+        `held` one figure of the flow's period, or two of one measure (its average over two
+        periods, shown in the formula)."""
+        inputs = [*held, flow]
+        value = self._checked("days", inputs, None)
+        words = words_for(self.language).writer
+        text = f"{self._number(value, 1, signed=False)} {words.days}"
+        if len(held) == 2:
+            average = self._average(held[0], held[1])
+            formula = f"({self._said(held[0])} + {self._said(held[1])}) ÷ 2 = {average}; "
+        else:
+            average, formula = self._said(held[0]), ""
+        formula += f"{average} ÷ {self._said(flow)} × 365 = {text}"
+        measure = f"{collapse_whitespace(held[-1].measure)} ÷ {collapse_whitespace(flow.measure)}"
+        return self._made("days", inputs, value, "", text, formula, flow.period, measure=measure)
+
     def total(self, figures: Sequence[Figure]) -> Calculation:
         inputs = list(figures)
         value = self._checked("sum", inputs, None)
@@ -300,6 +324,16 @@ class Calculator:
         text = self._percent(value, signed=False)
         formula = f"{self._said(part)} ÷ {self._said(whole)} = {text}"
         return self._made(kind, [part, whole], value, "%", text, formula, part.period)
+
+    def _average(self, old: Figure, new: Figure) -> str:
+        """The average of two figures as they print their amounts (a half with one decimal
+        more: "$ 10,820.5 million")."""
+        mean = (_decimal(old.value) + _decimal(new.value)) / 2
+        decimals = _decimals([old, new])
+        face = mean / unit_scale(new.unit)
+        if face != face.quantize(Decimal(1).scaleb(-decimals)):
+            decimals += 1
+        return self._amount(mean, [old, new], signed=False, decimals=decimals)[0]
 
     def _checked(self, kind: str, inputs: Sequence[Figure], years: int | None) -> Decimal:
         problem = comparability_problem(kind, inputs)

@@ -322,12 +322,13 @@ def test_a_quick_ratio_missing_an_input_is_a_gap_naming_it() -> None:
     [
         ("What was Vandelay's inventory turnover in FY2023, based on average inventory?", "v"),
         ("What is Kramerica's quick ratio for FY2022?", "k"),
+        ("What is Soylent's FY2023 DPO, on average accounts payable?", "s"),
     ],
 )
-def test_an_edited_result_of_an_averaged_or_summed_ratio_is_dropped(
+def test_an_edited_result_of_an_averaged_summed_or_days_measure_is_dropped(
     question: str, claims: str
 ) -> None:
-    rows = _vandelay() if claims == "v" else _kramerica()
+    rows = {"v": _vandelay, "k": _kramerica, "s": _soylent}[claims]()
     draft = _draft(question, rows)
     first = draft.summary[0]
     (calculation,) = [c for c in draft.calculations if c.id in first.calculation_ids]
@@ -424,3 +425,49 @@ def test_a_question_asking_no_measure_gets_none(question: str) -> None:
 )
 def test_a_row_label_names_a_line_item(label: str, item: str, named: bool) -> None:
     assert (label_rank(label, item) is not None) is named
+
+
+def _soylent() -> list[Claim]:
+    header = "(in millions) 2023 2022"
+    return [
+        _row("s", "SOYLENT_2023_10K", "Net sales $ 73,000 $ 65,000", header),
+        _row("c", "SOYLENT_2023_10K", "Cost of sales $ 36,500 $ 33,000", header),
+        _row("p", "SOYLENT_2023_10K", "Accounts payable 4,500 3,500", header),
+        _row("r", "SOYLENT_2023_10K", "Accounts receivable, net 8,000 7,000", header),
+    ]
+
+
+def test_days_payable_outstanding_over_average_payables() -> None:
+    question = (
+        "What is Soylent's FY2023 days payable outstanding (DPO)? DPO is average accounts "
+        "payable between FY2022 and FY2023 divided by cost of sales, times 365."
+    )
+    first = _draft(question, _soylent()).summary[0]
+    assert first.text.startswith("Days payable outstanding in 2023: 40.0 days")
+    assert "(3,500 million + 4,500 million) ÷ 2 = $ 4,000 million; " in first.text
+    assert "$ 4,000 million ÷ $ 36,500 million × 365 = 40.0 days" in first.text
+    assert set(first.claim_ids) == {"c", "p"}
+
+
+def test_days_sales_outstanding_of_one_year_in_portuguese() -> None:
+    header = "(em milhões de reais) 2023 2022"
+    claims = [
+        _row("r", "AURORA_2023_DFP", "Receita líquida 7.300,0 6.000,0", header),
+        _row("c", "AURORA_2023_DFP", "Contas a receber de clientes 1.000,0 900,0", header),
+    ]
+    first = _draft("Qual o prazo médio de recebimento da Aurora em 2023?", claims).summary[0]
+    assert first.text.startswith("Prazo médio de recebimento em 2023: 50,0 dias")
+    assert "1.000,0 milhões ÷ 7.300,0 milhões × 365 = 50,0 dias" in first.text
+
+
+def test_days_inventory_missing_a_year_of_its_average_is_a_gap() -> None:
+    header = "(in millions) 2023"
+    claims = [
+        _row("c", "SOYLENT_2023_10K", "Cost of sales $ 36,500", header),
+        _row("i", "SOYLENT_2023_10K", "Inventories $ 3,000", header),
+    ]
+    question = "What were Soylent's days inventory outstanding in FY2023, on average inventory?"
+    assert asked_gaps(question, claims, "en") == [
+        "Days inventory outstanding in 2023: no verified figure of inventories in 2022, which "
+        "its average of 2022 and 2023 needs"
+    ]

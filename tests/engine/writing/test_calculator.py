@@ -170,3 +170,19 @@ def test_a_ratio_of_a_sum_of_inputs() -> None:
         calculator.sum_ratio([cash, investments], figure("$ 2,000", 2000, "2021", "CL"))
     with pytest.raises(NotComparable, match="at least two"):
         calculator.sum_ratio([cash], liabilities)
+
+
+def test_days_of_a_figure_or_of_an_average_over_a_years_flow() -> None:
+    calculator = Calculator("en")
+    cogs = figure("$ 36,500", 36500, "2023", "Cost of sales")
+    old = figure("$ 3,500", 3500, "2022", "Accounts payable")
+    new = figure("$ 4,500", 4500, "2023", "Accounts payable")
+    dpo = calculator.days([old, new], cogs)
+    assert (dpo.kind, dpo.text) == ("days", "40.0 days")
+    assert dpo.formula == "($ 3,500 + $ 4,500) ÷ 2 = $ 4,000; $ 4,000 ÷ $ 36,500 × 365 = 40.0 days"
+    assert recompute(dpo) == dpo.value
+    one = calculator.days([new], cogs)
+    assert (one.text, one.formula) == ("45.0 days", "$ 4,500 ÷ $ 36,500 × 365 = 45.0 days")
+    assert Calculator("pt").days([new], cogs).text == "45,0 dias"
+    with pytest.raises(NotComparable, match="one period"):
+        calculator.days([old], cogs)
