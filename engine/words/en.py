@@ -256,6 +256,10 @@ _GAPS = GapWords(
     measure_averaged=(
         "{measure}{period}: not computed, it needs the average over periods of {inputs}"
     ),
+    measure_beyond=(
+        "{measure}: not computed, the question's formula holds terms beyond the line items "
+        "this report computes from"
+    ),
     measure_average_missing=(
         "{measure}{period}: no verified figure of {inputs} in {year}, which its average of "
         "{first} and {last} needs"

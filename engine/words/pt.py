@@ -263,6 +263,10 @@ _GAPS = GapWords(
     in_figure="A resposta pode estar na figura da página {page} de {document}, não lida",
     measure_missing="{measure}{period}: nenhum número verificado de {inputs}",
     measure_averaged="{measure}{period}: não calculado, requer a média entre períodos de {inputs}",
+    measure_beyond=(
+        "{measure}: não calculado, a fórmula da pergunta tem termos além das linhas do "
+        "balanço com que este relatório calcula"
+    ),
     measure_average_missing=(
         "{measure}{period}: nenhum número verificado de {inputs} em {year}, necessário à sua "
         "média de {first} e {last}"

@@ -248,6 +248,9 @@ class GapWords:
     {period} (`measure_in`, or nothing), {inputs} (the line items missing)."""
     measure_averaged: str
     """The measure a question asks of an average over periods, which is not computed."""
+    measure_beyond: str
+    """The measure a question asks by a formula with terms beyond its line items ("COGS +
+    change in inventory"), which is not computed: {measure}."""
     measure_average_missing: str
     """The measure a question asks, an input asked as an average of two years of which one
     year's figure is missing: {measure}, {period}, {inputs} (the line item), {year} (the year

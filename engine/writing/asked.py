@@ -25,7 +25,9 @@ is a sum ("quick ratio", "liquidez seca": cash and cash equivalents + short-term
 + receivables, over current liabilities) is one calculation too (`sum_ratio`), and so is a
 days measure (`days`: days payable outstanding, days sales outstanding, days inventory
 outstanding, "prazo médio de recebimento": the balance, or its average, over the year's
-cost of sales or revenue, × 365). Any other
+cost of sales or revenue, × 365). A formula whose operands hold terms beyond their line
+items ("(COGS + change in inventory)", "(net sales − returns)", a product other than a days
+measure's × 365) is not that measure: it is not computed, and the gap says so. Any other
 average (of a numerator, of a margin's input) is not computed, and the gap says which.
 
 The vocabulary is generic finance, as any textbook defines the measures, never the answer
@@ -320,6 +322,12 @@ _OPERATORS = (
         "share",
     ),
 )
+# Terms a formula's operands hold beyond their line item ("(COGS + change in inventory)",
+# "(net sales - returns)", "× 365"): such a formula is not the measure computed here.
+_YEAR_SPAN = re.compile(r"\b(?:fy)?\d{4}\s*[-–]\s*(?:fy)?\d{4}\b")
+_ADDED = re.compile(r"\s[+\-−–]\s|\+|\b(?:plus|minus|less|mais|menos|excluding|exceto)\b")
+_TIMES = re.compile(r"[*×]|\b(?:times|multipl\w*|vezes)\b")
+_CLAUSE_END = re.compile(r"[.?;!](?:\s|$)")
 _LABEL_NOISE = re.compile(r"\([^)]*\)|[^\w&\s]")
 _LABEL_LEAD = re.compile(r"^(?:total|consolidated|consolidad[oa]s?)\s+")
 _LABEL_TAIL = frozenset({"attributable", "including", "net", "loss", "total", "atribuivel"})
@@ -332,13 +340,15 @@ class AskedMeasure:
     """A measure a question asks: its name as the question says it, how it is computed
     (`kind`, from the line items of `inputs`: numerator then denominator, or the one
     measure a growth compares), the years asked (oldest first) and the inputs it asks as an
-    average over periods."""
+    average over periods, and whether its formula holds terms beyond them."""
 
     name: str
     kind: MeasureKind
     inputs: tuple[str, ...]
     years: tuple[int, ...]
     averaged: tuple[str, ...] = ()
+    beyond: bool | None = False
+    """The question's formula holds terms beyond its inputs: the measure is not computed."""
 
 
 @dataclass(frozen=True)
@@ -411,10 +421,13 @@ def _asked(question: str) -> AskedMeasure | None:
     formula = _formula(text, years)
     if formula is not None:
         named = _named(text, years)  # a formula given for a named measure: said by its name
+        days = named is not None and named.kind == "days" and named.inputs == formula.inputs
+        # A product by 365 is a days measure's, and no other's.
+        beyond = formula.beyond is True or (formula.beyond is None and not days)
         if named is None:
-            return formula
-        days = named.kind == "days" and named.inputs == formula.inputs
-        return replace(formula, name=named.name, kind="days" if days else formula.kind)
+            return replace(formula, beyond=beyond)
+        kind: MeasureKind = "days" if days else formula.kind
+        return replace(formula, name=named.name, kind=kind, beyond=beyond)
     if _FORMULA_GIVEN.search(text):  # a formula read no further is no growth of its terms
         found = _named(text, years)
     else:
@@ -469,8 +482,29 @@ def _formula(text: str, years: tuple[int, ...]) -> AskedMeasure | None:
             )
             name = collapse_whitespace(text[top[0] : match.end() + after[0][1]])
             chosen: MeasureKind = "share" if kind == "share" else "ratio"
-            return AskedMeasure(name.strip(" ()"), chosen, (top[2], bottom[2]), years, averaged)
+            rest = text[match.end() + after[0][1] :]
+            end = _CLAUSE_END.search(rest)
+            operands = " ".join(
+                (
+                    " ".join(text[: top[0]].split()[-3:]),
+                    gap_before,
+                    gap_after,
+                    rest[: end.start()] if end else rest,
+                )
+            )
+            found = AskedMeasure(name.strip(" ()"), chosen, (top[2], bottom[2]), years, averaged)
+            return replace(found, beyond=_beyond(_YEAR_SPAN.sub(" ", operands)))
     return None
+
+
+def _beyond(operands: str) -> bool | None:
+    """Whether a formula's operands hold a term added, subtracted or multiplied beyond
+    their line items: None for a product by 365 alone (a days measure's)."""
+    if _ADDED.search(operands):
+        return True
+    if _TIMES.search(operands):
+        return None if re.search(r"\b365\b", operands) else True
+    return False
 
 
 def _named(text: str, years: tuple[int, ...]) -> AskedMeasure | None:
@@ -642,6 +676,8 @@ def asked_points(
     it asks from the verified figures of one entity; and the inputs no figure gives."""
     measure = asked_measure(question)
     if measure is None:
+        return AskedPoints([], [], [], [])
+    if measure.beyond:
         return AskedPoints([], [], [], [])
     entities = _entities(question, figures, measure.inputs)
     if entities and _averageable(measure):
@@ -904,8 +940,10 @@ def asked_gaps(question: str, claims: Sequence[Claim], language: Language) -> li
     measure = asked_measure(question)
     if measure is None:
         return []
-    points = asked_points(question, gather_figures(claims), Calculator(language), language)
     words = words_for(language).gaps
+    if measure.beyond:
+        return [words.measure_beyond.format(measure=capitalised(measure.name))]
+    points = asked_points(question, gather_figures(claims), Calculator(language), language)
     by_period: dict[str, list[str]] = {}
     for period, item in points.missing:
         by_period.setdefault(period, []).append(words.line_items.get(item, item))

@@ -471,3 +471,37 @@ def test_days_inventory_missing_a_year_of_its_average_is_a_gap() -> None:
         "Days inventory outstanding in 2023: no verified figure of inventories in 2022, which "
         "its average of 2022 and 2023 needs"
     ]
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        (
+            "What is Soylent's FY2023 days payable outstanding (DPO)? DPO is defined as: 365 * "
+            "(average accounts payable between FY2022 and FY2023) / (FY2023 COGS + change in "
+            "inventory between FY2022 and FY2023).",
+            "en",
+        ),
+        (
+            "What is Soylent's FY2023 asset turnover? Define it as (FY2023 net sales - returns) "
+            "/ average total assets between FY2022 and FY2023.",
+            "en",
+        ),
+        (
+            "Qual o giro do ativo da Soylent em 2023, definido como receita líquida / (ativo "
+            "total menos caixa)?",
+            "pt",
+        ),
+    ],
+)
+def test_a_formula_with_terms_beyond_its_inputs_is_not_computed_and_the_gap_says_so(
+    question: str, language: str
+) -> None:
+    header = "(in millions) 2023 2022"
+    claims = [*_soylent(), _row("t", "SOYLENT_2023_10K", "Total assets 90,000 80,000", header)]
+    brief = make_brief(question)
+    plan = Plan(question=question, subquestions=[Subquestion(id="s1", text=question)])
+    draft = verbatim_draft(brief, plan, claims)
+    assert not draft.calculations
+    (gap,) = asked_gaps(question, claims, language)  # type: ignore[arg-type]
+    assert ("formula" in gap) if language == "en" else ("fórmula" in gap)
