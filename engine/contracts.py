@@ -200,6 +200,9 @@ CalculationKind = Literal[
     "sum",
     "margin_change",
     "mean_margin",
+    "ratio_to_average",
+    "sum_ratio",
+    "days",
 ]
 
 

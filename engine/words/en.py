@@ -91,6 +91,9 @@ _REPORT = ReportWords(
         "sum": "sum",
         "margin_change": "margin change",
         "mean_margin": "mean margin",
+        "ratio_to_average": "ratio to an average",
+        "sum_ratio": "ratio of a sum",
+        "days": "days",
     },
     appendix="Appendix: how this report was made",
     appendix_explanation="Internal details of the run, for whoever wants to check it.",
@@ -159,6 +162,9 @@ _SHEET = SheetWords(
         "sum": "sum",
         "margin_change": "margin change",
         "mean_margin": "mean margin",
+        "ratio_to_average": "ratio to an average",
+        "sum_ratio": "ratio of a sum",
+        "days": "days",
     },
 )
 
@@ -250,6 +256,14 @@ _GAPS = GapWords(
     measure_averaged=(
         "{measure}{period}: not computed, it needs the average over periods of {inputs}"
     ),
+    measure_beyond=(
+        "{measure}: not computed, the question's formula holds terms beyond the line items "
+        "this report computes from"
+    ),
+    measure_average_missing=(
+        "{measure}{period}: no verified figure of {inputs} in {year}, which its average of "
+        "{first} and {last} needs"
+    ),
     measure_in=" in {period}",
     line_items={
         "revenue": "revenue",
@@ -260,9 +274,12 @@ _GAPS = GapWords(
         "total_assets": "total assets",
         "current_assets": "total current assets",
         "current_liabilities": "total current liabilities",
+        "cash": "cash and cash equivalents",
+        "short_term_investments": "short-term investments",
         "inventories": "inventories",
         "receivables": "accounts receivable",
         "ppe": "property, plant and equipment",
+        "payables": "accounts payable",
         "equity": "shareholders' equity",
         "debt": "debt",
         "interest_expense": "interest expense",
@@ -336,6 +353,7 @@ _WRITER = WriterWords(
     span_to="to",
     a_year="a year",
     percentage_points="pp",
+    days="days",
     scales={3: "thousand", 6: "million", 9: "billion", 12: "trillion"},
     currency_symbols={"USD": "$", "BRL": "R$", "EUR": "€", "GBP": "£"},
     disagree="The sources disagree on {measure} in {period}: {parts}",

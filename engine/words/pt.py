@@ -93,6 +93,9 @@ _REPORT = ReportWords(
         "sum": "soma",
         "margin_change": "variação da margem",
         "mean_margin": "margem média",
+        "ratio_to_average": "razão sobre uma média",
+        "sum_ratio": "razão de uma soma",
+        "days": "dias",
     },
     appendix="Apêndice: como este relatório foi feito",
     appendix_explanation="Detalhes internos da execução, para quem quiser conferi-la.",
@@ -161,6 +164,9 @@ _SHEET = SheetWords(
         "sum": "soma",
         "margin_change": "variação da margem",
         "mean_margin": "margem média",
+        "ratio_to_average": "razão sobre uma média",
+        "sum_ratio": "razão de uma soma",
+        "days": "dias",
     },
 )
 
@@ -257,6 +263,14 @@ _GAPS = GapWords(
     in_figure="A resposta pode estar na figura da página {page} de {document}, não lida",
     measure_missing="{measure}{period}: nenhum número verificado de {inputs}",
     measure_averaged="{measure}{period}: não calculado, requer a média entre períodos de {inputs}",
+    measure_beyond=(
+        "{measure}: não calculado, a fórmula da pergunta tem termos além das linhas do "
+        "balanço com que este relatório calcula"
+    ),
+    measure_average_missing=(
+        "{measure}{period}: nenhum número verificado de {inputs} em {year}, necessário à sua "
+        "média de {first} e {last}"
+    ),
     measure_in=" em {period}",
     line_items={
         "revenue": "receita",
@@ -267,9 +281,12 @@ _GAPS = GapWords(
         "total_assets": "ativo total",
         "current_assets": "ativo circulante",
         "current_liabilities": "passivo circulante",
+        "cash": "caixa e equivalentes de caixa",
+        "short_term_investments": "aplicações financeiras",
         "inventories": "estoques",
         "receivables": "contas a receber",
         "ppe": "imobilizado",
+        "payables": "fornecedores",
         "equity": "patrimônio líquido",
         "debt": "dívida",
         "interest_expense": "despesa de juros",
@@ -343,6 +360,7 @@ _WRITER = WriterWords(
     span_to="a",
     a_year="ao ano",
     percentage_points="p.p.",
+    days="dias",
     scales={3: "mil", 6: "milhões", 9: "bilhões", 12: "trilhões"},
     currency_symbols={"USD": "US$", "BRL": "R$", "EUR": "€", "GBP": "£"},
     disagree="As fontes divergem sobre {measure} em {period}: {parts}",

@@ -248,6 +248,13 @@ class GapWords:
     {period} (`measure_in`, or nothing), {inputs} (the line items missing)."""
     measure_averaged: str
     """The measure a question asks of an average over periods, which is not computed."""
+    measure_beyond: str
+    """The measure a question asks by a formula with terms beyond its line items ("COGS +
+    change in inventory"), which is not computed: {measure}."""
+    measure_average_missing: str
+    """The measure a question asks, an input asked as an average of two years of which one
+    year's figure is missing: {measure}, {period}, {inputs} (the line item), {year} (the year
+    missing), {first} and {last} (the two years averaged)."""
     measure_in: str
     """The period of a measure's gap: " in {period}"."""
     line_items: Mapping[str, str]
@@ -311,6 +318,8 @@ class WriterWords:
     """Between the two ends of a period ("2019 to 2023")."""
     a_year: str
     percentage_points: str
+    days: str
+    """The unit of a days measure ("days payable outstanding: 40.0 days")."""
     scales: Mapping[int, str]
     """A scale's word by its power of ten (6: "million")."""
     currency_symbols: Mapping[str, str]

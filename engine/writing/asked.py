@@ -16,10 +16,19 @@ citing their claims. A question about a change ("improving", "between FY2021 and
 gets the measure of each year it names, and a growth the percentage change between them.
 
 An input no verified figure gives is a gap, and the gap names it (`asked_gaps`): "Operating
-margin in 2022: no verified figure of revenue". An input asked as an average over periods
-("average PP&E between FY2017 and FY2018") is computed as no average here (the calculator's
-inputs are printed figures, and one calculation is not another's input): such a measure is
-not stated, and the gap says which average.
+margin in 2022: no verified figure of revenue". A ratio's denominator asked as an average
+over periods ("revenue / average PP&E between FY2017 and FY2018", "inventory turnover based
+on average inventory", "o estoque médio") is the mean of its figures of the year asked and
+the year before, one calculation (`ratio_to_average`, its average shown in its formula); a
+year with no figure of it is a gap naming the input and that year. A measure whose numerator
+is a sum ("quick ratio", "liquidez seca": cash and cash equivalents + short-term investments
++ receivables, over current liabilities) is one calculation too (`sum_ratio`), and so is a
+days measure (`days`: days payable outstanding, days sales outstanding, days inventory
+outstanding, "prazo médio de recebimento": the balance, or its average, over the year's
+cost of sales or revenue, × 365). A formula whose operands hold terms beyond their line
+items ("(COGS + change in inventory)", "(net sales − returns)", a product other than a days
+measure's × 365) is not that measure: it is not computed, and the gap says so. Any other
+average (of a numerator, of a margin's input) is not computed, and the gap says which.
 
 The vocabulary is generic finance, as any textbook defines the measures, never the answer
 to a question. Pure functions.
@@ -29,7 +38,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from engine.contracts import Calculation, Claim, Figure, Language, Sentence
@@ -44,7 +53,7 @@ from engine.writing.units import unit_family, unit_scale, year_of
 
 __all__ = ["AskedMeasure", "AskedPoints", "asked_gaps", "asked_measure", "asked_points"]
 
-MeasureKind = Literal["margin", "ratio", "share", "growth"]
+MeasureKind = Literal["margin", "ratio", "share", "growth", "sum_ratio", "days"]
 
 # The line items measures are computed from: each with the names a filing prints it under
 # (a row label, folded: no accents, no punctuation, no "Total" before it), the best first
@@ -96,6 +105,21 @@ LINE_ITEMS: dict[str, tuple[str, ...]] = {
     "total_assets": ("assets", "total assets", "ativo total", "ativo"),
     "current_assets": ("current assets", "ativo circulante"),
     "current_liabilities": ("current liabilities", "passivo circulante"),
+    "cash": (
+        "cash and cash equivalents",
+        "cash and equivalents",
+        "caixa e equivalentes de caixa",
+        "caixa e equivalentes",
+        "disponibilidades",
+    ),
+    "short_term_investments": (
+        "short term investments",
+        "marketable securities",
+        "short term marketable securities",
+        "aplicacoes financeiras",
+        "aplicacoes financeiras de curto prazo",
+        "titulos e valores mobiliarios",
+    ),
     "inventories": ("inventories", "inventory", "merchandise inventories", "estoques"),
     "receivables": (
         "accounts receivable",
@@ -113,6 +137,13 @@ LINE_ITEMS: dict[str, tuple[str, ...]] = {
         "property and equipment",
         "imobilizado liquido",
         "imobilizado",
+    ),
+    "payables": (
+        "accounts payable",
+        "trade accounts payable",
+        "trade payables",
+        "fornecedores",
+        "contas a pagar",
     ),
     "equity": (
         "shareholders equity",
@@ -139,6 +170,7 @@ _ASKED_NAMES: dict[str, tuple[str, ...]] = {
     "cost_of_sales": ("cogs",),
     "net_income": ("net earnings",),
     "ppe": ("pp&e", "ppne", "ppe", "fixed assets", "ativo imobilizado"),
+    "inventories": ("estoque",),
     "equity": ("shareholders equity", "stockholders equity", "equity"),
     "capex": ("capex", "capital spending"),
     "total_assets": ("total assets", "ativos totais", "ativo total"),
@@ -181,6 +213,38 @@ _NAMED: tuple[tuple[tuple[str, ...], MeasureKind, tuple[str, ...]], ...] = (
         ("current ratio", "working capital ratio", "liquidez corrente"),
         "ratio",
         ("current_assets", "current_liabilities"),
+    ),
+    (
+        ("days payable outstanding", "dpo", "prazo medio de pagamento"),
+        "days",
+        ("payables", "cost_of_sales"),
+    ),
+    (
+        (
+            "days sales outstanding",
+            "days sales in receivables",
+            "dso",
+            "prazo medio de recebimento",
+        ),
+        "days",
+        ("receivables", "revenue"),
+    ),
+    (
+        (
+            "days inventory outstanding",
+            "days in inventory",
+            "days of inventory",
+            "dio",
+            "prazo medio de estocagem",
+            "prazo medio dos estoques",
+        ),
+        "days",
+        ("inventories", "cost_of_sales"),
+    ),
+    (
+        ("quick ratio", "acid test ratio", "acid test", "liquidez seca", "indice de liquidez seca"),
+        "sum_ratio",
+        ("cash", "short_term_investments", "receivables", "current_liabilities"),
     ),
     (
         (
@@ -236,6 +300,15 @@ _CHANGE_ASKED = re.compile(
 )
 _AVERAGE = re.compile(r"\b(?:average|avg|mean|media)\b")
 _AVERAGED_INPUT = re.compile(r"\b(?:average|avg|mean|media)\s*(?:\(\s*)?$")
+# An input a named measure asks as an average: "average inventory", "o estoque médio", "média
+# do imobilizado"; not the average of the measure ("average net profit margin").
+_AVERAGE_BEFORE = re.compile(
+    r"\b(?:average|avg|mean|media\s+d[aeo]s?|media)\s+(?:\(\s*)?(?:(?:the|o|a|os|as)\s+)?$"
+)
+_AVERAGE_AFTER = re.compile(r"\s+medi[oa]s?\b")
+_MEASURE_AFTER = re.compile(
+    r"\s*(?:%\s*)?(?:margins?|ratio|growth|as an? (?:%|percent)|como %|em %)"
+)
 _FORMULA_GIVEN = re.compile(r"\b(?:defined as|define\w*|definid[oa] como)\b|\s/\s|\bdivided by\b")
 _SPAN = re.compile(r"\b(?:average|media|\d+[ -]year|through|to|a|ate)\b|[-–]")
 _OPERATORS = (
@@ -249,6 +322,12 @@ _OPERATORS = (
         "share",
     ),
 )
+# Terms a formula's operands hold beyond their line item ("(COGS + change in inventory)",
+# "(net sales - returns)", "× 365"): such a formula is not the measure computed here.
+_YEAR_SPAN = re.compile(r"\b(?:fy)?\d{4}\s*[-–]\s*(?:fy)?\d{4}\b")
+_ADDED = re.compile(r"\s[+\-−–]\s|\+|\b(?:plus|minus|less|mais|menos|excluding|exceto)\b")
+_TIMES = re.compile(r"[*×]|\b(?:times|multipl\w*|vezes)\b")
+_CLAUSE_END = re.compile(r"[.?;!](?:\s|$)")
 _LABEL_NOISE = re.compile(r"\([^)]*\)|[^\w&\s]")
 _LABEL_LEAD = re.compile(r"^(?:total|consolidated|consolidad[oa]s?)\s+")
 _LABEL_TAIL = frozenset({"attributable", "including", "net", "loss", "total", "atribuivel"})
@@ -261,13 +340,15 @@ class AskedMeasure:
     """A measure a question asks: its name as the question says it, how it is computed
     (`kind`, from the line items of `inputs`: numerator then denominator, or the one
     measure a growth compares), the years asked (oldest first) and the inputs it asks as an
-    average over periods."""
+    average over periods, and whether its formula holds terms beyond them."""
 
     name: str
     kind: MeasureKind
     inputs: tuple[str, ...]
     years: tuple[int, ...]
     averaged: tuple[str, ...] = ()
+    beyond: bool | None = False
+    """The question's formula holds terms beyond its inputs: the measure is not computed."""
 
 
 @dataclass(frozen=True)
@@ -277,6 +358,9 @@ class AskedPoints:
     figures: list[Figure]
     missing: list[tuple[str, str]]
     """Each (period, line item) the measure needs and no verified figure gives."""
+    average_missing: list[tuple[str, str, tuple[int, int]]] = field(default_factory=list)
+    """Each (period, line item, the two years averaged) of an input asked as an average,
+    one of whose years no verified figure gives: the period is the year missing."""
 
 
 # -- reading the question ---------------------------------------------------------------------
@@ -314,16 +398,55 @@ def _items_in(text: str) -> list[tuple[int, int, str]]:
 
 def asked_measure(question: str) -> AskedMeasure | None:
     """The measure `question` asks for, or None: a formula it spells out, else a named
-    measure, else a growth of a line item."""
+    measure, else a growth of a line item; named as the question writes it ("prazo médio")."""
+    measure = _asked(question)
+    return replace(measure, name=_as_written(question, measure.name)) if measure else None
+
+
+def _as_written(question: str, name: str) -> str:
+    """`name` (folded) as `question` writes it, its accents kept: the words of the question
+    that fold to it, or `name` itself when none do."""
+    words = question.split()
+    size = len(name.split())
+    for start in range(len(words) - size + 1):
+        window = " ".join(words[start : start + size]).strip("()?.,;:!\"'")
+        if _folded(window) == name:
+            return window
+    return name
+
+
+def _asked(question: str) -> AskedMeasure | None:
     text = _folded(question)
     years = _years(text)
     formula = _formula(text, years)
     if formula is not None:
         named = _named(text, years)  # a formula given for a named measure: said by its name
-        return replace(formula, name=named.name) if named is not None else formula
+        days = named is not None and named.kind == "days" and named.inputs == formula.inputs
+        # A product by 365 is a days measure's, and no other's.
+        beyond = formula.beyond is True or (formula.beyond is None and not days)
+        if named is None:
+            return replace(formula, beyond=beyond)
+        kind: MeasureKind = "days" if days else formula.kind
+        return replace(formula, name=named.name, kind=kind, beyond=beyond)
     if _FORMULA_GIVEN.search(text):  # a formula read no further is no growth of its terms
-        return _named(text, years)
-    return _named(text, years) or _growth(text, years)
+        found = _named(text, years)
+    else:
+        found = _named(text, years) or _growth(text, years)
+    if found is None or found.kind == "growth":
+        return found
+    return replace(found, averaged=_averaged(text, found.inputs))
+
+
+def _averaged(text: str, inputs: Sequence[str]) -> tuple[str, ...]:
+    """The inputs `text` (folded) asks as an average over periods ("average inventory")."""
+    found = [
+        item
+        for start, end, item in _items_in(text)
+        if item in inputs
+        and not _MEASURE_AFTER.match(text[end:])
+        and (_AVERAGE_BEFORE.search(text[:start]) or _AVERAGE_AFTER.match(text[end:]))
+    ]
+    return tuple(dict.fromkeys(found))
 
 
 def _years(text: str) -> tuple[int, ...]:
@@ -359,8 +482,29 @@ def _formula(text: str, years: tuple[int, ...]) -> AskedMeasure | None:
             )
             name = collapse_whitespace(text[top[0] : match.end() + after[0][1]])
             chosen: MeasureKind = "share" if kind == "share" else "ratio"
-            return AskedMeasure(name.strip(" ()"), chosen, (top[2], bottom[2]), years, averaged)
+            rest = text[match.end() + after[0][1] :]
+            end = _CLAUSE_END.search(rest)
+            operands = " ".join(
+                (
+                    " ".join(text[: top[0]].split()[-3:]),
+                    gap_before,
+                    gap_after,
+                    rest[: end.start()] if end else rest,
+                )
+            )
+            found = AskedMeasure(name.strip(" ()"), chosen, (top[2], bottom[2]), years, averaged)
+            return replace(found, beyond=_beyond(_YEAR_SPAN.sub(" ", operands)))
     return None
+
+
+def _beyond(operands: str) -> bool | None:
+    """Whether a formula's operands hold a term added, subtracted or multiplied beyond
+    their line items: None for a product by 365 alone (a days measure's)."""
+    if _ADDED.search(operands):
+        return True
+    if _TIMES.search(operands):
+        return None if re.search(r"\b365\b", operands) else True
+    return False
 
 
 def _named(text: str, years: tuple[int, ...]) -> AskedMeasure | None:
@@ -533,7 +677,11 @@ def asked_points(
     measure = asked_measure(question)
     if measure is None:
         return AskedPoints([], [], [], [])
+    if measure.beyond:
+        return AskedPoints([], [], [], [])
     entities = _entities(question, figures, measure.inputs)
+    if entities and _averageable(measure):
+        return _average_points(measure, question, figures, entities[0], calculator, language)
     if measure.averaged or not entities:
         latest = [str(year) for year in sorted(measure.years, reverse=True)[:1]] or [""]
         unread = measure.averaged or measure.inputs
@@ -550,6 +698,14 @@ def asked_points(
         missing = [("", item) for item in measure.inputs if item not in _held(figures, entity)]
     pairs: list[tuple[Figure, Figure]] = []
     for year in years:
+        if measure.kind == "sum_ratio":
+            summed, absent = _summed(figures, measure, entity, year, calculator)
+            missing += [(str(year), item) for item in absent]
+            if summed is not None:
+                sentences.append(_sentence(measure.name, str(year), summed, language))
+                calculations.append(summed)
+                stated += summed.inputs
+            continue
         pair, absent = _inputs(figures, measure.inputs, entity, year)
         missing += [(str(year), item) for item in absent]
         if pair is None:
@@ -571,6 +727,97 @@ def asked_points(
             calculations.insert(0, calculation)
     distinct = [f for i, f in enumerate(stated) if f not in stated[:i]]
     return AskedPoints(sentences, calculations, distinct, missing)
+
+
+def _alike_all(found: Sequence[Figure]) -> list[Figure] | None:
+    """`found` in one unit (`_alike`, for any number of figures), or None."""
+    units = [f for f in found if unit_family(f.unit)]
+    if len({unit_family(f.unit) for f in units}) > 1:
+        return None
+    if not units:
+        return list(found)
+    unit = units[0].unit
+    if any(not unit_family(f.unit) and unit_scale(f.unit) != unit_scale(unit) for f in found):
+        return None
+    return [f if unit_family(f.unit) else f.model_copy(update={"unit": unit}) for f in found]
+
+
+def _summed(
+    figures: Sequence[Figure],
+    measure: AskedMeasure,
+    entity: str,
+    year: int,
+    calculator: Calculator,
+) -> tuple[Calculation | None, list[str]]:
+    """A ratio whose numerator is a sum of line items ("(cash + short-term investments +
+    receivables) ÷ current liabilities") in `year`, and the items no figure gives."""
+    found = [_of_item(figures, item, entity, year) for item in measure.inputs]
+    absent = [item for item, each in zip(measure.inputs, found, strict=True) if not each]
+    if absent:
+        return None, absent
+    chosen = _alike_all([each[0] for each in found])
+    if chosen is None:
+        return None, []
+    try:
+        return calculator.sum_ratio(chosen[:-1], chosen[-1]), []
+    except NotComparable:
+        return None, []
+
+
+def _averageable(measure: AskedMeasure) -> bool:
+    """A ratio to an average of its denominator ("revenue / average PP&E") and days of an
+    average ("average payables / cost of sales × 365") are computed; an average of another
+    input is not."""
+    if measure.kind == "days":
+        return measure.averaged == measure.inputs[:1]
+    return measure.kind == "ratio" and measure.averaged == measure.inputs[1:]
+
+
+def _average_points(
+    measure: AskedMeasure,
+    question: str,
+    figures: Sequence[Figure],
+    entity: str,
+    calculator: Calculator,
+    language: Language,
+) -> AskedPoints:
+    """The measure of the newest year asked, its input asked as an average the average of
+    that year's figure and the year before's ("average PP&E between FY2017 and FY2018")."""
+    (averaged,) = measure.averaged
+    (top,) = [item for item in measure.inputs if item != averaged]
+    if measure.years:
+        year = measure.years[-1]
+    else:
+        held = _periods(replace(measure, averaged=()), question, figures, entity)
+        if not held:
+            return AskedPoints([], [], [], [("", item) for item in measure.inputs])
+        year = held[0]
+    span = (year - 1, year)
+    tops = _of_item(figures, top, entity, year)
+    olds, news = (_of_item(figures, averaged, entity, each) for each in span)
+    missing = [(str(year), top)] if not tops else []
+    average_missing = [
+        (str(each), averaged, span)
+        for each, found in zip(span, (olds, news), strict=True)
+        if not found
+    ]
+    for a in tops:
+        for old in olds:
+            for new in news:
+                chosen = _alike_all([a, old, new])
+                if chosen is None:
+                    continue
+                try:
+                    if measure.kind == "days":
+                        calculation = calculator.days(chosen[1:], chosen[0])
+                    else:
+                        calculation = calculator.ratio_to_average(*chosen)
+                except NotComparable:
+                    continue
+                sentence = _sentence(measure.name, str(year), calculation, language)
+                stated = calculation.inputs
+                return AskedPoints([sentence], [calculation], stated, [])
+    return AskedPoints([], [], [], missing, average_missing)
 
 
 def _over_periods(
@@ -643,6 +890,8 @@ def _computed(
         return calculator.margin(part, whole)
     if kind == "share":
         return calculator.share(part, whole)
+    if kind == "days":
+        return calculator.days([part], whole)
     return calculator.ratio(part, whole)
 
 
@@ -691,15 +940,32 @@ def asked_gaps(question: str, claims: Sequence[Claim], language: Language) -> li
     measure = asked_measure(question)
     if measure is None:
         return []
-    points = asked_points(question, gather_figures(claims), Calculator(language), language)
     words = words_for(language).gaps
+    if measure.beyond:
+        return [words.measure_beyond.format(measure=capitalised(measure.name))]
+    points = asked_points(question, gather_figures(claims), Calculator(language), language)
     by_period: dict[str, list[str]] = {}
     for period, item in points.missing:
         by_period.setdefault(period, []).append(words.line_items.get(item, item))
-    template = words.measure_averaged if measure.averaged else words.measure_missing
+    template = (
+        words.measure_averaged
+        if measure.averaged and not _averageable(measure)
+        else words.measure_missing
+    )
     gaps: list[str] = []
     for period, items in by_period.items():
         named = words_for(language).writer.list_and.join(dict.fromkeys(items))
         where = words.measure_in.format(period=period) if period else ""
         gaps.append(template.format(measure=capitalised(measure.name), period=where, inputs=named))
+    for year, item, (first, last) in points.average_missing:
+        gaps.append(
+            words.measure_average_missing.format(
+                measure=capitalised(measure.name),
+                period=words.measure_in.format(period=last),
+                inputs=words.line_items.get(item, item),
+                year=year,
+                first=first,
+                last=last,
+            )
+        )
     return gaps

@@ -3,7 +3,11 @@
 `Calculator(language)` computes a difference, a percentage change, a CAGR, a margin, a ratio,
 a share or a sum of `Figure`s, and of a margin between periods its change in percentage
 points (`margin_change`: two periods' part and whole) and its mean (`mean_margin`: each
-period's part and whole), and returns a `Calculation` (ids k1, k2, … per calculator)
+period's part and whole), a ratio to an average of two periods (`ratio_to_average`: "revenue
+÷ average PP&E", the average of one measure's figures of two periods) and a ratio of a sum
+(`sum_ratio`: "(cash + short-term investments + receivables) ÷ current liabilities", of one
+period), and days of a year's flow (`days`: "payables ÷ cost of sales × 365", the payables of
+one period or their average over two), and returns a `Calculation` (ids k1, k2, … per calculator)
 whose `formula` shows the inputs as printed and whose `text` is the result as a report
 states it, in the report's language ("+8.0%" in English, "+8,0%" in Portuguese).
 
@@ -43,8 +47,10 @@ from engine.writing.figures import (
 __all__ = ["Calculator", "NotComparable", "comparability_problem", "recompute"]
 
 _HUNDRED = Decimal(100)
+_YEAR_DAYS = Decimal(365)
 _TWO_INPUTS = frozenset({"difference", "percent_change", "cagr", "margin", "ratio", "share"})
 _OF_PERIODS = frozenset({"margin_change", "mean_margin"})
+_ONE_PERIOD = frozenset({"margin", "ratio", "share", "sum_ratio"})
 _YEARS_IN_FORMULA = re.compile(r"\^\(1/(\d+)\)")
 _DIGITS = re.compile(r"\d(?:[\d.,\u00a0\u2009\u202f]*\d)?")
 
@@ -62,6 +68,15 @@ def comparability_problem(kind: str, inputs: Sequence[Figure]) -> str | None:
     elif kind in _TWO_INPUTS:
         if len(inputs) != 2:
             return f"a {kind} needs exactly two figures, not {len(inputs)}"
+    elif kind == "ratio_to_average":
+        if len(inputs) != 3:
+            return f"a {kind} needs a figure and the two figures averaged, not {len(inputs)}"
+    elif kind == "days":
+        if len(inputs) not in (2, 3):
+            return f"days need a figure (or two averaged) and a year's flow, not {len(inputs)}"
+    elif kind == "sum_ratio":
+        if len(inputs) < 3:
+            return f"a {kind} needs at least two figures summed and a divisor"
     elif kind in _OF_PERIODS:
         if len(inputs) < 4 or len(inputs) % 2:
             return f"a {kind} needs a part and a whole of each period, not {len(inputs)} figures"
@@ -80,7 +95,18 @@ def comparability_problem(kind: str, inputs: Sequence[Figure]) -> str | None:
             return f"a {kind} compares one measure, not " + " and ".join(f.measure for f in inputs)
         if inputs[0].period == inputs[1].period:
             return f"a {kind} is between two periods"
-    if kind in ("margin", "ratio", "share"):
+    averaged = inputs[1:] if kind == "ratio_to_average" else inputs[:2] if kind == "days" else []
+    if len(averaged) == 2 and len(inputs) == 3:
+        old, new = averaged
+        if folded(old.measure) != folded(new.measure):
+            return f"an average is of one measure, not {old.measure} and {new.measure}"
+        other = next(f for f in inputs if f is not old and f is not new)
+        years = [year_of(old.period), year_of(new.period)]
+        if years[0] is None or years[1] is None or years[0] == years[1]:
+            return "an average is between two periods"
+        if year_of(other.period) not in years:
+            return f"a {kind} is of one of the periods averaged"
+    if kind in _ONE_PERIOD or (kind == "days" and len(inputs) == 2):
         periods = {f.period for f in inputs if f.period}
         if len(periods) > 1:
             return f"a {kind} is of one period, not " + " and ".join(sorted(periods))
@@ -112,6 +138,20 @@ def _exact(kind: str, inputs: Sequence[Figure], years: int | None) -> Decimal:
     values = [_decimal(f.value) for f in inputs]
     if kind == "sum":
         return sum(values, Decimal(0))
+    if kind == "ratio_to_average":
+        average = (values[1] + values[2]) / 2
+        if average == 0:
+            raise NotComparable(f"a {kind} would divide by zero")
+        return values[0] / average
+    if kind == "days":
+        if values[-1] == 0:
+            raise NotComparable(f"{kind} would divide by zero")
+        held = sum(values[:-1], Decimal(0)) / (len(values) - 1)
+        return held / values[-1] * _YEAR_DAYS
+    if kind == "sum_ratio":
+        if values[-1] == 0:
+            raise NotComparable(f"a {kind} would divide by zero")
+        return sum(values[:-1], Decimal(0)) / values[-1]
     if kind in _OF_PERIODS:
         if any(whole == 0 for whole in values[1::2]):
             raise NotComparable(f"a {kind} would divide by zero")
@@ -221,6 +261,53 @@ class Calculator:
         formula = f"{self._said(a)} ÷ {self._said(b)} = {text}"
         return self._made("ratio", [a, b], value, "", text, formula, a.period or b.period)
 
+    def ratio_to_average(self, a: Figure, old: Figure, new: Figure) -> Calculation:
+        """`a` ÷ the average of one measure's figures of two periods (`old`, `new`): "revenue
+        ÷ average PP&E". The average is shown in the formula, as the inputs' unit prints it."""
+        inputs = [a, old, new]
+        value = self._checked("ratio_to_average", inputs, None)
+        average = self._average(old, new)
+        text = self._number(value, 2, signed=False)
+        formula = (
+            f"({self._said(old)} + {self._said(new)}) ÷ 2 = {average}; "
+            f"{self._said(a)} ÷ {average} = {text}"
+        )
+        measure = f"{collapse_whitespace(a.measure)} ÷ {collapse_whitespace(new.measure)}"
+        return self._made(
+            "ratio_to_average", inputs, value, "", text, formula, a.period, measure=measure
+        )
+
+    def sum_ratio(self, parts: Sequence[Figure], whole: Figure) -> Calculation:
+        """The sum of `parts` ÷ `whole`, all of one period: "(cash + receivables) ÷ current
+        liabilities"."""
+        inputs = [*parts, whole]
+        value = self._checked("sum_ratio", inputs, None)
+        text = self._number(value, 2, signed=False)
+        summed = " + ".join(self._said(f) for f in parts)
+        formula = f"({summed}) ÷ {self._said(whole)} = {text}"
+        names = " + ".join(collapse_whitespace(f.measure) for f in parts)
+        measure = f"({names}) ÷ {collapse_whitespace(whole.measure)}"
+        return self._made(
+            "sum_ratio", inputs, value, "", text, formula, whole.period, measure=measure
+        )
+
+    def days(self, held: Sequence[Figure], flow: Figure) -> Calculation:
+        """Days of a year's `flow` that `held` is (× 365): "payables ÷ cost of sales × 365";
+        `held` one figure of the flow's period, or two of one measure (its average over two
+        periods, shown in the formula)."""
+        inputs = [*held, flow]
+        value = self._checked("days", inputs, None)
+        words = words_for(self.language).writer
+        text = f"{self._number(value, 1, signed=False)} {words.days}"
+        if len(held) == 2:
+            average = self._average(held[0], held[1])
+            formula = f"({self._said(held[0])} + {self._said(held[1])}) ÷ 2 = {average}; "
+        else:
+            average, formula = self._said(held[0]), ""
+        formula += f"{average} ÷ {self._said(flow)} × 365 = {text}"
+        measure = f"{collapse_whitespace(held[-1].measure)} ÷ {collapse_whitespace(flow.measure)}"
+        return self._made("days", inputs, value, "", text, formula, flow.period, measure=measure)
+
     def total(self, figures: Sequence[Figure]) -> Calculation:
         inputs = list(figures)
         value = self._checked("sum", inputs, None)
@@ -238,6 +325,16 @@ class Calculator:
         formula = f"{self._said(part)} ÷ {self._said(whole)} = {text}"
         return self._made(kind, [part, whole], value, "%", text, formula, part.period)
 
+    def _average(self, old: Figure, new: Figure) -> str:
+        """The average of two figures as they print their amounts (a half with one decimal
+        more: "$ 10,820.5 million")."""
+        mean = (_decimal(old.value) + _decimal(new.value)) / 2
+        decimals = _decimals([old, new])
+        face = mean / unit_scale(new.unit)
+        if face != face.quantize(Decimal(1).scaleb(-decimals)):
+            decimals += 1
+        return self._amount(mean, [old, new], signed=False, decimals=decimals)[0]
+
     def _checked(self, kind: str, inputs: Sequence[Figure], years: int | None) -> Decimal:
         problem = comparability_problem(kind, inputs)
         if problem:
@@ -253,6 +350,8 @@ class Calculator:
         text: str,
         formula: str,
         period: str,
+        *,
+        measure: str = "",
     ) -> Calculation:
         self._count += 1
         named: dict[str, str] = {}
@@ -260,7 +359,8 @@ class Calculator:
             named.setdefault(folded(figure.measure), collapse_whitespace(figure.measure))
         measures = list(named.values())
         joiner = " ÷ " if kind in ("margin", "ratio", "share", *_OF_PERIODS) else " + "
-        measure = measures[0] if len(measures) == 1 else joiner.join(measures)
+        if not measure:
+            measure = measures[0] if len(measures) == 1 else joiner.join(measures)
         if kind == "difference" and len(measures) == 2:
             measure = f"{measures[1]} {MINUS} {measures[0]}"
         return Calculation(
@@ -289,21 +389,30 @@ class Calculator:
     def _percent(self, value: Decimal, *, signed: bool) -> str:
         return f"{self._number(value, 1, signed=signed)}%"
 
-    def _amount(self, value: Decimal, inputs: Sequence[Figure], *, signed: bool) -> tuple[str, str]:
-        """An amount in the first input's unit, printed as it prints its figures."""
+    def _amount(
+        self,
+        value: Decimal,
+        inputs: Sequence[Figure],
+        *,
+        signed: bool,
+        decimals: int | None = None,
+    ) -> tuple[str, str]:
+        """An amount in the first input's unit, printed as it prints its figures (or with
+        `decimals`)."""
         first = inputs[0]
+        if decimals is None:
+            decimals = _decimals(inputs)
         if unit_family(first.unit) == "%":
             pp = words_for(self.language).writer.percentage_points
-            return f"{self._number(value, _decimals(inputs), signed=signed)} {pp}", pp
+            return f"{self._number(value, decimals, signed=signed)} {pp}", pp
         face = value / unit_scale(first.unit)
         if printed_scale(first) != unit_scale(first.unit):  # the scale its statement declares
             sign = "+" if signed else ""
-            decimals = _decimals(inputs)
             return scaled_amount(face, first.unit, self.language, decimals=decimals, sign=sign), (
                 first.unit
             )
         prefix, suffix = _around_digits(first.text)
-        number = self._number(abs(face), _decimals(inputs), signed=False)
+        number = self._number(abs(face), decimals, signed=False)
         sign = "" if not signed or face.is_zero() else ("+" if face > 0 else MINUS)
         if not signed and face < 0:
             sign = MINUS

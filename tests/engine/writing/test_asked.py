@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 import pytest
 
 from engine.contracts import Claim, Draft, Plan, Subquestion
@@ -48,7 +50,7 @@ def test_3m_operating_margin_is_computed_from_verified_inputs_and_said_first() -
     draft = _draft("What is 3M's FY2022 operating margin?", _mmm())
     first = draft.summary[0]
     assert first.text.startswith("Operating margin in 2022: 19.1%")
-    assert "6,539 ÷ $ 34,229 = 19.1%" in first.text
+    assert "6,539 million ÷ $ 34,229 million = 19.1%" in first.text
     assert set(first.claim_ids) == {"n", "o"}
     (calculation,) = [c for c in draft.calculations if c.id in first.calculation_ids]
     assert calculation.kind == "margin"
@@ -119,7 +121,7 @@ def test_a_portuguese_question_gets_its_margin_in_portuguese() -> None:
     draft = _draft("Qual foi a margem bruta da Natura em 2023?", claims)
     first = draft.summary[0]
     assert first.text.startswith("Margem bruta em 2023: 64,9%")
-    assert "17.356,1 ÷ 26.737,2 = 64,9%" in first.text
+    assert "17.356,1 milhões ÷ 26.737,2 milhões = 64,9%" in first.text
 
 
 def test_a_formula_spelled_out_in_the_question_is_computed() -> None:
@@ -147,7 +149,7 @@ def test_a_turnover_of_another_company_uses_its_cost_of_sales_not_its_sales() ->
     ]
     first = _draft("What was Globex's inventory turnover in FY2021?", claims).summary[0]
     assert first.text.startswith("Inventory turnover in 2021: 4.00")
-    assert "$ 8,000 ÷ $ 2,000" in first.text
+    assert "$ 8,000 million ÷ $ 2,000 million" in first.text
 
 
 def test_a_growth_asked_is_the_percentage_change_between_the_years() -> None:
@@ -181,7 +183,7 @@ def test_a_missing_input_is_a_gap_that_names_it() -> None:
     assert portuguese == ["Margem bruta em 2023: nenhum número verificado de lucro bruto"]
 
 
-def test_an_input_asked_as_an_average_is_not_computed_and_the_gap_says_so() -> None:
+def test_an_input_asked_as_an_average_is_averaged_over_its_two_periods() -> None:
     header = "(in millions) 2018 2017"
     claims = [
         _row("r", "CVS_2018_10K", "Total revenues $ 194,579 $ 184,786", header),
@@ -192,11 +194,162 @@ def test_an_input_asked_as_an_average_is_not_computed_and_the_gap_says_so() -> N
         "defined as: FY2018 revenue / (average PP&E between FY2017 and FY2018)."
     )
     draft = _draft(question, claims)
-    assert not any(c.kind == "ratio" for c in draft.calculations)
-    (gap,) = asked_gaps(question, claims, "en")
-    assert gap.startswith("Fixed asset turnover")
-    assert "average" in gap
-    assert "property, plant and equipment" in gap
+    first = draft.summary[0]
+    assert first.text.startswith("Fixed asset turnover in 2018: 17.98")
+    assert (
+        "(10,292 million + 11,349 million) ÷ 2 = $ 10,820.5 million; "
+        "$ 194,579 million ÷ $ 10,820.5 million = 17.98"
+    ) in first.text
+    assert set(first.claim_ids) == {"r", "p"}
+    (calculation,) = [c for c in draft.calculations if c.id in first.calculation_ids]
+    assert calculation.kind == "ratio_to_average"
+    assert [f.text for f in calculation.inputs] == ["$ 194,579", "10,292", "11,349"]
+    assert asked_gaps(question, claims, "en") == []
+
+
+def _vandelay() -> list[Claim]:
+    header = "(in millions) 2023 2022"
+    return [
+        _row("s", "VANDELAY_2023_10K", "Net sales $ 50,000 $ 40,000", header),
+        _row("c", "VANDELAY_2023_10K", "Cost of goods sold $ 30,000 $ 25,000", header),
+        _row("i", "VANDELAY_2023_10K", "Inventories $ 7,000 $ 5,000", header),
+    ]
+
+
+def test_a_named_turnover_over_an_average_input_is_computed() -> None:
+    question = "What was Vandelay's inventory turnover in FY2023, based on average inventory?"
+    first = _draft(question, _vandelay()).summary[0]
+    assert first.text.startswith("Inventory turnover in 2023: 5.00")
+    assert (
+        "($ 5,000 million + $ 7,000 million) ÷ 2 = $ 6,000 million; "
+        "$ 30,000 million ÷ $ 6,000 million = 5.00"
+    ) in first.text
+    assert set(first.claim_ids) == {"c", "i"}
+
+
+def test_a_portuguese_turnover_over_an_average_stock() -> None:
+    header = "(em milhões de reais) 2023 2022"
+    claims = [
+        _row("c", "AURORA_2023_DFP", "Custo dos produtos vendidos 12.000,0 10.000,0", header),
+        _row("e", "AURORA_2023_DFP", "Estoques 3.500,0 2.500,0", header),
+    ]
+    question = "Qual foi o giro do estoque da Aurora em 2023, usando o estoque médio?"
+    first = _draft(question, claims).summary[0]
+    assert first.text.startswith("Giro do estoque em 2023: 4,00")
+    assert (
+        "(2.500,0 milhões + 3.500,0 milhões) ÷ 2 = R$ 3.000,0 milhões; "
+        "12.000,0 milhões ÷ R$ 3.000,0 milhões = 4,00"
+    ) in first.text
+
+
+def test_an_average_missing_a_period_is_a_gap_naming_the_input_and_the_period() -> None:
+    header = "(in millions) 2018"
+    claims = [
+        _row("r", "PENDANT_2018_10K", "Total revenues $ 9,000", header),
+        _row("p", "PENDANT_2018_10K", "Property and equipment, net 3,000", header),
+    ]
+    question = (
+        "What is Pendant's FY2018 fixed asset turnover? Define it as FY2018 revenue / "
+        "(average PP&E between FY2017 and FY2018)."
+    )
+    draft = _draft(question, claims)
+    assert not any(c.kind == "ratio_to_average" for c in draft.calculations)
+    assert asked_gaps(question, claims, "en") == [
+        "Fixed asset turnover in 2018: no verified figure of property, plant and equipment "
+        "in 2017, which its average of 2017 and 2018 needs"
+    ]
+    portuguese = (
+        "Qual o giro do imobilizado da Pendant em 2018, com o imobilizado médio de 2017 e 2018?"
+    )
+    assert asked_gaps(portuguese, claims, "pt") == [
+        "Giro do imobilizado em 2018: nenhum número verificado de imobilizado em 2017, "
+        "necessário à sua média de 2017 e 2018"
+    ]
+
+
+def _kramerica(*, investments: bool = True) -> list[Claim]:
+    header = "(in millions) December 31, 2022 December 31, 2021"
+    rows = [
+        _row("k", "KRAMERICA_2022_10K", "Cash and cash equivalents $ 1,200 $ 1,000", header),
+        _row("a", "KRAMERICA_2022_10K", "Accounts receivable, net 900 850", header),
+        _row("l", "KRAMERICA_2022_10K", "Total current liabilities 2,000 1,900", header),
+        _row("v", "KRAMERICA_2022_10K", "Inventories 700 650", header),
+    ]
+    if investments:
+        rows.append(_row("m", "KRAMERICA_2022_10K", "Short-term investments 300 250", header))
+    return rows
+
+
+def test_a_quick_ratio_sums_its_numerator_in_code() -> None:
+    draft = _draft("What is Kramerica's quick ratio for FY2022?", _kramerica())
+    first = draft.summary[0]
+    assert first.text.startswith("Quick ratio in 2022: 1.20")
+    assert "($ 1,200 million + 300 million + 900 million) ÷ 2,000 million = 1.20" in first.text
+    assert set(first.claim_ids) == {"k", "m", "a", "l"}
+    (calculation,) = [c for c in draft.calculations if c.id in first.calculation_ids]
+    assert calculation.kind == "sum_ratio"
+
+
+def test_a_portuguese_quick_ratio() -> None:
+    header = "(em milhões de reais) 2023 2022"
+    claims = [
+        _row("k", "AURORA_2023_DFP", "Caixa e equivalentes de caixa 800,0 700,0", header),
+        _row("f", "AURORA_2023_DFP", "Aplicações financeiras 200,0 100,0", header),
+        _row("r", "AURORA_2023_DFP", "Contas a receber de clientes 1.000,0 900,0", header),
+        _row("p", "AURORA_2023_DFP", "Passivo circulante 1.600,0 1.500,0", header),
+    ]
+    first = _draft("Qual a liquidez seca da Aurora em 2023?", claims).summary[0]
+    assert first.text.startswith("Liquidez seca em 2023: 1,25")
+    assert (
+        "(800,0 milhões + 200,0 milhões + 1.000,0 milhões) ÷ 1.600,0 milhões = 1,25" in first.text
+    )
+
+
+def test_a_quick_ratio_missing_an_input_is_a_gap_naming_it() -> None:
+    claims = _kramerica(investments=False)
+    question = "What is Kramerica's quick ratio for FY2022?"
+    assert not any(c.kind == "sum_ratio" for c in _draft(question, claims).calculations)
+    assert asked_gaps(question, claims, "en") == [
+        "Quick ratio in 2022: no verified figure of short-term investments"
+    ]
+    assert asked_gaps("Qual a liquidez seca da Kramerica em 2022?", claims, "pt") == [
+        "Liquidez seca em 2022: nenhum número verificado de aplicações financeiras"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "claims"),
+    [
+        ("What was Vandelay's inventory turnover in FY2023, based on average inventory?", "v"),
+        ("What is Kramerica's quick ratio for FY2022?", "k"),
+        ("What is Soylent's FY2023 DPO, on average accounts payable?", "s"),
+    ],
+)
+def test_an_edited_result_of_an_averaged_summed_or_days_measure_is_dropped(
+    question: str, claims: str
+) -> None:
+    rows = {"v": _vandelay, "k": _kramerica, "s": _soylent}[claims]()
+    draft = _draft(question, rows)
+    first = draft.summary[0]
+    (calculation,) = [c for c in draft.calculations if c.id in first.calculation_ids]
+    edited = calculation.model_copy(
+        update={
+            "value": calculation.value + 1,
+            "text": "9.99",
+            "formula": calculation.formula.replace(calculation.text, "9.99"),
+        }
+    )
+    forged = replace(
+        draft,
+        calculations=[edited if c.id == calculation.id else c for c in draft.calculations],
+        summary=[
+            first.model_copy(update={"text": first.text.replace(calculation.text, "9.99")}),
+            *draft.summary[1:],
+        ],
+    )
+    checked = check_draft(forged, rows, language="en")
+    assert calculation.id not in {c.id for c in checked.calculations}
+    assert all(calculation.id not in s.calculation_ids for s in checked.summary)
 
 
 @pytest.mark.parametrize(
@@ -216,6 +369,11 @@ def test_an_input_asked_as_an_average_is_not_computed_and_the_gap_says_so() -> N
             ("current_assets", "current_liabilities"),
         ),
         ("What is the fixed asset turnover of CVS in 2018?", "ratio", ("revenue", "ppe")),
+        (
+            "What is Kramerica's acid-test ratio in 2022?",
+            "sum_ratio",
+            ("cash", "short_term_investments", "receivables", "current_liabilities"),
+        ),
         ("Qual o giro do ativo da Vale em 2022?", "ratio", ("revenue", "total_assets")),
         ("What is MGM's capex as a % of revenue in FY2020?", "share", ("capex", "revenue")),
         (
@@ -267,3 +425,83 @@ def test_a_question_asking_no_measure_gets_none(question: str) -> None:
 )
 def test_a_row_label_names_a_line_item(label: str, item: str, named: bool) -> None:
     assert (label_rank(label, item) is not None) is named
+
+
+def _soylent() -> list[Claim]:
+    header = "(in millions) 2023 2022"
+    return [
+        _row("s", "SOYLENT_2023_10K", "Net sales $ 73,000 $ 65,000", header),
+        _row("c", "SOYLENT_2023_10K", "Cost of sales $ 36,500 $ 33,000", header),
+        _row("p", "SOYLENT_2023_10K", "Accounts payable 4,500 3,500", header),
+        _row("r", "SOYLENT_2023_10K", "Accounts receivable, net 8,000 7,000", header),
+    ]
+
+
+def test_days_payable_outstanding_over_average_payables() -> None:
+    question = (
+        "What is Soylent's FY2023 days payable outstanding (DPO)? DPO is average accounts "
+        "payable between FY2022 and FY2023 divided by cost of sales, times 365."
+    )
+    first = _draft(question, _soylent()).summary[0]
+    assert first.text.startswith("Days payable outstanding in 2023: 40.0 days")
+    assert "(3,500 million + 4,500 million) ÷ 2 = $ 4,000 million; " in first.text
+    assert "$ 4,000 million ÷ $ 36,500 million × 365 = 40.0 days" in first.text
+    assert set(first.claim_ids) == {"c", "p"}
+
+
+def test_days_sales_outstanding_of_one_year_in_portuguese() -> None:
+    header = "(em milhões de reais) 2023 2022"
+    claims = [
+        _row("r", "AURORA_2023_DFP", "Receita líquida 7.300,0 6.000,0", header),
+        _row("c", "AURORA_2023_DFP", "Contas a receber de clientes 1.000,0 900,0", header),
+    ]
+    first = _draft("Qual o prazo médio de recebimento da Aurora em 2023?", claims).summary[0]
+    assert first.text.startswith("Prazo médio de recebimento em 2023: 50,0 dias")
+    assert "1.000,0 milhões ÷ 7.300,0 milhões × 365 = 50,0 dias" in first.text
+
+
+def test_days_inventory_missing_a_year_of_its_average_is_a_gap() -> None:
+    header = "(in millions) 2023"
+    claims = [
+        _row("c", "SOYLENT_2023_10K", "Cost of sales $ 36,500", header),
+        _row("i", "SOYLENT_2023_10K", "Inventories $ 3,000", header),
+    ]
+    question = "What were Soylent's days inventory outstanding in FY2023, on average inventory?"
+    assert asked_gaps(question, claims, "en") == [
+        "Days inventory outstanding in 2023: no verified figure of inventories in 2022, which "
+        "its average of 2022 and 2023 needs"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        (
+            "What is Soylent's FY2023 days payable outstanding (DPO)? DPO is defined as: 365 * "
+            "(average accounts payable between FY2022 and FY2023) / (FY2023 COGS + change in "
+            "inventory between FY2022 and FY2023).",
+            "en",
+        ),
+        (
+            "What is Soylent's FY2023 asset turnover? Define it as (FY2023 net sales - returns) "
+            "/ average total assets between FY2022 and FY2023.",
+            "en",
+        ),
+        (
+            "Qual o giro do ativo da Soylent em 2023, definido como receita líquida / (ativo "
+            "total menos caixa)?",
+            "pt",
+        ),
+    ],
+)
+def test_a_formula_with_terms_beyond_its_inputs_is_not_computed_and_the_gap_says_so(
+    question: str, language: str
+) -> None:
+    header = "(in millions) 2023 2022"
+    claims = [*_soylent(), _row("t", "SOYLENT_2023_10K", "Total assets 90,000 80,000", header)]
+    brief = make_brief(question)
+    plan = Plan(question=question, subquestions=[Subquestion(id="s1", text=question)])
+    draft = verbatim_draft(brief, plan, claims)
+    assert not draft.calculations
+    (gap,) = asked_gaps(question, claims, language)  # type: ignore[arg-type]
+    assert ("formula" in gap) if language == "en" else ("fórmula" in gap)

@@ -136,3 +136,53 @@ def test_figures_that_do_not_compare_are_refused(kind: str, inputs: list[object]
 
 def test_not_comparable_is_a_model_error() -> None:
     assert issubclass(NotComparable, ModelError)
+
+
+def test_a_ratio_to_an_average_of_two_periods() -> None:
+    calculator = Calculator("en")
+    sales = figure("$ 50,000", 50000, "2023", "Net sales")
+    ppe_old = figure("$ 11,000", 11000, "2022", "PP&E")
+    ppe_new = figure("$ 9,000", 9000, "2023", "PP&E")
+    turnover = calculator.ratio_to_average(sales, ppe_old, ppe_new)
+    assert (turnover.kind, turnover.text, turnover.period) == ("ratio_to_average", "5.00", "2023")
+    assert turnover.formula == "($ 11,000 + $ 9,000) ÷ 2 = $ 10,000; $ 50,000 ÷ $ 10,000 = 5.00"
+    assert turnover.value == pytest.approx(5.0)
+    assert recompute(turnover) == turnover.value
+    assert Calculator("pt").ratio_to_average(sales, ppe_old, ppe_new).text == "5,00"
+    other = figure("$ 9,000", 9000, "2023", "Inventories")
+    with pytest.raises(NotComparable, match="one measure"):
+        calculator.ratio_to_average(sales, ppe_old, other)
+    with pytest.raises(NotComparable, match="two periods"):
+        calculator.ratio_to_average(sales, ppe_new, ppe_new)
+
+
+def test_a_ratio_of_a_sum_of_inputs() -> None:
+    calculator = Calculator("en")
+    cash = figure("$ 1,200", 1200, "2022", "Cash")
+    investments = figure("$ 300", 300, "2022", "Short-term investments")
+    receivables = figure("$ 900", 900, "2022", "Receivables")
+    liabilities = figure("$ 2,000", 2000, "2022", "Current liabilities")
+    quick = calculator.sum_ratio([cash, investments, receivables], liabilities)
+    assert (quick.kind, quick.text) == ("sum_ratio", "1.20")
+    assert quick.formula == "($ 1,200 + $ 300 + $ 900) ÷ $ 2,000 = 1.20"
+    assert recompute(quick) == quick.value
+    with pytest.raises(NotComparable, match="one period"):
+        calculator.sum_ratio([cash, investments], figure("$ 2,000", 2000, "2021", "CL"))
+    with pytest.raises(NotComparable, match="at least two"):
+        calculator.sum_ratio([cash], liabilities)
+
+
+def test_days_of_a_figure_or_of_an_average_over_a_years_flow() -> None:
+    calculator = Calculator("en")
+    cogs = figure("$ 36,500", 36500, "2023", "Cost of sales")
+    old = figure("$ 3,500", 3500, "2022", "Accounts payable")
+    new = figure("$ 4,500", 4500, "2023", "Accounts payable")
+    dpo = calculator.days([old, new], cogs)
+    assert (dpo.kind, dpo.text) == ("days", "40.0 days")
+    assert dpo.formula == "($ 3,500 + $ 4,500) ÷ 2 = $ 4,000; $ 4,000 ÷ $ 36,500 × 365 = 40.0 days"
+    assert recompute(dpo) == dpo.value
+    one = calculator.days([new], cogs)
+    assert (one.text, one.formula) == ("45.0 days", "$ 4,500 ÷ $ 36,500 × 365 = 45.0 days")
+    assert Calculator("pt").days([new], cogs).text == "45,0 dias"
+    with pytest.raises(NotComparable, match="one period"):
+        calculator.days([old], cogs)
