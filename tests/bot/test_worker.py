@@ -300,19 +300,25 @@ class _StuckWorker:
         await asyncio.gather(*self.tasks.values())
 
 
-async def test_a_job_that_will_not_stop_does_not_keep_its_worker_alive() -> None:
-    """Before: closing waited for every job, so one stuck where no cancel reaches kept the
-    worker process alive after SIGTERM until it was killed."""
+async def _stopped(worker: _StuckWorker, grace: float) -> list[str]:
+    """Run `worker` as `fonte worker` does, stop it once its job runs, and return what
+    `on_stuck` was told (["given up"] when closing was given up after `grace`)."""
     stuck: list[str] = []
-    worker = _StuckWorker()
     run = asyncio.create_task(
-        run_workers([worker], grace=0.05, on_stuck=lambda: stuck.append("given up"))  # type: ignore[list-item]
+        run_workers([worker], grace=grace, on_stuck=lambda: stuck.append("given up"))  # type: ignore[list-item]
     )
     await worker.started.wait()
     run.cancel()
     with pytest.raises(asyncio.CancelledError):
         await asyncio.wait_for(run, 60)  # a bound for a hang, not a speed
-    assert stuck == ["given up"]
+    return stuck
+
+
+async def test_a_job_that_will_not_stop_does_not_keep_its_worker_alive() -> None:
+    """Before: closing waited for every job, so one stuck where no cancel reaches kept the
+    worker process alive after SIGTERM until it was killed."""
+    worker = _StuckWorker()
+    assert await _stopped(worker, grace=0.05) == ["given up"]
     worker.released = True  # the test's loop must end: the job stops ignoring cancels
     worker.tasks["j1"].cancel()
     await asyncio.gather(worker.tasks["j1"], return_exceptions=True)
@@ -401,14 +407,6 @@ async def test_a_job_that_swallowed_its_cancel_is_cancelled_again_and_its_worker
     """Before: one cancel was sent; a job that lost it ran on, and after the grace was left
     to its lease (seen in CI: a killed worker's report job never handed over)."""
     monkeypatch.setattr("bot.worker.RECANCEL_SECONDS", 0.01)
-    stuck: list[str] = []
     worker = _DeafOnceWorker()
-    run = asyncio.create_task(
-        run_workers([worker], grace=60, on_stuck=lambda: stuck.append("given up"))  # type: ignore[list-item]
-    )
-    await worker.started.wait()
-    run.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await asyncio.wait_for(run, 60)  # a bound for a hang, not a speed
-    assert stuck == []
+    assert await _stopped(worker, grace=60) == []
     assert worker.tasks["j1"].cancelled()
