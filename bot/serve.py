@@ -13,6 +13,7 @@ from aiohttp import web
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
 from bot.config import Settings
+from bot.diagnostics import dump_tasks_on_signal
 from bot.jobs import open_runtime
 from bot.recovery.in_flight import watch_in_flight
 from bot.routines.run import ticking
@@ -52,6 +53,7 @@ def _stop_on_signals(stop: asyncio.Event) -> None:
 async def serve_bot(settings: Settings, stop: asyncio.Event | None = None) -> None:
     stop = stop or asyncio.Event()
     _stop_on_signals(stop)
+    dump_tasks_on_signal("fonte bot")
     rt = await open_runtime(settings)
     watcher = asyncio.create_task(watch_in_flight(rt))  # reports Redis may lose
     # Routines: workers tick on arq's cron; the embedded bot, which has none, here.
@@ -87,6 +89,7 @@ async def serve_bot(settings: Settings, stop: asyncio.Event | None = None) -> No
 async def serve_workers(settings: Settings, *, burst: bool = False) -> None:
     stop = asyncio.Event()
     _stop_on_signals(stop)  # from the start: opening the source may OCR for minutes
+    dump_tasks_on_signal("fonte worker")
     rt = await open_runtime(settings)
     try:
         # Open (and index) the source now, not in the first job; a signal stops that too.

@@ -9,6 +9,7 @@ import contextlib
 import itertools
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -154,6 +155,24 @@ def stop_workers(processes: list[subprocess.Popen[bytes]]) -> None:
             process.terminate()  # SIGTERM: a worker stops its jobs and closes its connections
     for process in processes:
         process.wait(timeout=30)
+
+
+DUMP_MARK = "unfinished asyncio tasks ---"
+
+
+async def tasks_of(processes: list[subprocess.Popen[bytes]], logs: list[Path]) -> str:
+    """What each live worker is waiting on: its tasks dumped on SIGUSR2
+    (`bot.diagnostics`), read back from the end of its log; for a failure's message."""
+    for process in processes:
+        if process.poll() is None:
+            process.send_signal(signal.SIGUSR2)
+    await asyncio.sleep(1.0)
+    dumps = []
+    for log in logs:
+        text = log.read_text(errors="replace") if log.exists() else ""
+        at = text.rfind(DUMP_MARK)
+        dumps.append(f"{log.name}: " + (text[at:] if at >= 0 else "no task dump"))
+    return "\n".join(dumps)
 
 
 def _never(error: Exception) -> bool:

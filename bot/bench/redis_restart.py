@@ -42,6 +42,7 @@ from bot.bench.processes import (
     slack_stand_in,
     start_worker,
     stop_workers,
+    tasks_of,
     until,
     worker_environment,
 )
@@ -293,9 +294,15 @@ async def fault_run(
                             return False
                     return True
 
-                await until(
-                    all_ended, within, "every report ended or its requester told", not_yet=is_outage
-                )
+                try:
+                    await until(
+                        all_ended,
+                        within,
+                        "every report ended or its requester told",
+                        not_yet=is_outage,
+                    )
+                except AssertionError as stuck:
+                    raise AssertionError(f"{stuck}\n{await tasks_of(workers, logs)}") from None
                 for report_id in outcome.report_ids:
                     state = await rt.states.get(report_id)
                     outcome.statuses[state.status if state else "gone"] += 1

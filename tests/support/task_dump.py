@@ -4,7 +4,6 @@ threads, where an event loop stuck on an await shows only `select`; this shows t
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 import threading
@@ -15,6 +14,8 @@ from typing import TextIO
 import pytest
 from _pytest.faulthandler import fault_handler_stderr_fd_key
 
+from bot.diagnostics import dump_tasks
+
 DUMP_AFTER_SECONDS = 280.0
 """Before faulthandler's 300 s (pyproject), so both dumps are there to read."""
 
@@ -23,19 +24,6 @@ def uncaptured_stderr(config: pytest.Config) -> int | None:
     """The stderr pytest keeps for faulthandler, whose output it does not capture (a test's
     own stderr is captured, and a stuck test never shows it); None when faulthandler is off."""
     return config.stash.get(fault_handler_stderr_fd_key, None)
-
-
-def dump_tasks(name: str, out: TextIO) -> int:
-    """Write each unfinished task of any loop in the process, with its stack; the count."""
-    tasks = [task for task in list(asyncio.tasks._all_tasks) if not task.done()]
-    out.write(f"\n--- {name}: {len(tasks)} unfinished asyncio tasks ---\n")
-    for task in tasks:
-        try:
-            task.print_stack(file=out)
-        except Exception as error:  # a task finishing under us: say so, go on
-            out.write(f"{task!r}: stack unreadable ({error})\n")
-    out.flush()
-    return len(tasks)
 
 
 @contextmanager
