@@ -12,6 +12,9 @@ import signal
 import sys
 from typing import TextIO
 
+HEADING = "unfinished asyncio tasks ---"
+"""Ends the line that opens each dump: where a reader of the log finds the latest one."""
+
 
 def dump_tasks(name: str, out: TextIO) -> int:
     """Write each unfinished task of any loop in the process, with its stack; the count."""
@@ -19,7 +22,7 @@ def dump_tasks(name: str, out: TextIO) -> int:
     # too (tests.support.task_dump).
     every = asyncio.tasks._all_tasks  # type: ignore[attr-defined]
     tasks = [task for task in list(every) if not task.done()]
-    out.write(f"\n--- {name}: {len(tasks)} unfinished asyncio tasks ---\n")
+    out.write(f"\n--- {name}: {len(tasks)} {HEADING}\n")
     for task in tasks:
         try:
             task.print_stack(file=out)

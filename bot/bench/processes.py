@@ -21,6 +21,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.config import Settings
+from bot.diagnostics import HEADING
 from bot.redis.connection import connect
 from engine import Limits
 from engine.planning import LimitOverrides
@@ -157,22 +158,30 @@ def stop_workers(processes: list[subprocess.Popen[bytes]]) -> None:
         process.wait(timeout=30)
 
 
-DUMP_MARK = "unfinished asyncio tasks ---"
-
-
 async def tasks_of(processes: list[subprocess.Popen[bytes]], logs: list[Path]) -> str:
     """What each live worker is waiting on: its tasks dumped on SIGUSR2
-    (`bot.diagnostics`), read back from the end of its log; for a failure's message."""
+    (`bot.diagnostics`), read back from the end of its log once there (10 s at most); for a
+    failure's message."""
+    before = [_log_text(log).count(HEADING) for log in logs]
     for process in processes:
         if process.poll() is None:
             process.send_signal(signal.SIGUSR2)
-    await asyncio.sleep(1.0)
+
+    async def written() -> bool:
+        return all(_log_text(log).count(HEADING) > n for log, n in zip(logs, before, strict=True))
+
+    with contextlib.suppress(AssertionError):  # a worker that wrote none: say so below
+        await until(written, 10.0, "every worker's task dump")
     dumps = []
     for log in logs:
-        text = log.read_text(errors="replace") if log.exists() else ""
-        at = text.rfind(DUMP_MARK)
+        text = _log_text(log)
+        at = text.rfind(HEADING)
         dumps.append(f"{log.name}: " + (text[at:] if at >= 0 else "no task dump"))
     return "\n".join(dumps)
+
+
+def _log_text(log: Path) -> str:
+    return log.read_text(errors="replace") if log.exists() else ""
 
 
 def _never(error: Exception) -> bool:

@@ -8,7 +8,7 @@ import signal
 
 import pytest
 
-from bot.diagnostics import dump_tasks_on_signal
+from bot.diagnostics import HEADING, dump_tasks_on_signal
 
 
 async def _waiting_for_a_result_that_never_comes(never: asyncio.Event) -> None:
@@ -26,7 +26,7 @@ async def test_sigusr2_writes_the_function_a_stuck_task_waits_in(
         await asyncio.sleep(0)
         os.kill(os.getpid(), signal.SIGUSR2)
         async with asyncio.timeout(30):  # the handler runs on one of the loop's next turns
-            while "unfinished asyncio tasks" not in written:
+            while HEADING not in written:
                 await asyncio.sleep(0.01)
                 written += capsys.readouterr().err
     finally:
