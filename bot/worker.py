@@ -22,9 +22,10 @@ from arq.worker import Worker, func
 from redis.exceptions import ResponseError, WatchError
 
 from bot import jobs
+from bot.cancelling import unless_cancelled
 from bot.recovery.attempts import REPORT_ATTEMPTS
 from bot.redis.connection import awaited, client
-from bot.redis.outage import Outage, is_outage, unless_cancelled
+from bot.redis.outage import Outage, is_outage
 from bot.redis.runs import LEASE_SECONDS
 from bot.runtime import Runtime
 

@@ -10,6 +10,7 @@ attempt took the run over), `on_lost` is called: the attempt must stop, and deli
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import socket
@@ -17,6 +18,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
+from bot.cancelling import stop_task, unless_cancelled
 from bot.redis.outage import Outage, is_outage
 from bot.redis.runs import RunLeases
 
@@ -80,6 +82,7 @@ class RunHeartbeat:
             try:
                 held = await self.leases.take(self.report_id, self.token)
             except Exception as error:
+                unless_cancelled(error)
                 if not is_outage(error):
                     raise
                 await asyncio.sleep(self._outage.failed(error))
@@ -97,8 +100,8 @@ class RunHeartbeat:
     async def stop(self) -> None:
         """Stop beating and let the run go at once, unless it was lost to another attempt."""
         if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+            with contextlib.suppress(Exception):  # a beat's failure is the lease's, not ours
+                await stop_task(self._task)
         if not self.lost:
             try:
                 await self.leases.release(self.report_id, self.token)

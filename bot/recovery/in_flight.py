@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from arq.constants import in_progress_key_prefix, job_key_prefix, result_key_prefix
 
+from bot.cancelling import unless_cancelled
 from bot.conversation.common import report_id_for
 from bot.queue import ArqQueue
 from bot.redis.connection import awaited
@@ -223,6 +224,7 @@ async def watch_in_flight(rt: Runtime, every: float = CHECK_SECONDS) -> None:
         try:
             await check_flights(rt, ledger)
         except Exception as error:
+            unless_cancelled(error)
             if is_outage(error):
                 await asyncio.sleep(outage.failed(error))
                 continue

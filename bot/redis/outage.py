@@ -31,7 +31,6 @@ into "already enqueued" (None).
 
 from __future__ import annotations
 
-import asyncio
 import errno
 import logging
 import socket
@@ -123,18 +122,6 @@ def is_outage(error: BaseException) -> bool:
             return True
         current = current.__cause__
     return False
-
-
-def unless_cancelled(error: BaseException | None = None) -> None:
-    """Raise CancelledError when the running task is being cancelled. An outage caught to be
-    waited out (a timeout, a dropped connection) may be what the cancellation became inside
-    redis-py, and a cancellation may be swallowed whole (Python 3.11's `wait_for` returns a
-    result that landed as it was cancelled); a loop that went on would never end (a worker
-    that never stops). A task asked to stop keeps `cancelling()` above zero whatever its
-    callees did with the CancelledError, so each turn of a loop asks it."""
-    task = asyncio.current_task()
-    if task is not None and task.cancelling():
-        raise asyncio.CancelledError from error
 
 
 class Outage:

@@ -31,6 +31,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.cancelling import unless_cancelled
 from bot.conversation.delivery import posted_files, posted_marked, report_uploads
 from bot.recovery.heartbeat import RunHeartbeat
 from bot.redis.outage import REDIS_DOWN
@@ -77,7 +78,8 @@ async def ticking(
     while True:
         try:
             await tick(rt, rt.now())
-        except Exception:
+        except Exception as error:
+            unless_cancelled(error)
             log.exception("the routines' tick failed; the next one is in %.0f s", every)
         await sleep(every)
 

@@ -30,8 +30,9 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Literal
 
+from bot.cancelling import stop_task, unless_cancelled
 from bot.slack.api import SlackApi
-from bot.slack.assistant import best_effort, cancelled
+from bot.slack.assistant import best_effort
 from engine.text import clip, collapse_whitespace
 
 SessionStatus = Literal["processing", "active", "suspended", "closed"]
@@ -86,6 +87,7 @@ class ProcessingSession:
         while True:
             await asyncio.sleep(self.refresh)
             await self._processing()
+            unless_cancelled()
 
     async def _processing(self) -> None:
         await set_session(self.slack, self.channel, self.thread_ts, "processing")
@@ -93,5 +95,5 @@ class ProcessingSession:
     async def stop(self) -> None:
         """Stop setting it; the report's end says what it becomes (`ended_status`)."""
         if self._task is not None:
-            await cancelled(self._task)
+            await stop_task(self._task)
             self._task = None

@@ -17,6 +17,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 
+from bot.cancelling import stop_task, unless_cancelled
 from bot.slack.api import DELIVERY_ERRORS, SlackApi
 from bot.slack.blockkit import Message
 from bot.slack.locales import BOTH, Languages
@@ -135,13 +136,6 @@ async def set_title(slack: SlackApi, channel: str, thread_ts: str, question: str
     await best_effort("setTitle", lambda: slack.set_title(channel, thread_ts, title))
 
 
-async def cancelled(task: asyncio.Task[None]) -> None:
-    """Cancel a refreshing loop and wait until it ended."""
-    task.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await task
-
-
 MAX_LOADING_MESSAGES = 10
 """setStatus's loading_messages: "Maximum of 10 messages"
 (docs.slack.dev/reference/methods/assistant.threads.setStatus)."""
@@ -181,6 +175,7 @@ class StatusLine:
     async def _run(self) -> None:
         shown: tuple[str, list[str]] | None = None
         while True:
+            unless_cancelled()
             text = self._text()
             loading = self._loading()[:MAX_LOADING_MESSAGES] if self._loading else []
             if (text, loading) != shown or not self._changed.is_set():
@@ -198,7 +193,7 @@ class StatusLine:
     async def close(self) -> None:
         """Stop refreshing and clear the line (the report's message follows)."""
         if self._task is not None:
-            await cancelled(self._task)
+            await stop_task(self._task)
             self._task = None
             await self._set("")
 

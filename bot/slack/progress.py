@@ -17,7 +17,6 @@ the final state always waits for its slot.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -25,6 +24,7 @@ from typing import Protocol
 
 from slack_sdk.errors import SlackApiError, SlackClientError
 
+from bot.cancelling import stop_task, unless_cancelled
 from bot.slack.api import Coalesced, SlackApi, progress_call
 from bot.slack.blockkit import DEFAULT_TEXT_BUDGET, MAX_BLOCKS, Message, escape, sections, text_size
 from bot.slack.blocks import progress_message
@@ -173,6 +173,7 @@ class ProgressReporter:
 
     async def _run(self) -> None:
         while True:
+            unless_cancelled()  # a callee of the last flush may have swallowed close()'s cancel
             await self._dirty.wait()
             if self._last is not None:
                 wait = self._interval - (self._clock() - self._last)
@@ -205,9 +206,7 @@ class ProgressReporter:
         A stream is stopped either way, so it never outlives the run; when Slack refuses
         its final stop, the final state goes out as an edit."""
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await stop_task(self._task)
             self._task = None
         view, self._view = self._view, self._edits
         if view is self._edits and not final:

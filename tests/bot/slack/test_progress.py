@@ -4,6 +4,7 @@ streamed plan card shows the same state, and hands over to edits when its stream
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 from dataclasses import dataclass, field
@@ -189,3 +190,32 @@ def test_the_edited_message_lists_the_tasks_with_their_sources() -> None:
     assert "<https://example.org/doc1.pdf#page=2|Documento 1>" in text
     assert "*Fabricantes* — to do" in text
     assert_within_limits(message.blocks)
+
+
+async def test_close_ends_even_when_a_flush_swallowed_its_cancel() -> None:
+    """Before: a spend read (or a Slack call) that swallowed close()'s cancel sent the loop
+    back to waiting for the next change; close() waited on it forever and the report was
+    never delivered (seen under a full Redis, tests/bot/test_redis_faults.py)."""
+    slack = RecordingSlack()
+    reading = asyncio.Event()
+    reads = 0
+
+    async def spend() -> Spend:
+        nonlocal reads
+        reads += 1
+        if reads == 1:
+            reading.set()
+            with contextlib.suppress(asyncio.CancelledError):  # as 3.11's wait_for may
+                await asyncio.Event().wait()
+        return Spend(steps=1)
+
+    reporter = ProgressReporter(slack, "C1", "1.1", "en", lambda: Limits(), interval=0, spend=spend)
+    reporter.start()
+    reporter.sink(SubagentStarted("s1", "s1"))
+    await reading.wait()
+    async with asyncio.timeout(10) as guard:  # a hang guard only: it takes a few turns
+        await reporter.close()
+    # The old close() swallowed the guard's cancel too, so the guard must not have fired.
+    assert not guard.expired(), "close() hung on a loop that swallowed its cancel"
+    assert reads == 2  # the final state read its spend once more, and went out
+    assert slack.updates
