@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from evals.bench_startup import HEAVY
+from evals.bench_startup import HEAVY, HELP_UNUSED
 from tests.support.cli_pages import QUESTION, write_law_library
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -30,11 +30,11 @@ print(json.dumps({{"code": code, "loaded": [m for m in heavy if m in sys.modules
 """
 
 
-def _fonte(*arguments: str, cache: Path) -> tuple[int, list[str]]:
-    """`fonte ARGUMENTS` in a new interpreter on this checkout: its exit code and the heavy
-    libraries it imported."""
+def _fonte(*arguments: str, cache: Path, heavy: tuple[str, ...] = HEAVY) -> tuple[int, list[str]]:
+    """`fonte ARGUMENTS` in a new interpreter on this checkout: its exit code and which of the
+    `heavy` modules it imported."""
     done = subprocess.run(
-        [sys.executable, "-c", _RUN.format(heavy=json.dumps(HEAVY)), *arguments],
+        [sys.executable, "-c", _RUN.format(heavy=json.dumps(heavy)), *arguments],
         cwd=ROOT,
         env={
             "PYTHONPATH": str(ROOT),
@@ -57,6 +57,28 @@ def test_help_imports_no_reader_model_or_renderer(tmp_path: Path) -> None:
 @pytest.mark.parametrize("command", ["ask", "verify", "library", "eval", "bot", "worker"])
 def test_a_command_s_help_imports_none_either(command: str, tmp_path: Path) -> None:
     assert _fonte(command, "--help", cache=tmp_path) == (0, [])
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["--help"],
+        ["--version"],
+        ["ask", "--help"],
+        ["verify", "--help"],
+        ["library", "index", "--help"],
+        ["bot", "--help"],
+        ["worker", "--help"],
+        ["eval", "--help"],
+    ],
+)
+def test_help_builds_no_report_model_and_no_console(arguments: list[str], tmp_path: Path) -> None:
+    """Help is argparse's text: no pydantic model is built, no rich console made, and a
+    built-in command reads no distribution's metadata (only `fonte --help` lists plugins)."""
+    code, loaded = _fonte(*arguments, cache=tmp_path, heavy=HELP_UNUSED)
+    built_in = arguments[0] in ("ask", "verify", "library")
+    expected = [] if built_in else ["importlib.metadata"]
+    assert (code, loaded) == (0, expected)
 
 
 def test_indexing_markdown_loads_no_office_pdf_or_html_reader(tmp_path: Path) -> None:
