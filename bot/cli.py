@@ -1,7 +1,8 @@
 """`fonte bot` and `fonte worker`, registered through the `fonte.commands` entry point.
 
-Every `fonte` command loads this module, so it imports nothing of Slack, arq or Redis until
-one of its own commands runs (the engine works without the `slack` extra installed).
+Every `fonte` command loads this module, so it imports nothing of Slack, arq or Redis, nor
+the settings (built on the engine's models), until one of its own commands runs (the engine
+works without the `slack` extra installed, and `fonte --help` builds no model).
 
 fonte bot      [--check]            the Slack app; embedded (no REDIS_URL) or enqueueing
 fonte worker   [--burst] [--check]  arq workers (REDIS_URL); scale by running more
@@ -17,7 +18,6 @@ import sys
 import urllib.error
 import urllib.request
 
-from bot.config import configure_logging, load_settings
 from engine import FonteError
 from engine.cli import EXIT_FAILED, EXIT_OK, error_line, exit_code_for
 
@@ -45,6 +45,7 @@ def _fail(error: FonteError) -> int:
 
 
 def bot_command(args: argparse.Namespace) -> int:
+    from bot.config import configure_logging, load_settings
     from bot.serve import serve_bot
     from bot.sources import configured_library_problem
 
@@ -104,6 +105,7 @@ def ratings_command(args: argparse.Namespace) -> int:
 
 
 def worker_command(args: argparse.Namespace) -> int:
+    from bot.config import configure_logging, load_settings
     from bot.jobs import open_runtime
     from bot.serve import serve_workers
     from bot.worker import workers_alive

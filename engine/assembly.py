@@ -29,15 +29,8 @@ from engine.sources.library.files import in_language
 from engine.sources.library.folder import unfinished_note
 from engine.sources.library.page_evidence import LibraryPageEvidence
 from engine.sources.protocols import Fetcher, Search
-from engine.sources.web import (
-    CachingFetcher,
-    DiskSnapshotStore,
-    FetchConfig,
-    WebFetcher,
-    WebPageEvidence,
-)
+from engine.sources.web import CachingFetcher, DiskSnapshotStore, FetchConfig, WebPageEvidence
 from engine.sources.web.config import MAX_BYTES
-from engine.sources.web.search import search_from_env
 
 LIBRARY_LABEL = "library:"
 WEB_LABEL = "web:"
@@ -166,6 +159,11 @@ def open_web_sources(
     Configuration errors (a provider without its key, a bad FONTE_FETCH_* value) raise
     BadInput before any request is made.
     """
+    # The web client, its HTML reader and the search APIs (httpx, trafilatura, lxml) are
+    # imported by a research that reads the web, not by one on a library alone.
+    from engine.sources.web import WebFetcher
+    from engine.sources.web.search import search_from_env
+
     environment = os.environ if env is None else env
     config = FetchConfig.from_env(environment)
     notes: list[str] = []

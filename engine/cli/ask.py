@@ -23,7 +23,8 @@ from engine.assembly import Sources, index_unfinished, library_sources, web_sour
 from engine.budget import Budget, InMemoryBudget, Meter, PausableClock, StepRefused
 from engine.changes import explain_gone, with_changes
 from engine.cli.clarify import clarify_at_terminal
-from engine.cli.console import progress_display, say, summarise
+from engine.cli.console import say
+from engine.cli.display import progress_display, summarise
 from engine.cli.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_MODEL_UNREACHABLE, EXIT_OK
 from engine.cli.opening import open_library
 from engine.cli.signals import terminate_as_interrupt

@@ -1,19 +1,11 @@
-"""The terminal: one stderr console, progress while a run goes, a summary when it ends."""
+"""The terminal's one stderr console and `say`, its plain line; a run's live panel and summary
+are `engine.cli.display`'s (only `fonte ask` shows one)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from pathlib import Path
-
 from rich.console import Console
-from rich.live import Live
 
-from engine.cli.panel import render_progress
 from engine.cli.printable import printable
-from engine.contracts import Limits, Report
-from engine.events import Event, EventSink
-from engine.progress import ProgressState, describe_event
 
 console = Console(stderr=True, highlight=False)
 
@@ -22,44 +14,3 @@ def say(message: str) -> None:
     """One plain line on stderr, never wrapped (so errors stay one line), with any control
     sequence a page or a file name carried taken out."""
     console.print(printable(message), soft_wrap=True, markup=False)
-
-
-@contextmanager
-def progress_display(limits: Limits) -> Iterator[EventSink]:
-    """A live panel on a terminal; one line per event when output is a pipe or a log."""
-    if not console.is_terminal:
-
-        def log(event: Event) -> None:
-            line = describe_event(event)
-            if line is not None:
-                say(line)
-
-        yield log
-        return
-    state = ProgressState(limits=limits)
-    with Live(render_progress(state), console=console, refresh_per_second=4) as live:
-
-        def show(event: Event) -> None:
-            state.apply(event)
-            live.update(render_progress(state))
-
-        yield show
-
-
-def summarise(report: Report, paths: Sequence[Path]) -> None:
-    verified = len(report.verified_claims())
-    rejected = len(report.claims) - verified
-    status = "partial report" if report.partial else "report"
-    if report.architecture == "v1":
-        say(f"{status} (v1): {len(report.claims)} claims, unverified: v1 has no verifier")
-    else:
-        say(f"{status}: {verified} verified claims, {rejected} rejected or unverified")
-    spend, limits = report.spend, report.limits
-    say(
-        f"spent {spend.steps}/{limits.steps} steps, {spend.seconds:.1f}/{limits.seconds:.0f} s, "
-        f"${spend.usd:.4f}/${limits.usd:.2f}"
-    )
-    for gap in report.gaps:
-        say(f"  gap: {gap}")
-    for path in paths:
-        print(path)

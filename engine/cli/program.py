@@ -7,12 +7,14 @@ import argparse
 import re
 import sys
 from collections.abc import Callable, Sequence
-from importlib.metadata import EntryPoint, PackageNotFoundError, entry_points, version
+from typing import TYPE_CHECKING, NoReturn
 
 from engine.cli.commands import add_ask_command, add_library_command, add_verify_command
-from engine.cli.console import say
 from engine.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, error_line, exit_code_for
 from engine.errors import FonteError
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 PLUGIN_GROUP = "fonte.commands"
 
@@ -22,10 +24,38 @@ _BUILT_IN = frozenset(BUILT_IN_ORDER)
 
 
 def fonte_version() -> str:
+    # The distributions' metadata is read only when asked for (--version, the plugins of a
+    # command that is not built in): `fonte ask --help` reads none.
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("fonte")
     except PackageNotFoundError:  # run from a source tree that was never installed
         return "unknown"
+
+
+class _Version(argparse.Action):
+    """`--version`: argparse's, with the version read when the option is given."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> NoReturn:
+        parser.exit(message=f"fonte {fonte_version()}\n")
+
+
+def say(message: str) -> None:
+    """`engine.cli.console.say`, its console made when a line is said: help and a command's
+    own parsing make none."""
+    from engine.cli.console import say as said
+
+    said(message)
 
 
 def _parser(plugins: bool = True) -> argparse.ArgumentParser:
@@ -33,7 +63,7 @@ def _parser(plugins: bool = True) -> argparse.ArgumentParser:
     eval`), which a built-in command does not need to pay for. Their names are listed in
     the usage line when loaded; a built-in command's own errors show its own usage."""
     parser = argparse.ArgumentParser(prog="fonte", description="Cited research reports.")
-    parser.add_argument("--version", action="version", version=f"fonte {fonte_version()}")
+    parser.add_argument("--version", action=_Version, help="show program's version number and exit")
     commands = parser.add_subparsers(dest="command", required=True)
     add_ask_command(commands)
     add_verify_command(commands)
@@ -48,6 +78,13 @@ def _parser(plugins: bool = True) -> argparse.ArgumentParser:
         register(commands)
     commands.metavar = "{" + ",".join(commands.choices) + "}"
     return parser
+
+
+def entry_points(group: str) -> tuple[EntryPoint, ...]:
+    """The installed entry points of `group` (importlib.metadata's, imported when listed)."""
+    from importlib.metadata import entry_points as installed
+
+    return tuple(installed(group=group))
 
 
 def _add_unavailable(

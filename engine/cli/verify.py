@@ -24,7 +24,6 @@ from engine.cli.printable import printable
 from engine.contracts import Limits, Report
 from engine.settings import BadInput
 from engine.sources.library import Library
-from engine.sources.web import CachingFetcher, FetchConfig, WebFetcher
 from engine.verify import (
     CheckResult,
     recheck_report,
@@ -124,6 +123,9 @@ async def _recheck_web(
     with --refetch, against the live pages, saying which changed since access. Why a gone
     change is gone is told again from the live page: a snapshot of a page since removed
     would still show it."""
+    # The web client and its HTML reader are imported by the report that reads the web only.
+    from engine.sources.web import CachingFetcher, FetchConfig, WebFetcher
+
     async with WebFetcher(FetchConfig.from_env()) as web:
         if live:  # straight from the web: the run's snapshots stay as they were read
             result = await refetch_claims(report, web.fetch, allow_unsealed=allow_unsealed)

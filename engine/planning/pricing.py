@@ -15,10 +15,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from engine.contracts import Limits
 from engine.errors import BadInput
 from engine.settings import env_number
+
+if TYPE_CHECKING:
+    from engine.contracts import Limits
 
 CURRENCY = "USD"
 STEPS_PER_USD = 30.0
@@ -30,6 +33,10 @@ MINUTES_FLOOR, MINUTES_CAP = 5.0, 60.0
 def limits_for_money(usd: float) -> Limits:
     """The limits of a run that may spend `usd`: 30 steps and 5 minutes per dollar, steps
     within 20..300 and minutes within 5..60."""
+    # The report's models are built here, not at import: the templates' prices are read by
+    # `fonte ask --help` (its --template choices), which builds no model.
+    from engine.contracts import Limits
+
     steps = min(STEPS_CAP, max(STEPS_FLOOR, round(usd * STEPS_PER_USD)))
     minutes = min(MINUTES_CAP, max(MINUTES_FLOOR, usd * MINUTES_PER_USD))
     return Limits(steps=steps, seconds=minutes * 60, usd=usd)

@@ -8,9 +8,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.contracts import Language
 from engine.errors import BadInput
 from engine.planning.pricing import DEFAULT_PRICING, PriceList, Pricing
+from engine.text.language import Language
 from engine.text.tokens import fold_accents
 from engine.words import ENGLISH, words_for
 

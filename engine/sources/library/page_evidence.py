@@ -49,7 +49,6 @@ from engine.sources.library.page_boxes import (
     span_boxes,
     text_lines,
 )
-from engine.sources.library.page_crops import render_crop
 from engine.words import words_for
 
 _REPORTS_KEPT = 4
@@ -171,6 +170,9 @@ def _located(claim: Claim, documents: _Documents) -> Claim:
 
 
 def _crop(claim: Claim, documents: _Documents) -> bytes | None:
+    # PIL is imported by the first crop (a claim on a PDF page), not by a library of text.
+    from engine.sources.library.page_crops import render_crop
+
     located = _located(claim, documents)
     if located.locator is None or not located.locator.boxes:
         return None

@@ -12,7 +12,8 @@
 - `office`: `OfficeSeer`, a DOCX, PPTX or XLSX rendered by LibreOffice, seen as a PDF.
 - `html`: `BrowserSeer`, an HTML page laid out in headless Chromium and its excerpt read
   back from the rendered text and pixels (`browser/` holds its parts).
-- `build`: `default_seers` and `seen_check`, as the entry points build the check.
+- `build`: `default_seers` and `seen_check`, as the entry points build the check; each
+  seer is made when its kind is first seen (`OnFirstSight`), so text imports no renderer.
 """
 
 import engine.doors

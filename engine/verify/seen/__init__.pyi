@@ -1,7 +1,13 @@
 from engine.verify.seen.agreement import disagreement
 from engine.verify.seen.browser import FolderResources, Resources
 from engine.verify.seen.browser_seer import BrowserSeer
-from engine.verify.seen.build import SHARED_BROWSER, SHARED_LOG, default_seers, seen_check
+from engine.verify.seen.build import (
+    SHARED_BROWSER,
+    SHARED_LOG,
+    OnFirstSight,
+    default_seers,
+    seen_check,
+)
 from engine.verify.seen.check import NOT_SEEN, RENDERED, SeenCheck, SeenLog, kind_of_page
 from engine.verify.seen.dispatch import SHOWN_AS_TEXT, SeenDispatcher, document_kind, not_checked
 from engine.verify.seen.office import OfficeSeer
@@ -18,6 +24,7 @@ __all__ = [
     "BrowserSeer",
     "FolderResources",
     "OfficeSeer",
+    "OnFirstSight",
     "PdfSeer",
     "Resources",
     "SeenCheck",
