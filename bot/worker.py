@@ -22,12 +22,12 @@ from arq.worker import Worker, func
 from redis.exceptions import ResponseError, WatchError
 
 from bot import jobs
-from bot.cancelling import unless_cancelled
 from bot.recovery.attempts import REPORT_ATTEMPTS
 from bot.redis.connection import awaited, client
 from bot.redis.outage import Outage, is_outage
 from bot.redis.runs import LEASE_SECONDS
 from bot.runtime import Runtime
+from engine import RECANCEL_SECONDS, unless_cancelled
 
 log = logging.getLogger(__name__)
 
@@ -370,12 +370,6 @@ async def run_workers(
         await asyncio.gather(*(worker.async_run() for worker in workers))
     finally:
         await _close(workers, grace, on_stuck)
-
-
-RECANCEL_SECONDS = 2.0
-"""How often, during the grace, a job still running is cancelled again: a cancellation can be
-swallowed on its way (Python 3.11's `wait_for`, inside every redis-py send, returns a result
-that landed as it was cancelled), and the job would run on as if never told."""
 
 
 async def _close(workers: list[Worker], grace: float, on_stuck: Callable[[], None] | None) -> None:

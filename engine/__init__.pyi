@@ -1,6 +1,7 @@
 from engine.agents.toolbox import Assignment, Toolbox
 from engine.board import Board, InMemoryBoard, as_posted, validate_claim
 from engine.budget import Budget, InMemoryBudget, Meter, Refusal, Reservation
+from engine.cancelling import RECANCEL_SECONDS, stop_task, unless_cancelled
 from engine.contracts import (
     MAX_CLARIFYING_QUESTIONS,
     Calculation,
@@ -42,6 +43,7 @@ from engine.subagents import SubagentRunner, check_on_board
 __all__ = [
     "GRACE_SECONDS",
     "MAX_CLARIFYING_QUESTIONS",
+    "RECANCEL_SECONDS",
     "Assignment",
     "BadInput",
     "Board",
@@ -94,6 +96,8 @@ __all__ = [
     "env_number",
     "env_text",
     "split_page",
+    "stop_task",
+    "unless_cancelled",
     "utc_now",
     "validate_claim",
     "wait_within_cap",

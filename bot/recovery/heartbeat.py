@@ -18,9 +18,9 @@ import uuid
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from bot.cancelling import stop_task, unless_cancelled
 from bot.redis.outage import Outage, is_outage
 from bot.redis.runs import RunLeases
+from engine import stop_task, unless_cancelled
 
 log = logging.getLogger(__name__)
 

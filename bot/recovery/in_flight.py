@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 from arq.constants import in_progress_key_prefix, job_key_prefix, result_key_prefix
 
-from bot.cancelling import unless_cancelled
 from bot.conversation.common import report_id_for
 from bot.queue import ArqQueue
 from bot.redis.connection import awaited
@@ -31,7 +30,7 @@ from bot.slack.blockkit import MAX_BUTTON_VALUE, Message, button, section, value
 from bot.slack.payloads import Payload, action_origin, action_value, channel_of
 from bot.slack.texts import texts_for
 from bot.steps import Ask, Deepen, Start, Step
-from engine import Language
+from engine import Language, unless_cancelled
 from engine.text import detect_language
 
 log = logging.getLogger(__name__)

@@ -31,7 +31,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.cancelling import unless_cancelled
 from bot.conversation.delivery import posted_files, posted_marked, report_uploads
 from bot.recovery.heartbeat import RunHeartbeat
 from bot.redis.outage import REDIS_DOWN
@@ -43,7 +42,7 @@ from bot.runtime import Runtime
 from bot.slack.api import DELIVERY_ERRORS
 from bot.slack.delivery import tell
 from bot.sources.catalog import origins_marked
-from engine import Brief, Report
+from engine import Brief, Report, unless_cancelled
 from engine.assembly import Sources
 from engine.changes import explain_gone, with_changes
 

@@ -30,9 +30,9 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Literal
 
-from bot.cancelling import stop_task, unless_cancelled
 from bot.slack.api import SlackApi
 from bot.slack.assistant import best_effort
+from engine import stop_task, unless_cancelled
 from engine.text import clip, collapse_whitespace
 
 SessionStatus = Literal["processing", "active", "suspended", "closed"]

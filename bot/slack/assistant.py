@@ -17,12 +17,11 @@ import contextlib
 import logging
 from collections.abc import Callable
 
-from bot.cancelling import stop_task, unless_cancelled
 from bot.slack.api import DELIVERY_ERRORS, SlackApi
 from bot.slack.blockkit import Message
 from bot.slack.locales import BOTH, Languages
 from bot.slack.texts import texts_for
-from engine import Language
+from engine import Language, stop_task, unless_cancelled
 from engine.planning import TEMPLATES
 from engine.text import clip, collapse_whitespace
 from engine.words import words_for

@@ -24,14 +24,13 @@ from typing import Protocol
 
 from slack_sdk.errors import SlackApiError, SlackClientError
 
-from bot.cancelling import stop_task, unless_cancelled
 from bot.slack.api import Coalesced, SlackApi, progress_call
 from bot.slack.blockkit import DEFAULT_TEXT_BUDGET, MAX_BLOCKS, Message, escape, sections, text_size
 from bot.slack.blocks import progress_message
 from bot.slack.progress_state import SlackProgress
 from bot.slack.stream import StreamedProgress, task_lines
 from bot.slack.texts import texts_for
-from engine import Event, Language, Limits, Spend
+from engine import Event, Language, Limits, Spend, stop_task, unless_cancelled
 
 log = logging.getLogger(__name__)
 

@@ -50,12 +50,12 @@ class _Version(argparse.Action):
         parser.exit(message=f"fonte {fonte_version()}\n")
 
 
-def say(message: str) -> None:
-    """`engine.cli.console.say`, its console made when a line is said: help and a command's
-    own parsing make none."""
-    from engine.cli.console import say as said
+def _say(message: str) -> None:
+    """A line on the terminal through `engine.cli.console` (rich), imported only when a line
+    is said: help and a command's own parsing import no console."""
+    from engine.cli import console
 
-    said(message)
+    console.say(message)
 
 
 def _parser(plugins: bool = True) -> argparse.ArgumentParser:
@@ -106,7 +106,7 @@ def _add_unavailable(
     parser.add_argument("arguments", nargs="*")
 
     def unavailable(args: argparse.Namespace) -> int:
-        say(f"error: {message}")
+        _say(f"error: {message}")
         return EXIT_BAD_INPUT
 
     parser.set_defaults(handler=unavailable)
@@ -151,10 +151,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return handler(args)
     except FonteError as error:  # bad input, a library or provider that fails: one line
-        say(error_line(error))
+        _say(error_line(error))
         return exit_code_for(error)
     except KeyboardInterrupt:  # before research started (e.g. while indexing): nothing to save
-        say("interrupted")
+        _say("interrupted")
         return EXIT_INTERRUPTED
 
 

@@ -1,10 +1,10 @@
 """Stopping a task for sure, when a callee may swallow its cancellation.
 
-A cancellation can be lost inside a callee: Python 3.11's `asyncio.wait_for` returns a
-result that landed in the same turn as the cancel, and a library may turn the
-CancelledError into an error that a retry loop catches. The task then goes on, and whoever
-cancelled it and awaits it waits forever (a report whose progress loop swallowed its
-cancel never got delivered; `tests/bot/test_redis_faults.py` caught it under a full
+A cancellation can be lost inside a callee: Python 3.11's `asyncio.wait_for` (inside
+redis-py's sends) returns a result that landed in the same turn as the cancel, and a library
+may turn the CancelledError into an error that a retry loop catches. The task then goes on,
+and whoever cancelled it and awaits it waits forever (a report whose progress loop swallowed
+its cancel was never delivered: `tests/bot/test_redis_faults.py` caught it under a full
 Redis). A task asked to stop keeps `cancelling()` above zero whatever its callees did with
 the CancelledError, which is what both helpers read:
 
@@ -19,7 +19,8 @@ import asyncio
 from typing import Any
 
 RECANCEL_SECONDS = 0.5
-"""How often `stop_task` cancels again a task that is still running after its cancel."""
+"""How often a task still running after its cancel is cancelled again (`stop_task`, and a
+stopping worker's jobs during its grace, `bot.worker`)."""
 
 
 def unless_cancelled(error: BaseException | None = None) -> None:

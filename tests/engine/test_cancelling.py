@@ -8,7 +8,7 @@ import contextlib
 
 import pytest
 
-from bot.cancelling import stop_task, unless_cancelled
+from engine.cancelling import stop_task, unless_cancelled
 
 HANG_GUARD = 30.0
 """Far beyond what any of these needs: reached only when the stop hangs (the defect)."""
