@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import NamedTuple, Protocol
 
+from engine.errors import SourceError
 from engine.sources.library.deadline import Deadline
 from engine.sources.library.index.catalog import Catalog
 
@@ -55,7 +56,7 @@ class Candidate(NamedTuple):
     counts: dict[str, int]
 
 
-class DamagedIndex(Exception):
+class DamagedIndex(SourceError):
     """The stored passages cannot be read (damaged, partly written, another format): the
     caller treats the index as absent and rebuilds it."""
 
@@ -112,9 +113,10 @@ class IndexBackend(Protocol):
         """The committed passages; raises `DamagedIndex` when they cannot be read."""
         ...
 
-    def writer(self) -> PassageWriter:
-        """A writer of the passages (the lock held); raises `DamagedIndex` when the stored
-        passages cannot be opened for writing (the caller then starts them afresh: `reset`)."""
+    def writing(self) -> AbstractContextManager[PassageWriter]:
+        """A writer of the passages, for the time inside (the lock held); raises
+        `DamagedIndex` when the stored passages cannot be opened for writing (the caller
+        then starts afresh: `reset`). What is not committed when it ends may be lost."""
         ...
 
     def reset(self) -> None:
