@@ -32,6 +32,7 @@ from engine.sources.library.deadline import Deadline
 from engine.sources.library.index.catalog import Catalog
 
 Notify = Callable[[str], None]
+"""Where the index says a line of progress or a warning."""
 
 
 class PassageTokens(NamedTuple):
@@ -44,7 +45,7 @@ class PassageTokens(NamedTuple):
     tokens: str
 
 
-class Candidate(NamedTuple):
+class CandidatePassage(NamedTuple):
     """A passage a search found: where it is, its length in tokens, and how often each of
     the query's terms occurs in it (terms it lacks are absent)."""
 
@@ -66,7 +67,7 @@ class PassageReader(Protocol):
 
     def candidates(
         self, terms: Sequence[str], limit: int, keys: Sequence[str] = ()
-    ) -> list[Candidate]:
+    ) -> list[CandidatePassage]:
         """Up to `limit` passages holding any of `terms`, the most relevant first by the
         store's own measure (only which are returned matters: the caller scores them);
         with `keys`, only passages of those documents."""

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from engine.sources.library.deadline import Deadline
 from engine.sources.library.files import ScannedFile, scan_folder
-from engine.sources.library.index.backend import DamagedIndex, PassageReader
+from engine.sources.library.index.backend import DamagedIndex, Notify, PassageReader
 from engine.sources.library.index.catalog import Catalog, CatalogEntry
 from engine.sources.library.index.passage_index import PassageIndex
 from engine.sources.library.index.refresh import (
@@ -32,7 +32,6 @@ from engine.sources.library.index.refresh import (
     saved_part,
 )
 from engine.sources.library.index.tantivy_store import TantivyStore, folder_directory
-from engine.sources.library.index.workers import Notify
 
 _CONSISTENT_TRIES = 3
 """Times a reader loads the catalog and opens the passages before it takes the lock

@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from engine.sources.library.index.backend import Candidate, PassageReader
+from engine.sources.library.index.backend import CandidatePassage, PassageReader
 from engine.sources.library.index.catalog import CatalogEntry
 
 # Anserini's passage-retrieval setting: a lower k1 and b than bm25s's defaults (1.5, 0.75)
@@ -83,7 +83,7 @@ class PassageIndex:
         keys = [self._keys[number] for number in favoured]
         if keys:
             found += self._reader.candidates(terms, max(FAVOURED_PASSAGES, least), keys)
-        live: dict[PassageRef, Candidate] = {}
+        live: dict[PassageRef, CandidatePassage] = {}
         for candidate in found:
             number = self._numbers.get(candidate.key)
             if number is not None:
@@ -106,7 +106,9 @@ class PassageIndex:
             if held > 0
         }
 
-    def _bm25(self, candidates: list[Candidate], idf: dict[str, float]) -> npt.NDArray[np.float32]:
+    def _bm25(
+        self, candidates: list[CandidatePassage], idf: dict[str, float]
+    ) -> npt.NDArray[np.float32]:
         k1, b = BM25_PARAMETERS["k1"], BM25_PARAMETERS["b"]
         scores = np.zeros(len(candidates), dtype=np.float32)
         for position, candidate in enumerate(candidates):

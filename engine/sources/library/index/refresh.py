@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from engine.sources.library.cache import file_sha256
 from engine.sources.library.deadline import Deadline, passed
 from engine.sources.library.files import ScannedFile
-from engine.sources.library.index.backend import PassageWriter
+from engine.sources.library.index.backend import Notify, PassageWriter
 from engine.sources.library.index.catalog import Catalog, CatalogEntry
 from engine.sources.library.index.reading import TOO_LARGE, FileOutcome, FileTask
-from engine.sources.library.index.workers import Notify, read_files
+from engine.sources.library.index.workers import read_files
 
 
 @dataclass

@@ -30,7 +30,7 @@ import tantivy
 
 from engine.sources.library.deadline import Deadline
 from engine.sources.library.index.backend import (
-    Candidate,
+    CandidatePassage,
     DamagedIndex,
     Notify,
     PassageTokens,
@@ -152,7 +152,7 @@ class TantivyStore:
                 self._memory_index = _registered(tantivy.Index(_SCHEMA))
             return self._memory_index
         path = self.passages_dir
-        if not create and not tantivy.Index.exists(str(path)):
+        if not create and not (path.is_dir() and tantivy.Index.exists(str(path))):
             raise DamagedIndex("no passages indexed yet")
         path.mkdir(parents=True, exist_ok=True)
         with _failing_as_damage():
@@ -178,7 +178,7 @@ class TantivyReader:
 
     def candidates(
         self, terms: Sequence[str], limit: int, keys: Sequence[str] = ()
-    ) -> list[Candidate]:
+    ) -> list[CandidatePassage]:
         distinct = list(dict.fromkeys(terms))
         if not distinct or limit < 1:
             return []
@@ -194,12 +194,12 @@ class TantivyReader:
             hits = self._searcher.search(matching, limit, count=False).hits
             return [self._candidate(address, distinct) for _score, address in hits]
 
-    def _candidate(self, address: tantivy.DocAddress, terms: list[str]) -> Candidate:
+    def _candidate(self, address: tantivy.DocAddress, terms: list[str]) -> CandidatePassage:
         stored = self._searcher.doc(address)
         words = str(stored.get_first("tokens") or "").split(" ")
         counted = Counter(words)
         counts = {term: counted[term] for term in terms if term in counted}
-        return Candidate(
+        return CandidatePassage(
             str(stored.get_first("key")),
             int(stored.get_first("page") or 0),
             int(stored.get_first("start") or 0),

@@ -1,8 +1,10 @@
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import tantivy
 
 from engine.sources.library.deadline import Deadline
 from engine.sources.library.index import opening as opening_module
@@ -212,3 +214,106 @@ def test_a_deadline_passing_while_another_process_refreshes_opens_the_saved_inde
         "d4.md",
         "d5.md",
     ]
+
+
+@pytest.mark.parametrize("damage", ["junk meta", "segment file gone", "another schema"])
+def test_a_damaged_or_foreign_passages_index_is_rebuilt(tmp_path: Path, damage: str) -> None:
+    folder = _folder(tmp_path)
+    _open(folder, tmp_path / "cache")
+    passages = _store(folder, tmp_path / "cache").passages_dir
+    assert passages is not None
+    if damage == "junk meta":
+        (passages / "meta.json").write_text("{junk")
+    elif damage == "segment file gone":
+        for path in passages.glob("*.store"):
+            path.unlink()
+    else:
+        shutil.rmtree(passages)
+        passages.mkdir()
+        builder = tantivy.SchemaBuilder()
+        builder.add_text_field("body", stored=True)
+        other = tantivy.Index(builder.build(), path=str(passages))
+        with other.writer(15_000_000, 1) as writer:
+            writer.add_document(tantivy.Document(body="solar"))
+    reopened = _open(folder, tmp_path / "cache")
+    assert not reopened.from_cache
+    assert reopened.summary.added == [f"d{n}.md" for n in range(6)]
+    assert len(_found(reopened, ["case"])) == 6
+    assert _open(folder, tmp_path / "cache").from_cache
+
+
+def test_an_empty_folder_opens_an_empty_index(tmp_path: Path) -> None:
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    opened = _open(folder, tmp_path / "cache")
+    assert (opened.documents(), len(opened.passage_index())) == ([], 0)
+    assert _found(opened, ["solar"]) == []
+    assert _open(folder, tmp_path / "cache").from_cache
+
+
+def test_a_refresh_that_dies_before_its_catalog_leaves_the_saved_index_sound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its passages are committed under keys no catalog names: readers ignore them, and
+    the next refresh removes them."""
+    folder = _folder(tmp_path)
+    cache = tmp_path / "cache"
+    _open(folder, cache)
+    write_text(folder / "d2.md", "# Doc 2\nWind now, case 2.\n")
+
+    def crash(self: TantivyStore, catalog: object) -> None:
+        raise SystemExit("killed")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(TantivyStore, "save_catalog", crash)
+        with pytest.raises(SystemExit):
+            _open(folder, cache)
+    store = _store(folder, cache)
+    saved = store.load_catalog()
+    assert saved is not None
+    reader = store.reader()
+    assert reader.keys() > saved.keys()  # the new d2's passages, named by no catalog
+    index = opening_module.PassageIndex(reader, saved.documents())
+    assert index.matches(["wind"]).refs == []
+    assert len(index.matches(["solar"]).refs) == 6  # the old d2 still, as its catalog says
+    refreshed = _open(folder, cache)
+    assert [name for name, _, _ in _found(refreshed, ["wind"])] == ["d2.md"]
+    reader = store.reader()  # the orphan and the old d2 removed: only catalogued passages
+    stored = {c.key for c in reader.candidates(["case", "wind"], 100)}
+    assert stored == refreshed.state.catalog.keys()
+
+
+_SEARCH_WHILE_REMOVED = """
+import sys
+from pathlib import Path
+from engine.sources.library.index.opening import open_index
+opened = open_index(
+    Path(sys.argv[1]), Path(sys.argv[2]) / "index", Path(sys.argv[2]) / "parsed", {},
+    on_progress=lambda message: None, on_cache_error=lambda error: print("cache error", error),
+)
+index = opened.passage_index()
+print("opened", len(index.matches(["case"]).refs), flush=True)
+sys.stdin.readline()  # meanwhile another process removes a file and refreshes
+print("after", len(index.matches(["case"]).refs), len(index), flush=True)
+"""
+
+
+def test_a_file_removed_while_another_process_searches(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    cache = tmp_path / "cache"
+    _open(folder, cache)
+    command = [sys.executable, "-c", _SEARCH_WHILE_REMOVED, str(folder), str(cache)]
+    with subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    ) as searcher:
+        assert searcher.stdin is not None
+        assert searcher.stdout is not None
+        assert searcher.stdout.readline() == "opened 6\n"
+        (folder / "d3.md").unlink()
+        refreshed = _open(folder, cache)
+        assert refreshed.summary.removed == ["d3.md"]
+        searcher.stdin.write("\n")
+        searcher.stdin.flush()
+        assert searcher.stdout.read() == "after 6 6\n"  # its own snapshot, whole
+        assert searcher.wait() == 0
+    assert len(_found(_open(folder, cache), ["case"])) == 5
