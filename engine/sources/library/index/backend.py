@@ -23,7 +23,7 @@ keeps its catalog's).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import NamedTuple, Protocol
 
@@ -78,7 +78,8 @@ class PassageReader(Protocol):
         ...
 
     def keys(self) -> set[str]:
-        """The document keys that have passages (for a writer to drop those of no catalog)."""
+        """The document keys that have passages, so a refresh can remove those no catalog
+        names; a store may still list a key just removed (removing it again is harmless)."""
         ...
 
 
@@ -101,6 +102,11 @@ class IndexBackend(Protocol):
 
     def save_catalog(self, catalog: Catalog) -> None:
         """Replace the catalog at once: a reader loads the old one or the new one."""
+        ...
+
+    def catalog_generation(self) -> Hashable:
+        """Which catalog is saved now: changes with every `save_catalog`. A reader compares
+        it before and after opening the passages to know the two belong together."""
         ...
 
     def refreshing(

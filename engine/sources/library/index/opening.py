@@ -21,7 +21,12 @@ from pathlib import Path
 
 from engine.sources.library.deadline import Deadline
 from engine.sources.library.files import ScannedFile, scan_folder
-from engine.sources.library.index.backend import DamagedIndex, Notify, PassageReader
+from engine.sources.library.index.backend import (
+    DamagedIndex,
+    IndexBackend,
+    Notify,
+    PassageReader,
+)
 from engine.sources.library.index.catalog import Catalog, CatalogEntry
 from engine.sources.library.index.passage_index import PassageIndex
 from engine.sources.library.index.refresh import (
@@ -77,7 +82,7 @@ def open_index(
     Once `deadline` passes no more file is read: the index then holds the files read by
     then (`summary.pending` names the rest), and is saved so the next opening goes on."""
     files = scan_folder(folder, on_refused)
-    store = TantivyStore(folder_directory(index_root, folder))
+    store: IndexBackend = TantivyStore(folder_directory(index_root, folder))
     saved = _load(store)
     if saved is not None and is_current(saved.catalog, files, titles):
         on_progress(f"index loaded from cache ({len(saved.catalog.entries)} files)")
@@ -103,7 +108,7 @@ def open_index(
 
 
 def _refreshed(
-    store: TantivyStore,
+    store: IndexBackend,
     current: _Saved | None,
     files: list[ScannedFile],
     titles: dict[str, str],
@@ -141,11 +146,11 @@ def _refreshed(
     return opened
 
 
-def _load(store: TantivyStore) -> _Saved | None:
+def _load(store: IndexBackend) -> _Saved | None:
     """The saved catalog with the passages it names; None when either is absent, damaged
     or of another format, or refreshes kept replacing the catalog while this looked."""
     for _ in range(_CONSISTENT_TRIES):
-        stamp = store.catalog_stamp()
+        generation = store.catalog_generation()
         catalog = store.load_catalog()
         if catalog is None:
             return None
@@ -153,7 +158,7 @@ def _load(store: TantivyStore) -> _Saved | None:
             reader = store.reader()
         except DamagedIndex:
             return None
-        if store.catalog_stamp() == stamp:
+        if store.catalog_generation() == generation:
             return _Saved(catalog, reader)
     return None
 

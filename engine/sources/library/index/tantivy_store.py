@@ -92,9 +92,8 @@ class TantivyStore:
     def catalog_path(self) -> Path | None:
         return self.directory / _CATALOG if self.directory is not None else None
 
-    def catalog_stamp(self) -> tuple[int, int, int] | None:
-        """Which catalog file is saved now (inode, size, mtime): a reader compares it before
-        and after opening the passages to know the two belong together."""
+    def catalog_generation(self) -> tuple[int, int, int] | None:
+        """The catalog file saved now (inode, size, mtime: a save replaces the file)."""
         if self.catalog_path is None:
             return None
         try:
