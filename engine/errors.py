@@ -23,7 +23,7 @@ names them all.
     │   ├── LibraryError               engine.sources.library.documents
     │   ├── UnreadableFile             engine.documents.parse
     │   ├── OverLimit                  engine.documents.limits
-    │   └── DamagedFile                engine.sources.library.index.segment_file
+    │   └── DamagedIndex               engine.sources.library.index.backend
     ├── BudgetError                    exit 1: the run's budget refused a step
     │   └── StepRefused                engine.budget
     ├── ModelError                     exit 3: the model gave no usable answer

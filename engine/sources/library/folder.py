@@ -26,7 +26,7 @@ from engine.sources.library.index.passage_index import PassageIndex
 from engine.sources.library.index.refresh import RefreshSummary
 from engine.sources.library.manifest import Manifest, load_manifest
 from engine.sources.library.query import search_terms
-from engine.sources.library.ranking import TitleField, rank_passages
+from engine.sources.library.ranking import TitleField, rank_passages, titled_documents
 from engine.sources.protocols import DocumentGone, FetchError, SearchHit
 from engine.text.escapes import escaped
 from engine.text.normalise import collapse_whitespace
@@ -148,15 +148,12 @@ class Library:
         terms = search_terms(query)
         if not terms.words or limit < 1:
             return []
-        ranked = rank_passages(
-            self._index.scores(terms.expanded),
-            self._index.passage_documents(),
-            self._titles.scores(terms.words, terms.short_names),
-            limit,
-        )
+        titles = self._titles.scores(terms.words, terms.short_names)
+        matches = self._index.matches(terms.expanded, titled_documents(titles), limit)
+        ranked = rank_passages(matches.scores, matches.documents, titles, limit)
         hits: list[SearchHit] = []
         for rank, scored in enumerate(ranked, 1):
-            number, page, start, end = self._index.ref(scored.passage)
+            number, page, start, end = matches.refs[scored.passage]
             document = self._documents[number]
             passage = self._texts.texts(document)[page][start:end]
             hits.append(

@@ -60,6 +60,18 @@ class TitleField:
         return np.array(totals, dtype=np.float32)
 
 
+TITLED_DOCUMENTS = 20
+"""Documents whose titles match a query best: their passages are looked for besides the
+best passages overall, since their title bonus may lift one into the top."""
+
+
+def titled_documents(document_bonus: npt.NDArray[np.float32]) -> list[int]:
+    """The `TITLED_DOCUMENTS` documents of highest title bonus (above 0), best first."""
+    matched = np.flatnonzero(document_bonus > 0)
+    best = sorted(matched.tolist(), key=lambda d: (-float(document_bonus[d]), d))
+    return best[:TITLED_DOCUMENTS]
+
+
 def rank_passages(
     passage_scores: npt.NDArray[np.float32],
     passage_documents: npt.NDArray[np.int64],

@@ -1,7 +1,8 @@
-"""The library's search index: segments of postings on disk, refreshed file by file.
+"""The library's search index: passages in a search engine (tantivy), refreshed file by file.
 
 `open_index` brings a folder's index up to date (only new, changed and removed files are
-read) and opens it; `PassageIndex` scores passages by BM25 across its segments.
+read) and opens it; `PassageIndex` scores the passages the store finds by BM25. What a
+store must do is `backend`; `tantivy_store` is the one on this machine.
 """
 
 import engine.doors

@@ -1,5 +1,5 @@
 from engine.sources.library.index.opening import OpenedIndex, open_index
-from engine.sources.library.index.passage_index import PassageIndex, PassageRef
+from engine.sources.library.index.passage_index import Matches, PassageIndex, PassageRef
 from engine.sources.library.index.refresh import RefreshSummary
 
-__all__ = ["OpenedIndex", "PassageIndex", "PassageRef", "RefreshSummary", "open_index"]
+__all__ = ["Matches", "OpenedIndex", "PassageIndex", "PassageRef", "RefreshSummary", "open_index"]

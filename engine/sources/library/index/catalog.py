@@ -1,9 +1,12 @@
-"""What the index of a folder holds: one entry per file seen, and the segments in use.
+"""What the index of a folder holds: one entry per file seen.
 
 An entry remembers a file's size and modification time with its sha256, so a file whose
 size and mtime are unchanged is not hashed again; an unreadable file is remembered with its
-reason. The catalog is the index's single point of truth: it is replaced atomically after
-the segments it names are on disk, so a reader sees the old index or the new one.
+reason. An indexed file's entry names the key its passages are stored under (a fresh key
+each time the file is read again, so a reader's catalog never names another version's
+passages) and how many passages and tokens it has: the live passage count and mean length
+BM25 needs come from the catalog. The catalog is the index's single point of truth: saved
+whole, after the passages it names are committed (see `backend`).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from engine.documents.parse import PARSER_VERSION, DocumentKind
 from engine.sources.library.passages import MAX_PASSAGE_CHARS, MIN_PASSAGE_CHARS
 from engine.text.tokens import TOKENIZER_VERSION
 
-INDEX_FORMAT_VERSION = 4  # 4: running headers and footers left out of the indexed words
+INDEX_FORMAT_VERSION = 5  # 5: passages kept by a search engine under document keys
 FORMAT = [INDEX_FORMAT_VERSION, TOKENIZER_VERSION, PARSER_VERSION, MIN_PASSAGE_CHARS]
 FORMAT += [MAX_PASSAGE_CHARS]
 
@@ -36,9 +39,11 @@ class CatalogEntry:
     title: str = ""
     """The title indexed with its passages (manifest, own title or file stem)."""
     page_count: int | None = None
-    segment: str = ""
-    local: int = -1
-    """Its document number within `segment`."""
+    key: str = ""
+    """The document key its passages are stored under ("" for an unreadable file)."""
+    passages: int = 0
+    length: int = 0
+    """Its passages' tokens, all told (each passage's title tokens included)."""
 
     @property
     def indexed(self) -> bool:
@@ -48,17 +53,17 @@ class CatalogEntry:
 @dataclass
 class Catalog:
     entries: dict[str, CatalogEntry] = field(default_factory=dict)
-    segments: list[str] = field(default_factory=list)
-    vocabulary: str = ""
-    """The vocabulary file's name (each refresh writes a new one)."""
-    vocabulary_size: int = 0
+
+    def documents(self) -> list[CatalogEntry]:
+        """The indexed files, in path order: their position is their document number."""
+        return [entry for entry in self.entries.values() if entry.indexed]
+
+    def keys(self) -> set[str]:
+        return {entry.key for entry in self.entries.values() if entry.indexed}
 
     def encode(self) -> bytes:
         record = {
             "format": FORMAT,
-            "segments": self.segments,
-            "vocabulary": self.vocabulary,
-            "vocabulary_size": self.vocabulary_size,
             "entries": [astuple(entry) for entry in self.entries.values()],
         }
         return json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
@@ -67,38 +72,54 @@ class Catalog:
         write_atomically(path, self.encode())
 
     @classmethod
-    def load(cls, path: Path) -> Catalog | None:
-        """The catalog at `path`; None when absent, damaged or of another format."""
+    def decode(cls, data: bytes) -> Catalog | None:
+        """The catalog `data` holds; None when damaged or of another format."""
         try:
-            record = json.loads(path.read_bytes())
+            record = json.loads(data)
             if record["format"] != FORMAT:
                 return None
             entries = [_entry(row) for row in record["entries"]]
-            segments = [str(name) for name in record["segments"]]
-            vocabulary, size = str(record["vocabulary"]), int(record["vocabulary_size"])
-        except (OSError, ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError):
             return None
-        return cls({entry.relative: entry for entry in entries}, segments, vocabulary, size)
+        return cls({entry.relative: entry for entry in entries})
+
+    @classmethod
+    def load(cls, path: Path) -> Catalog | None:
+        """The catalog at `path`; None when absent, damaged or of another format."""
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        return cls.decode(data)
 
 
 def _entry(row: list[object]) -> CatalogEntry:
-    relative, kind, size, mtime, sha, reason, own_title, title, pages, segment, local = row
-    if not all(isinstance(v, str) for v in (relative, kind, sha, reason, own_title, title)):
-        raise ValueError("catalog entry with a non-text field")
-    if not isinstance(size, int) or not isinstance(mtime, int) or not isinstance(local, int):
-        raise ValueError("catalog entry with a non-integer field")
+    relative, kind, size, mtime, sha, reason, own_title, title, pages, key, passages, length = row
     if pages is not None and not isinstance(pages, int):
         raise ValueError("catalog entry with a bad page count")
     return CatalogEntry(
-        str(relative),
-        DocumentKind(str(kind)),
-        size,
-        mtime,
-        str(sha),
-        str(reason),
-        str(own_title),
-        str(title),
+        _text(relative),
+        DocumentKind(_text(kind)),
+        _integer(size),
+        _integer(mtime),
+        _text(sha),
+        _text(reason),
+        _text(own_title),
+        _text(title),
         pages,
-        str(segment),
-        local,
+        _text(key),
+        _integer(passages),
+        _integer(length),
     )
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise ValueError("catalog entry with a non-text field")
+    return value
+
+
+def _integer(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError("catalog entry with a non-integer field")
+    return value

@@ -6,6 +6,11 @@ When the cache cannot be written, the index is built in memory for this process 
 A refresh stopped by its deadline or by Ctrl-C is saved all the same: the files it read are
 indexed for every later opening, which reads only the rest (`refresh`). After saving,
 Ctrl-C goes on as the KeyboardInterrupt it was.
+
+A refresh commits the new passages, then saves the catalog, then removes the passages of
+the keys it no longer names (those of changed and removed files, and any a crashed refresh
+left): a process that loaded the catalog then opened the passages, and found the catalog
+unchanged meanwhile, has passages for every document its catalog names (`backend`).
 """
 
 from __future__ import annotations
@@ -14,13 +19,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-import numpy.typing as npt
-
 from engine.sources.library.deadline import Deadline
 from engine.sources.library.files import ScannedFile, scan_folder
+from engine.sources.library.index.backend import (
+    DamagedIndex,
+    IndexBackend,
+    Notify,
+    PassageReader,
+)
 from engine.sources.library.index.catalog import Catalog, CatalogEntry
-from engine.sources.library.index.lock import exclusive
 from engine.sources.library.index.passage_index import PassageIndex
 from engine.sources.library.index.refresh import (
     IndexState,
@@ -29,9 +36,11 @@ from engine.sources.library.index.refresh import (
     refresh,
     saved_part,
 )
-from engine.sources.library.index.store import IndexStore
-from engine.sources.library.index.vocabulary import Vocabulary
-from engine.sources.library.index.workers import Notify
+from engine.sources.library.index.tantivy_store import TantivyStore, folder_directory
+
+_CONSISTENT_TRIES = 3
+"""Times a reader loads the catalog and opens the passages before it takes the lock
+instead (each time a refresh replaced the catalog meanwhile)."""
 
 
 @dataclass
@@ -40,22 +49,21 @@ class OpenedIndex:
     summary: RefreshSummary
     from_cache: bool
     """True when the saved index described the folder as it is (nothing was read)."""
+    reader: PassageReader | None = None
+    """The committed passages (None when none are: nothing indexed yet)."""
 
     def documents(self) -> list[CatalogEntry]:
         """The indexed files, in path order: their position is their document number."""
-        return [entry for entry in self.state.catalog.entries.values() if entry.indexed]
+        return self.state.catalog.documents()
 
     def passage_index(self) -> PassageIndex:
-        numbers: dict[str, npt.NDArray[np.int64]] = {
-            name: np.full(segment.document_count, -1, dtype=np.int64)
-            for name, segment in self.state.segments.items()
-        }
-        for number, entry in enumerate(self.documents()):
-            numbers[entry.segment][entry.local] = number
-        segments = list(self.state.segments.values())
-        return PassageIndex(
-            self.state.vocabulary.ids, segments, [numbers[s.name] for s in segments]
-        )
+        return PassageIndex(self.reader, self.documents())
+
+
+@dataclass(frozen=True)
+class _Saved:
+    catalog: Catalog
+    reader: PassageReader
 
 
 def open_index(
@@ -74,85 +82,90 @@ def open_index(
     Once `deadline` passes no more file is read: the index then holds the files read by
     then (`summary.pending` names the rest), and is saved so the next opening goes on."""
     files = scan_folder(folder, on_refused)
-    store = IndexStore(index_root, folder)
-    state = _load(store, whole=True)
-    if state is not None and is_current(state.catalog, files, titles):
-        on_progress(f"index loaded from cache ({len(state.catalog.entries)} files)")
-        return OpenedIndex(state, _known(state.catalog), from_cache=True)
-    # Stale, absent, or a file it names just removed by a concurrent refresh: under the
-    # lock, the catalog read is the latest, and its files stay until the lock is released.
-    saved = state
+    store: IndexBackend = TantivyStore(folder_directory(index_root, folder))
+    saved = _load(store)
+    if saved is not None and is_current(saved.catalog, files, titles):
+        on_progress(f"index loaded from cache ({len(saved.catalog.entries)} files)")
+        return _as_saved(saved)
     try:
-        with exclusive(store.lock_path, on_progress, deadline) as held:
+        with store.refreshing(on_progress, deadline) as held:
             if not held:  # the deadline passed while another process refreshed it
-                return OpenedIndex(*saved_part(saved or _empty(), files), from_cache=True)
-            state = _load(store, whole=False) or _empty()
-            if len(state.segments) == len(state.catalog.segments) and is_current(
-                state.catalog, files, titles
-            ):  # another process refreshed it while this one waited
-                return OpenedIndex(state, _known(state.catalog), from_cache=True)
-            summary = _refresh(
-                state, files, titles, store, parsed_dir, on_progress, on_cache_error, deadline
-            )
-            store.commit(state.catalog, state.vocabulary)
-    except OSError as error:
-        on_cache_error(error)
-    else:
-        return _opened(state, summary)
-    state = _empty()
-    summary = _refresh(
-        state, files, titles, None, parsed_dir, on_progress, on_cache_error, deadline
+                state, summary = saved_part(
+                    IndexState(saved.catalog if saved else Catalog()), files
+                )
+                return OpenedIndex(state, summary, True, saved.reader if saved else None)
+            # Under the lock, the saved index is the latest and nobody else writes it.
+            current = _load(store)
+            if current is not None and is_current(current.catalog, files, titles):
+                return _as_saved(current)  # another process refreshed it while this one waited
+            args = (files, titles, parsed_dir, on_progress, on_cache_error, deadline)
+            return _refreshed(store, current, *args)
+    except (OSError, DamagedIndex) as error:
+        on_cache_error(error if isinstance(error, OSError) else OSError(str(error)))
+    return _refreshed(
+        TantivyStore(None), None, files, titles, parsed_dir, on_progress, on_cache_error, deadline
     )
-    return _opened(state, summary)
 
 
-def _opened(state: IndexState, summary: RefreshSummary) -> OpenedIndex:
-    """The refreshed index; Ctrl-C, once what it read is saved, goes on as it was."""
-    if summary.interrupted:
-        raise KeyboardInterrupt
-    return OpenedIndex(state, summary, from_cache=False)
-
-
-def _refresh(
-    state: IndexState,
+def _refreshed(
+    store: IndexBackend,
+    current: _Saved | None,
     files: list[ScannedFile],
     titles: dict[str, str],
-    store: IndexStore | None,
     parsed_dir: Path,
     on_progress: Notify,
     on_cache_error: Callable[[OSError], None],
     deadline: Deadline | None,
-) -> RefreshSummary:
-    return refresh(
-        state,
-        files,
-        titles,
-        store=store,
-        parsed_dir=str(parsed_dir),
-        on_progress=on_progress,
-        on_cache_error=lambda message: on_cache_error(OSError(message)),
-        deadline=deadline,
-    )
+) -> OpenedIndex:
+    """`store` brought up to date from `current` (its saved index; None: start afresh),
+    committed and saved; Ctrl-C, once what was read is saved, goes on as it was."""
+    if current is None:
+        store.reset()
+        state, stored_keys = IndexState(Catalog()), set[str]()
+    else:
+        state, stored_keys = IndexState(current.catalog), current.reader.keys()
+    stored_keys |= state.catalog.keys()
+    with store.writing() as writer:
+        summary = refresh(
+            state,
+            files,
+            titles,
+            writer=writer,
+            parsed_dir=str(parsed_dir),
+            on_progress=on_progress,
+            on_cache_error=lambda message: on_cache_error(OSError(message)),
+            deadline=deadline,
+        )
+        writer.commit()
+        store.save_catalog(state.catalog)
+        writer.remove(stored_keys - state.catalog.keys())
+        writer.commit()
+    opened = OpenedIndex(state, summary, from_cache=False, reader=store.reader())
+    if summary.interrupted:
+        raise KeyboardInterrupt
+    return opened
 
 
-def _load(store: IndexStore, *, whole: bool) -> IndexState | None:
-    """The saved index; with `whole`, None unless every segment it names opens."""
-    catalog = store.load_catalog()
-    if catalog is None:
-        return None
-    vocabulary = store.load_vocabulary(catalog)
-    if vocabulary is None:
-        return None
-    segments = store.open_segments(catalog.segments)
-    if whole and len(segments) != len(catalog.segments):
-        return None
-    return IndexState(catalog, vocabulary, segments)
+def _load(store: IndexBackend) -> _Saved | None:
+    """The saved catalog with the passages it names; None when either is absent, damaged
+    or of another format, or refreshes kept replacing the catalog while this looked."""
+    for _ in range(_CONSISTENT_TRIES):
+        generation = store.catalog_generation()
+        catalog = store.load_catalog()
+        if catalog is None:
+            return None
+        try:
+            reader = store.reader()
+        except DamagedIndex:
+            return None
+        if store.catalog_generation() == generation:
+            return _Saved(catalog, reader)
+    return None
 
 
-def _empty() -> IndexState:
-    return IndexState(Catalog(), Vocabulary(), {})
-
-
-def _known(catalog: Catalog) -> RefreshSummary:
+def _as_saved(saved: _Saved) -> OpenedIndex:
+    catalog = saved.catalog
     unreadable = [(e.relative, e.reason) for e in catalog.entries.values() if not e.indexed]
-    return RefreshSummary(unreadable=unreadable)
+    return OpenedIndex(
+        IndexState(catalog), RefreshSummary(unreadable=unreadable), True, saved.reader
+    )

@@ -1,24 +1,39 @@
-"""BM25 over the passages of every segment, and where each passage sits.
+"""BM25 over the passages of a library's documents, whatever store keeps them.
 
-Scores follow Lucene's BM25 (as bm25s's default method does), computed at query time from
-the live passages of all segments: a passage of a removed or replaced document is dead and
-counts neither in the scores nor in the statistics (passage count, mean length, document
-frequency), so an index grown file by file ranks exactly as one built at once.
+The store finds candidates (`backend.PassageReader.candidates`): the passages its own
+relevance ranks first for the query's terms, and the best of the documents the caller
+favours (those whose titles match the query: their title bonus may lift a passage of
+modest BM25 into the top). Each candidate is then scored here exactly by BM25 (Lucene's
+formula, as bm25s's default method computes it) from its term counts, with the statistics
+of the live passages: their count and mean length from the catalog, each term's passage
+frequency from the store. A candidate of a document the catalog does not name (a newer
+version a refresh is writing) is left out, so an index grown file by file ranks as one
+built at once.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from engine.sources.library.index.segment import Segment
+from engine.sources.library.index.backend import CandidatePassage, PassageReader
+from engine.sources.library.index.catalog import CatalogEntry
 
 # Anserini's passage-retrieval setting: a lower k1 and b than bm25s's defaults (1.5, 0.75)
 # ranked FinanceBench gold pages better and the br-laws cases no worse (evals/bench_library).
 BM25_PARAMETERS = {"k1": 0.9, "b": 0.4}
+CANDIDATE_PASSAGES = 500
+"""Passages the store's own ranking offers, scored again here: enough that BM25 with our
+parameters finds its best among them (on FinanceBench and br-laws, 300 with 200 of the
+titled documents already ranked as 2,000 did; each costs a stored document read)."""
+FAVOURED_PASSAGES = 300
+"""Passages of the favoured documents (those whose titles match) offered besides."""
+CANDIDATES_PER_HIT = 20
+"""For a search of many hits, at least this many candidates per hit asked for."""
 
 
 class PassageRef(NamedTuple):
@@ -30,76 +45,81 @@ class PassageRef(NamedTuple):
     end: int
 
 
-class PassageIndex:
-    """The passages of `segments`; `document_numbers[i][d]` is the library's number for
-    document `d` of segment `i`, or -1 when that document is gone (its passages are dead)."""
+class Matches(NamedTuple):
+    """Passages matching a query, each with its document number and BM25 score."""
 
-    def __init__(
-        self,
-        vocabulary: dict[str, int],
-        segments: list[Segment],
-        document_numbers: list[npt.NDArray[np.int64]],
-    ) -> None:
-        self._vocabulary = vocabulary
-        self._segments = segments
-        sizes = [len(segment) for segment in segments]
-        self._starts = np.concatenate(([0], np.cumsum(sizes, dtype=np.int64)))
-        owners = [
-            numbers[np.asarray(segment.passages[:, 0])]
-            for segment, numbers in zip(segments, document_numbers, strict=True)
-        ]
-        documents = np.concatenate(owners) if owners else np.zeros(0, dtype=np.int64)
-        self._live = documents >= 0
-        self._documents = np.where(self._live, documents, 0).astype(np.int64)
-        lengths = [np.asarray(segment.lengths, dtype=np.float32) for segment in segments]
-        self._lengths = np.concatenate(lengths) if lengths else np.zeros(0, np.float32)
-        self._live_count = int(self._live.sum())
-        live_lengths = self._lengths[self._live]
-        self._mean_length = float(live_lengths.mean()) if self._live_count else 1.0
+    refs: list[PassageRef]
+    documents: npt.NDArray[np.int64]
+    scores: npt.NDArray[np.float32]
+
+
+class PassageIndex:
+    """The passages of `documents` (the catalog's indexed entries, numbered by position)
+    in the store `reader` reads; None when nothing is stored yet."""
+
+    def __init__(self, reader: PassageReader | None, documents: Sequence[CatalogEntry]) -> None:
+        self._reader = reader
+        self._keys = [entry.key for entry in documents]
+        self._numbers = {entry.key: number for number, entry in enumerate(documents)}
+        self._live_count = sum(entry.passages for entry in documents)
+        total = sum(entry.length for entry in documents)
+        self._mean_length = total / self._live_count if self._live_count else 1.0
 
     def __len__(self) -> int:
         """Live passages."""
         return self._live_count
 
-    def ref(self, passage: int) -> PassageRef:
-        segment = int(np.searchsorted(self._starts, passage, side="right")) - 1
-        _, page, start, end = (
-            int(v) for v in self._segments[segment].passages[passage - self._starts[segment]]
-        )
-        return PassageRef(int(self._documents[passage]), page, start, end)
+    def matches(
+        self, query_tokens: list[str], favoured: Sequence[int] = (), limit: int = 10
+    ) -> Matches:
+        """The candidate passages holding any of `query_tokens`, scored by BM25 (each
+        distinct token counted once), in document, page and position order; `favoured`
+        documents' best passages among them whatever the store ranks first."""
+        terms = list(dict.fromkeys(query_tokens))
+        if self._reader is None or not terms or not self._live_count:
+            return _no_matches()
+        least = CANDIDATES_PER_HIT * limit
+        found = self._reader.candidates(terms, max(CANDIDATE_PASSAGES, least))
+        keys = [self._keys[number] for number in favoured]
+        if keys:
+            found += self._reader.candidates(terms, max(FAVOURED_PASSAGES, least), keys)
+        live: dict[PassageRef, CandidatePassage] = {}
+        for candidate in found:
+            number = self._numbers.get(candidate.key)
+            if number is not None:
+                ref = PassageRef(number, candidate.page, candidate.start, candidate.end)
+                live[ref] = candidate
+        if not live:
+            return _no_matches()
+        refs = sorted(live)
+        scores = self._bm25([live[ref] for ref in refs], self._idf(terms))
+        documents = np.array([ref.document for ref in refs], dtype=np.int64)
+        return Matches(refs, documents, scores)
 
-    def passage_documents(self) -> npt.NDArray[np.int64]:
-        """The document number of each passage (dead passages: 0, and they never score)."""
-        return self._documents
+    def _idf(self, terms: list[str]) -> dict[str, float]:
+        assert self._reader is not None
+        frequencies = self._reader.passage_frequencies(terms)
+        count = self._live_count
+        return {
+            term: math.log(1 + (count - held + 0.5) / (held + 0.5))
+            for term, held in zip(terms, (min(f, count) for f in frequencies), strict=True)
+            if held > 0
+        }
 
-    def scores(self, query_tokens: list[str]) -> npt.NDArray[np.float32]:
-        """The BM25 score of every passage (each distinct token counted once)."""
-        scores = np.zeros(len(self._lengths), dtype=np.float32)
+    def _bm25(
+        self, candidates: list[CandidatePassage], idf: dict[str, float]
+    ) -> npt.NDArray[np.float32]:
         k1, b = BM25_PARAMETERS["k1"], BM25_PARAMETERS["b"]
-        for token in dict.fromkeys(query_tokens):
-            term = self._vocabulary.get(token)
-            if term is None:
-                continue
-            passages, counts = self._postings(term)
-            if len(passages) == 0:
-                continue
-            idf = math.log(1 + (self._live_count - len(passages) + 0.5) / (len(passages) + 0.5))
-            norm = k1 * ((1 - b) + b * self._lengths[passages] / self._mean_length)
-            frequencies = counts.astype(np.float32)
-            scores[passages] += np.float32(idf) * frequencies / (norm + frequencies)
+        scores = np.zeros(len(candidates), dtype=np.float32)
+        for position, candidate in enumerate(candidates):
+            norm = k1 * ((1 - b) + b * candidate.length / self._mean_length)
+            scores[position] = sum(
+                idf[term] * count / (norm + count)
+                for term, count in candidate.counts.items()
+                if term in idf
+            )
         return scores
 
-    def _postings(self, term: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint16]]:
-        """The live passages holding `term` (global numbers) and its count in each."""
-        found: list[npt.NDArray[np.int64]] = []
-        counts: list[npt.NDArray[np.uint16]] = []
-        for segment, start in zip(self._segments, self._starts.tolist(), strict=False):
-            passages, frequencies = segment.term_postings(term)
-            if len(passages):
-                found.append(passages.astype(np.int64) + start)
-                counts.append(np.asarray(frequencies))
-        if not found:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.uint16)
-        everywhere = np.concatenate(found)
-        live = self._live[everywhere]
-        return everywhere[live], np.concatenate(counts)[live]
+
+def _no_matches() -> Matches:
+    return Matches([], np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32))

@@ -2,8 +2,9 @@
 
 A file whose size and modification time match its catalog entry keeps that entry without
 being hashed; one whose bytes did not change (same sha256) keeps its passages; the rest are
-read (parsed text from the cache when it has them) and tokenized into new segments. Then
-segments are merged as `merging` decides, and the new catalog replaces the old one.
+read (parsed text from the cache when it has them), tokenized, and their passages handed
+to the store's writer under a fresh document key. The caller commits them, then saves the
+new catalog, then removes the passages of keys it no longer names (`backend`).
 
 A refresh stopped before the end (its `Deadline` passed, or Ctrl-C) keeps every file read
 by then: the catalog names them, and the files not read are left out of it, listed as
@@ -14,30 +15,16 @@ handed to the index, whatever the index's format.
 from __future__ import annotations
 
 import dataclasses
+import uuid
 from dataclasses import dataclass, field
-
-import numpy as np
-import numpy.typing as npt
 
 from engine.sources.library.cache import file_sha256
 from engine.sources.library.deadline import Deadline, passed
 from engine.sources.library.files import ScannedFile
+from engine.sources.library.index.backend import Notify, PassageWriter
 from engine.sources.library.index.catalog import Catalog, CatalogEntry
-from engine.sources.library.index.merging import plan_merges
 from engine.sources.library.index.reading import TOO_LARGE, FileOutcome, FileTask
-from engine.sources.library.index.segment import (
-    DocumentTokens,
-    Segment,
-    build_segment,
-    merge_segments,
-)
-from engine.sources.library.index.store import IndexStore, new_name
-from engine.sources.library.index.vocabulary import Vocabulary
-from engine.sources.library.index.workers import Notify, read_files
-
-# Passages per segment written by one refresh: bounds the memory a cold build holds.
-SEGMENT_PASSAGES = 100_000
-_SEGMENT_SUFFIX = ".seg"
+from engine.sources.library.index.workers import read_files
 
 
 @dataclass
@@ -67,12 +54,10 @@ class RefreshSummary:
 
 @dataclass
 class IndexState:
-    """A catalog with its vocabulary and open segments; `texts` holds the texts that could
-    not be cached (by sha256), for an index whose cache is not writable."""
+    """A catalog; `texts` holds the texts that could not be cached (by sha256), for an
+    index whose cache is not writable."""
 
     catalog: Catalog
-    vocabulary: Vocabulary
-    segments: dict[str, Segment]
     texts: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
@@ -104,11 +89,7 @@ def saved_part(state: IndexState, files: list[ScannedFile]) -> tuple[IndexState,
     unread: list[ScannedFile] = []
     for file in files:
         entry = state.catalog.entries.get(file.relative)
-        if (
-            entry is None
-            or _moved(entry, file)
-            or (entry.indexed and entry.segment not in state.segments)
-        ):
+        if entry is None or _moved(entry, file):
             unread.append(file)
             continue
         entries[file.relative] = entry
@@ -124,15 +105,16 @@ def refresh(
     files: list[ScannedFile],
     titles: dict[str, str],
     *,
-    store: IndexStore | None,
+    writer: PassageWriter,
     parsed_dir: str,
     on_progress: Notify,
     on_cache_error: Notify,
     deadline: Deadline | None = None,
 ) -> RefreshSummary:
-    """Update `state` in place to describe `files`; saves new segments when `store` is
-    given (the caller commits the catalog). Returns what changed. Once `deadline` passes,
-    or at Ctrl-C, no more file is read: the state describes the files read by then."""
+    """Update `state` in place to describe `files`, the passages of the files read added
+    to `writer` (the caller commits them, then saves the catalog). Returns what changed.
+    Once `deadline` passes, or at Ctrl-C, no more file is read: the state describes the
+    files read by then."""
     old = state.catalog
     summary = RefreshSummary()
     entries: dict[str, CatalogEntry] = {}
@@ -142,7 +124,7 @@ def refresh(
     for file in files:
         previous = old.entries.get(file.relative)
         title = titles.get(file.relative, "")
-        kept = _keep(previous, file, title, state.segments, summary)
+        kept = _keep(previous, file, title, summary)
         if kept is not None:
             entries[file.relative] = kept
             continue
@@ -160,14 +142,13 @@ def refresh(
         task = FileTask(str(file.path), file.relative, file.kind, sha, title, parsed_dir)
         tasks.append(dataclasses.replace(task, size=file.size))
     summary.removed = sorted(set(old.entries) - set(scanned))
-    builder = _SegmentBuilder(state, store)
     read: set[str] = set()
     outcomes = read_files(tasks, on_progress, deadline)
     try:
         for outcome in outcomes:
             if outcome.cache_error:
                 on_cache_error(outcome.cache_error)
-            _take(outcome, scanned[outcome.task.relative], builder, state, entries, summary)
+            _take(outcome, scanned[outcome.task.relative], writer, state, entries, summary)
             read.add(outcome.task.relative)
     except KeyboardInterrupt:  # what was read is kept; the caller raises it again
         summary.interrupted = True
@@ -175,13 +156,7 @@ def refresh(
         outcomes.close()
     unread += [scanned[task.relative] for task in tasks if task.relative not in read]
     _left_for_next(unread, summary)
-    builder.flush()
-    entries = dict(sorted(entries.items()))
-    referenced = [name for name in state.segments if _uses(entries, name)]
-    state.segments = {name: state.segments[name] for name in referenced}
-    state.catalog = Catalog(entries, referenced)
-    if not summary.unfinished:  # merging can wait for a refresh that has the time
-        _merge(state, store)
+    state.catalog = Catalog(dict(sorted(entries.items())))
     summary.unreadable.sort()
     return summary
 
@@ -198,17 +173,18 @@ def _left_for_next(unread: list[ScannedFile], summary: RefreshSummary) -> None:
 def _take(
     outcome: FileOutcome,
     file: ScannedFile,
-    builder: _SegmentBuilder,
+    writer: PassageWriter,
     state: IndexState,
     entries: dict[str, CatalogEntry],
     summary: RefreshSummary,
 ) -> None:
     """Hand one file's outcome to the index: its entry, or its reason for being unread."""
     try:
-        entry = _entry_of(outcome, file, builder, state)
-    except MemoryError:  # this file's terms did not fit: skipped, the rest goes on
+        entry = _entry_of(outcome, file, writer, state)
+    except MemoryError:  # this file's passages did not fit: skipped, the rest goes on
+        # Any of them the writer took are under a key no catalog names: removed with those.
         outcome = FileOutcome(outcome.task, reason=TOO_LARGE)
-        entry = _entry_of(outcome, file, builder, state)
+        entry = _entry_of(outcome, file, writer, state)
     if entry is not None:
         entries[file.relative] = entry
     if outcome.reason:
@@ -222,7 +198,6 @@ def _keep(
     previous: CatalogEntry | None,
     file: ScannedFile,
     manifest_title: str,
-    segments: dict[str, Segment],
     summary: RefreshSummary,
 ) -> CatalogEntry | None:
     """The entry to keep for `file` without reading it, or None when it must be read."""
@@ -240,7 +215,7 @@ def _keep(
         summary.unreadable.append((file.relative, previous.reason))
         return previous
     title = effective_title(manifest_title, previous.own_title, file)
-    if previous.title != title or previous.segment not in segments:
+    if previous.title != title:
         return None
     return previous
 
@@ -257,87 +232,28 @@ def _sha256(file: ScannedFile) -> str | None:
 
 
 def _entry_of(
-    outcome: FileOutcome, file: ScannedFile, builder: _SegmentBuilder, state: IndexState
+    outcome: FileOutcome, file: ScannedFile, writer: PassageWriter, state: IndexState
 ) -> CatalogEntry | None:
     task = outcome.task
     base = CatalogEntry(file.relative, file.kind, file.size, file.mtime_ns, task.sha256, "")
     if outcome.reason:
         # A crashed worker's files are not remembered: the next open tries them again.
         return dataclasses.replace(base, reason=outcome.reason) if outcome.cacheable else None
-    assert outcome.tokens is not None
+    key = new_key()
+    writer.add(key, outcome.passages)
     if outcome.texts is not None:
         state.texts[task.sha256] = outcome.texts
-    ids = state.vocabulary.ids_of(outcome.vocabulary)
-    tokens = outcome.tokens._replace(terms=ids[outcome.tokens.terms])
-    segment, local = builder.add(tokens)
     return dataclasses.replace(
         base,
         own_title=outcome.own_title,
         title=outcome.title,
         page_count=outcome.page_count,
-        segment=segment,
-        local=local,
+        key=key,
+        passages=len(outcome.passages),
+        length=sum(passage.tokens.count(" ") + 1 for passage in outcome.passages),
     )
 
 
-def _uses(entries: dict[str, CatalogEntry], segment: str) -> bool:
-    return any(entry.segment == segment for entry in entries.values())
-
-
-class _SegmentBuilder:
-    """Collects tokenized documents into segments of about `SEGMENT_PASSAGES` passages."""
-
-    def __init__(self, state: IndexState, store: IndexStore | None) -> None:
-        self._state = state
-        self._store = store
-        self._documents: list[DocumentTokens] = []
-        self._passages = 0
-        self._name = new_name(_SEGMENT_SUFFIX)
-
-    def add(self, tokens: DocumentTokens) -> tuple[str, int]:
-        if self._passages >= SEGMENT_PASSAGES:
-            self.flush()
-        self._documents.append(tokens)
-        self._passages += len(tokens.lengths)
-        return self._name, len(self._documents) - 1
-
-    def flush(self) -> None:
-        if not self._documents:
-            return
-        segment = build_segment(self._name, self._documents, len(self._state.vocabulary))
-        self._state.segments[segment.name] = _saved(segment, self._store)
-        self._documents, self._passages = [], 0
-        self._name = new_name(_SEGMENT_SUFFIX)
-
-
-def _saved(segment: Segment, store: IndexStore | None) -> Segment:
-    return store.save_segment(segment) if store is not None else segment
-
-
-def _merge(state: IndexState, store: IndexStore | None) -> None:
-    names = list(state.segments)
-    segments = [state.segments[name] for name in names]
-    live = [_live_documents(state.catalog, segment) for segment in segments]
-    for group in plan_merges(segments, live):
-        parts = [(segments[position], live[position]) for position in group]
-        merged, numbering = merge_segments(new_name(_SEGMENT_SUFFIX), parts, len(state.vocabulary))
-        renumber = {segments[p].name: numbers for p, numbers in zip(group, numbering, strict=True)}
-        for name in renumber:
-            del state.segments[name]
-        if merged.document_count:
-            state.segments[merged.name] = _saved(merged, store)
-        for relative, entry in state.catalog.entries.items():
-            if entry.segment in renumber:
-                local = int(renumber[entry.segment][entry.local])
-                state.catalog.entries[relative] = dataclasses.replace(
-                    entry, segment=merged.name, local=local
-                )
-    state.catalog.segments = list(state.segments)
-
-
-def _live_documents(catalog: Catalog, segment: Segment) -> npt.NDArray[np.bool_]:
-    live = np.zeros(segment.document_count, dtype=bool)
-    for entry in catalog.entries.values():
-        if entry.segment == segment.name:
-            live[entry.local] = True
-    return live
+def new_key() -> str:
+    """A document key no other version of any file has had."""
+    return uuid.uuid4().hex

@@ -41,10 +41,8 @@ from engine.documents.limits import PARSE_MEMORY_BYTES, cap_memory
 from engine.documents.parse import INLINE_BYTES, OFFICE_KINDS, DocumentKind
 from engine.settings import env_number
 from engine.sources.library.deadline import Deadline, passed
+from engine.sources.library.index.backend import Notify
 from engine.sources.library.index.reading import FileOutcome, FileTask, read_for_index
-
-Notify = Callable[[str], None]
-"""Where the index says a line of progress or a warning."""
 
 _POOLED_KINDS = frozenset({DocumentKind.pdf, DocumentKind.html}) | OFFICE_KINDS
 """Kinds read in the pool whatever their size: a small PDF or Office package may still

@@ -16,35 +16,38 @@ INDEXED = CatalogEntry(
     "Lei",
     "LEI 1",
     None,
-    "s1.seg",
+    "0f" * 16,
     3,
+    41,
 )
 UNREADABLE = CatalogEntry("scan.pdf", DocumentKind.pdf, 9, 5, "b" * 64, "no text in file")
 
 
 def test_round_trip(tmp_path: Path) -> None:
-    catalog = Catalog({e.relative: e for e in (INDEXED, UNREADABLE)}, ["s1.seg"], "v.txt", 42)
+    catalog = Catalog({e.relative: e for e in (INDEXED, UNREADABLE)})
     catalog.save(tmp_path / "catalog.json")
     loaded = Catalog.load(tmp_path / "catalog.json")
     assert loaded == catalog
     assert loaded is not None
     assert loaded.entries["docs/lei.md"].indexed
     assert not loaded.entries["scan.pdf"].indexed
+    assert loaded.documents() == [INDEXED]
+    assert loaded.keys() == {INDEXED.key}
 
 
 @pytest.mark.parametrize(
     "content",
-    [b"", b"{", b"[]", b'{"format": [0]}', "other-format", "bad-entry"],
+    [b"", b"{", b"[]", b'{"format": [0]}', "other-format", "bad-entry", "bool-entry"],
 )
 def test_absent_damaged_or_other_format_loads_as_none(tmp_path: Path, content: object) -> None:
     path = tmp_path / "catalog.json"
     assert Catalog.load(path) is None
-    record = json.loads(Catalog({INDEXED.relative: INDEXED}, ["s1.seg"]).encode())
+    record = json.loads(Catalog({INDEXED.relative: INDEXED}).encode())
     if content == "other-format":
         record["format"][0] += 1
         data = json.dumps(record).encode()
-    elif content == "bad-entry":
-        record["entries"][0][2] = "120"
+    elif content in ("bad-entry", "bool-entry"):
+        record["entries"][0][2] = "120" if content == "bad-entry" else True
         data = json.dumps(record).encode()
     else:
         assert isinstance(content, bytes)

@@ -8,15 +8,20 @@ from engine.sources.library.cache import ParsedTextCache, file_sha256
 from engine.sources.library.document_texts import DocumentTexts
 from engine.sources.library.documents import LibraryDocument
 from engine.sources.library.index import reading as reading_module
+from engine.sources.library.index.backend import PassageTokens
 from engine.sources.library.index.reading import (
     MAX_TOKEN_CHARS,
     TOO_LARGE,
+    FileOutcome,
     FileTask,
     read_for_index,
     tokenize_document,
 )
-from engine.sources.library.index.segment import DocumentTokens
 from tests.support.library_files import write_pdf, write_text
+
+
+def _words(outcome: FileOutcome) -> set[str]:
+    return {word for passage in outcome.passages for word in passage.tokens.split(" ")}
 
 
 def _task(path: Path, cache: Path, kind: DocumentKind, title: str = "") -> FileTask:
@@ -33,9 +38,8 @@ def test_a_file_is_parsed_cached_and_tokenized(tmp_path: Path) -> None:
     cached = ParsedTextCache(tmp_path / "parsed").get(task.sha256, DocumentKind.pdf)
     assert isinstance(cached, ParsedFile)
     assert cached.texts == ("Solar panels.", "Wind turbines.")
-    assert outcome.tokens is not None
-    assert outcome.tokens.spans[:, 0].tolist() == [0, 1]
-    assert "turbine" in outcome.vocabulary
+    assert [passage.page for passage in outcome.passages] == [0, 1]
+    assert outcome.passages[1].tokens == "solar wind turbine"  # the title (file stem) first
 
 
 def test_a_cached_html_text_is_used_instead_of_the_file(tmp_path: Path) -> None:
@@ -45,8 +49,8 @@ def test_a_cached_html_text_is_used_instead_of_the_file(tmp_path: Path) -> None:
         task.sha256, DocumentKind.html, ParsedFile(DocumentKind.html, ("Cached words.",))
     )
     outcome = read_for_index(task)
-    assert "cached" in outcome.vocabulary
-    assert "original" not in outcome.vocabulary
+    assert "cached" in _words(outcome)
+    assert "original" not in _words(outcome)
 
 
 def test_markdown_and_text_are_read_from_their_file_not_cached(tmp_path: Path) -> None:
@@ -71,7 +75,7 @@ def test_an_unreadable_file_gives_its_reason(tmp_path: Path) -> None:
     outcome = read_for_index(_task(path, tmp_path / "parsed", DocumentKind.pdf))
     assert outcome.reason.startswith("not a readable PDF")
     assert outcome.cacheable
-    assert outcome.tokens is None
+    assert outcome.passages == ()
 
 
 def test_a_file_without_words_is_unreadable(tmp_path: Path) -> None:
@@ -90,43 +94,29 @@ def test_an_unwritable_cache_sends_the_texts_back(tmp_path: Path) -> None:
     assert "Some words." in outcome.texts[0]
 
 
-def test_title_tokens_count_in_every_passage() -> None:
+def test_title_tokens_come_first_in_every_passage() -> None:
     parsed = ParsedFile(DocumentKind.pdf, ("Profits rose.", "", "Profits fell, profits."))
-    tokens, vocabulary = tokenize_document(parsed, "Acme report")
-    assert tokens.spans.tolist() == [[0, 0, 13], [2, 0, 22]]
-    assert tokens.lengths.tolist() == [4, 5]
-    counted = {
-        (int(p), vocabulary[int(t)]): int(c)
-        for p, t, c in zip(tokens.passages, tokens.terms, tokens.counts, strict=True)
-    }
-    assert counted[(1, "profit")] == 2
-    assert counted[(0, "acme")] == counted[(1, "acme")] == 1
+    assert tokenize_document(parsed, "Acme report") == (
+        PassageTokens(0, 0, 13, "acme report profit rose"),
+        PassageTokens(2, 0, 22, "acme report profit fell profit"),
+    )
 
 
 def test_a_word_over_the_token_cap_is_not_indexed_nor_its_parts() -> None:
     blob = "ab12" * 150  # 600 characters of letters and digits, as base64 writes
     parsed = ParsedFile(DocumentKind.text, (f"Solar panels {blob} on roofs.\n",))
-    tokens, vocabulary = tokenize_document(parsed, "")
-    assert set(vocabulary) == {"solar", "panel", "roof"}
-    assert tokens.lengths.tolist() == [3]
+    (passage,) = tokenize_document(parsed, "")
+    assert passage.tokens == "solar panel roof"
 
 
 def test_words_at_the_token_cap_are_indexed() -> None:
     word = "a" * MAX_TOKEN_CHARS
-    _, vocabulary = tokenize_document(ParsedFile(DocumentKind.text, (f"{word} solar",)), "")
-    assert set(vocabulary) == {word, "solar"}
+    (passage,) = tokenize_document(ParsedFile(DocumentKind.text, (f"{word} solar",)), "")
+    assert passage.tokens == f"{word} solar"
 
 
-def test_term_ids_follow_first_use_across_batches(monkeypatch: pytest.MonkeyPatch) -> None:
-    text = "\n\n".join(f"word{n} common other{n % 3}" for n in range(50))
-    parsed = ParsedFile(DocumentKind.text, (text,))
-    whole, whole_vocabulary = tokenize_document(parsed, "Title")
-    monkeypatch.setattr(reading_module, "_KEYS_PER_BATCH", 2)  # numbered a few at a time
-    batched, batched_vocabulary = tokenize_document(parsed, "Title")
-    assert batched_vocabulary == whole_vocabulary
-    for name in DocumentTokens._fields:
-        assert getattr(batched, name).tolist() == getattr(whole, name).tolist()
-        assert getattr(batched, name).dtype == getattr(whole, name).dtype
+def test_a_document_without_words_has_no_passages() -> None:
+    assert tokenize_document(ParsedFile(DocumentKind.text, ("... --- ...", "")), "Title") == ()
 
 
 def test_a_file_that_is_one_huge_token_is_skipped_in_bounded_work(tmp_path: Path) -> None:
@@ -136,7 +126,7 @@ def test_a_file_that_is_one_huge_token_is_skipped_in_bounded_work(tmp_path: Path
             out.write("x7" * 500_000)
     outcome = read_for_index(_task(path, tmp_path / "parsed", DocumentKind.text))
     assert outcome.reason == "no words in file"
-    assert outcome.vocabulary == ()
+    assert outcome.passages == ()
 
 
 def test_a_file_out_of_memory_is_skipped_with_its_reason(
@@ -149,7 +139,7 @@ def test_a_file_out_of_memory_is_skipped_with_its_reason(
 
     monkeypatch.setattr(reading_module, "parse_file_or_reason", exhausted)
     outcome = read_for_index(_task(path, tmp_path / "parsed", DocumentKind.markdown))
-    assert (outcome.reason, outcome.cacheable, outcome.tokens) == (TOO_LARGE, True, None)
+    assert (outcome.reason, outcome.cacheable, outcome.passages) == (TOO_LARGE, True, ())
 
 
 def test_a_text_file_large_enough_to_be_paged_is_cached_for_its_readers(tmp_path: Path) -> None:

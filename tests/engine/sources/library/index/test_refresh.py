@@ -1,8 +1,7 @@
 import os
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-import numpy as np
-import numpy.typing as npt
 import pytest
 
 from engine.documents.parse import ParsedFile
@@ -10,8 +9,8 @@ from engine.sources.library.deadline import Deadline
 from engine.sources.library.files import scan_folder
 from engine.sources.library.index import reading as reading_module
 from engine.sources.library.index import refresh as refresh_module
+from engine.sources.library.index.backend import PassageTokens
 from engine.sources.library.index.catalog import Catalog
-from engine.sources.library.index.merging import SEGMENTS_PER_TIER
 from engine.sources.library.index.reading import TOO_LARGE
 from engine.sources.library.index.refresh import (
     IndexState,
@@ -20,7 +19,6 @@ from engine.sources.library.index.refresh import (
     is_current,
     refresh,
 )
-from engine.sources.library.index.vocabulary import Vocabulary
 from tests.support.clock import FakeClock
 from tests.support.library_files import ReadCounter, Recorder, TimedReads, write_text
 
@@ -33,19 +31,36 @@ def _folder(tmp_path: Path) -> Path:
     return folder
 
 
+class PassagesWritten:
+    """A `PassageWriter` that keeps what it is given: the passages added, by key."""
+
+    def __init__(self) -> None:
+        self.added: dict[str, list[PassageTokens]] = {}
+
+    def add(self, key: str, passages: Sequence[PassageTokens]) -> None:
+        self.added.setdefault(key, []).extend(passages)
+
+    def remove(self, keys: Iterable[str]) -> None:
+        raise AssertionError("refresh removes nothing: its caller does, once saved")
+
+    def commit(self) -> None:
+        raise AssertionError("refresh commits nothing: its caller does")
+
+
 def _refresh(
     state: IndexState,
     folder: Path,
     tmp_path: Path,
     titles: dict[str, str] | None = None,
     deadline: Deadline | None = None,
+    writer: PassagesWritten | None = None,
 ) -> RefreshSummary:
     errors = Recorder()
     summary = refresh(
         state,
         scan_folder(folder),
         titles or {},
-        store=None,
+        writer=writer or PassagesWritten(),
         parsed_dir=str(tmp_path / "parsed"),
         on_progress=Recorder(),
         on_cache_error=errors,
@@ -56,17 +71,23 @@ def _refresh(
 
 
 def _new_state() -> IndexState:
-    return IndexState(Catalog(), Vocabulary(), {})
+    return IndexState(Catalog())
 
 
 def test_a_first_refresh_reads_every_file(tmp_path: Path) -> None:
     folder = _folder(tmp_path)
     state = _new_state()
-    summary = _refresh(state, folder, tmp_path)
+    written = PassagesWritten()
+    summary = _refresh(state, folder, tmp_path, writer=written)
     assert summary == RefreshSummary(added=["a.md", "b.md", "c.txt"])
     entries = state.catalog.entries
     assert [e.title for e in entries.values()] == ["Alpha", "Beta", "c"]
-    assert all(e.segment in state.segments for e in entries.values())
+    assert {e.key: e.passages for e in entries.values()} == {
+        key: len(passages) for key, passages in written.added.items()
+    }
+    beta = written.added[entries["b.md"].key]
+    assert [p.tokens for p in beta] == ["beta beta wind turbine offshore"]  # title, heading
+    assert entries["b.md"].length == 5
     assert is_current(state.catalog, scan_folder(folder), {})
 
 
@@ -143,24 +164,20 @@ def test_unreadable_files_are_remembered_with_their_reason(
     assert again.unreadable == [("empty.md", "empty file")]
 
 
-def test_segments_added_file_by_file_are_merged(tmp_path: Path) -> None:
+def test_a_changed_file_is_added_under_a_fresh_key_and_kept_files_add_nothing(
+    tmp_path: Path,
+) -> None:
     folder = _folder(tmp_path)
     state = _new_state()
     _refresh(state, folder, tmp_path)
-    for number in range(2 * SEGMENTS_PER_TIER):
-        write_text(folder / f"new{number:02d}.md", f"Note {number} about tariffs.\n")
-        _refresh(state, folder, tmp_path)
-        # Without merges there would be one segment per refresh; with them, fewer than eight
-        # per tier, and these documents span two tiers (1 to 7 passages, then 8 to 63).
-        assert len(state.segments) <= 2 * (SEGMENTS_PER_TIER - 1)
-    assert len(state.segments) < SEGMENTS_PER_TIER
-    used = {entry.segment for entry in state.catalog.entries.values()}
-    assert used == set(state.segments) == set(state.catalog.segments)
-    locals_by_segment: dict[str, list[int]] = {}
-    for entry in state.catalog.entries.values():
-        locals_by_segment.setdefault(entry.segment, []).append(entry.local)
-    for name, numbers in locals_by_segment.items():
-        assert sorted(numbers) == list(range(state.segments[name].document_count))
+    before = {e.relative: e.key for e in state.catalog.entries.values()}
+    write_text(folder / "b.md", "# Beta\nWind turbines, onshore now.\n")
+    written = PassagesWritten()
+    _refresh(state, folder, tmp_path, writer=written)
+    after = {e.relative: e.key for e in state.catalog.entries.values()}
+    assert (after["a.md"], after["c.txt"]) == (before["a.md"], before["c.txt"])
+    assert after["b.md"] != before["b.md"]
+    assert list(written.added) == [after["b.md"]]
 
 
 def test_the_effective_title(tmp_path: Path) -> None:
@@ -188,20 +205,17 @@ def test_a_file_out_of_memory_in_its_reader_is_skipped_and_the_rest_indexed(
     assert [e.relative for e in state.catalog.entries.values() if e.indexed] == ["a.md", "c.txt"]
 
 
-def test_a_file_out_of_memory_while_merged_into_the_index_is_skipped(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_file_out_of_memory_while_handed_to_the_index_is_skipped(tmp_path: Path) -> None:
     folder = _folder(tmp_path)
-    ids_of = Vocabulary.ids_of
 
-    def ids_or_exhaust(self: Vocabulary, tokens: tuple[str, ...]) -> npt.NDArray[np.int64]:
-        if "turbine" in tokens:  # b.md's terms
-            raise MemoryError
-        return ids_of(self, tokens)
+    class Exhausted(PassagesWritten):
+        def add(self, key: str, passages: Sequence[PassageTokens]) -> None:
+            if any("turbine" in passage.tokens for passage in passages):  # b.md's
+                raise MemoryError
+            super().add(key, passages)
 
-    monkeypatch.setattr(Vocabulary, "ids_of", ids_or_exhaust)
     state = _new_state()
-    summary = _refresh(state, folder, tmp_path)
+    summary = _refresh(state, folder, tmp_path, writer=Exhausted())
     assert summary == RefreshSummary(added=["a.md", "c.txt"], unreadable=[("b.md", TOO_LARGE)])
     assert state.catalog.entries["b.md"].reason == TOO_LARGE
     assert state.catalog.entries["c.txt"].indexed
@@ -242,7 +256,6 @@ def test_a_refresh_stopped_by_its_deadline_keeps_what_it_read_and_the_next_reads
     assert summary.added == ["a.md", "b.md", "c.md"]
     assert summary.pending == ["d.md", "e.md"]
     assert sorted(state.catalog.entries) == ["a.md", "b.md", "c.md"]
-    assert all(entry.segment in state.segments for entry in state.catalog.entries.values())
     reads = ReadCounter(monkeypatch)
     rest = _refresh(state, folder, tmp_path, deadline=Deadline(clock.now + 60.0, clock))
     assert reads.read == ["d.md", "e.md"]
