@@ -1,9 +1,14 @@
 """Benchmark of the library source: open and search speed, memory, and retrieval checks.
 
-    python -m evals.bench_library [--folder DIR]
+    python -m evals.bench_library [--folder DIR] [--backend STORE ...] [--cache DIR]
+    python -m evals.bench_library --retrieval-only [--backend STORE ...] [--cache DIR]
     python -m evals.bench_library --scale N
 
-Uses a fresh temporary cache, so the first open is cold (parse + index) and the second warm.
+Uses a fresh temporary cache (unless `--cache` names one), so the first open is cold (parse +
+index) and the second warm. Then the retrieval benchmark: recall@5/10/50 and MRR@50 of the
+FinanceBench development half's gold pages and of the br-laws cases' required passages, as
+`Library.search` ranks them, one table per `--backend` (a store URL; today only `embedded`,
+the index the engine uses; see `open_backend`).
 `--scale N` times whole `fonte ask` runs (process start to report.json) over a synthetic library
 of N distinct documents (see `evals.bench_scale`). Prints figures; it asserts nothing (speed is
 measured here, not in tests).
@@ -18,20 +23,37 @@ import resource
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import TypedDict
 
 from engine import ExtractiveModel, Orchestrator, split_page
 from engine.planning import make_brief
-from engine.sources import SearchHit
+from engine.sources import Search, SearchHit
 from engine.sources.library import Library, LibraryDocument
 from engine.text import collapse_whitespace
+from evals.cases import RequiredItem, load_financebench_cases, load_folder_cases
 from evals.defaults import CORPUS
+from evals.metrics import cites, has_terms
+from evals.retrieval import (
+    Rank,
+    Scores,
+    item_ranks,
+    markdown_table,
+    score,
+    scores_headers,
+    scores_row,
+)
 
 FINANCEBENCH = CORPUS / "financebench"
 BR_LAWS = CORPUS / "br-laws"
 TIMED_QUESTIONS = 10
+EMBEDDED = "embedded"
+RETRIEVAL_POOL = 200
+"""Passages asked of the backend per question; FinanceBench ranks the distinct pages they
+cite, so its recall@50 is of the first 50 pages within these."""
 
 LAW_QUERY = (
     "Quais são os limites de potência instalada que separam microgeração e minigeração "
@@ -62,6 +84,82 @@ class Gold:
     terms: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class RetrievalSuite:
+    """Queries and the required items each must retrieve, and how a hit (its URL and
+    passage) is reduced to the unit the items are judged on."""
+
+    name: str
+    folder: Path
+    queries: tuple[tuple[str, tuple[RequiredItem, ...]], ...]
+    unit: Callable[[str, str], Hashable]
+    holds: Callable[[RequiredItem, Hashable], bool]
+    unit_name: str
+
+    def ranks(
+        self, hits: Sequence[tuple[str, str]], items: Sequence[RequiredItem]
+    ) -> tuple[Rank, ...]:
+        units = [self.unit(url, passage) for url, passage in hits]
+        return item_ranks(units, [partial(self.holds, item) for item in items])
+
+
+def financebench_dev(page_slack: int = 0, folder: Path = FINANCEBENCH) -> RetrievalSuite:
+    """The development half of FinanceBench (odd lines of questions.jsonl, docs/evals.md):
+    each gold page (the gold document at 0-based `evidence_page_num`, cited 1-based) is an
+    item, ranked among the distinct pages the hits cite; `page_slack` 1 is the suites' ±1."""
+    cases = load_financebench_cases(folder)[DEV_LINES]
+    queries = tuple(
+        (case.question, tuple(replace(item, page_slack=page_slack) for item in case.required))
+        for case in cases
+    )
+    slack = f" ±{page_slack}" if page_slack else ""
+    return RetrievalSuite(
+        f"financebench dev, gold page{slack}",
+        folder / "pdfs",
+        queries,
+        unit=_page_unit,
+        holds=_cites_page,
+        unit_name="page",
+    )
+
+
+def br_laws_cases(folder: Path = BR_LAWS) -> RetrievalSuite:
+    """The br-laws cases: each required item (its document, and every one of its terms in
+    the passage, as the suite counts it) ranked among the passages."""
+    cases = load_folder_cases(folder)
+    return RetrievalSuite(
+        "br-laws required passages",
+        folder / "docs",
+        tuple((case.question, case.required) for case in cases),
+        unit=_passage_unit,
+        holds=_holds_passage,
+        unit_name="passage",
+    )
+
+
+DEV_LINES = slice(0, None, 2)
+"""Odd lines (1-based) of FinanceBench's questions.jsonl: its development half."""
+
+
+def _page_unit(url: str, passage: str) -> Hashable:
+    return url
+
+
+def _passage_unit(url: str, passage: str) -> Hashable:
+    return (url, passage)
+
+
+def _cites_page(item: RequiredItem, unit: Hashable) -> bool:
+    return isinstance(unit, str) and cites(item, unit)
+
+
+def _holds_passage(item: RequiredItem, unit: Hashable) -> bool:
+    if not isinstance(unit, tuple):
+        return False
+    url, passage = unit
+    return cites(item, url) and has_terms(passage, item.terms)
+
+
 class PhaseClock:
     """Notes when `Library.open` moves from reading files to indexing them."""
 
@@ -78,6 +176,16 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Benchmark of the library source.")
     parser.add_argument("--folder", type=Path, default=FINANCEBENCH / "pdfs")
     parser.add_argument("--scale", type=int, help="time fonte ask on N synthetic documents")
+    parser.add_argument(
+        "--backend",
+        action="append",
+        metavar="STORE",
+        help=f"store URL to measure retrieval through (repeatable; default {EMBEDDED!r})",
+    )
+    parser.add_argument("--cache", type=Path, help="cache folder to use (default: a fresh one)")
+    parser.add_argument(
+        "--retrieval-only", action="store_true", help="only the retrieval benchmark"
+    )
     arguments = parser.parse_args(argv)
     if arguments.scale is not None:
         from evals.bench_scale import run_scale
@@ -85,8 +193,58 @@ def main(argv: list[str] | None = None) -> None:
         run_scale(arguments.scale, BR_LAWS / "docs", LAW_QUERY)
         return
     folder: Path = arguments.folder
-    with tempfile.TemporaryDirectory(prefix="fonte-bench-") as cache:
-        run_benchmark(folder.resolve(), Path(cache))
+    backends: list[str] = arguments.backend or [EMBEDDED]
+    for store in backends:
+        check_backend(store)
+    with tempfile.TemporaryDirectory(prefix="fonte-bench-") as temporary:
+        cache: Path = arguments.cache or Path(temporary)
+        if not arguments.retrieval_only:
+            run_benchmark(folder.resolve(), cache)
+        for store in backends:
+            print_retrieval(store, cache)
+
+
+def check_backend(store: str) -> None:
+    """Refuses, before anything is timed, a store no backend is written for."""
+    if store != EMBEDDED:
+        raise SystemExit(
+            f"backend {store!r}: only {EMBEDDED!r} (the library's own index) can be measured "
+            "yet; a postgresql:// store is to be added in open_backend"
+        )
+
+
+def open_backend(store: str, folder: Path, cache: Path) -> Search:
+    """The search of `folder` through the store `store` names: `embedded` is the library's
+    own index in `cache`, as the engine opens it."""
+    check_backend(store)
+    return Library.open(folder, cache_dir=cache, on_warning=_ignore)
+
+
+def retrieval_scores(searcher: Search, suite: RetrievalSuite, pool: int = RETRIEVAL_POOL) -> Scores:
+    ranks = []
+    for question, items in suite.queries:
+        hits = asyncio.run(searcher.search(question, pool))
+        ranks.append(suite.ranks([(hit.url, hit.passage) for hit in hits], items))
+    return score(ranks)
+
+
+def print_retrieval(store: str, cache: Path) -> None:
+    suites = [financebench_dev(), financebench_dev(page_slack=1), br_laws_cases()]
+    rows: list[list[str]] = []
+    scores: Scores | None = None
+    searchers: dict[Path, Search] = {}
+    for suite in suites:
+        if not suite.folder.is_dir():
+            print(f"  skipped {suite.name}: {suite.folder} not found")
+            continue
+        if suite.folder not in searchers:
+            searchers[suite.folder] = open_backend(store, suite.folder, cache)
+        scores = retrieval_scores(searchers[suite.folder], suite)
+        name = f"{suite.name} ({scores.items} in {scores.queries} queries, by {suite.unit_name})"
+        rows.append(scores_row(name, scores))
+    if scores is not None:
+        print(f"\nretrieval, backend {store} (top {RETRIEVAL_POOL} passages asked per query)\n")
+        print(markdown_table(scores_headers(scores, "required items"), rows))
 
 
 def run_benchmark(folder: Path, cache: Path) -> None:

@@ -4,6 +4,7 @@ from engine.sources.library.documents import LibraryDocument, LibraryError
 from engine.sources.library.folder import Library
 from engine.sources.library.manifest import Manifest, load_manifest
 from engine.sources.library.pacing import Paced
+from engine.sources.library.passages import split_passages
 
 __all__ = [
     "Deadline",
@@ -15,4 +16,5 @@ __all__ = [
     "Paced",
     "load_manifest",
     "parse_pdf",
+    "split_passages",
 ]
