@@ -20,7 +20,7 @@ from engine.documents.parse import PARSER_VERSION, DocumentKind
 from engine.sources.library.passages import MAX_PASSAGE_CHARS, MIN_PASSAGE_CHARS
 from engine.text.tokens import TOKENIZER_VERSION
 
-INDEX_FORMAT_VERSION = 5  # 5: passages kept by a search engine under document keys
+INDEX_FORMAT_VERSION = 6  # 5: passages kept by a search engine; 6: title tokens kept
 FORMAT = [INDEX_FORMAT_VERSION, TOKENIZER_VERSION, PARSER_VERSION, MIN_PASSAGE_CHARS]
 FORMAT += [MAX_PASSAGE_CHARS]
 
@@ -44,6 +44,9 @@ class CatalogEntry:
     passages: int = 0
     length: int = 0
     """Its passages' tokens, all told (each passage's title tokens included)."""
+    title_tokens: str = ""
+    """The title's tokens (`ranking.title_tokens`), space-joined: kept so that opening the
+    library tokenizes no title."""
 
     @property
     def indexed(self) -> bool:
@@ -94,7 +97,8 @@ class Catalog:
 
 
 def _entry(row: list[object]) -> CatalogEntry:
-    relative, kind, size, mtime, sha, reason, own_title, title, pages, key, passages, length = row
+    relative, kind, size, mtime, sha, reason, own_title, title, pages, key, passages, *rest = row
+    length, tokens = rest
     if pages is not None and not isinstance(pages, int):
         raise ValueError("catalog entry with a bad page count")
     return CatalogEntry(
@@ -110,6 +114,7 @@ def _entry(row: list[object]) -> CatalogEntry:
         _text(key),
         _integer(passages),
         _integer(length),
+        _text(tokens),
     )
 
 

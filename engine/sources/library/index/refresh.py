@@ -25,6 +25,7 @@ from engine.sources.library.index.backend import Notify, PassageWriter
 from engine.sources.library.index.catalog import Catalog, CatalogEntry
 from engine.sources.library.index.reading import TOO_LARGE, FileOutcome, FileTask
 from engine.sources.library.index.workers import read_files
+from engine.sources.library.ranking import title_tokens
 
 
 @dataclass
@@ -251,6 +252,7 @@ def _entry_of(
         key=key,
         passages=len(outcome.passages),
         length=sum(passage.tokens.count(" ") + 1 for passage in outcome.passages),
+        title_tokens=" ".join(title_tokens(outcome.title)),
     )
 
 

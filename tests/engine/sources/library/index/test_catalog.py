@@ -19,6 +19,7 @@ INDEXED = CatalogEntry(
     "0f" * 16,
     3,
     41,
+    "lei 1",
 )
 UNREADABLE = CatalogEntry("scan.pdf", DocumentKind.pdf, 9, 5, "b" * 64, "no text in file")
 

@@ -317,3 +317,11 @@ def test_a_file_removed_while_another_process_searches(tmp_path: Path) -> None:
         assert searcher.stdout.read() == "after 6 6\n"  # its own snapshot, whole
         assert searcher.wait() == 0
     assert len(_found(_open(folder, cache), ["case"])) == 5
+
+
+def test_the_catalog_keeps_each_title_s_tokens(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    _open(folder, tmp_path / "cache")
+    reopened = _open(folder, tmp_path / "cache")
+    assert reopened.from_cache
+    assert [e.title_tokens for e in reopened.documents()] == [f"doc {n}" for n in range(6)]
