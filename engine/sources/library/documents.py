@@ -52,9 +52,10 @@ def build_documents(
     documents: list[LibraryDocument] = []
     owner_of_url: dict[str, str] = {}
     folder_url = folder.as_uri().rstrip("/") + "/"  # as `Path.as_uri` spells each file's
+    listing = len(manifest) > 0  # else no file is listed: no lookup (a `Path` hash each)
     for entry in entries:
         path = folder / entry.relative
-        listed = manifest.entry_for(path, resolved=True)
+        listed = manifest.entry_for(path, resolved=True) if listing else None
         file_url = folder_url + quote_from_bytes(os.fsencode(entry.relative))
         url = split_page(listed.url.strip())[0] if listed else file_url
         if url in owner_of_url:

@@ -96,35 +96,19 @@ class Catalog:
         return cls.decode(data)
 
 
+_KINDS = {kind.value: kind for kind in DocumentKind}
+_ROW_TYPES = (str, str, int, int, str, str, str, str, int, str, int, int, str)
+"""The type of each field of an entry's row (its page count may be None too)."""
+_UNPAGED_ROW_TYPES = (*_ROW_TYPES[:8], type(None), *_ROW_TYPES[9:])
+
+
 def _entry(row: list[object]) -> CatalogEntry:
-    relative, kind, size, mtime, sha, reason, own_title, title, pages, key, passages, *rest = row
-    length, tokens = rest
-    if pages is not None and not isinstance(pages, int):
-        raise ValueError("catalog entry with a bad page count")
-    return CatalogEntry(
-        _text(relative),
-        DocumentKind(_text(kind)),
-        _integer(size),
-        _integer(mtime),
-        _text(sha),
-        _text(reason),
-        _text(own_title),
-        _text(title),
-        pages,
-        _text(key),
-        _integer(passages),
-        _integer(length),
-        _text(tokens),
-    )
-
-
-def _text(value: object) -> str:
-    if not isinstance(value, str):
-        raise ValueError("catalog entry with a non-text field")
-    return value
-
-
-def _integer(value: object) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError("catalog entry with a non-integer field")
-    return value
+    """The entry a row holds: fields of their exact types (a bool is no integer), checked
+    at once, since a warm opening decodes every row."""
+    types = tuple(map(type, row))
+    if types != _ROW_TYPES and types != _UNPAGED_ROW_TYPES:
+        raise ValueError("catalog entry with a field of the wrong type")
+    kind = _KINDS.get(row[1])  # type: ignore[call-overload]
+    if kind is None:
+        raise ValueError("catalog entry of an unknown kind")
+    return CatalogEntry(row[0], kind, *row[2:])  # type: ignore[arg-type]
