@@ -55,3 +55,11 @@ def test_absent_damaged_or_other_format_loads_as_none(tmp_path: Path, content: o
         data = content
     path.write_bytes(data)
     assert Catalog.load(path) is None
+
+
+def test_an_entry_is_saved_as_the_tuple_of_its_fields() -> None:
+    from dataclasses import astuple
+
+    catalog = Catalog({e.relative: e for e in (INDEXED, UNREADABLE)})
+    rows = json.loads(catalog.encode())["entries"]
+    assert rows == [list(astuple(INDEXED)), list(astuple(UNREADABLE))]
