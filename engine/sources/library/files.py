@@ -59,6 +59,13 @@ class ScannedFile:
     def path(self) -> Path:
         return Path(self.location)
 
+    @property
+    def stem(self) -> str:
+        """`path.stem`, without making the `Path`."""
+        name = self.relative.rpartition("/")[2]
+        dot = name.rfind(".")
+        return name[:dot] if 0 < dot < len(name) - 1 else name
+
 
 def scan_folder(
     folder: Path, on_refused: Callable[[str, str], None] | None = None

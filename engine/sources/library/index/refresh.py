@@ -63,7 +63,7 @@ class IndexState:
 
 
 def effective_title(manifest_title: str, own_title: str, file: ScannedFile) -> str:
-    return manifest_title.strip() or own_title or file.path.stem
+    return manifest_title.strip() or own_title or file.stem
 
 
 def is_current(catalog: Catalog, files: list[ScannedFile], titles: dict[str, str]) -> bool:
