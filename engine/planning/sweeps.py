@@ -41,6 +41,8 @@ class Shelved(Protocol):
     @property
     def path(self) -> Path: ...
     @property
+    def file_name(self) -> str: ...
+    @property
     def page_count(self) -> int | None: ...
 
 
@@ -92,7 +94,7 @@ def named_document(text: str, documents: Sequence[Shelved]) -> Shelved | None:
     word = "(?:" + "|".join(sorted(set(words), key=lambda w: (-len(w), w))) + ")"
     pattern = re.compile(f"^{_SEPARATORS}*{word}(?:{_SEPARATORS}+{word})+{_SEPARATORS}*$", re.M)
     named: dict[str, Shelved] = {}
-    for names in ([d.title for d in documents], [d.path.name for d in documents]):
+    for names in ([d.title for d in documents], [d.file_name for d in documents]):
         lines = fold_accents("\n".join(name.replace("\n", " ") for name in names)).lower()
         # Folding keeps every line break, so line n is the name of document n.
         found = list(pattern.finditer(lines))

@@ -53,6 +53,10 @@ class Doc:
     path: Path
     page_count: int | None
 
+    @property
+    def file_name(self) -> str:
+        return self.path.name
+
 
 def library(tmp_path: Path, chapters: dict[int, str] | None = None) -> Library:
     folder = tmp_path / "library"
