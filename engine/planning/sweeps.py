@@ -41,6 +41,8 @@ class Shelved(Protocol):
     @property
     def path(self) -> Path: ...
     @property
+    def file_name(self) -> str: ...
+    @property
     def page_count(self) -> int | None: ...
 
 
@@ -65,15 +67,13 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", fold_accents(text).lower())
 
 
-def _names(document: Shelved) -> list[list[str]]:
-    """The title and the file name (with its suffix) as words, when they can name it: two
-    words or more, one of them a word of letters."""
-    names = [_words(document.title), _words(document.path.name)]
-    return [
-        words
-        for words in names
-        if len(words) >= 2 and any(w.isalpha() and len(w) >= MIN_NAME_LETTERS for w in words)
-    ]
+def _can_name(words: Sequence[str]) -> bool:
+    """Whether words can name a document: two or more, one of them a word of letters."""
+    return len(words) >= 2 and any(w.isalpha() and len(w) >= MIN_NAME_LETTERS for w in words)
+
+
+_SEPARATORS = "[^a-z0-9\\n]"
+"""What separates words in a name, spelled in a pattern (a line break ends a name)."""
 
 
 def _contains(words: list[str], name: list[str]) -> bool:
@@ -83,14 +83,41 @@ def _contains(words: list[str], name: list[str]) -> bool:
 
 def named_document(text: str, documents: Sequence[Shelved]) -> Shelved | None:
     """The one long document `text` names (its title or file name, whole words, accents
-    and case aside); None when it names none, or several (a comparison, not a sweep)."""
+    and case aside); None when it names none, or several (a comparison, not a sweep).
+
+    The names are many (a library's), the text's words few: every name, one a line, is
+    matched at once against a pattern of names made of the text's words only, and just the
+    names it finds are split into words, in Python, to be looked for in the text."""
     words = _words(text)
-    named = [d for d in documents if any(_contains(words, name) for name in _names(d))]
-    unique = {d.url: d for d in named}
-    if len(unique) != 1:
+    if len(words) < 2 or not documents:
         return None
-    (document,) = unique.values()
+    word = "(?:" + "|".join(sorted(set(words), key=lambda w: (-len(w), w))) + ")"
+    pattern = re.compile(f"^{_SEPARATORS}*{word}(?:{_SEPARATORS}+{word})+{_SEPARATORS}*$", re.M)
+    named: dict[str, Shelved] = {}
+    for names in ([d.title for d in documents], [d.file_name for d in documents]):
+        lines = fold_accents("\n".join(name.replace("\n", " ") for name in names)).lower()
+        # Folding keeps every line break, so line n is the name of document n.
+        found = list(pattern.finditer(lines))
+        numbers = _line_numbers(lines, [m.start() for m in found])
+        for number, match in zip(numbers, found, strict=True):
+            name = re.findall(r"[a-z0-9]+", match.group())
+            if _can_name(name) and _contains(words, name):
+                named.setdefault(documents[number].url, documents[number])
+    if len(named) != 1:
+        return None
+    (document,) = named.values()
     return document if (document.page_count or 0) >= SWEEP_MIN_PAGES else None
+
+
+def _line_numbers(text: str, offsets: list[int]) -> list[int]:
+    """The line of `text` (0-based) each of `offsets` (ascending) falls on."""
+    numbers: list[int] = []
+    line, at = 0, 0
+    for offset in offsets:
+        line += text.count("\n", at, offset)
+        at = offset
+        numbers.append(line)
+    return numbers
 
 
 def parts_allowed(steps_available: int) -> int:

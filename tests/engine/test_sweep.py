@@ -53,6 +53,10 @@ class Doc:
     path: Path
     page_count: int | None
 
+    @property
+    def file_name(self) -> str:
+        return self.path.name
+
 
 def library(tmp_path: Path, chapters: dict[int, str] | None = None) -> Library:
     folder = tmp_path / "library"
@@ -204,3 +208,31 @@ async def test_the_claude_planner_is_told_the_parts_and_must_keep_to_them() -> N
     parts[1].update(document="https://elsewhere.example/doc.pdf", pages=[13, 24])
     with pytest.raises(InvalidJson, match="the document to sweep is"):
         parse_plan(json.dumps({"sufficient_when": ["a", "b"], "subquestions": parts}), brief)
+
+
+def test_naming_matches_every_name_as_whole_words_of_the_question() -> None:
+    """The pattern over every name at once finds what splitting each name does."""
+    names = [
+        ("Plano Decenal de Energia", "pde.pdf"),
+        ("Plano Decenal", "x1.pdf"),
+        ("Relatório Técnico\nSolar", "rts.pdf"),
+        ("Lei_14.300", "lei.md"),
+        ("", "nota_tecnica_solar.pdf"),
+        ("Plano", "plano.pdf"),
+        ("energia decenal", "y.pdf"),
+        ("Planos Decenais de Energia", "z.pdf"),
+    ]
+    shelf = [Doc(f"file:///l/{name}", title, Path(f"/l/{name}"), 100) for title, name in names]
+    expected = {
+        "o que diz o plano decenal de energia?": None,  # two: a comparison
+        "o plano decenal de energia 2034": None,
+        "resuma o relatório técnico solar": shelf[2],
+        "o que diz a lei 14.300?": shelf[3],
+        "e a nota técnica solar.pdf?": shelf[4],
+        "Planos decenais de energia!": shelf[7],
+        "plano": None,
+        "": None,
+    }
+    for question, document in expected.items():
+        assert named_document(question, shelf) == document, question
+    assert named_document("resuma o relatório técnico solar", []) is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from urllib.parse import quote_from_bytes
 
@@ -27,10 +28,21 @@ class LibraryDocument:
 
     url: str
     title: str
-    path: Path
+    location: str | Path
+    """The file: its path, or the string of it (`path` makes the `Path` when asked: a warm
+    opening makes a document of every file, and a `Path` costs more than the rest)."""
     kind: DocumentKind
     page_count: int | None
     sha256: str
+
+    @cached_property
+    def path(self) -> Path:
+        return Path(self.location)
+
+    @property
+    def file_name(self) -> str:
+        """`path.name`, without making the `Path`."""
+        return os.path.basename(self.location)
 
     @property
     def content_type(self) -> str:
@@ -52,9 +64,14 @@ def build_documents(
     documents: list[LibraryDocument] = []
     owner_of_url: dict[str, str] = {}
     folder_url = folder.as_uri().rstrip("/") + "/"  # as `Path.as_uri` spells each file's
+    listing = len(manifest) > 0  # else no file is listed: no lookup (a `Path` hash each)
+    inside = str(folder).rstrip("/") + "/"  # as `folder / entry.relative` spells it
     for entry in entries:
-        path = folder / entry.relative
-        listed = manifest.entry_for(path, resolved=True)
+        path: str | Path = inside + entry.relative  # a `Path` only when looked up
+        listed = None
+        if listing:
+            path = Path(path)
+            listed = manifest.entry_for(path, resolved=True)
         file_url = folder_url + quote_from_bytes(os.fsencode(entry.relative))
         url = split_page(listed.url.strip())[0] if listed else file_url
         if url in owner_of_url:

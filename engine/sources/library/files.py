@@ -7,6 +7,7 @@ import os
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from engine.documents.parse import KIND_BY_SUFFIX, DocumentKind
@@ -46,11 +47,24 @@ def in_language(note: str, language: str) -> str:
 
 @dataclass(frozen=True)
 class ScannedFile:
-    path: Path
+    location: str
+    """The file's path, as the scan found it (`path` makes a `Path` of it when asked: a
+    warm opening asks for few, and a `Path` costs more than the `stat`)."""
     relative: str
     kind: DocumentKind
     size: int
     mtime_ns: int
+
+    @cached_property
+    def path(self) -> Path:
+        return Path(self.location)
+
+    @property
+    def stem(self) -> str:
+        """`path.stem`, without making the `Path`."""
+        name = self.relative.rpartition("/")[2]
+        dot = name.rfind(".")
+        return name[:dot] if 0 < dot < len(name) - 1 else name
 
 
 def scan_folder(
@@ -93,8 +107,9 @@ def scan_folder(
             except OSError:
                 continue
             if stat.S_ISREG(status.st_mode):
-                path = Path(entry.path)
-                found.append(ScannedFile(path, relative, kind, status.st_size, status.st_mtime_ns))
+                found.append(
+                    ScannedFile(entry.path, relative, kind, status.st_size, status.st_mtime_ns)
+                )
     return sorted(found, key=lambda file: file.relative)
 
 

@@ -21,12 +21,18 @@ from engine.sources.library.deadline import Deadline
 from engine.sources.library.document_texts import DocumentTexts
 from engine.sources.library.documents import LibraryDocument, LibraryError, build_documents
 from engine.sources.library.files import Note, worded
+from engine.sources.library.index.catalog import CatalogEntry
 from engine.sources.library.index.opening import open_index
 from engine.sources.library.index.passage_index import PassageIndex
 from engine.sources.library.index.refresh import RefreshSummary
 from engine.sources.library.manifest import Manifest, load_manifest
 from engine.sources.library.query import search_terms
-from engine.sources.library.ranking import TitleField, rank_passages, titled_documents
+from engine.sources.library.ranking import (
+    TitleField,
+    rank_passages,
+    title_tokens,
+    titled_documents,
+)
 from engine.sources.protocols import DocumentGone, FetchError, SearchHit
 from engine.text.escapes import escaped
 from engine.text.normalise import collapse_whitespace
@@ -53,6 +59,7 @@ class Library:
         index_from_cache: bool = False,
         summary: RefreshSummary | None = None,
         refused: list[tuple[str, str]] | None = None,
+        titles: TitleField | None = None,
     ) -> None:
         self.folder = folder
         self.index_from_cache = index_from_cache
@@ -64,7 +71,8 @@ class Library:
         self._index = index
         self._texts = texts
         self._by_url = {document.url: number for number, document in enumerate(documents)}
-        self._titles = TitleField([document.title for document in documents])
+        self._titles = titles or TitleField([document.title for document in documents])
+        """The documents' titles, as a field of their own (`titles`: built already)."""
 
     @classmethod
     def open(
@@ -135,6 +143,7 @@ class Library:
             index_from_cache=opened.from_cache,
             summary=opened.summary,
             refused=refused,
+            titles=TitleField.of_tokens([_title_tokens(entry) for entry in entries]),
         )
 
     def documents(self) -> list[LibraryDocument]:
@@ -321,6 +330,13 @@ def _manifest_titles(folder: Path, manifest: Manifest) -> dict[str, str]:
         if entry.title.strip() and path.is_relative_to(folder):
             titles[path.relative_to(folder).as_posix()] = entry.title
     return titles
+
+
+def _title_tokens(entry: CatalogEntry) -> str:
+    """The title tokens the catalog keeps (tokenized here for an entry without them)."""
+    if entry.title_tokens or not entry.title:
+        return entry.title_tokens
+    return " ".join(title_tokens(entry.title))
 
 
 def _ignore(message: str) -> None:

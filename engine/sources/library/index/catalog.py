@@ -12,7 +12,8 @@ whole, after the passages it names are committed (see `backend`).
 from __future__ import annotations
 
 import json
-from dataclasses import astuple, dataclass, field
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from pathlib import Path
 
 from engine.disk import write_atomically
@@ -20,7 +21,7 @@ from engine.documents.parse import PARSER_VERSION, DocumentKind
 from engine.sources.library.passages import MAX_PASSAGE_CHARS, MIN_PASSAGE_CHARS
 from engine.text.tokens import TOKENIZER_VERSION
 
-INDEX_FORMAT_VERSION = 5  # 5: passages kept by a search engine under document keys
+INDEX_FORMAT_VERSION = 6  # 5: passages kept by a search engine; 6: title tokens kept
 FORMAT = [INDEX_FORMAT_VERSION, TOKENIZER_VERSION, PARSER_VERSION, MIN_PASSAGE_CHARS]
 FORMAT += [MAX_PASSAGE_CHARS]
 
@@ -44,6 +45,9 @@ class CatalogEntry:
     passages: int = 0
     length: int = 0
     """Its passages' tokens, all told (each passage's title tokens included)."""
+    title_tokens: str = ""
+    """The title's tokens (`ranking.title_tokens`), space-joined: kept so that opening the
+    library tokenizes no title."""
 
     @property
     def indexed(self) -> bool:
@@ -64,7 +68,7 @@ class Catalog:
     def encode(self) -> bytes:
         record = {
             "format": FORMAT,
-            "entries": [astuple(entry) for entry in self.entries.values()],
+            "entries": [_row(entry) for entry in self.entries.values()],
         }
         return json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
@@ -93,33 +97,22 @@ class Catalog:
         return cls.decode(data)
 
 
+_row = attrgetter(*(entry_field.name for entry_field in fields(CatalogEntry)))
+"""An entry's fields as a tuple (`dataclasses.astuple` deep-copies each, some 20 times
+slower: a refresh saves every entry of the catalog)."""
+_KINDS = {kind.value: kind for kind in DocumentKind}
+_ROW_TYPES = (str, str, int, int, str, str, str, str, int, str, int, int, str)
+"""The type of each field of an entry's row (its page count may be None too)."""
+_UNPAGED_ROW_TYPES = (*_ROW_TYPES[:8], type(None), *_ROW_TYPES[9:])
+
+
 def _entry(row: list[object]) -> CatalogEntry:
-    relative, kind, size, mtime, sha, reason, own_title, title, pages, key, passages, length = row
-    if pages is not None and not isinstance(pages, int):
-        raise ValueError("catalog entry with a bad page count")
-    return CatalogEntry(
-        _text(relative),
-        DocumentKind(_text(kind)),
-        _integer(size),
-        _integer(mtime),
-        _text(sha),
-        _text(reason),
-        _text(own_title),
-        _text(title),
-        pages,
-        _text(key),
-        _integer(passages),
-        _integer(length),
-    )
-
-
-def _text(value: object) -> str:
-    if not isinstance(value, str):
-        raise ValueError("catalog entry with a non-text field")
-    return value
-
-
-def _integer(value: object) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError("catalog entry with a non-integer field")
-    return value
+    """The entry a row holds: fields of their exact types (a bool is no integer), checked
+    at once, since a warm opening decodes every row."""
+    types = tuple(map(type, row))
+    if types != _ROW_TYPES and types != _UNPAGED_ROW_TYPES:
+        raise ValueError("catalog entry with a field of the wrong type")
+    kind = _KINDS.get(row[1])  # type: ignore[call-overload]
+    if kind is None:
+        raise ValueError("catalog entry of an unknown kind")
+    return CatalogEntry(row[0], kind, *row[2:])  # type: ignore[arg-type]

@@ -15,7 +15,7 @@ unchanged meanwhile, has passages for every document its catalog names (`backend
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,6 +64,7 @@ class OpenedIndex:
 class _Saved:
     catalog: Catalog
     reader: PassageReader
+    generation: Hashable = None
 
 
 def open_index(
@@ -94,8 +95,9 @@ def open_index(
                     IndexState(saved.catalog if saved else Catalog()), files
                 )
                 return OpenedIndex(state, summary, True, saved.reader if saved else None)
-            # Under the lock, the saved index is the latest and nobody else writes it.
-            current = _load(store)
+            # Under the lock, the saved index is the latest and nobody else writes it: the
+            # catalog loaded already, unless another process saved one since.
+            current = _reloaded(store, saved)
             if current is not None and is_current(current.catalog, files, titles):
                 return _as_saved(current)  # another process refreshed it while this one waited
             args = (files, titles, parsed_dir, on_progress, on_cache_error, deadline)
@@ -159,8 +161,22 @@ def _load(store: IndexBackend) -> _Saved | None:
         except DamagedIndex:
             return None
         if store.catalog_generation() == generation:
-            return _Saved(catalog, reader)
+            return _Saved(catalog, reader, generation)
     return None
+
+
+def _reloaded(store: IndexBackend, saved: _Saved | None) -> _Saved | None:
+    """The saved index as it is now (the lock held): `saved`'s catalog when it is still
+    the one saved (not decoded again: a catalog names every file), with the passages
+    opened afresh (what a refresh that saved no catalog left is listed too)."""
+    if saved is None or saved.generation is None:
+        return _load(store)
+    if store.catalog_generation() != saved.generation:
+        return _load(store)
+    try:
+        return _Saved(saved.catalog, store.reader(), saved.generation)
+    except DamagedIndex:
+        return None
 
 
 def _as_saved(saved: _Saved) -> OpenedIndex:

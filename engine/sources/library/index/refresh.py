@@ -25,6 +25,7 @@ from engine.sources.library.index.backend import Notify, PassageWriter
 from engine.sources.library.index.catalog import Catalog, CatalogEntry
 from engine.sources.library.index.reading import TOO_LARGE, FileOutcome, FileTask
 from engine.sources.library.index.workers import read_files
+from engine.sources.library.ranking import title_tokens
 
 
 @dataclass
@@ -62,7 +63,7 @@ class IndexState:
 
 
 def effective_title(manifest_title: str, own_title: str, file: ScannedFile) -> str:
-    return manifest_title.strip() or own_title or file.path.stem
+    return manifest_title.strip() or own_title or file.stem
 
 
 def is_current(catalog: Catalog, files: list[ScannedFile], titles: dict[str, str]) -> bool:
@@ -251,6 +252,7 @@ def _entry_of(
         key=key,
         passages=len(outcome.passages),
         length=sum(passage.tokens.count(" ") + 1 for passage in outcome.passages),
+        title_tokens=" ".join(title_tokens(outcome.title)),
     )
 
 

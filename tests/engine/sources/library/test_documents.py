@@ -64,3 +64,12 @@ def test_a_file_url_is_spelt_as_pathlib_spells_it(tmp_path: Path) -> None:
     entry = _entry("sub dir/ação #1 %.md", DocumentKind.markdown, "x")
     (doc,) = build_documents(tmp_path, [entry], Manifest(), Recorder())
     assert doc.url == (tmp_path / "sub dir/ação #1 %.md").as_uri()
+
+
+def test_a_document_s_path_is_made_from_its_location_when_asked(tmp_path: Path) -> None:
+    location = str(tmp_path / "docs" / "lei.md")
+    document = LibraryDocument("u", "Lei", location, DocumentKind.markdown, None, "0" * 64)
+    assert document.path == tmp_path / "docs" / "lei.md"
+    assert document.file_name == "lei.md"
+    given = LibraryDocument("u", "Lei", Path(location), DocumentKind.markdown, None, "0" * 64)
+    assert (given.path, given.file_name) == (document.path, document.file_name)

@@ -52,3 +52,20 @@ def test_a_link_to_a_file_outside_the_library_is_refused(tmp_path: Path) -> None
         "dangling.md: a link to a file outside the library, not read",
         "passwd.txt: a link to a file outside the library, not read",
     ]
+
+
+def test_a_scanned_file_makes_its_path_when_asked(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.md").write_text("# A\n", encoding="utf-8")
+    (scanned,) = scan_folder(tmp_path)
+    assert scanned.location == str(tmp_path / "sub" / "a.md")
+    assert scanned.path == tmp_path / "sub" / "a.md"
+    assert scanned.relative == "sub/a.md"
+
+
+def test_a_scanned_file_s_stem_is_its_path_s(tmp_path: Path) -> None:
+    for name in ("a.md", "a.b.pdf", "x.y/z.TXT", "n.html"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("text\n", encoding="utf-8")
+    for scanned in scan_folder(tmp_path):
+        assert scanned.stem == scanned.path.stem

@@ -19,6 +19,7 @@ INDEXED = CatalogEntry(
     "0f" * 16,
     3,
     41,
+    "lei 1",
 )
 UNREADABLE = CatalogEntry("scan.pdf", DocumentKind.pdf, 9, 5, "b" * 64, "no text in file")
 
@@ -54,3 +55,11 @@ def test_absent_damaged_or_other_format_loads_as_none(tmp_path: Path, content: o
         data = content
     path.write_bytes(data)
     assert Catalog.load(path) is None
+
+
+def test_an_entry_is_saved_as_the_tuple_of_its_fields() -> None:
+    from dataclasses import astuple
+
+    catalog = Catalog({e.relative: e for e in (INDEXED, UNREADABLE)})
+    rows = json.loads(catalog.encode())["entries"]
+    assert rows == [list(astuple(INDEXED)), list(astuple(UNREADABLE))]

@@ -317,3 +317,34 @@ def test_a_file_removed_while_another_process_searches(tmp_path: Path) -> None:
         assert searcher.stdout.read() == "after 6 6\n"  # its own snapshot, whole
         assert searcher.wait() == 0
     assert len(_found(_open(folder, cache), ["case"])) == 5
+
+
+def test_the_catalog_keeps_each_title_s_tokens(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    _open(folder, tmp_path / "cache")
+    reopened = _open(folder, tmp_path / "cache")
+    assert reopened.from_cache
+    assert [e.title_tokens for e in reopened.documents()] == [f"doc {n}" for n in range(6)]
+
+
+def test_a_refresh_decodes_the_catalog_once_when_nobody_saved_another_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _folder(tmp_path)
+    _open(folder, tmp_path / "cache")
+    write_text(folder / "new.md", "# New\nSolar tariffs, a new case.\n")
+    loads: list[int] = []
+    load = TantivyStore.load_catalog
+
+    def counted(store: TantivyStore) -> object:
+        loads.append(1)
+        return load(store)
+
+    monkeypatch.setattr(TantivyStore, "load_catalog", counted)
+    opened = _open(folder, tmp_path / "cache")
+    assert not opened.from_cache
+    assert opened.summary.added == ["new.md"]
+    assert len(loads) == 1
+    assert len(_found(opened, ["case"])) == 7
+    monkeypatch.undo()
+    assert _open(folder, tmp_path / "cache").from_cache
