@@ -4,6 +4,7 @@ from engine.sources.library.documents import LibraryDocument, LibraryError
 from engine.sources.library.folder import Library
 from engine.sources.library.manifest import Manifest, load_manifest
 from engine.sources.library.pacing import Paced
+from engine.sources.library.stored import default_store_url
 
 __all__ = [
     "Deadline",
@@ -13,6 +14,7 @@ __all__ = [
     "LibraryError",
     "Manifest",
     "Paced",
+    "default_store_url",
     "load_manifest",
     "parse_pdf",
 ]
