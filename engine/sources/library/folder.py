@@ -158,7 +158,8 @@ class Library:
             urls = {entry.relative: doc.url for entry, doc in zip(entries, documents, strict=True)}
             if urls != backend.load_urls():
                 backend.save_urls(urls)
-            texts = DocumentTexts(backend.texts, opened.state.texts, every_kind=True)
+            snapshot = backend.snapshot_texts(opened.reader)
+            texts = DocumentTexts(snapshot, opened.state.texts, every_kind=True)
         return cls(
             folder,
             documents,
@@ -194,7 +195,7 @@ class Library:
         for note in skipped_notes(opened.summary.unreadable):
             warn(note)
         documents = stored_documents(folder, opened.documents(), backend.load_urls())
-        texts = DocumentTexts(backend.texts, every_kind=True)
+        texts = DocumentTexts(backend.snapshot_texts(opened.reader), every_kind=True)
         library = cls(
             folder,
             documents,

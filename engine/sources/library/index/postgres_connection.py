@@ -5,7 +5,8 @@ library kept on this machine never import it. The tables are created on first us
 connection's schema (its `search_path`: `?options=-csearch_path%3Dname` picks another):
 
     fonte_libraries  one row per library (its folder's identity, `name`): the catalog, its
-                     generation (a counter bumped by each save) and its citation URLs
+                     generation (drawn from a sequence by each save: never the same twice,
+                     even for a library reset and indexed again) and its citation URLs
     fonte_passages   the passages of every library, by library and document key
     fonte_texts      the page texts of every library's documents, by library and sha256
 
@@ -29,6 +30,7 @@ SCHEMES = ("postgresql", "postgres")
 CONNECT_TIMEOUT_SECONDS = 10
 
 SCHEMA = """
+CREATE SEQUENCE IF NOT EXISTS fonte_generations;
 CREATE TABLE IF NOT EXISTS fonte_libraries (
     id bigserial PRIMARY KEY,
     name text NOT NULL UNIQUE,

@@ -10,7 +10,8 @@ none is read through another's name. Tables: `postgres_connection`.
 - Each passage is a row: its document key, page, start, end, its tokens (space-joined, read
   back for their counts) and a `tsvector` of them with their positions, built here from our
   tokens (no PostgreSQL parsing: a query term is one of our tokens), under a GIN index.
-  Candidates are the passages matching any term, ranked by `ts_rank` (length-normalised);
+  Candidates are the passages matching any term, ranked by `ts_rank` (by term frequency:
+  passages are of bounded length, and our BM25 scores them again);
   a term's passage frequency is a count of the rows holding it.
 - The refresh lock is a session `pg_advisory_lock` on the library's name, on a connection of
   its own: released when its holder ends, even killed (the server sees the connection go).
@@ -24,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+import weakref
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -50,6 +52,9 @@ MAX_POSITION = 16383
 """PostgreSQL's largest tsvector position; later tokens are counted at it."""
 MAX_POSITIONS = 255
 """Positions kept per lexeme (PostgreSQL keeps 256): enough for ts_rank's measure."""
+MAX_LEXEME_BYTES = 2046
+"""PostgreSQL's longest lexeme: a longer token is kept in the passage's tokens (its counts
+read back) but not searchable (reading never indexes one: `reading.MAX_TOKEN_CHARS`)."""
 
 
 def lexeme(token: str) -> str:
@@ -61,7 +66,7 @@ def tsvector_literal(tokens: str) -> str:
     """The tsvector of space-joined `tokens`, each at its positions (1-based)."""
     positions: dict[str, list[int]] = {}
     for position, token in enumerate(tokens.split(" "), 1):
-        if not token:
+        if not token or len(token.encode()) > MAX_LEXEME_BYTES:
             continue
         held = positions.setdefault(token, [])
         if len(held) < MAX_POSITIONS:
@@ -94,26 +99,27 @@ class PostgresStore:
         self.name = name
         ensure_schema(url)
         self._connection = connect(url)
+        weakref.finalize(self, self._connection.close)  # closed with its owner, never leaked
         self.texts = PostgresTexts(url, self._connection, folder, parsed_dir)
-        self._library: int | None = None
 
     def close(self) -> None:
         self._connection.close()
 
     def library_id(self, *, create: bool = False) -> int | None:
-        if self._library is None:
-            with failing_as_store_error(self.url):
-                if create:
-                    self._connection.execute(
-                        "INSERT INTO fonte_libraries (name) VALUES (%s) ON CONFLICT DO NOTHING",
-                        (self.name,),
-                    )
-                row = self._connection.execute(
-                    "SELECT id FROM fonte_libraries WHERE name = %s", (self.name,)
-                ).fetchone()
-            self._library = None if row is None else int(str(row[0]))
-            self.texts.library = self._library
-        return self._library
+        """The library's row (None when it has none; `create`: made if missing). Looked up
+        each time: another process's `reset` removes it."""
+        with failing_as_store_error(self.url):
+            if create:
+                self._connection.execute(
+                    "INSERT INTO fonte_libraries (name) VALUES (%s) ON CONFLICT DO NOTHING",
+                    (self.name,),
+                )
+            row = self._connection.execute(
+                "SELECT id FROM fonte_libraries WHERE name = %s", (self.name,)
+            ).fetchone()
+        library = None if row is None else int(str(row[0]))
+        self.texts.library = library
+        return library
 
     def catalog_generation(self) -> int | None:
         with failing_as_store_error(self.url):
@@ -137,7 +143,7 @@ class PostgresStore:
         with failing_as_store_error(self.url), self._connection.transaction():
             self.texts.store_missing(library or 0, catalog)
             self._connection.execute(
-                "UPDATE fonte_libraries SET catalog = %s, generation = generation + 1 "
+                "UPDATE fonte_libraries SET catalog = %s, generation = nextval('fonte_generations') "
                 "WHERE id = %s",
                 (catalog.encode(), library),
             )
@@ -186,6 +192,10 @@ class PostgresStore:
             yield False
         # closing the connection released the lock
 
+    def snapshot_texts(self, reader: object) -> PostgresTexts:
+        """The page texts as `reader` (one of this store's) sees them; the latest for None."""
+        return reader.texts(self.texts) if isinstance(reader, PostgresReader) else self.texts
+
     def reader(self) -> PostgresReader:
         library = self.library_id()
         if library is None:
@@ -206,14 +216,8 @@ class PostgresStore:
         library = self.library_id()
         if library is None:
             return
-        with failing_as_store_error(self.url), self._connection.transaction():
-            for table in ("fonte_passages", "fonte_texts"):
-                self._connection.execute(f"DELETE FROM {table} WHERE library = %s", (library,))
-            self._connection.execute(
-                "UPDATE fonte_libraries SET catalog = NULL, generation = generation + 1 "
-                "WHERE id = %s",
-                (library,),
-            )
+        with failing_as_store_error(self.url):  # its passages and texts go with it
+            self._connection.execute("DELETE FROM fonte_libraries WHERE id = %s", (library,))
 
 
 class PostgresReader:
@@ -226,9 +230,14 @@ class PostgresReader:
         self._url = url
         self._connection: psycopg.Connection[tuple[object, ...]] = connection
         self._library = library
+        weakref.finalize(self, connection.close)  # its snapshot ends with it
 
     def close(self) -> None:
         self._connection.close()
+
+    def texts(self, texts: PostgresTexts) -> PostgresTexts:
+        """`texts` as of this reader's snapshot."""
+        return texts.of(self._connection)
 
     def candidates(
         self, terms: Sequence[str], limit: int, keys: Sequence[str] = ()
@@ -240,7 +249,7 @@ class PostgresReader:
         query = (
             "SELECT key, page, start_at, end_at, tokens FROM fonte_passages "
             "WHERE library = %(library)s AND terms @@ %(query)s::tsquery" + within + " "
-            "ORDER BY ts_rank(terms, %(query)s::tsquery, 1) DESC LIMIT %(limit)s"
+            "ORDER BY ts_rank(terms, %(query)s::tsquery) DESC LIMIT %(limit)s"
         )
         values = {"library": self._library, "query": any_of(distinct), "limit": limit}
         values["keys"] = list(keys)

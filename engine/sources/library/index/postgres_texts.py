@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 class PostgresTexts:
-    """The page texts of one library, on `connection` (the store's)."""
+    """The page texts of one library, on `connection` (the store's, or a reader's: `of`)."""
 
     def __init__(
         self,
@@ -38,6 +38,13 @@ class PostgresTexts:
         self._folder = folder
         self._cache = ParsedTextCache(parsed_dir) if parsed_dir is not None else None
         self.library: int | None = None
+
+    def of(self, connection: psycopg.Connection[tuple[object, ...]]) -> PostgresTexts:
+        """These texts read on `connection`: a reader's, so a library keeps the texts of
+        the snapshot it searches while a refresh removes a document."""
+        texts = PostgresTexts(self._url, connection, self._folder, None)
+        texts.library = self.library
+        return texts
 
     def get(self, sha256: str, kind: DocumentKind) -> ParsedFile | None:
         """The stored texts of the document with these bytes; None when not stored."""
