@@ -24,7 +24,7 @@ def server_url() -> str:
     """The test server's URL; skips the test (fails it under CI) when none is configured."""
     if _CONFIGURED:
         return _CONFIGURED
-    why = f"no PostgreSQL for the library store's tests: {VARIABLE} is not set (scripts/test sets it)"
+    why = f"no PostgreSQL for the library store's tests: {VARIABLE} is not set (scripts/test does)"
     if os.environ.get("CI") == "true":
         pytest.fail(why)
     pytest.skip(why)

@@ -143,8 +143,8 @@ class PostgresStore:
         with failing_as_store_error(self.url), self._connection.transaction():
             self.texts.store_missing(library or 0, catalog)
             self._connection.execute(
-                "UPDATE fonte_libraries SET catalog = %s, generation = nextval('fonte_generations') "
-                "WHERE id = %s",
+                "UPDATE fonte_libraries "
+                "SET catalog = %s, generation = nextval('fonte_generations') WHERE id = %s",
                 (catalog.encode(), library),
             )
 

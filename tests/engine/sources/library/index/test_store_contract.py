@@ -3,7 +3,6 @@ and the PostgreSQL store a fleet shares, given the same calls, answer the same."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -33,10 +32,10 @@ def _open(kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> IndexBac
 
 
 @pytest.fixture(params=["tantivy", "postgresql"])
-def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[IndexBackend, ...]]:
+def stores(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[IndexBackend, ...]:
     """Two handles on one folder's index in the store (as two processes hold it)."""
     kind = str(request.param)
-    yield _open(kind, request, tmp_path), _open(kind, request, tmp_path)
+    return _open(kind, request, tmp_path), _open(kind, request, tmp_path)
 
 
 @pytest.fixture
