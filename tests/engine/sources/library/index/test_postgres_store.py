@@ -1,0 +1,207 @@
+"""The PostgreSQL store under a library: refreshed file by file like the cache's index,
+one namespace per folder, its lock across processes, readers keeping their snapshot, and
+a worker without the folder researching from the store alone."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.sources.library import Library, LibraryError
+from engine.sources.library.index.postgres_connection import LibraryStoreError
+from engine.sources.library.index.postgres_store import PostgresStore
+from engine.sources.protocols import DocumentGone
+from engine.text.tokens import tokenize
+from tests.support.library_files import write_pdf, write_text
+from tests.support.postgres import postgres_url
+
+__all__ = ["postgres_url"]
+
+ROOT = Path(__file__).resolve().parents[5]
+
+
+def _folder(path: Path) -> Path:
+    write_text(path / "solar.md", "# Solar\n\nRooftop solar panels cut the bills of homes.\n")
+    write_text(path / "wind.md", "# Wind\n\nOffshore wind farms feed the northern grid.\n")
+    write_pdf(path / "tariffs.pdf", ["Feed-in tariffs for solar.", "Net metering rules."])
+    return path
+
+
+def _open(folder: Path, cache: Path, url: str) -> Library:
+    return Library.open(folder, cache_dir=cache, store=url)
+
+
+def _hits(library: Library, query: str) -> list[tuple[str, str]]:
+    return [(hit.url, hit.passage) for hit in asyncio.run(library.search(query))]
+
+
+def test_a_folder_is_refreshed_in_the_store_file_by_file(tmp_path: Path, postgres_url: str) -> None:
+    folder = _folder(tmp_path / "docs")
+    first = _open(folder, tmp_path / "cache", postgres_url)
+    assert sorted(first.summary.added) == ["solar.md", "tariffs.pdf", "wind.md"]
+    again = _open(folder, tmp_path / "other-cache", postgres_url)  # another host's cache
+    assert again.index_from_cache
+    assert not again.summary.any_change
+    write_text(folder / "solar.md", "# Solar\n\nRooftop solar batteries store the noon sun.\n")
+    (folder / "wind.md").unlink()
+    write_text(folder / "hydro.md", "# Hydro\n\nRun-of-river hydro turbines.\n")
+    changed = _open(folder, tmp_path / "cache", postgres_url)
+    summary = changed.summary
+    assert (summary.added, summary.changed, summary.removed) == (
+        ["hydro.md"],
+        ["solar.md"],
+        ["wind.md"],
+    )
+    assert _hits(changed, "offshore wind") == []
+    assert [url for url, _ in _hits(changed, "batteries")] == [(folder / "solar.md").as_uri()]
+    store = PostgresStore(postgres_url, str(folder))
+    reader = store.reader()
+    catalog = store.load_catalog()
+    assert catalog is not None
+    assert reader.keys() == catalog.keys()  # the old versions' passages are gone
+    assert reader.passage_frequencies(tokenize("offshore batteries")) == [0, 1]
+
+
+def test_a_worker_without_the_folder_searches_and_fetches_from_the_store(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    folder = _folder(tmp_path / "docs")
+    indexed = _open(folder, tmp_path / "cache", postgres_url)
+    expected = _hits(indexed, "solar tariffs")
+    snapshot = asyncio.run(indexed.fetch(folder.as_uri() + "/tariffs.pdf#page=2"))
+    shutil.move(folder, tmp_path / "elsewhere")
+    warnings: list[str] = []
+    worker = Library.open(
+        folder, cache_dir=tmp_path / "worker-cache", store=postgres_url, on_warning=warnings.append
+    )
+    assert worker.from_store
+    assert warnings == []
+    assert _hits(worker, "solar tariffs") == expected
+    assert [url for url, _ in expected][:1] == [folder.as_uri() + "/tariffs.pdf#page=1"]
+    fetched = asyncio.run(worker.fetch(folder.as_uri() + "/tariffs.pdf#page=2"))
+    assert fetched.text == snapshot.text
+    assert worker.pdf_path(folder.as_uri() + "/tariffs.pdf") == folder / "tariffs.pdf"
+    assert not (tmp_path / "worker-cache").exists()  # nothing of the library cached here
+
+
+def test_each_folder_is_a_library_of_its_own(tmp_path: Path, postgres_url: str) -> None:
+    """A private channel's folder and the team's share one database; neither's documents
+    are found, fetched or listed through the other's name, nor through an unknown one."""
+    private = _open(
+        write_text(tmp_path / "private" / "deal.md", "Merger codename Bluebird.").parent,
+        tmp_path / "cache",
+        postgres_url,
+    )
+    team = _open(
+        write_text(tmp_path / "team" / "plan.md", "Bluebird is a bird.").parent,
+        tmp_path / "cache",
+        postgres_url,
+    )
+    shutil.rmtree(tmp_path / "private")
+    shutil.rmtree(tmp_path / "team")
+    team_worker = Library.open(tmp_path / "team", store=postgres_url, cache_dir=tmp_path / "w")
+    assert [d.url for d in team_worker.documents()] == [d.url for d in team.documents()]
+    assert [url for url, _ in _hits(team_worker, "merger codename bluebird")] == [
+        (tmp_path / "team" / "plan.md").as_uri()
+    ]
+    with pytest.raises(DocumentGone):
+        asyncio.run(team_worker.fetch(private.documents()[0].url))
+    with pytest.raises(LibraryError, match="holds no index of it"):
+        Library.open(tmp_path / "nobody", store=postgres_url, cache_dir=tmp_path / "w")
+
+
+def test_a_library_keeps_its_snapshot_while_a_refresh_removes_a_file(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    folder = _folder(tmp_path / "docs")
+    _open(folder, tmp_path / "cache", postgres_url)
+    shutil.move(folder, tmp_path / "away")
+    reading = Library.open(folder, cache_dir=tmp_path / "worker", store=postgres_url)
+    shutil.move(tmp_path / "away", folder)
+    (folder / "wind.md").unlink()
+    refreshed = _open(folder, tmp_path / "cache", postgres_url)
+    assert refreshed.summary.removed == ["wind.md"]
+    wind = (folder / "wind.md").as_uri()
+    assert [url for url, _ in _hits(reading, "offshore wind")] == [wind]
+    assert "Offshore wind farms" in asyncio.run(reading.fetch(wind)).text
+    assert _hits(refreshed, "offshore wind") == []
+
+
+_REFRESH = """
+import json, sys
+from pathlib import Path
+from engine.sources.library import Library
+def say(message):
+    print(message, flush=True)
+library = Library.open(Path(sys.argv[1]), cache_dir=Path(sys.argv[2]), store=sys.argv[3],
+                       on_progress=say)
+print(json.dumps({"added": library.summary.added}), flush=True)
+"""
+
+
+def _refresh_process(folder: Path, cache: Path, url: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", _REFRESH, str(folder), str(cache), url],
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _added(process: subprocess.Popen[str]) -> list[str]:
+    out, _ = process.communicate(timeout=120)
+    assert process.returncode == 0
+    return list(json.loads(out.strip().splitlines()[-1])["added"])
+
+
+def test_a_refresh_waits_for_the_process_holding_the_lock(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    folder = _folder(tmp_path / "docs")
+    holder = PostgresStore(postgres_url, str(folder.resolve()))
+    with holder.refreshing(lambda message: None, None) as held:
+        assert held
+        waiting = _refresh_process(folder, tmp_path / "cache", postgres_url)
+        assert waiting.stdout is not None
+        lines = iter(waiting.stdout.readline, "")
+        assert "waiting for another process refreshing this index" in [
+            line.strip() for line in _until_waiting(lines)
+        ]
+        assert holder.load_catalog() is None  # it read nothing while the lock was held
+    assert sorted(_added(waiting)) == ["solar.md", "tariffs.pdf", "wind.md"]
+
+
+def _until_waiting(lines: object) -> list[str]:
+    seen: list[str] = []
+    for line in lines:  # type: ignore[attr-defined]
+        seen.append(line)
+        if "waiting for another process" in line or line.startswith("{"):
+            break
+    return seen
+
+
+def test_two_processes_refreshing_at_once_read_each_file_once(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    folder = _folder(tmp_path / "docs")
+    processes = [_refresh_process(folder, tmp_path / f"cache{n}", postgres_url) for n in (1, 2)]
+    added = sorted((_added(process) for process in processes), key=len)
+    assert added == [[], ["solar.md", "tariffs.pdf", "wind.md"]]
+
+
+def test_an_unreachable_store_says_so_in_one_line_without_its_password(tmp_path: Path) -> None:
+    url = "postgresql://fonte:s3cret@127.0.0.1:1/library"
+    with pytest.raises(LibraryStoreError) as raised:
+        Library.open(_folder(tmp_path / "docs"), cache_dir=tmp_path / "cache", store=url)
+    message = str(raised.value)
+    assert "s3cret" not in message
+    assert "\n" not in message
+    assert message.startswith("library store postgresql://fonte:***@127.0.0.1:1/library ")
