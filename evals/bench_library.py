@@ -1,11 +1,13 @@
 """Benchmark of the library source: open and search speed, memory, and retrieval checks.
 
     python -m evals.bench_library [--folder DIR]
-    python -m evals.bench_library --scale N
+    python -m evals.bench_library --scale N [--backend STORE ...]
 
 Uses a fresh temporary cache, so the first open is cold (parse + index) and the second warm.
 `--scale N` times whole `fonte ask` runs (process start to report.json) over a synthetic library
-of N distinct documents (see `evals.bench_scale`). Prints figures; it asserts nothing (speed is
+of N distinct documents (see `evals.bench_scale`), once per `--backend` (`embedded`, the
+index in the cache, by default; a `postgresql://` URL: the shared store, in schemas of its
+own made and dropped there). Prints figures; it asserts nothing (speed is
 measured here, not in tests).
 """
 
@@ -78,11 +80,19 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Benchmark of the library source.")
     parser.add_argument("--folder", type=Path, default=FINANCEBENCH / "pdfs")
     parser.add_argument("--scale", type=int, help="time fonte ask on N synthetic documents")
+    parser.add_argument(
+        "--backend",
+        action="append",
+        metavar="STORE",
+        help="with --scale: 'embedded' (the cache's index, the default) or a postgresql:// "
+        "store URL (repeatable)",
+    )
     arguments = parser.parse_args(argv)
     if arguments.scale is not None:
-        from evals.bench_scale import run_scale
+        from evals.bench_scale import EMBEDDED, run_scale
 
-        run_scale(arguments.scale, BR_LAWS / "docs", LAW_QUERY)
+        for store in arguments.backend or [EMBEDDED]:
+            run_scale(arguments.scale, BR_LAWS / "docs", LAW_QUERY, store)
         return
     folder: Path = arguments.folder
     with tempfile.TemporaryDirectory(prefix="fonte-bench-") as cache:
