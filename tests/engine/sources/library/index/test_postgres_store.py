@@ -17,14 +17,21 @@ import pytest
 from engine.sources.library import Library, LibraryError
 from engine.sources.library.index.postgres_connection import LibraryStoreError
 from engine.sources.library.index.postgres_store import PostgresStore
+from engine.sources.library.page_evidence import LibraryPageEvidence, crop_png
 from engine.sources.protocols import DocumentGone
 from engine.text.tokens import tokenize
+from engine.words import words_for
+from tests.engine.sources.library.test_page_evidence import report_citing, verified
+from tests.support.pdfs import pdf_bytes
+from tests.support.render_samples import build_claim
 from tests.support.library_files import write_pdf, write_text
 from tests.support.postgres import postgres_url
 
 __all__ = ["postgres_url"]
 
 ROOT = Path(__file__).resolve().parents[5]
+_ITEM = "I - de 100% (cem por cento) das componentes tarifárias relativas à distribuição;"
+_STATEMENT = "Incide 100% das componentes tarifárias de distribuição."
 
 
 def _folder(path: Path) -> Path:
@@ -205,3 +212,27 @@ def test_an_unreachable_store_says_so_in_one_line_without_its_password(tmp_path:
     assert "s3cret" not in message
     assert "\n" not in message
     assert message.startswith("library store postgresql://fonte:***@127.0.0.1:1/library ")
+
+
+def test_a_worker_without_the_pdf_cites_its_page_and_says_why_there_is_no_crop(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "ren 1000.pdf").write_bytes(pdf_bytes(["Capa.", f"Art. 27.\n{_ITEM}"]))
+    indexed = _open(folder, tmp_path / "cache", postgres_url)
+    url = f"{indexed.documents()[0].url}#page=2"
+    here = asyncio.run(
+        verified(indexed, build_claim("c1", url=url, excerpt=_ITEM, statement=_STATEMENT))
+    )
+    assert crop_png(here, indexed) is not None
+    assert LibraryPageEvidence(indexed).with_boxes(report_citing(here)).notes == []
+    shutil.move(folder, tmp_path / "away")
+    worker = Library.open(folder, cache_dir=tmp_path / "worker", store=postgres_url)
+    claim = asyncio.run(
+        verified(worker, build_claim("c1", url=url, excerpt=_ITEM, statement=_STATEMENT))
+    )
+    assert claim.locator == here.locator  # the same page and place, from the stored text
+    report = LibraryPageEvidence(worker).with_boxes(report_citing(claim))
+    assert report.notes == [words_for(report.language).report.pdfs_not_here.format(count=1)]
+    assert crop_png(claim, worker) is None
