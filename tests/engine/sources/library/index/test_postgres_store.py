@@ -22,10 +22,10 @@ from engine.sources.protocols import DocumentGone
 from engine.text.tokens import tokenize
 from engine.words import words_for
 from tests.engine.sources.library.test_page_evidence import report_citing, verified
-from tests.support.pdfs import pdf_bytes
-from tests.support.render_samples import build_claim
 from tests.support.library_files import write_pdf, write_text
+from tests.support.pdfs import pdf_bytes
 from tests.support.postgres import postgres_url
+from tests.support.render_samples import build_claim
 
 __all__ = ["postgres_url"]
 
