@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.sources.library import Library, LibraryError
+from engine.sources.library import Deadline, Library, LibraryError
 from engine.sources.library.index.postgres_connection import LibraryStoreError
 from engine.sources.library.index.postgres_store import PostgresStore
 from engine.sources.library.page_evidence import LibraryPageEvidence, crop_png
@@ -22,7 +22,8 @@ from engine.sources.protocols import DocumentGone
 from engine.text.tokens import tokenize
 from engine.words import words_for
 from tests.engine.sources.library.test_page_evidence import report_citing, verified
-from tests.support.library_files import write_pdf, write_text
+from tests.support.clock import FakeClock
+from tests.support.library_files import ReadCounter, TimedReads, write_pdf, write_text
 from tests.support.pdfs import pdf_bytes
 from tests.support.postgres import postgres_url
 from tests.support.render_samples import build_claim
@@ -236,3 +237,43 @@ def test_a_worker_without_the_pdf_cites_its_page_and_says_why_there_is_no_crop(
     report = LibraryPageEvidence(worker).with_boxes(report_citing(claim))
     assert report.notes == [words_for(report.language).report.pdfs_not_here.format(count=1)]
     assert crop_png(claim, worker) is None
+
+
+def _six(path: Path) -> Path:
+    for number in range(6):
+        write_text(path / f"d{number}.md", f"# Doc {number}\nSolar tariffs, case {number}.\n")
+    return path
+
+
+def test_ctrl_c_while_filling_the_store_keeps_what_was_read(
+    tmp_path: Path, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _six(tmp_path / "docs")
+    interrupted = TimedReads(monkeypatch, FakeClock(), interrupt_at=3)
+    with pytest.raises(KeyboardInterrupt):
+        _open(folder, tmp_path / "cache", postgres_url)
+    assert interrupted.read == ["d0.md", "d1.md"]
+    catalog = PostgresStore(postgres_url, str(folder)).load_catalog()
+    assert catalog is not None
+    assert sorted(catalog.entries) == ["d0.md", "d1.md"]
+    reads = ReadCounter(monkeypatch)
+    reopened = _open(folder, tmp_path / "other-cache", postgres_url)
+    assert reads.read == ["d2.md", "d3.md", "d4.md", "d5.md"]
+    assert len(reopened.documents()) == 6
+
+
+def test_a_deadline_stops_filling_the_store_and_the_next_opening_goes_on(
+    tmp_path: Path, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _six(tmp_path / "docs")
+    clock = FakeClock(0.0)
+    TimedReads(monkeypatch, clock, seconds=1.0)
+    first = Library.open(
+        folder, cache_dir=tmp_path / "cache", store=postgres_url, deadline=Deadline(3.5, clock)
+    )
+    assert len(first.documents()) == 4
+    assert first.summary.pending == ["d4.md", "d5.md"]
+    reads = ReadCounter(monkeypatch)
+    second = _open(folder, tmp_path / "cache", postgres_url)
+    assert reads.read == ["d4.md", "d5.md"]
+    assert len(second.documents()) == 6
