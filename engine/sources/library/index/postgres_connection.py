@@ -102,10 +102,15 @@ def connect(url: str, *, autocommit: bool = True) -> psycopg.Connection[tuple[ob
 
 
 def ensure_schema(url: str) -> None:
-    """The store's tables, created once (concurrent creators wait for one another)."""
-    with connect(url) as connection, failing_as_store_error(url), connection.transaction():
-        connection.execute("SELECT pg_advisory_xact_lock(7315001)")
-        connection.execute(SCHEMA)
+    """The store's tables, created when missing (concurrent creators wait for one another;
+    a role that may only read and write them never needs to create anything)."""
+    with connect(url) as connection, failing_as_store_error(url):
+        row = connection.execute("SELECT to_regclass('fonte_texts') IS NOT NULL").fetchone()
+        if row is not None and row[0]:
+            return
+        with connection.transaction():
+            connection.execute("SELECT pg_advisory_xact_lock(7315001)")
+            connection.execute(SCHEMA)
 
 
 @contextmanager
