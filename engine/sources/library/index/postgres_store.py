@@ -17,7 +17,10 @@ none is read through another's name. Tables: `postgres_connection`.
   its own: released when its holder ends, even killed (the server sees the connection go).
 - A reader is a read-only REPEATABLE READ transaction on a connection of its own: the
   committed passages as of its opening, whatever refreshes commit later; a writer is a
-  transaction, `commit` its commit.
+  transaction, `commit` its commit. The price of the snapshot: while a library stays open,
+  the server keeps the rows later refreshes replaced (vacuum waits for the oldest open
+  snapshot), and a server with `idle_in_transaction_session_timeout` ends the reader (its
+  next search then fails as a `LibraryStoreError`): reopen a library kept for days.
 """
 
 from __future__ import annotations
