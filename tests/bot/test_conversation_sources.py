@@ -234,5 +234,24 @@ def test_a_library_folder_absent_on_a_worker_is_no_problem_with_a_shared_store(
     problem = configured_library_problem(settings)
     assert problem is not None
     assert problem.startswith(f"FONTE_LIBRARY={tmp_path / 'absent'}: no such folder")
-    monkeypatch.setenv("FONTE_LIBRARY_STORE", "postgresql://fonte@db.internal/fonte")
-    assert configured_library_problem(settings) is None  # the store says, when it opens
+    unreachable = "postgresql://fonte:s3cret@127.0.0.1:1/fonte"
+    monkeypatch.setenv("FONTE_LIBRARY_STORE", unreachable)
+    problem = configured_library_problem(settings)
+    assert problem is not None
+    assert "library store postgresql://fonte:***@127.0.0.1:1/fonte cannot be reached" in problem
+
+
+def test_a_worker_without_the_folder_checks_the_store_holds_its_library(
+    make_settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, postgres_url: str
+) -> None:
+    folder = folder_with(tmp_path, "team")
+    monkeypatch.setenv("FONTE_LIBRARY_STORE", postgres_url)
+    settings = make_settings(redis=False, library=tmp_path / "team", source="library")
+    Library.open(folder, cache_dir=tmp_path / "cache")  # indexed into the store
+    renamed = folder.rename(tmp_path / "elsewhere")
+    assert configured_library_problem(settings) is None
+    renamed.rename(folder)
+    other = make_settings(redis=False, library=tmp_path / "never-indexed", source="library")
+    problem = configured_library_problem(other)
+    assert problem is not None
+    assert problem.endswith("holds no index of it")

@@ -4,7 +4,7 @@ from engine.sources.library.documents import LibraryDocument, LibraryError
 from engine.sources.library.folder import Library
 from engine.sources.library.manifest import Manifest, load_manifest
 from engine.sources.library.pacing import Paced
-from engine.sources.library.stored import default_store_url
+from engine.sources.library.stored import default_store_url, stored_library_problem
 
 __all__ = [
     "Deadline",
@@ -17,4 +17,5 @@ __all__ = [
     "default_store_url",
     "load_manifest",
     "parse_pdf",
+    "stored_library_problem",
 ]

@@ -42,6 +42,25 @@ def library_name(folder: Path) -> str:
     return str(folder.expanduser().resolve())
 
 
+def stored_library_problem(url: str, folder: Path) -> str | None:
+    """Why the library of `folder` (not on this host) cannot be read from the store at
+    `url` (one line), or None: a quick look, its catalog is there."""
+    from engine.sources.library.index.postgres_connection import LibraryStoreError
+    from engine.sources.library.index.postgres_store import PostgresStore
+
+    try:
+        store = PostgresStore(url, library_name(folder))
+        catalog = store.load_catalog()
+        store.close()
+    except LibraryStoreError as error:
+        return f"{folder}: {error}"
+    if catalog is None:
+        return (
+            f"{folder}: no such folder, and the library store {shown_url(url)} holds no index of it"
+        )
+    return None
+
+
 def stored_documents(
     folder: Path, entries: list[CatalogEntry], urls: dict[str, str]
 ) -> list[LibraryDocument]:

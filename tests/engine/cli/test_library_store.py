@@ -13,9 +13,6 @@ from pathlib import Path
 
 from tests.support.cli_pages import QUESTION, write_law_library
 from tests.support.library_files import write_text
-from tests.support.postgres import postgres_url
-
-__all__ = ["postgres_url"]
 
 ROOT = Path(__file__).resolve().parents[3]
 _MAIN = "import sys\nfrom engine.cli import main\nsys.exit(main(sys.argv[1:]))"

@@ -25,10 +25,7 @@ from tests.engine.sources.library.test_page_evidence import report_citing, verif
 from tests.support.clock import FakeClock
 from tests.support.library_files import ReadCounter, TimedReads, write_pdf, write_text
 from tests.support.pdfs import pdf_bytes
-from tests.support.postgres import postgres_url
 from tests.support.render_samples import build_claim
-
-__all__ = ["postgres_url"]
 
 ROOT = Path(__file__).resolve().parents[5]
 _ITEM = "I - de 100% (cem por cento) das componentes tarifárias relativas à distribuição;"

@@ -14,9 +14,6 @@ from engine.sources.library.index.catalog import Catalog, CatalogEntry
 from engine.sources.library.index.tantivy_store import TantivyStore
 from tests.support.clock import FakeClock
 from tests.support.library_files import Recorder
-from tests.support.postgres import postgres_url
-
-__all__ = ["postgres_url"]  # the fixture, used through `stores`
 
 
 def _passages(*texts: str) -> list[PassageTokens]:
