@@ -62,22 +62,31 @@ read back) but not searchable (reading never indexes one: `reading.MAX_TOKEN_CHA
 
 def lexeme(token: str) -> str:
     """`token` as a quoted tsvector or tsquery lexeme."""
-    return "'" + token.replace("\\", "\\\\").replace("'", "''") + "'"
+    if "'" in token or "\\" in token:
+        token = token.replace("\\", "\\\\").replace("'", "''")
+    return f"'{token}'"
 
 
 def tsvector_literal(tokens: str) -> str:
-    """The tsvector of space-joined `tokens`, each at its positions (1-based)."""
+    """The tsvector of space-joined `tokens`, each at its positions (1-based; past
+    `MAX_POSITION`, at it). Called for every passage indexed: kept to plain loops."""
     positions: dict[str, list[int]] = {}
     for position, token in enumerate(tokens.split(" "), 1):
-        if not token or len(token.encode()) > MAX_LEXEME_BYTES:
+        held = positions.get(token)
+        if held is None:
+            positions[token] = [position]
+        elif len(held) < MAX_POSITIONS:
+            held.append(position)
+    lexemes: list[str] = []
+    for token, held in positions.items():
+        if not token or (
+            len(token) * 4 > MAX_LEXEME_BYTES and len(token.encode()) > MAX_LEXEME_BYTES
+        ):
             continue
-        held = positions.setdefault(token, [])
-        if len(held) < MAX_POSITIONS:
-            held.append(min(position, MAX_POSITION))
-    return " ".join(
-        f"{lexeme(token)}:{','.join(map(str, sorted(set(held))))}"
-        for token, held in positions.items()
-    )
+        if held[-1] > MAX_POSITION:
+            held = sorted({min(place, MAX_POSITION) for place in held})
+        lexemes.append(f"{lexeme(token)}:{','.join(map(str, held))}")
+    return " ".join(lexemes)
 
 
 def any_of(terms: Sequence[str]) -> str:
