@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine.sources.library import Deadline, Library, LibraryError
+from engine.sources.library.index.backend import PassageTokens
 from engine.sources.library.index.postgres_connection import LibraryStoreError
 from engine.sources.library.index.postgres_store import PostgresStore
 from engine.sources.library.page_evidence import LibraryPageEvidence, crop_png
@@ -274,3 +275,16 @@ def test_a_deadline_stops_filling_the_store_and_the_next_opening_goes_on(
     second = _open(folder, tmp_path / "cache", postgres_url)
     assert reads.read == ["d4.md", "d5.md"]
     assert len(second.documents()) == 6
+
+
+def test_a_token_past_postgresqls_last_position_is_still_found_and_counted(
+    postgres_url: str,
+) -> None:
+    store = PostgresStore(postgres_url, "/docs")
+    tokens = " ".join(["w"] * 20_000 + ["z", "w"])
+    with store.writing() as writer:
+        writer.add("a", [PassageTokens(0, 0, 10, tokens)])
+        writer.commit()
+    (found,) = store.reader().candidates(["z"], 10)
+    assert (found.length, found.counts) == (20_002, {"z": 1})
+    assert store.reader().candidates(["w"], 10)[0].counts == {"w": 20_001}
