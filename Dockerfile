@@ -19,7 +19,7 @@ COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY bot ./bot
 COPY evals ./evals
-RUN pip install --no-cache-dir ".[slack]"
+RUN pip install --no-cache-dir ".[slack,postgres]"
 
 RUN useradd --create-home --uid 10001 fonte \
     && mkdir -p /library /cache \

@@ -2,7 +2,7 @@
 
     python -m evals.bench_library [--folder DIR] [--backend STORE ...] [--cache DIR]
     python -m evals.bench_library --retrieval-only [--backend STORE ...] [--cache DIR]
-    python -m evals.bench_library --scale N
+    python -m evals.bench_library --scale N [--backend STORE ...]
 
 Uses a fresh temporary cache (unless `--cache` names one), so the first open is cold (parse +
 index) and the second warm. Then the retrieval benchmark: recall@5/10/50 and MRR@50 of the
@@ -10,7 +10,9 @@ FinanceBench development half's gold pages and of the br-laws cases' required pa
 `Library.search` ranks them, one table per `--backend` (a store URL; today only `embedded`,
 the index the engine uses; see `open_backend`).
 `--scale N` times whole `fonte ask` runs (process start to report.json) over a synthetic library
-of N distinct documents (see `evals.bench_scale`). Prints figures; it asserts nothing (speed is
+of N distinct documents (see `evals.bench_scale`), once per `--backend` (`embedded`, the
+index in the cache, by default; a `postgresql://` URL: the shared store, in schemas of its
+own made and dropped there). Prints figures; it asserts nothing (speed is
 measured here, not in tests).
 """
 
@@ -32,8 +34,9 @@ from typing import TypedDict
 from engine import ExtractiveModel, Orchestrator, split_page
 from engine.planning import make_brief
 from engine.sources import Search, SearchHit
-from engine.sources.library import Library, LibraryDocument
+from engine.sources.library import Library, LibraryDocument, is_store_url
 from engine.text import collapse_whitespace
+from evals.bench_scale import EMBEDDED
 from evals.cases import RequiredItem, load_financebench_cases, load_folder_cases
 from evals.defaults import CORPUS
 from evals.metrics import cites, has_terms
@@ -50,7 +53,6 @@ from evals.retrieval import (
 FINANCEBENCH = CORPUS / "financebench"
 BR_LAWS = CORPUS / "br-laws"
 TIMED_QUESTIONS = 10
-EMBEDDED = "embedded"
 RETRIEVAL_POOL = 200
 """Passages asked of the backend per question; FinanceBench ranks the distinct pages they
 cite, so its recall@50 is of the first 50 pages within these."""
@@ -180,7 +182,8 @@ def main(argv: list[str] | None = None) -> None:
         "--backend",
         action="append",
         metavar="STORE",
-        help=f"store URL to measure retrieval through (repeatable; default {EMBEDDED!r})",
+        help=f"{EMBEDDED!r} (the cache's index, the default) or a postgresql:// store URL: "
+        "what retrieval and --scale are measured through (repeatable)",
     )
     parser.add_argument("--cache", type=Path, help="cache folder to use (default: a fresh one)")
     parser.add_argument(
@@ -190,7 +193,8 @@ def main(argv: list[str] | None = None) -> None:
     if arguments.scale is not None:
         from evals.bench_scale import run_scale
 
-        run_scale(arguments.scale, BR_LAWS / "docs", LAW_QUERY)
+        for store in arguments.backend or [EMBEDDED]:
+            run_scale(arguments.scale, BR_LAWS / "docs", LAW_QUERY, store)
         return
     folder: Path = arguments.folder
     backends: list[str] = arguments.backend or [EMBEDDED]
@@ -206,18 +210,17 @@ def main(argv: list[str] | None = None) -> None:
 
 def check_backend(store: str) -> None:
     """Refuses, before anything is timed, a store no backend is written for."""
-    if store != EMBEDDED:
-        raise SystemExit(
-            f"backend {store!r}: only {EMBEDDED!r} (the library's own index) can be measured "
-            "yet; a postgresql:// store is to be added in open_backend"
-        )
+    if store != EMBEDDED and not is_store_url(store):
+        raise SystemExit(f"backend {store!r}: give {EMBEDDED!r} or a postgresql:// store URL")
 
 
 def open_backend(store: str, folder: Path, cache: Path) -> Search:
     """The search of `folder` through the store `store` names: `embedded` is the library's
-    own index in `cache`, as the engine opens it."""
+    own index in `cache`, as the engine opens it; a `postgresql://` URL the shared store
+    (filled from `folder` first, incrementally, as `fonte library index --store` does)."""
     check_backend(store)
-    return Library.open(folder, cache_dir=cache, on_warning=_ignore)
+    shared = None if store == EMBEDDED else store
+    return Library.open(folder, cache_dir=cache, on_warning=_ignore, store=shared)
 
 
 def retrieval_scores(searcher: Search, suite: RetrievalSuite, pool: int = RETRIEVAL_POOL) -> Scores:

@@ -14,6 +14,11 @@ for it and its parse workers (`os.wait4`):
   of every command's dependencies);
 - one file added: a new document written into the folder, then the next question (and
   once more without the CLI).
+
+With a `postgresql://` store (`--backend URL`) every run keeps the index in it
+(`FONTE_LIBRARY_STORE`): the cold build in a schema of its own, the rest in another, both
+made for the run and dropped after; and one more row, a warm question in a process that
+has no folder (moved away meanwhile), answered from the store alone.
 """
 
 from __future__ import annotations
@@ -24,10 +29,15 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 WARM_RUNS = 3
+EMBEDDED = "embedded"
+"""The index in each run's cache (no shared store)."""
 # What the `fonte` script runs (engine.cli is a package without __main__).
 _FONTE = "import sys; from engine.cli import main; sys.exit(main(sys.argv[1:]))"
 # The same question without the CLI around it (argument parsing, plugin commands, the Claude
@@ -57,7 +67,26 @@ class Run:
     output: str
 
 
-def run_scale(count: int, source: Path, question: str) -> None:
+def run_scale(count: int, source: Path, question: str, store: str = EMBEDDED) -> None:
+    """The table of `count` documents, their index in `store` (`EMBEDDED`, or a URL)."""
+    if store == EMBEDDED:
+        _run_scale(count, source, question, {}, {})
+        return
+    with _schema(store, "fonte_scale_build") as build, _schema(store, "fonte_scale") as shared:
+        print(f"store: PostgreSQL, schemas fonte_scale_build and fonte_scale of {_shown(store)}")
+        _run_scale(count, source, question, {_STORE: build}, {_STORE: shared})
+
+
+_STORE = "FONTE_LIBRARY_STORE"
+
+
+def _run_scale(
+    count: int,
+    source: Path,
+    question: str,
+    build_store: dict[str, str],
+    store: dict[str, str],
+) -> None:
     if count < 1:
         raise SystemExit("--scale needs at least one document")
     originals = sorted(source.glob("*.md"))
@@ -73,31 +102,41 @@ def run_scale(count: int, source: Path, question: str) -> None:
             f"written in {time.perf_counter() - started:.1f} s ({library})"
         )
         rows: list[tuple[str, Run]] = [
-            ("python + imports (fonte --help)", _fonte(root, ["--help"]))
+            ("python + imports (fonte --help)", _fonte(root, ["--help"], extra=store))
         ]
         ask = ["ask", question, "--library", str(library), "--model", "offline", "--no-clarify"]
         ask += ["--format", "json"]
         if _has_library_command(root):
-            build = _fonte(root, ["library", "index", str(library)], cache="cache-build")
+            index = ["library", "index", str(library)]
+            build = _fonte(root, index, cache="cache-build", extra=build_store)
             rows.append(("cold build (fonte library index)", build))
         rows.append(
             (
                 "first open (cold), question answered",
-                _fonte(root, [*ask, "--out", str(root / "r0")]),
+                _fonte(root, [*ask, "--out", str(root / "r0")], extra=store),
             )
         )
-        warm = [_fonte(root, [*ask, "--out", str(root / f"w{n}")]) for n in range(WARM_RUNS)]
+        warm = [
+            _fonte(root, [*ask, "--out", str(root / f"w{n}")], extra=store)
+            for n in range(WARM_RUNS)
+        ]
         rows.append((f"next question (warm), median of {WARM_RUNS}", _median(warm)))
         rows.append(("next question (warm), slowest", max(warm, key=lambda run: run.seconds)))
         research = [str(library), question, str(root / "m")]
-        rows.append(("warm question without the CLI", _run(root, _RESEARCH_ONLY, research)))
+        warm_bare = _run(root, _RESEARCH_ONLY, research, extra=store)
+        rows.append(("warm question without the CLI", warm_bare))
+        if store:
+            library.rename(root / "moved-away")
+            alone = _run(root, _RESEARCH_ONLY, research, cache="cache-worker", extra=store)
+            rows.append(("no folder, fresh cache: from the store alone, without the CLI", alone))
+            (root / "moved-away").rename(library)
         _write_copy(library / "added" / originals[0].name, originals[0], "added")
-        rows.append(
-            ("one document added, next question", _fonte(root, [*ask, "--out", str(root / "a")]))
-        )
-        rows.append(("question after that (warm)", _fonte(root, [*ask, "--out", str(root / "b")])))
+        added_ask = _fonte(root, [*ask, "--out", str(root / "a")], extra=store)
+        rows.append(("one document added, next question", added_ask))
+        after = _fonte(root, [*ask, "--out", str(root / "b")], extra=store)
+        rows.append(("question after that (warm)", after))
         _write_copy(library / "added" / originals[1].name, originals[1], "added")
-        added = _run(root, _RESEARCH_ONLY, research)
+        added = _run(root, _RESEARCH_ONLY, research, extra=store)
         rows.append(("one more added, next question without the CLI", added))
         _print_table(count, rows)
 
@@ -120,12 +159,42 @@ def _write_copy(path: Path, original: Path, tag: str) -> int:
     return len(data)
 
 
-def _fonte(root: Path, arguments: list[str], cache: str = "cache") -> Run:
-    return _run(root, _FONTE, arguments, cache)
+@contextmanager
+def _schema(url: str, name: str) -> Iterator[str]:
+    """`url` in a schema `name` made for the run (emptied first) and dropped after."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
+        connection.execute(f"CREATE SCHEMA {name}")
+    separator = "&" if "?" in url else "?"
+    try:
+        yield f"{url}{separator}options={quote(f'-csearch_path={name}')}"
+    finally:
+        with psycopg.connect(url, autocommit=True) as connection:
+            connection.execute(f"DROP SCHEMA {name} CASCADE")
 
 
-def _run(root: Path, program: str, arguments: list[str], cache: str = "cache") -> Run:
-    environment = {**os.environ, "FONTE_CACHE_DIR": str(root / cache)}
+def _shown(url: str) -> str:
+    from engine.sources.library.index.postgres_connection import shown_url
+
+    return shown_url(url)
+
+
+def _fonte(
+    root: Path, arguments: list[str], cache: str = "cache", extra: dict[str, str] | None = None
+) -> Run:
+    return _run(root, _FONTE, arguments, cache, extra)
+
+
+def _run(
+    root: Path,
+    program: str,
+    arguments: list[str],
+    cache: str = "cache",
+    extra: dict[str, str] | None = None,
+) -> Run:
+    environment = {**os.environ, "FONTE_CACHE_DIR": str(root / cache), **(extra or {})}
     environment.pop("ANTHROPIC_API_KEY", None)
     started = time.perf_counter()
     process = subprocess.Popen(

@@ -40,6 +40,7 @@ HEAVY = (
     "slack_bolt",
     "arq",
     "redis",
+    "psycopg",
 )
 """What a command that does not use them must not import (tests/engine/cli/test_imports.py)."""
 HELP_UNUSED = ("pydantic", "rich", "importlib.metadata")

@@ -12,6 +12,8 @@ import pytest
 from tests.support.system_packages import failed_for_want_of_pango, pango_problem
 from tests.support.task_dump import tasks_dumped_if_stuck, uncaptured_stderr
 
+pytest_plugins = ("tests.support.postgres",)  # `postgres_url`: a schema of a test's own
+
 _ISOLATED_PREFIXES = ("FONTE_", "ANTHROPIC_", "SLACK_", "SEARXNG_", "BRAVE_", "TAVILY_")
 _ISOLATED_NAMES = {"REDIS_URL", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"}
 

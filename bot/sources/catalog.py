@@ -41,7 +41,7 @@ from engine.assembly import (
 )
 from engine.render import PageEvidence
 from engine.sources import Origin, SourceKind
-from engine.sources.library import Library, LibraryError
+from engine.sources.library import Library, LibraryError, default_store_url
 
 log = logging.getLogger(__name__)
 
@@ -140,6 +140,7 @@ class SourceCatalog:
             settings.channel_libraries,
             private_channels=settings.private_channels,
             team=settings.library,
+            stored=default_store_url() is not None,
         )
         folders = conversation_files(settings)
         return cls(settings, channels=channels, folders=folders, custom=custom, slack=slack)

@@ -13,7 +13,9 @@ FONTE_PRIVATE_CHANNELS lists it.
 A private channel's library must never be read from anywhere else, so the mapping is refused
 at start when its folder is mapped to another channel too, or is, contains or lies inside
 another mapped folder or the team library (a library reads its subfolders). A mapped folder
-that is missing is refused as well: each problem is one line naming the channel. DMs never
+that is missing is refused as well (unless the libraries are kept in a shared store,
+`FONTE_LIBRARY_STORE`: a worker then reads them with no copy of the folders, each under its
+folder's own name): each problem is one line naming the channel. DMs never
 use a channel's library (see `library_for`).
 """
 
@@ -65,6 +67,7 @@ def parse_channel_libraries(
     private_channels: frozenset[str] = frozenset(),
     team: Path | None = None,
     base: Path | None = None,
+    stored: bool = False,
 ) -> ChannelLibraries:
     """The mapping FONTE_CHANNEL_LIBRARIES gives (a file's path or `C1=/a,C2=/b`),
     checked: raises BadInput, one line, for a bad entry, a missing folder or a private
@@ -79,7 +82,9 @@ def parse_channel_libraries(
         path = Path(value.strip()).expanduser()
         raw = _read_file(path)
         where = path.parent
-    entries = [_entry(channel, spec, where, private_channels) for channel, spec in raw.items()]
+    entries = [
+        _entry(channel, spec, where, private_channels, stored) for channel, spec in raw.items()
+    ]
     _check(entries, team)
     return ChannelLibraries({entry.channel: entry for entry in entries})
 
@@ -116,7 +121,7 @@ def _read_file(path: Path) -> dict[str, object]:
 
 
 def _entry(
-    channel: str, spec: object, base: Path, private_channels: frozenset[str]
+    channel: str, spec: object, base: Path, private_channels: frozenset[str], stored: bool
 ) -> ChannelLibrary:
     if not channel.isalnum() or not channel.isupper() or channel[0] not in "CG":
         raise BadInput(f"{VARIABLE}: {channel!r} is not a channel id (C… or G…)")
@@ -132,7 +137,7 @@ def _entry(
         raise BadInput(f"{VARIABLE}: channel {channel}: give a folder, or {{folder, private}}")
     path = Path(folder).expanduser()
     path = (path if path.is_absolute() else base / path).resolve()
-    if not path.is_dir():
+    if not stored and not path.is_dir():
         raise BadInput(f"{VARIABLE}: channel {channel}: no such folder {path}")
     return ChannelLibrary(channel, path, private)
 

@@ -27,7 +27,12 @@ from engine.assembly import (
 )
 from engine.models.claude import ClaudeConfig, claude_model_from_config
 from engine.sources import FetchError, Origin, SearchError, SearchHit, SourceKind
-from engine.sources.library import Library, LibraryError
+from engine.sources.library import (
+    Library,
+    LibraryError,
+    default_store_url,
+    stored_library_problem,
+)
 
 SourceFactory = Callable[[Settings], Sources]
 """Opens the sources once per process; the runtime closes them (`Sources.aclose`) at exit."""
@@ -108,7 +113,11 @@ def configured_library_problem(settings: Settings) -> str | None:
     folder = settings.library
     if folder is None:
         return "FONTE_LIBRARY is not set: point it at a folder of documents"
-    problem = library_problem(folder)
+    store = default_store_url()
+    if store is not None and not folder.exists():  # a worker without the folder: the store
+        problem = stored_library_problem(store, folder)
+    else:
+        problem = library_problem(folder)
     return None if problem is None else f"FONTE_LIBRARY={problem}"
 
 

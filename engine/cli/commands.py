@@ -121,4 +121,10 @@ def add_library_command(commands: argparse._SubParsersAction[argparse.ArgumentPa
     index.add_argument(
         "--cache-dir", type=Path, help="caches (default $FONTE_CACHE_DIR or ~/.cache/fonte)"
     )
+    index.add_argument(
+        "--store",
+        metavar="URL",
+        help="keep the index and page texts in this shared store, a postgresql://… URL, for "
+        "workers on any host (default $FONTE_LIBRARY_STORE; unset: the cache)",
+    )
     index.set_defaults(handler=Deferred("engine.cli.library", "run_library_index"))

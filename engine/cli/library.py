@@ -1,9 +1,10 @@
 """`fonte library index DIR`: build or refresh a library's index ahead of time.
 
 The index is the one `fonte ask --library DIR` and the bot's workers open (same cache), so
-after this a question pays nothing for indexing. Only new, changed and removed files are
-worked on; a progress bar counts the files read (in a log, a line every few seconds), and a
-summary says what changed.
+after this a question pays nothing for indexing; with `--store URL` (or
+`FONTE_LIBRARY_STORE`) it is kept in that shared store, for workers on any host. Only new,
+changed and removed files are worked on; a progress bar counts the files read (in a log, a
+line every few seconds), and a summary says what changed.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ def run_library_index(args: argparse.Namespace) -> int:
             cache_dir=args.cache_dir,
             on_warning=warnings.append,
             on_progress=on_progress,
+            store=args.store,
         )
     seconds = time.perf_counter() - started
     for line in summary_lines(library, seconds, warnings):

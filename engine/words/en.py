@@ -67,6 +67,8 @@ _REPORT = ReportWords(
     page_boxes_failed="The excerpts' positions on the cited pages could not be computed ({error})",
     scans_past_cap="The time cap was reached while the cited scanned pages were read again for "
     "their highlight: {count} of {total} are shown without it",
+    pdfs_not_here="{count} cited PDFs of the library are not on this machine (it reads the "
+    "shared library store), so their pages have no highlighted crop",
     model_unreachable="The model could not be reached ({error}): this partial report holds only "
     "what was done without it",
     summary="Summary",

@@ -68,6 +68,8 @@ _REPORT = ReportWords(
     "({error})",
     scans_past_cap="O limite de tempo chegou enquanto as páginas digitalizadas citadas eram "
     "lidas de novo para o destaque: {count} de {total} ficaram sem ele",
+    pdfs_not_here="{count} PDFs citados da biblioteca não estão nesta máquina (ela lê a base "
+    "compartilhada da biblioteca), então suas páginas ficam sem recorte destacado",
     model_unreachable="O modelo não pôde ser alcançado ({error}): este relatório parcial reúne "
     "só o que foi feito sem ele",
     summary="Resumo",

@@ -80,6 +80,9 @@ class ReportWords:
     scans_past_cap: str
     """A note: the time cap was reached while the cited scanned pages were read again by OCR
     for their highlight ({count} of {total} pages left without it)."""
+    pdfs_not_here: str
+    """A note: {count} cited PDFs of the library are not on this host (a worker reading the
+    shared library store), so their pages are shown without a crop."""
     model_unreachable: str
     """The first gap and note of a run whose model could not be reached ({error})."""
     summary: str

@@ -15,6 +15,7 @@ from bot.config import Settings, load_settings
 from bot.files.store import Conversation, ConversationFiles
 from bot.sources.catalog import SourceCatalog, conversations_root, is_slack_file
 from bot.sources.channels import parse_channel_libraries
+from bot.sources.factories import configured_library_problem
 from engine import BadInput
 from engine.sources import Origin, SourceKind
 from engine.sources.library import Library
@@ -85,6 +86,16 @@ def test_bad_mappings_are_refused_in_one_line(
     with pytest.raises(BadInput, match=expected) as raised:
         parse_channel_libraries(spec)
     assert "\n" not in str(raised.value)
+
+
+def test_with_a_shared_store_a_worker_maps_folders_it_does_not_have(tmp_path: Path) -> None:
+    """The libraries are in the store (FONTE_LIBRARY_STORE): a mapped folder missing on this
+    host is the name its library is read under; a private one still overlaps nothing."""
+    sales, legal = tmp_path / "sales", tmp_path / "legal"
+    mapped = parse_channel_libraries(f"C1={sales},G2={legal}", stored=True).mapped
+    assert (mapped["C1"].folder, mapped["G2"].folder) == (sales, legal)
+    with pytest.raises(BadInput, match="private channel G2's library and cannot also serve C3"):
+        parse_channel_libraries(f"G2={legal},C3={legal / 'inside'}", stored=True)
 
 
 def test_a_private_library_may_not_be_or_hold_the_team_library(tmp_path: Path) -> None:
@@ -214,3 +225,33 @@ def test_slack_file_addresses_are_recognised() -> None:
     assert not is_slack_file("https://slack.com/help/articles/files")
     assert not is_slack_file("https://example.org/files/report.pdf")
     assert not is_slack_file("https://evil-slack.com/files/x")
+
+
+def test_a_library_folder_absent_on_a_worker_is_no_problem_with_a_shared_store(
+    make_settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = make_settings(redis=False, library=tmp_path / "absent", source="library")
+    problem = configured_library_problem(settings)
+    assert problem is not None
+    assert problem.startswith(f"FONTE_LIBRARY={tmp_path / 'absent'}: no such folder")
+    unreachable = "postgresql://fonte:s3cret@127.0.0.1:1/fonte"
+    monkeypatch.setenv("FONTE_LIBRARY_STORE", unreachable)
+    problem = configured_library_problem(settings)
+    assert problem is not None
+    assert "library store postgresql://fonte:***@127.0.0.1:1/fonte cannot be reached" in problem
+
+
+def test_a_worker_without_the_folder_checks_the_store_holds_its_library(
+    make_settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, postgres_url: str
+) -> None:
+    folder = folder_with(tmp_path, "team")
+    monkeypatch.setenv("FONTE_LIBRARY_STORE", postgres_url)
+    settings = make_settings(redis=False, library=tmp_path / "team", source="library")
+    Library.open(folder, cache_dir=tmp_path / "cache")  # indexed into the store
+    renamed = folder.rename(tmp_path / "elsewhere")
+    assert configured_library_problem(settings) is None
+    renamed.rename(folder)
+    other = make_settings(redis=False, library=tmp_path / "never-indexed", source="library")
+    problem = configured_library_problem(other)
+    assert problem is not None
+    assert problem.endswith("holds no index of it")

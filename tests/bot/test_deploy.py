@@ -29,7 +29,7 @@ def test_dockerfile_runs_as_a_non_root_user_with_a_health_check() -> None:
     health = [arg for op, arg in steps if op == "HEALTHCHECK"]
     assert health
     assert "--check" in health[0]
-    assert any(op == "RUN" and ".[slack]" in arg for op, arg in steps)
+    assert any(op == "RUN" and ".[slack,postgres]" in arg for op, arg in steps)
     assert not any(re.search(r"xox[bap]-", arg) for _, arg in steps), "a token in the image"
 
 
@@ -99,3 +99,14 @@ def test_compose_keeps_redis_on_disk_and_never_evicts_a_report() -> None:
         "--maxmemory-policy": "noeviction",
     }
     assert any(volume.endswith(":/data") for volume in redis["redis"]["volumes"])
+
+
+def test_compose_shares_the_library_store_in_postgres_with_the_bot_and_workers() -> None:
+    services = yaml.safe_load((REPO / "compose.yml").read_text(encoding="utf-8"))["services"]
+    postgres = services["postgres"]
+    assert "healthcheck" in postgres
+    assert any(volume.endswith(":/var/lib/postgresql/data") for volume in postgres["volumes"])
+    for name in ("bot", "worker"):
+        store = services[name]["environment"]["FONTE_LIBRARY_STORE"]
+        assert store.startswith("postgresql://fonte:${FONTE_POSTGRES_PASSWORD}@postgres:5432/")
+        assert services[name]["depends_on"]["postgres"]["condition"] == "service_healthy"

@@ -6,15 +6,18 @@ too when it is large enough to be paged, else from the file itself), and the las
 are kept. A text read from the file (or parsed
 again, when the cache lacks it) is used only if the file still has the bytes that were
 indexed.
+
+A library kept in a shared store (`index.postgres_texts`) reads every document's texts from
+the store (`every_kind`): the worker may have no copy of the folder.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
+from typing import Protocol
 
-from engine.documents.parse import UnreadableFile, parse_bytes
-from engine.sources.library.cache import ParsedTextCache
+from engine.documents.parse import DocumentKind, ParsedFile, UnreadableFile, parse_bytes
 from engine.sources.library.documents import LibraryDocument
 from engine.sources.library.index.reading import CACHED_KINDS
 from engine.sources.protocols import FetchError
@@ -22,11 +25,22 @@ from engine.sources.protocols import FetchError
 RECENT_DOCUMENTS = 32
 
 
+class ParsedTexts(Protocol):
+    """Parsed texts by file sha256 and kind (`ParsedTextCache`, a store's texts)."""
+
+    def get(self, sha256: str, kind: DocumentKind) -> ParsedFile | str | None: ...
+
+
 class DocumentTexts:
     def __init__(
-        self, cache: ParsedTextCache, in_memory: dict[str, tuple[str, ...]] | None = None
+        self,
+        cache: ParsedTexts,
+        in_memory: dict[str, tuple[str, ...]] | None = None,
+        *,
+        every_kind: bool = False,
     ) -> None:
         self._cache = cache
+        self._every_kind = every_kind
         self._in_memory = in_memory or {}
         self._recent: OrderedDict[str, tuple[str, ...]] = OrderedDict()
         self._ocr: dict[str, frozenset[int]] = {}
@@ -50,7 +64,7 @@ class DocumentTexts:
 
     def _load(self, document: LibraryDocument) -> tuple[str, ...]:
         # A paged Markdown or text file was cached when indexed (`worth_caching`).
-        if document.kind in CACHED_KINDS or document.page_count is not None:
+        if self._every_kind or document.kind in CACHED_KINDS or document.page_count is not None:
             cached = self._cache.get(document.sha256, document.kind)
             if cached is not None and not isinstance(cached, str):
                 self._ocr[document.sha256] = frozenset(cached.ocr_pages)

@@ -4,6 +4,10 @@ It is both a `Search` and a `Fetcher`. A hit on a PDF cites its page (`url#page=
 `fetch` returns the whole document that a URL names, with or without that fragment.
 Opening brings the folder's index up to date (see `index`) and loads no document text:
 a hit or a fetch reads the text of its own document, when it needs it (see `texts`).
+
+With a shared store (`store`, or `FONTE_LIBRARY_STORE`) the index and the page texts are kept
+in it under the folder's identity: a host with the folder refreshes them as it would its
+own cache; a host without it opens the library from the store alone (`stored`).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from engine.sources.library.document_texts import DocumentTexts
 from engine.sources.library.documents import LibraryDocument, LibraryError, build_documents
 from engine.sources.library.files import Note, worded
 from engine.sources.library.index.catalog import CatalogEntry
-from engine.sources.library.index.opening import open_index
+from engine.sources.library.index.opening import OpenedIndex, open_index, open_saved
 from engine.sources.library.index.passage_index import PassageIndex
 from engine.sources.library.index.refresh import RefreshSummary
 from engine.sources.library.manifest import Manifest, load_manifest
@@ -32,6 +36,12 @@ from engine.sources.library.ranking import (
     rank_passages,
     title_tokens,
     titled_documents,
+)
+from engine.sources.library.stored import (
+    checked_store_url,
+    default_store_url,
+    library_name,
+    stored_documents,
 )
 from engine.sources.protocols import DocumentGone, FetchError, SearchHit
 from engine.text.escapes import escaped
@@ -67,6 +77,8 @@ class Library:
         """What opening changed in the index (files added, changed, removed, unreadable)."""
         self.refused = refused or []
         """What the scan would not take, with why: links leading outside, unreadable folders."""
+        self.from_store = False
+        """Opened from a shared store alone: the folder is not on this host."""
         self._documents = documents
         self._index = index
         self._texts = texts
@@ -83,6 +95,7 @@ class Library:
         on_warning: Callable[[str], None] | None = None,
         on_progress: Callable[[str], None] | None = None,
         deadline: Deadline | None = None,
+        store: str | None = None,
     ) -> Library:
         """Open `folder`, first bringing its index up to date: only new or changed files are
         read, so this takes seconds on a folder already indexed, longer on a new one.
@@ -94,10 +107,17 @@ class Library:
         Once `deadline` passes (the run's time cap) no more file is read: the library holds
         the files indexed by then, perhaps none, says so in a note (`unfinished_note`), and
         `summary.pending` names the rest, which the next opening reads.
+
+        `store` (a `postgresql://` URL; by default `FONTE_LIBRARY_STORE`) keeps the index
+        and the page texts for every host: when `folder` is not on this host, the library
+        is opened from the store alone (`LibraryError` when it holds no index of it).
         """
         warn = on_warning or _ignore
         progress = on_progress or _ignore
         folder = Path(folder).expanduser()
+        store_url = checked_store_url(store, "--store") if store else default_store_url()
+        if store_url is not None and not folder.exists():
+            return cls._from_store(folder, store_url, warn, progress)
         if not folder.exists():
             raise LibraryError(f"library folder not found: {folder}")
         if not folder.is_dir():
@@ -115,6 +135,11 @@ class Library:
         progress(f"reading {folder}")
         manifest = load_manifest(folder, warn)
         refused: list[tuple[str, str]] = []
+        backend = None
+        if store_url is not None:
+            from engine.sources.library.index.postgres_store import PostgresStore
+
+            backend = PostgresStore(store_url, library_name(folder), folder, cache_root / "parsed")
         opened = open_index(
             folder,
             cache_root / "index",
@@ -124,6 +149,7 @@ class Library:
             on_cache_error=on_cache_error,
             on_refused=lambda relative, reason: refused.append((relative, reason)),
             deadline=deadline,
+            store=backend,
         )
         for note in skipped_notes(refused + opened.summary.unreadable):
             warn(note)
@@ -134,7 +160,14 @@ class Library:
             suffixes = ", ".join(sorted(KIND_BY_SUFFIX))
             raise LibraryError(f"no readable document in {folder} (looked for {suffixes})")
         documents = build_documents(folder, entries, manifest, warn)
-        texts = DocumentTexts(ParsedTextCache(cache_root / "parsed"), opened.state.texts)
+        if backend is None:
+            texts = DocumentTexts(ParsedTextCache(cache_root / "parsed"), opened.state.texts)
+        else:  # the citation URLs too, for the hosts without the folder (or its manifest)
+            urls = {entry.relative: doc.url for entry, doc in zip(entries, documents, strict=True)}
+            if urls != backend.load_urls():
+                backend.save_urls(urls)
+            snapshot = backend.snapshot_texts(opened.reader)
+            texts = DocumentTexts(snapshot, opened.state.texts, every_kind=True)
         return cls(
             folder,
             documents,
@@ -145,6 +178,44 @@ class Library:
             refused=refused,
             titles=TitleField.of_tokens([_title_tokens(entry) for entry in entries]),
         )
+
+    @classmethod
+    def _from_store(
+        cls,
+        folder: Path,
+        store_url: str,
+        warn: Callable[[str], None],
+        progress: Callable[[str], None],
+    ) -> Library:
+        """The library of `folder` (not on this host) as the store at `store_url` holds it."""
+        from engine.sources.library.index.postgres_connection import shown_url
+        from engine.sources.library.index.postgres_store import PostgresStore
+
+        folder = Path(library_name(folder))
+        backend = PostgresStore(store_url, str(folder))
+        opened: OpenedIndex | None = open_saved(backend)
+        if opened is None:
+            raise LibraryError(
+                f"library folder not found: {folder}, and the library store "
+                f"{shown_url(store_url)} holds no index of it "
+                f"(fonte library index {folder} --store URL)"
+            )
+        progress(f"index loaded from the library store ({len(opened.state.catalog.entries)} files)")
+        for note in skipped_notes(opened.summary.unreadable):
+            warn(note)
+        documents = stored_documents(folder, opened.documents(), backend.load_urls())
+        texts = DocumentTexts(backend.snapshot_texts(opened.reader), every_kind=True)
+        library = cls(
+            folder,
+            documents,
+            opened.passage_index(),
+            texts,
+            index_from_cache=True,
+            summary=opened.summary,
+            titles=TitleField.of_tokens([_title_tokens(e) for e in opened.documents()]),
+        )
+        library.from_store = True
+        return library
 
     def documents(self) -> list[LibraryDocument]:
         return list(self._documents)

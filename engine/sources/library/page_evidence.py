@@ -127,6 +127,24 @@ class LibraryPageEvidence(PdfPageEvidence):
 
     def __init__(self, library: Library, deadline: Deadline | None = None) -> None:
         super().__init__(library.pdf_path, deadline)
+        self._library = library
+
+    def with_boxes(self, report: Report) -> Report:
+        """As for any PDFs; and a note when cited PDFs are not on this host (a library read
+        from the shared store): their pages are cited as ever, without a crop."""
+        located = super().with_boxes(report)
+        if not self._library.from_store:
+            return located
+        cited = {split_page(report.claim(cid).url)[0] for cid in report.cited_claim_ids()}
+        absent = [url for url in cited if _not_here(self._library.pdf_path(url))]
+        if not absent:
+            return located
+        note = words_for(report.language).report.pdfs_not_here.format(count=len(absent))
+        return located.model_copy(update={"notes": [*located.notes, note]})
+
+
+def _not_here(path: Path | None) -> bool:
+    return path is not None and not path.is_file()
 
 
 def crop_png(claim: Claim, library: Library) -> bytes | None:

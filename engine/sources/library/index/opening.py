@@ -77,13 +77,16 @@ def open_index(
     on_cache_error: Callable[[OSError], None],
     on_refused: Callable[[str, str], None] | None = None,
     deadline: Deadline | None = None,
+    store: IndexBackend | None = None,
 ) -> OpenedIndex:
-    """The index of `folder` as it is now; `titles` are the manifest's titles by path;
+    """The index of `folder` as it is now (kept in `store`, by default on this machine
+    under `index_root`); `titles` are the manifest's titles by path;
     `on_refused` hears of each file the scan would not take (a link leading outside).
     Once `deadline` passes no more file is read: the index then holds the files read by
     then (`summary.pending` names the rest), and is saved so the next opening goes on."""
     files = scan_folder(folder, on_refused)
-    store: IndexBackend = TantivyStore(folder_directory(index_root, folder))
+    if store is None:
+        store = TantivyStore(folder_directory(index_root, folder))
     saved = _load(store)
     if saved is not None and is_current(saved.catalog, files, titles):
         on_progress(f"index loaded from cache ({len(saved.catalog.entries)} files)")
@@ -107,6 +110,13 @@ def open_index(
     return _refreshed(
         TantivyStore(None), None, files, titles, parsed_dir, on_progress, on_cache_error, deadline
     )
+
+
+def open_saved(store: IndexBackend) -> OpenedIndex | None:
+    """The index `store` holds, as saved (no folder looked at: a worker without it);
+    None when it holds none."""
+    saved = _load(store)
+    return None if saved is None else _as_saved(saved)
 
 
 def _refreshed(

@@ -1,0 +1,344 @@
+"""A library's index kept in PostgreSQL (`FONTE_LIBRARY_STORE=postgresql://…`), shared by
+every worker of a fleet, on any host: the `IndexBackend` of one library, its namespace the
+library's folder identity (`name`), so the libraries of many channels share one database and
+none is read through another's name. Tables: `postgres_connection`.
+
+- The catalog is one row per library, replaced in one transaction that also bumps its
+  `generation` (the counter `catalog_generation` reads) and, first, stores the page texts of
+  the documents it names that the store lacks (`postgres_texts`): a worker without the
+  folder fetches and cites them.
+- Each passage is a row: its document key, page, start, end, its tokens (space-joined, read
+  back for their counts) and a `tsvector` of them with their positions, built here from our
+  tokens (no PostgreSQL parsing: a query term is one of our tokens), under a GIN index.
+  Candidates are the passages matching any term, ranked by `ts_rank` (by term frequency:
+  passages are of bounded length, and our BM25 scores them again);
+  a term's passage frequency is a count of the rows holding it.
+- The refresh lock is a session `pg_advisory_lock` on the library's name, on a connection of
+  its own: released when its holder ends, even killed (the server sees the connection go).
+- A reader is a read-only REPEATABLE READ transaction on a connection of its own: the
+  committed passages as of its opening, whatever refreshes commit later; a writer is a
+  transaction, `commit` its commit. The price of the snapshot: while a library stays open,
+  the server keeps the rows later refreshes replaced (vacuum waits for the oldest open
+  snapshot), and a server with `idle_in_transaction_session_timeout` ends the reader (its
+  next search then fails as a `LibraryStoreError`): reopen a library kept for days.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+import weakref
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from engine.sources.library.deadline import Deadline
+from engine.sources.library.index.backend import (
+    CandidatePassage,
+    DamagedIndex,
+    Notify,
+    PassageTokens,
+)
+from engine.sources.library.index.catalog import Catalog
+from engine.sources.library.index.postgres_connection import (
+    connect,
+    ensure_schema,
+    failing_as_store_error,
+)
+from engine.sources.library.index.postgres_texts import PostgresTexts
+
+LOCK_POLL_SECONDS = 0.1
+"""How often a wait with a deadline tries the lock again."""
+MAX_POSITION = 16383
+"""PostgreSQL's largest tsvector position; later tokens are counted at it."""
+MAX_POSITIONS = 255
+"""Positions kept per lexeme (PostgreSQL keeps 256): enough for ts_rank's measure."""
+MAX_LEXEME_BYTES = 2046
+"""PostgreSQL's longest lexeme: a longer token is kept in the passage's tokens (its counts
+read back) but not searchable (reading never indexes one: `reading.MAX_TOKEN_CHARS`)."""
+
+
+def lexeme(token: str) -> str:
+    """`token` as a quoted tsvector or tsquery lexeme."""
+    if "'" in token or "\\" in token:
+        token = token.replace("\\", "\\\\").replace("'", "''")
+    return f"'{token}'"
+
+
+def tsvector_literal(tokens: str) -> str:
+    """The tsvector of space-joined `tokens`, each at its positions (1-based; past
+    `MAX_POSITION`, at it). Called for every passage indexed: kept to plain loops."""
+    positions: dict[str, list[int]] = {}
+    for position, token in enumerate(tokens.split(" "), 1):
+        held = positions.get(token)
+        if held is None:
+            positions[token] = [position]
+        elif len(held) < MAX_POSITIONS:
+            held.append(position)
+    lexemes: list[str] = []
+    for token, held in positions.items():
+        if not token or (
+            len(token) * 4 > MAX_LEXEME_BYTES and len(token.encode()) > MAX_LEXEME_BYTES
+        ):
+            continue
+        if held[-1] > MAX_POSITION:
+            held = sorted({min(place, MAX_POSITION) for place in held})
+        lexemes.append(f"{lexeme(token)}:{','.join(map(str, held))}")
+    return " ".join(lexemes)
+
+
+def any_of(terms: Sequence[str]) -> str:
+    """The tsquery matching a passage holding any of `terms`."""
+    return " | ".join(lexeme(term) for term in terms)
+
+
+def lock_key(name: str) -> int:
+    """The advisory lock's key of library `name` (a signed 64-bit integer)."""
+    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big", signed=True)
+
+
+class PostgresStore:
+    """The `IndexBackend` of library `name` in the database at `url`. `folder` and
+    `parsed_dir` are where a refresh on this host finds the page texts of the documents it
+    read, to store them with the catalog (None on a worker that only reads)."""
+
+    def __init__(
+        self, url: str, name: str, folder: Path | None = None, parsed_dir: Path | None = None
+    ) -> None:
+        self.url = url
+        self.name = name
+        ensure_schema(url)
+        self._connection = connect(url)
+        weakref.finalize(self, self._connection.close)  # closed with its owner, never leaked
+        self.texts = PostgresTexts(url, self._connection, folder, parsed_dir)
+
+    def close(self) -> None:
+        self._connection.close()
+
+    def library_id(self, *, create: bool = False) -> int | None:
+        """The library's row (None when it has none; `create`: made if missing). Looked up
+        each time: another process's `reset` removes it."""
+        with failing_as_store_error(self.url):
+            if create:
+                self._connection.execute(
+                    "INSERT INTO fonte_libraries (name) VALUES (%s) ON CONFLICT DO NOTHING",
+                    (self.name,),
+                )
+            row = self._connection.execute(
+                "SELECT id FROM fonte_libraries WHERE name = %s", (self.name,)
+            ).fetchone()
+        library = None if row is None else int(str(row[0]))
+        self.texts.library = library
+        return library
+
+    def catalog_generation(self) -> int | None:
+        with failing_as_store_error(self.url):
+            row = self._connection.execute(
+                "SELECT generation FROM fonte_libraries WHERE name = %s", (self.name,)
+            ).fetchone()
+        return None if row is None else int(str(row[0]))
+
+    def load_catalog(self) -> Catalog | None:
+        with failing_as_store_error(self.url):
+            row = self._connection.execute(
+                "SELECT catalog FROM fonte_libraries WHERE name = %s", (self.name,)
+            ).fetchone()
+        if row is None or row[0] is None:
+            return None
+        data = row[0]
+        return Catalog.decode(bytes(data) if isinstance(data, bytes | memoryview) else b"")
+
+    def save_catalog(self, catalog: Catalog) -> None:
+        library = self.library_id(create=True)
+        with failing_as_store_error(self.url), self._connection.transaction():
+            self.texts.store_missing(library or 0, catalog)
+            self._connection.execute(
+                "UPDATE fonte_libraries "
+                "SET catalog = %s, generation = nextval('fonte_generations') WHERE id = %s",
+                (catalog.encode(), library),
+            )
+
+    def load_urls(self) -> dict[str, str]:
+        """The citation URL of each document, by its path in the folder (as last saved)."""
+        with failing_as_store_error(self.url):
+            row = self._connection.execute(
+                "SELECT urls FROM fonte_libraries WHERE name = %s", (self.name,)
+            ).fetchone()
+        urls = row[0] if row is not None else None
+        if not isinstance(urls, dict):
+            return {}
+        return {str(relative): str(url) for relative, url in urls.items()}
+
+    def save_urls(self, urls: dict[str, str]) -> None:
+        library = self.library_id(create=True)
+        with failing_as_store_error(self.url):
+            self._connection.execute(
+                "UPDATE fonte_libraries SET urls = %s::jsonb WHERE id = %s",
+                (json.dumps(urls, ensure_ascii=False), library),
+            )
+
+    @contextmanager
+    def refreshing(self, on_wait: Notify, deadline: Deadline | None) -> Iterator[bool]:
+        key = lock_key(self.name)
+        with connect(self.url) as connection, failing_as_store_error(self.url):
+
+            def took() -> bool:
+                row = connection.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
+                return bool(row and row[0])
+
+            if took():
+                yield True
+                return
+            on_wait("waiting for another process refreshing this index")
+            if deadline is None:
+                connection.execute("SELECT pg_advisory_lock(%s)", (key,))
+                yield True
+                return
+            while not deadline.passed():
+                time.sleep(min(LOCK_POLL_SECONDS, deadline.remaining()))
+                if took():
+                    yield True
+                    return
+            yield False
+        # closing the connection released the lock
+
+    def snapshot_texts(self, reader: object) -> PostgresTexts:
+        """The page texts as `reader` (one of this store's) sees them; the latest for None."""
+        return reader.texts(self.texts) if isinstance(reader, PostgresReader) else self.texts
+
+    def reader(self) -> PostgresReader:
+        library = self.library_id()
+        if library is None:
+            raise DamagedIndex("no passages indexed yet")
+        connection = connect(self.url, autocommit=False)
+        with failing_as_store_error(self.url):
+            connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            connection.execute("SELECT 1 FROM fonte_passages LIMIT 1")  # the snapshot
+        return PostgresReader(self.url, connection, library)
+
+    @contextmanager
+    def writing(self) -> Iterator[PostgresWriter]:
+        library = self.library_id(create=True)
+        with connect(self.url, autocommit=False) as connection:
+            yield PostgresWriter(self.url, connection, library or 0, self.texts)
+
+    def reset(self) -> None:
+        library = self.library_id()
+        if library is None:
+            return
+        with failing_as_store_error(self.url):  # its passages and texts go with it
+            self._connection.execute("DELETE FROM fonte_libraries WHERE id = %s", (library,))
+
+
+class PostgresReader:
+    """The `PassageReader` over one REPEATABLE READ snapshot of a library's passages."""
+
+    def __init__(self, url: str, connection: object, library: int) -> None:
+        import psycopg
+
+        assert isinstance(connection, psycopg.Connection)
+        self._url = url
+        self._connection: psycopg.Connection[tuple[object, ...]] = connection
+        self._library = library
+        weakref.finalize(self, connection.close)  # its snapshot ends with it
+
+    def close(self) -> None:
+        self._connection.close()
+
+    def texts(self, texts: PostgresTexts) -> PostgresTexts:
+        """`texts` as of this reader's snapshot."""
+        return texts.of(self._connection)
+
+    def candidates(
+        self, terms: Sequence[str], limit: int, keys: Sequence[str] = ()
+    ) -> list[CandidatePassage]:
+        distinct = list(dict.fromkeys(terms))
+        if not distinct or limit < 1:
+            return []
+        within = " AND key = ANY(%(keys)s)" if keys else ""
+        query = (
+            "SELECT key, page, start_at, end_at, tokens FROM fonte_passages "
+            "WHERE library = %(library)s AND terms @@ %(query)s::tsquery" + within + " "
+            "ORDER BY ts_rank(terms, %(query)s::tsquery) DESC LIMIT %(limit)s"
+        )
+        values = {"library": self._library, "query": any_of(distinct), "limit": limit}
+        values["keys"] = list(keys)
+        with failing_as_store_error(self._url):
+            rows = self._connection.execute(query, values).fetchall()
+        found: list[CandidatePassage] = []
+        for key, page, start, end, tokens in rows:
+            words = str(tokens).split(" ")
+            counted = Counter(words)
+            counts = {term: counted[term] for term in distinct if term in counted}
+            found.append(
+                CandidatePassage(str(key), _int(page), _int(start), _int(end), len(words), counts)
+            )
+        return found
+
+    def passage_frequencies(self, terms: Sequence[str]) -> list[int]:
+        if not terms:
+            return []
+        counted = ", ".join(
+            f"count(*) FILTER (WHERE terms @@ %(t{n})s::tsquery)" for n in range(len(terms))
+        )
+        values: dict[str, object] = {f"t{n}": lexeme(term) for n, term in enumerate(terms)}
+        values |= {"library": self._library, "any": any_of(terms)}
+        query = (
+            f"SELECT {counted} FROM fonte_passages "
+            "WHERE library = %(library)s AND terms @@ %(any)s::tsquery"
+        )
+        with failing_as_store_error(self._url):
+            row = self._connection.execute(query, values).fetchone()
+        return [_int(value) for value in row or ()]
+
+    def keys(self) -> set[str]:
+        with failing_as_store_error(self._url):
+            rows = self._connection.execute(
+                "SELECT DISTINCT key FROM fonte_passages WHERE library = %s", (self._library,)
+            ).fetchall()
+        return {str(row[0]) for row in rows}
+
+
+class PostgresWriter:
+    """The `PassageWriter` over one transaction at a time (each `commit` ends one)."""
+
+    def __init__(self, url: str, connection: object, library: int, texts: PostgresTexts) -> None:
+        import psycopg
+
+        assert isinstance(connection, psycopg.Connection)
+        self._url = url
+        self._connection: psycopg.Connection[tuple[object, ...]] = connection
+        self._library = library
+        self._texts = texts
+
+    def add(self, key: str, passages: Sequence[PassageTokens]) -> None:
+        copying = (
+            "COPY fonte_passages (library, key, page, start_at, end_at, tokens, terms) FROM STDIN"
+        )
+        cursor = self._connection.cursor()
+        with failing_as_store_error(self._url), cursor, cursor.copy(copying) as copy:
+            for page, start, end, tokens in passages:
+                row = (self._library, key, page, start, end, tokens)
+                copy.write_row((*row, tsvector_literal(tokens)))
+
+    def remove(self, keys: Iterable[str]) -> None:
+        """The passages of `keys` removed, and the page texts of the documents the saved
+        catalog no longer names."""
+        removed = list(keys)
+        with failing_as_store_error(self._url):
+            if removed:
+                self._connection.execute(
+                    "DELETE FROM fonte_passages WHERE library = %s AND key = ANY(%s)",
+                    (self._library, removed),
+                )
+            self._texts.remove_unnamed(self._connection, self._library)
+
+    def commit(self) -> None:
+        with failing_as_store_error(self._url):
+            self._connection.commit()
+
+
+def _int(value: object) -> int:
+    return int(str(value))
