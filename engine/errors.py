@@ -23,7 +23,8 @@ names them all.
     │   ├── LibraryError               engine.sources.library.documents
     │   ├── UnreadableFile             engine.documents.parse
     │   ├── OverLimit                  engine.documents.limits
-    │   └── DamagedIndex               engine.sources.library.index.backend
+    │   ├── DamagedIndex               engine.sources.library.index.backend
+    │   └── LibraryStoreError          engine.sources.library.index.postgres_connection
     ├── BudgetError                    exit 1: the run's budget refused a step
     │   └── StepRefused                engine.budget
     ├── ModelError                     exit 3: the model gave no usable answer

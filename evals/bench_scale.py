@@ -176,9 +176,9 @@ def _schema(url: str, name: str) -> Iterator[str]:
 
 
 def _shown(url: str) -> str:
-    from engine.sources.library.index.postgres_connection import shown_url
+    from engine.sources.library import without_password
 
-    return shown_url(url)
+    return without_password(url)
 
 
 def _fonte(

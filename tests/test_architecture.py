@@ -370,7 +370,12 @@ def test_test_helpers_live_in_tests_support_and_conftests_hold_fixtures_only() -
             if isinstance(node, ast.AnnAssign):
                 targets = [node.target]
             # A private constant its fixtures read is the conftest's own business.
-            shared = [t for t in targets if not (isinstance(t, ast.Name) and t.id[0] == "_")]
+            # `pytest_plugins` is pytest's own declaration of the plugins a suite loads.
+            shared = [
+                t
+                for t in targets
+                if not (isinstance(t, ast.Name) and (t.id[0] == "_" or t.id == "pytest_plugins"))
+            ]
             if (definition and not _is_fixture_or_hook(node)) or shared:
                 wrong.append(f"{_module_name(path)} defines a helper at line {node.lineno}")
     for path in sorted((ROOT / "tests").rglob("*.py")):

@@ -148,7 +148,9 @@ def test_retrieval_scores_asks_each_question_of_the_search(tmp_path: Path) -> No
     assert scores.mrr == pytest.approx((0.5 + 1.0) / 2)
 
 
-def test_a_store_with_no_backend_is_refused_before_anything_runs() -> None:
+@pytest.mark.parametrize("store", ["opensearch://localhost:9200", "tantivy", "/var/index"])
+def test_a_store_with_no_backend_is_refused_before_anything_runs(store: str) -> None:
     check_backend("embedded")
-    with pytest.raises(SystemExit, match="only 'embedded'"):
-        check_backend("postgresql://localhost/fonte")
+    check_backend("postgresql://localhost/fonte")
+    with pytest.raises(SystemExit, match="give 'embedded' or a postgresql:// store URL"):
+        check_backend(store)

@@ -2,7 +2,7 @@ from engine.documents.parse import DocumentKind, parse_pdf
 from engine.sources.library.deadline import Deadline
 from engine.sources.library.documents import LibraryDocument, LibraryError
 from engine.sources.library.folder import Library
-from engine.sources.library.index.postgres_connection import is_store_url
+from engine.sources.library.index.postgres_connection import is_store_url, without_password
 from engine.sources.library.manifest import Manifest, load_manifest
 from engine.sources.library.pacing import Paced
 from engine.sources.library.passages import split_passages
@@ -22,4 +22,5 @@ __all__ = [
     "parse_pdf",
     "split_passages",
     "stored_library_problem",
+    "without_password",
 ]

@@ -188,7 +188,7 @@ class Library:
         progress: Callable[[str], None],
     ) -> Library:
         """The library of `folder` (not on this host) as the store at `store_url` holds it."""
-        from engine.sources.library.index.postgres_connection import shown_url
+        from engine.sources.library.index.postgres_connection import without_password
         from engine.sources.library.index.postgres_store import PostgresStore
 
         folder = Path(library_name(folder))
@@ -197,7 +197,7 @@ class Library:
         if opened is None:
             raise LibraryError(
                 f"library folder not found: {folder}, and the library store "
-                f"{shown_url(store_url)} holds no index of it "
+                f"{without_password(store_url)} holds no index of it "
                 f"(fonte library index {folder} --store URL)"
             )
         progress(f"index loaded from the library store ({len(opened.state.catalog.entries)} files)")

@@ -17,7 +17,7 @@ from engine.sources.library.index.catalog import CatalogEntry
 from engine.sources.library.index.postgres_connection import (
     STORE_VARIABLE,
     is_store_url,
-    shown_url,
+    without_password,
 )
 
 
@@ -32,7 +32,7 @@ def default_store_url() -> str | None:
 
 def checked_store_url(url: str, where: str) -> str:
     if not is_store_url(url):
-        raise BadInput(f"{where}={shown_url(url)!r}: give a postgresql://… URL")
+        raise BadInput(f"{where}={without_password(url)!r}: give a postgresql://… URL")
     return url.strip()
 
 
@@ -55,9 +55,8 @@ def stored_library_problem(url: str, folder: Path) -> str | None:
     except LibraryStoreError as error:
         return f"{folder}: {error}"
     if catalog is None:
-        return (
-            f"{folder}: no such folder, and the library store {shown_url(url)} holds no index of it"
-        )
+        shown = without_password(url)
+        return f"{folder}: no such folder, and the library store {shown} holds no index of it"
     return None
 
 

@@ -69,7 +69,7 @@ def is_store_url(value: str) -> bool:
     return urlsplit(value.strip()).scheme in SCHEMES
 
 
-def shown_url(url: str) -> str:
+def without_password(url: str) -> str:
     """`url` with its password, if any, as `***`."""
     parts = urlsplit(url)
     if parts.password is None:
@@ -81,13 +81,13 @@ def shown_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
-def connect(url: str, *, autocommit: bool = True) -> psycopg.Connection[tuple[object, ...]]:
+def connect_store(url: str, *, autocommit: bool = True) -> psycopg.Connection[tuple[object, ...]]:
     """A connection to the store at `url`, its tables created if missing."""
     try:
         import psycopg
     except ImportError:
         raise LibraryStoreError(
-            f"{STORE_VARIABLE}={shown_url(url)} needs psycopg: pip install 'fonte[postgres]'"
+            f"{STORE_VARIABLE}={without_password(url)} needs psycopg: pip install 'fonte[postgres]'"
         ) from None
     try:
         connection = psycopg.connect(
@@ -96,7 +96,7 @@ def connect(url: str, *, autocommit: bool = True) -> psycopg.Connection[tuple[ob
     except psycopg.Error as error:
         reason = _line(error)
         raise LibraryStoreError(
-            f"library store {shown_url(url)} cannot be reached: {reason}"
+            f"library store {without_password(url)} cannot be reached: {reason}"
         ) from None
     return connection
 
@@ -104,7 +104,7 @@ def connect(url: str, *, autocommit: bool = True) -> psycopg.Connection[tuple[ob
 def ensure_schema(url: str) -> None:
     """The store's tables, created when missing (concurrent creators wait for one another;
     a role that may only read and write them never needs to create anything)."""
-    with connect(url) as connection, failing_as_store_error(url):
+    with connect_store(url) as connection, failing_as_store_error(url):
         row = connection.execute("SELECT to_regclass('fonte_texts') IS NOT NULL").fetchone()
         if row is not None and row[0]:
             return
@@ -121,7 +121,7 @@ def failing_as_store_error(url: str) -> Iterator[None]:
     try:
         yield
     except psycopg.Error as error:
-        raise LibraryStoreError(f"library store {shown_url(url)}: {_line(error)}") from error
+        raise LibraryStoreError(f"library store {without_password(url)}: {_line(error)}") from error
 
 
 def _line(error: Exception) -> str:

@@ -42,15 +42,14 @@ from engine.sources.library.index.backend import (
     PassageTokens,
 )
 from engine.sources.library.index.catalog import Catalog
+from engine.sources.library.index.lock import LOCK_POLL_SECONDS
 from engine.sources.library.index.postgres_connection import (
-    connect,
+    connect_store,
     ensure_schema,
     failing_as_store_error,
 )
 from engine.sources.library.index.postgres_texts import PostgresTexts
 
-LOCK_POLL_SECONDS = 0.1
-"""How often a wait with a deadline tries the lock again."""
 MAX_POSITION = 16383
 """PostgreSQL's largest tsvector position; later tokens are counted at it."""
 MAX_POSITIONS = 255
@@ -110,7 +109,7 @@ class PostgresStore:
         self.url = url
         self.name = name
         ensure_schema(url)
-        self._connection = connect(url)
+        self._connection = connect_store(url)
         weakref.finalize(self, self._connection.close)  # closed with its owner, never leaked
         self.texts = PostgresTexts(url, self._connection, folder, parsed_dir)
 
@@ -182,7 +181,7 @@ class PostgresStore:
     @contextmanager
     def refreshing(self, on_wait: Notify, deadline: Deadline | None) -> Iterator[bool]:
         key = lock_key(self.name)
-        with connect(self.url) as connection, failing_as_store_error(self.url):
+        with connect_store(self.url) as connection, failing_as_store_error(self.url):
 
             def took() -> bool:
                 row = connection.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
@@ -212,7 +211,7 @@ class PostgresStore:
         library = self.library_id()
         if library is None:
             raise DamagedIndex("no passages indexed yet")
-        connection = connect(self.url, autocommit=False)
+        connection = connect_store(self.url, autocommit=False)
         with failing_as_store_error(self.url):
             connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             connection.execute("SELECT 1 FROM fonte_passages LIMIT 1")  # the snapshot
@@ -221,7 +220,7 @@ class PostgresStore:
     @contextmanager
     def writing(self) -> Iterator[PostgresWriter]:
         library = self.library_id(create=True)
-        with connect(self.url, autocommit=False) as connection:
+        with connect_store(self.url, autocommit=False) as connection:
             yield PostgresWriter(self.url, connection, library or 0, self.texts)
 
     def reset(self) -> None:

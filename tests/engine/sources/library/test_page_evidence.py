@@ -9,7 +9,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from engine.contracts import Claim, ClaimStatus, Locator, Report, Section
+from engine.contracts import Claim, ClaimStatus, Locator, Report
 from engine.documents.parse import PDFIUM_LOCK, parse_pdf
 from engine.snapshots import split_page
 from engine.sources.library import Library
@@ -19,8 +19,9 @@ from engine.sources.library.page_evidence import (
     crop_png,
 )
 from engine.verify.excerpts import verify_on_page
+from tests.support.library_claims import report_citing, verified
 from tests.support.pdfs import pdf_bytes
-from tests.support.render_samples import build_claim, build_report, cite
+from tests.support.render_samples import build_claim
 
 LEAD_IN = "o faturamento das unidades participantes deve considerar, até 2028, a incidência:"
 ITEM = "I - de 100% (cem por cento) das componentes tarifárias relativas à distribuição;"
@@ -51,15 +52,6 @@ def pdf_url(library: Library) -> str:
     return document.url
 
 
-async def verified(library: Library, claim: Claim) -> Claim:
-    """The claim as the verifier leaves it: status, reason and locator (offsets only)."""
-    checked = verify_on_page(claim, await library.fetch(claim.url))
-    assert checked.status.value == "verified", checked.reason
-    assert checked.locator is not None
-    assert checked.locator.boxes == []
-    return checked
-
-
 async def item_claim(library: Library, claim_id: str = "citem", **fields: object) -> Claim:
     claim = build_claim(
         claim_id,
@@ -69,11 +61,6 @@ async def item_claim(library: Library, claim_id: str = "citem", **fields: object
         **fields,
     )
     return await verified(library, claim)
-
-
-def report_citing(*claims: Claim, uncited: tuple[Claim, ...] = ()) -> Report:
-    sentences = [cite(f"Frase {claim.id}.", claim.id) for claim in claims]
-    return build_report([*claims, *uncited], [Section(title="Regras", sentences=sentences)])
 
 
 async def test_cited_pdf_claims_get_their_boxes(library: Library) -> None:

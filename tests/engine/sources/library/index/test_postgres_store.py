@@ -22,8 +22,8 @@ from engine.sources.library.page_evidence import LibraryPageEvidence, crop_png
 from engine.sources.protocols import DocumentGone
 from engine.text.tokens import tokenize
 from engine.words import words_for
-from tests.engine.sources.library.test_page_evidence import report_citing, verified
 from tests.support.clock import FakeClock
+from tests.support.library_claims import report_citing, verified
 from tests.support.library_files import ReadCounter, TimedReads, write_pdf, write_text
 from tests.support.pdfs import pdf_bytes
 from tests.support.render_samples import build_claim
