@@ -35,6 +35,7 @@ def stored_library(library: Path, tmp_path: Path, postgres_url: str) -> Iterator
     Library.open(library, cache_dir=tmp_path / "indexer-cache", store=postgres_url)
     away = tmp_path / "elsewhere"
     shutil.move(library, away)
+    assert not library.exists()
     yield library
     shutil.move(away, library)
 
@@ -80,7 +81,6 @@ async def test_two_workers_without_the_folder_answer_from_the_shared_store(
     stored_library: Path,
     tmp_path: Path,
 ) -> None:
-    assert not stored_library.exists()
     rt = await runtimes(make_settings())  # the bot's side: it only enqueues
     await handle_step(
         rt, Ask(origin="ask", channel=DM, thread_ts=TS, user=USER, text=QUESTION, is_dm=True)
