@@ -211,7 +211,7 @@ def _keep(
             return None
         if sha != previous.sha256:
             return None
-        previous = dataclasses.replace(previous, size=file.size, mtime_ns=file.mtime_ns)
+        previous = previous._replace(size=file.size, mtime_ns=file.mtime_ns)
     if not previous.indexed:
         summary.unreadable.append((file.relative, previous.reason))
         return previous
@@ -239,13 +239,12 @@ def _entry_of(
     base = CatalogEntry(file.relative, file.kind, file.size, file.mtime_ns, task.sha256, "")
     if outcome.reason:
         # A crashed worker's files are not remembered: the next open tries them again.
-        return dataclasses.replace(base, reason=outcome.reason) if outcome.cacheable else None
+        return base._replace(reason=outcome.reason) if outcome.cacheable else None
     key = new_key()
     writer.add(key, outcome.passages)
     if outcome.texts is not None:
         state.texts[task.sha256] = outcome.texts
-    return dataclasses.replace(
-        base,
+    return base._replace(
         own_title=outcome.own_title,
         title=outcome.title,
         page_count=outcome.page_count,
