@@ -53,14 +53,17 @@ class LibraryDocument(NamedTuple):
         return self.url if self.page_count is None else f"{self.url}#page={page}"
 
 
-_URL_SAFE = string.ascii_letters + string.digits + "_.-~/"
+_URL_SAFE = (string.ascii_letters + string.digits + "_.-~/").encode("ascii")
 """What `Path.as_uri` leaves unquoted (`urllib.parse.quote`'s safe characters and "/")."""
 
 
 def file_url_path(relative: str) -> str:
     """`relative` quoted as `Path.as_uri` quotes a path; most names need no quoting, and
-    telling so on the `str` (`rstrip` of the safe characters) skips encoding it."""
-    return relative if not relative.rstrip(_URL_SAFE) else quote_from_bytes(os.fsencode(relative))
+    telling so of an ASCII name (`bytes.rstrip` of the safe characters, as `quote` does)
+    skips the rest."""
+    if relative.isascii() and not relative.encode("ascii").rstrip(_URL_SAFE):
+        return relative
+    return quote_from_bytes(os.fsencode(relative))
 
 
 def build_documents(
