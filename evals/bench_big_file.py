@@ -160,7 +160,7 @@ BUILD_BEGAN = "library: reading"  # an index build's first line (`fonte ask`, no
 def kept_files(cache: Path) -> int:
     """How many files the saved index of the library under `cache` names."""
     catalogs = list((cache / "library" / "index").glob("*/catalog.json"))
-    return sum(len(json.loads(path.read_text())["entries"]) for path in catalogs)
+    return sum(len(json.loads(path.read_text())["columns"][0]) for path in catalogs)  # paths
 
 
 def stopped_while_indexing(

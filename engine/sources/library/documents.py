@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
+import string
 from collections.abc import Callable
-from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import quote_from_bytes
 
 from engine.documents.parse import CONTENT_TYPE_BY_KIND, DocumentKind
@@ -22,9 +22,9 @@ class LibraryError(SourceError):
     """The library cannot be opened (missing folder, nothing readable); one-line message."""
 
 
-@dataclass(frozen=True)
-class LibraryDocument:
-    """One document of the library. `page_count` is None for unpaged documents."""
+class LibraryDocument(NamedTuple):
+    """One document of the library. `page_count` is None for unpaged documents. A tuple: a
+    warm opening makes one of every file, and a frozen dataclass costs several times more."""
 
     url: str
     title: str
@@ -35,7 +35,7 @@ class LibraryDocument:
     page_count: int | None
     sha256: str
 
-    @cached_property
+    @property
     def path(self) -> Path:
         return Path(self.location)
 
@@ -51,6 +51,19 @@ class LibraryDocument:
     def page_url(self, page: int) -> str:
         """The URL a passage on `page` (1-based) cites: `url#page=N` for paged documents."""
         return self.url if self.page_count is None else f"{self.url}#page={page}"
+
+
+_URL_SAFE = (string.ascii_letters + string.digits + "_.-~/").encode("ascii")
+"""What `Path.as_uri` leaves unquoted (`urllib.parse.quote`'s safe characters and "/")."""
+
+
+def file_url_path(relative: str) -> str:
+    """`relative` quoted as `Path.as_uri` quotes a path; most names need no quoting, and
+    telling so of an ASCII name (`bytes.rstrip` of the safe characters, as `quote` does)
+    skips the rest."""
+    if relative.isascii() and not relative.encode("ascii").rstrip(_URL_SAFE):
+        return relative
+    return quote_from_bytes(os.fsencode(relative))
 
 
 def build_documents(
@@ -72,7 +85,7 @@ def build_documents(
         if listing:
             path = Path(path)
             listed = manifest.entry_for(path, resolved=True)
-        file_url = folder_url + quote_from_bytes(os.fsencode(entry.relative))
+        file_url = folder_url + file_url_path(entry.relative)
         url = split_page(listed.url.strip())[0] if listed else file_url
         if url in owner_of_url:
             name, owner = escaped(entry.relative), escaped(owner_of_url[url])

@@ -4,11 +4,11 @@ whether a file changed since it was indexed."""
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Callable
-from dataclasses import dataclass
-from functools import cached_property
+from operator import itemgetter
 from pathlib import Path
+from stat import S_ISREG
+from typing import NamedTuple
 
 from engine.documents.parse import KIND_BY_SUFFIX, DocumentKind
 from engine.words import ENGLISH, PORTUGUESE, LibraryWords
@@ -45,8 +45,10 @@ def in_language(note: str, language: str) -> str:
     return note.in_language(language) if isinstance(note, Note) else note
 
 
-@dataclass(frozen=True)
-class ScannedFile:
+class ScannedFile(NamedTuple):
+    """A file the scan found: a tuple, made by the thousand on every opening (a frozen
+    dataclass costs several times more to make)."""
+
     location: str
     """The file's path, as the scan found it (`path` makes a `Path` of it when asked: a
     warm opening asks for few, and a `Path` costs more than the `stat`)."""
@@ -55,7 +57,7 @@ class ScannedFile:
     size: int
     mtime_ns: int
 
-    @cached_property
+    @property
     def path(self) -> Path:
         return Path(self.location)
 
@@ -77,7 +79,9 @@ def scan_folder(
     the same way, its path ending in "/". One `stat` per file: this runs on every open,
     over every file."""
     inside = folder.resolve()
-    found: list[ScannedFile] = []
+    found: list[tuple[str, str, DocumentKind, int, int]] = []
+    add = found.append
+    kinds = KIND_BY_SUFFIX
     pending = [""]
     while pending:
         prefix = pending.pop()
@@ -89,28 +93,29 @@ def scan_folder(
                 on_refused(prefix or "./", f"folder not readable ({reason})")
             continue
         for entry in entries:
-            if entry.name.startswith("."):
+            name = entry.name
+            if name[0] == ".":
                 continue
-            relative = f"{prefix}{entry.name}"
             try:
                 if entry.is_dir(follow_symlinks=False):
-                    pending.append(f"{relative}/")
+                    pending.append(f"{prefix}{name}/")
                     continue
-                kind = KIND_BY_SUFFIX.get(os.path.splitext(entry.name)[1].lower())
+                # `os.path.splitext`'s suffix: a name here has no leading dot
+                dot = name.rfind(".")
+                kind = kinds.get(name[dot:].lower()) if dot > 0 else None
                 if kind is None:
                     continue
                 if entry.is_symlink() and not _resolves_inside(Path(entry.path), inside):
                     if on_refused is not None:
-                        on_refused(relative, "a link to a file outside the library, not read")
+                        on_refused(prefix + name, "a link to a file outside the library, not read")
                     continue
                 status = entry.stat()
             except OSError:
                 continue
-            if stat.S_ISREG(status.st_mode):
-                found.append(
-                    ScannedFile(entry.path, relative, kind, status.st_size, status.st_mtime_ns)
-                )
-    return sorted(found, key=lambda file: file.relative)
+            if S_ISREG(status.st_mode):
+                add((entry.path, prefix + name, kind, status.st_size, status.st_mtime_ns))
+    found.sort(key=itemgetter(1))
+    return list(map(ScannedFile._make, found))
 
 
 def find_library_files(folder: Path) -> list[tuple[Path, DocumentKind]]:

@@ -67,16 +67,27 @@ def effective_title(manifest_title: str, own_title: str, file: ScannedFile) -> s
 
 
 def is_current(catalog: Catalog, files: list[ScannedFile], titles: dict[str, str]) -> bool:
-    """Whether `catalog` describes exactly these files, unchanged, with these titles."""
-    if len(files) != len(catalog.entries):
+    """Whether `catalog` describes exactly these files, unchanged, with these titles. (Every
+    opening asks it of every file: the fields are compared in place, and a file's stem made
+    only when its title may be it.)"""
+    entries = catalog.entries
+    if len(files) != len(entries):
         return False
+    get = entries.get
     for file in files:
-        entry = catalog.entries.get(file.relative)
-        if entry is None or _moved(entry, file):
+        _, relative, kind, size, mtime_ns = file
+        entry = get(relative)
+        if entry is None or entry.kind is not kind:
             return False
-        if entry.indexed and entry.title != effective_title(
-            titles.get(file.relative, ""), entry.own_title, file
-        ):
+        if entry.size != size or entry.mtime_ns != mtime_ns:
+            return False
+        if entry.reason:  # unreadable: indexed with no title
+            continue
+        listed = titles.get(relative) if titles else None
+        if listed is None and entry.own_title:  # its own title, as `effective_title` says
+            if entry.title != entry.own_title:
+                return False
+        elif entry.title != effective_title(listed or "", entry.own_title, file):
             return False
     return True
 
@@ -211,7 +222,7 @@ def _keep(
             return None
         if sha != previous.sha256:
             return None
-        previous = dataclasses.replace(previous, size=file.size, mtime_ns=file.mtime_ns)
+        previous = previous._replace(size=file.size, mtime_ns=file.mtime_ns)
     if not previous.indexed:
         summary.unreadable.append((file.relative, previous.reason))
         return previous
@@ -239,13 +250,12 @@ def _entry_of(
     base = CatalogEntry(file.relative, file.kind, file.size, file.mtime_ns, task.sha256, "")
     if outcome.reason:
         # A crashed worker's files are not remembered: the next open tries them again.
-        return dataclasses.replace(base, reason=outcome.reason) if outcome.cacheable else None
+        return base._replace(reason=outcome.reason) if outcome.cacheable else None
     key = new_key()
     writer.add(key, outcome.passages)
     if outcome.texts is not None:
         state.texts[task.sha256] = outcome.texts
-    return dataclasses.replace(
-        base,
+    return base._replace(
         own_title=outcome.own_title,
         title=outcome.title,
         page_count=outcome.page_count,

@@ -1,7 +1,9 @@
+import os
 from pathlib import Path
+from urllib.parse import quote_from_bytes
 
 from engine.documents.parse import DocumentKind
-from engine.sources.library.documents import LibraryDocument, build_documents
+from engine.sources.library.documents import LibraryDocument, build_documents, file_url_path
 from engine.sources.library.index.catalog import CatalogEntry
 from engine.sources.library.manifest import Manifest, ManifestEntry
 from tests.support.library_files import Recorder
@@ -73,3 +75,29 @@ def test_a_document_s_path_is_made_from_its_location_when_asked(tmp_path: Path) 
     assert document.file_name == "lei.md"
     given = LibraryDocument("u", "Lei", Path(location), DocumentKind.markdown, None, "0" * 64)
     assert (given.path, given.file_name) == (document.path, document.file_name)
+
+
+HOSTILE_NAMES = [
+    "plain.md",
+    "a b.pdf",
+    "ação #1.md",
+    "50% off?.txt",
+    "sub dir/ç#?%&=+;,@.md",
+    "a~b_c-d.e/f.txt",
+    "e\u0301.html",
+    "bad byte \udcff.md",  # a file name that is no UTF-8, as os.fsdecode spells it
+    "tab\tnew\nline.md",
+    "[x]{y}|z^`'\"!$*().md",
+]
+
+
+def test_file_url_paths_are_what_path_as_uri_spells(tmp_path: Path) -> None:
+    """The quick way against the straightforward one: `Path.as_uri` of each file."""
+    folder = tmp_path / "lib ç#"
+    entries = [_entry(name, DocumentKind.markdown, "t") for name in HOSTILE_NAMES]
+    documents = build_documents(folder, entries, Manifest(), Recorder())
+    assert [d.url for d in documents] == [(folder / name).as_uri() for name in HOSTILE_NAMES]
+    assert [d.path for d in documents] == [folder / name for name in HOSTILE_NAMES]
+    assert [file_url_path(name) for name in HOSTILE_NAMES] == [
+        quote_from_bytes(os.fsencode(name)) for name in HOSTILE_NAMES
+    ]

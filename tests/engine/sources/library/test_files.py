@@ -69,3 +69,48 @@ def test_a_scanned_file_s_stem_is_its_path_s(tmp_path: Path) -> None:
         (tmp_path / name).write_text("text\n", encoding="utf-8")
     for scanned in scan_folder(tmp_path):
         assert scanned.stem == scanned.path.stem
+
+
+HOSTILE_NAMES = [
+    "a b.pdf",
+    "ação #1.md",
+    "50% off?.txt",
+    "x.PDF",
+    "no_suffix",
+    "trailing.",
+    "dots..md",
+    "e\u0301.html",
+    "sub dir/ç#?%.md",
+    "sub dir/.hidden.md",
+    "sub dir/deeper/z.md",
+    "a.b/c.txt",
+]
+
+
+def _scanned_plainly(folder: Path) -> list[tuple[str, str, DocumentKind, int, int]]:
+    """What `scan_folder` finds, the straightforward way (no links, all readable)."""
+    from engine.documents.parse import KIND_BY_SUFFIX
+
+    found = []
+    for root, folders, names in os.walk(folder):
+        folders[:] = [name for name in folders if not name.startswith(".")]
+        for name in names:
+            kind = KIND_BY_SUFFIX.get(os.path.splitext(name)[1].lower())
+            if name.startswith(".") or kind is None:
+                continue
+            path = Path(root) / name
+            status = path.stat()
+            relative = path.relative_to(folder).as_posix()
+            found.append((str(path), relative, kind, status.st_size, status.st_mtime_ns))
+    return sorted(found, key=lambda row: row[1])
+
+
+def test_the_scan_finds_what_a_plain_walk_finds_on_hostile_names(tmp_path: Path) -> None:
+    for name in HOSTILE_NAMES:
+        write_text(tmp_path / "docs" / name, name)
+    scanned = scan_folder(tmp_path / "docs")
+    assert [tuple(file) for file in scanned] == _scanned_plainly(tmp_path / "docs")
+    assert [file.relative for file in scanned][:3] == ["50% off?.txt", "a b.pdf", "a.b/c.txt"]
+    for file in scanned:
+        assert file.path == Path(file.location)
+        assert file.stem == file.path.stem

@@ -4,13 +4,13 @@ from pathlib import Path
 
 import pytest
 
-from engine.documents.parse import ParsedFile
+from engine.documents.parse import DocumentKind, ParsedFile
 from engine.sources.library.deadline import Deadline
-from engine.sources.library.files import scan_folder
+from engine.sources.library.files import ScannedFile, scan_folder
 from engine.sources.library.index import reading as reading_module
 from engine.sources.library.index import refresh as refresh_module
 from engine.sources.library.index.backend import PassageTokens
-from engine.sources.library.index.catalog import Catalog
+from engine.sources.library.index.catalog import Catalog, CatalogEntry
 from engine.sources.library.index.reading import TOO_LARGE
 from engine.sources.library.index.refresh import (
     IndexState,
@@ -287,3 +287,57 @@ def test_ctrl_c_while_reading_keeps_the_files_read_and_says_it_was_interrupted(
     assert summary.interrupted
     assert sorted(state.catalog.entries) == ["a.md", "b.md"]
     assert summary.pending == ["c.md", "d.md", "e.md"]
+
+
+def _current_plainly(catalog: Catalog, files: list[ScannedFile], titles: dict[str, str]) -> bool:
+    """`is_current` the straightforward way: each file's entry, unmoved, with its title."""
+    return len(files) == len(catalog.entries) and all(
+        (entry := catalog.entries.get(file.relative)) is not None
+        and (entry.kind, entry.size, entry.mtime_ns) == (file.kind, file.size, file.mtime_ns)
+        and (
+            not entry.indexed
+            or entry.title == effective_title(titles.get(file.relative, ""), entry.own_title, file)
+        )
+        for file in files
+    )
+
+
+def test_is_current_says_what_the_plain_comparison_says() -> None:
+    files = [
+        ScannedFile(f"/lib/{name}", name, DocumentKind.markdown, 10, 20)
+        for name in ("a b.md", "ação.md", "n.md", "s/x.y.md", "u.md")
+    ]
+    own = {"a b.md": "Own", "ação.md": "", "n.md": "Own", "s/x.y.md": "", "u.md": ""}
+    entries = {
+        file.relative: CatalogEntry(
+            file.relative,
+            file.kind,
+            10,
+            20,
+            "0" * 64,
+            "",
+            own[file.relative],
+            own[file.relative] or file.stem,
+        )
+        for file in files
+    }
+    entries["u.md"] = entries["u.md"]._replace(reason="no text in file", title="")
+    base = Catalog(entries)
+    variants: list[tuple[Catalog, list[ScannedFile], dict[str, str]]] = [
+        (base, files, {}),
+        (base, files, {"a b.md": "  "}),
+        (base, files, {"a b.md": "Listed"}),
+        (base, files, {"ação.md": "ação"}),
+        (base, files, {"u.md": "Listed"}),
+        (base, files[:-1], {}),
+        (base, [*files[:-1], files[-1]._replace(relative="v.md")], {}),
+        (base, [files[0]._replace(size=11), *files[1:]], {}),
+        (base, [files[0]._replace(mtime_ns=21), *files[1:]], {}),
+        (base, [files[0]._replace(kind=DocumentKind.text), *files[1:]], {}),
+        (Catalog({**entries, "n.md": entries["n.md"]._replace(title="n")}), files, {}),
+        (Catalog({**entries, "s/x.y.md": entries["s/x.y.md"]._replace(title="x")}), files, {}),
+    ]
+    said = [is_current(*variant) for variant in variants]
+    assert said == [_current_plainly(*variant) for variant in variants]
+    assert said[:5] == [True, True, False, True, True]
+    assert not any(said[5:])
