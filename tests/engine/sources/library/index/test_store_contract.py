@@ -1,5 +1,7 @@
 """The store contract (`backend`) as every store keeps it: the tantivy store on this machine
-and the PostgreSQL store a fleet shares, given the same calls, answer the same."""
+(on disk, or in memory when the cache cannot be written) and the PostgreSQL store a fleet
+shares, given the same calls, answer the same. What only one store does (tantivy's damaged
+files) is tested beside that store."""
 
 from __future__ import annotations
 
@@ -23,6 +25,8 @@ def _passages(*texts: str) -> list[PassageTokens]:
 def _open(kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> IndexBackend:
     if kind == "tantivy":
         return TantivyStore(tmp_path / "index")
+    if kind == "tantivy-memory":  # a cache that cannot be written: the index in memory
+        return TantivyStore(None)
     from engine.sources.library.index.postgres_store import PostgresStore
 
     return PostgresStore(request.getfixturevalue("postgres_url"), "/docs")
@@ -35,9 +39,10 @@ def stores(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[IndexBackend
     return _open(kind, request, tmp_path), _open(kind, request, tmp_path)
 
 
-@pytest.fixture
-def store(stores: tuple[IndexBackend, ...]) -> IndexBackend:
-    return stores[0]
+@pytest.fixture(params=["tantivy", "tantivy-memory", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> IndexBackend:
+    """One handle on a folder's index, in every store (the in-memory one included)."""
+    return _open(str(request.param), request, tmp_path)
 
 
 def test_added_passages_are_found_with_their_term_counts_once_committed(
