@@ -5,9 +5,7 @@ question in that DM is answered too (issue 36, acceptance)."""
 
 from __future__ import annotations
 
-import asyncio
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,11 +15,10 @@ import pytest
 from bot.bench.processes import start_worker
 from bot.files import SharedFile
 from bot.flows import handle_step
-from bot.runtime import Runtime
 from bot.slack.texts import texts_for
 from bot.steps import Ask, ShareFiles, Start
 from engine import ClaimStatus
-from tests.support.bot_env import wait_state
+from tests.support.bot_env import wait_planned, wait_state
 from tests.support.hostile_files import zip_bomb_docx
 from tests.support.memory_watch import GIGABYTE, Watchdog
 from tests.support.pdfs import pdf_bytes
@@ -52,18 +49,6 @@ def workers(
     with killed_at_the_end() as processes:
         processes += [start_worker(env, tmp_path / f"worker-{n}.log") for n in (1, 2)]
         yield processes
-
-
-async def planned(rt: Runtime, ts: str, within: float = 120) -> str:
-    """The report asked in the DM at `ts`, once a worker has posted its plan."""
-    deadline = time.monotonic() + within
-    while True:
-        report_id = await rt.states.by_thread(DM, ts)
-        state = await rt.states.get(report_id) if report_id is not None else None
-        if report_id is not None and state is not None and state.plan_ts is not None:
-            return report_id
-        assert time.monotonic() < deadline, f"no plan for the question at {ts}"
-        await asyncio.sleep(0.1)
 
 
 async def test_a_zip_bomb_in_a_dm_kills_no_worker_and_the_dm_goes_on(
@@ -99,7 +84,7 @@ async def test_a_zip_bomb_in_a_dm_kills_no_worker_and_the_dm_goes_on(
                 rt, Ask(origin=f"ask-{ts}", channel=DM, thread_ts=ts, user=USER, text=question,
                         is_dm=True)
             )  # fmt: skip
-            report_id = await planned(rt, ts)
+            report_id = await wait_planned(rt, DM, ts)
             await handle_step(rt, Start(report_id=report_id, user=USER))
             state = await wait_state(rt, report_id, lambda s: s.delivered == 1, within=180)
             report = await rt.states.load_report(report_id, state.reported)

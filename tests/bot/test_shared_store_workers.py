@@ -4,10 +4,8 @@ the report cites the library's documents as a run on the folder does (issue 32, 
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,11 +14,10 @@ import pytest
 
 from bot.bench.processes import start_worker
 from bot.flows import handle_step
-from bot.runtime import Runtime
 from bot.steps import Ask, Start
 from engine import ClaimStatus
 from engine.sources.library import Library
-from tests.support.bot_env import wait_state
+from tests.support.bot_env import wait_planned, wait_state
 from tests.support.slack_stub import SlackStub
 from tests.support.worker_processes import killed_at_the_end, worker_env
 
@@ -63,17 +60,6 @@ def workers(
         yield processes
 
 
-async def planned(rt: Runtime, ts: str, within: float = 120) -> str:
-    deadline = time.monotonic() + within
-    while True:
-        report_id = await rt.states.by_thread(DM, ts)
-        state = await rt.states.get(report_id) if report_id is not None else None
-        if report_id is not None and state is not None and state.plan_ts is not None:
-            return report_id
-        assert time.monotonic() < deadline, f"no plan for the question at {ts}"
-        await asyncio.sleep(0.1)
-
-
 async def test_two_workers_without_the_folder_answer_from_the_shared_store(
     make_settings: Any,
     runtimes: Any,
@@ -85,7 +71,7 @@ async def test_two_workers_without_the_folder_answer_from_the_shared_store(
     await handle_step(
         rt, Ask(origin="ask", channel=DM, thread_ts=TS, user=USER, text=QUESTION, is_dm=True)
     )
-    report_id = await planned(rt, TS)
+    report_id = await wait_planned(rt, DM, TS)
     await handle_step(rt, Start(report_id=report_id, user=USER))
     state = await wait_state(rt, report_id, lambda s: s.delivered == 1, within=180)
     report = await rt.states.load_report(report_id, state.reported)

@@ -188,6 +188,18 @@ async def wait_state(
         await asyncio.sleep(0.05)
 
 
+async def wait_planned(rt: Runtime, channel: str, ts: str, within: float = 120) -> str:
+    """The report asked in `channel` at `ts`, once a worker process has posted its plan."""
+    deadline = time.monotonic() + within
+    while True:
+        report_id = await rt.states.by_thread(channel, ts)
+        state = await rt.states.get(report_id) if report_id is not None else None
+        if report_id is not None and state is not None and state.plan_ts is not None:
+            return report_id
+        assert time.monotonic() < deadline, f"no plan for the question at {ts}"
+        await asyncio.sleep(0.1)
+
+
 def signature(secret: str, timestamp: str, body: bytes) -> str:
     base = f"v0:{timestamp}:".encode() + body
     return "v0=" + hmac.new(secret.encode(), base, hashlib.sha256).hexdigest()
