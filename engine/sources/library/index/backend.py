@@ -23,6 +23,7 @@ keeps its catalog's).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import NamedTuple, Protocol
@@ -55,6 +56,18 @@ class CandidatePassage(NamedTuple):
     end: int
     length: int
     counts: dict[str, int]
+
+
+def read_back(
+    key: str, page: int, start: int, end: int, tokens: str, terms: Sequence[str]
+) -> CandidatePassage:
+    """A stored passage (its `tokens` space-joined, as `PassageTokens` holds them) as a
+    candidate: its length and each of `terms`' counts, read from the tokens themselves, so
+    every store gives BM25 the same figures."""
+    words = tokens.split(" ")
+    counted = Counter(words)
+    counts = {term: counted[term] for term in terms if term in counted}
+    return CandidatePassage(key, page, start, end, len(words), counts)
 
 
 class DamagedIndex(SourceError):

@@ -29,7 +29,6 @@ import hashlib
 import json
 import time
 import weakref
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -40,6 +39,7 @@ from engine.sources.library.index.backend import (
     DamagedIndex,
     Notify,
     PassageTokens,
+    read_back,
 )
 from engine.sources.library.index.catalog import Catalog
 from engine.sources.library.index.lock import LOCK_POLL_SECONDS
@@ -266,15 +266,10 @@ class PostgresReader:
         values["keys"] = list(keys)
         with failing_as_store_error(self._url):
             rows = self._connection.execute(query, values).fetchall()
-        found: list[CandidatePassage] = []
-        for key, page, start, end, tokens in rows:
-            words = str(tokens).split(" ")
-            counted = Counter(words)
-            counts = {term: counted[term] for term in distinct if term in counted}
-            found.append(
-                CandidatePassage(str(key), _int(page), _int(start), _int(end), len(words), counts)
-            )
-        return found
+        return [
+            read_back(str(key), _int(page), _int(start), _int(end), str(tokens), distinct)
+            for key, page, start, end, tokens in rows
+        ]
 
     def passage_frequencies(self, terms: Sequence[str]) -> list[int]:
         if not terms:

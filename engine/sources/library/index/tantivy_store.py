@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import shutil
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
@@ -34,6 +33,7 @@ from engine.sources.library.index.backend import (
     DamagedIndex,
     Notify,
     PassageTokens,
+    read_back,
 )
 from engine.sources.library.index.catalog import Catalog
 from engine.sources.library.index.lock import exclusive
@@ -195,16 +195,13 @@ class TantivyReader:
 
     def _candidate(self, address: tantivy.DocAddress, terms: list[str]) -> CandidatePassage:
         stored = self._searcher.doc(address)
-        words = str(stored.get_first("tokens") or "").split(" ")
-        counted = Counter(words)
-        counts = {term: counted[term] for term in terms if term in counted}
-        return CandidatePassage(
+        return read_back(
             str(stored.get_first("key")),
             int(stored.get_first("page") or 0),
             int(stored.get_first("start") or 0),
             int(stored.get_first("end") or 0),
-            len(words),
-            counts,
+            str(stored.get_first("tokens") or ""),
+            terms,
         )
 
     def passage_frequencies(self, terms: Sequence[str]) -> list[int]:
