@@ -69,7 +69,7 @@ class Library:
         index_from_cache: bool = False,
         summary: RefreshSummary | None = None,
         refused: list[tuple[str, str]] | None = None,
-        titles: TitleField | None = None,
+        titles: TitleField,
     ) -> None:
         self.folder = folder
         self.index_from_cache = index_from_cache
@@ -83,8 +83,8 @@ class Library:
         self._index = index
         self._texts = texts
         self._by_url = {document.url: number for number, document in enumerate(documents)}
-        self._titles = titles or TitleField([document.title for document in documents])
-        """The documents' titles, as a field of their own (`titles`: built already)."""
+        self._titles = titles
+        """The documents' titles, as a field of their own (from the catalog's title tokens)."""
 
     @classmethod
     def open(
