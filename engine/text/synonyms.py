@@ -109,11 +109,57 @@ REPORTED_UNDER: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         ("capital expenditure", "capex", "capital spending"),
         ("cash flows from investing activities",),
     ),
+    (
+        ("balance sheet", "statement of financial position"),
+        ("consolidated balance sheets", "total assets", "total liabilities"),
+    ),
+)
+
+# What a ratio or a judgement of one is computed from: a filing prints the line items, rarely
+# the ratio ("quick ratio" is cash, receivables and current liabilities on the balance sheet;
+# "capital-intensive" is capex and fixed assets against total assets), so a search looks for
+# them too. Generic definitions of financial metrics, never answers to particular questions;
+# the items do not state the figure asked, so relevance does not use these either.
+COMPUTED_FROM: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("gross margin", "gross margins"), ("gross profit", "cost of sales", "net sales")),
+    (
+        ("operating margin", "operating margins"),
+        ("operating income", "total revenues", "net sales"),
+    ),
+    (("net margin", "net profit margin"), ("net income", "net sales")),
+    (("effective tax rate",), ("provision for income taxes", "income before income taxes")),
+    (
+        ("quick ratio", "acid test"),
+        (
+            "total current assets",
+            "total current liabilities",
+            "cash and cash equivalents",
+            "receivables",
+        ),
+    ),
+    (("current ratio",), ("total current assets", "total current liabilities")),
+    (
+        ("capital intensive", "capital intensity"),
+        (
+            "purchases of property plant and equipment",
+            "property plant and equipment net",
+            "total assets",
+        ),
+    ),
+    (("interest coverage",), ("interest expense", "operating income")),
+    (("m&a", "mergers and acquisitions"), ("acquisitions", "divestitures")),
+    (("liquidity",), ("cash and cash equivalents", "current assets", "current liabilities")),
+    (("return on assets", "roa"), ("net income", "total assets")),
+    (("return on equity", "roe"), ("net income", "total equity")),
+    (("asset turnover",), ("net sales", "total assets")),
+    (("days payable outstanding", "dpo"), ("accounts payable", "cost of sales")),
+    (("days sales outstanding", "dso"), ("accounts receivable", "net sales")),
 )
 
 # Words of how a question is asked, not of what it asks ("What is the amount, in USD, ...?
 # Give a response relying on the details shown ..."; "FY" of "FY2018"; "roughly how much";
-# "Has it reported any materially important ..."; "which region performed worst"): a source
+# "Has it reported any materially important ..."; "which region performed worst"; "if it is
+# not a useful metric for a company like this, explain why"): a source
 # states the figure or the fact, not these words, so matching them only adds noise. Rare in
 # the candidates, they would otherwise outweigh the words that name the subject.
 QUESTION_WORDS = frozenset(
@@ -124,7 +170,7 @@ QUESTION_WORDS = frozenset(
         "provided within need metric utilizing utilize clearly asked units place define "
         "defined definition formerly known respect reported materially important "
         "conventional meaningful reasonably profile compare comparison performed "
-        "changed highest lowest largest smallest biggest worst "
+        "changed highest lowest largest smallest biggest worst useful explain like "
         "resposta pergunta favor aproximadamente dados informacoes"
     )
 )
@@ -142,7 +188,7 @@ def expand_query_tokens(tokens: list[str]) -> list[str]:
 @cache
 def _tokenized_synonyms() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
     pairs: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
-    for triggers, printed in (*SYNONYMS, *REPORTED_UNDER):
+    for triggers, printed in (*SYNONYMS, *REPORTED_UNDER, *COMPUTED_FROM):
         extra = tuple(token for phrase in printed for token in tokenize(phrase))
         pairs.extend((tuple(tokenize(trigger)), extra) for trigger in triggers)
     return tuple(pair for pair in pairs if pair[0])

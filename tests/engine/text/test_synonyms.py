@@ -43,3 +43,16 @@ def test_expansions_pair_the_asked_phrase_with_each_printed_phrase() -> None:
 def test_a_legal_battle_is_searched_as_the_filings_legal_proceedings() -> None:
     pairs = expansions_for("Has Boeing reported any ongoing legal battles?")
     assert ("legal battles", "legal proceedings") in pairs
+
+
+def test_a_ratio_is_searched_by_the_line_items_it_is_computed_from() -> None:
+    tokens = tokenize("Has Verizon's quick ratio improved in FY2022?")
+    extra = set(expand_query_tokens(tokens)[len(tokens) :])
+    assert {"current", "asset", "liability", "cash", "receivable"} <= extra
+    # Line items are where to look, not what the question asks: relevance does not use them.
+    assert expansions_for("Has Verizon's quick ratio improved in FY2022?") == []
+
+
+def test_a_statement_named_by_its_usual_name_is_searched_by_its_printed_heading() -> None:
+    tokens = tokenize("Using the balance sheet, what is the working capital?")
+    assert {"consolidated", "total", "asset"} <= set(expand_query_tokens(tokens))

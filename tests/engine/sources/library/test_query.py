@@ -22,3 +22,12 @@ def test_question_scaffolding_is_not_searched() -> None:
 
 def test_query_of_only_stopwords_has_no_words() -> None:
     assert search_terms("  What is the?  ").words == []
+
+
+def test_the_instruction_to_explain_an_unfit_metric_is_not_searched() -> None:
+    terms = search_terms(
+        "Does AMCOR have an improving gross margin profile as of FY2023? If gross margin is "
+        "not a useful metric for a company like this, then state that and explain why."
+    )
+    assert not {"useful", "like", "explain"} & set(terms.words)
+    assert {"amcor", "gross", "margin", "2023"} <= set(terms.words)
