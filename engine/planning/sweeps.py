@@ -87,12 +87,30 @@ def named_document(text: str, documents: Sequence[Shelved]) -> Shelved | None:
 
     The names are many (a library's), the text's words few: every name, one a line, is
     matched at once against a pattern of names made of the text's words only, and just the
-    names it finds are split into words, in Python, to be looked for in the text."""
+    names it finds are split into words, in Python, to be looked for in the text.
+
+    Only a long document can be the answer: the long ones are looked at first, and the
+    others (a library's many short files) only when one of them is named, to tell a
+    comparison from a sweep."""
     words = _words(text)
     if len(words) < 2 or not documents:
         return None
     word = "(?:" + "|".join(sorted(set(words), key=lambda w: (-len(w), w))) + ")"
     pattern = re.compile(f"^{_SEPARATORS}*{word}(?:{_SEPARATORS}+{word})+{_SEPARATORS}*$", re.M)
+    long = [d for d in documents if (d.page_count or 0) >= SWEEP_MIN_PAGES]
+    if not _named(words, pattern, long):
+        return None
+    named = _named(words, pattern, documents)
+    if len(named) != 1:
+        return None
+    (document,) = named.values()
+    return document if (document.page_count or 0) >= SWEEP_MIN_PAGES else None
+
+
+def _named(
+    words: list[str], pattern: re.Pattern[str], documents: Sequence[Shelved]
+) -> dict[str, Shelved]:
+    """The documents, by URL, whose title or file name `pattern` finds whole in `words`."""
     named: dict[str, Shelved] = {}
     for names in ([d.title for d in documents], [d.file_name for d in documents]):
         lines = fold_accents("\n".join(name.replace("\n", " ") for name in names)).lower()
@@ -103,10 +121,7 @@ def named_document(text: str, documents: Sequence[Shelved]) -> Shelved | None:
             name = re.findall(r"[a-z0-9]+", match.group())
             if _can_name(name) and _contains(words, name):
                 named.setdefault(documents[number].url, documents[number])
-    if len(named) != 1:
-        return None
-    (document,) = named.values()
-    return document if (document.page_count or 0) >= SWEEP_MIN_PAGES else None
+    return named
 
 
 def _line_numbers(text: str, offsets: list[int]) -> list[int]:

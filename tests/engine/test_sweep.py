@@ -81,6 +81,8 @@ def test_a_document_is_named_by_its_title_or_its_file_name_and_only_one_long_one
     assert named_document("Qual a capacidade solar?", [long, other]) is None
     both = f"Compare o {TITLE} e o Relatório Anual"
     assert named_document(both, [long, other]) is None  # two documents: no sweep
+    with_short = f"Compare o {TITLE} e a Nota Técnica Solar"
+    assert named_document(with_short, [long, short]) is None  # a short one counts as named
     ten_k = Doc("file:///l/k.pdf", "10-K", Path("/l/10-K.pdf"), 90)
     assert named_document("What does the 10-K say?", [ten_k]) is None
 
