@@ -91,11 +91,12 @@ def boilerplate_kind(text: str) -> Boilerplate | None:
         return Boilerplate.forward_looking
     if _is_contents(flat):
         return Boilerplate.contents
+    # A footnote or a label line states no figure; reading the figures is the costly part,
+    # so it is done only for text that looks like one of them.
     marker = _FOOTNOTE_MARK.match(flat)
-    figures = quantities_stated(flat[marker.end() - 1 :] if marker else flat)  # "(1)" is no figure
-    if marker and not figures:
-        return Boilerplate.footnote
-    if flat.endswith(":") and not figures:
+    if marker:  # "(1)" is no figure
+        return None if quantities_stated(flat[marker.end() - 1 :]) else Boilerplate.footnote
+    if flat.endswith(":") and not quantities_stated(flat):
         return Boilerplate.label_line
     return None
 
