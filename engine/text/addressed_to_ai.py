@@ -334,10 +334,13 @@ def _words(found: str) -> str:
     return collapse_whitespace(found).strip(" ,:")
 
 
+@functools.lru_cache(maxsize=4096)
 def addressed_to_ai(text: str) -> str | None:
     """The words by which `text` addresses an AI system (folded to plain Latin), or None: in
     Portuguese or English, or a neighbour language (`addressed_to_ai_languages`), as written
-    or once an obvious encoding is undone (`decoding`), said with the encoding it was in."""
+    or once an obvious encoding is undone (`decoding`), said with the encoding it was in.
+    Kept by text: a unit read again (a page another subagent reads, the verifier's look at
+    a quoted unit, a copy of the same text) is not read twice."""
     folded = fold_to_latin(text)
     words = set(_WORD.findall(folded))
     found = _detect(folded, words)
