@@ -49,9 +49,10 @@ _ENCLOSED_TAGS = ("<circle>", "<compat>", "<fraction>")
 # or set between two words), or a run of boundaries to collapse into one. A boundary alone
 # is left as it is (most of a text's), unless it is a soft one that may turn hard: at an end
 # of the text, or with no letter on either side (between two figures, `_joined` decides).
+# Each starts on a boundary or a hyphen: said first, it spares trying them all everywhere.
 _JOINS = re.compile(
-    r"(?<=[^\W\d_])[ \x01]*-[ \x01]*(?=[^\W\d_])|[ \x01]{2,}|\A\x01|\x01\Z"
-    r"|(?<![a-zA-Z\u00c0-\u00ff])\x01(?![a-zA-Z\u00c0-\u00ff])"
+    r"(?=[ \x01-])(?:(?<=[^\W\d_])[ \x01]*-[ \x01]*(?=[^\W\d_])|[ \x01]{2,}|\A\x01|\x01\Z"
+    r"|(?<![a-zA-Z\u00c0-\u00ff])\x01(?![a-zA-Z\u00c0-\u00ff]))"
 )
 
 
@@ -97,7 +98,9 @@ def normalise_for_match(text: str) -> MatchText:
             if pos >= end:
                 continue
         piece = text[pos:end].lower().replace(" ", SOFT)
-        pieces.append(piece if piece.isascii() else piece.translate(_LATIN_AFTER_LOWER))
+        if not piece.isascii() and _FOLDS_AFTER_LOWER.search(piece):
+            piece = piece.translate(_LATIN_AFTER_LOWER)
+        pieces.append(piece)
         origin.extend(range(pos, end))
         pos = end
     _normalise_slowly(text, pos, len(text), pieces, origin)
@@ -190,6 +193,9 @@ _FAST_CHARS = "".join(
 _FAST_RUN = re.compile(rf"(\s+)|([{_FAST_CHARS}](?:[{_FAST_CHARS}]| (?!\s))*(?![{_MARKS}]))")
 _LATIN_AFTER_LOWER = str.maketrans(
     {char.lower(): fold for char, fold in _LATIN_FOLDS.items() if char.lower() != fold}
+)
+_FOLDS_AFTER_LOWER = re.compile(
+    "[" + "".join(re.escape(chr(code)) for code in _LATIN_AFTER_LOWER) + "]"
 )
 
 
