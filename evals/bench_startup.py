@@ -33,6 +33,7 @@ HEAVY = (
     "playwright",
     "pypdfium2",
     "numpy",
+    "jinja2",
     "trafilatura",
     "lxml",
     "PIL",

@@ -12,17 +12,20 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
+from typing import TYPE_CHECKING
 
 from engine.board import Board
 from engine.budget import Budget, Refusal, Reservation, StepRefused
 from engine.contracts import Claim, ClaimStatus, Language, Locator, Subquestion, Usage
-from engine.documents.images import PageFigure, PdfSource, figure_png, local_pdf, page_figures
 from engine.snapshots import Snapshot, SnapshotStore, split_page, with_page
 from engine.sources.kinds import WEB, Origin, SourceKind
 from engine.sources.protocols import Fetcher, OriginFinder, PdfFinder, Search, SearchHit
 from engine.text.normalise import collapse_whitespace
 from engine.verify.excerpts import Verdict, verify_on_page
 from engine.words import NoteWords, words_for
+
+if TYPE_CHECKING:  # pdfium loads only for a subagent that looks at a figure
+    from engine.documents.images import PageFigure, PdfSource
 
 SWEEP_WIDENING = 8
 """A sweep subagent's search asks for this many times its limit, then keeps its own pages."""
@@ -281,6 +284,8 @@ class Toolbox:
             return self.find_pdf(base)
         if isinstance(self.fetcher, PdfFinder):
             return self.fetcher.pdf_path(base)
+        from engine.documents.images import local_pdf
+
         return local_pdf(base)
 
     async def figures(self, url: str) -> list[PageFigure]:
@@ -292,6 +297,8 @@ class Toolbox:
         source = self._pdf_of(base)
         if source is None or page is None:
             return []
+        from engine.documents.images import page_figures
+
         return await asyncio.to_thread(page_figures, source, page)
 
     async def show_figure(self, url: str, figure: PageFigure) -> bytes | None:
@@ -301,6 +308,8 @@ class Toolbox:
         source = self._pdf_of(base)
         if source is None:
             return None
+        from engine.documents.images import figure_png
+
         reservation = await self._take_step()
         try:
             png = await asyncio.to_thread(figure_png, source, figure)

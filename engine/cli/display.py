@@ -6,10 +6,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from rich.live import Live
-
 from engine.cli.console import console, say
-from engine.cli.panel import render_progress
 from engine.contracts import Limits, Report
 from engine.events import Event, EventSink
 from engine.progress import ProgressState, describe_event
@@ -27,6 +24,10 @@ def progress_display(limits: Limits) -> Iterator[EventSink]:
 
         yield log
         return
+    from rich.live import Live  # the panel's tables load for a terminal only
+
+    from engine.cli.panel import render_progress
+
     state = ProgressState(limits=limits)
     with Live(render_progress(state), console=console, refresh_per_second=4) as live:
 

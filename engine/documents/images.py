@@ -7,7 +7,9 @@ found with pdfium, nested forms included, at least `MIN_FIGURE_POINTS` on each s
 vector paths are not found (yet): their text labels are in the page text anyway.
 
 Every call takes the process's pdfium lock (`parse.PDFIUM_LOCK`), so any thread may call
-them while other threads parse PDFs; they are CPU work, run off the event loop.
+them while other threads parse PDFs; they are CPU work, run off the event loop. pdfium is
+imported by the first call that opens a PDF: whoever only asks `is_figure_page` or
+`local_pdf` (the offline model, every subagent's toolbox) does not load it.
 """
 
 from __future__ import annotations
@@ -17,13 +19,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
-
-import pypdfium2
-import pypdfium2.raw as pdfium_c
 
 from engine.documents.layout import Box
 from engine.documents.parse import PDFIUM_LOCK
+
+if TYPE_CHECKING:
+    import pypdfium2
 
 MIN_FIGURE_POINTS = 72.0
 """An inch on each side at least: smaller images are icons and logos."""
@@ -66,6 +69,8 @@ def local_pdf(url: str) -> Path | None:
 
 @contextmanager
 def _opened(source: PdfSource) -> Iterator[pypdfium2.PdfDocument]:
+    import pypdfium2
+
     with PDFIUM_LOCK:
         document = pypdfium2.PdfDocument(source)
         try:
@@ -77,6 +82,8 @@ def _opened(source: PdfSource) -> Iterator[pypdfium2.PdfDocument]:
 def page_figures(source: PdfSource, page: int) -> list[PageFigure]:
     """The figures of `page` (1-based), largest first; [] for a page out of range, an
     unreadable PDF or a page without one."""
+    import pypdfium2
+
     try:
         with _opened(source) as document:
             if not 1 <= page <= len(document):
@@ -87,6 +94,8 @@ def page_figures(source: PdfSource, page: int) -> list[PageFigure]:
 
 
 def _figures(document: pypdfium2.PdfDocument, page: int) -> list[PageFigure]:
+    import pypdfium2.raw as pdfium_c
+
     pdf_page = document[page - 1]
     try:
         width, height = pdf_page.get_size()
@@ -118,6 +127,8 @@ def is_figure_page(figures: list[PageFigure], page_text: str) -> bool:
 def figure_png(source: PdfSource, figure: PageFigure) -> bytes | None:
     """`figure` cut out of its page as a PNG, its longer side at most `MAX_IMAGE_PIXELS`;
     None when the PDF or the page cannot be rendered."""
+    import pypdfium2
+
     try:
         with _opened(source) as document:
             if not 1 <= figure.page <= len(document):

@@ -18,9 +18,7 @@ from pathlib import Path
 import engine.disk as disk
 from engine.contracts import Report
 from engine.render.evidence import PageEvidence
-from engine.render.html import render_html
 from engine.render.labels import labels_for
-from engine.render.markdown import render_markdown
 from engine.text.normalise import clip, collapse_whitespace
 from engine.verify.digest import sealed
 
@@ -35,7 +33,8 @@ _Renderer = Callable[[Report, Mapping[str, bytes]], bytes]
 
 def _loaded_when_used(module: str, function: str) -> _Renderer:
     """A renderer whose module (WeasyPrint, python-docx, python-pptx, openpyxl behind it)
-    is imported the first time a report is written in its format, not by every caller."""
+    is imported the first time a report is written in its format, not by every caller (as
+    the Markdown and HTML renderers are, `_markdown` and `_html`)."""
 
     def render(report: Report, crops: Mapping[str, bytes]) -> bytes:
         renderer: _Renderer = getattr(importlib.import_module(module), function)
@@ -44,10 +43,22 @@ def _loaded_when_used(module: str, function: str) -> _Renderer:
     return render
 
 
+def _markdown(report: Report, _: Mapping[str, bytes]) -> bytes:
+    from engine.render.markdown import render_markdown  # imported for a report.md only
+
+    return render_markdown(report).encode("utf-8")
+
+
+def _html(report: Report, crops: Mapping[str, bytes]) -> bytes:
+    from engine.render.html import render_html  # Jinja2 behind it, for a report.html only
+
+    return render_html(report, crops=crops).encode("utf-8")
+
+
 _RENDERERS: dict[str, _Renderer] = {
     "json": lambda report, _: report.model_dump_json(indent=2).encode("utf-8"),
-    "md": lambda report, _: render_markdown(report).encode("utf-8"),
-    "html": lambda report, crops: render_html(report, crops=crops).encode("utf-8"),
+    "md": _markdown,
+    "html": _html,
     "pdf": _loaded_when_used("engine.render.pdf", "render_pdf"),
     "docx": _loaded_when_used("engine.render.docx", "render_docx"),
     "pptx": _loaded_when_used("engine.render.pptx", "render_pptx"),

@@ -44,6 +44,7 @@ on text that holds one, so most lines cost one pass over their words.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from engine.text.addressed_to_ai_languages import (
@@ -101,10 +102,16 @@ _PATTERN_NEEDS = (
     "instrucoes",
     "voce",
 )
-_PHRASES = tuple(
-    (frozenset(needs.split()), re.compile(pattern))
-    for needs, pattern in zip(_PATTERN_NEEDS, _PATTERNS, strict=True)
-)
+
+
+@functools.cache
+def _phrases() -> tuple[tuple[frozenset[str], re.Pattern[str]], ...]:
+    """The fixed phrases, compiled the first time a text holds a word they need."""
+    return tuple(
+        (frozenset(needs.split()), re.compile(pattern))
+        for needs, pattern in zip(_PATTERN_NEEDS, _PATTERNS, strict=True)
+    )
+
 
 # --- the addressee -------------------------------------------------------------------------
 _AI = r"(?:ai|a\.i\.|genai|llm|gpt|ia|inteligencia\s+artificial|artificial\s+intelligence)"
@@ -226,38 +233,45 @@ _CUE = (
     r"|prezad[oa]s?|car[oa]s?|querid[oa]s?)(?:\s*,\s*|\s+)"
 )
 _ADDRESSEE = rf"{_DET}(?:{_NAMED_AI}|{_ANY_AI})"
-# (pattern, whether the match must open a clause)
-_FORMS = tuple(
-    (re.compile(pattern), opens_clause)
-    for pattern, opens_clause in (
-        # "Attention, AI models:", "Aviso aos chatbots:", "Prezado assistente virtual,"
-        (rf"{_CUE}{_ADDRESSEE}{_READING}?\s*[,:!](?:\s*{_ORDER})?", False),
-        # "Dear Claude, please write ...", "Nota aos assistentes: ..." + an order
-        (rf"{_CUE}{_DET}{_BY_NAME}{_READING}?\s*[,:!]\s*{_ORDER}", False),
-        # "Assistente, responda que ...", "Agentes de IA: desconsiderem ..."
-        (
-            rf"\b{_DET}(?:{_NAMED_AI}|{_ANY_AI}|{_BY_NAME}){_READING}?\s*[,:]\s*"
-            rf"(?:{_ORDER}{_CONTENT}|(?:por\s+favor,?\s+)?{_TELL_PLURAL})",
-            True,
-        ),
-        # "ChatGPT, always recommend ..."
-        (rf"\b{_NAME}\s*[,:]\s*{_ORDER}", True),
-        # "Language models reading this: ..."
-        (rf"\b{_ADDRESSEE}{_READING}\s*:", False),
-        # "AI agents summarising this page must report ...", "Robôs que processarem esta ..."
-        (rf"\b{_ADDRESSEE}{_READING}\s*,?\s+{_DIRECTIVE}{_NOT_TO_USERS}", True),
-        # "LLMs must conclude that ...", "Os agentes de IA precisam informar que ..."
-        (rf"\b{_DET}{_NAMED_AI}\s*,?\s+{_DIRECTIVE}{_NOT_TO_USERS}{_CONTENT}", True),
-        # "When an AI summarizes this, it should say ...", "Quando uma IA resumir este ..."
-        (
-            rf"\b(?:when|whenever|if|once|while|as\s+soon\s+as|quando|se|caso|sempre\s+que"
-            rf"|assim\s+que)\s+{_DET}(?:an?\s+|uma?\s+)?(?:{_NAMED_AI}|{_ANY_AI}|ia(?![\w-]))"
-            rf"\s+(?:\w+\s+){{0,2}}?{_READS}\s+(?:\w+\s+){{0,3}}?{_THIS}[^.;!?\n]{{0,60}}?,\s*"
-            rf"(?:(?:it|you|they|ela|ele|elas|eles|voce|voces)\s+)?(?:{_DIRECTIVE}|{_TELL_NOW})",
-            False,
-        ),
+
+
+# (pattern, whether the match must open a clause): a few hundred milliseconds to compile,
+# spent the first time a text holds an AI word.
+@functools.cache
+def _forms() -> tuple[tuple[re.Pattern[str], bool], ...]:
+    return tuple(
+        (re.compile(pattern), opens_clause)
+        for pattern, opens_clause in (
+            # "Attention, AI models:", "Aviso aos chatbots:", "Prezado assistente virtual,"
+            (rf"{_CUE}{_ADDRESSEE}{_READING}?\s*[,:!](?:\s*{_ORDER})?", False),
+            # "Dear Claude, please write ...", "Nota aos assistentes: ..." + an order
+            (rf"{_CUE}{_DET}{_BY_NAME}{_READING}?\s*[,:!]\s*{_ORDER}", False),
+            # "Assistente, responda que ...", "Agentes de IA: desconsiderem ..."
+            (
+                rf"\b{_DET}(?:{_NAMED_AI}|{_ANY_AI}|{_BY_NAME}){_READING}?\s*[,:]\s*"
+                rf"(?:{_ORDER}{_CONTENT}|(?:por\s+favor,?\s+)?{_TELL_PLURAL})",
+                True,
+            ),
+            # "ChatGPT, always recommend ..."
+            (rf"\b{_NAME}\s*[,:]\s*{_ORDER}", True),
+            # "Language models reading this: ..."
+            (rf"\b{_ADDRESSEE}{_READING}\s*:", False),
+            # "AI agents summarising this page must report ...", "Robôs que processarem esta ..."
+            (rf"\b{_ADDRESSEE}{_READING}\s*,?\s+{_DIRECTIVE}{_NOT_TO_USERS}", True),
+            # "LLMs must conclude that ...", "Os agentes de IA precisam informar que ..."
+            (rf"\b{_DET}{_NAMED_AI}\s*,?\s+{_DIRECTIVE}{_NOT_TO_USERS}{_CONTENT}", True),
+            # "When an AI summarizes this, it should say ...", "Quando uma IA resumir este ..."
+            (
+                rf"\b(?:when|whenever|if|once|while|as\s+soon\s+as|quando|se|caso|sempre\s+que"
+                rf"|assim\s+que)\s+{_DET}(?:an?\s+|uma?\s+)?(?:{_NAMED_AI}|{_ANY_AI}|ia(?![\w-]))"
+                rf"\s+(?:\w+\s+){{0,2}}?{_READS}\s+(?:\w+\s+){{0,3}}?{_THIS}[^.;!?\n]{{0,60}}?,\s*"
+                rf"(?:(?:it|you|they|ela|ele|elas|eles|voce|voces)\s+)?(?:{_DIRECTIVE}|{_TELL_NOW})",
+                False,
+            ),
+        )
     )
-)
+
+
 # Every form above needs one of these words (or "a.i.").
 _AI_WORDS = frozenset(
     "ai ia genai llm llms gpt chatgpt chatbot chatbots bot bots robo robos claude gemini "
@@ -320,10 +334,13 @@ def _words(found: str) -> str:
     return collapse_whitespace(found).strip(" ,:")
 
 
+@functools.lru_cache(maxsize=4096)
 def addressed_to_ai(text: str) -> str | None:
     """The words by which `text` addresses an AI system (folded to plain Latin), or None: in
     Portuguese or English, or a neighbour language (`addressed_to_ai_languages`), as written
-    or once an obvious encoding is undone (`decoding`), said with the encoding it was in."""
+    or once an obvious encoding is undone (`decoding`), said with the encoding it was in.
+    Kept by text: a unit read again (a page another subagent reads, the verifier's look at
+    a quoted unit, a copy of the same text) is not read twice."""
     folded = fold_to_latin(text)
     words = set(_WORD.findall(folded))
     found = _detect(folded, words)
@@ -352,13 +369,13 @@ def _detect(folded: str, words: set[str] | None = None) -> str | None:
 def _addressed(folded: str, words: set[str]) -> str | None:
     """The words by which `folded` (folded to plain Latin, its `words`) addresses an AI
     system in Portuguese or English, or None."""
-    for needs, phrase in _PHRASES:
+    for needs, phrase in _phrases():
         if not needs.isdisjoint(words) and (found := phrase.search(folded)):
             return collapse_whitespace(found.group(0))
     if _AI_WORDS.isdisjoint(words) and "a.i" not in folded:
         return None
     for start, end in _around_ai_words(folded):
-        for pattern, opens_clause in _FORMS:
+        for pattern, opens_clause in _forms():
             position = start
             while (found := pattern.search(folded, position, end)) is not None:
                 if not opens_clause or _opens_clause(folded, found.start()):

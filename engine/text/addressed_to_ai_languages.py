@@ -25,6 +25,7 @@ named so that no person answers to them count. Pure code.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from engine.text.normalise import collapse_whitespace
@@ -92,55 +93,53 @@ _CUE = (
     r"|caro|cara)"
 )
 
-_PHRASES = tuple(
-    re.compile(pattern)
-    for pattern in (
-        # ignore the instructions
-        r"\b(?:ignora|ignore|ignoren|ignorad|olvida|olvide|olviden|descarta|descarte|omite"
-        r"|ignorez|oublie|oubliez|ignoriere|ignorieren|ignoriert|vergiss|vergessen|missachte"
-        r"|missachten|ignorate|dimentica|dimenticate|trascura|trascurate)\b(?:\W+\w+){0,4}?\W+"
-        r"(?:instrucciones|instruccion|indicaciones|consignes|instructions|anweisungen"
-        r"|anweisung|instruktionen|vorgaben|istruzioni|indicazioni|direttive)\b",
-        # you are now an AI
-        r"\b(?:ahora\s+eres|eres\s+ahora|ahora\s+usted\s+es|tu\s+es\s+(?:maintenant|desormais)"
-        r"|vous\s+etes\s+(?:maintenant|desormais)|du\s+bist\s+(?:jetzt|nun|ab\s+sofort)"
-        r"|sie\s+sind\s+(?:jetzt|nun|ab\s+sofort)|ora\s+sei|sei\s+ora|adesso\s+sei)\s+"
-        r"(?:una?\s+|une?\s+|eine?n?\s+|un['’]\s*)?(?:ia|ki|ki-\w+|asistente|assistant|assistente"
-        r"|assistent|chatbot|llm|modelo\s+de\s+lenguaje|modele\s+de\s+langage|sprachmodell"
-        r"|modello\s+linguistico|inteligencia\s+artificial|intelligence\s+artificielle"
-        r"|intelligenza\s+artificiale|kunstliche\s+intelligenz)\b",
-        # the system prompt
-        r"\b(?:instrucciones|prompt|invite|instructions?|istruzioni)\s+(?:del|du|di|de)\s+"
-        r"(?:sistema|systeme)\b|\bsystem-?prompts?\b|\bsystemanweisungen?\b",
-        # new instructions:
-        r"\b(?:nuevas|nouvelles|neue|nuove)\s+(?:instrucciones|instructions|anweisungen"
-        r"|istruzioni)\s*:",
-        # if you are an AI
-        r"\b(?:si\s+(?:eres|usted\s+es|tu\s+es|vous\s+etes)|wenn\s+(?:du|sie)|se\s+sei)\s+"
-        r"(?:una?\s+|une?\s+|eine?\s+|un['’]\s*)?(?:ia|ki|asistente|assistant|assistente"
-        r"|chatbot|llm|modelo\s+de\s+lenguaje|modele\s+de\s+langage|sprachmodell"
-        r"|modello\s+linguistico|inteligencia\s+artificial|intelligence\s+artificielle"
-        r"|intelligenza\s+artificiale)\b(?:\s+(?:bist|sind))?",
-    )
+# The patterns are compiled the first time a text holds a word they need (`_compiled`).
+_PHRASES = (
+    # ignore the instructions
+    r"\b(?:ignora|ignore|ignoren|ignorad|olvida|olvide|olviden|descarta|descarte|omite"
+    r"|ignorez|oublie|oubliez|ignoriere|ignorieren|ignoriert|vergiss|vergessen|missachte"
+    r"|missachten|ignorate|dimentica|dimenticate|trascura|trascurate)\b(?:\W+\w+){0,4}?\W+"
+    r"(?:instrucciones|instruccion|indicaciones|consignes|instructions|anweisungen"
+    r"|anweisung|instruktionen|vorgaben|istruzioni|indicazioni|direttive)\b",
+    # you are now an AI
+    r"\b(?:ahora\s+eres|eres\s+ahora|ahora\s+usted\s+es|tu\s+es\s+(?:maintenant|desormais)"
+    r"|vous\s+etes\s+(?:maintenant|desormais)|du\s+bist\s+(?:jetzt|nun|ab\s+sofort)"
+    r"|sie\s+sind\s+(?:jetzt|nun|ab\s+sofort)|ora\s+sei|sei\s+ora|adesso\s+sei)\s+"
+    r"(?:una?\s+|une?\s+|eine?n?\s+|un['’]\s*)?(?:ia|ki|ki-\w+|asistente|assistant|assistente"
+    r"|assistent|chatbot|llm|modelo\s+de\s+lenguaje|modele\s+de\s+langage|sprachmodell"
+    r"|modello\s+linguistico|inteligencia\s+artificial|intelligence\s+artificielle"
+    r"|intelligenza\s+artificiale|kunstliche\s+intelligenz)\b",
+    # the system prompt
+    r"\b(?:instrucciones|prompt|invite|instructions?|istruzioni)\s+(?:del|du|di|de)\s+"
+    r"(?:sistema|systeme)\b|\bsystem-?prompts?\b|\bsystemanweisungen?\b",
+    # new instructions:
+    r"\b(?:nuevas|nouvelles|neue|nuove)\s+(?:instrucciones|instructions|anweisungen"
+    r"|istruzioni)\s*:",
+    # if you are an AI
+    r"\b(?:si\s+(?:eres|usted\s+es|tu\s+es|vous\s+etes)|wenn\s+(?:du|sie)|se\s+sei)\s+"
+    r"(?:una?\s+|une?\s+|eine?\s+|un['’]\s*)?(?:ia|ki|asistente|assistant|assistente"
+    r"|chatbot|llm|modelo\s+de\s+lenguaje|modele\s+de\s+langage|sprachmodell"
+    r"|modello\s+linguistico|inteligencia\s+artificial|intelligence\s+artificielle"
+    r"|intelligenza\s+artificiale)\b(?:\s+(?:bist|sind))?",
 )
 # An AI kind called, then (optionally) told: "Atención, modelos de lenguaje:".
-_VOCATIVE = re.compile(
+_VOCATIVE = (
     rf"\b{_CUE}\s*(?:,|:)?\s*(?:a|a\s+los|a\s+las|al|a\s+la|aux|au|a\s+l['’]|pour\s+les"
     rf"|pour\s+l['’]|an|fur|per|ai|agli|all['’]|para\s+los|para\s+las|para)?\s*{_DET}{_KIND}"
     r"\s*[,:!]"
 )
 # An AI kind that opens its clause, told what to say.
-_SUBJECT = re.compile(
+_SUBJECT = (
     rf"\b{_DET}{_KIND}(?:\s*,?\s+(?:que|qui|che|die)\s+(?:\w+\s+){{0,2}}?{_THIS}[^,:;.]{{0,40}},?)?"
     rf"\s+{_MODAL}{_ADVERBS}\s+(?:\w+\s+){{0,4}}?{_TELL}{_WHAT}"
 )
 # An AI kind reading this page, then a colon or an order.
-_READING = re.compile(
+_READING = (
     rf"\b{_DET}{_KIND}\s*,?\s+(?:que|qui|che|die)\s+{_READ}\s+(?:\w+\s+){{0,2}}?{_THIS}"
     rf"[^.;!?:\n]{{0,40}}?(?::|,\s*{_ORDER_NOW})"
 )
 # When an AI reads this page, it should say ...
-_CONDITIONAL = re.compile(
+_CONDITIONAL = (
     rf"\b(?:cuando|si|quand|lorsque|lorsqu['’]|wenn|sobald|falls|quando|se)\s*{_DET}"
     rf"(?:una?\s+|une?\s+|eine?\s+|un['’]\s*)?{_KIND}\s+(?:\w+\s+){{0,3}}?(?:{_READ}\s+"
     rf"(?:\w+\s+){{0,3}}?{_THIS}|{_THIS}[^,]{{0,40}}?{_READ})[^.;!?\n]{{0,60}}?,\s*"
@@ -148,7 +147,7 @@ _CONDITIONAL = re.compile(
 )
 _OPENERS = ".!?;:([{\"'“‘«*#>|•\n-–—"
 # A duty to tell people something is the law speaking ("deben informar a los usuarios que").
-_TO_PEOPLE = re.compile(
+_TO_PEOPLE = (
     r"\b(?:usuari|utilisateur|utent|nutzer|benutzer|verbraucher|consumidor|consommateur"
     r"|consumator|kund|client|person|public|public|publico|pubblico|ciudadan|citoyen|cittadin"
     r"|burger|paciente|patient|pazient|interlocut)\w*"
@@ -172,27 +171,32 @@ NEIGHBOUR_WORDS = frozenset(
 _WORD = re.compile(r"[a-z]+")
 
 
+@functools.cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
 def addressed_in_neighbour_languages(folded: str, words: set[str] | None = None) -> str | None:
     """The words by which folded `folded` addresses an AI system in Spanish, French, German
     or Italian, or None. `words`: its words, when the caller has them."""
     if NEIGHBOUR_WORDS.isdisjoint(words if words is not None else _WORD.findall(folded)):
         return None
     for phrase in _PHRASES:
-        found = phrase.search(folded)
+        found = _compiled(phrase).search(folded)
         if found is not None:
             return collapse_whitespace(found.group(0))
     forms = ((_VOCATIVE, False), (_READING, True), (_SUBJECT, True), (_CONDITIONAL, False))
     for form, opens in forms:
-        for found in form.finditer(folded):
+        for found in _compiled(form).finditer(folded):
             if opens and not _opens_clause(folded, found.start()):
                 continue
-            if form is _SUBJECT and _TO_PEOPLE.search(found.group(0)):
+            if form == _SUBJECT and _compiled(_TO_PEOPLE).search(found.group(0)):
                 continue
             return collapse_whitespace(found.group(0)).strip(" ,:")
     return None
 
 
-_COMPACT = re.compile(
+_COMPACT = (
     r"(?:ignore|disregard|forget|ignora|ignorez|desconsidere|esqueca|ignoriere|vergiss|olvida)"
     r"(?:all|the|any|your|previous|prior|above|earlier|todas|as|los|las|les|toutes|alle"
     r"|vorherigen|anteriores|precedentes|precedenti|le|tutte){1,3}"
@@ -205,5 +209,5 @@ _COMPACT = re.compile(
 
 def addressed_in_compact(letters: str) -> str | None:
     """An injection's fixed phrase in a text's letters alone (`decoding.compact`), or None."""
-    found = _COMPACT.search(letters)
+    found = _compiled(_COMPACT).search(letters)
     return found.group(0) if found is not None else None

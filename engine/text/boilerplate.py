@@ -12,6 +12,7 @@ case where it is the answer. Both languages. Pure.
 
 from __future__ import annotations
 
+import functools
 import re
 from enum import StrEnum
 
@@ -80,8 +81,11 @@ _ASKED = {
 }
 
 
+@functools.lru_cache(maxsize=8192)
 def boilerplate_kind(text: str) -> Boilerplate | None:
-    """Which boilerplate `text` (one quotable unit) is, or None when it may be a finding."""
+    """Which boilerplate `text` (one quotable unit) is, or None when it may be a finding.
+    Kept for the units read again: the offline model asks it twice of a unit it quotes, and
+    of every unit of a page it reads again (another subagent's, another copy of a text)."""
     flat = collapse_whitespace(text)
     if _AUDIT_OPINION.search(flat):
         return Boilerplate.audit_opinion
@@ -91,11 +95,12 @@ def boilerplate_kind(text: str) -> Boilerplate | None:
         return Boilerplate.forward_looking
     if _is_contents(flat):
         return Boilerplate.contents
+    # A footnote or a label line states no figure; reading the figures is the costly part,
+    # so it is done only for text that looks like one of them.
     marker = _FOOTNOTE_MARK.match(flat)
-    figures = quantities_stated(flat[marker.end() - 1 :] if marker else flat)  # "(1)" is no figure
-    if marker and not figures:
-        return Boilerplate.footnote
-    if flat.endswith(":") and not figures:
+    if marker:  # "(1)" is no figure
+        return None if quantities_stated(flat[marker.end() - 1 :]) else Boilerplate.footnote
+    if flat.endswith(":") and not quantities_stated(flat):
         return Boilerplate.label_line
     return None
 

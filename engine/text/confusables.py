@@ -43,6 +43,9 @@ _DELETED = (
     + "".join(map(chr, range(0x2060, 0x2070)))
 )
 
+_UNSEEN = frozenset(_DELETED + TAGS)
+"""The characters `_latin_skeleton` deletes or reads as ASCII: its only keys but letters."""
+
 
 @cache
 def _latin_skeleton() -> dict[int, str | None]:
@@ -72,11 +75,14 @@ def fold_to_latin(text: str) -> str:
     if text.isascii():
         return text.lower()
     folded = _MARKS.sub("", unicodedata.normalize("NFKD", text))
-    if not folded.isascii():
-        # What non-ASCII is left is mostly punctuation (“ ” – §): replace only what the
-        # table changes, char by char while they are few (faster than translating it all).
+    left = set(_NON_ASCII.findall(folded)) if not folded.isascii() else set()
+    if any(char.isalpha() or char in _UNSEEN for char in left):
+        # What non-ASCII is left is mostly punctuation (“ ” – §), which the table does not
+        # hold (it holds letters and the unseen characters only), so it is built and read
+        # only for a letter: replace what it changes, char by char while they are few
+        # (faster than translating it all).
         table = _latin_skeleton()
-        changed = [char for char in set(_NON_ASCII.findall(folded)) if ord(char) in table]
+        changed = [char for char in left if ord(char) in table]
         if len(changed) > 8:
             folded = folded.translate(table)
         else:

@@ -45,12 +45,15 @@ _ESCAPABLE = frozenset(string.punctuation)
 _MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
 _KEPT_NUMERAL_TAGS = ("<super>", "<sub>")
 _ENCLOSED_TAGS = ("<circle>", "<compat>", "<fraction>")
-# Whitespace runs, or runs of printable ASCII that only need lower-casing (the common case);
-# a run gives up its last char when a combining mark follows, so the two compose together.
-_FAST_RUN = re.compile(rf"(\s+)|([^\x00-\x20*_`|~\\\x7f-\U0010ffff]+(?![{_MARKS}]))")
 # A hyphen or dash between letters (with the line break or spaces of a hyphenation after it,
-# or set between two words), or a run of boundaries to collapse into one.
-_JOINS = re.compile(r"(?<=[^\W\d_])[ \x01]*-[ \x01]*(?=[^\W\d_])|[ \x01]+")
+# or set between two words), or a run of boundaries to collapse into one. A boundary alone
+# is left as it is (most of a text's), unless it is a soft one that may turn hard: at an end
+# of the text, or with no letter on either side (between two figures, `_joined` decides).
+# Each starts on a boundary or a hyphen: said first, it spares trying them all everywhere.
+_JOINS = re.compile(
+    r"(?=[ \x01-])(?:(?<=[^\W\d_])[ \x01]*-[ \x01]*(?=[^\W\d_])|[ \x01]{2,}|\A\x01|\x01\Z"
+    r"|(?<![a-zA-Z\u00c0-\u00ff])\x01(?![a-zA-Z\u00c0-\u00ff]))"
+)
 
 
 @dataclass(frozen=True)
@@ -88,12 +91,24 @@ def normalise_for_match(text: str) -> MatchText:
             hard = any(c in _LINE_BREAKS for c in text[pos:end])
             pieces.append(HARD if hard else SOFT)
             origin.append(pos)
-        else:
-            pieces.append(text[pos:end].lower())
-            origin.extend(range(pos, end))
+            pos = end
+            continue
+        if end < len(text) and not text[end - 1].isascii() and _combines(text[end]):
+            end -= 1  # a letter the slow path reads with the combining marks after it
+            if pos >= end:
+                continue
+        piece = text[pos:end].lower().replace(" ", SOFT)
+        if not piece.isascii() and _FOLDS_AFTER_LOWER.search(piece):
+            piece = piece.translate(_LATIN_AFTER_LOWER)
+        pieces.append(piece)
+        origin.extend(range(pos, end))
         pos = end
     _normalise_slowly(text, pos, len(text), pieces, origin)
     return _joined("".join(pieces), origin, text)
+
+
+def _combines(char: str) -> bool:
+    return char >= "\u0300" and unicodedata.combining(char) != 0
 
 
 def _normalise_slowly(text: str, pos: int, stop: int, pieces: list[str], origin: array[int]) -> int:
@@ -148,6 +163,40 @@ def _kept_numeral(char: str, after_letter: bool) -> str | None:
     if tag in _ENCLOSED_TAGS or not tag:
         return char
     return None
+
+
+def _latin_folds() -> dict[str, str]:
+    """The Latin-1 and Latin Extended letters and signs that fold alone to one char, the same
+    after a letter or not (no numeral kept): each char's fold, as `_fold` gives it."""
+    folds: dict[str, str] = {}
+    for code in range(0xA0, 0x250):
+        char = chr(code)
+        if char.isspace() or char in _DROPPED or unicodedata.combining(char):
+            continue
+        fold = _fold(char)
+        if len(fold) == 1 and _fold(char, after_letter=True) == fold and len(char.lower()) == 1:
+            folds[char] = fold
+    return folds
+
+
+_LATIN_FOLDS = _latin_folds()
+# Runs that need only `str.lower` and a translation (the common case, whole lines of prose in
+# Latin script): printable ASCII but markup, a single space inside the line (a soft
+# boundary), and the Latin chars above; whitespace runs are read on their own. A run gives up
+# its last char when a combining mark follows, so the two compose together (the regex for
+# the common marks, `normalise_for_match` for any after a non-ASCII char).
+_FAST_CHARS = "".join(
+    re.escape(char)
+    for char in [*map(chr, range(0x21, 0x7F)), *_LATIN_FOLDS]
+    if char not in "*_`|~\\"
+)
+_FAST_RUN = re.compile(rf"(\s+)|([{_FAST_CHARS}](?:[{_FAST_CHARS}]| (?!\s))*(?![{_MARKS}]))")
+_LATIN_AFTER_LOWER = str.maketrans(
+    {char.lower(): fold for char, fold in _LATIN_FOLDS.items() if char.lower() != fold}
+)
+_FOLDS_AFTER_LOWER = re.compile(
+    "[" + "".join(re.escape(chr(code)) for code in _LATIN_AFTER_LOWER) + "]"
+)
 
 
 def _joined(text: str, origin: array[int], source: str) -> MatchText:

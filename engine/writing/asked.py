@@ -36,8 +36,9 @@ to a question. Pure functions.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -370,6 +371,15 @@ def _folded(text: str) -> str:
     return collapse_whitespace(fold_accents(text).replace("’", "'").replace("'s ", " "))
 
 
+def _phrase_in(name: str, text: str) -> Iterator[re.Match[str]]:
+    """Where `text` names `name`, its words apart by spaces or hyphens: a text that does not
+    hold each of its words is not searched (most names, most questions)."""
+    if not all(word in text for word in name.split()):
+        return iter(())
+    return _phrase(name).finditer(text)
+
+
+@functools.cache
 def _phrase(name: str) -> re.Pattern[str]:
     words = [re.escape(word) for word in name.split()]
     return re.compile(r"(?<![\w&])" + r"[\s-]+".join(words) + r"(?![\w&])")
@@ -386,7 +396,7 @@ def _items_in(text: str) -> list[tuple[int, int, str]]:
     found: list[tuple[int, int, str]] = []
     for item in LINE_ITEMS:
         for name in _names(item):
-            for match in _phrase(name).finditer(text):
+            for match in _phrase_in(name, text):
                 found.append((match.start(), match.end(), item))
     found.sort(key=lambda hit: (hit[0], -(hit[1] - hit[0])))
     kept: list[tuple[int, int, str]] = []
@@ -511,7 +521,7 @@ def _named(text: str, years: tuple[int, ...]) -> AskedMeasure | None:
     hits: list[tuple[int, int, str, MeasureKind, tuple[str, ...]]] = []
     for names, kind, inputs in _NAMED:
         for name in names:
-            for match in _phrase(name).finditer(text):
+            for match in _phrase_in(name, text):
                 hits.append((match.start(), -len(name), name, kind, inputs))
     # "<line item> margin" / "<line item> % margin": that item over revenue.
     for start, end, item in _items_in(text):

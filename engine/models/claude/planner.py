@@ -13,7 +13,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.budget import Meter
 from engine.contracts import MAX_CLARIFYING_QUESTIONS, ClarifyingQuestion, Plan, Subquestion
-from engine.documents.outline import pdf_chapters
 from engine.models.claude.ask import ask_json, user_turn
 from engine.models.claude.client import ClaudeClient
 from engine.models.claude.config import ClaudeConfig
@@ -127,6 +126,8 @@ async def sweep_of(brief: Brief, steps: int) -> list[Subquestion]:
     document = _named(brief)
     if document is None or document.page_count is None:
         return []
+    from engine.documents.outline import pdf_chapters  # pdfium, for a sweep of a PDF only
+
     chapters = await asyncio.to_thread(pdf_chapters, document.path)
     parts = sweep_parts(document.page_count, chapters, parts_allowed(steps))
     return sweep_subquestions(brief.question, document, parts, brief.language)

@@ -147,5 +147,6 @@ def is_heading(name: str, pages_by_title: dict[str, list[str]]) -> bool:
         for title, pages in pages_by_title.items()
         if not is_about(name, title)
         for page in pages
+        if wanted in folded(page)  # a page with such a line holds the name: only it is read
         for line in page.splitlines()
     )

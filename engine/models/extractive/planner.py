@@ -7,7 +7,6 @@ import re
 
 from engine.budget import Meter
 from engine.contracts import Language, Plan, Subquestion
-from engine.documents.outline import pdf_chapters
 from engine.models.protocol import Brief
 from engine.planning.gaps import criterion_for
 from engine.planning.sweeps import named_document, parts_allowed, sweep_parts, sweep_subquestions
@@ -200,6 +199,8 @@ async def sweep_plan(brief: Brief, meter: Meter) -> Plan | None:
         return None
     spend = await meter.budget.spend()
     most = parts_allowed(meter.budget.limits.steps - spend.steps)
+    from engine.documents.outline import pdf_chapters  # pdfium, for a sweep of a PDF only
+
     chapters = await asyncio.to_thread(pdf_chapters, document.path)
     question = focus_of(brief.question)
     parts = sweep_parts(document.page_count, chapters, most)

@@ -13,6 +13,7 @@ nothing is quoted and the subquestion stays a gap, which is the honest outcome.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -197,7 +198,7 @@ def _ranked(
     threshold = min(QUOTE_THRESHOLD, max(QUOTE_FLOOR, NEAR_BEST * best))
     scored = [(score, c) for score, c in scores if score >= threshold]
     # On a tie, the primary source first ("the law at Planalto, not a summary on a blog").
-    standing = rules_from_environment().standing_of_unit
+    standing = functools.cache(rules_from_environment().standing_of_unit)  # a page's, once
     scored.sort(key=lambda p: (p[0], STANDING_ORDER[standing(p[1].url, p[1].title)]), reverse=True)
     return scored
 

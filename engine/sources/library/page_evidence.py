@@ -18,6 +18,8 @@ per page and call, and the excerpt is boxed from the words OCR found (`page_boxe
 crop shows the image region, highlighted like a text page's. OCR takes seconds a page; it
 runs outside the pdfium lock, and callers keep all of this off the event loop (the bot in a
 thread, `bot.conversation.page_evidence`; `fonte ask` renders after its event loop ends).
+pdfium, OCR and the page boxes are imported when a cited PDF is opened, so a report on
+Markdown or text alone does not load them.
 """
 
 from __future__ import annotations
@@ -29,27 +31,21 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-
-import pypdfium2
+from typing import TYPE_CHECKING
 
 from engine.contracts import Claim, ClaimStatus, Locator, Report
 from engine.documents.children import stopping
-from engine.documents.layout import Box
-from engine.documents.ocr import OCR_TIMEOUT_SECONDS, OcrPage
 from engine.documents.parse import PDFIUM_LOCK
 from engine.snapshots import split_page
 from engine.sources.library.deadline import Deadline, passed
 from engine.sources.library.folder import Library
-from engine.sources.library.page_boxes import (
-    ocr_lines,
-    ocr_span_boxes,
-    open_text_page,
-    page_wants_ocr,
-    read_page_by_ocr,
-    span_boxes,
-    text_lines,
-)
 from engine.words import words_for
+
+if TYPE_CHECKING:
+    import pypdfium2
+
+    from engine.documents.layout import Box
+    from engine.documents.ocr import OcrPage
 
 _REPORTS_KEPT = 4
 """How many reports' scans an evidence keeps between their boxes and their crops."""
@@ -189,6 +185,9 @@ def _located(claim: Claim, documents: _Documents) -> Claim:
 
 def _crop(claim: Claim, documents: _Documents) -> bytes | None:
     # PIL is imported by the first crop (a claim on a PDF page), not by a library of text.
+    import pypdfium2
+
+    from engine.sources.library.page_boxes import ocr_lines, open_text_page, text_lines
     from engine.sources.library.page_crops import render_crop
 
     located = _located(claim, documents)
@@ -227,6 +226,10 @@ def _boxes(
     characters, or from the words OCR read on a page OCR read."""
     if locator.boxes:
         return list(locator.boxes)
+    import pypdfium2
+
+    from engine.sources.library.page_boxes import ocr_span_boxes, open_text_page, span_boxes
+
     hint = (locator.char_start, locator.char_end)
     try:
         scan = documents.scan(claim, document, page)
@@ -282,6 +285,9 @@ class _Documents:
             if passed(self._deadline) or stopping():
                 self._scans.past_cap.add(key)
                 return None
+            from engine.documents.ocr import OCR_TIMEOUT_SECONDS
+            from engine.sources.library.page_boxes import read_page_by_ocr
+
             timeout = OCR_TIMEOUT_SECONDS
             if self._deadline is not None:  # a page being read stops at the cap too
                 timeout = min(timeout, max(self._deadline.remaining(), 0.1))
@@ -294,6 +300,8 @@ class _Documents:
 
     def _wants_ocr(self, key: tuple[int, int], document: pypdfium2.PdfDocument, page: int) -> bool:
         if key not in self._wants:
+            from engine.sources.library.page_boxes import page_wants_ocr
+
             with PDFIUM_LOCK:
                 self._wants[key] = page_wants_ocr(document, page)
         return self._wants[key]
@@ -307,6 +315,8 @@ class _Documents:
         source = self._find_pdf(url)
         if source is None:
             return None
+        import pypdfium2  # the first PDF a report cites
+
         with PDFIUM_LOCK:
             try:
                 document = pypdfium2.PdfDocument(source)

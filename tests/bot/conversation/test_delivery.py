@@ -408,7 +408,7 @@ async def test_a_file_that_cannot_be_rendered_ends_delivery_failed_with_the_othe
     make_settings: Any, runtimes: Any, slack: SlackStub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Wherever the Markdown is rendered from: the engine's renderers or the Slack helpers.
-    monkeypatch.setattr("engine.render.files.render_markdown", broken_markdown)
+    monkeypatch.setattr("engine.render.markdown.render_markdown", broken_markdown)
     monkeypatch.setattr("bot.slack.delivery.render_markdown", broken_markdown)
     rt = await runtimes(make_settings(redis=False))
     sample = report(5)

@@ -98,11 +98,11 @@ def test_a_markdown_report_in_markdown_and_json_loads_no_sdk_and_no_other_writer
     assert code == 0
     assert (out / "report.md").exists()
     # A library of Markdown written as Markdown: no seer renders a page (no browser), no
-    # page is cropped (PIL), no web client, search API or HTML reader opens. numpy is the
-    # index's own scoring; pdfium still loads with the subagents' figure reader (not yet lazy).
-    assert set(loaded) <= {"numpy", "pypdfium2"}
+    # page is cropped (PIL), no PDF is opened (pdfium), no web client, search API or HTML
+    # reader opens, no HTML template engine loads. numpy is the index's own scoring.
+    assert set(loaded) <= {"numpy"}
     code, loaded = _fonte(
         "verify", str(out / "report.json"), "--library", str(library), cache=tmp_path
     )
     assert code == 0
-    assert set(loaded) <= {"numpy", "pypdfium2"}
+    assert set(loaded) <= {"numpy"}

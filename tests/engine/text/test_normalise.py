@@ -1,11 +1,16 @@
 from __future__ import annotations
 
+from array import array
+
 import pytest
 
 from engine.text.matching import find_excerpt
 from engine.text.normalise import (
     HARD,
     SOFT,
+    MatchText,
+    _joined,
+    _normalise_slowly,
     clip,
     collapse_whitespace,
     excerpt_key,
@@ -163,6 +168,24 @@ def test_large_text_is_normalised_whole() -> None:
     match = normalise_for_match("\n".join([paragraph] * 5000))
     assert match.text == HARD.join([norm(paragraph)] * 5000)
     assert match.origin[-1] < (len(paragraph) + 1) * 5000
+
+
+def _char_by_char(text: str) -> MatchText:
+    """The reference: every char of `text` through the slow path, then the joins."""
+    pieces: list[str] = []
+    origin = array("I")
+    _normalise_slowly(text, 0, len(text), pieces, origin)
+    return _joined("".join(pieces), origin, text)
+
+
+@pytest.mark.parametrize("code", range(0xA0, 0x250))
+def test_the_fast_runs_read_each_latin_char_as_the_slow_path_does(code: int) -> None:
+    """Prose in Latin script is read a line at a time; each char, beside letters, spaces,
+    figures, punctuation and a combining mark, reads as it does alone, origins alike."""
+    c = chr(code)
+    text = f"A{c}b {c} 1{c}2 {c}\u0301x {c}-{c}\n{c}. 3 {c}"
+    fast, slow = normalise_for_match(text), _char_by_char(text)
+    assert (fast.text, list(fast.origin)) == (slow.text, list(slow.origin))
 
 
 def test_excerpt_key_collapses_trivial_differences() -> None:
