@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import NamedTuple
 
 from engine.text.normalise import collapse_whitespace
 
@@ -93,7 +94,8 @@ _CUE = (
     r"|caro|cara)"
 )
 
-# The patterns are compiled the first time a text holds a word they need (`_compiled`).
+# The patterns are compiled the first time a text holds a word they need (`_patterns`), as
+# `addressed_to_ai`'s are.
 _PHRASES = (
     # ignore the instructions
     r"\b(?:ignora|ignore|ignoren|ignorad|olvida|olvide|olviden|descarta|descarte|omite"
@@ -171,9 +173,29 @@ NEIGHBOUR_WORDS = frozenset(
 _WORD = re.compile(r"[a-z]+")
 
 
+class _Patterns(NamedTuple):
+    phrases: tuple[re.Pattern[str], ...]
+    forms: tuple[tuple[re.Pattern[str], bool], ...]
+    """(form, whether its match must open a clause)"""
+    subject: re.Pattern[str]
+    """The form whose match is let go when it tells people (`to_people`)."""
+    to_people: re.Pattern[str]
+
+
 @functools.cache
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
+def _patterns() -> _Patterns:
+    subject = re.compile(_SUBJECT)
+    return _Patterns(
+        tuple(map(re.compile, _PHRASES)),
+        (
+            (re.compile(_VOCATIVE), False),
+            (re.compile(_READING), True),
+            (subject, True),
+            (re.compile(_CONDITIONAL), False),
+        ),
+        subject,
+        re.compile(_TO_PEOPLE),
+    )
 
 
 def addressed_in_neighbour_languages(folded: str, words: set[str] | None = None) -> str | None:
@@ -181,16 +203,16 @@ def addressed_in_neighbour_languages(folded: str, words: set[str] | None = None)
     or Italian, or None. `words`: its words, when the caller has them."""
     if NEIGHBOUR_WORDS.isdisjoint(words if words is not None else _WORD.findall(folded)):
         return None
-    for phrase in _PHRASES:
-        found = _compiled(phrase).search(folded)
+    patterns = _patterns()
+    for phrase in patterns.phrases:
+        found = phrase.search(folded)
         if found is not None:
             return collapse_whitespace(found.group(0))
-    forms = ((_VOCATIVE, False), (_READING, True), (_SUBJECT, True), (_CONDITIONAL, False))
-    for form, opens in forms:
-        for found in _compiled(form).finditer(folded):
+    for form, opens in patterns.forms:
+        for found in form.finditer(folded):
             if opens and not _opens_clause(folded, found.start()):
                 continue
-            if form == _SUBJECT and _compiled(_TO_PEOPLE).search(found.group(0)):
+            if form is patterns.subject and patterns.to_people.search(found.group(0)):
                 continue
             return collapse_whitespace(found.group(0)).strip(" ,:")
     return None
@@ -207,7 +229,12 @@ _COMPACT = (
 )
 
 
+@functools.cache
+def _compact() -> re.Pattern[str]:
+    return re.compile(_COMPACT)
+
+
 def addressed_in_compact(letters: str) -> str | None:
     """An injection's fixed phrase in a text's letters alone (`decoding.compact`), or None."""
-    found = _compiled(_COMPACT).search(letters)
+    found = _compact().search(letters)
     return found.group(0) if found is not None else None
