@@ -90,7 +90,7 @@ def index_unfinished(report: Report, library: Library) -> Report:
     report's language (the note is among its notes already, as the library warned)."""
     if not library.summary.unfinished:
         return report
-    note = unfinished_note(library.summary, len(library.documents()))
+    note = unfinished_note(library.summary, library.document_count())
     line = note.in_language(report.language)
     return report.model_copy(update={"partial": True, "gaps": [line, *report.gaps]})
 

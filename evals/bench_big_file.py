@@ -159,7 +159,7 @@ BUILD_BEGAN = "library: reading"  # an index build's first line (`fonte ask`, no
 
 def kept_files(cache: Path) -> int:
     """How many files the saved index of the library under `cache` names."""
-    catalogs = list((cache / "library" / "index").glob("*/catalog.json"))
+    catalogs = list((cache / "library" / "index").glob("*/catalog"))
     return sum(len(json.loads(path.read_text())["columns"][0]) for path in catalogs)  # paths
 
 

@@ -3,6 +3,7 @@ brief that nobody split: the question as its only subquestion."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -33,7 +34,7 @@ class Brief:
     source: SourceKind = WEB
     """What the research reads, as its sources say (a library, the web, a conversation's
     shared files, or a combination): the orchestrator sets it from its sources."""
-    documents: tuple[Shelved, ...] = ()
+    documents: Sequence[Shelved] = ()
     """The library's documents (none for the web): a question naming one is swept."""
     context: str | None = None
     """What the conversation already holds (the thread's earlier report, or its messages),

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from engine.contracts import Language, Subquestion
 from engine.text.tokens import fold_accents
@@ -56,11 +56,27 @@ class Part:
     chapters: tuple[str, ...] = ()
 
 
-def shelf_of(searcher: object) -> tuple[Shelved, ...]:
-    """The documents of a searcher that lists them (a library's `documents()`); () for the
+@runtime_checkable
+class PageCounted(Protocol):
+    """Documents that tell their page counts without each document being made (a
+    library's `shelf()` of 100,000 files makes only those a question turns to)."""
+
+    def page_counts(self) -> Sequence[int | None]: ...
+
+
+def shelf_of(searcher: object) -> Sequence[Shelved]:
+    """The documents of a searcher that shelves them (a library's `shelf()`); () for the
     web and any searcher that does not."""
-    documents = getattr(searcher, "documents", None)
-    return tuple(documents()) if callable(documents) else ()
+    shelf = getattr(searcher, "shelf", None)
+    return shelf() if callable(shelf) else ()
+
+
+def _long(documents: Sequence[Shelved]) -> list[Shelved]:
+    """The documents of at least `SWEEP_MIN_PAGES` pages."""
+    if isinstance(documents, PageCounted):
+        counts = documents.page_counts()
+        return [documents[i] for i, pages in enumerate(counts) if (pages or 0) >= SWEEP_MIN_PAGES]
+    return [d for d in documents if (d.page_count or 0) >= SWEEP_MIN_PAGES]
 
 
 def _words(text: str) -> list[str]:
@@ -97,8 +113,7 @@ def named_document(text: str, documents: Sequence[Shelved]) -> Shelved | None:
         return None
     word = "(?:" + "|".join(sorted(set(words), key=lambda w: (-len(w), w))) + ")"
     pattern = re.compile(f"^{_SEPARATORS}*{word}(?:{_SEPARATORS}+{word})+{_SEPARATORS}*$", re.M)
-    long = [d for d in documents if (d.page_count or 0) >= SWEEP_MIN_PAGES]
-    if not _named(words, pattern, long):
+    if not _named(words, pattern, _long(documents)):
         return None
     named = _named(words, pattern, documents)
     if len(named) != 1:

@@ -42,7 +42,6 @@ from engine.render import PageEvidence
 from engine.snapshots import Snapshot, split_page
 from engine.sources.kinds import Origin, SourceKind
 from engine.sources.library import Library
-from engine.sources.library.folder import canonical_file_url
 from engine.sources.protocols import (
     DocumentGone,
     Fetcher,
@@ -75,13 +74,7 @@ class SourcePart:
 def library_owns(library: Library) -> Owns:
     """The URLs of `library`'s documents (a `#page=N` accepted, a `file://` URL in any
     spelling), as the library itself recognises them."""
-    urls = frozenset(document.url for document in library.documents())
-
-    def owns(url: str) -> bool:
-        base = split_page(url.strip())[0]
-        return base in urls or canonical_file_url(base) in urls
-
-    return owns
+    return library.owns
 
 
 class Router:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from engine.documents.parse import DocumentKind, ParsedFile
 from engine.sources.library.index.backend import PassageTokens
-from engine.sources.library.index.catalog import CatalogEntry
+from engine.sources.library.index.catalog import CatalogColumns, CatalogEntry
 from engine.sources.library.index.passage_index import PassageIndex
 from engine.sources.library.index.reading import tokenize_document
 from engine.sources.library.index.refresh import new_key
@@ -23,7 +23,9 @@ class StoredLibrary:
     def index(self, documents: list[int] | None = None) -> PassageIndex:
         """The index of these documents (all by default) over what the store holds."""
         chosen = range(len(self.entries)) if documents is None else documents
-        return PassageIndex(self.store.reader(), [self.entries[n] for n in chosen])
+        return PassageIndex(
+            self.store.reader(), CatalogColumns.of([self.entries[n] for n in chosen])
+        )
 
 
 def stored_library(

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import os
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import NamedTuple
-from urllib.parse import quote_from_bytes
+from typing import NamedTuple, Protocol
+from urllib.parse import quote_from_bytes, unquote_to_bytes
 
 from engine.documents.parse import CONTENT_TYPE_BY_KIND, DocumentKind
 from engine.errors import SourceError
 from engine.snapshots import split_page
 from engine.sources.library.files import worded
-from engine.sources.library.index.catalog import CatalogEntry
+from engine.sources.library.index.catalog import CatalogColumns, CatalogEntry
 from engine.sources.library.manifest import Manifest
 from engine.text.escapes import escaped
 
@@ -97,3 +97,104 @@ def build_documents(
         )
         documents.append(document)
     return documents
+
+
+class Documents(Protocol):
+    """A library's documents, by number (their files' path order), and the number of the
+    document a URL cites."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, number: int) -> LibraryDocument: ...
+
+    def __iter__(self) -> Iterator[LibraryDocument]: ...
+
+    def number_of(self, url: str) -> int:
+        """The number of the document whose URL is `url` (no page fragment); -1 for none."""
+        ...
+
+    def page_counts(self) -> Sequence[int | None]:
+        """Each document's page count, in order (no document made for it)."""
+        ...
+
+
+class ListedDocuments:
+    """Documents made whole (those a manifest lists may have any URL)."""
+
+    def __init__(self, documents: list[LibraryDocument]) -> None:
+        self._documents = documents
+        self._by_url = {document.url: number for number, document in enumerate(documents)}
+
+    def __len__(self) -> int:
+        return len(self._documents)
+
+    def __getitem__(self, number: int) -> LibraryDocument:
+        return self._documents[number]
+
+    def __iter__(self) -> Iterator[LibraryDocument]:
+        return iter(self._documents)
+
+    def number_of(self, url: str) -> int:
+        return self._by_url.get(url, -1)
+
+    def page_counts(self) -> Sequence[int | None]:
+        return [document.page_count for document in self._documents]
+
+
+class FileDocuments:
+    """The documents of a folder no manifest lists, each made when first asked for: its
+    URL is its file's, so a URL's document is found from the URL (the path it quotes, in
+    the sorted paths), and a warm opening of 100,000 files makes none but its hits."""
+
+    def __init__(self, folder: Path, files: CatalogColumns) -> None:
+        self._folder_url = folder.as_uri().rstrip("/") + "/"  # as `Path.as_uri` spells each
+        self._inside = str(folder).rstrip("/") + "/"  # as `folder / relative` spells it
+        self._files = files
+        self._made: dict[int, LibraryDocument] = {}
+        self._numbers: dict[str, int] | None = None
+
+    def __len__(self) -> int:
+        return len(self._files.relative)
+
+    def __getitem__(self, number: int) -> LibraryDocument:
+        document = self._made.get(number)
+        if document is None:
+            files = self._files
+            relative = files.relative[number]  # IndexError past the end, as a list's
+            number %= len(files.relative)
+            document = LibraryDocument(
+                self._folder_url + file_url_path(relative),
+                files.title[number],
+                self._inside + relative,
+                files.kind[number],
+                files.page_count[number],
+                files.sha256[number],
+            )
+            self._made[number] = document
+        return document
+
+    def __iter__(self) -> Iterator[LibraryDocument]:
+        return (self[number] for number in range(len(self)))
+
+    def number_of(self, url: str) -> int:
+        if not url.startswith(self._folder_url):
+            return -1
+        if self._numbers is None:
+            relatives = self._files.relative
+            self._numbers = dict(zip(relatives, range(len(relatives)), strict=True))
+        relative = os.fsdecode(unquote_to_bytes(url[len(self._folder_url) :]))
+        number = self._numbers.get(relative, -1)
+        return number if number >= 0 and self[number].url == url else -1  # our spelling
+
+    def page_counts(self) -> Sequence[int | None]:
+        return self._files.page_count
+
+
+def library_documents(
+    folder: Path, files: CatalogColumns, manifest: Manifest, on_warning: Callable[[str], None]
+) -> Documents:
+    """The documents of the indexed `files` (in path order) of `folder` (resolved): made
+    on demand when no manifest lists any file, else whole (`build_documents`)."""
+    if not len(manifest):
+        return FileDocuments(folder, files)
+    return ListedDocuments(build_documents(folder, files.rows(), manifest, on_warning))

@@ -4,7 +4,7 @@ whether a file changed since it was indexed."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 from pathlib import Path
 from stat import S_ISREG
@@ -69,18 +69,56 @@ class ScannedFile(NamedTuple):
         return name[:dot] if 0 < dot < len(name) - 1 else name
 
 
+class FolderScan:
+    """The supported files under a folder, as columns in path order (position i of each
+    list is one file): what every opening compares with the catalog, column by column,
+    without a tuple made per file (`files` makes them, for a refresh)."""
+
+    __slots__ = ("kinds", "locations", "mtimes", "relatives", "sizes")
+
+    def __init__(
+        self,
+        locations: list[str],
+        relatives: list[str],
+        kinds: list[DocumentKind],
+        sizes: list[int],
+        mtimes: list[int],
+    ) -> None:
+        self.locations = locations
+        self.relatives = relatives
+        self.kinds = kinds
+        self.sizes = sizes
+        self.mtimes = mtimes
+
+    @classmethod
+    def of(cls, files: Sequence[ScannedFile]) -> FolderScan:
+        columns = [list(map(itemgetter(field), files)) for field in range(5)]
+        return cls(*columns)
+
+    def __len__(self) -> int:
+        return len(self.relatives)
+
+    def files(self) -> list[ScannedFile]:
+        columns = (self.locations, self.relatives, self.kinds, self.sizes, self.mtimes)
+        return list(map(ScannedFile._make, zip(*columns, strict=True)))
+
+
 def scan_folder(
     folder: Path, on_refused: Callable[[str, str], None] | None = None
 ) -> list[ScannedFile]:
+    """Supported files under `folder` (see `scan_columns`), one tuple each."""
+    return scan_columns(folder, on_refused).files()
+
+
+def scan_columns(folder: Path, on_refused: Callable[[str, str], None] | None = None) -> FolderScan:
     """Supported files under `folder`, recursively, in path order, with size and mtime;
     hidden files and folders skipped, symbolic links to folders not followed. A link to a
     file outside the folder is refused (`on_refused` gets its path and why): the library
     never leaves its folder. A folder that cannot be listed (permission denied) is reported
     the same way, its path ending in "/". One `stat` per file: this runs on every open,
-    over every file."""
+    over every file, so the loop does no more than it must."""
     inside = folder.resolve()
     found: list[tuple[str, str, DocumentKind, int, int]] = []
-    add = found.append
     kinds = KIND_BY_SUFFIX
     pending = [""]
     while pending:
@@ -92,13 +130,16 @@ def scan_folder(
                 reason = error.strerror or type(error).__name__
                 on_refused(prefix or "./", f"folder not readable ({reason})")
             continue
+        here: list[tuple[str, str, DocumentKind, int, int]] = []
+        add = here.append
+        folders: list[str] = []
         for entry in entries:
             name = entry.name
             if name[0] == ".":
                 continue
             try:
                 if entry.is_dir(follow_symlinks=False):
-                    pending.append(f"{prefix}{name}/")
+                    folders.append(f"{prefix}{name}/")
                     continue
                 # `os.path.splitext`'s suffix: a name here has no leading dot
                 dot = name.rfind(".")
@@ -113,9 +154,15 @@ def scan_folder(
             except OSError:
                 continue
             if S_ISREG(status.st_mode):
-                add((entry.path, prefix + name, kind, status.st_size, status.st_mtime_ns))
-    found.sort(key=itemgetter(1))
-    return list(map(ScannedFile._make, found))
+                add((prefix + name, entry.path, kind, status.st_size, status.st_mtime_ns))
+        here.sort()  # each folder's files, and the folders, in order: the whole nearly in
+        found += here  # path order already, which the sort below then takes in one pass
+        pending += sorted(folders, reverse=True)
+    found.sort()  # by path: no two files have the same one
+    relatives, locations, found_kinds, sizes, mtimes = (
+        list(map(itemgetter(field), found)) for field in range(5)
+    )
+    return FolderScan(locations, relatives, found_kinds, sizes, mtimes)
 
 
 def find_library_files(folder: Path) -> list[tuple[Path, DocumentKind]]:

@@ -23,9 +23,15 @@ from engine.sources.kinds import LIBRARY, SourceKind
 from engine.sources.library.cache import ParsedTextCache, default_cache_dir
 from engine.sources.library.deadline import Deadline
 from engine.sources.library.document_texts import DocumentTexts
-from engine.sources.library.documents import LibraryDocument, LibraryError, build_documents
+from engine.sources.library.documents import (
+    Documents,
+    LibraryDocument,
+    LibraryError,
+    ListedDocuments,
+    library_documents,
+)
 from engine.sources.library.files import Note, worded
-from engine.sources.library.index.catalog import CatalogEntry
+from engine.sources.library.index.catalog import CatalogColumns
 from engine.sources.library.index.opening import OpenedIndex, open_index, open_saved
 from engine.sources.library.index.passage_index import PassageIndex
 from engine.sources.library.index.refresh import RefreshSummary
@@ -62,7 +68,7 @@ class Library:
     def __init__(
         self,
         folder: Path,
-        documents: list[LibraryDocument],
+        documents: Documents,
         index: PassageIndex,
         texts: DocumentTexts,
         *,
@@ -82,7 +88,6 @@ class Library:
         self._documents = documents
         self._index = index
         self._texts = texts
-        self._by_url = {document.url: number for number, document in enumerate(documents)}
         self._titles = titles
         """The documents' titles, as a field of their own (from the catalog's title tokens)."""
 
@@ -153,17 +158,17 @@ class Library:
         )
         for note in skipped_notes(refused + opened.summary.unreadable):
             warn(note)
-        entries = opened.documents()
+        indexed = opened.indexed()
         if opened.summary.unfinished:
-            warn(unfinished_note(opened.summary, len(entries)))
-        if not entries and not opened.summary.unfinished:
+            warn(unfinished_note(opened.summary, len(indexed.relative)))
+        if not indexed.relative and not opened.summary.unfinished:
             suffixes = ", ".join(sorted(KIND_BY_SUFFIX))
             raise LibraryError(f"no readable document in {folder} (looked for {suffixes})")
-        documents = build_documents(folder, entries, manifest, warn)
+        documents = library_documents(folder, indexed, manifest, warn)
         if backend is None:
             texts = DocumentTexts(ParsedTextCache(cache_root / "parsed"), opened.state.texts)
         else:  # the citation URLs too, for the hosts without the folder (or its manifest)
-            urls = {entry.relative: doc.url for entry, doc in zip(entries, documents, strict=True)}
+            urls = {r: doc.url for r, doc in zip(indexed.relative, documents, strict=True)}
             if urls != backend.load_urls():
                 backend.save_urls(urls)
             snapshot = backend.snapshot_texts(opened.reader)
@@ -176,7 +181,7 @@ class Library:
             index_from_cache=opened.from_cache,
             summary=opened.summary,
             refused=refused,
-            titles=TitleField.of_tokens([_title_tokens(entry) for entry in entries]),
+            titles=TitleField.of_tokens(_title_tokens(indexed)),
         )
 
     @classmethod
@@ -200,10 +205,12 @@ class Library:
                 f"{without_password(store_url)} holds no index of it "
                 f"(fonte library index {folder} --store URL)"
             )
-        progress(f"index loaded from the library store ({len(opened.state.catalog.entries)} files)")
+        progress(f"index loaded from the library store ({len(opened.state.catalog)} files)")
         for note in skipped_notes(opened.summary.unreadable):
             warn(note)
-        documents = stored_documents(folder, opened.documents(), backend.load_urls())
+        documents = ListedDocuments(
+            stored_documents(folder, opened.documents(), backend.load_urls())
+        )
         texts = DocumentTexts(backend.snapshot_texts(opened.reader), every_kind=True)
         library = cls(
             folder,
@@ -212,13 +219,33 @@ class Library:
             texts,
             index_from_cache=True,
             summary=opened.summary,
-            titles=TitleField.of_tokens([_title_tokens(e) for e in opened.documents()]),
+            titles=TitleField.of_tokens(_title_tokens(opened.indexed())),
         )
         library.from_store = True
         return library
 
     def documents(self) -> list[LibraryDocument]:
+        """Every document (each made now: `document_count` and `owns` make none)."""
         return list(self._documents)
+
+    def shelf(self) -> Documents:
+        """The documents, each made when first asked for (what a planner looks over)."""
+        return self._documents
+
+    def document_count(self) -> int:
+        return len(self._documents)
+
+    def owns(self, url: str) -> bool:
+        """Whether `url` cites a document of the library (`#page=N` accepted, a `file://`
+        URL in any spelling)."""
+        return self._number_of(split_page(url.strip())[0]) >= 0
+
+    def _number_of(self, base: str) -> int:
+        """The number of the document `base` (a URL without page) cites; -1 for none."""
+        number = self._documents.number_of(base)
+        if number < 0:
+            number = self._documents.number_of(canonical_file_url(base))
+        return number
 
     def passage_count(self) -> int:
         return len(self._index)
@@ -252,28 +279,20 @@ class Library:
     def pdf_path(self, url: str) -> Path | None:
         """The file of the library's PDF that `url` cites (`#page=N` accepted, a `file://`
         URL in any spelling); None for a URL of no PDF of the library."""
-        base = split_page(url.strip())[0]
-        number = self._by_url.get(base)
-        if number is None:
-            number = self._by_url.get(canonical_file_url(base), -1)
+        number = self._number_of(split_page(url.strip())[0])
         document = self._documents[number] if number >= 0 else None
         return document.path if document is not None and document.kind is DocumentKind.pdf else None
 
     def original(self, url: str) -> Path | None:
         """The file of any document of the library that `url` cites (`Originals`)."""
-        base = split_page(url.strip())[0]
-        number = self._by_url.get(base)
-        if number is None:
-            number = self._by_url.get(canonical_file_url(base), -1)
+        number = self._number_of(split_page(url.strip())[0])
         return self._documents[number].path if number >= 0 else None
 
     async def fetch(self, url: str) -> Snapshot:
         """The whole document `url` names; a `#page=N` fragment is accepted (and must be
         within the page count of a paged document)."""
         base, page = split_page(url.strip())
-        number = self._by_url.get(base)
-        if number is None:
-            number = self._by_url.get(canonical_file_url(base), -1)
+        number = self._number_of(base)
         if number < 0:
             raise DocumentGone(f"not a document of the library at {self.folder}: {url}")
         document = self._documents[number]
@@ -403,11 +422,12 @@ def _manifest_titles(folder: Path, manifest: Manifest) -> dict[str, str]:
     return titles
 
 
-def _title_tokens(entry: CatalogEntry) -> str:
-    """The title tokens the catalog keeps (tokenized here for an entry without them)."""
-    if entry.title_tokens or not entry.title:
-        return entry.title_tokens
-    return " ".join(title_tokens(entry.title))
+def _title_tokens(files: CatalogColumns) -> list[str]:
+    """The title tokens the catalog keeps (tokenized here for a file without them)."""
+    return [
+        kept if kept or not title else " ".join(title_tokens(title))
+        for kept, title in zip(files.title_tokens, files.title, strict=True)
+    ]
 
 
 def _ignore(message: str) -> None:

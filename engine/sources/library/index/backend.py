@@ -95,6 +95,12 @@ class PassageReader(Protocol):
         names; a store may still list a key just removed (removing it again is harmless)."""
         ...
 
+    def passage_total(self) -> int:
+        """How many live passages are stored (removed ones not counted): when the catalog
+        names as many, no passage is left of a key it does not name, and a refresh need
+        not list the keys."""
+        ...
+
 
 class PassageWriter(Protocol):
     """Changes to the passages, seen by readers only once committed. Used under the lock."""

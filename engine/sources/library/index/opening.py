@@ -20,14 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.sources.library.deadline import Deadline
-from engine.sources.library.files import ScannedFile, scan_folder
+from engine.sources.library.files import FolderScan, scan_columns
 from engine.sources.library.index.backend import (
     DamagedIndex,
     IndexBackend,
     Notify,
     PassageReader,
 )
-from engine.sources.library.index.catalog import Catalog, CatalogEntry
+from engine.sources.library.index.catalog import Catalog, CatalogColumns, CatalogEntry
 from engine.sources.library.index.passage_index import PassageIndex
 from engine.sources.library.index.refresh import (
     IndexState,
@@ -56,8 +56,12 @@ class OpenedIndex:
         """The indexed files, in path order: their position is their document number."""
         return self.state.catalog.documents()
 
+    def indexed(self) -> CatalogColumns:
+        """The indexed files as columns (`documents`, with no entry made)."""
+        return self.state.catalog.indexed()
+
     def passage_index(self) -> PassageIndex:
-        return PassageIndex(self.reader, self.documents())
+        return PassageIndex(self.reader, self.indexed())
 
 
 @dataclass(frozen=True)
@@ -84,31 +88,38 @@ def open_index(
     `on_refused` hears of each file the scan would not take (a link leading outside).
     Once `deadline` passes no more file is read: the index then holds the files read by
     then (`summary.pending` names the rest), and is saved so the next opening goes on."""
-    files = scan_folder(folder, on_refused)
+    scan = scan_columns(folder, on_refused)
     if store is None:
         store = TantivyStore(folder_directory(index_root, folder))
     saved = _load(store)
-    if saved is not None and is_current(saved.catalog, files, titles):
-        on_progress(f"index loaded from cache ({len(saved.catalog.entries)} files)")
+    if saved is not None and is_current(saved.catalog, scan, titles):
+        on_progress(f"index loaded from cache ({len(saved.catalog)} files)")
         return _as_saved(saved)
     try:
         with store.refreshing(on_progress, deadline) as held:
             if not held:  # the deadline passed while another process refreshed it
                 state, summary = saved_part(
-                    IndexState(saved.catalog if saved else Catalog()), files
+                    IndexState(saved.catalog if saved else Catalog()), scan.files()
                 )
                 return OpenedIndex(state, summary, True, saved.reader if saved else None)
             # Under the lock, the saved index is the latest and nobody else writes it: the
             # catalog loaded already, unless another process saved one since.
             current = _reloaded(store, saved)
-            if current is not None and is_current(current.catalog, files, titles):
+            if current is not None and is_current(current.catalog, scan, titles):
                 return _as_saved(current)  # another process refreshed it while this one waited
-            args = (files, titles, parsed_dir, on_progress, on_cache_error, deadline)
+            args = (scan, titles, parsed_dir, on_progress, on_cache_error, deadline)
             return _refreshed(store, current, *args)
     except (OSError, DamagedIndex) as error:
         on_cache_error(error if isinstance(error, OSError) else OSError(str(error)))
     return _refreshed(
-        TantivyStore(None), None, files, titles, parsed_dir, on_progress, on_cache_error, deadline
+        TantivyStore(None),
+        None,
+        scan,
+        titles,
+        parsed_dir,
+        on_progress,
+        on_cache_error,
+        deadline,
     )
 
 
@@ -122,7 +133,7 @@ def open_saved(store: IndexBackend) -> OpenedIndex | None:
 def _refreshed(
     store: IndexBackend,
     current: _Saved | None,
-    files: list[ScannedFile],
+    scan: FolderScan,
     titles: dict[str, str],
     parsed_dir: Path,
     on_progress: Notify,
@@ -135,12 +146,12 @@ def _refreshed(
         store.reset()
         state, stored_keys = IndexState(Catalog()), set[str]()
     else:
-        state, stored_keys = IndexState(current.catalog), current.reader.keys()
+        state, stored_keys = IndexState(current.catalog), _unnamed_keys(current)
     stored_keys |= state.catalog.keys()
     with store.writing() as writer:
         summary = refresh(
             state,
-            files,
+            scan,
             titles,
             writer=writer,
             parsed_dir=str(parsed_dir),
@@ -156,6 +167,13 @@ def _refreshed(
     if summary.interrupted:
         raise KeyboardInterrupt
     return opened
+
+
+def _unnamed_keys(saved: _Saved) -> set[str]:
+    """The stored keys `saved`'s catalog may not name (a crashed refresh's): none when
+    the store holds as many passages as the catalog names, else every stored key."""
+    named = sum(saved.catalog.indexed().passages)
+    return set() if saved.reader.passage_total() == named else saved.reader.keys()
 
 
 def _load(store: IndexBackend) -> _Saved | None:
@@ -191,7 +209,5 @@ def _reloaded(store: IndexBackend, saved: _Saved | None) -> _Saved | None:
 
 def _as_saved(saved: _Saved) -> OpenedIndex:
     catalog = saved.catalog
-    unreadable = [(e.relative, e.reason) for e in catalog.entries.values() if not e.indexed]
-    return OpenedIndex(
-        IndexState(catalog), RefreshSummary(unreadable=unreadable), True, saved.reader
-    )
+    summary = RefreshSummary(unreadable=catalog.unreadable())
+    return OpenedIndex(IndexState(catalog), summary, True, saved.reader)

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.sources.library.index.backend import CandidatePassage, PassageReader
-from engine.sources.library.index.catalog import CatalogEntry
+from engine.sources.library.index.catalog import CatalogColumns
 
 # Anserini's passage-retrieval setting: a lower k1 and b than bm25s's defaults (1.5, 0.75)
 # ranked FinanceBench gold pages better and the br-laws cases no worse (evals/bench_library).
@@ -57,12 +57,12 @@ class PassageIndex:
     """The passages of `documents` (the catalog's indexed entries, numbered by position)
     in the store `reader` reads; None when nothing is stored yet."""
 
-    def __init__(self, reader: PassageReader | None, documents: Sequence[CatalogEntry]) -> None:
+    def __init__(self, reader: PassageReader | None, documents: CatalogColumns) -> None:
         self._reader = reader
-        self._keys = [entry.key for entry in documents]
-        self._numbers = {entry.key: number for number, entry in enumerate(documents)}
-        self._live_count = sum(entry.passages for entry in documents)
-        total = sum(entry.length for entry in documents)
+        self._keys = documents.key
+        self._numbers = dict(zip(documents.key, range(len(documents.key)), strict=True))
+        self._live_count = sum(documents.passages)
+        total = sum(documents.length)
         self._mean_length = total / self._live_count if self._live_count else 1.0
 
     def __len__(self) -> int:

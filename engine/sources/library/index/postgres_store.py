@@ -287,6 +287,13 @@ class PostgresReader:
             row = self._connection.execute(query, values).fetchone()
         return [_int(value) for value in row or ()]
 
+    def passage_total(self) -> int:
+        with failing_as_store_error(self._url):
+            row = self._connection.execute(
+                "SELECT count(*) FROM fonte_passages WHERE library = %s", (self._library,)
+            ).fetchone()
+        return _int(row[0]) if row else 0
+
     def keys(self) -> set[str]:
         with failing_as_store_error(self._url):
             rows = self._connection.execute(

@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
+from bisect import bisect_left
 from dataclasses import dataclass, field
+from itertools import compress, repeat
+from operator import eq, is_not, ne, or_
 
 from engine.sources.library.cache import file_sha256
 from engine.sources.library.deadline import Deadline, passed
-from engine.sources.library.files import ScannedFile
+from engine.sources.library.files import FolderScan, ScannedFile
 from engine.sources.library.index.backend import Notify, PassageWriter
-from engine.sources.library.index.catalog import Catalog, CatalogEntry
+from engine.sources.library.index.catalog import Catalog, CatalogColumns, CatalogEntry
 from engine.sources.library.index.reading import TOO_LARGE, FileOutcome, FileTask
 from engine.sources.library.index.workers import read_files
 from engine.sources.library.ranking import title_tokens
@@ -66,24 +69,27 @@ def effective_title(manifest_title: str, own_title: str, file: ScannedFile) -> s
     return manifest_title.strip() or own_title or file.stem
 
 
-def is_current(catalog: Catalog, files: list[ScannedFile], titles: dict[str, str]) -> bool:
-    """Whether `catalog` describes exactly these files, unchanged, with these titles. (Every
-    opening asks it of every file: the fields are compared in place, and a file's stem made
-    only when its title may be it.)"""
-    entries = catalog.entries
-    if len(files) != len(entries):
+def is_current(catalog: Catalog, scan: FolderScan, titles: dict[str, str]) -> bool:
+    """Whether `catalog` describes exactly the files of `scan`, unchanged, with these
+    titles. Every opening asks it of every file: with the manifest titles the catalog was
+    titled with, the columns are compared whole (`Catalog.same_files`); with other titles,
+    each file's title is checked."""
+    if len(scan) != len(catalog):
         return False
-    get = entries.get
+    if not catalog.same_files(scan.relatives, scan.kinds, scan.sizes, scan.mtimes):
+        return False
+    return catalog.titles == titles or _titled_alike(catalog, scan.files(), titles)
+
+
+def _titled_alike(catalog: Catalog, files: list[ScannedFile], titles: dict[str, str]) -> bool:
+    """Whether each indexed file of `catalog` (the same files as `files`) has the title
+    these manifest `titles` give it."""
+    entries = catalog.entries
     for file in files:
-        _, relative, kind, size, mtime_ns = file
-        entry = get(relative)
-        if entry is None or entry.kind is not kind:
-            return False
-        if entry.size != size or entry.mtime_ns != mtime_ns:
-            return False
+        entry = entries[file.relative]
         if entry.reason:  # unreadable: indexed with no title
             continue
-        listed = titles.get(relative) if titles else None
+        listed = titles.get(file.relative) if titles else None
         if listed is None and entry.own_title:  # its own title, as `effective_title` says
             if entry.title != entry.own_title:
                 return False
@@ -108,13 +114,13 @@ def saved_part(state: IndexState, files: list[ScannedFile]) -> tuple[IndexState,
         if not entry.indexed:
             summary.unreadable.append((file.relative, entry.reason))
     _left_for_next(unread, summary)
-    catalog = dataclasses.replace(state.catalog, entries=dict(sorted(entries.items())))
+    catalog = Catalog(dict(sorted(entries.items())), state.catalog.titles)
     return dataclasses.replace(state, catalog=catalog), summary
 
 
 def refresh(
     state: IndexState,
-    files: list[ScannedFile],
+    scan: FolderScan,
     titles: dict[str, str],
     *,
     writer: PassageWriter,
@@ -123,37 +129,60 @@ def refresh(
     on_cache_error: Notify,
     deadline: Deadline | None = None,
 ) -> RefreshSummary:
-    """Update `state` in place to describe `files`, the passages of the files read added
-    to `writer` (the caller commits them, then saves the catalog). Returns what changed.
-    Once `deadline` passes, or at Ctrl-C, no more file is read: the state describes the
-    files read by then."""
+    """Update `state` in place to describe the files of `scan`, the passages of the files
+    read added to `writer` (the caller commits them, then saves the catalog). Returns what
+    changed. Once `deadline` passes, or at Ctrl-C, no more file is read: the state
+    describes the files read by then.
+
+    The files whose path, kind, size and modification time the catalog holds already
+    (and titled with the same manifest titles) are found by comparing the two as sets, and
+    keep their rows as they are: only the others are looked at one by one (at 100,000
+    files and one added, that is one)."""
     old = state.catalog
+    kept = old.columns()
+    position = dict(zip(kept.relative, range(len(kept.relative)), strict=True))
+    folder = set(scan.relatives)
+    slots: list[int | str] = list(map(position.get, scan.relatives, repeat(-1)))
+    """Each file's place in the new catalog, in path order: the old row kept as it is (its
+    position), or the file's path, its entry in `entries` once made."""
+    if old.titles == titles and kept.relative:  # so an unchanged file keeps its title
+        looked_at = {scan.relatives[i] for i in _moved_rows(scan, kept, slots)}
+    else:
+        looked_at = folder
+    for relative in looked_at:
+        slots[bisect_left(scan.relatives, relative)] = relative
     summary = RefreshSummary()
+    summary.unreadable = [
+        (relative, why)
+        for relative, why in old.unreadable()
+        if relative in folder and relative not in looked_at
+    ]
     entries: dict[str, CatalogEntry] = {}
     tasks: list[FileTask] = []
     unread: list[ScannedFile] = []
-    scanned = {file.relative: file for file in files}
-    for file in files:
-        previous = old.entries.get(file.relative)
-        title = titles.get(file.relative, "")
-        kept = _keep(previous, file, title, summary)
-        if kept is not None:
-            entries[file.relative] = kept
+    scanned = {relative: _file(scan, relative) for relative in sorted(looked_at)}
+    for relative, file in scanned.items():
+        at = position.get(relative)
+        previous = None if at is None else kept.row(at)
+        title = titles.get(relative, "")
+        entry = _keep(previous, file, title, summary)
+        if entry is not None:
+            entries[relative] = entry
             continue
         if passed(deadline):  # not even hashed: the next refresh reads it
             unread.append(file)
             continue
         sha = _sha256(file)
         if sha is None:
-            entries[file.relative] = CatalogEntry(
-                file.relative, file.kind, file.size, file.mtime_ns, "", "cannot read"
+            entries[relative] = CatalogEntry(
+                relative, file.kind, file.size, file.mtime_ns, "", "cannot read"
             )
-            summary.unreadable.append((file.relative, "cannot read"))
+            summary.unreadable.append((relative, "cannot read"))
             continue
-        (summary.added if previous is None else summary.changed).append(file.relative)
-        task = FileTask(str(file.path), file.relative, file.kind, sha, title, parsed_dir)
+        (summary.added if previous is None else summary.changed).append(relative)
+        task = FileTask(str(file.path), relative, file.kind, sha, title, parsed_dir)
         tasks.append(dataclasses.replace(task, size=file.size))
-    summary.removed = sorted(set(old.entries) - set(scanned))
+    summary.removed = sorted(set(kept.relative) - folder)
     read: set[str] = set()
     outcomes = read_files(tasks, on_progress, deadline)
     try:
@@ -168,9 +197,30 @@ def refresh(
         outcomes.close()
     unread += [scanned[task.relative] for task in tasks if task.relative not in read]
     _left_for_next(unread, summary)
-    state.catalog = Catalog(dict(sorted(entries.items())))
+    state.catalog = Catalog.of_columns(kept.merged(slots, entries), titles)
     summary.unreadable.sort()
     return summary
+
+
+def _moved_rows(scan: FolderScan, kept: CatalogColumns, at: list[int | str]) -> list[int]:
+    """The files of `scan` (by position) that are not in `kept` as they are now: new (`at`
+    -1), or of another kind, size or modification time than their row `at` there. Every
+    refresh asks it of every file: the columns are compared by `map`, at C speed."""
+    rows: list[int] = at  # type: ignore[assignment]  # only positions yet
+    new = map(eq, rows, repeat(-1))
+    kinds = map(is_not, scan.kinds, map(kept.kind.__getitem__, rows))
+    sizes = map(ne, scan.sizes, map(kept.size.__getitem__, rows))
+    mtimes = map(ne, scan.mtimes, map(kept.mtime_ns.__getitem__, rows))
+    moved = map(or_, map(or_, new, kinds), map(or_, sizes, mtimes))
+    return list(compress(range(len(rows)), moved))
+
+
+def _file(scan: FolderScan, relative: str) -> ScannedFile:
+    """The file of `scan` at `relative` (its paths are sorted)."""
+    at = bisect_left(scan.relatives, relative)
+    return ScannedFile(
+        scan.locations[at], relative, scan.kinds[at], scan.sizes[at], scan.mtimes[at]
+    )
 
 
 def _left_for_next(unread: list[ScannedFile], summary: RefreshSummary) -> None:

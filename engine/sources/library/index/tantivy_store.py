@@ -1,8 +1,8 @@
 """A folder's index kept on this machine: its passages in a tantivy index, its catalog in a
-JSON file, its refresh lock a `flock` (`lock`), all in the cache, shared by every process.
+file of columns, its refresh lock a `flock` (`lock`), all in the cache, shared by every process.
 
     <cache>/library/index/<folder key>/
-        catalog.json   the current catalog (see `catalog`), replaced atomically
+        catalog        the current catalog (see `catalog`), replaced atomically
         passages/      the tantivy index of the passages (committed before the catalog)
         lock           held while a process refreshes the index
 
@@ -38,7 +38,7 @@ from engine.sources.library.index.backend import (
 from engine.sources.library.index.catalog import Catalog
 from engine.sources.library.index.lock import exclusive
 
-_CATALOG = "catalog.json"
+_CATALOG = "catalog"
 _PASSAGES = "passages"
 _LOCK = "lock"
 _TOKENIZER = "fonte_tokens"
@@ -109,7 +109,7 @@ class TantivyStore:
 
     def save_catalog(self, catalog: Catalog) -> None:
         if self.catalog_path is None:
-            self._memory_catalog = Catalog(dict(catalog.entries))
+            self._memory_catalog = Catalog(dict(catalog.entries), catalog.titles)
             return
         catalog.save(self.catalog_path)
 
@@ -210,6 +210,10 @@ class TantivyReader:
         with _failing_as_damage():
             results = [self._searcher.search(_term(term), 1, count=True) for term in terms]
         return [int(result.count or 0) for result in results]  # type: ignore[attr-defined]
+
+    def passage_total(self) -> int:
+        with _failing_as_damage():
+            return int(self._searcher.num_docs)  # a segment's documents less its removed
 
     def keys(self) -> set[str]:
         """The keys of the snapshot's passages (a removed key may be listed until tantivy

@@ -365,7 +365,7 @@ def test_a_corrupt_cache_is_rebuilt(
     for entry in (cache_dir / "library" / "parsed").iterdir():
         entry.write_bytes(b"{broken")
     for folder_dir in (cache_dir / "library" / "index").iterdir():
-        (folder_dir / "catalog.json").write_bytes(b"junk")
+        (folder_dir / "catalog").write_bytes(b"junk")
     library = open_library(library_folder)
     assert not library.index_from_cache
     assert len(library.documents()) == 5

@@ -8,10 +8,11 @@ import tantivy
 
 from engine.sources.library.deadline import Deadline
 from engine.sources.library.index import opening as opening_module
+from engine.sources.library.index.backend import PassageTokens
 from engine.sources.library.index.lock import exclusive
 from engine.sources.library.index.opening import OpenedIndex, open_index
 from engine.sources.library.index.passage_index import Matches
-from engine.sources.library.index.tantivy_store import TantivyStore, folder_directory
+from engine.sources.library.index.tantivy_store import TantivyReader, TantivyStore, folder_directory
 from tests.support.clock import FakeClock
 from tests.support.library_files import ReadCounter, Recorder, TimedReads, write_pdf, write_text
 
@@ -273,7 +274,7 @@ def test_a_refresh_that_dies_before_its_catalog_leaves_the_saved_index_sound(
     assert saved is not None
     reader = store.reader()
     assert reader.keys() > saved.keys()  # the new d2's passages, named by no catalog
-    index = opening_module.PassageIndex(reader, saved.documents())
+    index = opening_module.PassageIndex(reader, saved.indexed())
     assert index.matches(["wind"]).refs == []
     assert len(index.matches(["solar"]).refs) == 6  # the old d2 still, as its catalog says
     refreshed = _open(folder, cache)
@@ -348,3 +349,32 @@ def test_a_refresh_decodes_the_catalog_once_when_nobody_saved_another_meanwhile(
     assert len(_found(opened, ["case"])) == 7
     monkeypatch.undo()
     assert _open(folder, tmp_path / "cache").from_cache
+
+
+def test_a_refresh_lists_the_stored_keys_only_when_passages_are_unaccounted_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With as many passages stored as the catalog names, nothing is left to sweep: a
+    refresh does not list every key (at 100,000 files that listing is most of it)."""
+    folder = _folder(tmp_path)
+    cache = tmp_path / "cache"
+    _open(folder, cache)
+    listed: list[int] = []
+    keys = TantivyReader.keys
+
+    def counting(self: TantivyReader) -> set[str]:
+        listed.append(1)
+        return keys(self)
+
+    monkeypatch.setattr(TantivyReader, "keys", counting)
+    write_text(folder / "d9.md", "# Doc 9\nWind now, case 9.\n")
+    assert [name for name, _, _ in _found(_open(folder, cache), ["wind"])] == ["d9.md"]
+    assert listed == []
+    with _store(folder, cache).writing() as writer:  # a passage no catalog names
+        writer.add("orphan", [PassageTokens(0, 0, 5, "wind")])
+        writer.commit()
+    (folder / "d9.md").unlink()
+    refreshed = _open(folder, cache)
+    assert listed == [1]
+    stored = {c.key for c in _store(folder, cache).reader().candidates(["wind", "case"], 100)}
+    assert stored == refreshed.state.catalog.keys()

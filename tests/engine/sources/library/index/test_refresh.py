@@ -6,7 +6,7 @@ import pytest
 
 from engine.documents.parse import DocumentKind, ParsedFile
 from engine.sources.library.deadline import Deadline
-from engine.sources.library.files import ScannedFile, scan_folder
+from engine.sources.library.files import FolderScan, ScannedFile, scan_columns, scan_folder
 from engine.sources.library.index import reading as reading_module
 from engine.sources.library.index import refresh as refresh_module
 from engine.sources.library.index.backend import PassageTokens
@@ -58,7 +58,7 @@ def _refresh(
     errors = Recorder()
     summary = refresh(
         state,
-        scan_folder(folder),
+        scan_columns(folder),
         titles or {},
         writer=writer or PassagesWritten(),
         parsed_dir=str(tmp_path / "parsed"),
@@ -88,7 +88,7 @@ def test_a_first_refresh_reads_every_file(tmp_path: Path) -> None:
     beta = written.added[entries["b.md"].key]
     assert [p.tokens for p in beta] == ["beta beta wind turbine offshore"]  # title, heading
     assert entries["b.md"].length == 5
-    assert is_current(state.catalog, scan_folder(folder), {})
+    assert is_current(state.catalog, scan_columns(folder), {})
 
 
 def test_unchanged_size_and_mtime_are_not_hashed_again(
@@ -119,7 +119,7 @@ def test_a_touched_file_is_hashed_but_not_read_again(
     assert reads.read == []
     assert not summary.any_change
     assert state.catalog.entries["a.md"].mtime_ns == 1
-    assert is_current(state.catalog, scan_folder(folder), {})
+    assert is_current(state.catalog, scan_columns(folder), {})
 
 
 def test_changed_and_removed_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -142,7 +142,7 @@ def test_a_new_manifest_title_reindexes_the_file(
     state = _new_state()
     _refresh(state, folder, tmp_path)
     titles = {"a.md": "LEI 1"}
-    assert not is_current(state.catalog, scan_folder(folder), titles)
+    assert not is_current(state.catalog, scan_columns(folder), titles)
     reads = ReadCounter(monkeypatch)
     _refresh(state, folder, tmp_path, titles)
     assert reads.read == ["a.md"]
@@ -242,7 +242,7 @@ def test_a_deadline_already_passed_hashes_and_reads_nothing(
     assert summary.pending == [f"{name}.md" for name in "abcde"]
     assert summary.pending_bytes == sum(p.stat().st_size for p in folder.iterdir())
     assert (summary.added, state.catalog.entries) == ([], {})
-    assert not is_current(state.catalog, scan_folder(folder), {})
+    assert not is_current(state.catalog, scan_columns(folder), {})
 
 
 def test_a_refresh_stopped_by_its_deadline_keeps_what_it_read_and_the_next_reads_the_rest(
@@ -260,7 +260,7 @@ def test_a_refresh_stopped_by_its_deadline_keeps_what_it_read_and_the_next_reads
     rest = _refresh(state, folder, tmp_path, deadline=Deadline(clock.now + 60.0, clock))
     assert reads.read == ["d.md", "e.md"]
     assert (rest.added, rest.pending) == (["d.md", "e.md"], [])
-    assert is_current(state.catalog, scan_folder(folder), {})
+    assert is_current(state.catalog, scan_columns(folder), {})
 
 
 def test_a_changed_file_not_reached_by_the_deadline_leaves_the_index(
@@ -322,7 +322,8 @@ def test_is_current_says_what_the_plain_comparison_says() -> None:
         for file in files
     }
     entries["u.md"] = entries["u.md"]._replace(reason="no text in file", title="")
-    base = Catalog(entries)
+    # Titled with other manifest titles than any variant's, so each title is checked.
+    base = Catalog(entries, {"elsewhere.md": "Elsewhere"})
     variants: list[tuple[Catalog, list[ScannedFile], dict[str, str]]] = [
         (base, files, {}),
         (base, files, {"a b.md": "  "}),
@@ -334,10 +335,77 @@ def test_is_current_says_what_the_plain_comparison_says() -> None:
         (base, [files[0]._replace(size=11), *files[1:]], {}),
         (base, [files[0]._replace(mtime_ns=21), *files[1:]], {}),
         (base, [files[0]._replace(kind=DocumentKind.text), *files[1:]], {}),
-        (Catalog({**entries, "n.md": entries["n.md"]._replace(title="n")}), files, {}),
-        (Catalog({**entries, "s/x.y.md": entries["s/x.y.md"]._replace(title="x")}), files, {}),
+        (Catalog({**entries, "n.md": entries["n.md"]._replace(title="n")}, base.titles), files, {}),
+        (
+            Catalog({**entries, "s/x.y.md": entries["s/x.y.md"]._replace(title="x")}, base.titles),
+            files,
+            {},
+        ),
     ]
-    said = [is_current(*variant) for variant in variants]
+    said = [is_current(c, FolderScan.of(f), t) for c, f, t in variants]
     assert said == [_current_plainly(*variant) for variant in variants]
     assert said[:5] == [True, True, False, True, True]
     assert not any(said[5:])
+
+
+def test_a_catalog_titled_with_the_same_manifest_titles_checks_no_title(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refresh's catalog keeps the manifest titles it titled its entries with: with the
+    same titles and files, opening makes no title; a title changed since is seen."""
+    folder = _folder(tmp_path)
+    titles = {"a.md": "Listed Alpha"}
+    state = IndexState(Catalog())
+    _refresh(state, folder, tmp_path, titles)
+    assert state.catalog.titles == titles
+    saved = Catalog.decode(state.catalog.encode())
+    assert saved is not None
+
+    def no_title(*_: object) -> str:
+        raise AssertionError("a title made")
+
+    monkeypatch.setattr(refresh_module, "effective_title", no_title)
+    assert is_current(saved, scan_columns(folder), dict(titles))
+    monkeypatch.undo()
+    assert not is_current(saved, scan_columns(folder), {"a.md": "Renamed"})
+    assert not is_current(saved, scan_columns(folder), {})
+    assert is_current(saved, scan_columns(folder), {"a.md": "Listed Alpha", "gone.md": "G"})
+
+
+def test_refreshing_after_any_edits_gives_what_a_first_refresh_gives(tmp_path: Path) -> None:
+    """Rounds of random edits (files added, rewritten, touched, removed, renamed, one
+    made unreadable, manifest titles changed), each refreshed from the last catalog,
+    against a first refresh of the folder as it is: the same rows but for the keys, and
+    every file read again exactly when it changed."""
+    import random
+
+    folder = tmp_path / "docs"
+    chance = random.Random(7)
+    names = [f"{d}/{n}.md" for d in ("a", "a b", "a-b", "z") for n in ("x", "y", "x.y", "ç")]
+    titles: dict[str, str] = {}
+    state = _new_state()
+    for round_ in range(12):
+        for name in chance.sample(names, 5):
+            path = folder / name
+            edit = chance.choice(["write", "touch", "remove", "unreadable"])
+            if edit == "write" or not path.exists():
+                write_text(path, f"# T {name} {round_}\nSolar {chance.random()}.\n")
+            elif edit == "touch":
+                os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1000))
+            elif edit == "remove":
+                path.unlink()
+            else:
+                path.write_bytes(b"\xff\xfe\x00garbage" * 3)
+        if chance.random() < 0.3:
+            titles = {chance.choice(names): f"Listed {round_}"}
+        _refresh(state, folder, tmp_path, titles)
+        fresh = _new_state()
+        _refresh(fresh, folder, tmp_path / "fresh", titles)
+
+        def without_keys(catalog: Catalog) -> list[CatalogEntry]:
+            return [entry._replace(key="") for entry in catalog.entries.values()]
+
+        assert without_keys(state.catalog) == without_keys(fresh.catalog)
+        assert state.catalog.titles == titles
+        decoded = Catalog.decode(state.catalog.encode())
+        assert decoded == state.catalog

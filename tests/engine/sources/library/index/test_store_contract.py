@@ -90,9 +90,11 @@ def test_a_reader_keeps_the_snapshot_it_opened(store: IndexBackend) -> None:
         writer.commit()
     assert sorted(c.key for c in before.candidates(["solar"], 10)) == ["a", "b"]
     assert before.passage_frequencies(["solar"]) == [2]
+    assert before.passage_total() == 2
     after = store.reader()
     assert sorted(c.key for c in after.candidates(["solar"], 10)) == ["b", "c"]
     assert after.passage_frequencies(["solar", "roof"]) == [2, 0]
+    assert after.passage_total() == 2  # a's removed passage not counted, c's counted
 
 
 def test_uncommitted_passages_are_not_seen(store: IndexBackend) -> None:
