@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx2
-from anthropic import APIStatusError, AsyncAnthropic
+from anthropic import APIConnectionError, APIStatusError, APITimeoutError, AsyncAnthropic
 from anthropic.types import Message
 
 from engine.budget import Budget, Refusal
@@ -118,9 +118,10 @@ async def _streamed(
     api: AsyncAnthropic, params: dict[str, Any], policy: StreamPolicy, deadline: float
 ) -> Message:
     started = policy.clock()
-    stopped = False
+    stopped = opened = False
     try:
         async with api.messages.stream(**params, timeout=policy.http_timeout()) as stream:
+            opened = True  # the 200 came: what fails from here on cuts the stream
             async for event in stream:
                 elapsed = policy.clock() - started
                 if elapsed > deadline:
@@ -131,11 +132,18 @@ async def _streamed(
                 stopped = stopped or event.type == "message_stop"
             message = await stream.get_final_message()
     except httpx2.TimeoutException:
-        raise StreamInterrupted(
-            f"the stream stalled: no event in {policy.stall_seconds:g} s; cut"
-        ) from None
+        raise _stalled(policy) from None
     except httpx2.TransportError as error:
         raise StreamInterrupted(f"the stream was cut ({type(error).__name__})") from None
+    except APITimeoutError:
+        if not opened:
+            raise
+        raise _stalled(policy) from None
+    except APIConnectionError as error:  # newer SDKs wrap a cut body's transport error
+        if not opened:
+            raise
+        cause = type(error.__cause__ or error).__name__
+        raise StreamInterrupted(f"the stream was cut ({cause})") from None
     except APIStatusError as error:
         kind = _error_type(error)
         if error.status_code == 200 and kind in RETRYABLE_STREAM_ERRORS:
@@ -144,6 +152,10 @@ async def _streamed(
     if not stopped:
         raise StreamInterrupted("the stream ended before message_stop")
     return message
+
+
+def _stalled(policy: StreamPolicy) -> StreamInterrupted:
+    return StreamInterrupted(f"the stream stalled: no event in {policy.stall_seconds:g} s; cut")
 
 
 def _error_type(error: APIStatusError) -> str | None:
