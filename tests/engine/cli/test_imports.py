@@ -106,3 +106,15 @@ def test_a_markdown_report_in_markdown_and_json_loads_no_sdk_and_no_other_writer
     )
     assert code == 0
     assert set(loaded) <= {"numpy"}
+
+
+def test_a_question_on_a_library_indexed_already_starts_no_parse_worker(tmp_path: Path) -> None:
+    """The parse workers (a process pool) are for files to read: a warm question loads
+    neither them nor the reading of files for the index."""
+    library = write_law_library(tmp_path / "library")
+    asked = ("ask", QUESTION, "--library", str(library), "--model", "offline", "--no-clarify")
+    workers = ("concurrent.futures.process", "engine.sources.library.index.workers")
+    code, loaded = _fonte(*asked, "--out", str(tmp_path / "cold"), cache=tmp_path, heavy=workers)
+    assert (code, loaded) == (0, list(workers))  # the first question indexes the library
+    code, loaded = _fonte(*asked, "--out", str(tmp_path / "warm"), cache=tmp_path, heavy=workers)
+    assert (code, loaded) == (0, [])

@@ -27,7 +27,6 @@ from engine.sources.library.files import FolderScan, ScannedFile
 from engine.sources.library.index.backend import Notify, PassageWriter
 from engine.sources.library.index.catalog import Catalog, CatalogColumns, CatalogEntry
 from engine.sources.library.index.reading import TOO_LARGE, FileOutcome, FileTask
-from engine.sources.library.index.workers import read_files
 from engine.sources.library.ranking import title_tokens
 
 
@@ -184,6 +183,9 @@ def refresh(
         tasks.append(dataclasses.replace(task, size=file.size))
     summary.removed = sorted(set(kept.relative) - folder)
     read: set[str] = set()
+    # The parse workers (a process pool) are imported by the refresh that reads a file.
+    from engine.sources.library.index.workers import read_files
+
     outcomes = read_files(tasks, on_progress, deadline)
     try:
         for outcome in outcomes:
