@@ -10,7 +10,6 @@ from fpdf import FPDF
 
 from engine.sources.library import Library
 from engine.sources.library.deadline import Deadline
-from engine.sources.library.index import refresh as refresh_module
 from engine.sources.library.index import workers as workers_module
 from engine.sources.library.index.reading import FileOutcome, FileTask
 from tests.support.clock import FakeClock
@@ -86,8 +85,8 @@ class ReadCounter:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.read: list[str] = []
         self.bytes = 0
-        self._read_files = refresh_module.read_files
-        monkeypatch.setattr(refresh_module, "read_files", self)
+        self._read_files = workers_module.read_files
+        monkeypatch.setattr(workers_module, "read_files", self)
 
     def __call__(
         self,
