@@ -52,7 +52,7 @@ def summary_lines(library: Library, seconds: float, warnings: Sequence[str] = ()
     state = "refreshed" if summary.any_change else "up to date"
     lines = [
         f"index of {escaped(str(library.folder))} {state} in {seconds:.1f} s: "
-        f"{len(library.documents())} documents, {library.passage_count()} passages",
+        f"{library.document_count()} documents, {library.passage_count()} passages",
         f"  added {len(summary.added)}, changed {len(summary.changed)}, "
         f"removed {len(summary.removed)}, unreadable {len(summary.unreadable)}",
     ]
