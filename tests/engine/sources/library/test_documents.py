@@ -3,8 +3,15 @@ from pathlib import Path
 from urllib.parse import quote_from_bytes
 
 from engine.documents.parse import DocumentKind
-from engine.sources.library.documents import LibraryDocument, build_documents, file_url_path
-from engine.sources.library.index.catalog import CatalogEntry
+from engine.sources.library.documents import (
+    FileDocuments,
+    LibraryDocument,
+    ListedDocuments,
+    build_documents,
+    file_url_path,
+    library_documents,
+)
+from engine.sources.library.index.catalog import CatalogColumns, CatalogEntry
 from engine.sources.library.manifest import Manifest, ManifestEntry
 from tests.support.library_files import Recorder
 
@@ -101,3 +108,40 @@ def test_file_url_paths_are_what_path_as_uri_spells(tmp_path: Path) -> None:
     assert [file_url_path(name) for name in HOSTILE_NAMES] == [
         quote_from_bytes(os.fsencode(name)) for name in HOSTILE_NAMES
     ]
+
+
+def test_documents_made_on_demand_are_those_made_whole_and_found_by_their_url(
+    tmp_path: Path,
+) -> None:
+    """`FileDocuments` (no manifest) against `build_documents`: the same document at every
+    number, each found by its own URL, none by a URL of another spelling, folder or file."""
+    names = ["a b.md", "ação #1.md", "50% off?.txt", 'x/é"q".pdf', "\u2028.txt", "z/😀.md"]
+    entries = [
+        _entry(name, DocumentKind.pdf if name.endswith(".pdf") else DocumentKind.markdown, name)
+        for name in sorted(names)
+    ]
+    folder = tmp_path.resolve()
+    whole = build_documents(folder, entries, Manifest(), Recorder())
+    lazy = library_documents(folder, CatalogColumns.of(entries), Manifest(), Recorder())
+    assert isinstance(lazy, FileDocuments)
+    assert [lazy[n] for n in range(len(lazy))] == whole == list(lazy)
+    assert [lazy.number_of(document.url) for document in whole] == list(range(len(whole)))
+    assert list(lazy.page_counts()) == [document.page_count for document in whole]
+    others = [
+        whole[0].url + "x",
+        whole[0].url.replace("%20", " "),  # another spelling: the library canonicalises it
+        (tmp_path / "elsewhere" / "a b.md").as_uri(),
+        folder.as_uri() + "/missing.md",
+        "https://example.com/a%20b.md",
+        folder.as_uri() + "/",
+    ]
+    assert [lazy.number_of(url) for url in others] == [-1] * len(others)
+
+
+def test_documents_of_a_manifest_are_made_whole(tmp_path: Path) -> None:
+    entry = _entry("lei.md", DocumentKind.markdown, "LEI 1")
+    manifest = Manifest(by_path={(tmp_path / "lei.md").resolve(): ManifestEntry("http://gov/lei")})
+    listed = library_documents(tmp_path, CatalogColumns.of([entry]), manifest, Recorder())
+    assert isinstance(listed, ListedDocuments)
+    assert listed.number_of("http://gov/lei") == 0
+    assert listed.number_of((tmp_path / "lei.md").as_uri()) == -1
