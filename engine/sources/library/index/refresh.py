@@ -134,9 +134,9 @@ def refresh(
     describes the files read by then.
 
     The files whose path, kind, size and modification time the catalog holds already
-    (and titled with the same manifest titles) are found by comparing the two as sets, and
-    keep their rows as they are: only the others are looked at one by one (at 100,000
-    files and one added, that is one)."""
+    (titled with the same manifest titles) are found by comparing the scan's columns with
+    the catalog's (`_moved_rows`), and keep their rows as they are: only the others are
+    looked at one by one (at 100,000 files and one added, that is one)."""
     old = state.catalog
     kept = old.columns()
     position = dict(zip(kept.relative, range(len(kept.relative)), strict=True))
