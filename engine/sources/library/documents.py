@@ -143,8 +143,8 @@ class ListedDocuments:
 
 class FileDocuments:
     """The documents of a folder no manifest lists, each made when first asked for: its
-    URL is its file's, so a URL's document is found from the URL (the path it quotes, in
-    the sorted paths), and a warm opening of 100,000 files makes none but its hits."""
+    URL is its file's, so a URL's document is found from the path the URL quotes, and a
+    warm opening of 100,000 files makes none but its hits."""
 
     def __init__(self, folder: Path, files: CatalogColumns) -> None:
         self._folder_url = folder.as_uri().rstrip("/") + "/"  # as `Path.as_uri` spells each

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from operator import itemgetter
 from pathlib import Path
 from stat import S_ISREG
@@ -69,26 +70,17 @@ class ScannedFile(NamedTuple):
         return name[:dot] if 0 < dot < len(name) - 1 else name
 
 
+@dataclass(frozen=True, slots=True)
 class FolderScan:
     """The supported files under a folder, as columns in path order (position i of each
     list is one file): what every opening compares with the catalog, column by column,
     without a tuple made per file (`files` makes them, for a refresh)."""
 
-    __slots__ = ("kinds", "locations", "mtimes", "relatives", "sizes")
-
-    def __init__(
-        self,
-        locations: list[str],
-        relatives: list[str],
-        kinds: list[DocumentKind],
-        sizes: list[int],
-        mtimes: list[int],
-    ) -> None:
-        self.locations = locations
-        self.relatives = relatives
-        self.kinds = kinds
-        self.sizes = sizes
-        self.mtimes = mtimes
+    locations: list[str]
+    relatives: list[str]
+    kinds: list[DocumentKind]
+    sizes: list[int]
+    mtimes: list[int]
 
     @classmethod
     def of(cls, files: Sequence[ScannedFile]) -> FolderScan:

@@ -140,6 +140,7 @@ class Catalog:
     ) -> None:
         self._entries: dict[str, CatalogEntry] | None = entries if entries is not None else {}
         self._columns: CatalogColumns | None = None
+        self._indexed: CatalogColumns | None = None
         self.titles = dict(titles) if titles else {}
 
     @classmethod
@@ -177,11 +178,14 @@ class Catalog:
         return f"Catalog({len(self)} entries)"
 
     def indexed(self) -> CatalogColumns:
-        """The indexed files, in path order: their position is their document number."""
-        columns = self.columns()
-        if not any(columns.reason):
-            return columns
-        return columns.at([i for i, reason in enumerate(columns.reason) if not reason])
+        """The indexed files, in path order: their position is their document number
+        (picked once: a catalog is not changed in place)."""
+        if self._indexed is None:
+            columns = self.columns()
+            if any(columns.reason):
+                columns = columns.at([i for i, why in enumerate(columns.reason) if not why])
+            self._indexed = columns
+        return self._indexed
 
     def documents(self) -> list[CatalogEntry]:
         """The indexed files as entries, in path order (see `indexed`)."""

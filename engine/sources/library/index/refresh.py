@@ -141,11 +141,12 @@ def refresh(
     kept = old.columns()
     position = dict(zip(kept.relative, range(len(kept.relative)), strict=True))
     folder = set(scan.relatives)
-    slots: list[int | str] = list(map(position.get, scan.relatives, repeat(-1)))
+    rows: list[int] = list(map(position.get, scan.relatives, repeat(-1)))  # -1: a new file
+    slots: list[int | str] = [*rows]
     """Each file's place in the new catalog, in path order: the old row kept as it is (its
     position), or the file's path, its entry in `entries` once made."""
     if old.titles == titles and kept.relative:  # so an unchanged file keeps its title
-        looked_at = {scan.relatives[i] for i in _moved_rows(scan, kept, slots)}
+        looked_at = {scan.relatives[i] for i in _moved_rows(scan, kept, rows)}
     else:
         looked_at = folder
     for relative in looked_at:
@@ -204,11 +205,10 @@ def refresh(
     return summary
 
 
-def _moved_rows(scan: FolderScan, kept: CatalogColumns, at: list[int | str]) -> list[int]:
-    """The files of `scan` (by position) that are not in `kept` as they are now: new (`at`
-    -1), or of another kind, size or modification time than their row `at` there. Every
+def _moved_rows(scan: FolderScan, kept: CatalogColumns, rows: list[int]) -> list[int]:
+    """The files of `scan` (by position) that are not in `kept` as they are now: new (row
+    -1), or of another kind, size or modification time than their row there. Every
     refresh asks it of every file: the columns are compared by `map`, at C speed."""
-    rows: list[int] = at  # type: ignore[assignment]  # only positions yet
     new = map(eq, rows, repeat(-1))
     kinds = map(is_not, scan.kinds, map(kept.kind.__getitem__, rows))
     sizes = map(ne, scan.sizes, map(kept.size.__getitem__, rows))

@@ -1,4 +1,5 @@
 import os
+import random
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -377,8 +378,6 @@ def test_refreshing_after_any_edits_gives_what_a_first_refresh_gives(tmp_path: P
     made unreadable, manifest titles changed), each refreshed from the last catalog,
     against a first refresh of the folder as it is: the same rows but for the keys, and
     every file read again exactly when it changed."""
-    import random
-
     folder = tmp_path / "docs"
     chance = random.Random(7)
     names = [f"{d}/{n}.md" for d in ("a", "a b", "a-b", "z") for n in ("x", "y", "x.y", "ç")]
