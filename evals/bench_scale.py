@@ -13,7 +13,10 @@ for it and its parse workers (`os.wait4`):
   process that skips the CLI (what the library and the research cost, without the imports
   of every command's dependencies);
 - one file added: a new document written into the folder, then the next question (and
-  once more without the CLI).
+  once more without the CLI);
+- resident: one process that keeps the library open and watched, as the bot and a worker
+  do (`bot.sources.catalog`), asked the question again and again: warm, then after one
+  more added file (seen by its watch, the library opened again) and once after that.
 
 With a `postgresql://` store (`--backend URL`) every run keeps the index in it
 (`FONTE_LIBRARY_STORE`): the cold build in a schema of its own, the rest in another, both
@@ -23,6 +26,7 @@ has no folder (moved away meanwhile), answered from the store alone.
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
 import subprocess
@@ -53,6 +57,37 @@ folder, question, out = sys.argv[1:4]
 library = Library.open(Path(folder))
 report = asyncio.run(Orchestrator(ExtractiveModel(), library, library).run(make_brief(question)))
 write_report(report, Path(out), ["json"])
+"""
+
+
+# A process that keeps its library open and watched, as the bot and a worker do
+# (bot.sources.catalog): each question asked on stdin, answered with its timings on stdout.
+_RESIDENT = """
+import asyncio, json, resource, sys, time
+from pathlib import Path
+from engine import ExtractiveModel, Orchestrator
+from engine.planning import make_brief
+from engine.render import write_report
+from engine.sources.library import Library
+folder, question, out = sys.argv[1:4]
+def timed(work):
+    started, cpu = time.perf_counter(), time.process_time()
+    result = work()
+    cpu = time.process_time() - cpu
+    whose = (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    peak = max(resource.getrusage(who).ru_maxrss for who in whose) * 1024
+    print(json.dumps([time.perf_counter() - started, cpu, peak / 1e6]), flush=True)
+    return result
+library = timed(lambda: Library.open(Path(folder), watch=True))
+for number, _line in enumerate(sys.stdin):
+    def answer():
+        global library
+        if not library.unchanged():
+            library.close()
+            library = Library.open(Path(folder), watch=True)
+        run = Orchestrator(ExtractiveModel(), library, library).run(make_brief(question))
+        write_report(asyncio.run(run), Path(out) / str(number), ["json"])
+    timed(answer)
 """
 
 
@@ -138,6 +173,13 @@ def _run_scale(
         _write_copy(library / "added" / originals[1].name, originals[1], "added")
         added = _run(root, _RESEARCH_ONLY, research, extra=store)
         rows.append(("one more added, next question without the CLI", added))
+        with _Resident(root, research, store) as resident:
+            rows.append(("resident library (a worker's): opened, watched", resident.opened))
+            kept = [resident.ask() for _ in range(WARM_RUNS)]
+            rows.append((f"resident: warm question, median of {WARM_RUNS}", _median(kept)))
+            _write_copy(library / "added" / originals[2].name, originals[2], "added")
+            rows.append(("resident: one document added, next question", resident.ask()))
+            rows.append(("resident: question after that", resident.ask()))
         _print_table(count, rows)
 
 
@@ -216,6 +258,44 @@ def _run(
 
 def _has_library_command(root: Path) -> bool:
     return _fonte(root, ["library", "--help"]).ok
+
+
+class _Resident:
+    """The resident process (`_RESIDENT`) over a library; each `ask` one question."""
+
+    def __init__(self, root: Path, research: list[str], store: dict[str, str]) -> None:
+        environment = {**os.environ, "FONTE_CACHE_DIR": str(root / "cache"), **store}
+        environment.pop("ANTHROPIC_API_KEY", None)
+        self._process = subprocess.Popen(
+            [sys.executable, "-c", _RESIDENT, *research],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=environment,
+            text=True,
+        )
+        self.opened = self._answer()
+
+    def __enter__(self) -> _Resident:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        assert self._process.stdin is not None
+        self._process.stdin.close()
+        self._process.wait()
+
+    def ask(self) -> Run:
+        assert self._process.stdin is not None
+        self._process.stdin.write("ask\n")
+        self._process.stdin.flush()
+        return self._answer()
+
+    def _answer(self) -> Run:
+        assert self._process.stdout is not None
+        line = self._process.stdout.readline()
+        if not line:
+            return Run(0.0, 0.0, 0.0, False, "the resident process ended")
+        seconds, cpu, peak = json.loads(line)
+        return Run(seconds, cpu, peak, True, "")
 
 
 def _median(runs: list[Run]) -> Run:

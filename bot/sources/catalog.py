@@ -3,9 +3,11 @@
 A research in a channel reads that channel's library (FONTE_CHANNEL_LIBRARIES) or the team
 library, the web when FONTE_SOURCE names it, and the files shared in its thread on top; a
 DM reads the team library (never a channel's), the web, and its own shared files. Each
-library is opened (indexed) once per process, in a thread, and kept: indexing takes
-seconds. A conversation's folder is opened again only when its index changed (a file was
-shared since). The same conversation gives the same sources in the bot and in every worker:
+library is opened (indexed) in a thread and kept, watched (`Library.open(watch=True)`): a
+research finds it as kept while its folder is unchanged, and opened again (only the files
+that changed read) once anything in the folder changed, with no walk of the folder before
+each research. A conversation's folder is opened again only when its index changed (a file
+was shared since). The same conversation gives the same sources in the bot and in every worker:
 all of it follows from the settings and the report's channel, thread and DM flag, and the
 shared files live under the shared cache dir.
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -104,6 +107,14 @@ def is_workspace_address(url: str) -> bool:
     return is_slack_file(url) or is_workspace_permalink(url)
 
 
+@dataclass(frozen=True)
+class _Kept:
+    """A library a process keeps open, and its sources."""
+
+    library: Library
+    sources: Sources
+
+
 class SourceCatalog:
     """The libraries, the web and the conversation folders a process researches, each
     opened once, and the combination of them each conversation's research gets."""
@@ -123,7 +134,7 @@ class SourceCatalog:
         self.folders = folders
         self.root = conversations_root(settings).resolve()
         self._custom = custom
-        self._libraries: dict[Path, Sources] = {}
+        self._libraries: dict[Path, _Kept] = {}
         self._shared: dict[Path, tuple[tuple[int, int], Sources | None]] = {}
         self._web: Sources | None = None
         self._locks: dict[object, asyncio.Lock] = {}
@@ -226,21 +237,28 @@ class SourceCatalog:
         return self._locks.setdefault(key, asyncio.Lock())
 
     async def _library(self, folder: Path, fresh: bool = False) -> Sources:
+        """The library of `folder`, opened again when its folder changed since (its watch
+        says so, or it has none: the opening then walks the folder and reads only what
+        changed), or when the research must see it `fresh`."""
         async with self._lock(folder):
-            if fresh or folder not in self._libraries:
-                self._libraries[folder] = await asyncio.to_thread(self._open_library, folder)
-            return self._libraries[folder]
+            kept = self._libraries.get(folder)
+            if fresh or kept is None or not kept.library.unchanged():
+                opened = await asyncio.to_thread(self._open_library, folder)
+                if kept is not None:
+                    kept.library.close()  # researches still reading it go on: only its watch stops
+                self._libraries[folder] = opened
+            return self._libraries[folder].sources
 
-    def _open_library(self, folder: Path) -> Sources:
+    def _open_library(self, folder: Path) -> _Kept:
         warnings: list[str] = []
         try:
             library = Library.open(
-                folder, cache_dir=self.settings.cache_dir, on_warning=warnings.append
+                folder, cache_dir=self.settings.cache_dir, on_warning=warnings.append, watch=True
             )
         except LibraryError as error:
             variable = "FONTE_LIBRARY" if folder in self._team() else "FONTE_CHANNEL_LIBRARIES"
             raise SourceUnavailable(f"{variable}: {error}") from None
-        return library_sources(library, warnings)
+        return _Kept(library, library_sources(library, warnings))
 
     def _team(self) -> set[Path]:
         team = self.settings.library

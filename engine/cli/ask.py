@@ -67,7 +67,7 @@ def run_ask(args: argparse.Namespace) -> int:
         deadline = Deadline.after(limits.seconds, started=started)  # the cap holds there too
         library = None
         if args.library is not None:
-            library = open_library(args.library, args.cache_dir, deadline)
+            library = open_library(args.library, args.cache_dir, deadline, args.library_scan)
     # The sources' page evidence: a library's PDFs, or those the run fetched, kept beside
     # their snapshots; it outlives the sources' connections.
     report, evidence, unreachable = asyncio.run(

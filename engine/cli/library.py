@@ -38,6 +38,7 @@ def run_library_index(args: argparse.Namespace) -> int:
             on_warning=warnings.append,
             on_progress=on_progress,
             store=args.store,
+            scan_ahead=args.library_scan,
         )
     seconds = time.perf_counter() - started
     for line in summary_lines(library, seconds, warnings):

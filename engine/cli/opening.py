@@ -8,14 +8,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.cli.console import console, say
-from engine.sources.library import Deadline, Library, Paced
+from engine.sources.library import Deadline, DocumentKind, FolderWalk, Library, Paced
 
 
 def open_library(
-    folder: Path, cache_dir: Path | None, deadline: Deadline | None = None
+    folder: Path,
+    cache_dir: Path | None,
+    deadline: Deadline | None = None,
+    scan_ahead: FolderWalk[DocumentKind] | None = None,
 ) -> tuple[Library, list[str]]:
     """The library, its index brought up to date until `deadline` (the run's time cap),
-    with its warnings."""
+    with its warnings; `scan_ahead` is its folder's walk begun already (`commands`)."""
     warnings: list[str] = []
 
     def warn(message: str) -> None:
@@ -24,7 +27,12 @@ def open_library(
 
     def opened(on_progress: Callable[[str], None]) -> Library:
         return Library.open(
-            folder, cache_dir=cache_dir, on_warning=warn, on_progress=on_progress, deadline=deadline
+            folder,
+            cache_dir=cache_dir,
+            on_warning=warn,
+            on_progress=on_progress,
+            deadline=deadline,
+            scan_ahead=scan_ahead,
         )
 
     if not console.is_terminal:  # no status line: its refresh thread would make the index's

@@ -173,6 +173,43 @@ async def test_a_mapped_channel_reads_its_library_and_others_the_teams(
     assert sorted(opened) == sorted([own.resolve(), make_settings().library.resolve()])
 
 
+async def test_a_kept_library_is_opened_again_only_once_its_folder_changed(
+    make_settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    own = folder_with(tmp_path, "alpha")
+    opened: list[Path] = []
+    real_open = Library.open
+
+    def counting(folder: Path, **kwargs: Any) -> Library:
+        opened.append(Path(folder))
+        return real_open(folder, **kwargs)
+
+    monkeypatch.setattr(Library, "open", counting)
+    catalog = catalog_for(make_settings(redis=False), channel_libraries=f"C1={own}")
+    here = Where("C1", "1.1")
+    assert not any("beta" in url for url in await urls(catalog, here, "beta reactor"))
+    await urls(catalog, here, "alpha turbine")
+    assert opened == [own.resolve()]  # unchanged: kept, its folder not walked again
+    beta = "# Beta\n\nThe beta reactor holds 7 cores.\n"
+    (own / "beta.md").write_text(beta, encoding="utf-8")
+    assert any("beta" in url for url in await urls(catalog, here, "beta reactor"))
+    assert opened == [own.resolve()] * 2  # the added file seen by the very next research
+    await urls(catalog, here, "beta reactor")
+    assert opened == [own.resolve()] * 2
+
+
+async def test_without_a_watch_a_kept_library_is_opened_again_for_each_research(
+    make_settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FONTE_LIBRARY_WATCH", "0")  # as on a system inotify is missing from
+    own = folder_with(tmp_path, "alpha")
+    catalog = catalog_for(make_settings(redis=False), channel_libraries=f"C1={own}")
+    here = Where("C1", "1.1")
+    assert not any("beta" in url for url in await urls(catalog, here, "beta reactor"))
+    (own / "beta.md").write_text("# Beta\n\nThe beta reactor holds 7 cores.\n", "utf-8")
+    assert any("beta" in url for url in await urls(catalog, here, "beta reactor"))
+
+
 async def test_shared_files_are_found_in_their_conversation_only(
     make_settings: Any, tmp_path: Path
 ) -> None:

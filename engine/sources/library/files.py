@@ -3,15 +3,14 @@ whether a file changed since it was indexed."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from pathlib import Path
-from stat import S_ISREG
 from typing import NamedTuple
 
 from engine.documents.parse import KIND_BY_SUFFIX, DocumentKind
+from engine.sources.library.walking import FolderWalk, start_walk, walk
 from engine.words import ENGLISH, PORTUGUESE, LibraryWords
 
 
@@ -102,68 +101,35 @@ def scan_folder(
     return scan_columns(folder, on_refused).files()
 
 
-def scan_columns(folder: Path, on_refused: Callable[[str, str], None] | None = None) -> FolderScan:
-    """Supported files under `folder`, recursively, in path order, with size and mtime;
-    hidden files and folders skipped, symbolic links to folders not followed. A link to a
-    file outside the folder is refused (`on_refused` gets its path and why): the library
-    never leaves its folder. A folder that cannot be listed (permission denied) is reported
-    the same way, its path ending in "/". One `stat` per file: this runs on every open,
-    over every file, so the loop does no more than it must."""
-    inside = folder.resolve()
-    found: list[tuple[str, str, DocumentKind, int, int]] = []
-    kinds = KIND_BY_SUFFIX
-    pending = [""]
-    while pending:
-        prefix = pending.pop()
-        try:
-            entries = list(os.scandir(folder / prefix if prefix else folder))
-        except OSError as error:
-            if on_refused is not None:
-                reason = error.strerror or type(error).__name__
-                on_refused(prefix or "./", f"folder not readable ({reason})")
-            continue
-        here: list[tuple[str, str, DocumentKind, int, int]] = []
-        add = here.append
-        folders: list[str] = []
-        for entry in entries:
-            name = entry.name
-            if name[0] == ".":
-                continue
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    folders.append(f"{prefix}{name}/")
-                    continue
-                # `os.path.splitext`'s suffix: a name here has no leading dot
-                dot = name.rfind(".")
-                kind = kinds.get(name[dot:].lower()) if dot > 0 else None
-                if kind is None:
-                    continue
-                if entry.is_symlink() and not _resolves_inside(Path(entry.path), inside):
-                    if on_refused is not None:
-                        on_refused(prefix + name, "a link to a file outside the library, not read")
-                    continue
-                status = entry.stat()
-            except OSError:
-                continue
-            if S_ISREG(status.st_mode):
-                add((prefix + name, entry.path, kind, status.st_size, status.st_mtime_ns))
-        here.sort()  # each folder's files, and the folders, in order: the whole nearly in
-        found += here  # path order already, which the sort below then takes in one pass
-        pending += sorted(folders, reverse=True)
-    found.sort()  # by path: no two files have the same one
-    relatives, locations, found_kinds, sizes, mtimes = (
-        list(map(itemgetter(field), found)) for field in range(5)
-    )
-    return FolderScan(locations, relatives, found_kinds, sizes, mtimes)
+def scan_columns(
+    folder: Path,
+    on_refused: Callable[[str, str], None] | None = None,
+    ahead: FolderWalk[DocumentKind] | None = None,
+) -> FolderScan:
+    """Supported files under `folder`, recursively, in path order, with size and mtime
+    (`walking.walk`: hidden files and folders skipped, links to folders not followed).
+    `on_refused` hears of each path the walk refused and why: a link to a file outside
+    the folder (the library never leaves it), a folder that cannot be listed (its path
+    ending in "/"). `ahead` is this folder's walk begun already (`start_scan`), else
+    the folder is walked here."""
+    if ahead is not None and ahead.folder == folder.resolve():
+        walked = ahead.result()
+    else:
+        if ahead is not None:
+            ahead.cancel()
+        walked = walk(folder, KIND_BY_SUFFIX)
+    if on_refused is not None:
+        for relative, reason in walked.refused:
+            on_refused(relative, reason)
+    return FolderScan(walked.locations, walked.relatives, walked.kinds, walked.sizes, walked.mtimes)
+
+
+def start_scan(folder: Path) -> FolderWalk[DocumentKind]:
+    """`folder`'s walk begun in a process of its own, for `scan_columns` to take (`ahead`)
+    once the command has imported what it runs."""
+    return start_walk(folder, KIND_BY_SUFFIX)
 
 
 def find_library_files(folder: Path) -> list[tuple[Path, DocumentKind]]:
     """Supported files under `folder` with their kind, in path order."""
     return [(file.path, file.kind) for file in scan_folder(folder)]
-
-
-def _resolves_inside(path: Path, folder: Path) -> bool:
-    try:
-        return path.resolve(strict=True).is_relative_to(folder)
-    except (OSError, RuntimeError):  # a dangling or looping link
-        return False

@@ -49,6 +49,8 @@ from engine.sources.library.stored import (
     library_name,
     stored_documents,
 )
+from engine.sources.library.walking import FolderWalk
+from engine.sources.library.watching import FolderWatch, watch_folder
 from engine.sources.protocols import DocumentGone, FetchError, SearchHit
 from engine.text.escapes import escaped
 from engine.text.normalise import collapse_whitespace
@@ -76,6 +78,7 @@ class Library:
         summary: RefreshSummary | None = None,
         refused: list[tuple[str, str]] | None = None,
         titles: TitleField,
+        watch: FolderWatch | None = None,
     ) -> None:
         self.folder = folder
         self.index_from_cache = index_from_cache
@@ -90,6 +93,7 @@ class Library:
         self._texts = texts
         self._titles = titles
         """The documents' titles, as a field of their own (from the catalog's title tokens)."""
+        self._watch = watch
 
     @classmethod
     def open(
@@ -101,6 +105,8 @@ class Library:
         on_progress: Callable[[str], None] | None = None,
         deadline: Deadline | None = None,
         store: str | None = None,
+        scan_ahead: FolderWalk[DocumentKind] | None = None,
+        watch: bool = False,
     ) -> Library:
         """Open `folder`, first bringing its index up to date: only new or changed files are
         read, so this takes seconds on a folder already indexed, longer on a new one.
@@ -116,6 +122,13 @@ class Library:
         `store` (a `postgresql://` URL; by default `FONTE_LIBRARY_STORE`) keeps the index
         and the page texts for every host: when `folder` is not on this host, the library
         is opened from the store alone (`LibraryError` when it holds no index of it).
+
+        `scan_ahead` is the folder's walk begun in a process of its own (`files.start_scan`,
+        which a command starts before its imports): taken instead of walking it here.
+
+        `watch`: the folder is watched from before its walk on (`watching`), so that a
+        process keeping the library open asks `unchanged` before a research rather than
+        walking the folder again.
         """
         warn = on_warning or _ignore
         progress = on_progress or _ignore
@@ -138,6 +151,12 @@ class Library:
             cache_errors.append(error)
 
         progress(f"reading {folder}")
+        watched = None
+        if watch:  # before the walk, which it then sees whole (one begun earlier would not be)
+            watched = watch_folder(folder)
+            if scan_ahead is not None:
+                scan_ahead.cancel()
+                scan_ahead = None
         manifest = load_manifest(folder, warn)
         refused: list[tuple[str, str]] = []
         backend = None
@@ -155,6 +174,7 @@ class Library:
             on_refused=lambda relative, reason: refused.append((relative, reason)),
             deadline=deadline,
             store=backend,
+            scan_ahead=scan_ahead,
         )
         for note in skipped_notes(refused + opened.summary.unreadable):
             warn(note)
@@ -182,6 +202,7 @@ class Library:
             summary=opened.summary,
             refused=refused,
             titles=TitleField.of_tokens(_title_tokens(indexed)),
+            watch=watched,
         )
 
     @classmethod
@@ -223,6 +244,22 @@ class Library:
         )
         library.from_store = True
         return library
+
+    def unchanged(self) -> bool:
+        """Whether the folder is known to be as it was opened (`open(watch=True)`): False
+        once its watch saw anything change, and when it has no watch (not asked for, or
+        the system could not keep one), so that a process keeping the library opens it
+        again before a research. A library opened from a store alone has no folder here:
+        it is as its store's catalog was when opened."""
+        if self.from_store:
+            return True
+        return self._watch is not None and not self._watch.changed()
+
+    def close(self) -> None:
+        """Stop watching the folder (the library is still read as opened)."""
+        if self._watch is not None:
+            self._watch.close()
+            self._watch = None
 
     def documents(self) -> list[LibraryDocument]:
         """Every document (each made now: `document_count` and `owns` make none)."""

@@ -8,6 +8,7 @@ from rich.progress import Progress
 
 from engine.cli import EXIT_BAD_INPUT, EXIT_OK, main
 from engine.cli.library import IndexProgress, progress_bar
+from engine.sources.library import walking
 from tests.support.cli_pages import LAW
 from tests.support.clock import FakeClock
 
@@ -138,6 +139,9 @@ def test_an_unreadable_subfolder_and_a_bad_manifest_are_warned_about(
         return scandir(path)
 
     monkeypatch.setattr(os, "scandir", refusing)
+    # the refusal is this process's: no walk begun in a process of its own (which would
+    # read the folder) can be taken, so the walk is made here
+    monkeypatch.setattr(walking.sys, "executable", "/nonexistent/python")
     assert _index(folder, tmp_path) == EXIT_OK
     err = capsys.readouterr().err
     assert "  skipped: locked/: folder not readable (Permission denied)" in err

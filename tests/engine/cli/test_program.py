@@ -1,8 +1,12 @@
+import argparse
+import importlib
+import sys
 from importlib.metadata import EntryPoint
+from pathlib import Path
 
 import pytest
 
-from engine.cli import EXIT_BAD_INPUT, extra_requiring, main, program
+from engine.cli import EXIT_BAD_INPUT, commands, extra_requiring, main, program
 
 
 def test_the_extra_that_requires_a_module_is_found_by_its_distribution_name() -> None:
@@ -55,3 +59,41 @@ def test_the_offline_path_does_not_import_the_claude_sdk() -> None:
         "sys.exit(1 if 'anthropic' in sys.modules else 0)"
     )
     assert subprocess.run([sys.executable, "-c", probe], check=False).returncode == 0
+
+
+def test_fonte_ask_begins_its_library_s_walk_before_importing_the_command(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "a.md").write_text("# A\n\nText.\n", encoding="utf-8")
+    begun: list[str] = []
+    taken: list[object] = []
+
+    class Walked:
+        def cancel(self) -> None:
+            begun.append("cancelled")
+
+    def start(folder: Path) -> Walked:
+        begun.append(f"walk {folder.name}, ask imported: {'engine.cli.ask' in sys.modules}")
+        return Walked()
+
+    def run_ask(args: argparse.Namespace) -> int:
+        taken.append(args.library_scan)
+        return 0
+
+    monkeypatch.delitem(sys.modules, "engine.cli.ask", raising=False)
+    monkeypatch.setattr("engine.sources.library.start_scan", start)
+    real_import = importlib.import_module
+
+    def importing(name: str) -> object:
+        module = real_import(name)
+        if name == "engine.cli.ask":
+            monkeypatch.setattr(module, "run_ask", run_ask)
+        return module
+
+    monkeypatch.setattr(commands.importlib, "import_module", importing)
+    assert main(["ask", "q", "--library", str(tmp_path / "lib")]) == 0
+    assert begun == ["walk lib, ask imported: False", "cancelled"]  # left by the handler
+    assert [type(walk).__name__ for walk in taken] == ["Walked"]
+    assert main(["ask", "q", "--web"]) == 0  # no library: nothing walked
+    assert begun == ["walk lib, ask imported: False", "cancelled"]

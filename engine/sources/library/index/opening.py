@@ -19,6 +19,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.documents.parse import DocumentKind
 from engine.sources.library.deadline import Deadline
 from engine.sources.library.files import FolderScan, scan_columns
 from engine.sources.library.index.backend import (
@@ -37,6 +38,7 @@ from engine.sources.library.index.refresh import (
     saved_part,
 )
 from engine.sources.library.index.tantivy_store import TantivyStore, folder_directory
+from engine.sources.library.walking import FolderWalk
 
 _CONSISTENT_TRIES = 3
 """Times a reader loads the catalog and opens the passages before it takes the lock
@@ -82,13 +84,15 @@ def open_index(
     on_refused: Callable[[str, str], None] | None = None,
     deadline: Deadline | None = None,
     store: IndexBackend | None = None,
+    scan_ahead: FolderWalk[DocumentKind] | None = None,
 ) -> OpenedIndex:
     """The index of `folder` as it is now (kept in `store`, by default on this machine
     under `index_root`); `titles` are the manifest's titles by path;
     `on_refused` hears of each file the scan would not take (a link leading outside).
     Once `deadline` passes no more file is read: the index then holds the files read by
-    then (`summary.pending` names the rest), and is saved so the next opening goes on."""
-    scan = scan_columns(folder, on_refused)
+    then (`summary.pending` names the rest), and is saved so the next opening goes on.
+    `scan_ahead` is the folder's walk begun already (`files.scan_columns`)."""
+    scan = scan_columns(folder, on_refused, scan_ahead)
     if store is None:
         store = TantivyStore(folder_directory(index_root, folder))
     saved = _load(store)

@@ -535,3 +535,33 @@ def test_a_library_with_no_file_read_before_the_deadline_opens_empty(tmp_path: P
         folder, cache_dir=tmp_path / "cache", deadline=Deadline(clock.now, clock)
     )
     assert (library.documents(), library.summary.pending) == ([], ["a.md"])
+
+
+def test_a_watched_library_knows_whether_its_folder_is_unchanged(
+    library_folder: Path, open_library: OpenLibrary
+) -> None:
+    assert not open_library(library_folder).unchanged()  # unwatched: nothing is promised
+    watched = open_library(library_folder, watch=True)
+    again = open_library(library_folder, watch=True)
+    assert watched.unchanged() and again.unchanged()
+    os.utime(library_folder / "lei_gd.md")
+    assert not watched.unchanged() and not again.unchanged()
+    reopened = open_library(library_folder, watch=True)
+    assert reopened.unchanged()
+    reopened.close()
+    assert not reopened.unchanged()  # no watch any more
+
+
+def test_a_watched_opening_walks_its_folder_after_the_watch_began(
+    library_folder: Path, open_library: OpenLibrary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.sources.library import start_scan
+
+    ahead = start_scan(library_folder)  # a walk begun before the watch: what came between
+    child = ahead._child  # would be seen by neither, so it is not taken
+    monkeypatch.setattr(ahead, "result", lambda: pytest.fail("the walk begun ahead was taken"))
+    write_text(library_folder / "novo.md", "# Novo\n\nTexto novo sobre baterias.\n")
+    library = open_library(library_folder, watch=True, scan_ahead=ahead)
+    assert child is not None and child.returncode is not None  # cancelled, collected
+    assert any(document.path.name == "novo.md" for document in library.documents())
+    assert library.unchanged()
