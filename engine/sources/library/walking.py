@@ -23,23 +23,24 @@ from pathlib import Path
 from stat import S_ISREG
 from typing import Generic, NamedTuple, TypeVar
 
-Kind = TypeVar("Kind")
+_Kind = TypeVar("_Kind")
+"""A kind of document: the engine's `DocumentKind`, or a suffix as the walk's process writes it."""
 _OUTSIDE = "a link to a file outside the library, not read"
 
 
-class Walk(NamedTuple, Generic[Kind]):
+class Walk(NamedTuple, Generic[_Kind]):
     """The supported files under a folder as columns in path order (position i of each
     list is one file), and the refused paths with why (`walk`)."""
 
     relatives: list[str]
     locations: list[str]
-    kinds: list[Kind]
+    kinds: list[_Kind]
     sizes: list[int]
     mtimes: list[int]
     refused: list[tuple[str, str]]
 
 
-def walk(folder: Path, kinds: Mapping[str, Kind]) -> Walk[Kind]:
+def walk(folder: Path, kinds: Mapping[str, _Kind]) -> Walk[_Kind]:
     """Files under `folder` whose lower-case suffix `kinds` maps, recursively, in path
     order, each with its kind, size and mtime; hidden files and folders skipped, symbolic
     links to folders not followed. A link to a file outside the folder is refused: the
@@ -47,7 +48,7 @@ def walk(folder: Path, kinds: Mapping[str, Kind]) -> Walk[Kind]:
     refused the same way, its path ending in "/". One `stat` per file: this runs on every
     open, over every file, so the loop does no more than it must."""
     inside = folder.resolve()
-    found: list[tuple[str, str, Kind, int, int]] = []
+    found: list[tuple[str, str, _Kind, int, int]] = []
     refused: list[tuple[str, str]] = []
     pending = [""]
     while pending:
@@ -58,7 +59,7 @@ def walk(folder: Path, kinds: Mapping[str, Kind]) -> Walk[Kind]:
             reason = error.strerror or type(error).__name__
             refused.append((prefix or "./", f"folder not readable ({reason})"))
             continue
-        here: list[tuple[str, str, Kind, int, int]] = []
+        here: list[tuple[str, str, _Kind, int, int]] = []
         add = here.append
         folders: list[str] = []
         for entry in entries:
@@ -92,11 +93,11 @@ def walk(folder: Path, kinds: Mapping[str, Kind]) -> Walk[Kind]:
     return Walk(relatives, locations, found_kinds, sizes, mtimes, refused)
 
 
-class FolderWalk(Generic[Kind]):
+class FolderWalk(Generic[_Kind]):
     """A walk of `folder` started in a process of its own (`start_walk`): `result` waits
     for it, or walks here when that process could not give it."""
 
-    def __init__(self, folder: Path, kinds: Mapping[str, Kind]) -> None:
+    def __init__(self, folder: Path, kinds: Mapping[str, _Kind]) -> None:
         self.folder = folder
         self._kinds = dict(kinds)
         self._child: subprocess.Popen[bytes] | None = None
@@ -110,7 +111,7 @@ class FolderWalk(Generic[Kind]):
         except OSError:
             self._child = None
 
-    def result(self) -> Walk[Kind]:
+    def result(self) -> Walk[_Kind]:
         """The walk, as the child wrote it (its suffixes given their kinds again), or made
         here when the child failed."""
         walked = self._from_child()
@@ -144,7 +145,7 @@ class FolderWalk(Generic[Kind]):
         return walked
 
 
-def start_walk(folder: Path, kinds: Mapping[str, Kind]) -> FolderWalk[Kind]:
+def start_walk(folder: Path, kinds: Mapping[str, _Kind]) -> FolderWalk[_Kind]:
     """The walk of `folder` (resolved) begun in a process of its own, for `kinds`' suffixes."""
     return FolderWalk(folder.resolve(), kinds)
 
