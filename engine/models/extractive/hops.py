@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from engine.text.normalise import folded
 from engine.text.periods import MONTH_NAMES, WEEKDAY_NAMES
@@ -147,6 +148,12 @@ def is_heading(name: str, pages_by_title: dict[str, list[str]]) -> bool:
         for title, pages in pages_by_title.items()
         if not is_about(name, title)
         for page in pages
-        if wanted in folded(page)  # a page with such a line holds the name: only it is read
+        if wanted in _folded_page(page)  # a page with such a line holds the name: only it is read
         for line in page.splitlines()
     )
+
+
+@lru_cache(maxsize=64)
+def _folded_page(page: str) -> str:
+    """`folded(page)`, made once per page however many names a round asks about."""
+    return folded(page)
