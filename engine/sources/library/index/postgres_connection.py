@@ -9,6 +9,11 @@ connection's schema (its `search_path`: `?options=-csearch_path%3Dname` picks an
                      even for a library reset and indexed again) and its citation URLs
     fonte_passages   the passages of every library, by library and document key
     fonte_texts      the page texts of every library's documents, by library and sha256
+    fonte_term_counts  how many of a library's passages hold each term (its passage
+                     frequency, for BM25), kept by the refresh that adds or removes them
+                     when the library says `counted` (a library indexed before the table
+                     existed is counted by its next refresh, and searched meanwhile by
+                     counting the matching passages)
 
 A store that cannot be reached is a `LibraryStoreError`: one line, the URL's password hidden.
 """
@@ -58,7 +63,16 @@ CREATE TABLE IF NOT EXISTS fonte_texts (
     ocr_pages integer[] NOT NULL,
     PRIMARY KEY (library, sha256, kind)
 );
+ALTER TABLE fonte_libraries ADD COLUMN IF NOT EXISTS counted boolean NOT NULL DEFAULT false;
+CREATE TABLE IF NOT EXISTS fonte_term_counts (
+    library bigint NOT NULL REFERENCES fonte_libraries (id) ON DELETE CASCADE,
+    term text NOT NULL,
+    passages bigint NOT NULL,
+    PRIMARY KEY (library, term)
+);
 """
+NEWEST_TABLE = "fonte_term_counts"
+"""The table the latest schema added: a store that has it has them all."""
 
 
 class LibraryStoreError(SourceError):
@@ -105,7 +119,7 @@ def ensure_schema(url: str) -> None:
     """The store's tables, created when missing (concurrent creators wait for one another;
     a role that may only read and write them never needs to create anything)."""
     with connect_store(url) as connection, failing_as_store_error(url):
-        row = connection.execute("SELECT to_regclass('fonte_texts') IS NOT NULL").fetchone()
+        row = connection.execute(f"SELECT to_regclass('{NEWEST_TABLE}') IS NOT NULL").fetchone()
         if row is not None and row[0]:
             return
         with connection.transaction():

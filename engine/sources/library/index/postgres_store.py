@@ -12,7 +12,9 @@ none is read through another's name. Tables: `postgres_connection`.
   tokens (no PostgreSQL parsing: a query term is one of our tokens), under a GIN index.
   Candidates are the passages matching any term, ranked by `ts_rank` (by term frequency:
   passages are of bounded length, and our BM25 scores them again);
-  a term's passage frequency is a count of the rows holding it.
+  a term's passage frequency is a row of `fonte_term_counts`, changed by the transaction
+  that adds or removes its passages (counting the rows holding a term took seconds at
+  millions of passages, on every search).
 - The refresh lock is a session `pg_advisory_lock` on the library's name, on a connection of
   its own: released when its holder ends, even killed (the server sees the connection go).
 - A reader is a read-only REPEATABLE READ transaction on a connection of its own: the
@@ -121,8 +123,9 @@ class PostgresStore:
         each time: another process's `reset` removes it."""
         with failing_as_store_error(self.url):
             if create:
-                self._connection.execute(
-                    "INSERT INTO fonte_libraries (name) VALUES (%s) ON CONFLICT DO NOTHING",
+                self._connection.execute(  # a new library's term counts are kept from its start
+                    "INSERT INTO fonte_libraries (name, counted) VALUES (%s, true) "
+                    "ON CONFLICT DO NOTHING",
                     (self.name,),
                 )
             row = self._connection.execute(
@@ -214,14 +217,18 @@ class PostgresStore:
         connection = connect_store(self.url, autocommit=False)
         with failing_as_store_error(self.url):
             connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            connection.execute("SELECT 1 FROM fonte_passages LIMIT 1")  # the snapshot
-        return PostgresReader(self.url, connection, library)
+            row = connection.execute(  # the snapshot begins
+                "SELECT counted FROM fonte_libraries WHERE id = %s", (library,)
+            ).fetchone()
+        return PostgresReader(self.url, connection, library, counted=bool(row and row[0]))
 
     @contextmanager
     def writing(self) -> Iterator[PostgresWriter]:
         library = self.library_id(create=True)
         with connect_store(self.url, autocommit=False) as connection:
-            yield PostgresWriter(self.url, connection, library or 0, self.texts)
+            writer = PostgresWriter(self.url, connection, library or 0, self.texts)
+            writer.count_terms()
+            yield writer
 
     def reset(self) -> None:
         library = self.library_id()
@@ -234,13 +241,15 @@ class PostgresStore:
 class PostgresReader:
     """The `PassageReader` over one REPEATABLE READ snapshot of a library's passages."""
 
-    def __init__(self, url: str, connection: object, library: int) -> None:
+    def __init__(self, url: str, connection: object, library: int, *, counted: bool = True) -> None:
         import psycopg
 
         assert isinstance(connection, psycopg.Connection)
         self._url = url
         self._connection: psycopg.Connection[tuple[object, ...]] = connection
         self._library = library
+        self._counted = counted
+        """Whether the library's term counts are kept (`fonte_term_counts`)."""
         weakref.finalize(self, connection.close)  # its snapshot ends with it
 
     def close(self) -> None:
@@ -272,8 +281,20 @@ class PostgresReader:
         ]
 
     def passage_frequencies(self, terms: Sequence[str]) -> list[int]:
+        """Each term's passage count: kept by the refreshes (a lookup of one row a term),
+        or, for a library its refreshes have not counted yet, counted here over every
+        passage holding any of them (seconds at millions of passages)."""
         if not terms:
             return []
+        if self._counted:
+            with failing_as_store_error(self._url):
+                rows = self._connection.execute(
+                    "SELECT term, passages FROM fonte_term_counts "
+                    "WHERE library = %s AND term = ANY(%s)",
+                    (self._library, list(terms)),
+                ).fetchall()
+            held = {str(term): _int(passages) for term, passages in rows}
+            return [held.get(term, 0) for term in terms]
         counted = ", ".join(
             f"count(*) FILTER (WHERE terms @@ %(t{n})s::tsquery)" for n in range(len(terms))
         )
@@ -302,8 +323,39 @@ class PostgresReader:
         return {str(row[0]) for row in rows}
 
 
+_COUNT_ADDED = """
+INSERT INTO fonte_term_counts (library, term, passages)
+SELECT %(library)s, held.lexeme, count(*)
+FROM fonte_passages AS passage, unnest(passage.terms) AS held
+WHERE passage.library = %(library)s AND passage.key = ANY(%(keys)s)
+GROUP BY held.lexeme
+ON CONFLICT (library, term) DO UPDATE
+SET passages = fonte_term_counts.passages + EXCLUDED.passages
+"""
+_REMOVE_COUNTED = """
+WITH gone AS (
+    DELETE FROM fonte_passages WHERE library = %(library)s AND key = ANY(%(keys)s)
+    RETURNING terms
+), dropped AS (
+    SELECT held.lexeme AS term, count(*) AS passages
+    FROM gone, unnest(gone.terms) AS held GROUP BY held.lexeme
+)
+UPDATE fonte_term_counts AS counts SET passages = counts.passages - dropped.passages
+FROM dropped WHERE counts.library = %(library)s AND counts.term = dropped.term
+"""
+_COUNT_ALL = """
+INSERT INTO fonte_term_counts (library, term, passages)
+SELECT %(library)s, held.lexeme, count(*)
+FROM fonte_passages AS passage, unnest(passage.terms) AS held
+WHERE passage.library = %(library)s
+GROUP BY held.lexeme
+"""
+
+
 class PostgresWriter:
-    """The `PassageWriter` over one transaction at a time (each `commit` ends one)."""
+    """The `PassageWriter` over one transaction at a time (each `commit` ends one). Each
+    term's passage count changes in the transaction that adds or removes its passages, so
+    a reader's snapshot holds the counts of the passages it sees."""
 
     def __init__(self, url: str, connection: object, library: int, texts: PostgresTexts) -> None:
         import psycopg
@@ -313,6 +365,26 @@ class PostgresWriter:
         self._connection: psycopg.Connection[tuple[object, ...]] = connection
         self._library = library
         self._texts = texts
+        self._added: list[str] = []
+        """The keys added since the last commit, counted at the commit (by the server)."""
+
+    def count_terms(self) -> None:
+        """The library's term counts made from its passages when its refreshes did not
+        keep them yet (one indexed before the counts existed), in this transaction."""
+        values = {"library": self._library}
+        with failing_as_store_error(self._url):
+            row = self._connection.execute(
+                "SELECT counted FROM fonte_libraries WHERE id = %(library)s", values
+            ).fetchone()
+            if row is None or row[0]:
+                return
+            self._connection.execute(
+                "DELETE FROM fonte_term_counts WHERE library = %(library)s", values
+            )
+            self._connection.execute(_COUNT_ALL, values)
+            self._connection.execute(
+                "UPDATE fonte_libraries SET counted = true WHERE id = %(library)s", values
+            )
 
     def add(self, key: str, passages: Sequence[PassageTokens]) -> None:
         copying = (
@@ -323,22 +395,29 @@ class PostgresWriter:
             for page, start, end, tokens in passages:
                 row = (self._library, key, page, start, end, tokens)
                 copy.write_row((*row, tsvector_literal(tokens)))
+        self._added.append(key)
 
     def remove(self, keys: Iterable[str]) -> None:
         """The passages of `keys` removed, and the page texts of the documents the saved
         catalog no longer names."""
         removed = list(keys)
         with failing_as_store_error(self._url):
+            self._count_added()  # a key added then removed in one transaction: both counted
             if removed:
-                self._connection.execute(
-                    "DELETE FROM fonte_passages WHERE library = %s AND key = ANY(%s)",
-                    (self._library, removed),
-                )
+                values = {"library": self._library, "keys": removed}
+                self._connection.execute(_REMOVE_COUNTED, values)
             self._texts.remove_unnamed(self._connection, self._library)
 
     def commit(self) -> None:
         with failing_as_store_error(self._url):
+            self._count_added()
             self._connection.commit()
+
+    def _count_added(self) -> None:
+        if self._added:
+            values = {"library": self._library, "keys": self._added}
+            self._connection.execute(_COUNT_ADDED, values)
+            self._added = []
 
 
 def _int(value: object) -> int:

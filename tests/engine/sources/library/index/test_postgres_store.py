@@ -288,3 +288,66 @@ def test_a_token_past_postgresqls_last_position_is_still_found_and_counted(
     (found,) = store.reader().candidates(["z"], 10)
     assert (found.length, found.counts) == (20_002, {"z": 1})
     assert store.reader().candidates(["w"], 10)[0].counts == {"w": 20_001}
+
+
+def _stored_counts(store: PostgresStore) -> dict[str, int]:
+    """Each term's passage count as the store keeps it (terms counted down to 0 left out)."""
+    library = store.library_id()
+    rows = store._connection.execute(
+        "SELECT term, passages FROM fonte_term_counts WHERE library = %s AND passages <> 0",
+        (library,),
+    ).fetchall()
+    return {str(term): int(str(count)) for term, count in rows}
+
+
+def _counted_from_passages(store: PostgresStore) -> dict[str, int]:
+    """Each term's passage count, counted over the passages the store holds now."""
+    library = store.library_id()
+    rows = store._connection.execute(
+        "SELECT tokens FROM fonte_passages WHERE library = %s", (library,)
+    ).fetchall()
+    counts: dict[str, int] = {}
+    for (tokens,) in rows:
+        for term in set(str(tokens).split(" ")):
+            counts[term] = counts.get(term, 0) + 1
+    return counts
+
+
+def test_the_term_counts_follow_every_refresh(tmp_path: Path, postgres_url: str) -> None:
+    folder = _folder(tmp_path / "docs")
+    _open(folder, tmp_path / "cache", postgres_url)
+    store = PostgresStore(postgres_url, str(folder))
+    assert _stored_counts(store) == _counted_from_passages(store) != {}
+    before = store.reader()
+    frequencies = before.passage_frequencies(["solar", "offshore", "battery", "nowhere"])
+    write_text(folder / "solar.md", "# Solar\n\nRooftop solar batteries store the noon sun.\n")
+    (folder / "wind.md").unlink()
+    write_text(folder / "hydro.md", "# Hydro\n\nRun-of-river hydro turbines, solar too.\n")
+    _open(folder, tmp_path / "cache", postgres_url)
+    assert _stored_counts(store) == _counted_from_passages(store)
+    after = store.reader()
+    assert after.passage_frequencies(["offshore", "battery", "hydro"]) == [0, 1, 1]
+    # a reader opened before keeps the counts of the passages it sees
+    assert before.passage_frequencies(["solar", "offshore", "battery", "nowhere"]) == frequencies
+    assert frequencies[1:] == [1, 0, 0]
+
+
+def test_a_library_indexed_before_the_counts_is_counted_by_its_next_refresh(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    folder = _folder(tmp_path / "docs")
+    _open(folder, tmp_path / "cache", postgres_url)
+    store = PostgresStore(postgres_url, str(folder))
+    library = store.library_id()
+    expected = store.reader().passage_frequencies(["solar", "wind", "tariff", "nowhere"])
+    store._connection.execute(  # as a store filled before the counts were kept
+        "UPDATE fonte_libraries SET counted = false WHERE id = %s", (library,)
+    )
+    store._connection.execute("DELETE FROM fonte_term_counts WHERE library = %s", (library,))
+    old = store.reader()  # counts the matching passages itself meanwhile
+    assert old.passage_frequencies(["solar", "wind", "tariff", "nowhere"]) == expected
+    write_text(folder / "hydro.md", "# Hydro\n\nRun-of-river hydro turbines.\n")
+    _open(folder, tmp_path / "cache", postgres_url)
+    assert _stored_counts(store) == _counted_from_passages(store)
+    counted = store.reader()
+    assert counted.passage_frequencies(["solar", "wind", "hydro"]) == [*expected[:2], 1]
