@@ -195,7 +195,7 @@ def decode_text(data: bytes) -> str:
 
 def markdown_title(text: str) -> str:
     """The first heading, else the first non-empty line, without markdown markers."""
-    heading = _MARKDOWN_HEADING.search(text)
+    heading = _MARKDOWN_HEADING.search(text) if "#" in text else None  # (a scan of every line)
     line = heading.group(1) if heading else next((s for s in text.split("\n") if s.strip()), "")
     cleaned = _MARKDOWN_LINK.sub(r"\1", line).replace("*", "").replace("#", "")
     return collapse_whitespace(cleaned)[:_TITLE_MAX_CHARS]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
+from itertools import chain
 
 # Bump when any rule below changes: cached indexes built with older tokens are then ignored.
 TOKENIZER_VERSION = 1
@@ -61,13 +61,33 @@ def fold_accents(text: str) -> str:
 
 def tokenize(text: str) -> list[str]:
     """The index tokens of `text`, in order, repeats kept (BM25 counts them)."""
-    tokens: list[str] = []
-    for word in _WORD.findall(fold_accents(text)):
-        tokens.extend(_word_tokens(word))
-    return tokens
+    return tokens_of(words_of(text))
 
 
-@lru_cache(maxsize=1 << 18)
+def words_of(text: str) -> list[str]:
+    """The words `tokenize` reads in `text`: folded (`fold_accents`), numbers whole."""
+    return _WORD.findall(fold_accents(text))
+
+
+_KNOWN_WORDS = 1 << 18
+"""Words whose tokens are kept (`_TOKENS_OF`): a library's vocabulary, nearly all of it."""
+_TOKENS_OF: dict[str, tuple[str, ...]] = {}
+
+
+def tokens_of(words: list[str]) -> list[str]:
+    """The tokens of `words` (from `words_of`), in order: each word's looked up all at once
+    (`map` over a dict: indexing a library tokenizes every word it holds, and a call per
+    word cost a sixth of it), made only for a word not seen before."""
+    found = list(map(_TOKENS_OF.get, words))
+    if None in found:
+        if len(_TOKENS_OF) > _KNOWN_WORDS:
+            _TOKENS_OF.clear()
+        for position, word in enumerate(words):
+            if found[position] is None:
+                found[position] = _TOKENS_OF[word] = _word_tokens(word)
+    return list(chain.from_iterable(found))  # type: ignore[arg-type]  # None is gone
+
+
 def _word_tokens(word: str) -> tuple[str, ...]:
     if word[0].isdigit() and not word.isalnum():
         return (_spell_number(word),)

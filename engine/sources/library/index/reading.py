@@ -13,7 +13,6 @@ rest of the library is indexed.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,12 +21,11 @@ from engine.sources.library.cache import ParsedTextCache
 from engine.sources.library.index.backend import PassageTokens
 from engine.sources.library.passages import split_passages
 from engine.sources.library.running_lines import running_lines, without_running_lines
-from engine.text.tokens import tokenize
+from engine.text.tokens import tokens_of, words_of
 
 MAX_TOKEN_CHARS = 64
 """Longer words are not indexed: no query names them, and each would cost its length in the
 vocabulary of every library it is in."""
-_OVERLONG_WORD = re.compile(rf"[^\W_]{{{MAX_TOKEN_CHARS + 1},}}")
 TOO_LARGE = "too large to index (out of memory)"
 
 CACHED_KINDS = frozenset({DocumentKind.pdf, DocumentKind.html}) | OFFICE_KINDS
@@ -134,9 +132,11 @@ def tokenize_document(parsed: ParsedFile, title: str) -> tuple[PassageTokens, ..
 
 
 def indexed_tokens(text: str) -> list[str]:
-    """`tokenize`, without words longer than `MAX_TOKEN_CHARS` or their parts: those are
-    blanked before tokenizing (the tokenizer caches every word it sees)."""
-    if max(map(len, text.split()), default=0) > MAX_TOKEN_CHARS:
-        text = _OVERLONG_WORD.sub(" ", text)
-        return [token for token in tokenize(text) if len(token) <= MAX_TOKEN_CHARS]
-    return tokenize(text)
+    """`tokenize`, without the words longer than `MAX_TOKEN_CHARS` (as the tokenizer splits
+    them), which are dropped before their tokens are made: none of their parts is indexed,
+    and the tokenizer, which keeps the tokens of every word it sees, never sees them. No
+    token of a shorter word is longer than it."""
+    words = words_of(text)
+    if max(map(len, words), default=0) > MAX_TOKEN_CHARS:
+        words = [word for word in words if len(word) <= MAX_TOKEN_CHARS]
+    return tokens_of(words)
