@@ -17,6 +17,7 @@ import pytest
 from engine.sources.library import Deadline, Library, LibraryError
 from engine.sources.library.index.backend import PassageTokens
 from engine.sources.library.index.postgres_connection import LibraryStoreError
+from engine.sources.library.index import postgres_store
 from engine.sources.library.index.postgres_store import PostgresStore
 from engine.sources.library.page_evidence import LibraryPageEvidence, crop_png
 from engine.sources.protocols import DocumentGone
@@ -351,3 +352,25 @@ def test_a_library_indexed_before_the_counts_is_counted_by_its_next_refresh(
     assert _stored_counts(store) == _counted_from_passages(store)
     counted = store.reader()
     assert counted.passage_frequencies(["solar", "wind", "hydro"]) == [*expected[:2], 1]
+
+
+def test_a_search_ranks_the_passages_of_its_rarer_terms_when_common_ones_hold_too_many(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = PostgresStore(postgres_url, "/many")
+    with store.writing() as writer:
+        for number in range(12):  # a common word, said again and again: ts_rank's favourite
+            writer.add(f"c{number}", [PassageTokens(0, 0, 9, "common common common filler")])
+        for number in range(3):
+            writer.add(f"r{number}", [PassageTokens(0, 0, 9, f"rare word {number} filler")])
+        writer.commit()
+    monkeypatch.setattr(postgres_store, "RANKED_PASSAGES", 3)
+    reader = store.reader()
+    ranked = reader.candidates(["common", "rare"], 2)
+    assert [c.key[0] for c in ranked] == ["r", "r"]  # the 12 passages of "common" not ranked
+    wider = reader.candidates(["common", "rare"], 5)  # its 3 are too few: every match ranked
+    assert [c.key[0] for c in wider] == ["c"] * 5  # (and ts_rank puts the repeated word first)
+    within = reader.candidates(["common", "rare"], 2, ["c1", "c2", "r0"])
+    assert sorted(c.key for c in within) == ["c1", "c2"]  # within documents: as ranked always
+    monkeypatch.setattr(postgres_store, "RANKED_PASSAGES", 1_000)
+    assert [c.key[0] for c in reader.candidates(["common", "rare"], 2)] == ["c", "c"]
