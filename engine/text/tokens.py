@@ -61,10 +61,10 @@ def fold_accents(text: str) -> str:
 
 def tokenize(text: str) -> list[str]:
     """The index tokens of `text`, in order, repeats kept (BM25 counts them)."""
-    return tokens_of(words_of(text))
+    return tokens_of_words(index_words(text))
 
 
-def words_of(text: str) -> list[str]:
+def index_words(text: str) -> list[str]:
     """The words `tokenize` reads in `text`: folded (`fold_accents`), numbers whole."""
     return _WORD.findall(fold_accents(text))
 
@@ -74,8 +74,8 @@ _KNOWN_WORDS = 1 << 18
 _TOKENS_OF: dict[str, tuple[str, ...]] = {}
 
 
-def tokens_of(words: list[str]) -> list[str]:
-    """The tokens of `words` (from `words_of`), in order: each word's looked up all at once
+def tokens_of_words(words: list[str]) -> list[str]:
+    """The tokens of `words` (from `index_words`), in order: each word's looked up all at once
     (`map` over a dict: indexing a library tokenizes every word it holds, and a call per
     word cost a sixth of it), made only for a word not seen before."""
     found = list(map(_TOKENS_OF.get, words))

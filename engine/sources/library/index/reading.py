@@ -21,7 +21,7 @@ from engine.sources.library.cache import ParsedTextCache
 from engine.sources.library.index.backend import PassageTokens
 from engine.sources.library.passages import split_passages
 from engine.sources.library.running_lines import running_lines, without_running_lines
-from engine.text.tokens import tokens_of, words_of
+from engine.text.tokens import index_words, tokens_of_words
 
 MAX_TOKEN_CHARS = 64
 """Longer words are not indexed: no query names them, and each would cost its length in the
@@ -136,7 +136,7 @@ def indexed_tokens(text: str) -> list[str]:
     them), which are dropped before their tokens are made: none of their parts is indexed,
     and the tokenizer, which keeps the tokens of every word it sees, never sees them. No
     token of a shorter word is longer than it."""
-    words = words_of(text)
+    words = index_words(text)
     if max(map(len, words), default=0) > MAX_TOKEN_CHARS:
         words = [word for word in words if len(word) <= MAX_TOKEN_CHARS]
-    return tokens_of(words)
+    return tokens_of_words(words)
