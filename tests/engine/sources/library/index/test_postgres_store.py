@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from engine.sources.library import Deadline, Library, LibraryError
+from engine.sources.library.index import postgres_store
 from engine.sources.library.index.backend import PassageTokens
 from engine.sources.library.index.postgres_connection import LibraryStoreError
-from engine.sources.library.index import postgres_store
 from engine.sources.library.index.postgres_store import PostgresStore
 from engine.sources.library.page_evidence import LibraryPageEvidence, crop_png
 from engine.sources.protocols import DocumentGone
