@@ -60,14 +60,15 @@ def _walk_library(folder: Path | None) -> FolderWalk[DocumentKind] | None:
     return start_scan(folder.expanduser())
 
 
-def _ask_ahead(args: argparse.Namespace) -> Begun | None:
-    walk = args.library_scan = _walk_library(args.library)
-    return walk
+def _walk_ahead(argument: str) -> Callable[[argparse.Namespace], Begun | None]:
+    """A command's `ahead`: the walk of the folder its `argument` names, put in
+    `library_scan` for its handler."""
 
+    def begin(args: argparse.Namespace) -> Begun | None:
+        walk = args.library_scan = _walk_library(getattr(args, argument))
+        return walk
 
-def _index_ahead(args: argparse.Namespace) -> Begun | None:
-    walk = args.library_scan = _walk_library(args.folder)
-    return walk
+    return begin
 
 
 def add_ask_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -117,7 +118,8 @@ def add_ask_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
         default="final",
         help="final (default) or the five-role v1 baseline, kept for comparison",
     )
-    ask.set_defaults(handler=Deferred("engine.cli.ask", "run_ask", _ask_ahead), library_scan=None)
+    handler = Deferred("engine.cli.ask", "run_ask", _walk_ahead("library"))
+    ask.set_defaults(handler=handler, library_scan=None)
 
 
 def add_verify_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -167,6 +169,5 @@ def add_library_command(commands: argparse._SubParsersAction[argparse.ArgumentPa
         help="keep the index and page texts in this shared store, a postgresql://… URL, for "
         "workers on any host (default $FONTE_LIBRARY_STORE; unset: the cache)",
     )
-    index.set_defaults(
-        handler=Deferred("engine.cli.library", "run_library_index", _index_ahead), library_scan=None
-    )
+    handler = Deferred("engine.cli.library", "run_library_index", _walk_ahead("folder"))
+    index.set_defaults(handler=handler, library_scan=None)

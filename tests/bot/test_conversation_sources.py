@@ -144,6 +144,19 @@ def catalog_for(settings: Settings, **fields: Any) -> SourceCatalog:
     return SourceCatalog.from_settings(replace(settings, **fields))
 
 
+def libraries_opened(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The folders `Library.open` opens from now on, in order (each opened as it would be)."""
+    opened: list[Path] = []
+    real_open = Library.open
+
+    def counting(folder: Path, **kwargs: Any) -> Library:
+        opened.append(Path(folder))
+        return real_open(folder, **kwargs)
+
+    monkeypatch.setattr(Library, "open", counting)
+    return opened
+
+
 async def urls(catalog: SourceCatalog, where: Where | None, query: str) -> list[str]:
     sources = await catalog.sources_for(where)
     return [hit.url for hit in await sources.searcher.search(query, 10)]
@@ -153,14 +166,7 @@ async def test_a_mapped_channel_reads_its_library_and_others_the_teams(
     make_settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     own = folder_with(tmp_path, "alpha")
-    opened: list[Path] = []
-    real_open = Library.open
-
-    def counting(folder: Path, **kwargs: Any) -> Library:
-        opened.append(Path(folder))
-        return real_open(folder, **kwargs)
-
-    monkeypatch.setattr(Library, "open", counting)
+    opened = libraries_opened(monkeypatch)
     catalog = catalog_for(make_settings(redis=False), channel_libraries=f"C1={own}")
     assert any("alpha" in url for url in await urls(catalog, Where("C1", "1.1"), "alpha turbine"))
     assert not any(
@@ -177,14 +183,7 @@ async def test_a_kept_library_is_opened_again_only_once_its_folder_changed(
     make_settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     own = folder_with(tmp_path, "alpha")
-    opened: list[Path] = []
-    real_open = Library.open
-
-    def counting(folder: Path, **kwargs: Any) -> Library:
-        opened.append(Path(folder))
-        return real_open(folder, **kwargs)
-
-    monkeypatch.setattr(Library, "open", counting)
+    opened = libraries_opened(monkeypatch)
     catalog = catalog_for(make_settings(redis=False), channel_libraries=f"C1={own}")
     here = Where("C1", "1.1")
     assert not any("beta" in url for url in await urls(catalog, here, "beta reactor"))
