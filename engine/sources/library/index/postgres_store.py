@@ -271,6 +271,9 @@ class PostgresReader:
         self._library = library
         self._counted = counted
         """Whether the library's term counts are kept (`fonte_term_counts`)."""
+        self._counts: dict[str, int] = {}
+        """The counts read so far: the snapshot's, so a search's candidates and its BM25
+        read each term's once."""
         weakref.finalize(self, connection.close)  # its snapshot ends with it
 
     def close(self) -> None:
@@ -333,14 +336,17 @@ class PostgresReader:
         if not terms:
             return []
         if self._counted:
-            with failing_as_store_error(self._url):
-                rows = self._connection.execute(
-                    "SELECT term, passages FROM fonte_term_counts "
-                    "WHERE library = %s AND term = ANY(%s)",
-                    (self._library, list(terms)),
-                ).fetchall()
-            held = {str(term): _int(passages) for term, passages in rows}
-            return [held.get(term, 0) for term in terms]
+            unread = [term for term in dict.fromkeys(terms) if term not in self._counts]
+            if unread:
+                with failing_as_store_error(self._url):
+                    rows = self._connection.execute(
+                        "SELECT term, passages FROM fonte_term_counts "
+                        "WHERE library = %s AND term = ANY(%s)",
+                        (self._library, unread),
+                    ).fetchall()
+                self._counts |= dict.fromkeys(unread, 0)
+                self._counts |= {str(term): _int(passages) for term, passages in rows}
+            return [self._counts[term] for term in terms]
         counted = ", ".join(
             f"count(*) FILTER (WHERE terms @@ %(t{n})s::tsquery)" for n in range(len(terms))
         )
